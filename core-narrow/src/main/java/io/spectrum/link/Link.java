@@ -1,0 +1,47 @@
+package io.spectrum.link;
+
+/**
+ * A transport that moves whole libtracer frames between this node and its peers. Implementations
+ * allocate nothing per frame on the NARROW side: {@link #send} copies out of the caller's buffer
+ * before returning, and {@link #poll} hands each received frame to the handler in a buffer the link
+ * owns and reuses.
+ *
+ * <p>A peer is a small int handle that is stable for as long as the link knows the peer (for UDP
+ * one per sender address; for a serial line always 0). Identity for the RFC-0035 holder gate is
+ * the pair (link id, peer).
+ */
+public interface Link {
+    /** A node-unique id for this link, fixed at creation. */
+    int id();
+
+    /** A short human name: "udp 0.0.0.0:7000", "serial /dev/ttyUSB0@115200". */
+    String name();
+
+    /**
+     * Sends one frame to {@code peer}.
+     *
+     * @return {@link io.spectrum.wire.WireError#OK}, TRANSPORT_DOWN when the peer or port is gone,
+     *     FLOW_BACKPRESSURE when the link cannot take the frame now, FRAME_INVALID when it exceeds
+     *     the link's frame limit
+     */
+    int send(int peer, byte[] buf, int off, int len);
+
+    /**
+     * Delivers up to {@code maxFrames} received frames to {@code handler} without blocking.
+     *
+     * @return frames delivered
+     */
+    int poll(FrameHandler handler, int maxFrames);
+
+    /** Largest frame this link carries. */
+    int maxFrame();
+
+    /** Registers the one listener told of peers coming and going (for staleness and edge eviction). */
+    void setPeerListener(PeerListener listener);
+
+    /** Counters an operator reads: frames in/out, frames dropped and why. */
+    LinkStats stats();
+
+    /** Releases the transport; further sends answer TRANSPORT_DOWN. */
+    void close();
+}

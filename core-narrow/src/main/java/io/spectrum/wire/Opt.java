@@ -1,0 +1,34 @@
+package io.spectrum.wire;
+
+/** The bits of a frame header's {@code opt} byte ({@code R PL TS CR LL CW TF R}, bit 7 to bit 0). */
+public final class Opt {
+    /** Reserved bits 7 and 0: a hard reject, never masked. */
+    public static final int RESERVED = 0x81;
+    /** Payload is concatenated child TLVs. */
+    public static final int PL = 0x40;
+    /** A timestamp trailer is present. */
+    public static final int TS = 0x20;
+    /** A CRC trailer is present. */
+    public static final int CR = 0x10;
+    /** The length field is u32 instead of u16. */
+    public static final int LL = 0x08;
+    /** The CRC is CRC-16-CCITT instead of CRC-32C (meaningful with CR). */
+    public static final int CW = 0x04;
+    /** The timestamp is relative i32 ns instead of absolute u64 ns (meaningful with TS). */
+    public static final int TF = 0x02;
+
+    private Opt() {
+    }
+
+    public static int headerSize(int opt) {
+        return (opt & LL) != 0 ? 6 : 4;
+    }
+
+    public static int tsSize(int opt) {
+        return (opt & TS) == 0 ? 0 : ((opt & TF) != 0 ? 4 : 8);
+    }
+
+    public static int crcSize(int opt) {
+        return (opt & CR) == 0 ? 0 : ((opt & CW) != 0 ? 2 : 4);
+    }
+}

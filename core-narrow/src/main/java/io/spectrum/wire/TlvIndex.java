@@ -1,0 +1,217 @@
+package io.spectrum.wire;
+
+/**
+ * A caller-owned flat index of one decoded frame: one entry per TLV, in pre-order, held in
+ * primitive arrays over the receive buffer (no object per TLV). Entry 0 is the root. Sized once;
+ * {@link FrameDecoder} refuses a frame that needs more entries or deeper nesting than it holds.
+ *
+ * <p>A record view is re-pointed at an entry rather than allocated; the index itself is reused
+ * frame after frame.
+ */
+public final class TlvIndex {
+    /** Sentinel for "no such entry". */
+    public static final int NONE = -1;
+
+    private final int capacity;
+    private final int maxDepth;
+    final int[] type;
+    final int[] opt;
+    final int[] start;
+    final int[] body;
+    final int[] len;
+    final int[] end;
+    final int[] firstChild;
+    final int[] nextSibling;
+    final int[] parent;
+    final int[] depth;
+    final long[] ts;
+    final int[] crc;
+    int count;
+    byte[] buf;
+    int frameOff;
+    int frameLen;
+    int errorOffset = NONE;
+
+    /**
+     * @param capacity entries the index can hold (TLVs per frame)
+     * @param maxDepth deepest nesting the decoder will follow (root is depth 0)
+     */
+    public TlvIndex(int capacity, int maxDepth) {
+        if (capacity < 1 || maxDepth < 1) {
+            throw new IllegalArgumentException("capacity and maxDepth must be positive");
+        }
+        this.capacity = capacity;
+        this.maxDepth = maxDepth;
+        type = new int[capacity];
+        opt = new int[capacity];
+        start = new int[capacity];
+        body = new int[capacity];
+        len = new int[capacity];
+        end = new int[capacity];
+        firstChild = new int[capacity];
+        nextSibling = new int[capacity];
+        parent = new int[capacity];
+        depth = new int[capacity];
+        ts = new long[capacity];
+        crc = new int[capacity];
+    }
+
+    /** A default index for protocol frames: 256 TLVs, depth 16 (protocol shapes nest at most 5). */
+    public TlvIndex() {
+        this(256, 16);
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int maxDepth() {
+        return maxDepth;
+    }
+
+    /** Number of entries of the last successful decode (0 after a refusal). */
+    public int count() {
+        return count;
+    }
+
+    /** The buffer the entries point into. */
+    public byte[] buffer() {
+        return buf;
+    }
+
+    public int frameOffset() {
+        return frameOff;
+    }
+
+    public int frameLength() {
+        return frameLen;
+    }
+
+    /** Offset at which the last refusal was detected, or {@link #NONE}. */
+    public int errorOffset() {
+        return errorOffset;
+    }
+
+    public int type(int e) {
+        return type[e];
+    }
+
+    /** The raw opt byte, kept verbatim so the frame re-encodes byte for byte. */
+    public int opt(int e) {
+        return opt[e];
+    }
+
+    public boolean isContainer(int e) {
+        return (opt[e] & Opt.PL) != 0;
+    }
+
+    /** Offset of the entry's header in {@link #buffer()}. */
+    public int start(int e) {
+        return start[e];
+    }
+
+    /** Offset of the payload. */
+    public int bodyOffset(int e) {
+        return body[e];
+    }
+
+    /** Payload length (the header's length field). */
+    public int bodyLength(int e) {
+        return len[e];
+    }
+
+    /** Offset just past the entry's trailer. */
+    public int end(int e) {
+        return end[e];
+    }
+
+    /** Whole wire size: header, payload and trailer. */
+    public int totalLength(int e) {
+        return end[e] - start[e];
+    }
+
+    /** Size of header plus payload, without trailer: the stored form of a value. */
+    public int untrailedLength(int e) {
+        return body[e] + len[e] - start[e];
+    }
+
+    public int firstChild(int e) {
+        return firstChild[e];
+    }
+
+    public int nextSibling(int e) {
+        return nextSibling[e];
+    }
+
+    public int parent(int e) {
+        return parent[e];
+    }
+
+    public int depth(int e) {
+        return depth[e];
+    }
+
+    public boolean hasTimestamp(int e) {
+        return (opt[e] & Opt.TS) != 0;
+    }
+
+    /** Trailer timestamp: absolute u64 ns, or the sign-extended relative i32 when TF is set. */
+    public long timestamp(int e) {
+        return ts[e];
+    }
+
+    public boolean hasCrc(int e) {
+        return (opt[e] & Opt.CR) != 0;
+    }
+
+    /** The CRC trailer value as carried (already verified by the decoder). */
+    public int crc(int e) {
+        return crc[e];
+    }
+
+    public int childCount(int e) {
+        int n = 0;
+        for (int c = firstChild[e]; c != NONE; c = nextSibling[c]) {
+            n++;
+        }
+        return n;
+    }
+
+    /** The n-th child (0-based), or {@link #NONE}. */
+    public int child(int e, int n) {
+        int c = firstChild[e];
+        while (c != NONE && n-- > 0) {
+            c = nextSibling[c];
+        }
+        return c;
+    }
+
+    /** First child of the given type at or after {@code from} (a child entry), or {@link #NONE}. */
+    public int findSibling(int from, int wantedType) {
+        for (int c = from; c != NONE; c = nextSibling[c]) {
+            if (type[c] == wantedType) {
+                return c;
+            }
+        }
+        return NONE;
+    }
+
+    /** Unsigned little-endian value of a payload of 1..8 bytes; 0 for an empty payload. */
+    public long valueAsLong(int e) {
+        int n = len[e];
+        return Bytes.uLe(buf, body[e], n > 8 ? 8 : n);
+    }
+
+    /** Compares the payload bytes with {@code s}. */
+    public boolean payloadEquals(int e, byte[] s) {
+        return Bytes.equals(buf, body[e], len[e], s, 0, s.length);
+    }
+
+    void clear(byte[] b, int off, int length) {
+        buf = b;
+        frameOff = off;
+        frameLen = length;
+        count = 0;
+        errorOffset = NONE;
+    }
+}
