@@ -240,6 +240,24 @@ public final class NarrowNode implements Node, FrameHandler {
         return v < 0 ? 0 : vt.listeners[v];
     }
 
+    /**
+     * The id of the link the vertex's last publisher came over: -1 for the local host, -2 when the
+     * vertex was never published (or is absent).
+     */
+    public int lastPublisherLinkId(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v < 0 || vt.pubLink[v] == NO_PUBLISHER) {
+            return NO_PUBLISHER;
+        }
+        return vt.pubLink[v] == OWNER ? OWNER : links[vt.pubLink[v]].id();
+    }
+
+    /** The peer of the vertex's last remote publisher (0 for the local host). */
+    public int lastPublisherPeer(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        return v < 0 ? 0 : vt.pubPeer[v];
+    }
+
     /** True when the vertex exists (diagnostics, tests). */
     public boolean exists(NodePath path) {
         return vt.find(path.tlv(), path.bodyOffset(), path.bodyLength()) >= 0;
