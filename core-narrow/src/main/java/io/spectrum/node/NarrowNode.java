@@ -141,7 +141,7 @@ public final class NarrowNode implements Node, FrameHandler {
         for (int i = 0; i < awVertex.length; i++) {
             awVertex[i] = VertexTable.NONE;
         }
-        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.recordBytes > 0 ? 512 : 0);
+        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values, records, awaitRes, linkRes, client.resource()};
         publishCaps();
@@ -262,6 +262,36 @@ public final class NarrowNode implements Node, FrameHandler {
     public int lastPublisherPeer(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
         return v < 0 ? 0 : vt.pubPeer[v];
+    }
+
+    /**
+     * Retires a leaf vertex: its slots are reaped (RFC-0035 §9.3 trigger 3), its value dropped and
+     * pending awaits on it answered with PATH_NOT_FOUND; it then reads not_found and notifies
+     * nobody. A vertex with children answers PATH_IN_USE; the root and absent vertices
+     * PATH_NOT_FOUND.
+     */
+    public int retire(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v <= 0) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        if (vt.firstChild[v] != VertexTable.NONE) {
+            return WireError.PATH_IN_USE;
+        }
+        while (vt.firstSlot[v] != SlotTable.NONE) {
+            removeSlot(vt.firstSlot[v]);
+        }
+        for (int a = 0; a < awVertex.length; a++) {
+            if (awVertex[a] == v) {
+                answerAwait(a, KIND_ERROR, WireError.PATH_NOT_FOUND, null, 0, 0);
+            }
+        }
+        dropValue(v);
+        if (vt.pubRouteOff[v] >= 0) {
+            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        }
+        vt.remove(v);
+        return WireError.OK;
     }
 
     /** True when the vertex exists (diagnostics, tests). */
