@@ -877,6 +877,8 @@ public final class NarrowNode implements Node, FrameHandler {
         t.end();
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
+        } else {
+            replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
         }
     }
 
