@@ -1381,15 +1381,28 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         final long seq = vt.seq[v];
         final boolean stale = (vt.flags[v] & VertexTable.F_STALE) != 0;
+        final int[] next = st.next;
+        final int[] word = st.word;
+        final Object[] handle = st.handle;
+        final int keyOff = vt.keyOffset(v);
+        final int keyLen = vt.keyLen[v];
         for (int a = v; a != VertexTable.NONE; a = vt.parent[a]) {
             if (vt.ownSubs[a] == 0) {
                 continue;
             }
             int s = vt.firstSlot[a];
             while (s != SlotTable.NONE) {
-                int nx = st.next[s];
-                if (st.delivering(s)) {
-                    deliver(s, v, vb, vo, vl, seq, stale, deleted);
+                final int nx = next[s];
+                final int wd = word[s];
+                if ((wd & SlotTable.SUSPENDED) == 0) {
+                    if ((wd & (SlotTable.KIND_CALLBACK | SlotTable.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
+                        // the in-process fast path: re-point the view, call the listener
+                        final LocalSubscription sub = (LocalSubscription) handle[s];
+                        view.set(vb, vo, vl, vt.keys, keyOff, keyLen, deleted);
+                        sub.listener.onValue(sub, view, seq, stale);
+                    } else {
+                        deliver(s, v, vb, vo, vl, seq, stale, deleted);
+                    }
                 }
                 s = nx;
             }
