@@ -106,6 +106,9 @@ public final class NarrowNode implements Node, FrameHandler {
     private long fGen;
 
     final RemoteClient client;
+    static final NodePath CAPS = NodePath.of("/$node/caps");
+    static final NodePath PING_EP = NodePath.of("/$reply/ping");
+    private long pingAnswers;
     private final FieldView fieldView = new FieldView();
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
@@ -156,7 +159,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 .leaf(TlvType.NAME, Names.RFC0035).value(1, 2)
                 .leaf(TlvType.NAME, Names.TOPIC_EXT).value(1, 2)
                 .end();
-        write(NodePath.of("/$node/caps"), b, 0, cw.length());
+        write(CAPS, b, 0, cw.length());
     }
 
     // ------------------------------------------------------------------ local API
@@ -391,6 +394,29 @@ public final class NarrowNode implements Node, FrameHandler {
         return client.subscribe(li, peer, remotePath, localTarget, policy);
     }
 
+    /**
+     * Liveness ping: sends {@code FWD{READ, dst = /$node/caps, src = /$reply/ping}} to the peer, whose
+     * answer (any frame) refreshes the link's liveness clock. Shaped to be a link's liveness probe
+     * hook ({@code link.setLivenessProbe(node::ping)}). The answer is read, not stored:
+     * {@link #pingAnswers()} counts answers. Allocation-free.
+     *
+     * @return OK, TRANSPORT_DOWN for a link that is not attached, or the link's send code
+     */
+    public int ping(Link link, int peer) {
+        int li = linkIndex(link);
+        if (li < 0) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        TlvWriter t = w.wrap(tx, 0, tx.length);
+        t.begin(TlvType.FWD).value(OP_READ, 1).raw(CAPS.tlv()).raw(PING_EP.tlv()).end();
+        return t.error() != WireError.OK ? t.error() : links[li].send(peer, tx, 0, t.length());
+    }
+
+    /** Answers to {@link #ping} received so far. */
+    public long pingAnswers() {
+        return pingAnswers;
+    }
+
     /** The client side of remote subscriptions and requests. */
     public RemoteClient remote() {
         return client;
@@ -513,6 +539,11 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         final int rest = x.nextSibling(src);
         if (op == OP_REPLY) {
+            if (x.type(d) == TlvType.PATH
+                    && Bytes.equals(x.buffer(), x.bodyOffset(d), x.bodyLength(d), PING_EP.tlv(), 4, PING_EP.bodyLength())) {
+                pingAnswers++;
+                return;
+            }
             client.onReply(li, peer, x, d, src, rest);
             return;
         }
