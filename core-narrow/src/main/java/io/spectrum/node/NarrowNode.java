@@ -109,6 +109,8 @@ public final class NarrowNode implements Node, FrameHandler {
     static final NodePath CAPS = NodePath.of("/$node/caps");
     static final NodePath PING_EP = NodePath.of("/$reply/ping");
     private long pingAnswers;
+    /** Highest sequence of any retired vertex: the floor of a newly created one. */
+    private long retiredSeqFloor;
     private final FieldView fieldView = new FieldView();
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
@@ -292,6 +294,9 @@ public final class NarrowNode implements Node, FrameHandler {
         dropValue(v);
         if (vt.pubRouteOff[v] >= 0) {
             records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        }
+        if (vt.seq[v] > retiredSeqFloor) {
+            retiredSeqFloor = vt.seq[v];
         }
         vt.remove(v);
         return WireError.OK;
@@ -1163,7 +1168,14 @@ public final class NarrowNode implements Node, FrameHandler {
             }
         } else {
             wasDelivering = st.delivering(s);
-            records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
+            if (st.recOff[s] >= 0) {
+                records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
+            }
+            Object h = st.handle[s];
+            st.handle[s] = null;
+            if (h instanceof LocalSubscription) {
+                ((LocalSubscription) h).reaped(); // a replace reaps the in-process edge it displaces
+            }
         }
         final byte[] mem = records.memory();
         System.arraycopy(x.buffer(), recStart, mem, off, recLen);
@@ -1317,6 +1329,9 @@ public final class NarrowNode implements Node, FrameHandler {
             int c = vt.find(b, off, p);
             if (c < 0) {
                 c = vt.create(b, off, p, parent);
+                if (vt.seq[c] < retiredSeqFloor) {
+                    vt.seq[c] = retiredSeqFloor; // a re-created path never sees its sequence go back
+                }
             }
             parent = c;
         }

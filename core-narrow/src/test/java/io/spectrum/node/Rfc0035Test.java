@@ -466,6 +466,20 @@ class Rfc0035Test extends NodeHarness {
     }
 
     @Test
+    void rfc0035_s4_4_arm3_ownerReplacingAnInProcessEdgeReapsItsHandle() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        List<String> got = new java.util.ArrayList<>();
+        io.spectrum.node.api.Subscription local = node.subscribe(temp, 0, (s, v, q, st) -> got.add("local"));
+        assertEquals(0, owner(slotWrite(local.index(), -1, Frames.subscriber("/mirror/x", 0, false, false), Frames.REPLY_EP)).kind);
+        assertTrue(!local.isOpen());
+        assertEquals(WireError.PATH_NOT_FOUND, local.suspend());
+        node.write(temp, Frames.value(6, 1), 0, 5);
+        assertEquals(List.of(), got);
+        byte[] out = new byte[8];
+        assertEquals(5, node.read(NodePath.of("/mirror/x"), out, 0, 8), "the replacement edge delivers to its target");
+    }
+
+    @Test
     void subscribeWithEmptySrc_isDroppedSilently() {
         node.write(temp, Frames.value(5, 1), 0, 5);
         assertEquals(0, exchange(PEER, subscribeReq("/client/a", 0, false, false, Frames.EMPTY_PATH)).size());
