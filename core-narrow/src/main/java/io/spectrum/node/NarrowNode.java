@@ -937,21 +937,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     /** Replies with the slot identity: FIELD{NAME subscribers, VALUE u32 N, VALUE u32 gen, VALUE u8 1}. */
     private void replyIdentity(int s) {
-        if (reqSilent) {
-            return;
-        }
-        final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
-                .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
-                .value(KIND_RESULT, 1)
-                .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS)
-                .value(st.pos[s], 4).value(st.gen[s] & 0xFFFFFFFFL, 4).value(1, 1).end()
-                .end();
-        if (t.error() == WireError.OK) {
-            send(reqLink, reqPeer, tx, t.length());
-        }
+        replyIdentityOf(st.pos[s], st.gen[s]);
     }
 
     /** {@code :subscribers[]}: POINT{rendering of slot 0, 1, ...}, holes as empty STATUS, trailing holes omitted. */
@@ -983,12 +969,8 @@ public final class NarrowNode implements Node, FrameHandler {
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
         } else {
-            reqSilentError(t.error());
+            replyError(t.error()); // the list does not fit the frame buffer
         }
-    }
-
-    private void reqSilentError(int code) {
-        replyError(code);
     }
 
     // ------------------------------------------------------------------ subscriber slots
