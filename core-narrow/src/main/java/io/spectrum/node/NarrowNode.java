@@ -771,8 +771,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (x.type(payload) == TlvType.SUBSCRIBER) {
             // arm 2: byte-identical to the rendering of slot N with bit 9 = x sets the state to x
             if (st.recOff[s] >= 0) {
-                int xState = renderer.matchesRendering(records.memory(), st.recOff[s], st.recLen[s],
-                        x.buffer(), x.start(payload), x.totalLength(payload), scratch, 0, scratch.length);
+                int xState = toggleState(s, payload);
                 if (xState >= 0) {
                     setSuspended(s, xState == 1);
                     replyResult(null, 0, 0);
@@ -1198,6 +1197,44 @@ public final class NarrowNode implements Node, FrameHandler {
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
         }
+    }
+
+    /**
+     * The arm-2 test: the x for which the SUBSCRIBER at {@code p} equals slot s's rendering with bit
+     * 9 = x, or -1. Rules 1 and 2 are a memcmp against the stored record with the policy word's bit
+     * 9 masked (the word sits at the same offset in both when every other byte is equal); only a
+     * candidate that could be a rule-3 rendering (the stored record has no word and the candidate
+     * is longer) goes through the codec's renderer.
+     */
+    private int toggleState(int s, int p) {
+        final TlvIndex x = rx;
+        final byte[] mem = records.memory();
+        final int ro = st.recOff[s];
+        final int rl = st.recLen[s];
+        final int cOff = x.start(p);
+        final int cLen = x.totalLength(p);
+        if (cLen == rl) {
+            int hi = -1; // offset (in the record) of the policy word's high byte, where bit 9 lives
+            if (subscriberView.wrap(x, p) == WireError.OK && subscriberView.hasPolicy()) {
+                hi = subscriberView.policyOffset() - cOff + 1;
+            }
+            final byte[] c = x.buffer();
+            for (int i = 0; i < rl; i++) {
+                int diff = mem[ro + i] ^ c[cOff + i];
+                if (diff != 0 && (i != hi || diff != 0x02)) {
+                    return -1;
+                }
+            }
+            if (hi < 0) {
+                return (st.word[s] & SlotTable.HAS_POLICY) == 0 ? 0 : -1; // rule 2: the verbatim record is x = 0
+            }
+            return (c[cOff + hi] >> 1) & 1; // rule 1
+        }
+        if ((st.word[s] & SlotTable.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
+            return -1;
+        }
+        // rule 3 candidate: the record grew by the appended pair
+        return renderer.matchesRendering(mem, ro, rl, x.buffer(), cOff, cLen, scratch, 0, scratch.length) == 1 ? 1 : -1;
     }
 
     /** Same target, same binding/holder, same policy with bit 9 masked (absent = 0). */

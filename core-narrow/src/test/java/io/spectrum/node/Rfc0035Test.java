@@ -181,6 +181,21 @@ class Rfc0035Test extends NodeHarness {
     }
 
     @Test
+    void rfc0035_s4_4_arm2_onlyBit9MayDiffer_anyOtherChangeIsAReplace() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        long[] id = append(PEER, EP_A, "/client/a", 0x0001, true);
+        byte[] r = rendering((int) id[0]);
+        byte[] bit8 = r.clone();
+        bit8[bit8.length - 1] |= 0x01; // one_shot: not a toggle
+        Frames.Reply rep = request(slotWrite((int) id[0], -1, bit8, EP_A));
+        assertNotEquals(id[1], identity(rep)[1], "arm 3: re-admitted");
+        byte[] both = withBit9(rendering((int) id[0]), true);
+        both[both.length - 2] ^= 0x04; // priority bit as well as bit 9
+        long before = identity(request(subscribeReq("/client/a", 0x0101, true, false, EP_A)))[1];
+        assertNotEquals(before, identity(request(slotWrite((int) id[0], -1, both, EP_A)))[1]);
+    }
+
+    @Test
     void rfc0035_s4_4_arm2_retryOfTheSameToggleIsIdempotent() {
         node.write(temp, Frames.value(5, 1), 0, 5);
         long[] id = append(PEER, EP_A, "/client/a", 0, true);
