@@ -208,6 +208,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
         fillSlot(s, v, word, OWNER, 0, -1, 0, 0);
+        st.policyHi[s] = -1;
         st.handle[s] = sub;
         placeSlot(v, s);
         sub.bind(s, st.gen[s], st.pos[s]);
@@ -1164,6 +1165,7 @@ public final class NarrowNode implements Node, FrameHandler {
             System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
         }
         fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen);
+        st.policyHi[s] = hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1;
         st.target[s] = targetV;
         if (replace < 0) {
             placeSlot(v, s);
@@ -1201,10 +1203,10 @@ public final class NarrowNode implements Node, FrameHandler {
 
     /**
      * The arm-2 test: the x for which the SUBSCRIBER at {@code p} equals slot s's rendering with bit
-     * 9 = x, or -1. Rules 1 and 2 are a memcmp against the stored record with the policy word's bit
-     * 9 masked (the word sits at the same offset in both when every other byte is equal); only a
-     * candidate that could be a rule-3 rendering (the stored record has no word and the candidate
-     * is longer) goes through the codec's renderer.
+     * 9 = x, or -1. Rules 1 and 2 are one memcmp against the stored record, bit 9 of the winning
+     * word (its offset kept in the slot at admission) masked; only a candidate that could be a
+     * rule-3 rendering (the stored record has no word and the candidate is longer) goes through the
+     * codec's renderer.
      */
     private int toggleState(int s, int p) {
         final TlvIndex x = rx;
@@ -1214,10 +1216,7 @@ public final class NarrowNode implements Node, FrameHandler {
         final int cOff = x.start(p);
         final int cLen = x.totalLength(p);
         if (cLen == rl) {
-            int hi = -1; // offset (in the record) of the policy word's high byte, where bit 9 lives
-            if (subscriberView.wrap(x, p) == WireError.OK && subscriberView.hasPolicy()) {
-                hi = subscriberView.policyOffset() - cOff + 1;
-            }
+            final int hi = st.policyHi[s]; // where bit 9 lives in the stored record, -1 without a word
             final byte[] c = x.buffer();
             for (int i = 0; i < rl; i++) {
                 int diff = mem[ro + i] ^ c[cOff + i];
@@ -1225,10 +1224,7 @@ public final class NarrowNode implements Node, FrameHandler {
                     return -1;
                 }
             }
-            if (hi < 0) {
-                return (st.word[s] & SlotTable.HAS_POLICY) == 0 ? 0 : -1; // rule 2: the verbatim record is x = 0
-            }
-            return (c[cOff + hi] >> 1) & 1; // rule 1
+            return hi < 0 ? 0 : (c[cOff + hi] >> 1) & 1; // rule 2 (verbatim is x = 0) / rule 1
         }
         if ((st.word[s] & SlotTable.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
             return -1;
