@@ -559,8 +559,8 @@ public final class NarrowNode implements Node, FrameHandler {
         reqDst = d;
         reqSrc = src;
         reqSilent = x.type(src) == TlvType.PATH && x.bodyLength(src) == 0;
-        if (reqSilent && op != OP_WRITE) {
-            return; // empty src: READ, AWAIT and unknown ops are dropped silently
+        if (reqSilent && (op != OP_WRITE || (opByte & 0x80) != 0)) {
+            return; // empty src: READ, AWAIT, mint-flagged and unknown ops are dropped silently
         }
         switch (op) {
             case OP_READ:
