@@ -148,7 +148,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
-            values, records, awaitRes, linkRes, client.resource()};
+            values, records, awaitRes, linkRes, client.resource(), client.requestResource()};
         publishCaps();
     }
 

@@ -159,5 +159,21 @@ class RemoteClientTest {
         pump();
         assertEquals(WireError.OK, c.requestError(r6));
         assertEquals(0, board.listenerCount(temp));
+        for (int k : new int[] {r1, r2, r3, r4, r5, r6}) {
+            c.release(k);
+        }
+        assertEquals(0, PoolsTest.byName(host).get("node.remoteRequests").inUse());
+    }
+
+    @Test
+    void outstandingRequestsAreBounded() {
+        RemoteClient c = host.remote();
+        int n = 0;
+        while (c.read(hostSide, 0, temp) >= 0) {
+            n++;
+        }
+        assertEquals(16, n);
+        assertEquals(-WireError.FLOW_BACKPRESSURE, c.read(hostSide, 0, temp));
+        assertEquals(2, PoolsTest.byName(host).get("node.remoteRequests").refusals());
     }
 }
