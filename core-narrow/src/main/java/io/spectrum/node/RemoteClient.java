@@ -1,0 +1,407 @@
+package io.spectrum.node;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.pool.Counter;
+import io.spectrum.stats.BoundedResource;
+import io.spectrum.wire.Bytes;
+import io.spectrum.wire.SubscriberRenderer;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+
+/**
+ * The client side of remote subscriptions: a fixed table of (link, peer, remote path, local
+ * target, policy) records. Each is sent as an append FWD whose src is the local target, so the
+ * remote edge's deliveries arrive as plain writes on the target and the subscribe's reply comes
+ * back addressed to it. When a peer comes back up, every record for it is sent again.
+ */
+public final class RemoteClient {
+    /** Record states. */
+    public static final int FREE = 0;
+    public static final int SENT = 1;
+    public static final int ACKED = 2;
+    public static final int DOWN = 3;
+    public static final int REFUSED = 4;
+
+    private final NarrowNode node;
+    private final Counter res;
+    private final int[] link;
+    private final int[] peer;
+    private final NodePath[] remote;
+    private final NodePath[] target;
+    private final int[] policy;
+    private final int[] state;
+    private final int[] error;
+    private final int[] index;
+    private final long[] gen;
+    private final int[] sends;
+    private final byte[][] record;
+
+    // outstanding requests: each has its own reply endpoint /$reply/<k> (digest §5.2 [rec])
+    /** Request states. */
+    public static final int PENDING = 1;
+    public static final int DONE = 2;
+    private final NodePath[] replyEp;
+    private final int[] reqState;
+    private final int[] reqLink;
+    private final int[] reqPeer;
+    private final int[] reqKind;
+    private final int[] reqError;
+    private final int[] reqLen;
+    private final byte[] reqBuf;
+    private final int reqCap;
+    private final SubscriberRenderer renderer = new SubscriberRenderer();
+    private final byte[] work = new byte[1024];
+
+    RemoteClient(NarrowNode node, int capacity, int resultBytes) {
+        this.node = node;
+        res = new Counter("node.remoteSubscriptions", capacity);
+        link = new int[capacity];
+        peer = new int[capacity];
+        remote = new NodePath[capacity];
+        target = new NodePath[capacity];
+        policy = new int[capacity];
+        state = new int[capacity];
+        error = new int[capacity];
+        index = new int[capacity];
+        gen = new long[capacity];
+        sends = new int[capacity];
+        record = new byte[capacity][];
+        replyEp = new NodePath[capacity];
+        reqState = new int[capacity];
+        reqLink = new int[capacity];
+        reqPeer = new int[capacity];
+        reqKind = new int[capacity];
+        reqError = new int[capacity];
+        reqLen = new int[capacity];
+        reqCap = resultBytes;
+        reqBuf = new byte[capacity * resultBytes];
+        for (int k = 0; k < capacity; k++) {
+            replyEp[k] = NodePath.of("/$reply/" + k);
+        }
+    }
+
+    BoundedResource resource() {
+        return res;
+    }
+
+    int subscribe(int li, int p, NodePath remotePath, NodePath localTarget, int pol) {
+        int h = -1;
+        for (int i = 0; i < state.length; i++) {
+            if (state[i] == FREE) {
+                h = i;
+                break;
+            }
+        }
+        if (h < 0) {
+            res.refused();
+            return -WireError.FLOW_BACKPRESSURE;
+        }
+        res.taken();
+        link[h] = li;
+        peer[h] = p;
+        remote[h] = remotePath;
+        target[h] = localTarget;
+        policy[h] = pol;
+        index[h] = -1;
+        gen[h] = -1;
+        error[h] = WireError.OK;
+        state[h] = SENT;
+        record[h] = buildRecord(localTarget, pol);
+        int r = send(h);
+        return r == WireError.OK ? h : -r;
+    }
+
+    /** Forgets a record (does not clear the remote slot; use a clear request for that). */
+    public void forget(int h) {
+        if (state[h] != FREE) {
+            state[h] = FREE;
+            remote[h] = null;
+            target[h] = null;
+            res.returned();
+        }
+    }
+
+    public int state(int h) {
+        return state[h];
+    }
+
+    public int error(int h) {
+        return error[h];
+    }
+
+    /** The remote slot position from the append's identity answer, or -1 until acknowledged. */
+    public int remoteIndex(int h) {
+        return index[h];
+    }
+
+    public long remoteGeneration(int h) {
+        return gen[h];
+    }
+
+    /** Times the append was sent (first send plus re-sends on peer up). */
+    public int sends(int h) {
+        return sends[h];
+    }
+
+    /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16}]} (config time). */
+    private static byte[] buildRecord(NodePath target, int pol) {
+        byte[] b = new byte[target.tlv().length + 64];
+        TlvWriter t = new TlvWriter(4).wrap(b, 0, b.length);
+        t.begin(TlvType.SUBSCRIBER).raw(target.tlv());
+        if (pol != 0) {
+            t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(pol, 2).end();
+        }
+        t.end();
+        byte[] r = new byte[t.length()];
+        System.arraycopy(b, 0, r, 0, r.length);
+        return r;
+    }
+
+    private int send(int h) {
+        TlvWriter t = node.txWriter();
+        NodePath tp = target[h];
+        t.begin(TlvType.FWD).value(NarrowNode.OP_WRITE, 1)
+                .raw(remote[h].tlv())
+                .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
+                .raw(tp.tlv())
+                .raw(record[h])
+                .end();
+        if (t.error() != WireError.OK) {
+            return t.error();
+        }
+        sends[h]++;
+        node.sendTx(link[h], peer[h], t.length());
+        return WireError.OK;
+    }
+
+    void peerUp(int li, int p) {
+        for (int h = 0; h < state.length; h++) {
+            if (state[h] != FREE && link[h] == li && peer[h] == p && state[h] != ACKED) {
+                state[h] = SENT;
+                send(h);
+            }
+        }
+    }
+
+    void peerDown(int li, int p) {
+        for (int h = 0; h < state.length; h++) {
+            if (state[h] != FREE && link[h] == li && peer[h] == p) {
+                state[h] = DOWN; // the remote reaps the edge when it sees us go; re-sent on peer up
+            }
+        }
+    }
+
+    /** A REPLY addressed to one of our targets answers that record's append. */
+    void onReply(int li, int p, TlvIndex x, int dst, int src, int rest) {
+        if (x.type(dst) != TlvType.PATH) {
+            return;
+        }
+        int kind = rest != TlvIndex.NONE && x.type(rest) == TlvType.VALUE && x.bodyLength(rest) == 1
+                && x.valueAsLong(rest) <= 1 ? (int) x.valueAsLong(rest) : NarrowNode.KIND_RESULT;
+        int payload = rest == TlvIndex.NONE ? TlvIndex.NONE
+                : (x.type(rest) == TlvType.VALUE && x.bodyLength(rest) == 1 && x.valueAsLong(rest) <= 1) ? x.nextSibling(rest) : rest;
+        for (int k = 0; k < reqState.length; k++) {
+            if (reqState[k] != PENDING || reqLink[k] != li || reqPeer[k] != p) {
+                continue;
+            }
+            NodePath ep = replyEp[k];
+            if (!Bytes.equals(x.buffer(), x.bodyOffset(dst), x.bodyLength(dst), ep.tlv(), ep.bodyOffset(), ep.bodyLength())) {
+                continue;
+            }
+            reqKind[k] = kind;
+            reqLen[k] = 0;
+            if (kind == NarrowNode.KIND_ERROR) {
+                reqError[k] = firstErrorCode(x, payload);
+            } else if (payload != TlvIndex.NONE) {
+                int n = x.untrailedLength(payload);
+                if (n > reqCap) {
+                    reqError[k] = WireError.FLOW_BACKPRESSURE;
+                } else {
+                    System.arraycopy(x.buffer(), x.start(payload), reqBuf, k * reqCap, n);
+                    reqLen[k] = n;
+                    reqError[k] = WireError.OK;
+                }
+            } else {
+                reqError[k] = WireError.OK;
+            }
+            reqState[k] = DONE;
+            return;
+        }
+        for (int h = 0; h < state.length; h++) {
+            if (state[h] != SENT || link[h] != li || peer[h] != p) {
+                continue;
+            }
+            NodePath tp = target[h];
+            if (!Bytes.equals(x.buffer(), x.bodyOffset(dst), x.bodyLength(dst), tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
+                continue;
+            }
+            if (kind == NarrowNode.KIND_ERROR) {
+                state[h] = REFUSED;
+                error[h] = firstErrorCode(x, payload);
+            } else {
+                state[h] = ACKED;
+                if (payload != TlvIndex.NONE && x.type(payload) == TlvType.FIELD) {
+                    int c = x.findSibling(x.firstChild(payload), TlvType.VALUE);
+                    if (c != TlvIndex.NONE) {
+                        index[h] = (int) x.valueAsLong(c);
+                        int g = x.nextSibling(c);
+                        int m = g != TlvIndex.NONE ? x.nextSibling(g) : TlvIndex.NONE;
+                        if (m != TlvIndex.NONE && x.type(m) == TlvType.VALUE) {
+                            gen[h] = x.valueAsLong(g); // index, generation, mode
+                        }
+                    }
+                }
+            }
+            return;
+        }
+    }
+
+    // ---------------------------------------------------------------- request helpers
+
+    private int takeRequest(int li, int p) {
+        for (int k = 0; k < reqState.length; k++) {
+            if (reqState[k] == 0) {
+                reqState[k] = PENDING;
+                reqLink[k] = li;
+                reqPeer[k] = p;
+                reqError[k] = WireError.OK;
+                reqLen[k] = 0;
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** Sends FWD{op, dst, [FIELD subscribers[N] / [] ], src = /$reply/k, [payload]}; returns k or -code. */
+    private int request(int li, int p, int op, NodePath dst, int slot, boolean list, long gen,
+                        byte[] pb, int po, int pl) {
+        if (li < 0) {
+            return -WireError.TRANSPORT_DOWN;
+        }
+        int k = takeRequest(li, p);
+        if (k < 0) {
+            return -WireError.FLOW_BACKPRESSURE;
+        }
+        TlvWriter t = node.txWriter();
+        t.begin(TlvType.FWD).value(op, 1).raw(dst.tlv());
+        if (slot >= 0 || list) {
+            t.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS);
+            if (slot >= 0) {
+                t.value(slot, 4);
+                if (gen >= 0) {
+                    t.value(gen, 4);
+                }
+            }
+            t.value(1, 1).end();
+        }
+        t.raw(replyEp[k].tlv());
+        if (pb != null) {
+            t.raw(pb, po, pl);
+        }
+        t.end();
+        if (t.error() != WireError.OK) {
+            reqState[k] = 0;
+            return -t.error();
+        }
+        node.sendTx(li, p, t.length());
+        return k;
+    }
+
+    /** Remote READ of a vertex's value. Returns a request handle (poll {@link #requestState}). */
+    public int read(io.spectrum.link.Link link, int p, NodePath remotePath) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, -1, false, -1, null, 0, 0);
+    }
+
+    /** Remote WRITE of one value TLV. */
+    public int write(io.spectrum.link.Link link, int p, NodePath remotePath, byte[] tlv, int off, int len) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, -1, false, -1, tlv, off, len);
+    }
+
+    /** Remote READ of {@code :subscribers[]} (the positional list). */
+    public int readList(io.spectrum.link.Link link, int p, NodePath remotePath) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, -1, true, -1, null, 0, 0);
+    }
+
+    /** Remote READ of {@code :subscribers[N]} (the rendering with the live bit). */
+    public int readSlot(io.spectrum.link.Link link, int p, NodePath remotePath, int n) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, n, false, -1, null, 0, 0);
+    }
+
+    /** Remote clear of {@code :subscribers[N]} (empty STATUS), guarded by {@code gen} when >= 0. */
+    public int clearSlot(io.spectrum.link.Link link, int p, NodePath remotePath, int n, long gen) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, n, false, gen, Names.EMPTY_STATUS, 0, 4);
+    }
+
+    /**
+     * Remote toggle of {@code :subscribers[N]}: renders {@code record} (the slot's record as read back
+     * from {@code [N]}) with bit 9 = {@code suspended} and writes it back (RFC-0035 §4.4 arm 2).
+     */
+    public int setSlotSuspended(io.spectrum.link.Link link, int p, NodePath remotePath, int n, long gen,
+                                byte[] rec, int off, int len, boolean suspended) {
+        int m = renderer.render(rec, off, len, suspended, work, 0, work.length);
+        if (m < 0) {
+            return m;
+        }
+        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, n, false, gen, work, 0, m);
+    }
+
+    /** Suspends or resumes a remote subscription this client made (uses its acknowledged identity). */
+    public int setSuspended(int h, boolean suspended) {
+        if (state[h] != ACKED || index[h] < 0) {
+            return -WireError.PATH_NOT_FOUND;
+        }
+        byte[] rec = record[h];
+        int m = renderer.render(rec, 0, rec.length, suspended, work, 0, work.length);
+        if (m < 0) {
+            return m;
+        }
+        return request(link[h], peer[h], NarrowNode.OP_WRITE, remote[h], index[h], false, gen[h], work, 0, m);
+    }
+
+    /** Clears a remote subscription this client made and forgets its record. */
+    public int unsubscribe(int h) {
+        if (state[h] == FREE) {
+            return -WireError.PATH_NOT_FOUND;
+        }
+        int r = state[h] == ACKED && index[h] >= 0
+                ? request(link[h], peer[h], NarrowNode.OP_WRITE, remote[h], index[h], false, gen[h], Names.EMPTY_STATUS, 0, 4)
+                : WireError.OK;
+        forget(h);
+        return r;
+    }
+
+    /** PENDING, DONE, or 0 for a free handle. */
+    public int requestState(int k) {
+        return reqState[k];
+    }
+
+    /** The answer's error code (OK for a RESULT). */
+    public int requestError(int k) {
+        return reqError[k];
+    }
+
+    /** Copies the RESULT payload TLV out; returns its length. */
+    public int requestResult(int k, byte[] out, int off) {
+        System.arraycopy(reqBuf, k * reqCap, out, off, reqLen[k]);
+        return reqLen[k];
+    }
+
+    /** Frees a request handle (answered or not: a late reply is then ignored). */
+    public void release(int k) {
+        reqState[k] = 0;
+    }
+
+    static int firstErrorCode(TlvIndex x, int status) {
+        if (status == TlvIndex.NONE || x.type(status) != TlvType.STATUS || !x.isContainer(status)) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        int e = x.findSibling(x.firstChild(status), TlvType.ERROR);
+        if (e == TlvIndex.NONE || !x.isContainer(e)) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        int v = x.firstChild(e);
+        return v != TlvIndex.NONE && x.type(v) == TlvType.VALUE ? (int) x.valueAsLong(v) : WireError.SCHEMA_TYPE_MISMATCH;
+    }
+}
