@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 DecodeCommand.class,
+                BoardCommand.class,
+                HostCommand.class,
         })
 public final class SpectrumCommand implements Runnable {
     @CommandLine.Spec
