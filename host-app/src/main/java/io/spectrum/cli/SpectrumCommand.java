@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
                 CommandLine.HelpCommand.class,
                 DecodeCommand.class,
                 BoardCommand.class,
-                HostCommand.class,
         })
 public final class SpectrumCommand implements Runnable {
     @CommandLine.Spec

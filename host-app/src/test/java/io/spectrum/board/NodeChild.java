@@ -17,13 +17,19 @@ final class NodeChild implements AutoCloseable {
     final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
     final List<String> all = new ArrayList<>();
 
+    /** {@code spectrum <args>} in a child JVM. */
     NodeChild(String... args) throws IOException {
+        this(List.of(args), "io.spectrum.cli.SpectrumCommand");
+    }
+
+    /** {@code mainClass <args>} in a child JVM with the test classpath. */
+    NodeChild(List<String> args, String mainClass) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add("io.spectrum.cli.SpectrumCommand");
-        cmd.addAll(List.of(args));
+        cmd.add(mainClass);
+        cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
         process = pb.start();

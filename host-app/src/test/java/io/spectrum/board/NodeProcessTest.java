@@ -25,9 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * `spectrum board` and `spectrum host` as real processes: a board killed and restarted shows
- * staleness at the host and automatic re-subscription; a host killed shows eviction at the board
- * and a restarted host subscribes again; SIGINT stops a board cleanly.
+ * `spectrum board` and a minimal host ({@link MiniHost}) as real processes: a board killed and
+ * restarted shows staleness at the host and automatic re-subscription; a host killed shows eviction
+ * at the board and a restarted host subscribes again; SIGINT stops a board cleanly.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class NodeProcessTest {
@@ -102,18 +102,59 @@ class NodeProcessTest {
             board.attach(link);
             board.start();
             String addr = "127.0.0.1:" + ((UdpLink) link).localAddress().getPort();
-            try (NodeChild host = new NodeChild("host", "--peer", addr, "--path", "/board/counter", FAST, TIMEOUT)) {
+            try (NodeChild host = new NodeChild(List.of(addr, "/board/counter"), MiniHostMain.class.getName())) {
                 assertNotNull(host.await(l -> l.contains("/board/counter = "), 30), host.output());
                 assertTrue(eventually(() -> on(board.loop(), () -> board.loop().node().listenerCount(Board.COUNTER) == 1), 10));
                 host.crash();
                 assertTrue(eventually(() -> on(board.loop(), () -> board.loop().node().listenerCount(Board.COUNTER) == 0), 20),
                         "the board evicted the edge of the host it lost");
             }
-            try (NodeChild host = new NodeChild("host", "--peer", addr, "--path", "/board/counter", FAST, TIMEOUT)) {
+            try (NodeChild host = new NodeChild(List.of(addr, "/board/counter"), MiniHostMain.class.getName())) {
                 assertNotNull(host.await(l -> l.contains("/board/counter = "), 30), host.output());
                 assertTrue(eventually(() -> on(board.loop(), () -> board.loop().node().listenerCount(Board.COUNTER) == 1), 10));
             }
         }
+    }
+
+    @Test
+    void aBoardOnASerialPtyServesAHostAndBothRecoverWhenThePtyPairIsReplaced(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/bin/socat")),
+                "socat is not installed (CI installs it)");
+        java.nio.file.Path a = dir.resolve("ttyA");
+        java.nio.file.Path b = dir.resolve("ttyB");
+        Process socat = startSocat(a, b);
+        ConcurrentLinkedQueue<String> updates = new ConcurrentLinkedQueue<>();
+        try (NodeChild board = new NodeChild("board", "--serial", a.toString(), "--baud", "921600", "--name", "s1",
+                "--period", "50", FAST, TIMEOUT);
+             MiniHost host = new MiniHost("h", (bd, path, value, seq, stale) -> updates.add(path + "=" + value))) {
+            assertNotNull(board.await(l -> l.startsWith("s1 ready on serial"), 30), board.output());
+            host.addBoard(LinkSpec.serial(1, b.toString(), 921600, 100, 600, SystemClock.INSTANCE), List.of("/board/counter"));
+            host.start();
+            int handle = host.watches().get(0).handle();
+            assertTrue(eventually(() -> updates.size() > 3, 20), "updates over the pty: " + updates);
+            socat.destroy();
+            socat.waitFor(5, TimeUnit.SECONDS);
+            assertTrue(eventually(() -> on(host.loop(), () -> host.loop().node().remote().state(handle) == RemoteClient.DOWN), 20));
+            socat = startSocat(a, b);                   // same names, new /dev/pts numbers
+            updates.clear();
+            assertTrue(eventually(() -> on(host.loop(), () -> host.loop().node().remote().state(handle) == RemoteClient.ACKED)
+                    && updates.size() > 3, 30), "both ends reopened and the host re-subscribed: " + updates);
+        } finally {
+            socat.destroy();
+            socat.waitFor(5, TimeUnit.SECONDS);
+            java.nio.file.Files.deleteIfExists(a);
+            java.nio.file.Files.deleteIfExists(b);
+        }
+    }
+
+    private static Process startSocat(java.nio.file.Path a, java.nio.file.Path b) throws Exception {
+        java.nio.file.Files.deleteIfExists(a);
+        java.nio.file.Files.deleteIfExists(b);
+        Process p = new ProcessBuilder("socat", "pty,raw,echo=0,link=" + a, "pty,raw,echo=0,link=" + b)
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(eventually(() -> java.nio.file.Files.exists(a) && java.nio.file.Files.exists(b), 10), "socat links");
+        return p;
     }
 
     @Test
@@ -135,7 +176,6 @@ class NodeProcessTest {
         assertEquals(2, SpectrumCommand.execute("board"));
         assertEquals(2, SpectrumCommand.execute("board", "--udp", "127.0.0.1:1", "--serial", "/dev/null"));
         assertEquals(2, SpectrumCommand.execute("board", "--udp", "no-port"));
-        assertEquals(2, SpectrumCommand.execute("host"));
         assertEquals(0, SpectrumCommand.execute("board", "--udp", "127.0.0.1:0", "--duration", "0.3"));
     }
 
