@@ -32,6 +32,7 @@ public final class NodeLoop implements AutoCloseable {
     public NodeLoop(String name, NarrowNode node, Step step) {
         this.node = node;
         this.probe = new CapsProbe(node, 8, 64);
+        CapsProbe.stampBoot(node);
         this.step = step;
         this.thread = new Thread(this::loop, "node " + name);
         this.thread.setDaemon(true);

@@ -90,6 +90,74 @@ class RemoteSubscriptionOverLinksTest {
         }
     }
 
+    /**
+     * A board that restarts faster than the host's peer timeout: the link never reports it down,
+     * but the next ping's caps answer carries a new spectrum.boot, so the host re-subscribes.
+     */
+    @Test
+    void aBoardRestartFasterThanTheTimeoutIsCaughtByItsChangedCaps() throws Exception {
+        io.spectrum.time.ManualClock clock = new io.spectrum.time.ManualClock(0);
+        io.spectrum.node.NarrowNode host = new io.spectrum.node.NarrowNode(new io.spectrum.node.api.NodeConfig().clock(clock));
+        CapsProbe.stampBoot(host);
+        CapsProbe hostProbe = new CapsProbe(host, 1, 1);
+        UdpLinkConfig cfg = new UdpLinkConfig().pingIntervalMillis(300).peerTimeoutMillis(1000);
+        io.spectrum.node.NarrowNode board1 = new io.spectrum.node.NarrowNode(new io.spectrum.node.api.NodeConfig().clock(clock));
+        CapsProbe.stampBoot(board1);
+        UdpLink b1 = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), cfg, clock);
+        board1.attach(b1);
+        UdpLink h = UdpLink.dial(2, b1.localAddress(), cfg, clock);
+        host.attach(h);
+        hostProbe.install(h);
+        UdpLink b2 = null;
+        try {
+            byte[] v1 = {0x01, 0x00, 0x02, 0x00, 0x01, 0x00};
+            board1.write(TEMP, v1, 0, v1.length);
+            RemoteClient rc = host.remote();
+            int handle = host.subscribeRemote(h, 0, TEMP, MIRROR, DURABLE);
+            io.spectrum.node.NarrowNode[] board = {board1};
+            Runnable pump = () -> {
+                board[0].poll();
+                host.poll();
+                hostProbe.sweep();
+            };
+            for (int i = 0; i < 200 && (rc.state(handle) != RemoteClient.ACKED || hostProbe.answered() == 0); i++) {
+                clock.advanceMillis(10);
+                pump.run();
+                Thread.sleep(1);
+            }
+            assertEquals(RemoteClient.ACKED, rc.state(handle));
+            assertEquals(1, hostProbe.answered(), "a peer that comes up is pinged once for a baseline");
+
+            // Restart: the old board is gone, a new one binds the same port within 100 ms.
+            InetSocketAddress boardAddress = b1.localAddress();
+            b1.close();
+            io.spectrum.node.NarrowNode board2 = new io.spectrum.node.NarrowNode(new io.spectrum.node.api.NodeConfig().clock(clock));
+            CapsProbe.stampBoot(board2);
+            b2 = UdpLink.listen(1, boardAddress, cfg, clock);
+            board2.attach(b2);
+            byte[] v2 = {0x01, 0x00, 0x02, 0x00, 0x02, 0x00};
+            board2.write(TEMP, v2, 0, v2.length);
+            board[0] = board2;
+            byte[] out = new byte[16];
+            for (int i = 0; i < 200 && !(rc.state(handle) == RemoteClient.ACKED && host.read(MIRROR, out, 0, 16) == 6
+                    && out[4] == 2); i++) {
+                clock.advanceMillis(20);
+                pump.run();
+                Thread.sleep(1);
+            }
+            assertEquals(1, hostProbe.restarts(), "the changed caps answer revealed the restart");
+            assertEquals(0, h.stats().reconnects, "the link itself never saw the board go");
+            assertEquals(1, board2.listenerCount(TEMP), "re-subscribed on the new board");
+            assertEquals(2, out[4], "the new board's value arrived");
+        } finally {
+            h.close();
+            b1.close();
+            if (b2 != null) {
+                b2.close();
+            }
+        }
+    }
+
     private static void endToEnd(LinkedNodes n, Runnable cut, Runnable restore) throws Exception {
         RemoteClient rc = n.host.remote();
         n.boardWrite(TEMP, 2150);
