@@ -74,7 +74,7 @@ class NodeProcessTest {
             int handle = host.watches().get(0).handle();
             assertTrue(eventually(() -> updates.contains("/board/name=\"b1\""), 20), "updates: " + updates);
             assertTrue(eventually(() -> updates.stream().filter(u -> u.startsWith("/board/counter=")).count() > 3, 20));
-            assertEquals(false, onNode(host.loop(), () -> host.loop().node().isStale(counter)));
+            assertTrue(eventually(() -> on(host.loop(), () -> !host.loop().node().isStale(counter)), 10));
 
             board.crash();
             assertTrue(eventually(() -> on(host.loop(), () -> host.loop().node().isStale(counter)), 20),
