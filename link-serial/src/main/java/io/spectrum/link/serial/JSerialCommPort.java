@@ -1,0 +1,226 @@
+package io.spectrum.link.serial;
+
+import com.fazecast.jSerialComm.SerialPort;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A UART through jSerialComm: 8 data bits, 1 stop bit, no parity, the configured baud; non-blocking
+ * reads.
+ *
+ * <p>Writes go through a bounded ring drained by one writer thread per open port. jSerialComm's
+ * native write does not return until every byte is out (seen on ptys: it spins on EAGAIN past any
+ * configured write timeout), so writing from the node's thread could stall the node behind a slow
+ * or unread line. {@link #write} therefore copies what fits into the ring and returns at once; a
+ * failed native write (unplugged adapter, closed pty) makes the next read or write answer -1.
+ *
+ * <p>The port is looked up by path on every {@link #open}, because a re-plugged USB adapter or a
+ * restarted pty pair may point the same path (or symlink) at a new device node.
+ */
+public final class JSerialCommPort implements SerialPortIo {
+    private final String path;
+    private final int baud;
+    private final byte[] ring;
+    private final Object lock = new Object();
+    private int head;
+    private int count;
+    private volatile boolean failed;
+    private volatile long transientRetries;
+    private volatile boolean running;
+    private volatile SerialPort port;
+    private Thread writer;
+
+    public JSerialCommPort(String path, int baud, int writeBufferBytes) {
+        this.path = path;
+        this.baud = baud;
+        this.ring = new byte[writeBufferBytes];
+    }
+
+    public JSerialCommPort(String path, int baud) {
+        this(path, baud, 16 * 1024);
+    }
+
+    @Override
+    public boolean open() {
+        close();
+        SerialPort p;
+        try {
+            p = SerialPort.getCommPort(path);
+        } catch (RuntimeException notThere) {
+            // SerialPortInvalidPortException: the device (or the pty symlink) does not exist now.
+            return false;
+        }
+        p.setComPortParameters(baud, 8, SerialPort.ONE_STOP_BIT, SerialPort.NO_PARITY);
+        p.setComPortTimeouts(SerialPort.TIMEOUT_NONBLOCKING, 0, 0);
+        if (!p.openPort()) {
+            return false;
+        }
+        synchronized (lock) {
+            head = 0;
+            count = 0;
+        }
+        failed = false;
+        running = true;
+        port = p;
+        Thread t = new Thread(() -> drain(p), "serial-writer " + path);
+        t.setDaemon(true);
+        writer = t;
+        t.start();
+        return true;
+    }
+
+    /**
+     * The writer thread: moves bytes from the ring to the port until closed or failed, no faster
+     * than the line (8N1: baud/10 bytes per second, with a 1 KiB burst). A UART takes bytes at that
+     * pace anyway; pacing here keeps the driver's buffer from filling, which is when jSerialComm's
+     * native write starts spinning (and on a pty, which ignores baud, it keeps a fast writer from
+     * starving the reader of CPU).
+     */
+    private void drain(SerialPort p) {
+        byte[] chunk = new byte[1024];
+        final double bytesPerNano = baud / 10.0 / 1e9;
+        final double burst = chunk.length;
+        double credit = burst;
+        long last = System.nanoTime();
+        while (true) {
+            long now = System.nanoTime();
+            credit = Math.min(burst, credit + (now - last) * bytesPerNano);
+            last = now;
+            if (credit < 1) {
+                LockSupport.parkNanos(Math.max(20_000L, (long) ((1 - credit) / bytesPerNano)));
+                continue;
+            }
+            int n;
+            synchronized (lock) {
+                while (count == 0 && running) {
+                    try {
+                        lock.wait();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                if (!running) {
+                    return;
+                }
+                n = (int) Math.min(Math.min(count, chunk.length), credit);
+                for (int i = 0; i < n; i++) {
+                    chunk[i] = ring[head];
+                    head = head + 1 == ring.length ? 0 : head + 1;
+                }
+                count -= n;
+            }
+            // Idle time earns no credit beyond the burst: restart the clock after a wait.
+            long after = System.nanoTime();
+            if (after - last > 1_000_000L) {
+                credit = Math.min(burst, credit + (after - last) * bytesPerNano);
+                last = after;
+            }
+            credit -= n;
+            int done = 0;
+            while (done < n) {
+                int w = p.writeBytes(chunk, n - done, done);
+                if (w < 0 && isTransient(p.getLastErrorCode())) {
+                    // The driver's buffer is full (EAGAIN) or the call was interrupted: not a lost
+                    // port. Wait a little and write the rest; nothing is dropped.
+                    if (!running) {
+                        return;
+                    }
+                    transientRetries++;
+                    LockSupport.parkNanos(100_000L);
+                    continue;
+                }
+                if (w < 0 || (w == 0 && p.bytesAvailable() < 0)) {
+                    failed = true;
+                    return;
+                }
+                done += w;
+            }
+        }
+    }
+
+    /** EAGAIN / EWOULDBLOCK (11) and EINTR (4) on Linux: try again, the port is fine. */
+    private static boolean isTransient(int errno) {
+        return errno == 11 || errno == 4;
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) {
+        SerialPort p = port;
+        if (p == null || failed) {
+            return -1;
+        }
+        int available = p.bytesAvailable();
+        if (available < 0) {
+            return -1;
+        }
+        if (available == 0) {
+            return 0;
+        }
+        int n = p.readBytes(buf, Math.min(available, len), off);
+        return n < 0 ? -1 : n;
+    }
+
+    @Override
+    public int write(byte[] buf, int off, int len) {
+        if (port == null || failed) {
+            return -1;
+        }
+        synchronized (lock) {
+            int n = Math.min(len, ring.length - count);
+            int tail = (head + count) % ring.length;
+            for (int i = 0; i < n; i++) {
+                ring[tail] = buf[off + i];
+                tail = tail + 1 == ring.length ? 0 : tail + 1;
+            }
+            count += n;
+            if (n > 0) {
+                lock.notifyAll();
+            }
+            return n;
+        }
+    }
+
+    /** Native writes that met a full driver buffer (EAGAIN) and were retried. */
+    public long transientRetries() {
+        return transientRetries;
+    }
+
+    /** Bytes accepted by {@link #write} that the writer thread has not handed to the driver yet. */
+    public int pendingBytes() {
+        synchronized (lock) {
+            return count;
+        }
+    }
+
+    /** Closes the port after giving the writer up to half a second to hand over what is queued. */
+    @Override
+    public void close() {
+        long until = System.nanoTime() + 500_000_000L;
+        while (port != null && !failed && pendingBytes() > 0 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        SerialPort p = port;
+        port = null;
+        running = false;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+        if (p != null) {
+            p.closePort();
+        }
+        Thread t = writer;
+        writer = null;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return path + "@" + baud;
+    }
+}

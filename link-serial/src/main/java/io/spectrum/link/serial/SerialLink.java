@@ -1,0 +1,369 @@
+package io.spectrum.link.serial;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.LivenessProbe;
+import io.spectrum.link.Link;
+import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerListener;
+import io.spectrum.time.Clock;
+import io.spectrum.wire.WireError;
+
+/**
+ * A libtracer link over a serial line. The peer is always 0 (a UART has one other end). Frames are
+ * carried as {@code COBS(frame ‖ crc32c_le(frame)) 0x00} ({@link CobsFramer}, {@link CobsDeframer});
+ * see docs/links.md for the bytes.
+ *
+ * <p>Port life cycle, driven from {@link #poll}: the port is opened at the first poll. When a read
+ * or write fails (USB adapter unplugged, pty closed) the link closes the port, reports
+ * {@code onPeerDown} and tries to reopen it after a backoff (doubling up to a ceiling) read from the
+ * injected clock. After a (re)open the link sends a lone delimiter, so the far end drops whatever
+ * partial frame it was holding, and reports {@code onPeerUp} when the first good frame arrives.
+ * With a peer timeout configured, a peer that stays silent on an open port is reported down too,
+ * after being offered to the {@link LivenessProbe} at the ping interval.
+ *
+ * <p>Counters: CRC and COBS failures are {@code droppedCorrupt}, frames over {@code maxFrame} are
+ * {@code droppedOversize}, frames with a good CRC that are not one libtracer frame are
+ * {@code droppedInvalid}. Allocation-free per frame; one thread drives the link.
+ */
+public final class SerialLink implements Link {
+    private final int id;
+    private final String name;
+    private final SerialPortIo port;
+    private final Clock clock;
+    private final int maxFrame;
+    private final long reopenInitial;
+    private final long reopenMax;
+    private final long peerTimeout;
+    private final long pingInterval;
+    private final int writeRetries;
+
+    private final CobsDeframer deframer;
+    private final byte[] rxChunk;
+    private int rxOff;
+    private int rxLen;
+    private final byte[] tx;
+    private int txOff;
+    private int txLen;
+
+    private volatile boolean portOpen;
+    private volatile boolean portFailed;
+    private boolean everOpened;
+    private long nextOpenAt;
+    private long backoff;
+    private boolean peerUp;
+    private long lastHeard;
+    private long lastProbe;
+    private long lastPollAt;
+
+    private final LinkStats stats = new LinkStats();
+    private volatile long openFailures;
+    private long sendOversize;
+    private PeerListener listener;
+    private LivenessProbe probe;
+    private volatile boolean closed;
+
+    public SerialLink(int id, SerialPortIo port, SerialLinkConfig config, Clock clock) {
+        this.id = id;
+        this.port = port;
+        this.clock = clock;
+        this.name = "serial " + port.describe();
+        this.maxFrame = config.maxFrame;
+        this.reopenInitial = config.reopenInitialNanos;
+        this.reopenMax = config.reopenMaxNanos;
+        this.peerTimeout = config.peerTimeoutNanos;
+        this.pingInterval = config.pingIntervalNanos;
+        this.writeRetries = config.writeRetries;
+        this.deframer = new CobsDeframer(maxFrame);
+        this.rxChunk = new byte[config.readChunk];
+        this.tx = new byte[CobsFramer.maxEncodedLength(maxFrame)];
+        this.backoff = reopenInitial;
+        this.nextOpenAt = clock.nanoTime();
+        this.lastPollAt = clock.nanoTime();
+    }
+
+    /** A link on a real UART through jSerialComm ({@code --serial DEVICE --baud N}). */
+    public static SerialLink open(int id, String device, SerialLinkConfig config, Clock clock) {
+        SerialLink link = new SerialLink(id, new JSerialCommPort(device, config.baud), config, clock);
+        link.ensureOpen(clock.nanoTime());
+        return link;
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public boolean isPortOpen() {
+        return portOpen;
+    }
+
+    public boolean isPeerUp() {
+        return peerUp;
+    }
+
+    /** Failed open attempts so far (port absent while reopening). */
+    public long openFailures() {
+        return openFailures;
+    }
+
+    /** The deframer, for its finer counters (bad COBS, CRC mismatch, oversize, empty). */
+    public CobsDeframer deframer() {
+        return deframer;
+    }
+
+    /**
+     * Frames and writes one frame. The line may not take it all at once: the unsent rest stays in the
+     * link and is pushed on by the next {@code send} or {@code poll}, so a frame is never cut. While
+     * a previous frame is still pending, {@code send} answers FLOW_BACKPRESSURE and takes nothing.
+     */
+    @Override
+    public int send(int peer, byte[] buf, int off, int len) {
+        if (closed || peer != 0 || !portOpen || portFailed) {
+            stats.sendRefused++;
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (len > maxFrame) {
+            sendOversize++;
+            stats.droppedOversize = deframer.oversize() + sendOversize;
+            return WireError.FRAME_INVALID;
+        }
+        if (txOff < txLen) {
+            if (!flushTx()) {
+                stats.sendRefused++;
+                return WireError.TRANSPORT_DOWN;
+            }
+            if (txOff < txLen) {
+                stats.sendRefused++;
+                return WireError.FLOW_BACKPRESSURE;
+            }
+        }
+        txLen = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
+        txOff = 0;
+        stats.framesOut++;
+        stats.bytesOut += len;
+        if (!flushTx()) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        return WireError.OK;
+    }
+
+    /** True when a frame is still partly unsent (the line is slower than the sender). */
+    public boolean hasPendingWrite() {
+        return txOff < txLen;
+    }
+
+    /** Pushes pending bytes; false when the port failed. Gives up quietly when the line is full. */
+    private boolean flushTx() {
+        int idle = 0;
+        while (txOff < txLen) {
+            int n = port.write(tx, txOff, txLen - txOff);
+            if (n < 0) {
+                portFailed = true;
+                txOff = 0;
+                txLen = 0;
+                return false;
+            }
+            if (n == 0) {
+                if (++idle > writeRetries) {
+                    return true;
+                }
+                Thread.yield();
+            } else {
+                idle = 0;
+                txOff += n;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int poll(FrameHandler handler, int maxFrames) {
+        if (closed) {
+            return 0;
+        }
+        long now = clock.nanoTime();
+        if (peerTimeout > 0 && now - lastPollAt > peerTimeout) {
+            // Away (frozen, suspended) longer than the timeout: the far end has timed us out.
+            peerDown();
+        }
+        lastPollAt = now;
+        if (portFailed) {
+            portLost(now);
+        }
+        if (!portOpen && !ensureOpen(now)) {
+            return 0;
+        }
+        if (txOff < txLen && !flushTx()) {
+            portLost(now);
+            return 0;
+        }
+        int delivered = 0;
+        while (delivered < maxFrames) {
+            if (rxOff == rxLen) {
+                int n = port.read(rxChunk, 0, rxChunk.length);
+                if (n < 0) {
+                    portLost(now);
+                    return delivered;
+                }
+                if (n == 0) {
+                    break;
+                }
+                rxOff = 0;
+                rxLen = n;
+            }
+            int used = deframer.consume(rxChunk, rxOff, rxLen - rxOff);
+            rxOff += used;
+            stats.droppedCorrupt = deframer.badCobs() + deframer.crcMismatch();
+            stats.droppedOversize = deframer.oversize() + sendOversize;
+            if (!deframer.hasFrame()) {
+                continue;
+            }
+            byte[] f = deframer.frame();
+            int len = deframer.frameLength();
+            if (!FrameShape.isOneFrame(f, 0, len)) {
+                stats.droppedInvalid++;
+                continue;
+            }
+            heard(now);
+            stats.framesIn++;
+            stats.bytesIn += len;
+            handler.onFrame(this, 0, f, 0, len);
+            delivered++;
+        }
+        checkLiveness(now);
+        return delivered;
+    }
+
+    private void heard(long now) {
+        lastHeard = now;
+        lastProbe = now;
+        if (!peerUp) {
+            peerUp = true;
+            PeerListener l = listener;
+            if (l != null) {
+                l.onPeerUp(this, 0);
+            }
+        }
+    }
+
+    private void checkLiveness(long now) {
+        if (!peerUp) {
+            // Keep knocking while the port is open and the far end is quiet (it may have restarted).
+            if (now - lastProbe >= pingInterval) {
+                lastProbe = now;
+                LivenessProbe p = probe;
+                if (p != null) {
+                    p.probe(this, 0);
+                }
+            }
+            return;
+        }
+        if (peerTimeout <= 0) {
+            return;
+        }
+        if (now - lastHeard > peerTimeout) {
+            peerDown();
+        } else if (now - lastProbe >= pingInterval) {
+            lastProbe = now;
+            LivenessProbe p = probe;
+            if (p != null) {
+                p.probe(this, 0);
+            }
+        }
+    }
+
+    private void peerDown() {
+        if (peerUp) {
+            peerUp = false;
+            PeerListener l = listener;
+            if (l != null) {
+                l.onPeerDown(this, 0);
+            }
+        }
+    }
+
+    /** Opens the port when its backoff has passed; true when it is open. */
+    private boolean ensureOpen(long now) {
+        if (portOpen) {
+            return true;
+        }
+        if (now - nextOpenAt < 0) {
+            return false;
+        }
+        if (!port.open()) {
+            openFailures++;
+            nextOpenAt = now + backoff;
+            backoff = Math.min(backoff * 2, reopenMax);
+            return false;
+        }
+        backoff = reopenInitial;
+        deframer.reset();
+        rxOff = 0;
+        rxLen = 0;
+        portFailed = false;
+        portOpen = true;
+        if (everOpened) {
+            stats.reconnects++;
+        }
+        everOpened = true;
+        // A lone delimiter ends whatever partial frame the far end holds from before.
+        tx[0] = 0;
+        txOff = 0;
+        txLen = 1;
+        if (!flushTx()) {
+            portLost(now);
+            return false;
+        }
+        return true;
+    }
+
+    private void portLost(long now) {
+        port.close();
+        txOff = 0;
+        txLen = 0;
+        portOpen = false;
+        portFailed = false;
+        deframer.reset();
+        rxOff = 0;
+        rxLen = 0;
+        nextOpenAt = now + backoff;
+        backoff = Math.min(backoff * 2, reopenMax);
+        peerDown();
+    }
+
+    @Override
+    public int maxFrame() {
+        return maxFrame;
+    }
+
+    @Override
+    public void setPeerListener(PeerListener listener) {
+        this.listener = listener;
+    }
+
+    /** Registers the hook that pings a silent peer (wired by the node to a {@code $node/caps} READ). */
+    public void setLivenessProbe(LivenessProbe probe) {
+        this.probe = probe;
+    }
+
+    @Override
+    public LinkStats stats() {
+        return stats;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        portOpen = false;
+        port.close();
+        peerDown();
+    }
+}
