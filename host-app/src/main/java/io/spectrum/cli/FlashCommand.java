@@ -32,9 +32,11 @@ import java.util.jar.JarFile;
                 "or onto a running board over ssh (needs key login and passwordless sudo):",
                 "  ./spectrum flash --ssh pi@raspberrypi.local",
                 "",
-                "Installs /opt/spectrum (jar, launcher, optional runtime), /etc/spectrum/board.conf",
-                "(kept if present) and spectrum-board.service, enabled. Safe to run again.",
+                "Installs /opt/spectrum (jar, launcher, optional runtime),",
+                "/etc/spectrum/board.conf (kept if present) and spectrum-board.service,",
+                "enabled. Safe to run again.",
                 ""},
+        footer = {"", "After flashing: sudo journalctl -u spectrum-board -f on the board shows its output."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:installed", "1:failed on the way (I/O, ssh, the board)", "2:bad arguments or target; the message says what to do"})
 public final class FlashCommand implements Callable<Integer> {

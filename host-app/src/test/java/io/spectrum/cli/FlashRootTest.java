@@ -128,6 +128,25 @@ class FlashRootTest {
         assertTrue(typo.out().contains("unknown key 'SERIAL'"), typo.out());
     }
 
+    @Test
+    void aShippedRuntimeIsCopiedAndPreferredByTheLauncher() throws Exception {
+        Path runtime = Files.createDirectories(tmp.resolve("rt/bin"));
+        Files.writeString(runtime.resolve("java"), "#!/bin/sh\necho \"bundled java $*\"\n");
+        Files.setPosixFilePermissions(runtime.resolve("java"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path root = rootfs();
+        Cli.Run r = flash(root, "--runtime", tmp.resolve("rt").toString());
+        assertEquals(0, r.code(), r.all());
+        Path launcher = root.resolve("opt/spectrum/bin/spectrum-board");
+        Cli.Run run = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(0, run.code(), run.out());
+        assertTrue(run.out().startsWith("bundled java -XX:+UseSerialGC -Xms32m -Xmx32m"), run.out());
+        assertTrue(run.out().contains("io.spectrum.cli.SpectrumCommand board --serial /dev/serial0 --baud 115200"), run.out());
+
+        Cli.Run noRuntime = flash(rootfs().resolveSibling("pi"), "--runtime", tmp.resolve("nope").toString());
+        assertEquals(2, noRuntime.code());
+        assertTrue(noRuntime.err().contains("build-arm64-runtime.sh"), noRuntime.err());
+    }
+
     /** Every file and link under root with its content (or link target). */
     private static Map<String, String> tree(Path root) throws Exception {
         Map<String, String> out = new TreeMap<>();
