@@ -174,10 +174,10 @@ public final class RemoteClient {
                     int c = x.findSibling(x.firstChild(payload), TlvType.VALUE);
                     if (c != TlvIndex.NONE) {
                         index[h] = (int) x.valueAsLong(c);
-                        int m = x.nextSibling(c);
-                        int g = m != TlvIndex.NONE ? x.nextSibling(m) : TlvIndex.NONE;
-                        if (g != TlvIndex.NONE && x.type(g) == TlvType.VALUE) {
-                            gen[h] = x.valueAsLong(g);
+                        int g = x.nextSibling(c);
+                        int m = g != TlvIndex.NONE ? x.nextSibling(g) : TlvIndex.NONE;
+                        if (m != TlvIndex.NONE && x.type(m) == TlvType.VALUE) {
+                            gen[h] = x.valueAsLong(g); // index, generation, mode
                         }
                     }
                 }

@@ -31,7 +31,7 @@ class Rfc0035Test extends NodeHarness {
         TlvIndex x = r.idx;
         assertEquals(TlvType.FIELD, x.type(r.payload));
         int n = x.child(r.payload, 1);
-        int g = x.child(r.payload, 3);
+        int g = x.child(r.payload, 2);
         return new long[] {x.valueAsLong(n), x.valueAsLong(g)};
     }
 

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 FlashCommand.class,
+                DecodeCommand.class,
         })
 public final class SpectrumCommand implements Runnable {
     @CommandLine.Spec
