@@ -11,6 +11,11 @@ import picocli.CommandLine.Command;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 FlashCommand.class,
+                LsCommand.class,
+                ReadCommand.class,
+                WriteCommand.class,
+                SubCommand.class,
+                TapCommand.class,
                 DecodeCommand.class,
         })
 public final class SpectrumCommand implements Runnable {
