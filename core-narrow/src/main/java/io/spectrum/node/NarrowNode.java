@@ -22,6 +22,7 @@ import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
 import io.spectrum.wire.SubscriberRenderer;
+import io.spectrum.wire.SubscriberView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -107,6 +108,7 @@ public final class NarrowNode implements Node, FrameHandler {
     final RemoteClient client;
     private final FieldView fieldView = new FieldView();
     private final SubscriberRenderer renderer = new SubscriberRenderer();
+    private final SubscriberView subscriberView = new SubscriberView(1, 1);
 
     public NarrowNode(NodeConfig cfg) {
         if (cfg.maxVertices < 2 || cfg.maxSubscribers < 1 || cfg.maxKeyBytes < 1 || cfg.frameBytes < 64) {
@@ -139,7 +141,7 @@ public final class NarrowNode implements Node, FrameHandler {
         for (int i = 0; i < awVertex.length; i++) {
             awVertex[i] = VertexTable.NONE;
         }
-        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.recordBytes > 0 ? 512 : 0);
+        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values, records, awaitRes, linkRes, client.resource()};
         publishCaps();
@@ -188,7 +190,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public Subscription subscribe(NodePath path, int policy, ValueListener listener) {
-        LocalSubscription sub = new LocalSubscription(this, path);
+        LocalSubscription sub = new LocalSubscription(this, path, listener);
         int v = resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             sub.refused(-v);
@@ -200,8 +202,7 @@ public final class NarrowNode implements Node, FrameHandler {
             return sub;
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
-        fillSlot(s, v, word, OWNER, 0, -1, 0, 0, -1);
-        st.listener[s] = listener;
+        fillSlot(s, v, word, OWNER, 0, -1, 0, 0);
         st.handle[s] = sub;
         placeSlot(v, s);
         sub.bind(s, st.gen[s], st.pos[s]);
@@ -261,6 +262,36 @@ public final class NarrowNode implements Node, FrameHandler {
     public int lastPublisherPeer(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
         return v < 0 ? 0 : vt.pubPeer[v];
+    }
+
+    /**
+     * Retires a leaf vertex: its slots are reaped (RFC-0035 §9.3 trigger 3), its value dropped and
+     * pending awaits on it answered with PATH_NOT_FOUND; it then reads not_found and notifies
+     * nobody. A vertex with children answers PATH_IN_USE; the root and absent vertices
+     * PATH_NOT_FOUND.
+     */
+    public int retire(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v <= 0) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        if (vt.firstChild[v] != VertexTable.NONE) {
+            return WireError.PATH_IN_USE;
+        }
+        while (vt.firstSlot[v] != SlotTable.NONE) {
+            removeSlot(vt.firstSlot[v]);
+        }
+        for (int a = 0; a < awVertex.length; a++) {
+            if (awVertex[a] == v) {
+                answerAwait(a, KIND_ERROR, WireError.PATH_NOT_FOUND, null, 0, 0);
+            }
+        }
+        dropValue(v);
+        if (vt.pubRouteOff[v] >= 0) {
+            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        }
+        vt.remove(v);
+        return WireError.OK;
     }
 
     /** True when the vertex exists (diagnostics, tests). */
@@ -846,6 +877,8 @@ public final class NarrowNode implements Node, FrameHandler {
         t.end();
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
+        } else {
+            replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
         }
     }
 
@@ -937,7 +970,7 @@ public final class NarrowNode implements Node, FrameHandler {
         return -1;
     }
 
-    private void fillSlot(int s, int v, int word, int holderLink, int holderPeer, int recOff, int recLen, int routeLen, int polOff) {
+    private void fillSlot(int s, int v, int word, int holderLink, int holderPeer, int recOff, int recLen, int routeLen) {
         st.vertex[s] = v;
         st.word[s] = word;
         st.gen[s]++;
@@ -946,7 +979,6 @@ public final class NarrowNode implements Node, FrameHandler {
         st.recOff[s] = recOff;
         st.recLen[s] = recLen;
         st.routeLen[s] = routeLen;
-        st.polOff[s] = polOff;
         st.target[s] = VertexTable.NONE;
     }
 
@@ -1047,38 +1079,16 @@ public final class NarrowNode implements Node, FrameHandler {
      */
     private void appendDoor(int v, int p, int replace) {
         final TlvIndex x = rx;
-        if (p == TlvIndex.NONE || x.type(p) != TlvType.SUBSCRIBER || !x.isContainer(p)) {
+        // the codec's view: SUBSCRIBER container, PATH target first (target-less records refused),
+        // qos read with the config-reader rules (last well-formed delivery_policy wins)
+        if (p == TlvIndex.NONE || subscriberView.wrap(x, p) != WireError.OK) {
             replyError(WireError.SCHEMA_TYPE_MISMATCH);
             return;
         }
-        final int t = x.firstChild(p);
-        if (t == TlvIndex.NONE || x.type(t) != TlvType.PATH || x.isContainer(t)) {
-            replyError(WireError.SCHEMA_TYPE_MISMATCH); // target-less records are refused
-            return;
-        }
-        // the qos: config-reader pair walk, last well-formed delivery_policy wins
-        int policy = 0;
-        int polAbs = -1;
-        boolean stamp = false;
-        int settings = x.findSibling(x.nextSibling(t), TlvType.SETTINGS);
-        if (settings != TlvIndex.NONE && x.isContainer(settings)) {
-            int k = x.firstChild(settings);
-            while (k != TlvIndex.NONE && x.type(k) == TlvType.NAME) {
-                int val = x.nextSibling(k);
-                if (val == TlvIndex.NONE) {
-                    break;
-                }
-                if (x.type(val) == TlvType.VALUE) {
-                    if (x.bodyLength(val) == 2 && x.payloadEquals(k, Names.DELIVERY_POLICY)) {
-                        policy = (int) x.valueAsLong(val);
-                        polAbs = x.bodyOffset(val);
-                    } else if (x.bodyLength(val) == 1 && x.payloadEquals(k, Names.TOPIC)) {
-                        stamp = x.valueAsLong(val) != 0;
-                    }
-                }
-                k = x.nextSibling(val);
-            }
-        }
+        final int t = subscriberView.target();
+        final int policy = subscriberView.policy();
+        final boolean hasPolicy = subscriberView.hasPolicy();
+        final boolean stamp = subscriberView.qos() != TlvIndex.NONE && subscriberView.qosReader().u8(Names.TOPIC, 0) != 0;
         final boolean local = reqLink == OWNER;
         int targetV = VertexTable.NONE;
         if (local) {
@@ -1098,7 +1108,7 @@ public final class NarrowNode implements Node, FrameHandler {
         final int routeLen = local ? 0 : x.totalLength(reqSrc);
         final int kind = local ? SlotTable.KIND_LOCAL : SlotTable.KIND_ROUTED;
         final int word = SlotTable.IN_USE | kind | (policy & SlotTable.POLICY_MASK)
-                | (polAbs >= 0 ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0);
+                | (hasPolicy ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0);
         if (replace < 0) {
             int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
             if (dup >= 0) {
@@ -1129,7 +1139,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (routeLen > 0) {
             System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
         }
-        fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen, polAbs >= 0 ? polAbs - recStart : -1);
+        fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen);
         st.target[s] = targetV;
         if (replace < 0) {
             placeSlot(v, s);
@@ -1398,7 +1408,8 @@ public final class NarrowNode implements Node, FrameHandler {
         final int word = st.word[s];
         if ((word & SlotTable.KIND_CALLBACK) != 0) {
             view.set(vb, vo, vl, vt.keys, vt.keyOffset(v), vt.keyLen[v], deleted);
-            ((ValueListener) st.listener[s]).onValue((Subscription) st.handle[s], view, seq, stale);
+            LocalSubscription sub = (LocalSubscription) st.handle[s];
+            sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             final byte[] mem = records.memory();
             TlvWriter t = w.wrap(tx, 0, tx.length);

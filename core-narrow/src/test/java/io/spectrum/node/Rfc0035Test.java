@@ -410,6 +410,20 @@ class Rfc0035Test extends NodeHarness {
     }
 
     @Test
+    void rfc0035_s9_3_retirementOfTheProducerVertexReapsItsSlots() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        append(PEER, EP_A, "/client/a", 0x0200, true);
+        io.spectrum.node.api.Subscription local = node.subscribe(temp, 0, (s, v, q, st) -> { });
+        assertEquals(WireError.PATH_IN_USE, node.retire(NodePath.of("/sensor")), "has children");
+        assertEquals(WireError.OK, node.retire(temp));
+        assertTrue(!local.isOpen());
+        assertEquals(WireError.PATH_NOT_FOUND, request(listRead()).errorCode());
+        assertEquals(0, node.listenerCount(NodePath.of("/sensor")));
+        node.write(temp, Frames.value(6, 1), 0, 5);
+        assertEquals(WireError.PATH_NOT_FOUND, readSlot(0).errorCode(), "re-created vertex starts with no slots");
+    }
+
+    @Test
     void rfc0035_durabilityLatch_deliversOnceBeforeTheReply_onlyToThatEdge() {
         node.write(temp, Frames.value(5, 1), 0, 5);
         append(PEER, EP_B, "/client/b", 0, false);
