@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
                 WriteCommand.class,
                 SubCommand.class,
                 TapCommand.class,
+                DemoCommand.class,
+                DemoBoardCommand.class,
                 DecodeCommand.class,
         })
 public final class SpectrumCommand implements Runnable {

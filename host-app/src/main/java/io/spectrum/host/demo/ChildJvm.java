@@ -29,7 +29,7 @@ public final class ChildJvm implements AutoCloseable {
         cmd.add("io.spectrum.cli.SpectrumCommand");
         cmd.addAll(spectrumArgs);
         process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        process.getOutputStream().close();
+        // stdin stays open: a child that watches it (demo-board) exits when this JVM dies
         pump = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
@@ -63,6 +63,11 @@ public final class ChildJvm implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // already gone
+        }
         process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
         try {

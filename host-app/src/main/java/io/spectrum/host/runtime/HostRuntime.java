@@ -121,6 +121,11 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return name;
     }
 
+    /** The node; touch it only on the node thread ({@link #onNodeThread}). */
+    public NarrowNode node() {
+        return node;
+    }
+
     /** Attaches a link to the node; call before {@link #start()} or from a task. */
     public void attach(Link link) {
         onNodeThread(() -> {
