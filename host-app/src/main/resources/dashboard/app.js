@@ -56,7 +56,7 @@ function subscribersTable(v) {
       el('td', {class: 'mono'}, s.holder),
       el('td', {class: 'mono'}, s.target),
       el('td', {}, el('span', {class: 'badge state ' + s.state}, s.state)),
-      el('td', {class: 'delivered'}, String(s.delivered)),
+      el('td', {class: 'delivered'}, s.delivered < 0 ? '—' : String(s.delivered)),
       el('td', {},
         el('button', {'data-action': s.suspended ? 'resume' : 'suspend', 'data-path': v.path, 'data-slot': String(s.slot)},
           s.suspended ? 'Resume' : 'Suspend'),
@@ -114,7 +114,7 @@ function renderTree(s) {
     } else {
       for (const x of v.subscribers) {
         const cell = r.el.querySelector(`tr.sub[data-slot="${x.slot}"] .delivered`);
-        if (cell) cell.textContent = String(x.delivered);
+        if (cell) cell.textContent = x.delivered < 0 ? '—' : String(x.delivered);
       }
     }
     ordered.push(r.el);

@@ -36,6 +36,8 @@ class DashboardBrowserTest {
             // the page loads and shows the value and the delivering subscriber
             awaitEquals("20.0", () -> chrome.evalString(value), chrome);
             assertEquals("delivering", chrome.evalString(state));
+            String staleShown = "getComputedStyle(document.querySelector('.vertex[data-path=\"" + TEMP + "\"] .badge.stale')).display === 'none' ? 'hidden' : 'shown'";
+            assertEquals("hidden", chrome.evalString(staleShown), "not stale: no marker");
             assertEquals("kitchen", chrome.evalString(
                     "document.querySelector('.vertex[data-path=\"/board1/name\"] .value').textContent"));
 
@@ -62,6 +64,12 @@ class DashboardBrowserTest {
             assertEquals(before, model.received(TEMP, slot).size(), "a suspended subscriber receives nothing");
             assertFalse(model.received(TEMP, slot).stream().anyMatch(d -> d.value().equals("23.0")));
             assertEquals("same page", chrome.evalString("window.__noReload"));
+
+            // a stale vertex shows its marker
+            model.markStale(TEMP, true);
+            awaitEquals("shown", () -> chrome.evalString(staleShown), chrome);
+            model.markStale(TEMP, false);
+            awaitEquals("hidden", () -> chrome.evalString(staleShown), chrome);
 
             // Resume is offered and restarts deliveries
             chrome.eval("document.querySelector('button[data-action=\"resume\"][data-path=\"" + TEMP + "\"]').click()");
