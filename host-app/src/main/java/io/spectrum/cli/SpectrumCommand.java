@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
                 SubCommand.class,
                 TapCommand.class,
                 DemoCommand.class,
+                HostCommand.class,
                 DemoBoardCommand.class,
                 DecodeCommand.class,
         })
