@@ -150,6 +150,29 @@ class HostRuntimeTest {
         assertTrue(host.snapshot().links().get(0).counters().get("framesIn") > 0);
     }
 
+    @Test
+    void aBoardThatGoesAwayMarksItsMirroredValuesStale() throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        HostRuntime board = runtime("board");
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        board.attach(boardLink);
+        board.start();
+        board.write("/board/temp", value(7, 4));
+
+        HostRuntime host = runtime("host");
+        UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE);
+        host.attach(toBoard);
+        host.start();
+        assertTrue(host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0x0020) >= 0);
+        await(host, s -> vertex(s, "/board1/temp").filter(v -> v.value().equals("7") && !v.stale()).isPresent(), "a fresh value");
+        assertTrue(host.snapshot().links().get(0).up());
+
+        board.close(); // the board goes away: its link falls silent
+        HostSnapshot s = await(host, x -> vertex(x, "/board1/temp").filter(VertexView::stale).isPresent(), "stale marker");
+        assertEquals("7", vertex(s, "/board1/temp").orElseThrow().value(), "the last value stays, marked stale");
+        await(host, x -> !x.links().get(0).up(), "the link shows down");
+    }
+
     static Optional<VertexView> vertex(HostSnapshot s, String path) {
         return s.vertices().stream().filter(v -> v.path().equals(path)).findFirst();
     }
