@@ -14,10 +14,11 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code spectrum demo}: host + emulated boards, live terminal view and dashboard, no hardware. */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a host and two emulated boards on this machine, no hardware needed.",
-                "Each board is its own JVM running the board node; they are linked to the host through",
-                "socat pseudo-terminals (the serial link) when socat is installed, UDP loopback otherwise.",
-                "Prints new values every second and the dashboard's address; Ctrl-C stops everything."},
+        description = {"Run a host and two emulated boards here; no hardware needed.",
+                "Each board is its own JVM running the board node, linked to the host through socat "
+                        + "pseudo-terminals (the serial link) when socat is installed, over UDP loopback otherwise. "
+                        + "Prints new values every second and the dashboard's address; Ctrl-C stops everything.",
+                ""},
         footer = {"", "In the dashboard, Suspend on the \"terminal view\" subscriber of /board1 silences board1 here."})
 public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",

@@ -25,7 +25,7 @@ import java.util.jar.JarFile;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-                "Install the Spectrum board node on a board, as a systemd service that starts at boot.",
+                "Install the board node on a Raspberry Pi (a systemd service).",
                 "",
                 "Either into the board's root file system mounted on this machine (an SD card):",
                 "  sudo mount /dev/sdX2 /mnt/pi && sudo ./spectrum flash --root /mnt/pi",

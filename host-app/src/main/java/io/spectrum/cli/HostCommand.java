@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code spectrum host}: the host node on real links, with the live view and the dashboard. */
 @Command(name = "host", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run the host node: connect to boards by serial or UDP, mirror their vertices under",
-                "/board1, /board2, ... (in the order given: --serial first, then --peer), print new values,",
-                "and serve the dashboard on 127.0.0.1. Ctrl-C stops it.",
+        description = {"Run the host node with the dashboard.",
+                "Connects to boards by serial or UDP, mirrors their vertices under /board1, /board2, ... (in the "
+                        + "order given: --serial first, then --peer), prints new values and serves the dashboard "
+                        + "on 127.0.0.1. Ctrl-C stops it.",
+                "",
                 "Examples:",
                 "  spectrum host --serial /dev/ttyUSB0 --baud 115200",
-                "  spectrum host --peer 192.168.1.20:7700 --udp 0.0.0.0:7701"},
+                "  spectrum host --peer 192.168.1.20:7700 --udp 0.0.0.0:7701", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped", "1:a link could not be opened", "2:bad arguments"})
 public final class HostCommand implements Callable<Integer> {

@@ -19,10 +19,11 @@ import java.util.concurrent.Callable;
 
 /** {@code spectrum ls --peer HOST:PORT PATH...}: values and subscriber counts. */
 @Command(name = "ls", mixinStandardHelpOptions = true,
-        description = {"List paths on a running node with their values and subscriber counts",
-                "(delivering / suspended, from :subscribers[]). Name the paths: a libtracer v1",
-                "NARROW node does not enumerate its children.",
-                "Example: spectrum ls --peer 127.0.0.1:7700 /board/temp /board/counter /board/led"},
+        description = {"List paths on a running node with values and subscriber counts.",
+                "Subscriber counts come from each path's :subscribers[] list (suspended ones counted apart). "
+                        + "Name the paths: a libtracer v1 NARROW node does not enumerate its children.",
+                "",
+                "Example: spectrum ls --peer 127.0.0.1:7700 /board/temp /board/counter /board/led", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every path answered", "1:a path was refused", "2:bad arguments"})
 public final class LsCommand implements Callable<Integer> {

@@ -12,8 +12,9 @@ import java.util.concurrent.Callable;
 
 /** {@code spectrum read --peer HOST:PORT PATH...}: the last-known value of each path. */
 @Command(name = "read", mixinStandardHelpOptions = true,
-        description = {"Read the last-known value of one or more paths on a running node.",
-                "Example: spectrum read --peer 127.0.0.1:7700 /board/temp"},
+        description = {"Read the last-known value of paths on a running node.",
+                "",
+                "Example: spectrum read --peer 127.0.0.1:7700 /board/temp", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every path answered", "1:a path was refused (the reason is printed)", "2:bad arguments"})
 public final class ReadCommand implements Callable<Integer> {

@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = SpectrumCommand.Version.class,
         description = "Spectrum: a libtracer v1 publish/subscribe fabric from boards to hosts.",
+        footer = {"", "Start with ./spectrum demo (no hardware). More: spectrum COMMAND --help"},
         subcommands = {
                 CommandLine.HelpCommand.class,
                 FlashCommand.class,

@@ -19,9 +19,11 @@ import java.util.concurrent.Callable;
 
 /** {@code spectrum sub --peer HOST:PORT PATH...}: follows paths live. */
 @Command(name = "sub", mixinStandardHelpOptions = true,
-        description = {"Follow paths on a running node live: each new value with the node's sequence number and",
-                "stale flag. Starts with the current value. Stops on Ctrl-C, or after --count / --duration.",
-                "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter"},
+        description = {"Follow paths on a running node live.",
+                "Prints each new value with the sequence number and stale flag the node stamps on it, starting "
+                        + "with the current value. Stops on Ctrl-C, or after --count values or --duration seconds.",
+                "",
+                "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:followed until stopped", "1:a subscription was refused", "2:bad arguments"})
 public final class SubCommand implements Callable<Integer> {

@@ -18,9 +18,11 @@ import java.util.concurrent.Callable;
 
 /** {@code spectrum tap --peer HOST:PORT [PATH...]}: prints every frame crossing the link, decoded. */
 @Command(name = "tap", mixinStandardHelpOptions = true,
-        description = {"Print every libtracer frame crossing the link to a running node, decoded as a tree",
-                "(both directions). With PATHs it subscribes to them first, so deliveries flow.",
-                "Example: spectrum tap --peer 127.0.0.1:7700 /board/temp --count 5"})
+        description = {"Print the frames crossing the link to a running node, decoded.",
+                "Every libtracer frame sent or received is printed as a tree (type, flags, lengths, paths, "
+                        + "FIELD selectors, values). With PATHs it subscribes to them first, so deliveries flow.",
+                "",
+                "Example: spectrum tap --peer 127.0.0.1:7700 /board/temp --count 5", ""})
 public final class TapCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;

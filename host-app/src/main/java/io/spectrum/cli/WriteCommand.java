@@ -18,9 +18,11 @@ import java.util.concurrent.Callable;
 
 /** {@code spectrum write --peer HOST:PORT PATH VALUE}: writes one value. */
 @Command(name = "write", mixinStandardHelpOptions = true,
-        description = {"Write a value to a path on a running node (the path must exist there).",
-                "An integer is sent as a VALUE (--width bytes, little-endian), anything else as text (NAME).",
-                "Example: spectrum write --peer 127.0.0.1:7700 /board/led 1"},
+        description = {"Write a value to a path on a running node.",
+                "The path must exist there (a remote write never creates one). An integer is sent as a VALUE "
+                        + "(--width bytes, little-endian), anything else as text (NAME).",
+                "",
+                "Example: spectrum write --peer 127.0.0.1:7700 /board/led 1 --width 1", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:refused (the reason is printed)", "2:bad arguments"})
 public final class WriteCommand implements Callable<Integer> {
