@@ -81,9 +81,8 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    /** The board node command: the real `board` when this build has it, else the built-in emulator. */
+    /** How the demo starts an emulated board: {@code spectrum board} in its own JVM. */
     static List<String> boardCommand() {
-        boolean hasBoard = new CommandLine(new SpectrumCommand()).getSubcommands().containsKey("board");
-        return hasBoard ? List.of("board") : List.of("demo-board");
+        return List.of("board");
     }
 }

@@ -19,8 +19,8 @@ import picocli.CommandLine.Command;
                 TapCommand.class,
                 DemoCommand.class,
                 HostCommand.class,
-                DemoBoardCommand.class,
                 DecodeCommand.class,
+                BoardCommand.class,
         })
 public final class SpectrumCommand implements Runnable {
     @CommandLine.Spec

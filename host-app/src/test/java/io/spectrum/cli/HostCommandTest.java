@@ -25,7 +25,7 @@ class HostCommandTest {
     void refusesToStartWithNothingToConnect() {
         Cli.Run r = Cli.run("host");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("give --serial DEVICE, --peer HOST:PORT or --udp HOST:PORT"), r.err());
+        assertTrue(r.err().contains("give --peer HOST:PORT, --serial DEVICE or --udp HOST:PORT"), r.err());
         assertEquals(2, Cli.run("host", "--peer", "nohost").code());
     }
 
@@ -57,7 +57,7 @@ class HostCommandTest {
             assertTrue(run.out().contains("board1: udp->127.0.0.1:" + boardPort), run.out());
             assertTrue(run.out().contains("dashboard: http://127.0.0.1:"), run.out());
             assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/temp = \\d+  \\(seq \\d+\\)")), run.out());
-            assertTrue(run.out().contains("host: stopping"), run.out());
+            assertTrue(run.out().contains("host stopped"), run.out());
         }
     }
 }

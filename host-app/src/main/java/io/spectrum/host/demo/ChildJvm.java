@@ -29,7 +29,7 @@ public final class ChildJvm implements AutoCloseable {
         cmd.add("io.spectrum.cli.SpectrumCommand");
         cmd.addAll(spectrumArgs);
         process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        // stdin stays open: a child that watches it (demo-board) exits when this JVM dies
+        // stdin stays open: a child run with --exit-with-stdin (board) exits when this JVM dies
         pump = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;

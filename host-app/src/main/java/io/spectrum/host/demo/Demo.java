@@ -1,18 +1,14 @@
 package io.spectrum.host.demo;
 
+import io.spectrum.board.LinkSpec;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.link.Link;
-import io.spectrum.link.serial.SerialLink;
-import io.spectrum.link.serial.SerialLinkConfig;
-import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.time.SystemClock;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,17 +80,19 @@ public final class Demo implements AutoCloseable {
         for (int i = 1; i <= options.boards(); i++) {
             String name = "board" + i;
             List<String> args = new ArrayList<>(options.boardCommand());
-            args.addAll(List.of("--name", name));
+            args.addAll(List.of("--name", name, "--exit-with-stdin")); // a board never outlives the demo
             Link link;
             if (serial) {
                 PtyPair pty = new PtyPair(workDir, name);
                 resources.add(pty);
                 args.addAll(List.of("--serial", pty.boardEnd().toString(), "--baud", "115200"));
-                link = SerialLink.open(i, pty.hostEnd().toString(), new SerialLinkConfig().baud(115200), SystemClock.INSTANCE);
+                link = LinkSpec.serial(i, pty.hostEnd().toString(), 115200, LinkSpec.DEFAULT_PING_MILLIS,
+                        LinkSpec.DEFAULT_TIMEOUT_MILLIS, SystemClock.INSTANCE);
             } else {
                 int port = freeUdpPort();
                 args.addAll(List.of("--udp", "127.0.0.1:" + port));
-                link = UdpLink.dial(i, new InetSocketAddress("127.0.0.1", port), new UdpLinkConfig(), SystemClock.INSTANCE);
+                link = LinkSpec.udpDial(i, "127.0.0.1:" + port, LinkSpec.DEFAULT_PING_MILLIS,
+                        LinkSpec.DEFAULT_TIMEOUT_MILLIS, SystemClock.INSTANCE);
             }
             ChildJvm board = new ChildJvm(name, List.of("-Xmx64m", "-XX:+UseSerialGC"), args, line -> {
                 synchronized (out) {

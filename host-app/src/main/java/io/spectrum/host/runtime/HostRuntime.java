@@ -1,5 +1,6 @@
 package io.spectrum.host.runtime;
 
+import io.spectrum.board.CapsProbe;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
@@ -55,6 +56,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final String name;
     private final NarrowNode node;
     private final OwnerSurface owner;
+    private final CapsProbe probe;
     private final List<LinkEntry> links = new ArrayList<>();
     private final List<LocalWatch> watches = new ArrayList<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
@@ -107,6 +109,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.name = name;
         this.node = node;
         this.owner = new OwnerSurface(node);
+        this.probe = new CapsProbe(node, 8, 64);
         this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
         this.thread = new Thread(this::loop, "spectrum-node");
         this.thread.setDaemon(true);
@@ -135,6 +138,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             }
             LinkEntry e = new LinkEntry(link, node);
             link.setPeerListener(e); // count peers for the link view, then let the node handle it
+            probe.install(link);     // liveness: a quiet peer gets a READ of /$node/caps
             links.add(e);
             dirty = true;
             return null;
