@@ -116,6 +116,13 @@ class FlashRootTest {
         assertEquals(0, version.code(), version.out());
         assertTrue(version.out().contains("libtracer protocol v1"), version.out());
 
+        // a real board run from the installed bundle, configured for UDP by board.conf
+        Files.writeString(root.resolve("etc/spectrum/board.conf"),
+                "SERIAL_PORT=\nUDP=127.0.0.1:0\nJAVA_OPTS=-Xmx64m\nEXTRA_ARGS=--name flashed --duration 1\n");
+        Cli.Run board = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(0, board.code(), board.out());
+        assertTrue(board.out().contains("flashed ready on udp 127.0.0.1:"), board.out());
+
         // the launcher reads board.conf next to the install and refuses a config without a link
         Files.writeString(root.resolve("etc/spectrum/board.conf"), "SERIAL_PORT=\nUDP=\n");
         Cli.Run noLink = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
