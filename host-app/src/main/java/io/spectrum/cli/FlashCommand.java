@@ -54,8 +54,8 @@ public final class FlashCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Target target;
 
-    @Option(names = "--serial", paramLabel = "DEVICE", defaultValue = BoardConfig.DEFAULT_SERIAL,
-            description = "Serial port the board talks to the host on (default: ${DEFAULT-VALUE}; \"\" for none).")
+    @Option(names = "--serial", paramLabel = "DEVICE",
+            description = "Serial port the board talks to the host on (the default link: " + BoardConfig.DEFAULT_SERIAL + ").")
     String serial;
 
     @Option(names = "--baud", paramLabel = "N", defaultValue = "" + BoardConfig.DEFAULT_BAUD,
@@ -63,11 +63,11 @@ public final class FlashCommand implements Callable<Integer> {
     int baud;
 
     @Option(names = "--udp", paramLabel = "HOST:PORT", defaultValue = "",
-            description = "Also listen for the host over UDP on HOST:PORT.")
+            description = "Link by UDP instead: listen on HOST:PORT for the host (spectrum host --peer).")
     String udp;
 
     @Option(names = "--peer", paramLabel = "HOST:PORT", defaultValue = "",
-            description = "Also dial the host over UDP at HOST:PORT.")
+            description = "Link by UDP instead: dial a host listening at HOST:PORT.")
     String peer;
 
     @Option(names = "--reset-config",
@@ -97,7 +97,9 @@ public final class FlashCommand implements Callable<Integer> {
             BoardConfig config;
             BoardBundle bundle;
             try {
-                config = new BoardConfig(serial, baud, udp, peer);
+                // serial is the default link unless UDP was asked for
+                String port = serial != null ? serial : udp.isEmpty() && peer.isEmpty() ? BoardConfig.DEFAULT_SERIAL : "";
+                config = new BoardConfig(port, baud, udp, peer);
                 bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig);
             } catch (IllegalArgumentException e) {
                 throw new FlashException(FlashException.USAGE, e.getMessage());

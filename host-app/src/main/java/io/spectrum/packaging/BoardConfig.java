@@ -24,8 +24,10 @@ public record BoardConfig(String serialPort, int baud, String udp, String peer) 
         }
         checkHostPort("--udp", udp);
         checkHostPort("--peer", peer);
-        if (serialPort.isEmpty() && udp.isEmpty() && peer.isEmpty()) {
-            throw new IllegalArgumentException("the board needs a link: give --serial DEVICE, --udp HOST:PORT or --peer HOST:PORT");
+        int links = (serialPort.isEmpty() ? 0 : 1) + (udp.isEmpty() ? 0 : 1) + (peer.isEmpty() ? 0 : 1);
+        if (links != 1) {
+            throw new IllegalArgumentException("the board needs exactly one link: --serial DEVICE (the default, "
+                    + DEFAULT_SERIAL + "), --udp HOST:PORT or --peer HOST:PORT");
         }
     }
 

@@ -67,6 +67,9 @@ class FlashRootTest {
         assertTrue(udp.err().contains("HOST:PORT"), udp.err());
         assertEquals(2, flash(root, "--serial", "ttyUSB0").code());
         assertEquals(2, Cli.run("flash", "--root", root.toString(), "--ssh", "pi@x").code());
+        Cli.Run both = flash(root, "--serial", "/dev/ttyUSB0", "--udp", "0.0.0.0:7700");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("exactly one link"), both.err());
         assertEquals(2, Cli.run("flash").code());
         assertFalse(Files.exists(root.resolve("opt")), "refusals changed nothing");
     }
@@ -101,7 +104,10 @@ class FlashRootTest {
         assertFalse(second.out().contains("wrote"), second.out());
         assertEquals(before, tree(root));
 
-        // --reset-config rewrites it from the options
+        // --reset-config rewrites it from the options; --udp replaces the serial default
+        assertEquals(0, flash(root, "--reset-config", "--udp", "0.0.0.0:7700").code());
+        String udpConf = Files.readString(root.resolve("etc/spectrum/board.conf"));
+        assertTrue(udpConf.contains("SERIAL_PORT=\n") && udpConf.contains("UDP=0.0.0.0:7700\n"), udpConf);
         assertEquals(0, flash(root, "--reset-config").code());
         assertTrue(Files.readString(root.resolve("etc/spectrum/board.conf")).contains("BAUD=115200\n"));
     }
@@ -128,6 +134,11 @@ class FlashRootTest {
         Cli.Run noLink = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
         assertEquals(2, noLink.code(), noLink.out());
         assertTrue(noLink.out().contains("names no link"), noLink.out());
+
+        Files.writeString(root.resolve("etc/spectrum/board.conf"), "SERIAL_PORT=/dev/ttyS0\nUDP=127.0.0.1:7700\n");
+        Cli.Run two = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(2, two.code(), two.out());
+        assertTrue(two.out().contains("more than one of SERIAL_PORT, UDP and PEER"), two.out());
 
         Files.writeString(root.resolve("etc/spectrum/board.conf"), "SERIAL=/dev/ttyS0\n");
         Cli.Run typo = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
