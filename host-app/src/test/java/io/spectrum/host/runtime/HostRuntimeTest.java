@@ -173,6 +173,64 @@ class HostRuntimeTest {
         await(host, x -> !x.links().get(0).up(), "the link shows down");
     }
 
+    @Test
+    void togglesThroughTheSurfaceKeepTheRecordForBothRenderingRules() throws Exception {
+        HostRuntime host = runtime("host");
+        UdpLink forClients = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        host.attach(forClients);
+        host.start();
+        host.write("/x", value(1, 4));
+        String addr = "127.0.0.1:" + forClients.localAddress().getPort();
+        try (io.spectrum.host.client.PeerClient withWord = client(addr, 7);
+             io.spectrum.host.client.PeerClient noWord = client(addr, 8)) {
+            assertTrue(withWord.subscribe("/x", "/a", io.spectrum.host.client.PeerClient.DURABILITY, false).ok()); // rule 1
+            assertTrue(noWord.subscribe("/x", "/b", 0, false).ok());                                                 // rules 2/3
+            HostSnapshot s = await(host, x -> vertex(x, "/x").filter(v -> v.subscribers().size() == 2).isPresent(), "two slots");
+            List<SubscriberView> subs = vertex(s, "/x").orElseThrow().subscribers();
+            List<byte[]> before = new ArrayList<>();
+            for (SubscriberView v : subs) {
+                before.add(slotRecord(withWord, v.slot()));
+            }
+            for (SubscriberView v : subs) {
+                assertEquals(WireError.OK, host.suspend("/x", v.slot()));
+                assertEquals(WireError.OK, host.suspend("/x", v.slot()), "the same toggle again changes nothing");
+                byte[] r = slotRecord(withWord, v.slot());
+                assertTrue(hex(r).contains("64656c69766572795f706f6c696379"), "the rendering carries the word: " + hex(r));
+            }
+            assertTrue(vertex(host.snapshot(), "/x").orElseThrow().subscribers().stream().allMatch(SubscriberView::suspended));
+            for (int i = 0; i < subs.size(); i++) {
+                assertEquals(WireError.OK, host.resume("/x", subs.get(i).slot()));
+                assertEquals(hex(before.get(i)), hex(slotRecord(withWord, subs.get(i).slot())),
+                        "resumed: the slot renders exactly as before (a toggle, not a replace)");
+            }
+        }
+    }
+
+    private static io.spectrum.host.client.PeerClient client(String addr, int id) throws Exception {
+        return new io.spectrum.host.client.PeerClient(UdpLink.dial(id, UdpLink.parseHostPort(addr), new UdpLinkConfig(),
+                SystemClock.INSTANCE), 0, java.time.Duration.ofSeconds(2));
+    }
+
+    /** READ /x:subscribers[N] as a remote reader sees it (the live rendering). */
+    private static byte[] slotRecord(io.spectrum.host.client.PeerClient c, int slot) {
+        byte[] f = new byte[64];
+        TlvWriter w = new TlvWriter().wrap(f, 0, f.length);
+        w.begin(io.spectrum.wire.TlvType.FIELD).leaf(io.spectrum.wire.TlvType.NAME, "subscribers".getBytes())
+                .value(slot, 4).value(1, 1).end();
+        io.spectrum.host.client.PeerClient.Reply r = c.call(io.spectrum.host.client.PeerClient.OP_READ, "/x",
+                java.util.Arrays.copyOf(f, w.length()), null);
+        assertTrue(r.ok(), "read [" + slot + "]: " + WireError.identity(r.code()));
+        return r.payload();
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder s = new StringBuilder();
+        for (byte x : b) {
+            s.append(String.format("%02x", x));
+        }
+        return s.toString();
+    }
+
     static Optional<VertexView> vertex(HostSnapshot s, String path) {
         return s.vertices().stream().filter(v -> v.path().equals(path)).findFirst();
     }
