@@ -62,7 +62,14 @@ public final class TerminalView {
         return subs.size() + (suspended > 0 ? " (" + suspended + " suspended)" : "");
     }
 
+    /** in/out frames, drops summed, reconnects when the link has them; else every counter. */
     static String counters(Map<String, Long> counters) {
+        if (counters.containsKey("framesIn") && counters.containsKey("framesOut")) {
+            long dropped = counters.entrySet().stream().filter(e -> e.getKey().startsWith("dropped"))
+                    .mapToLong(Map.Entry::getValue).sum();
+            return "in=" + counters.get("framesIn") + " out=" + counters.get("framesOut") + " dropped=" + dropped
+                    + " reconnects=" + counters.getOrDefault("reconnects", 0L);
+        }
         StringBuilder b = new StringBuilder();
         for (Map.Entry<String, Long> e : counters.entrySet()) {
             if (b.length() > 0) {
