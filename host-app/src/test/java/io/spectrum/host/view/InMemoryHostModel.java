@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A self-contained {@link HostModel}: vertices with last values, sequence numbers and subscriber
+ * A self-contained {@link HostModel} for tests: vertices with last values, sequence numbers and subscriber
  * slots with the suspended bit, plus links with counters. It follows the same rules as the node
  * (a suspended slot receives nothing, resume replays nothing, clear leaves a hole) so the
  * dashboard can be built and tested without a node, and views can be fed from any source.
