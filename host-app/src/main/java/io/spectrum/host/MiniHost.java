@@ -17,7 +17,7 @@ import java.util.List;
  * The minimal host: a node that subscribes to given vertices on each connected board and reports
  * every update. Board {@code i}'s vertex {@code /board/temp} lands on the host's
  * {@code /boards/<i>/board/temp}; the node re-subscribes by itself when a board comes back after its
- * link lost it. The dashboard host (`spectrum demo`) is built around the same node API.
+ * link lost it. The tests run it in and out of process; the dashboard host uses the same node API.
  */
 public final class MiniHost implements AutoCloseable {
     /** Durability bit of delivery_policy: deliver the current value right after subscribing. */
