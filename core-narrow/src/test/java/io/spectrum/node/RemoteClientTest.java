@@ -119,6 +119,19 @@ class RemoteClientTest {
     }
 
     @Test
+    void livenessPingReadsThePeersCapsAndCountsTheAnswer() {
+        assertEquals(WireError.OK, host.ping(hostSide, 0));
+        assertEquals("0f402400" + "0100010000" + "06000b0005246e6f64650463617073" + "06000c0006247265706c790470696e67",
+                Frames.hex(hostSide.lastSent()));
+        pump();
+        assertEquals(1, host.pingAnswers());
+        Frames.Reply answer = Frames.parse(boardSide.lastSent());
+        assertEquals(0, answer.kind);
+        assertTrue(Frames.hex(answer.payloadBytes()).startsWith("0b40"), "the caps map");
+        assertEquals(WireError.TRANSPORT_DOWN, host.ping(new FakeLink(9), 0));
+    }
+
+    @Test
     void remoteReadWriteAndListRequestsAreCorrelatedByTheirOwnReplyEndpoint() {
         board.write(temp, Frames.value(20, 1), 0, 5);
         subscribeMirror();
