@@ -165,6 +165,25 @@ class FlashRootTest {
         assertTrue(noRuntime.err().contains("build-arm64-runtime.sh"), noRuntime.err());
     }
 
+    @Test
+    void theServiceUnitPassesSystemdAnalyzeVerify() throws Exception {
+        Path analyze = Path.of("/usr/bin/systemd-analyze");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed");
+        Path root = rootfs();
+        assertEquals(0, flash(root).code());
+        // verify the installed unit as is, with its two board paths pointed at things that exist here
+        String unit = Files.readString(root.resolve("etc/systemd/system/spectrum-board.service"))
+                .replace("ExecStart=/opt/spectrum/bin/spectrum-board", "ExecStart=" + root.resolve("opt/spectrum/bin/spectrum-board"))
+                .replace("WorkingDirectory=/opt/spectrum", "WorkingDirectory=" + root.resolve("opt/spectrum"));
+        Path copy = tmp.resolve("spectrum-board.service");
+        Files.writeString(copy, unit);
+        Cli.Run v = Cli.exec(List.of(analyze.toString(), "verify", copy.toString()), Map.of(), tmp);
+        assertEquals(0, v.code(), v.out());
+        // systemd only warns about unknown keys and bad values: any line naming the unit is a finding
+        assertTrue(v.out().lines().noneMatch(l -> l.contains(copy.getFileName().toString())), v.out());
+        assertTrue(unit.contains("Restart=on-failure") && unit.contains("DeviceAllow=/dev/serial0 rw"), unit);
+    }
+
     /** Every file and link under root with its content (or link target). */
     private static Map<String, String> tree(Path root) throws Exception {
         Map<String, String> out = new TreeMap<>();
