@@ -42,7 +42,7 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--serial", paramLabel = "DEVICE", description = "A board's serial device (repeatable).")
     List<String> serials = new ArrayList<>();
 
-    @Option(names = "--baud", defaultValue = "115200", description = "Serial baud rate (8N1). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--baud", paramLabel = "N", defaultValue = "115200", description = "Serial baud rate (8N1). Default: ${DEFAULT-VALUE}.")
     int baud;
 
     @Option(names = "--udp", paramLabel = "HOST:PORT",
@@ -53,7 +53,7 @@ public final class HostCommand implements Callable<Integer> {
             + "default /board/temp /board/humidity /board/counter /board/led /board/name).")
     List<String> paths = new ArrayList<>();
 
-    @Option(names = "--name", defaultValue = "host", description = "Host name (shown on the dashboard).")
+    @Option(names = "--name", paramLabel = "NAME", defaultValue = "host", description = "Host name (shown on the dashboard).")
     String name;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
