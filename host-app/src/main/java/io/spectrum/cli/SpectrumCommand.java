@@ -8,8 +8,17 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = SpectrumCommand.Version.class,
         description = "Spectrum: a libtracer v1 publish/subscribe fabric from boards to hosts.",
+        footer = {"", "Start with ./spectrum demo (no hardware). More: spectrum COMMAND --help"},
         subcommands = {
                 CommandLine.HelpCommand.class,
+                FlashCommand.class,
+                LsCommand.class,
+                ReadCommand.class,
+                WriteCommand.class,
+                SubCommand.class,
+                TapCommand.class,
+                DemoCommand.class,
+                HostCommand.class,
                 DecodeCommand.class,
                 BoardCommand.class,
         })

@@ -1,0 +1,286 @@
+package io.spectrum.host.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.spectrum.host.view.HostModel;
+import io.spectrum.wire.WireError;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The web dashboard: one static page, a JSON API and a Server-Sent-Events stream of snapshots.
+ *
+ * <pre>
+ * GET  /                              the page (resources under /dashboard/)
+ * GET  /api/snapshot                  the current {@link io.spectrum.host.view.HostSnapshot} as JSON
+ * GET  /api/events                    text/event-stream; one "snapshot" event per change (coalesced)
+ * POST /api/subscribers/{suspend|resume|clear}   body {"path": "...", "slot": N}
+ * </pre>
+ *
+ * <p>Locking: the model's change listener only bumps a counter under {@link #signal}; each event
+ * stream waits on that monitor, releases it, then takes a snapshot and writes. No thread holds a
+ * lock while it writes to a socket. POSTs need {@code Content-Type: application/json}, which a
+ * cross-site form cannot send without a CORS preflight we never grant.
+ */
+public final class DashboardServer implements AutoCloseable {
+    /** Simultaneous event streams; more get 503 so a reload storm cannot take every thread. */
+    public static final int MAX_STREAMS = 32;
+    private static final long HEARTBEAT_MS = 15_000;
+    private static final int MAX_BODY = 4096;
+
+    private final HostModel model;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final HostModel.Registration registration;
+    private final Object signal = new Object();
+    private final AtomicInteger streams = new AtomicInteger();
+    private final long minPushIntervalMs;
+    private long changes; // guarded by signal
+    private volatile boolean closed;
+
+    /**
+     * Binds the dashboard (port 0 = any free port) and starts serving.
+     *
+     * @param minPushIntervalMs the least time between two events on one stream (coalescing)
+     */
+    public DashboardServer(HostModel model, InetSocketAddress bind, long minPushIntervalMs) throws IOException {
+        this.model = model;
+        this.minPushIntervalMs = minPushIntervalMs;
+        AtomicInteger n = new AtomicInteger();
+        this.executor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "dashboard-http-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.server = HttpServer.create(bind, 64);
+        server.setExecutor(executor);
+        server.createContext("/", this::handleStatic);
+        server.createContext("/api/snapshot", this::handleSnapshot);
+        server.createContext("/api/events", this::handleEvents);
+        server.createContext("/api/subscribers/", this::handleAction);
+        this.registration = model.onChange(this::changed);
+        server.start();
+    }
+
+    /** The page's address, e.g. {@code http://127.0.0.1:8080/}. */
+    public String url() {
+        InetSocketAddress a = server.getAddress();
+        String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return "http://" + host + ":" + a.getPort() + "/";
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Open event streams right now. */
+    public int openStreams() {
+        return streams.get();
+    }
+
+    private void changed() {
+        synchronized (signal) {
+            changes++;
+            signal.notifyAll();
+        }
+    }
+
+    private void handleStatic(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
+                sendError(ex, 405, "method_not_allowed", "use GET");
+                return;
+            }
+            String path = ex.getRequestURI().getPath();
+            if (path.equals("/")) {
+                path = "/index.html";
+            }
+            String type = contentType(path);
+            if (type == null || path.contains("..") || path.indexOf('/', 1) >= 0) {
+                sendError(ex, 404, "not_found", "no such page: " + path);
+                return;
+            }
+            byte[] body;
+            try (InputStream in = DashboardServer.class.getResourceAsStream("/dashboard" + path)) {
+                if (in == null) {
+                    sendError(ex, 404, "not_found", "no such page: " + path);
+                    return;
+                }
+                body = in.readAllBytes();
+            }
+            ex.getResponseHeaders().set("Content-Type", type);
+            ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+        }
+    }
+
+    private static String contentType(String path) {
+        if (path.endsWith(".html")) {
+            return "text/html; charset=utf-8";
+        }
+        if (path.endsWith(".js")) {
+            return "text/javascript; charset=utf-8";
+        }
+        if (path.endsWith(".css")) {
+            return "text/css; charset=utf-8";
+        }
+        return null;
+    }
+
+    private void handleSnapshot(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!"GET".equals(ex.getRequestMethod())) {
+                sendError(ex, 405, "method_not_allowed", "use GET");
+                return;
+            }
+            sendJson(ex, 200, SnapshotJson.toJson(mapper, model.snapshot()));
+        }
+    }
+
+    private void handleEvents(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (streams.incrementAndGet() > MAX_STREAMS) {
+                sendError(ex, 503, "too_many_streams", "at most " + MAX_STREAMS + " dashboards at once; close one");
+                return;
+            }
+            ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            ex.sendResponseHeaders(200, 0); // chunked: the stream stays open
+            OutputStream out = ex.getResponseBody();
+            long seen = -1;
+            while (!closed) {
+                boolean heartbeat = false;
+                synchronized (signal) {
+                    if (seen == changes) {
+                        signal.wait(HEARTBEAT_MS);
+                        heartbeat = seen == changes;
+                    }
+                    seen = changes;
+                }
+                // lock released: snapshot, serialise and write without holding anything
+                if (closed) {
+                    break;
+                }
+                if (heartbeat) {
+                    out.write(": ping\n\n".getBytes(StandardCharsets.UTF_8));
+                } else {
+                    String json = mapper.writeValueAsString(SnapshotJson.toJson(mapper, model.snapshot()));
+                    out.write(("event: snapshot\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
+                }
+                out.flush();
+                if (minPushIntervalMs > 0) {
+                    Thread.sleep(minPushIntervalMs);
+                }
+            }
+        } catch (IOException e) {
+            // the browser went away; nothing to clean up beyond the counter
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            streams.decrementAndGet();
+        }
+    }
+
+    private void handleAction(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!"POST".equals(ex.getRequestMethod())) {
+                sendError(ex, 405, "method_not_allowed", "use POST with a JSON body {\"path\":..., \"slot\":...}");
+                return;
+            }
+            String ct = ex.getRequestHeaders().getFirst("Content-Type");
+            if (ct == null || !ct.toLowerCase().startsWith("application/json")) {
+                sendError(ex, 415, "unsupported_media_type", "send Content-Type: application/json");
+                return;
+            }
+            String action = ex.getRequestURI().getPath().substring("/api/subscribers/".length());
+            byte[] raw = ex.getRequestBody().readNBytes(MAX_BODY + 1);
+            if (raw.length > MAX_BODY) {
+                sendError(ex, 413, "too_large", "the body is limited to " + MAX_BODY + " bytes");
+                return;
+            }
+            JsonNode body;
+            try {
+                body = mapper.readTree(raw);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                sendError(ex, 400, "bad_json", "the body is not JSON: " + e.getOriginalMessage());
+                return;
+            }
+            if (body == null || !body.path("path").isTextual() || !body.path("slot").canConvertToInt()
+                    || !body.path("slot").isIntegralNumber()) {
+                sendError(ex, 400, "bad_request", "the body must be {\"path\": \"/a/b\", \"slot\": 0}");
+                return;
+            }
+            String path = body.get("path").asText();
+            int slot = body.get("slot").asInt();
+            int code;
+            switch (action) {
+                case "suspend" -> code = model.suspend(path, slot);
+                case "resume" -> code = model.resume(path, slot);
+                case "clear" -> code = model.clear(path, slot);
+                default -> {
+                    sendError(ex, 404, "not_found", "unknown action '" + action + "'; use suspend, resume or clear");
+                    return;
+                }
+            }
+            ObjectNode reply = mapper.createObjectNode();
+            reply.put("code", code);
+            reply.put("error", code == WireError.OK ? null : WireError.identity(code));
+            reply.put("ok", code == WireError.OK);
+            if (code != WireError.OK) {
+                reply.put("message", action + " " + path + "[" + slot + "] refused: " + WireError.identity(code));
+            }
+            sendJson(ex, code == WireError.OK ? 200 : statusFor(code), reply);
+        }
+    }
+
+    private static int statusFor(int code) {
+        return switch (code) {
+            case WireError.PATH_NOT_FOUND -> 404;
+            case WireError.ACCESS_DENIED -> 403;
+            case WireError.PATH_INVALID, WireError.SCHEMA_TYPE_MISMATCH -> 400;
+            default -> 409;
+        };
+    }
+
+    private void sendJson(HttpExchange ex, int status, JsonNode json) throws IOException {
+        byte[] body = mapper.writeValueAsBytes(json);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.getResponseHeaders().set("Cache-Control", "no-cache");
+        ex.sendResponseHeaders(status, body.length);
+        ex.getResponseBody().write(body);
+    }
+
+    private void sendError(HttpExchange ex, int status, String error, String message) throws IOException {
+        ObjectNode o = mapper.createObjectNode();
+        o.put("ok", false);
+        o.put("error", error);
+        o.put("message", message);
+        sendJson(ex, status, o);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        registration.close();
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,58 @@
+package io.spectrum.host.dashboard;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.host.view.HostSnapshot;
+import io.spectrum.host.view.LinkView;
+import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.VertexView;
+
+import java.util.Map;
+
+/**
+ * The dashboard's JSON shape for a {@link HostSnapshot}. Written by hand (not by reflection) so the
+ * view records stay free of JSON annotations and the wire shape is spelled out in one place.
+ */
+public final class SnapshotJson {
+    private SnapshotJson() { }
+
+    public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s) {
+        ObjectNode root = mapper.createObjectNode();
+        root.put("node", s.node());
+        root.put("version", s.version());
+        ArrayNode vs = root.putArray("vertices");
+        for (VertexView v : s.vertices()) {
+            ObjectNode o = vs.addObject();
+            o.put("path", v.path());
+            o.put("value", v.value());
+            o.put("numeric", v.numeric());
+            if (v.numeric()) {
+                o.put("number", v.number());
+            }
+            o.put("seq", v.seq());
+            o.put("stale", v.stale());
+            ArrayNode subs = o.putArray("subscribers");
+            for (SubscriberView sub : v.subscribers()) {
+                ObjectNode so = subs.addObject();
+                so.put("slot", sub.slot());
+                so.put("holder", sub.holder());
+                so.put("target", sub.target());
+                so.put("suspended", sub.suspended());
+                so.put("state", sub.state());
+                so.put("delivered", sub.delivered());
+            }
+        }
+        ArrayNode ls = root.putArray("links");
+        for (LinkView l : s.links()) {
+            ObjectNode o = ls.addObject();
+            o.put("name", l.name());
+            o.put("up", l.up());
+            ObjectNode c = o.putObject("counters");
+            for (Map.Entry<String, Long> e : l.counters().entrySet()) {
+                c.put(e.getKey(), e.getValue());
+            }
+        }
+        return root;
+    }
+}

@@ -1,0 +1,36 @@
+package io.spectrum.host.view;
+
+/**
+ * What the dashboard (and the terminal views) need from a running node: a consistent snapshot,
+ * the three subscriber actions of the RFC-0035 {@code :subscribers[N]} surface, and a change signal.
+ *
+ * <p>Implementations are thread-safe. {@link #snapshot()} returns an immutable copy, so callers
+ * can serialise and write it to a socket without holding any of the model's locks.
+ */
+public interface HostModel {
+
+    /** An immutable copy of the current state. */
+    HostSnapshot snapshot();
+
+    /** Sets the slot's suspended bit (bit 9). Returns a {@link io.spectrum.wire.WireError} code. */
+    int suspend(String path, int slot);
+
+    /** Clears the slot's suspended bit; nothing is replayed. Returns a WireError code. */
+    int resume(String path, int slot);
+
+    /** Removes the subscriber in the slot (an empty-STATUS write). Returns a WireError code. */
+    int clear(String path, int slot);
+
+    /**
+     * Registers a listener called after every change (values, subscribers, links). The listener
+     * runs on the thread that made the change, so it must only signal, never do I/O.
+     * Returns a handle that unregisters it.
+     */
+    Registration onChange(Runnable listener);
+
+    /** Unregisters a listener. */
+    interface Registration extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

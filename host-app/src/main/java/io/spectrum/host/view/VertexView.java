@@ -1,0 +1,21 @@
+package io.spectrum.host.view;
+
+import java.util.List;
+
+/**
+ * One vertex as an operator sees it.
+ *
+ * @param path        the vertex path, e.g. {@code /board1/temp}
+ * @param value       the last-known value as text ("" when none)
+ * @param numeric     whether {@code number} holds the value (drives the chart)
+ * @param number      the value as a number when numeric, else 0
+ * @param seq         the node-stamped sequence number (counts every publish)
+ * @param stale       the last publisher's link went away and it has not published since
+ * @param subscribers the subscriber slots in slot order (holes omitted)
+ */
+public record VertexView(String path, String value, boolean numeric, double number, long seq, boolean stale,
+                         List<SubscriberView> subscribers) {
+    public VertexView {
+        subscribers = List.copyOf(subscribers);
+    }
+}
