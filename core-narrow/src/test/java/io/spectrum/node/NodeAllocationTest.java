@@ -1,9 +1,10 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.SteadyStateAllocation;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -17,13 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("alloc")
 class NodeAllocationTest {
-    private static final com.sun.management.ThreadMXBean TMX =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     static long sink;
 
-    private static long allocated() {
-        return TMX.getThreadAllocatedBytes(Thread.currentThread().getId());
-    }
 
     @Test
     void millionMixedOperationsAllocateNothing() {
@@ -36,9 +32,9 @@ class NodeAllocationTest {
         long deliveredBefore = w.delivered;
         long[] windows = new long[3];
         for (int m = 0; m < windows.length; m++) {
-            long before = allocated();
+            long before = SteadyStateAllocation.allocatedBytes();
             sink += w.run(rounds);
-            windows[m] = allocated() - before;
+            windows[m] = SteadyStateAllocation.allocatedBytes() - before;
         }
         long ops = rounds * MixedWorkload.OPS_PER_ROUND;
         System.out.println("node mixed ops per window=" + ops + " allocated bytes=" + java.util.Arrays.toString(windows)
@@ -47,12 +43,6 @@ class NodeAllocationTest {
         // the work really happened: every round sends replies and deliveries, callbacks ran
         assertTrue(w.link.sendCalls - sendsBefore >= 3 * rounds * 10, "frames sent " + (w.link.sendCalls - sendsBefore));
         assertTrue(w.delivered - deliveredBefore >= 3 * rounds * 3 * 8);
-        long min = Math.min(windows[0], Math.min(windows[1], windows[2]));
-        assertEquals(0, min, "a window of " + ops + " operations allocated");
-        for (long bytes : windows) {
-            // a per-operation allocation of even one object would be >= 16 MB per window; a JIT
-            // deoptimisation under a loaded machine can rematerialise a few objects once
-            assertTrue(bytes <= 1024, "allocated " + bytes + " bytes in one window");
-        }
+        SteadyStateAllocation.assertNone("node mixed operations", ops, windows);
     }
 }

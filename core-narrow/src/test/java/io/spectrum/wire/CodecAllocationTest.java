@@ -1,9 +1,10 @@
 package io.spectrum.wire;
 
+import io.spectrum.testing.SteadyStateAllocation;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -17,8 +18,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("alloc")
 class CodecAllocationTest {
-    private static final com.sun.management.ThreadMXBean TMX =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static byte[][] frames;
     private static long sink;
 
@@ -65,30 +64,23 @@ class CodecAllocationTest {
         return s;
     }
 
-    private static long allocated() {
-        return TMX.getThreadAllocatedBytes(Thread.currentThread().getId());
-    }
 
     @Test
     void millionRoundTripsAllocateNothing() {
         final int rounds = 1_000_000 / frames.length + 1;
-        long cold = allocated();
+        long cold = SteadyStateAllocation.allocatedBytes();
         sink += roundTrips(1);
-        System.out.println("cold first pass over " + frames.length + " vectors allocated bytes=" + (allocated() - cold));
+        System.out.println("cold first pass over " + frames.length + " vectors allocated bytes=" + (SteadyStateAllocation.allocatedBytes() - cold));
         for (int w = 0; w < 3; w++) {
             sink += roundTrips(rounds / 2); // warm-up: class loading, JIT tiers
         }
         long[] deltas = new long[3];
         for (int m = 0; m < deltas.length; m++) {
-            long before = allocated();
+            long before = SteadyStateAllocation.allocatedBytes();
             sink += roundTrips(rounds);
-            deltas[m] = allocated() - before;
+            deltas[m] = SteadyStateAllocation.allocatedBytes() - before;
         }
-        System.out.println("codec round-trips per round=" + (long) rounds * frames.length + " allocated bytes="
-                + java.util.Arrays.toString(deltas));
-        for (long d : deltas) {
-            assertEquals(0, d, "decode+encode allocated");
-        }
+        SteadyStateAllocation.assertNone("decode+encode", (long) rounds * frames.length, deltas);
     }
 
     @Test
@@ -99,15 +91,11 @@ class CodecAllocationTest {
         }
         long[] deltas = new long[3];
         for (int m = 0; m < deltas.length; m++) {
-            long before = allocated();
+            long before = SteadyStateAllocation.allocatedBytes();
             sink += viewPasses(rounds);
-            deltas[m] = allocated() - before;
+            deltas[m] = SteadyStateAllocation.allocatedBytes() - before;
         }
-        System.out.println("view passes per round=" + (long) rounds * frames.length + " allocated bytes="
-                + java.util.Arrays.toString(deltas));
-        for (long d : deltas) {
-            assertEquals(0, d, "views allocated");
-        }
+        SteadyStateAllocation.assertNone("typed views", (long) rounds * frames.length, deltas);
     }
 
     @Test
@@ -120,16 +108,13 @@ class CodecAllocationTest {
         }
         long[] deltas = new long[3];
         for (int m = 0; m < deltas.length; m++) {
-            long before = allocated();
+            long before = SteadyStateAllocation.allocatedBytes();
             s += toggles(rec, on, 200_000);
-            deltas[m] = allocated() - before;
+            deltas[m] = SteadyStateAllocation.allocatedBytes() - before;
         }
         sink += s;
         assertEquals(6 * 200_000, s, "every call matched with x = 1");
-        System.out.println("toggle-arm comparisons per round=200000 allocated bytes=" + java.util.Arrays.toString(deltas));
-        for (long d : deltas) {
-            assertEquals(0, d, "matchesRendering allocated");
-        }
+        SteadyStateAllocation.assertNone("toggle-arm matchesRendering", 200_000, deltas);
     }
 
     private long toggles(byte[] rec, byte[] on, int n) {
