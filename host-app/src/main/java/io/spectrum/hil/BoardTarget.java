@@ -48,6 +48,11 @@ public interface BoardTarget extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " cannot inject raw bytes");
     }
 
+    /** Extra facts for a failure message (e.g. the tail of an emulated board's log); may be empty. */
+    default String diagnostics() {
+        return "";
+    }
+
     /** Closes the link and stops everything the target started. Never throws. */
     @Override
     void close();
