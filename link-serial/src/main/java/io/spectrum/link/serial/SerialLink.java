@@ -1,0 +1,331 @@
+package io.spectrum.link.serial;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.LivenessProbe;
+import io.spectrum.link.Link;
+import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerListener;
+import io.spectrum.time.Clock;
+import io.spectrum.wire.WireError;
+
+/**
+ * A libtracer link over a serial line. The peer is always 0 (a UART has one other end). Frames are
+ * carried as {@code COBS(frame ‖ crc32c_le(frame)) 0x00} ({@link CobsFramer}, {@link CobsDeframer});
+ * see docs/links.md for the bytes.
+ *
+ * <p>Port life cycle, driven from {@link #poll}: the port is opened at the first poll. When a read
+ * or write fails (USB adapter unplugged, pty closed) the link closes the port, reports
+ * {@code onPeerDown} and tries to reopen it after a backoff (doubling up to a ceiling) read from the
+ * injected clock. After a (re)open the link sends a lone delimiter, so the far end drops whatever
+ * partial frame it was holding, and reports {@code onPeerUp} when the first good frame arrives.
+ * With a peer timeout configured, a peer that stays silent on an open port is reported down too,
+ * after being offered to the {@link LivenessProbe} at the ping interval.
+ *
+ * <p>Counters: CRC and COBS failures are {@code droppedCorrupt}, frames over {@code maxFrame} are
+ * {@code droppedOversize}, frames with a good CRC that are not one libtracer frame are
+ * {@code droppedInvalid}. Allocation-free per frame; one thread drives the link.
+ */
+public final class SerialLink implements Link {
+    private final int id;
+    private final String name;
+    private final SerialPortIo port;
+    private final Clock clock;
+    private final int maxFrame;
+    private final long reopenInitial;
+    private final long reopenMax;
+    private final long peerTimeout;
+    private final long pingInterval;
+    private final int writeRetries;
+
+    private final CobsDeframer deframer;
+    private final byte[] rxChunk;
+    private int rxOff;
+    private int rxLen;
+    private final byte[] tx;
+    private static final byte[] DELIMITER = {0};
+
+    private volatile boolean portOpen;
+    private volatile boolean portFailed;
+    private boolean everOpened;
+    private long nextOpenAt;
+    private long backoff;
+    private boolean peerUp;
+    private long lastHeard;
+    private long lastProbe;
+    private boolean needDelimiter;
+
+    private final LinkStats stats = new LinkStats();
+    private volatile long openFailures;
+    private long sendOversize;
+    private PeerListener listener;
+    private LivenessProbe probe;
+    private volatile boolean closed;
+
+    public SerialLink(int id, SerialPortIo port, SerialLinkConfig config, Clock clock) {
+        this.id = id;
+        this.port = port;
+        this.clock = clock;
+        this.name = "serial " + port.describe();
+        this.maxFrame = config.maxFrame;
+        this.reopenInitial = config.reopenInitialNanos;
+        this.reopenMax = config.reopenMaxNanos;
+        this.peerTimeout = config.peerTimeoutNanos;
+        this.pingInterval = config.pingIntervalNanos;
+        this.writeRetries = config.writeRetries;
+        this.deframer = new CobsDeframer(maxFrame);
+        this.rxChunk = new byte[config.readChunk];
+        this.tx = new byte[CobsFramer.maxEncodedLength(maxFrame)];
+        this.backoff = reopenInitial;
+        this.nextOpenAt = clock.nanoTime();
+    }
+
+    /** A link on a real UART through jSerialComm ({@code --serial DEVICE --baud N}). */
+    public static SerialLink open(int id, String device, SerialLinkConfig config, Clock clock) {
+        SerialLink link = new SerialLink(id, new JSerialCommPort(device, config.baud), config, clock);
+        link.ensureOpen(clock.nanoTime());
+        return link;
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public boolean isPortOpen() {
+        return portOpen;
+    }
+
+    public boolean isPeerUp() {
+        return peerUp;
+    }
+
+    /** Failed open attempts so far (port absent while reopening). */
+    public long openFailures() {
+        return openFailures;
+    }
+
+    /** The deframer, for its finer counters (bad COBS, CRC mismatch, oversize, empty). */
+    public CobsDeframer deframer() {
+        return deframer;
+    }
+
+    @Override
+    public int send(int peer, byte[] buf, int off, int len) {
+        if (closed || peer != 0 || !portOpen || portFailed) {
+            stats.sendRefused++;
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (len > maxFrame) {
+            sendOversize++;
+            stats.droppedOversize = deframer.oversize() + sendOversize;
+            return WireError.FRAME_INVALID;
+        }
+        if (needDelimiter) {
+            // The last send stalled mid-frame: terminate the fragment so the far end drops only it.
+            if (writeFully(DELIMITER, 0, 1) != WireError.OK) {
+                return WireError.TRANSPORT_DOWN;
+            }
+            needDelimiter = false;
+        }
+        int n = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
+        int rc = writeFully(tx, 0, n);
+        if (rc != WireError.OK) {
+            return rc;
+        }
+        stats.framesOut++;
+        stats.bytesOut += len;
+        return WireError.OK;
+    }
+
+    private int writeFully(byte[] b, int off, int len) {
+        int done = 0;
+        int idle = 0;
+        while (done < len) {
+            int n = port.write(b, off + done, len - done);
+            if (n < 0) {
+                portFailed = true;
+                stats.sendRefused++;
+                return WireError.TRANSPORT_DOWN;
+            }
+            if (n == 0) {
+                if (++idle > writeRetries) {
+                    needDelimiter = done > 0;
+                    stats.sendRefused++;
+                    return WireError.FLOW_BACKPRESSURE;
+                }
+                Thread.yield();
+            } else {
+                idle = 0;
+                done += n;
+            }
+        }
+        return WireError.OK;
+    }
+
+    @Override
+    public int poll(FrameHandler handler, int maxFrames) {
+        if (closed) {
+            return 0;
+        }
+        long now = clock.nanoTime();
+        if (portFailed) {
+            portLost(now);
+        }
+        if (!portOpen && !ensureOpen(now)) {
+            return 0;
+        }
+        int delivered = 0;
+        while (delivered < maxFrames) {
+            if (rxOff == rxLen) {
+                int n = port.read(rxChunk, 0, rxChunk.length);
+                if (n < 0) {
+                    portLost(now);
+                    return delivered;
+                }
+                if (n == 0) {
+                    break;
+                }
+                rxOff = 0;
+                rxLen = n;
+            }
+            int used = deframer.consume(rxChunk, rxOff, rxLen - rxOff);
+            rxOff += used;
+            stats.droppedCorrupt = deframer.badCobs() + deframer.crcMismatch();
+            stats.droppedOversize = deframer.oversize() + sendOversize;
+            if (!deframer.hasFrame()) {
+                continue;
+            }
+            byte[] f = deframer.frame();
+            int len = deframer.frameLength();
+            if (!FrameShape.isOneFrame(f, 0, len)) {
+                stats.droppedInvalid++;
+                continue;
+            }
+            heard(now);
+            stats.framesIn++;
+            stats.bytesIn += len;
+            handler.onFrame(this, 0, f, 0, len);
+            delivered++;
+        }
+        checkLiveness(now);
+        return delivered;
+    }
+
+    private void heard(long now) {
+        lastHeard = now;
+        lastProbe = now;
+        if (!peerUp) {
+            peerUp = true;
+            PeerListener l = listener;
+            if (l != null) {
+                l.onPeerUp(this, 0);
+            }
+        }
+    }
+
+    private void checkLiveness(long now) {
+        if (!peerUp || peerTimeout <= 0) {
+            return;
+        }
+        if (now - lastHeard > peerTimeout) {
+            peerDown();
+        } else if (now - lastProbe >= pingInterval) {
+            lastProbe = now;
+            LivenessProbe p = probe;
+            if (p != null) {
+                p.probe(this, 0);
+            }
+        }
+    }
+
+    private void peerDown() {
+        if (peerUp) {
+            peerUp = false;
+            PeerListener l = listener;
+            if (l != null) {
+                l.onPeerDown(this, 0);
+            }
+        }
+    }
+
+    /** Opens the port when its backoff has passed; true when it is open. */
+    private boolean ensureOpen(long now) {
+        if (portOpen) {
+            return true;
+        }
+        if (now - nextOpenAt < 0) {
+            return false;
+        }
+        if (!port.open()) {
+            openFailures++;
+            nextOpenAt = now + backoff;
+            backoff = Math.min(backoff * 2, reopenMax);
+            return false;
+        }
+        backoff = reopenInitial;
+        deframer.reset();
+        rxOff = 0;
+        rxLen = 0;
+        portFailed = false;
+        portOpen = true;
+        if (everOpened) {
+            stats.reconnects++;
+        }
+        everOpened = true;
+        // A lone delimiter ends whatever partial frame the far end holds from before.
+        needDelimiter = false;
+        if (port.write(DELIMITER, 0, 1) < 0) {
+            portLost(now);
+            return false;
+        }
+        return true;
+    }
+
+    private void portLost(long now) {
+        port.close();
+        portOpen = false;
+        portFailed = false;
+        deframer.reset();
+        rxOff = 0;
+        rxLen = 0;
+        nextOpenAt = now + backoff;
+        backoff = Math.min(backoff * 2, reopenMax);
+        peerDown();
+    }
+
+    @Override
+    public int maxFrame() {
+        return maxFrame;
+    }
+
+    @Override
+    public void setPeerListener(PeerListener listener) {
+        this.listener = listener;
+    }
+
+    /** Registers the hook that pings a silent peer (wired by the node to a {@code $node/caps} READ). */
+    public void setLivenessProbe(LivenessProbe probe) {
+        this.probe = probe;
+    }
+
+    @Override
+    public LinkStats stats() {
+        return stats;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        portOpen = false;
+        port.close();
+        peerDown();
+    }
+}

@@ -1,0 +1,84 @@
+package io.spectrum.link.serial;
+
+/** Limits and timers of one {@link SerialLink}; fixed once the link is created. */
+public final class SerialLinkConfig {
+    int baud = 115200;
+    int maxFrame = 4096;
+    int readChunk = 1024;
+    long reopenInitialNanos = 100_000_000L;
+    long reopenMaxNanos = 2_000_000_000L;
+    long peerTimeoutNanos = 0;
+    long pingIntervalNanos = 3_000_000_000L;
+    int writeRetries = 10_000;
+
+    public SerialLinkConfig baud(int baud) {
+        if (baud <= 0) {
+            throw new IllegalArgumentException("baud must be > 0: " + baud);
+        }
+        this.baud = baud;
+        return this;
+    }
+
+    /** Largest libtracer frame carried (before the CRC and stuffing). */
+    public SerialLinkConfig maxFrame(int bytes) {
+        if (bytes < 4 || bytes > 16 * 1024 * 1024) {
+            throw new IllegalArgumentException("maxFrame must be 4..16 MiB: " + bytes);
+        }
+        maxFrame = bytes;
+        return this;
+    }
+
+    /** Bytes read from the port per read call. */
+    public SerialLinkConfig readChunk(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("readChunk must be >= 1: " + bytes);
+        }
+        readChunk = bytes;
+        return this;
+    }
+
+    /** First wait before reopening a vanished port; doubles per failed attempt up to {@code maxMillis}. */
+    public SerialLinkConfig reopenBackoffMillis(long initialMillis, long maxMillis) {
+        if (initialMillis <= 0 || maxMillis < initialMillis) {
+            throw new IllegalArgumentException("need 0 < initial <= max");
+        }
+        reopenInitialNanos = initialMillis * 1_000_000L;
+        reopenMaxNanos = maxMillis * 1_000_000L;
+        return this;
+    }
+
+    /** A peer silent longer than this is reported down while the port stays open; 0 disables. */
+    public SerialLinkConfig peerTimeoutMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("peerTimeout must be >= 0: " + millis);
+        }
+        peerTimeoutNanos = millis * 1_000_000L;
+        return this;
+    }
+
+    /** A peer silent this long is probed through the link's {@link io.spectrum.link.LivenessProbe}. */
+    public SerialLinkConfig pingIntervalMillis(long millis) {
+        if (millis <= 0) {
+            throw new IllegalArgumentException("pingInterval must be > 0: " + millis);
+        }
+        pingIntervalNanos = millis * 1_000_000L;
+        return this;
+    }
+
+    /** How many times a write that made no progress is retried (with a yield) before the send gives up. */
+    public SerialLinkConfig writeRetries(int retries) {
+        if (retries < 0) {
+            throw new IllegalArgumentException("writeRetries must be >= 0: " + retries);
+        }
+        writeRetries = retries;
+        return this;
+    }
+
+    public int baud() {
+        return baud;
+    }
+
+    public int maxFrame() {
+        return maxFrame;
+    }
+}

@@ -1,0 +1,23 @@
+package io.spectrum.link.serial;
+
+/**
+ * The byte pipe under a {@link SerialLink}: a real UART through jSerialComm ({@link JSerialCommPort})
+ * or an in-memory pipe in tests ({@link InMemorySerialPort}). Reads never block; writes may block
+ * briefly (the line's own pace). A negative return means the port is gone (unplugged, pty closed):
+ * the link closes it and reopens it later.
+ */
+public interface SerialPortIo {
+    /** Opens (or reopens) the port; false when it is not there now. */
+    boolean open();
+
+    /** Reads what is available, up to {@code len}; 0 when nothing is waiting, -1 when the port failed. */
+    int read(byte[] buf, int off, int len);
+
+    /** Writes up to {@code len} bytes; bytes written (0 = no room now), -1 when the port failed. */
+    int write(byte[] buf, int off, int len);
+
+    void close();
+
+    /** "/dev/ttyUSB0@115200" for names and logs. */
+    String describe();
+}

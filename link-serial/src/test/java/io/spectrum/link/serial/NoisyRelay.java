@@ -1,0 +1,75 @@
+package io.spectrum.link.serial;
+
+import java.util.Random;
+
+/**
+ * A seeded byte-stream relay that flips bits in, drops and inserts bytes at a set rate, and records
+ * which original frames (counted by their 0x00 delimiters) it touched. Used between two in-memory
+ * lines and between two pty pairs.
+ */
+final class NoisyRelay {
+    private final SerialPortIo from;
+    private final SerialPortIo to;
+    private final Random random;
+    private final int oneIn;
+    private final byte[] in = new byte[4096];
+    private final byte[] out = new byte[3 * 4096];
+    /** damaged[k] = the relay touched the k-th frame of the original stream (0-based, by delimiter). */
+    final boolean[] damaged;
+    int frameIndex;
+    int flips;
+    int drops;
+    int inserts;
+
+    NoisyRelay(SerialPortIo from, SerialPortIo to, long seed, int oneIn, int maxFrames) {
+        this.from = from;
+        this.to = to;
+        this.random = new Random(seed);
+        this.oneIn = oneIn;
+        this.damaged = new boolean[maxFrames + 2];
+    }
+
+    /** Moves what is waiting; returns bytes read or -1 if a port failed. */
+    int pump() {
+        int n = from.read(in, 0, in.length);
+        if (n <= 0) {
+            return n;
+        }
+        int o = 0;
+        for (int i = 0; i < n; i++) {
+            byte b = in[i];
+            if (random.nextInt(oneIn) == 0) {
+                damaged[Math.min(frameIndex, damaged.length - 1)] = true;
+                switch (random.nextInt(3)) {
+                    case 0 -> {
+                        flips++;
+                        out[o++] = (byte) (b ^ (1 << random.nextInt(8)));
+                    }
+                    case 1 -> drops++;
+                    default -> {
+                        inserts++;
+                        out[o++] = (byte) random.nextInt(256);
+                        out[o++] = b;
+                    }
+                }
+            } else {
+                out[o++] = b;
+            }
+            if (b == 0) {
+                frameIndex++;
+            }
+        }
+        int done = 0;
+        while (done < o) {
+            int w = to.write(out, done, o - done);
+            if (w < 0) {
+                return -1;
+            }
+            if (w == 0) {
+                Thread.yield();
+            }
+            done += w;
+        }
+        return n;
+    }
+}

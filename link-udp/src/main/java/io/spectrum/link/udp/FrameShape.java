@@ -1,0 +1,36 @@
+package io.spectrum.link.udp;
+
+import io.spectrum.wire.Opt;
+
+/**
+ * The cheap outer check a datagram link applies before handing bytes to the node: one datagram must
+ * be exactly one libtracer frame (header, declared length and trailers add up to the datagram
+ * size, type not 0, reserved opt bits clear). The node's decoder checks everything inside.
+ */
+final class FrameShape {
+    private FrameShape() {
+    }
+
+    static boolean isOneFrame(byte[] b, int off, int len) {
+        if (len < 4) {
+            return false;
+        }
+        int type = b[off] & 0xFF;
+        int opt = b[off + 1] & 0xFF;
+        if (type == 0 || (opt & Opt.RESERVED) != 0) {
+            return false;
+        }
+        int header = Opt.headerSize(opt);
+        if (len < header) {
+            return false;
+        }
+        long body;
+        if (header == 6) {
+            body = (b[off + 2] & 0xFFL) | (b[off + 3] & 0xFFL) << 8 | (b[off + 4] & 0xFFL) << 16
+                    | (b[off + 5] & 0xFFL) << 24;
+        } else {
+            body = (b[off + 2] & 0xFF) | (b[off + 3] & 0xFF) << 8;
+        }
+        return header + body + Opt.tsSize(opt) + Opt.crcSize(opt) == len;
+    }
+}

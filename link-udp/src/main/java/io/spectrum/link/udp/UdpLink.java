@@ -1,0 +1,460 @@
+package io.spectrum.link.udp;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.LivenessProbe;
+import io.spectrum.link.Link;
+import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerListener;
+import io.spectrum.stats.BoundedResource;
+import io.spectrum.time.Clock;
+import io.spectrum.wire.WireError;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+
+/**
+ * The libtracer UDP binding: one datagram is one frame, no framing bytes, the datagram size is the
+ * hard frame limit.
+ *
+ * <p>Two shapes share this class:
+ * <ul>
+ *   <li><b>listener</b> ({@code --udp HOST:PORT}): binds, learns peers from their datagrams into a
+ *       fixed peer table (peer handle = slot index), answers them on the same socket. Sends to a
+ *       handle it does not know answer {@link WireError#TRANSPORT_DOWN}. A full table refuses the new
+ *       sender (counted in {@link #refusals()}).</li>
+ *   <li><b>dialer</b> ({@code --peer HOST:PORT}): a channel connected to one peer (handle 0), so
+ *       {@code read}/{@code write} carry no address at all. It may send before it has heard anything:
+ *       somebody has to speak first.</li>
+ * </ul>
+ *
+ * <p>Liveness: the first datagram from a new or returning peer reports {@code onPeerUp}; a peer silent
+ * for {@code pingInterval} is handed to the {@link LivenessProbe} (the node sends it a FWD READ of
+ * {@code $node/caps}); silent for {@code peerTimeout} it is reported {@code onPeerDown}. A listener
+ * keeps a down peer's slot (so a returning peer gets its old handle back) until the slot is needed
+ * for a new sender.
+ *
+ * <p>Allocation: the dialer's path allocates nothing per frame ({@code read}/{@code write} on a
+ * connected channel with direct buffers). The listener uses {@code receive}, which in JDK 17 hands
+ * back a cached {@code InetSocketAddress} while datagrams keep coming from the same sender, so a
+ * single-peer listener allocates nothing either; with several peers interleaving, each change of
+ * sender costs the JDK one address object (about 100 bytes). Found peers are matched by reference
+ * first, then by {@code equals} over the table. {@code send} to a learned peer allocates nothing.
+ *
+ * <p>Threading: one thread drives a link ({@code poll} and {@code send}), as everywhere on the
+ * NARROW side; {@link #stats()} and the {@link BoundedResource} counters may be read from any thread.
+ */
+public final class UdpLink implements Link, BoundedResource {
+    private final int id;
+    private final String name;
+    private final DatagramChannel channel;
+    private final boolean dialer;
+    private final Clock clock;
+    private final int maxFrame;
+    private final long peerTimeout;
+    private final long pingInterval;
+    private final long livenessPeriod;
+
+    /** Direct so that the JDK copies straight to and from the socket without a temporary buffer. */
+    private final ByteBuffer rx;
+    private final ByteBuffer tx;
+    private final byte[] rxArray;
+
+    private final SocketAddress[] peerAddr;
+    private final boolean[] peerUp;
+    private final long[] lastHeard;
+    private final long[] lastProbe;
+    private final long[] everUp;
+    private volatile int inUse;
+    private volatile int peak;
+    private volatile long refusals;
+
+    private SocketAddress lastFrom;
+    private SocketAddress lastReceived;
+    private int lastFromSlot = -1;
+    private long nextLivenessCheck;
+
+    private final LinkStats stats = new LinkStats();
+    private PeerListener listener;
+    private LivenessProbe probe;
+    private volatile boolean closed;
+
+    private UdpLink(int id, String name, DatagramChannel channel, boolean dialer, int peers,
+                    UdpLinkConfig config, Clock clock) {
+        this.id = id;
+        this.name = name;
+        this.channel = channel;
+        this.dialer = dialer;
+        this.clock = clock;
+        this.maxFrame = config.maxFrame;
+        this.peerTimeout = config.peerTimeoutNanos;
+        this.pingInterval = config.pingIntervalNanos;
+        this.livenessPeriod = Math.max(1, Math.min(peerTimeout, pingInterval) / 4);
+        // One byte more than the limit, so an oversize datagram shows up as "too long" and not as a
+        // silently truncated frame.
+        int rxCap = Math.min(maxFrame + 1, UdpLinkConfig.MAX_DATAGRAM + 1);
+        this.rx = ByteBuffer.allocateDirect(rxCap);
+        this.rxArray = new byte[rxCap];
+        this.tx = ByteBuffer.allocateDirect(maxFrame);
+        this.peerAddr = new SocketAddress[peers];
+        this.peerUp = new boolean[peers];
+        this.lastHeard = new long[peers];
+        this.lastProbe = new long[peers];
+        this.everUp = new long[peers];
+        this.nextLivenessCheck = clock.nanoTime();
+    }
+
+    /** A listener bound to {@code bind} ({@code --udp HOST:PORT}). */
+    public static UdpLink listen(int id, InetSocketAddress bind, UdpLinkConfig config, Clock clock)
+            throws IOException {
+        DatagramChannel ch = open(config);
+        try {
+            ch.bind(bind);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
+        return new UdpLink(id, "udp " + hostPort(local), ch, false, config.peerCapacity, config, clock);
+    }
+
+    /** A dialer connected to {@code peer} ({@code --peer HOST:PORT}); the peer is handle 0. */
+    public static UdpLink dial(int id, InetSocketAddress peer, UdpLinkConfig config, Clock clock)
+            throws IOException {
+        DatagramChannel ch = open(config);
+        try {
+            ch.bind(new InetSocketAddress(peer.getAddress().isLoopbackAddress()
+                    ? peer.getAddress() : null, 0));
+            ch.connect(peer);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        UdpLink link = new UdpLink(id, "udp->" + hostPort(peer), ch, true, 1, config, clock);
+        link.peerAddr[0] = peer;
+        link.inUse = 1;
+        link.peak = 1;
+        return link;
+    }
+
+    private static DatagramChannel open(UdpLinkConfig config) throws IOException {
+        DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+        try {
+            ch.configureBlocking(false);
+            if (config.socketBufferBytes > 0) {
+                ch.setOption(StandardSocketOptions.SO_RCVBUF, config.socketBufferBytes);
+                ch.setOption(StandardSocketOptions.SO_SNDBUF, config.socketBufferBytes);
+            }
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        return ch;
+    }
+
+    static String hostPort(InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
+    }
+
+    /** Parses {@code HOST:PORT} (the {@code --udp} / {@code --peer} option value). */
+    public static InetSocketAddress parseHostPort(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + hostPort + "'");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad port in '" + hostPort + "'", e);
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range in '" + hostPort + "'");
+        }
+        return new InetSocketAddress(hostPort.substring(0, colon), port);
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The bound local address (useful after binding port 0). */
+    public InetSocketAddress localAddress() {
+        try {
+            return (InetSocketAddress) channel.getLocalAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The address of a known peer handle, or null. Allocation-free; for logs and tools. */
+    public SocketAddress peerAddress(int peer) {
+        return peer >= 0 && peer < peerAddr.length ? peerAddr[peer] : null;
+    }
+
+    /** True while the peer is considered alive (heard from within the timeout). */
+    public boolean isPeerUp(int peer) {
+        return peer >= 0 && peer < peerUp.length && peerUp[peer];
+    }
+
+    public boolean isDialer() {
+        return dialer;
+    }
+
+    @Override
+    public int send(int peer, byte[] buf, int off, int len) {
+        if (closed || peer < 0 || peer >= peerAddr.length) {
+            stats.sendRefused++;
+            return WireError.TRANSPORT_DOWN;
+        }
+        SocketAddress to = peerAddr[peer];
+        if (to == null) {
+            // A listener cannot talk to a peer before the peer has spoken (libtracer: a no-op).
+            stats.sendRefused++;
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (len > maxFrame) {
+            stats.droppedOversize++;
+            return WireError.FRAME_INVALID;
+        }
+        ByteBuffer b = tx;
+        b.clear();
+        b.put(buf, off, len);
+        b.flip();
+        int n;
+        try {
+            n = dialer ? channel.write(b) : channel.send(b, to);
+        } catch (IOException e) {
+            // Dialer: an ICMP port-unreachable from an earlier datagram surfaces here.
+            stats.sendRefused++;
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (n == 0) {
+            stats.sendRefused++;
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        stats.framesOut++;
+        stats.bytesOut += len;
+        return WireError.OK;
+    }
+
+    @Override
+    public int poll(FrameHandler handler, int maxFrames) {
+        if (closed) {
+            return 0;
+        }
+        long now = clock.nanoTime();
+        int delivered = 0;
+        while (delivered < maxFrames) {
+            ByteBuffer b = rx;
+            b.clear();
+            int slot;
+            try {
+                if (dialer) {
+                    int n = channel.read(b);
+                    if (n <= 0) {
+                        break;
+                    }
+                    slot = 0;
+                } else {
+                    SocketAddress from = channel.receive(b);
+                    if (from == null) {
+                        break;
+                    }
+                    slot = -1;
+                    lastReceived = from;
+                }
+            } catch (IOException e) {
+                // Port unreachable from an earlier send, or the channel closed under us: nothing to read.
+                break;
+            }
+            int len = b.position();
+            if (len > maxFrame) {
+                stats.droppedOversize++;
+                continue;
+            }
+            b.flip();
+            b.get(rxArray, 0, len);
+            if (!FrameShape.isOneFrame(rxArray, 0, len)) {
+                stats.droppedInvalid++;
+                continue;
+            }
+            // Only a well-shaped frame teaches the listener a peer, so noise cannot fill the table.
+            if (slot < 0) {
+                slot = slotFor(lastReceived);
+                if (slot < 0) {
+                    continue;
+                }
+            }
+            heard(slot, now);
+            stats.framesIn++;
+            stats.bytesIn += len;
+            handler.onFrame(this, slot, rxArray, 0, len);
+            delivered++;
+        }
+        if (now - nextLivenessCheck >= 0) {
+            nextLivenessCheck = now + livenessPeriod;
+            checkLiveness(now);
+        }
+        return delivered;
+    }
+
+    /** Marks a slot heard; reports it up when it was down. Any datagram counts, even a bad one. */
+    private void heard(int slot, long now) {
+        lastHeard[slot] = now;
+        lastProbe[slot] = now;
+        if (!peerUp[slot]) {
+            peerUp[slot] = true;
+            if (everUp[slot]++ > 0) {
+                stats.reconnects++;
+            }
+            PeerListener l = listener;
+            if (l != null) {
+                l.onPeerUp(this, slot);
+            }
+        }
+    }
+
+    /** Finds or learns the slot of a sender; -1 when the table is full (counted). */
+    private int slotFor(SocketAddress from) {
+        if (from == lastFrom) {
+            return lastFromSlot;
+        }
+        SocketAddress[] addrs = peerAddr;
+        int free = -1;
+        int oldestDown = -1;
+        for (int i = 0; i < addrs.length; i++) {
+            SocketAddress a = addrs[i];
+            if (a == null) {
+                if (free < 0) {
+                    free = i;
+                }
+            } else if (a.equals(from)) {
+                addrs[i] = from;
+                lastFrom = from;
+                lastFromSlot = i;
+                return i;
+            } else if (!peerUp[i] && (oldestDown < 0 || lastHeard[i] - lastHeard[oldestDown] < 0)) {
+                oldestDown = i;
+            }
+        }
+        int slot = free >= 0 ? free : oldestDown;
+        if (slot < 0) {
+            refusals++;
+            return -1;
+        }
+        if (addrs[slot] == null) {
+            int used = inUse + 1;
+            inUse = used;
+            if (used > peak) {
+                peak = used;
+            }
+        }
+        addrs[slot] = from;
+        everUp[slot] = 0;
+        lastFrom = from;
+        lastFromSlot = slot;
+        return slot;
+    }
+
+    private void checkLiveness(long now) {
+        for (int i = 0; i < peerUp.length; i++) {
+            if (!peerUp[i]) {
+                continue;
+            }
+            long silent = now - lastHeard[i];
+            if (silent > peerTimeout) {
+                peerUp[i] = false;
+                PeerListener l = listener;
+                if (l != null) {
+                    l.onPeerDown(this, i);
+                }
+            } else if (now - lastProbe[i] >= pingInterval) {
+                lastProbe[i] = now;
+                LivenessProbe p = probe;
+                if (p != null) {
+                    p.probe(this, i);
+                }
+            }
+        }
+    }
+
+    @Override
+    public int maxFrame() {
+        return maxFrame;
+    }
+
+    @Override
+    public void setPeerListener(PeerListener listener) {
+        this.listener = listener;
+    }
+
+    /** Registers the hook that pings a silent peer (wired by the node to a {@code $node/caps} READ). */
+    public void setLivenessProbe(LivenessProbe probe) {
+        this.probe = probe;
+    }
+
+    @Override
+    public LinkStats stats() {
+        return stats;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+        PeerListener l = listener;
+        for (int i = 0; i < peerUp.length; i++) {
+            if (peerUp[i]) {
+                peerUp[i] = false;
+                if (l != null) {
+                    l.onPeerDown(this, i);
+                }
+            }
+        }
+    }
+
+    // BoundedResource: the peer table.
+
+    @Override
+    public String resourceName() {
+        return name + " peers";
+    }
+
+    @Override
+    public int capacity() {
+        return peerAddr.length;
+    }
+
+    @Override
+    public int inUse() {
+        return inUse;
+    }
+
+    @Override
+    public int peak() {
+        return peak;
+    }
+
+    @Override
+    public long refusals() {
+        return refusals;
+    }
+}

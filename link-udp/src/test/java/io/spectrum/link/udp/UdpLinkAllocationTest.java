@@ -1,0 +1,109 @@
+package io.spectrum.link.udp;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Link;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wire.WireError;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The single-peer path (dialer to listener and back) allocates nothing per frame. Surefire runs this
+ * module with -XX:-DoEscapeAnalysis, so a zero here is by construction, not by JIT luck.
+ */
+class UdpLinkAllocationTest {
+    private static final com.sun.management.ThreadMXBean TMX =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** Non-capturing handler that remembers the last counter and peer. */
+    static final class Sink implements FrameHandler {
+        long lastCounter = -1;
+        int lastPeer = -1;
+        long frames;
+
+        @Override
+        public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v |= (buf[off + 4 + i] & 0xFFL) << (8 * i);
+            }
+            lastCounter = v;
+            lastPeer = peer;
+            frames++;
+        }
+    }
+
+    private static void stamp(byte[] frame, long counter) {
+        for (int i = 0; i < 8; i++) {
+            frame[4 + i] = (byte) (counter >>> (8 * i));
+        }
+    }
+
+    /** One round trip: client -> server -> client. Returns false if a frame went missing. */
+    private static boolean roundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
+                                     byte[] frame, long counter) {
+        stamp(frame, counter);
+        if (client.send(0, frame, 0, frame.length) != WireError.OK) {
+            return false;
+        }
+        long spins = 0;
+        while (atServer.lastCounter != counter) {
+            if (server.poll(atServer, 1) == 0 && ++spins > 50_000_000L) {
+                return false;
+            }
+        }
+        if (server.send(atServer.lastPeer, frame, 0, frame.length) != WireError.OK) {
+            return false;
+        }
+        spins = 0;
+        while (atClient.lastCounter != counter) {
+            if (client.poll(atClient, 1) == 0 && ++spins > 50_000_000L) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void sendAndPollAllocateNothingOverOneHundredThousandRoundTrips() throws Exception {
+        UdpLink server = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new UdpLinkConfig(), SystemClock.INSTANCE);
+        UdpLink client = UdpLink.dial(2, server.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        try {
+            Sink atServer = new Sink();
+            Sink atClient = new Sink();
+            byte[] frame = Frames.value(0, 16);
+            long tid = Thread.currentThread().getId();
+            long counter = 0;
+            for (int i = 0; i < 50_000; i++) {
+                assertEquals(true, roundTrip(client, server, atServer, atClient, frame, ++counter));
+            }
+            int rounds = 100_000;
+            long[] allocated = new long[3];
+            for (int r = 0; r < allocated.length; r++) {
+                long before = TMX.getThreadAllocatedBytes(tid);
+                boolean ok = true;
+                for (int i = 0; i < rounds && ok; i++) {
+                    ok = roundTrip(client, server, atServer, atClient, frame, ++counter);
+                }
+                allocated[r] = TMX.getThreadAllocatedBytes(tid) - before;
+                assertEquals(true, ok, "a frame went missing on loopback");
+            }
+            System.out.println("udp single-peer: 3 x " + (2 * rounds) + " frames, allocated bytes="
+                    + java.util.Arrays.toString(allocated));
+            for (long a : allocated) {
+                assertEquals(0, a, "bytes allocated over " + (2 * rounds) + " frames");
+            }
+            assertEquals(50_000 + 3 * rounds, atServer.frames);
+            assertEquals(50_000 + 3 * rounds, atClient.frames);
+        } finally {
+            client.close();
+            server.close();
+        }
+    }
+}
