@@ -77,6 +77,12 @@ public final class BoardClient {
         return callVia(route, Wire.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
     }
 
+    /** Appends a SUBSCRIBER that asks for the node's topic stamp (sequence, stale) on each delivery. */
+    public Reply subscribeStamped(String vertex, String route, Integer policy) {
+        byte[] sub = Wire.stampedSubscriber(route, policy);
+        return callVia(route, Wire.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
+    }
+
     /** Sends a request with a fresh reply endpoint and waits for its REPLY. */
     public Reply call(int op, byte[] dst, byte[] field, byte[]... payload) {
         return callVia(REPLY_PREFIX + (nextRequest++), op, dst, field, payload);

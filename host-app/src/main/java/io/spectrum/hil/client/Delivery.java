@@ -32,6 +32,36 @@ public final class Delivery {
         return all.size() > 4 ? all.subList(4, all.size()) : List.of();
     }
 
+    /**
+     * The node's topic stamp, or null: a trailing SETTINGS{NAME "spectrum.topic" SETTINGS{NAME seq
+     * VALUE u64, NAME stale VALUE u8, NAME op VALUE u8}} (docs/extensions.md).
+     */
+    public Tlv stamp() {
+        for (Tlv t : trailing()) {
+            if (t.type() == io.spectrum.wire.TlvType.SETTINGS) {
+                Tlv inner = t.setting(Wire.TOPIC_STAMP_KEY);
+                if (inner != null && inner.type() == io.spectrum.wire.TlvType.SETTINGS) {
+                    return inner;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Stamped sequence number, or -1 without a stamp. */
+    public long sequence() {
+        Tlv s = stamp();
+        Tlv v = s == null ? null : s.setting("seq");
+        return v == null ? -1 : v.asLong();
+    }
+
+    /** Stamped stale flag; false without a stamp. */
+    public boolean stale() {
+        Tlv s = stamp();
+        Tlv v = s == null ? null : s.setting("stale");
+        return v != null && v.asLong() != 0;
+    }
+
     public Tlv frame() {
         return frame;
     }

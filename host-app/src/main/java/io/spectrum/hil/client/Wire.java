@@ -125,6 +125,14 @@ public final class Wire {
         });
     }
 
+    /** The extension qos pair asking the node to stamp each delivery (docs/extensions.md). */
+    public static final String TOPIC_STAMP_KEY = "spectrum.topic";
+
+    /** SUBSCRIBER{PATH target, SETTINGS{[delivery_policy], NAME spectrum.topic VALUE u8 1}}. */
+    public static byte[] stampedSubscriber(String target, Integer policy) {
+        return subscriber(target, policy, concat(name(TOPIC_STAMP_KEY), value(1, 1)));
+    }
+
     /** FIELD with one level: {@code :name}, {@code :name[]} (index < 0) or {@code :name[index]}. */
     public static byte[] field(String fieldName, int index, int mode) {
         return build(w -> {

@@ -16,6 +16,7 @@ public final class StandardScenarios {
                 new SubscriptionSurfaceScenario(),
                 new CreateSuspendedScenario(),
                 new RetainedReplayScenario(),
+                new SequenceScenario(),
                 new DamagedFramesScenario(),
                 new InvalidFramesScenario(),
                 new ResetRecoveryScenario());
