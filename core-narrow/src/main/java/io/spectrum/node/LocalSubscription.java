@@ -1,0 +1,91 @@
+package io.spectrum.node;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.Subscription;
+import io.spectrum.wire.WireError;
+
+/** The handle of an in-process callback edge: (slot, generation) of a NarrowNode. */
+final class LocalSubscription implements Subscription {
+    private final NarrowNode node;
+    private final NodePath path;
+    private int slot = -1;
+    private int gen;
+    private int index = -1;
+    private int error = WireError.OK;
+    private boolean open;
+
+    LocalSubscription(NarrowNode node, NodePath path) {
+        this.node = node;
+        this.path = path;
+    }
+
+    void bind(int s, int g, int pos) {
+        slot = s;
+        gen = g;
+        index = pos;
+        open = true;
+    }
+
+    void refused(int code) {
+        error = code;
+        open = false;
+    }
+
+    void reaped() {
+        open = false;
+    }
+
+    @Override
+    public int suspend() {
+        return node.slotIs(slot, gen) && open ? node.setSuspended(slot, true) : WireError.PATH_NOT_FOUND;
+    }
+
+    @Override
+    public int resume() {
+        return node.slotIs(slot, gen) && open ? node.setSuspended(slot, false) : WireError.PATH_NOT_FOUND;
+    }
+
+    @Override
+    public int close() {
+        if (!open || !node.slotIs(slot, gen)) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        node.removeSlot(slot);
+        return WireError.OK;
+    }
+
+    @Override
+    public boolean isSuspended() {
+        return open && node.slotIs(slot, gen) && node.slotSuspended(slot);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open && node.slotIs(slot, gen);
+    }
+
+    @Override
+    public int error() {
+        return error;
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public int generation() {
+        return gen;
+    }
+
+    @Override
+    public NodePath path() {
+        return path;
+    }
+
+    @Override
+    public String toString() {
+        return "Subscription[" + path + " :subscribers[" + index + "] gen " + gen + (isSuspended() ? " suspended" : "") + "]";
+    }
+}

@@ -1,0 +1,77 @@
+package io.spectrum.node.api;
+
+import io.spectrum.link.Link;
+import io.spectrum.link.PeerListener;
+import io.spectrum.stats.BoundedResource;
+
+/**
+ * A graph node: vertices addressed by PATH, a last-known value per vertex, read / write / await,
+ * subscriptions with the RFC-0035 surface and topic semantics. Single-threaded: every call,
+ * including {@link #poll()} and {@link #tick()}, is made from one thread. All codes are
+ * {@link io.spectrum.wire.WireError} values.
+ *
+ * <p>Implemented by the NARROW core ({@code io.spectrum.node.NarrowNode}) and later the WIDE core.
+ */
+public interface Node extends PeerListener, AutoCloseable {
+    /**
+     * Local write: assigns the value TLV ({@code tlv[off, off+len)}, one whole TLV) to the vertex,
+     * creating it and missing ancestors, then delivers it to the vertex's and its ancestors'
+     * delivering subscribers.
+     */
+    int write(NodePath path, byte[] tlv, int off, int len);
+
+    /**
+     * Copies the vertex's value TLV into {@code dst}.
+     *
+     * @return bytes copied, or a negated error code (PATH_NOT_FOUND, FLOW_BACKPRESSURE when dst is
+     *     too small)
+     */
+    int read(NodePath path, byte[] dst, int off, int cap);
+
+    /**
+     * Subscribes a callback to the vertex and its subtree. {@code policy} is the delivery_policy
+     * word: bit 5 durability (deliver the current value now), bit 8 one_shot, bit 9 create
+     * suspended. A refusal is reported by the returned handle's {@link Subscription#error()}.
+     */
+    Subscription subscribe(NodePath path, int policy, ValueListener listener);
+
+    /**
+     * Drops the retained value. With {@code notify}, spends a fresh sequence number and sends a
+     * delete notice to the subscribers, even when no value was held.
+     */
+    int clear(NodePath path, boolean notify);
+
+    /** The vertex's publish sequence (0 when never published or absent). */
+    long sequence(NodePath path);
+
+    /** True while the vertex's last publisher has gone and its grace has not run out. */
+    boolean isStale(NodePath path);
+
+    /** Delivering subscribers that see a write of this vertex (own and ancestors'). */
+    int listenerCount(NodePath path);
+
+    void setActivityListener(ActivityListener listener);
+
+    /** Attaches a link: the node polls it, answers its requests and hears its peers come and go. */
+    int attach(Link link);
+
+    /** Reads pending frames from every attached link and handles them. Returns frames handled. */
+    int poll();
+
+    /** Runs timers: await timeouts, stale purges. */
+    void tick();
+
+    /**
+     * Subscribes to {@code remotePath} on (link, peer): sends the append and keeps a record that is
+     * re-sent when the peer comes back up. Deliveries land as plain writes on {@code localTarget}.
+     *
+     * @return a client-table handle (>= 0) or a negated error code
+     */
+    int subscribeRemote(Link link, int peer, NodePath remotePath, NodePath localTarget, int policy);
+
+    /** Every pool and table, in the BoundedResource vocabulary. */
+    BoundedResource[] resources();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,279 @@
+package io.spectrum.node.graph;
+
+/**
+ * The vertex table of a NARROW node as parallel primitive arrays indexed by vertex id. Keys (the
+ * canonical PATH bodies) live in fixed per-vertex slots of {@code maxKey} bytes; lookup is an
+ * open-addressed hash (linear probing, backward-shift deletion) over those bytes. Vertex 0 is the
+ * root ({@code /}, empty key). Internal to the node: fields are exposed for its single thread.
+ */
+public final class VertexTable {
+    public static final int NONE = -1;
+    /** Vertex flags. */
+    public static final int F_IN_USE = 1;
+    public static final int F_STALE = 2;
+    /** The last (remote) publisher asked for active/idle notices (FWD op bit 6). */
+    public static final int F_PUB_NOTIFY = 4;
+    /** A {@code $} name: node-internal, refused to remote writers. */
+    public static final int F_RESERVED = 8;
+
+    public final int capacity;
+    public final int maxKey;
+    public final byte[] keys;
+    public final int[] keyLen;
+    public final int[] parent;
+    public final int[] firstChild;
+    public final int[] nextSibling;
+    public final int[] flags;
+    /** Offset of the value block in the value pool; valLen -1 = no value. */
+    public final int[] valOff;
+    public final int[] valLen;
+    /** Publish sequence; never goes back while the node runs. */
+    public final long[] seq;
+    /** Last publisher: link index (-1 = the local host, -2 = none) and peer. */
+    public final int[] pubLink;
+    public final int[] pubPeer;
+    /** Last remote publisher's return route in the record pool (-1 none). */
+    public final int[] pubRouteOff;
+    public final int[] pubRouteLen;
+    public final long[] staleSince;
+    /** Delivering edges held by this vertex. */
+    public final int[] ownSubs;
+    /** Delivering edges that see a write here: own plus every ancestor's. */
+    public final int[] listeners;
+    /** Subscriber list, sorted by slot position. */
+    public final int[] firstSlot;
+    public final int[] lastSlot;
+    public final int[] slotCount;
+    /** Highest position + 1 in use. */
+    public final int[] posEnd;
+    /** Pending remote awaits on this vertex. */
+    public final int[] awaits;
+
+    private final int[] table;
+    private final int mask;
+    private final int[] freeIds;
+    private int freeTop;
+    private int used;
+    private int peak;
+    private long refusals;
+
+    public VertexTable(int capacity, int maxKey) {
+        this.capacity = capacity;
+        this.maxKey = maxKey;
+        keys = new byte[capacity * maxKey];
+        keyLen = new int[capacity];
+        parent = new int[capacity];
+        firstChild = new int[capacity];
+        nextSibling = new int[capacity];
+        flags = new int[capacity];
+        valOff = new int[capacity];
+        valLen = new int[capacity];
+        seq = new long[capacity];
+        pubLink = new int[capacity];
+        pubPeer = new int[capacity];
+        pubRouteOff = new int[capacity];
+        pubRouteLen = new int[capacity];
+        staleSince = new long[capacity];
+        ownSubs = new int[capacity];
+        listeners = new int[capacity];
+        firstSlot = new int[capacity];
+        lastSlot = new int[capacity];
+        slotCount = new int[capacity];
+        posEnd = new int[capacity];
+        awaits = new int[capacity];
+        int size = 1;
+        while (size < capacity * 2) {
+            size <<= 1;
+        }
+        table = new int[size];
+        mask = size - 1;
+        freeIds = new int[capacity];
+        for (int i = capacity - 1; i >= 0; i--) {
+            freeIds[freeTop++] = i;
+        }
+        int root = allocate(0, NONE);
+        hashInsert(root);
+    }
+
+    public int keyOffset(int v) {
+        return v * maxKey;
+    }
+
+    public int used() {
+        return used;
+    }
+
+    public int peak() {
+        return peak;
+    }
+
+    public long refusals() {
+        return refusals;
+    }
+
+    public int free() {
+        return freeTop;
+    }
+
+    public void refused() {
+        refusals++;
+    }
+
+    private static int hash(byte[] b, int off, int len) {
+        int h = 0x811C9DC5;
+        for (int i = 0; i < len; i++) {
+            h = (h ^ (b[off + i] & 0xFF)) * 0x01000193;
+        }
+        return h ^ (h >>> 16);
+    }
+
+    /** The vertex whose key is {@code b[off, off+len)}, or NONE. */
+    public int find(byte[] b, int off, int len) {
+        if (len > maxKey) {
+            return NONE;
+        }
+        int i = hash(b, off, len) & mask;
+        while (true) {
+            int t = table[i];
+            if (t == 0) {
+                return NONE;
+            }
+            int v = t - 1;
+            if (keyLen[v] == len && equalsKey(v, b, off, len)) {
+                return v;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    private boolean equalsKey(int v, byte[] b, int off, int len) {
+        final int ko = v * maxKey;
+        for (int i = 0; i < len; i++) {
+            if (keys[ko + i] != b[off + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Creates a vertex with the given key under {@code parentId}. The caller has checked that the
+     * key fits and that the table has room.
+     */
+    public int create(byte[] b, int off, int len, int parentId) {
+        int v = allocate(len, parentId);
+        System.arraycopy(b, off, keys, v * maxKey, len);
+        hashInsert(v);
+        nextSibling[v] = firstChild[parentId];
+        firstChild[parentId] = v;
+        listeners[v] = listeners[parentId];
+        // a $ segment marks this vertex and everything under it as node-internal
+        if ((flags[parentId] & F_RESERVED) != 0 || (len > 0 && b[off + lastSegmentStart(b, off, len) + 1] == '$')) {
+            flags[v] |= F_RESERVED;
+        }
+        return v;
+    }
+
+    private static int lastSegmentStart(byte[] b, int off, int len) {
+        int p = 0;
+        int last = 0;
+        while (p < len) {
+            last = p;
+            p += 1 + (b[off + p] & 0xFF);
+        }
+        return last;
+    }
+
+    private int allocate(int len, int parentId) {
+        int v = freeIds[--freeTop];
+        used++;
+        if (used > peak) {
+            peak = used;
+        }
+        keyLen[v] = len;
+        parent[v] = parentId;
+        firstChild[v] = NONE;
+        nextSibling[v] = NONE;
+        flags[v] = F_IN_USE;
+        valOff[v] = -1;
+        valLen[v] = -1;
+        pubLink[v] = -2;
+        pubPeer[v] = 0;
+        pubRouteOff[v] = -1;
+        pubRouteLen[v] = 0;
+        staleSince[v] = 0;
+        ownSubs[v] = 0;
+        listeners[v] = 0;
+        firstSlot[v] = NONE;
+        lastSlot[v] = NONE;
+        slotCount[v] = 0;
+        posEnd[v] = 0;
+        awaits[v] = 0;
+        // seq is deliberately kept: a vertex id's sequence never goes back while the node runs
+        return v;
+    }
+
+    private void hashInsert(int v) {
+        int i = hash(keys, v * maxKey, keyLen[v]) & mask;
+        while (table[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        table[i] = v + 1;
+    }
+
+    /** Removes a childless vertex (retirement). The caller has dropped its value and slots. */
+    public void remove(int v) {
+        int i = hash(keys, v * maxKey, keyLen[v]) & mask;
+        while (table[i] != v + 1) {
+            i = (i + 1) & mask;
+        }
+        // backward-shift deletion keeps probe chains intact without tombstones
+        int j = i;
+        while (true) {
+            table[i] = 0;
+            while (true) {
+                j = (j + 1) & mask;
+                if (table[j] == 0) {
+                    break;
+                }
+                int k = hash(keys, (table[j] - 1) * maxKey, keyLen[table[j] - 1]) & mask;
+                boolean movable = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+                if (!movable) {
+                    break;
+                }
+            }
+            if (table[j] == 0) {
+                break;
+            }
+            table[i] = table[j];
+            i = j;
+        }
+        int p = parent[v];
+        if (firstChild[p] == v) {
+            firstChild[p] = nextSibling[v];
+        } else {
+            int c = firstChild[p];
+            while (nextSibling[c] != v) {
+                c = nextSibling[c];
+            }
+            nextSibling[c] = nextSibling[v];
+        }
+        flags[v] = 0;
+        freeIds[freeTop++] = v;
+        used--;
+    }
+
+    /** Next vertex of a pre-order walk of the subtree rooted at {@code top}, or NONE. */
+    public int nextInSubtree(int v, int top) {
+        if (firstChild[v] != NONE) {
+            return firstChild[v];
+        }
+        while (v != top) {
+            if (nextSibling[v] != NONE) {
+                return nextSibling[v];
+            }
+            v = parent[v];
+        }
+        return NONE;
+    }
+}

@@ -1,0 +1,81 @@
+package io.spectrum.node;
+
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.time.ManualClock;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A node with one fake link attached, plus request helpers. */
+class NodeHarness {
+    static final int PEER = 7;
+    static final int OTHER_PEER = 8;
+    final ManualClock clock = new ManualClock(0);
+    final NodeConfig config = new NodeConfig().clock(clock);
+    NarrowNode node;
+    final FakeLink link = new FakeLink(3);
+    final NodePath temp = NodePath.of("/sensor/temp");
+
+    NodeHarness() {
+        this(null);
+    }
+
+    NodeHarness(java.util.function.Consumer<NodeConfig> tweak) {
+        if (tweak != null) {
+            tweak.accept(config);
+        }
+        node = new NarrowNode(config);
+        node.attach(link);
+    }
+
+    /** Sends one request from {@code peer} and returns every frame the node sent in answer. */
+    List<byte[]> exchange(int peer, byte[] request) {
+        int before = link.sentCount;
+        link.inject(peer, request);
+        node.poll();
+        List<byte[]> out = new ArrayList<>();
+        for (int i = before; i < link.sentCount; i++) {
+            out.add(link.sentAt(i));
+        }
+        return out;
+    }
+
+    /** The single reply to a request (fails if the node sent anything else). */
+    Frames.Reply request(int peer, byte[] req) {
+        List<byte[]> out = exchange(peer, req);
+        if (out.size() != 1) {
+            throw new AssertionError("expected one frame, got " + out.size());
+        }
+        return Frames.parse(out.get(0));
+    }
+
+    Frames.Reply request(byte[] req) {
+        return request(PEER, req);
+    }
+
+    /** Owner request (empty caller context). */
+    Frames.Reply owner(byte[] req) {
+        byte[] reply = new byte[4096];
+        int n = node.handleOwnerRequest(req, 0, req.length, reply, 0, reply.length);
+        if (n <= 0) {
+            throw new AssertionError("owner request answered nothing: " + n);
+        }
+        return Frames.parse(java.util.Arrays.copyOf(reply, n));
+    }
+
+    byte[] subscribeReq(String target, int policy, boolean withPolicy, boolean stamp, byte[] src) {
+        return Frames.fwd(1, temp.tlv(), Frames.subsField(-1, 1, -1), src, Frames.subscriber(target, policy, withPolicy, stamp));
+    }
+
+    byte[] slotWrite(int n, long gen, byte[] payload, byte[] src) {
+        return Frames.fwd(1, temp.tlv(), Frames.subsField(n, 1, gen), src, payload);
+    }
+
+    byte[] slotRead(int n, long gen) {
+        return Frames.fwd(0, temp.tlv(), Frames.subsField(n, 1, gen), Frames.REPLY_EP);
+    }
+
+    byte[] listRead() {
+        return Frames.fwd(0, temp.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP);
+    }
+}
