@@ -59,11 +59,22 @@ public final class DamagedFramesScenario implements Scenario {
             refused++;
         }
         if (ctx.target().canInjectRawBytes()) {
+            // Noise lands between frames. Half the bursts end on a delimiter (a damaged frame the
+            // deframer drops and counts); the others run into the next frame, which the link may lose
+            // too before it resynchronises on that frame's delimiter, so a no-reply READ (empty src)
+            // goes first as the frame allowed to be lost.
             Random rnd = new Random(0x5EC7);
+            byte[] sacrificial = Wire.fwd(Wire.OP_READ, Wire.path(DemoBoard.LED), null, Wire.path("/"));
             for (int burst = 0; burst < 8; burst++) {
                 byte[] noise = new byte[16 + rnd.nextInt(200)];
                 rnd.nextBytes(noise);
+                if (burst % 2 == 0) {
+                    noise[noise.length - 1] = 0;
+                }
                 ctx.target().injectRawBytes(noise);
+                if (burst % 2 == 1) {
+                    c.sendOrThrow(sacrificial);
+                }
                 Check.result(c.read(DemoBoard.LED), "read after noise burst " + burst);
             }
             ctx.note(refused + " damaged frames refused; 8 noise bursts survived");

@@ -38,6 +38,11 @@ public final class BoardProcess {
                 System.getProperty("java.class.path"), List.of("-Xmx64m", "-XX:+UseSerialGC"));
     }
 
+    /** The same launcher with another main class. */
+    public BoardProcess withMain(String main) {
+        return new BoardProcess(java, classPath, jvmOptions, main);
+    }
+
     public String java() {
         return java;
     }
