@@ -48,6 +48,14 @@ public interface BoardTarget extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " cannot inject raw bytes");
     }
 
+    /**
+     * Why the board cannot answer at all right now (e.g. an emulated board's process exited), or
+     * null. The suite fails a scenario at once with this reason instead of waiting out timeouts.
+     */
+    default String deadReason() {
+        return null;
+    }
+
     /** Extra facts for a failure message (e.g. the tail of an emulated board's log); may be empty. */
     default String diagnostics() {
         return "";

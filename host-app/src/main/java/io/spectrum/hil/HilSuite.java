@@ -42,6 +42,10 @@ public final class HilSuite {
         ScenarioResult.Outcome outcome;
         String detail;
         try {
+            String dead = ctx.target().deadReason();
+            if (dead != null) {
+                throw new HilFailure("board is down before the scenario: " + dead);
+            }
             s.run(ctx);
             outcome = ScenarioResult.Outcome.PASS;
             detail = ctx.takeNote();

@@ -149,6 +149,18 @@ public final class EmulatedBoardTarget implements BoardTarget {
     }
 
     @Override
+    public String deadReason() {
+        Process p = board;
+        if (p != null && !p.isAlive() && !closing) {
+            return "the emulated board process exited with " + p.exitValue() + " (see " + boardLog + ")";
+        }
+        if (!pair.isAlive()) {
+            return "socat exited (see " + pair.log() + ")";
+        }
+        return null;
+    }
+
+    @Override
     public String diagnostics() {
         Process p = board;
         String state = p == null ? "not started" : p.isAlive() ? "running" : "exited with " + p.exitValue();
