@@ -1,6 +1,11 @@
 package io.spectrum.hil;
 
 import io.spectrum.hil.client.BoardClient;
+import io.spectrum.hil.client.Wire;
+import io.spectrum.link.Link;
+import io.spectrum.link.serial.SerialLink;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
 import java.time.Duration;
 
 /**
@@ -23,6 +28,29 @@ public final class HilContext {
 
     public BoardClient client() {
         return client;
+    }
+
+    private NarrowNode hostNode;
+
+    /**
+     * A NARROW node on the host side of the board link, created on first use: it sees every frame
+     * the client receives (so it gets the replies and deliveries addressed to it), hears the link's
+     * peer up / down reports, and answers the link's liveness probes with a READ of the board's
+     * capability map. The reset scenarios use it to check staleness and automatic re-subscription.
+     */
+    public NarrowNode hostNode() throws Exception {
+        if (hostNode == null) {
+            Link link = target.link();
+            NarrowNode node = new NarrowNode(new NodeConfig());
+            node.attach(link); // sets the node as the link's peer listener; the client keeps polling
+            if (link instanceof SerialLink serial) {
+                byte[] ping = Wire.fwd(Wire.OP_READ, Wire.path("/$node/caps"), null, Wire.path("/hil/ping"));
+                serial.setLivenessProbe((l, peer) -> l.send(peer, ping, 0, ping.length));
+            }
+            client.attachTap(node, node::tick);
+            hostNode = node;
+        }
+        return hostNode;
     }
 
     public Duration timeout() {

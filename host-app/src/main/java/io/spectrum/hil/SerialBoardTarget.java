@@ -43,7 +43,7 @@ public class SerialBoardTarget implements BoardTarget {
     @Override
     public synchronized Link link() throws Exception {
         if (link == null) {
-            link = SerialLinks.open(device, baud);
+            link = SerialLinks.open(device, baud, peerTimeout().toMillis());
         }
         return link;
     }
@@ -51,6 +51,11 @@ public class SerialBoardTarget implements BoardTarget {
     @Override
     public Duration timeout() {
         return timeout;
+    }
+
+    /** Board silence that counts as the board gone: a third of the answer timeout, at least 1 s. */
+    public Duration peerTimeout() {
+        return Duration.ofMillis(Math.max(1000, timeout.toMillis() / 3));
     }
 
     @Override

@@ -14,8 +14,16 @@ final class SerialLinks {
     private SerialLinks() {
     }
 
-    static Link open(String device, int baud) throws IOException {
-        SerialLink link = SerialLink.open(LINK_ID, device, new SerialLinkConfig().baud(baud), SystemClock.INSTANCE);
+    /**
+     * @param peerTimeoutMillis silence after which the link reports the board down (0: never); the
+     *     host node of the reset scenarios marks the board's values stale on that report
+     */
+    static Link open(String device, int baud, long peerTimeoutMillis) throws IOException {
+        SerialLinkConfig cfg = new SerialLinkConfig().baud(baud);
+        if (peerTimeoutMillis > 0) {
+            cfg.peerTimeoutMillis(peerTimeoutMillis).pingIntervalMillis(Math.max(100, peerTimeoutMillis / 3));
+        }
+        SerialLink link = SerialLink.open(LINK_ID, device, cfg, SystemClock.INSTANCE);
         if (!link.isPortOpen()) {
             link.close();
             throw new IOException("cannot open serial port " + device + " (missing, busy, or no permission: "

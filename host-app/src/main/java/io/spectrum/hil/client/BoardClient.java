@@ -29,6 +29,17 @@ public final class BoardClient {
     private final List<Delivery> deliveries = new ArrayList<>();
     private final FrameHandler recorder = this::record;
     private long nextRequest = 1;
+    private FrameHandler tap;
+    private Runnable onPump;
+
+    /**
+     * Also hands every inbound frame to {@code handler} (a host node riding on this link) and runs
+     * {@code eachPump} on every poll round (its timers). Null removes them.
+     */
+    public void attachTap(FrameHandler handler, Runnable eachPump) {
+        this.tap = handler;
+        this.onPump = eachPump;
+    }
     private int refusedInbound;
 
     /** One frame that arrived, decoded, or with the codec's refusal code. */
@@ -179,6 +190,9 @@ public final class BoardClient {
     }
 
     public int pumpOnce() {
+        if (onPump != null) {
+            onPump.run();
+        }
         int total = 0;
         int n;
         do {
@@ -211,6 +225,9 @@ public final class BoardClient {
     }
 
     private void record(Link from, int fromPeer, byte[] buf, int off, int len) {
+        if (tap != null) {
+            tap.onFrame(from, fromPeer, buf, off, len);
+        }
         long now = System.nanoTime();
         long seq = inbound.isEmpty() ? 1 : inbound.get(inbound.size() - 1).seq() + 1;
         byte[] raw = Arrays.copyOfRange(buf, off, off + len);

@@ -19,6 +19,7 @@ public final class StandardScenarios {
                 new SequenceScenario(),
                 new DamagedFramesScenario(),
                 new InvalidFramesScenario(),
-                new ResetRecoveryScenario());
+                new ResetRecoveryScenario(),
+                new StaleRecoveryScenario());
     }
 }

@@ -29,6 +29,9 @@ public final class EmulatedBoardTarget implements BoardTarget {
     private volatile Process board;
     private volatile int starts;
     private volatile boolean closing;
+    private volatile boolean booting;
+    private final Duration bootTime;
+    private Thread bootThread;
 
     private EmulatedBoardTarget(String name, BoardProcess launcher, Path dir, Duration timeout)
             throws IOException, InterruptedException {
@@ -41,6 +44,9 @@ public final class EmulatedBoardTarget implements BoardTarget {
             this.resetLine = Pi4jResetLine.mock(17);
             this.resetLine.addListener(this::onResetLine);
             this.serial = new SerialBoardTarget(name, pair.hostEnd().toString(), 115200, timeout, resetLine);
+            // A reset board is gone for its boot time, as a Pi is; longer than the host link's peer
+            // timeout, so the host sees the board leave (stale marks, edge eviction) and come back.
+            this.bootTime = serial.peerTimeout().plusSeconds(1);
             startBoard();
         } catch (IOException | RuntimeException e) {
             pair.close();
@@ -64,13 +70,49 @@ public final class EmulatedBoardTarget implements BoardTarget {
         }
         try {
             if (resetLine.isActive(e.state())) {
+                booting = true;
                 Processes.stop(board);
                 log("reset asserted: board process stopped");
             } else {
-                startBoard();
+                log("reset released: board boots in " + bootTime.toMillis() + " ms");
+                Thread t = new Thread(this::bootAfterDelay, "emulated-board-boot");
+                t.setDaemon(true);
+                bootThread = t;
+                t.start();
             }
-        } catch (IOException ex) {
-            throw new IllegalStateException("cannot restart the emulated board: " + ex.getMessage(), ex);
+        } catch (RuntimeException ex) {
+            log("reset failed: " + ex);
+            throw ex;
+        }
+    }
+
+    private void bootAfterDelay() {
+        try {
+            Thread.sleep(bootTime.toMillis());
+            synchronized (this) {
+                if (!closing) {
+                    startBoard();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            log("cannot restart the emulated board: " + e);
+        } finally {
+            booting = false;
+        }
+    }
+
+    /** How long a reset board stays away before its process starts again. */
+    public Duration bootTime() {
+        return bootTime;
+    }
+
+    /** Waits until a reset board's process has been started again (tests of the machinery). */
+    public void awaitBooted() throws InterruptedException {
+        Thread t = bootThread;
+        if (t != null) {
+            t.join();
         }
     }
 
@@ -151,7 +193,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
     @Override
     public String deadReason() {
         Process p = board;
-        if (p != null && !p.isAlive() && !closing) {
+        if (p != null && !p.isAlive() && !closing && !booting) {
             return "the emulated board process exited with " + p.exitValue() + " (see " + boardLog + ")";
         }
         if (!pair.isAlive()) {
@@ -179,7 +221,13 @@ public final class EmulatedBoardTarget implements BoardTarget {
 
     @Override
     public void close() {
-        closing = true;
+        synchronized (this) {
+            closing = true;
+        }
+        Thread t = bootThread;
+        if (t != null) {
+            t.interrupt();
+        }
         Processes.stop(board);
         serial.close(); // closes the link and the reset line (pi4j context)
         pair.close();

@@ -31,6 +31,8 @@ class EmulatedBoardTargetTest {
             assertTrue(first.isAlive(), t.diagnostics());
 
             t.reset();
+            assertFalse(first.isAlive(), "the board is down while the reset holds it (boot time)");
+            t.awaitBooted();
 
             second = t.boardProcess();
             assertNotEquals(first.pid(), second.pid());
