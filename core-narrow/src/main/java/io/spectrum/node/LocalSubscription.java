@@ -2,21 +2,24 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
+import io.spectrum.node.api.ValueListener;
 import io.spectrum.wire.WireError;
 
 /** The handle of an in-process callback edge: (slot, generation) of a NarrowNode. */
 final class LocalSubscription implements Subscription {
     private final NarrowNode node;
     private final NodePath path;
+    final ValueListener listener;
     private int slot = -1;
     private int gen;
     private int index = -1;
     private int error = WireError.OK;
     private boolean open;
 
-    LocalSubscription(NarrowNode node, NodePath path) {
+    LocalSubscription(NarrowNode node, NodePath path, ValueListener listener) {
         this.node = node;
         this.path = path;
+        this.listener = listener;
     }
 
     void bind(int s, int g, int pos) {

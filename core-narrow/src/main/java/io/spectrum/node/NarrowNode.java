@@ -17,8 +17,12 @@ import io.spectrum.node.subs.SlotTable;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
+import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Opt;
+import io.spectrum.wire.PathKeys;
+import io.spectrum.wire.SubscriberRenderer;
+import io.spectrum.wire.SubscriberView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -102,6 +106,9 @@ public final class NarrowNode implements Node, FrameHandler {
     private long fGen;
 
     final RemoteClient client;
+    private final FieldView fieldView = new FieldView();
+    private final SubscriberRenderer renderer = new SubscriberRenderer();
+    private final SubscriberView subscriberView = new SubscriberView(1, 1);
 
     public NarrowNode(NodeConfig cfg) {
         if (cfg.maxVertices < 2 || cfg.maxSubscribers < 1 || cfg.maxKeyBytes < 1 || cfg.frameBytes < 64) {
@@ -134,7 +141,7 @@ public final class NarrowNode implements Node, FrameHandler {
         for (int i = 0; i < awVertex.length; i++) {
             awVertex[i] = VertexTable.NONE;
         }
-        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.recordBytes > 0 ? 512 : 0);
+        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values, records, awaitRes, linkRes, client.resource()};
         publishCaps();
@@ -183,7 +190,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public Subscription subscribe(NodePath path, int policy, ValueListener listener) {
-        LocalSubscription sub = new LocalSubscription(this, path);
+        LocalSubscription sub = new LocalSubscription(this, path, listener);
         int v = resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             sub.refused(-v);
@@ -195,8 +202,7 @@ public final class NarrowNode implements Node, FrameHandler {
             return sub;
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
-        fillSlot(s, v, word, OWNER, 0, -1, 0, 0, -1);
-        st.listener[s] = listener;
+        fillSlot(s, v, word, OWNER, 0, -1, 0, 0);
         st.handle[s] = sub;
         placeSlot(v, s);
         sub.bind(s, st.gen[s], st.pos[s]);
@@ -238,6 +244,54 @@ public final class NarrowNode implements Node, FrameHandler {
     public int listenerCount(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
         return v < 0 ? 0 : vt.listeners[v];
+    }
+
+    /**
+     * The id of the link the vertex's last publisher came over: -1 for the local host, -2 when the
+     * vertex was never published (or is absent).
+     */
+    public int lastPublisherLinkId(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v < 0 || vt.pubLink[v] == NO_PUBLISHER) {
+            return NO_PUBLISHER;
+        }
+        return vt.pubLink[v] == OWNER ? OWNER : links[vt.pubLink[v]].id();
+    }
+
+    /** The peer of the vertex's last remote publisher (0 for the local host). */
+    public int lastPublisherPeer(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        return v < 0 ? 0 : vt.pubPeer[v];
+    }
+
+    /**
+     * Retires a leaf vertex: its slots are reaped (RFC-0035 §9.3 trigger 3), its value dropped and
+     * pending awaits on it answered with PATH_NOT_FOUND; it then reads not_found and notifies
+     * nobody. A vertex with children answers PATH_IN_USE; the root and absent vertices
+     * PATH_NOT_FOUND.
+     */
+    public int retire(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v <= 0) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        if (vt.firstChild[v] != VertexTable.NONE) {
+            return WireError.PATH_IN_USE;
+        }
+        while (vt.firstSlot[v] != SlotTable.NONE) {
+            removeSlot(vt.firstSlot[v]);
+        }
+        for (int a = 0; a < awVertex.length; a++) {
+            if (awVertex[a] == v) {
+                answerAwait(a, KIND_ERROR, WireError.PATH_NOT_FOUND, null, 0, 0);
+            }
+        }
+        dropValue(v);
+        if (vt.pubRouteOff[v] >= 0) {
+            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        }
+        vt.remove(v);
+        return WireError.OK;
     }
 
     /** True when the vertex exists (diagnostics, tests). */
@@ -499,7 +553,7 @@ public final class NarrowNode implements Node, FrameHandler {
             replyError(WireError.PATH_NOT_FOUND); // this node mints no refs: nothing validates
             return -1;
         }
-        if (x.isContainer(reqDst) || NodePath.validateKey(x.buffer(), x.bodyOffset(reqDst), x.bodyLength(reqDst)) != WireError.OK) {
+        if (x.isContainer(reqDst) || PathKeys.validateKey(x.buffer(), x.bodyOffset(reqDst), x.bodyLength(reqDst)) != WireError.OK) {
             replyError(WireError.PATH_INVALID);
             return -1;
         }
@@ -680,16 +734,13 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         if (x.type(payload) == TlvType.SUBSCRIBER) {
             // arm 2: byte-identical to the rendering of slot N with bit 9 = x sets the state to x
-            if ((st.word[s] & (SlotTable.KIND_ROUTED | SlotTable.KIND_LOCAL)) != 0) {
-                final int pOff = x.start(payload);
-                final int pLen = x.totalLength(payload);
-                for (int bit = 0; bit < 2; bit++) {
-                    int n = render(s, bit == 1, scratch, 0);
-                    if (Bytes.equals(scratch, 0, n, x.buffer(), pOff, pLen)) {
-                        setSuspended(s, bit == 1);
-                        replyResult(null, 0, 0);
-                        return;
-                    }
+            if (st.recOff[s] >= 0) {
+                int xState = renderer.matchesRendering(records.memory(), st.recOff[s], st.recLen[s],
+                        x.buffer(), x.start(payload), x.totalLength(payload), scratch, 0, scratch.length);
+                if (xState >= 0) {
+                    setSuspended(s, xState == 1);
+                    replyResult(null, 0, 0);
+                    return;
                 }
             }
             // arm 3: any other SUBSCRIBER with a target replaces through the append door
@@ -782,8 +833,9 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     /**
-     * Parses a FIELD selector: levels of NAME then 0..3 VALUEs (mode; index, mode; index, mode,
-     * generation). Refusals: PATH_INVALID for a malformed selector.
+     * Reads a FIELD selector through the codec's {@link FieldView} (levels of NAME then 0..3
+     * VALUEs; the generation is the codec's spelling). Adds the terminus rule that {@code [*]} is
+     * only the first step under {@code subscribers}. Refusals: PATH_INVALID.
      */
     private int parseField(int f) {
         final TlvIndex x = rx;
@@ -792,64 +844,17 @@ public final class NarrowNode implements Node, FrameHandler {
         fMode = 0;
         fIdx = -1;
         fGen = -1;
-        if (!x.isContainer(f)) {
+        int r = fieldView.wrap(x, f);
+        if (r != WireError.OK) {
             return WireError.PATH_INVALID;
         }
-        int c = x.firstChild(f);
-        if (c == TlvIndex.NONE) {
-            return WireError.PATH_INVALID;
-        }
-        while (c != TlvIndex.NONE) {
-            if (x.type(c) != TlvType.NAME || x.bodyLength(c) == 0) {
-                return WireError.PATH_INVALID;
-            }
-            if (++fLevels > 8) {
-                return WireError.PATH_INVALID;
-            }
-            final int name = c;
-            int vals = 0;
-            long v0 = 0;
-            long v1 = 0;
-            long v2 = 0;
-            c = x.nextSibling(c);
-            while (c != TlvIndex.NONE && x.type(c) == TlvType.VALUE) {
-                long val = x.bodyLength(c) > 8 ? Long.MAX_VALUE : x.valueAsLong(c);
-                if (vals == 0) {
-                    v0 = val;
-                } else if (vals == 1) {
-                    v1 = val;
-                } else {
-                    v2 = val;
-                }
-                vals++;
-                c = x.nextSibling(c);
-            }
-            long mode;
-            long idx = -1;
-            long gen = -1;
-            if (vals == 0) {
-                mode = 0;
-            } else if (vals == 1) {
-                mode = v0;
-            } else if (vals <= 3) {
-                idx = v0;
-                mode = v1;
-                if (vals == 3) {
-                    gen = v2;
-                }
-            } else {
-                return WireError.PATH_INVALID;
-            }
-            if (mode < 0 || mode > 2 || (idx >= 0 && (mode != 1 || idx > 65535)) || gen > 0xFFFFFFFFL) {
-                return WireError.PATH_INVALID;
-            }
-            if (fLevels == 1) {
-                fFirst = name;
-                fMode = (int) mode;
-                fIdx = (int) idx;
-                fGen = gen;
-            }
-            if (mode == 2 && (fLevels != 1 || !x.payloadEquals(name, Names.SUBSCRIBERS))) {
+        fLevels = fieldView.levels();
+        fFirst = fieldView.nameEntry(0);
+        fMode = fieldView.mode(0);
+        fIdx = fieldView.index(0);
+        fGen = fieldView.generation(0);
+        for (int i = 0; i < fLevels; i++) {
+            if (fieldView.mode(i) == FieldView.MODE_WILDCARD && (i != 0 || !x.payloadEquals(fFirst, Names.SUBSCRIBERS))) {
                 return WireError.PATH_INVALID; // [*] only as the first step under subscribers
             }
         }
@@ -872,6 +877,8 @@ public final class NarrowNode implements Node, FrameHandler {
         t.end();
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
+        } else {
+            replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
         }
     }
 
@@ -892,7 +899,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
     }
 
-    /** Replies with the slot identity: FIELD{NAME subscribers, VALUE u32 N, VALUE u8 1, VALUE u32 gen}. */
+    /** Replies with the slot identity: FIELD{NAME subscribers, VALUE u32 N, VALUE u32 gen, VALUE u8 1}. */
     private void replyIdentity(int s) {
         if (reqSilent) {
             return;
@@ -904,7 +911,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
                 .value(KIND_RESULT, 1)
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS)
-                .value(st.pos[s], 4).value(1, 1).value(st.gen[s] & 0xFFFFFFFFL, 4).end()
+                .value(st.pos[s], 4).value(st.gen[s] & 0xFFFFFFFFL, 4).value(1, 1).end()
                 .end();
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
@@ -963,7 +970,7 @@ public final class NarrowNode implements Node, FrameHandler {
         return -1;
     }
 
-    private void fillSlot(int s, int v, int word, int holderLink, int holderPeer, int recOff, int recLen, int routeLen, int polOff) {
+    private void fillSlot(int s, int v, int word, int holderLink, int holderPeer, int recOff, int recLen, int routeLen) {
         st.vertex[s] = v;
         st.word[s] = word;
         st.gen[s]++;
@@ -972,7 +979,6 @@ public final class NarrowNode implements Node, FrameHandler {
         st.recOff[s] = recOff;
         st.recLen[s] = recLen;
         st.routeLen[s] = routeLen;
-        st.polOff[s] = polOff;
         st.target[s] = VertexTable.NONE;
     }
 
@@ -1073,42 +1079,20 @@ public final class NarrowNode implements Node, FrameHandler {
      */
     private void appendDoor(int v, int p, int replace) {
         final TlvIndex x = rx;
-        if (p == TlvIndex.NONE || x.type(p) != TlvType.SUBSCRIBER || !x.isContainer(p)) {
+        // the codec's view: SUBSCRIBER container, PATH target first (target-less records refused),
+        // qos read with the config-reader rules (last well-formed delivery_policy wins)
+        if (p == TlvIndex.NONE || subscriberView.wrap(x, p) != WireError.OK) {
             replyError(WireError.SCHEMA_TYPE_MISMATCH);
             return;
         }
-        final int t = x.firstChild(p);
-        if (t == TlvIndex.NONE || x.type(t) != TlvType.PATH || x.isContainer(t)) {
-            replyError(WireError.SCHEMA_TYPE_MISMATCH); // target-less records are refused
-            return;
-        }
-        // the qos: config-reader pair walk, last well-formed delivery_policy wins
-        int policy = 0;
-        int polAbs = -1;
-        boolean stamp = false;
-        int settings = x.findSibling(x.nextSibling(t), TlvType.SETTINGS);
-        if (settings != TlvIndex.NONE && x.isContainer(settings)) {
-            int k = x.firstChild(settings);
-            while (k != TlvIndex.NONE && x.type(k) == TlvType.NAME) {
-                int val = x.nextSibling(k);
-                if (val == TlvIndex.NONE) {
-                    break;
-                }
-                if (x.type(val) == TlvType.VALUE) {
-                    if (x.bodyLength(val) == 2 && x.payloadEquals(k, Names.DELIVERY_POLICY)) {
-                        policy = (int) x.valueAsLong(val);
-                        polAbs = x.bodyOffset(val);
-                    } else if (x.bodyLength(val) == 1 && x.payloadEquals(k, Names.TOPIC)) {
-                        stamp = x.valueAsLong(val) != 0;
-                    }
-                }
-                k = x.nextSibling(val);
-            }
-        }
+        final int t = subscriberView.target();
+        final int policy = subscriberView.policy();
+        final boolean hasPolicy = subscriberView.hasPolicy();
+        final boolean stamp = subscriberView.qos() != TlvIndex.NONE && subscriberView.qosReader().u8(Names.TOPIC, 0) != 0;
         final boolean local = reqLink == OWNER;
         int targetV = VertexTable.NONE;
         if (local) {
-            if (NodePath.validateKey(x.buffer(), x.bodyOffset(t), x.bodyLength(t)) != WireError.OK) {
+            if (PathKeys.validateKey(x.buffer(), x.bodyOffset(t), x.bodyLength(t)) != WireError.OK) {
                 replyError(WireError.PATH_INVALID);
                 return;
             }
@@ -1124,7 +1108,7 @@ public final class NarrowNode implements Node, FrameHandler {
         final int routeLen = local ? 0 : x.totalLength(reqSrc);
         final int kind = local ? SlotTable.KIND_LOCAL : SlotTable.KIND_ROUTED;
         final int word = SlotTable.IN_USE | kind | (policy & SlotTable.POLICY_MASK)
-                | (polAbs >= 0 ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0);
+                | (hasPolicy ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0);
         if (replace < 0) {
             int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
             if (dup >= 0) {
@@ -1155,7 +1139,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (routeLen > 0) {
             System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
         }
-        fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen, polAbs >= 0 ? polAbs - recStart : -1);
+        fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen);
         st.target[s] = targetV;
         if (replace < 0) {
             placeSlot(v, s);
@@ -1184,7 +1168,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
                 .value(KIND_RESULT, 1)
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS)
-                .value(pos, 4).value(1, 1).value(gen & 0xFFFFFFFFL, 4).end()
+                .value(pos, 4).value(gen & 0xFFFFFFFFL, 4).value(1, 1).end()
                 .end();
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
@@ -1224,69 +1208,17 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     /**
-     * Renders slot s's stored record under live state {@code suspended} (RFC-0035 §5.1) into
-     * {@code out}; returns its length.
+     * Renders slot s's stored record under live state {@code suspended} (RFC-0035 §5.1, the codec's
+     * {@link SubscriberRenderer}) into {@code out}; a record-less slot renders as the empty STATUS.
+     * Returns its length (0 when it does not fit).
      */
     int render(int s, boolean suspended, byte[] out, int o) {
-        final byte[] mem = records.memory();
-        final int ro = st.recOff[s];
-        final int rl = st.recLen[s];
-        if (ro < 0) {
+        if (st.recOff[s] < 0) {
             System.arraycopy(Names.EMPTY_STATUS, 0, out, o, 4);
             return 4;
         }
-        if ((st.word[s] & SlotTable.HAS_POLICY) != 0) {
-            // rule 1: the record's word with bit 9 set to the live state, length unchanged
-            System.arraycopy(mem, ro, out, o, rl);
-            int po = o + st.polOff[s] + 1;
-            out[po] = (byte) (suspended ? (out[po] | 0x02) : (out[po] & ~0x02));
-            return rl;
-        }
-        if (!suspended) {
-            System.arraycopy(mem, ro, out, o, rl); // rule 2
-            return rl;
-        }
-        // rule 3: append NAME delivery_policy VALUE 0x0200 to the first SETTINGS, or add SETTINGS{pair}
-        return renderRule3(mem, ro, out, o);
-    }
-
-    /** A writer of its own: rendering runs while the reply writer is mid-frame (the list read). */
-    private final TlvWriter rw = new TlvWriter(4);
-
-    private int renderRule3(byte[] mem, int ro, byte[] out, int o) {
-        final int opt = mem[ro + 1] & 0xFF;
-        final int h = Opt.headerSize(opt);
-        final int bodyLen = (opt & Opt.LL) != 0 ? Bytes.i32(mem, ro + 2) : Bytes.u16(mem, ro + 2);
-        TlvWriter t = rw.wrap(out, o, out.length - o);
-        t.begin(TlvType.SUBSCRIBER, opt);
-        int c = ro + h;
-        final int end = ro + h + bodyLen;
-        boolean done = false;
-        while (c < end) {
-            int total = tlvTotal(mem, c);
-            int copt = mem[c + 1] & 0xFF;
-            if (!done && (mem[c] & 0xFF) == TlvType.SETTINGS && (copt & Opt.PL) != 0) {
-                int ch = Opt.headerSize(copt);
-                int cl = (copt & Opt.LL) != 0 ? Bytes.i32(mem, c + 2) : Bytes.u16(mem, c + 2);
-                t.begin(TlvType.SETTINGS, copt).raw(mem, c + ch, cl);
-                t.leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(SlotTable.SUSPENDED, 2);
-                t.end(trailerTs(mem, c + ch + cl, copt));
-                done = true;
-            } else {
-                t.raw(mem, c, total);
-            }
-            c += total;
-        }
-        if (!done) {
-            t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(SlotTable.SUSPENDED, 2).end();
-        }
-        t.end(trailerTs(mem, end, opt));
-        return t.error() == WireError.OK ? t.length() : 0;
-    }
-
-    private static long trailerTs(byte[] b, int tsOff, int opt) {
-        int n = Opt.tsSize(opt);
-        return n == 8 ? Bytes.i64(b, tsOff) : n == 4 ? Bytes.i32(b, tsOff) : 0L;
+        int n = renderer.render(records.memory(), st.recOff[s], st.recLen[s], suspended, out, o, out.length - o);
+        return n < 0 ? 0 : n;
     }
 
     // ------------------------------------------------------------------ values, publish, delivery
@@ -1330,7 +1262,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v >= 0) {
             return v;
         }
-        if (NodePath.validateKey(b, off, len) != WireError.OK || len > vt.maxKey) {
+        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey) {
             vt.refused();
             return -WireError.PATH_INVALID;
         }
@@ -1476,7 +1408,8 @@ public final class NarrowNode implements Node, FrameHandler {
         final int word = st.word[s];
         if ((word & SlotTable.KIND_CALLBACK) != 0) {
             view.set(vb, vo, vl, vt.keys, vt.keyOffset(v), vt.keyLen[v], deleted);
-            ((ValueListener) st.listener[s]).onValue((Subscription) st.handle[s], view, seq, stale);
+            LocalSubscription sub = (LocalSubscription) st.handle[s];
+            sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             final byte[] mem = records.memory();
             TlvWriter t = w.wrap(tx, 0, tx.length);

@@ -4,6 +4,7 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.pool.Counter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wire.Bytes;
+import io.spectrum.wire.SubscriberRenderer;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -35,8 +36,25 @@ public final class RemoteClient {
     private final int[] index;
     private final long[] gen;
     private final int[] sends;
+    private final byte[][] record;
 
-    RemoteClient(NarrowNode node, int capacity, int unused) {
+    // outstanding requests: each has its own reply endpoint /$reply/<k> (digest §5.2 [rec])
+    /** Request states. */
+    public static final int PENDING = 1;
+    public static final int DONE = 2;
+    private final NodePath[] replyEp;
+    private final int[] reqState;
+    private final int[] reqLink;
+    private final int[] reqPeer;
+    private final int[] reqKind;
+    private final int[] reqError;
+    private final int[] reqLen;
+    private final byte[] reqBuf;
+    private final int reqCap;
+    private final SubscriberRenderer renderer = new SubscriberRenderer();
+    private final byte[] work = new byte[1024];
+
+    RemoteClient(NarrowNode node, int capacity, int resultBytes) {
         this.node = node;
         res = new Counter("node.remoteSubscriptions", capacity);
         link = new int[capacity];
@@ -49,6 +67,19 @@ public final class RemoteClient {
         index = new int[capacity];
         gen = new long[capacity];
         sends = new int[capacity];
+        record = new byte[capacity][];
+        replyEp = new NodePath[capacity];
+        reqState = new int[capacity];
+        reqLink = new int[capacity];
+        reqPeer = new int[capacity];
+        reqKind = new int[capacity];
+        reqError = new int[capacity];
+        reqLen = new int[capacity];
+        reqCap = resultBytes;
+        reqBuf = new byte[capacity * resultBytes];
+        for (int k = 0; k < capacity; k++) {
+            replyEp[k] = NodePath.of("/$reply/" + k);
+        }
     }
 
     BoundedResource resource() {
@@ -77,6 +108,7 @@ public final class RemoteClient {
         gen[h] = -1;
         error[h] = WireError.OK;
         state[h] = SENT;
+        record[h] = buildRecord(localTarget, pol);
         int r = send(h);
         return r == WireError.OK ? h : -r;
     }
@@ -113,6 +145,20 @@ public final class RemoteClient {
         return sends[h];
     }
 
+    /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16}]} (config time). */
+    private static byte[] buildRecord(NodePath target, int pol) {
+        byte[] b = new byte[target.tlv().length + 64];
+        TlvWriter t = new TlvWriter(4).wrap(b, 0, b.length);
+        t.begin(TlvType.SUBSCRIBER).raw(target.tlv());
+        if (pol != 0) {
+            t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(pol, 2).end();
+        }
+        t.end();
+        byte[] r = new byte[t.length()];
+        System.arraycopy(b, 0, r, 0, r.length);
+        return r;
+    }
+
     private int send(int h) {
         TlvWriter t = node.txWriter();
         NodePath tp = target[h];
@@ -120,11 +166,8 @@ public final class RemoteClient {
                 .raw(remote[h].tlv())
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
                 .raw(tp.tlv())
-                .begin(TlvType.SUBSCRIBER).raw(tp.tlv());
-        if (policy[h] != 0) {
-            t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(policy[h], 2).end();
-        }
-        t.end().end();
+                .raw(record[h])
+                .end();
         if (t.error() != WireError.OK) {
             return t.error();
         }
@@ -155,6 +198,37 @@ public final class RemoteClient {
         if (x.type(dst) != TlvType.PATH) {
             return;
         }
+        int kind = rest != TlvIndex.NONE && x.type(rest) == TlvType.VALUE && x.bodyLength(rest) == 1
+                && x.valueAsLong(rest) <= 1 ? (int) x.valueAsLong(rest) : NarrowNode.KIND_RESULT;
+        int payload = rest == TlvIndex.NONE ? TlvIndex.NONE
+                : (x.type(rest) == TlvType.VALUE && x.bodyLength(rest) == 1 && x.valueAsLong(rest) <= 1) ? x.nextSibling(rest) : rest;
+        for (int k = 0; k < reqState.length; k++) {
+            if (reqState[k] != PENDING || reqLink[k] != li || reqPeer[k] != p) {
+                continue;
+            }
+            NodePath ep = replyEp[k];
+            if (!Bytes.equals(x.buffer(), x.bodyOffset(dst), x.bodyLength(dst), ep.tlv(), ep.bodyOffset(), ep.bodyLength())) {
+                continue;
+            }
+            reqKind[k] = kind;
+            reqLen[k] = 0;
+            if (kind == NarrowNode.KIND_ERROR) {
+                reqError[k] = firstErrorCode(x, payload);
+            } else if (payload != TlvIndex.NONE) {
+                int n = x.untrailedLength(payload);
+                if (n > reqCap) {
+                    reqError[k] = WireError.FLOW_BACKPRESSURE;
+                } else {
+                    System.arraycopy(x.buffer(), x.start(payload), reqBuf, k * reqCap, n);
+                    reqLen[k] = n;
+                    reqError[k] = WireError.OK;
+                }
+            } else {
+                reqError[k] = WireError.OK;
+            }
+            reqState[k] = DONE;
+            return;
+        }
         for (int h = 0; h < state.length; h++) {
             if (state[h] != SENT || link[h] != li || peer[h] != p) {
                 continue;
@@ -163,8 +237,6 @@ public final class RemoteClient {
             if (!Bytes.equals(x.buffer(), x.bodyOffset(dst), x.bodyLength(dst), tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
                 continue;
             }
-            int kind = rest != TlvIndex.NONE && x.type(rest) == TlvType.VALUE ? (int) x.valueAsLong(rest) : 0;
-            int payload = rest != TlvIndex.NONE ? x.nextSibling(rest) : TlvIndex.NONE;
             if (kind == NarrowNode.KIND_ERROR) {
                 state[h] = REFUSED;
                 error[h] = firstErrorCode(x, payload);
@@ -174,16 +246,151 @@ public final class RemoteClient {
                     int c = x.findSibling(x.firstChild(payload), TlvType.VALUE);
                     if (c != TlvIndex.NONE) {
                         index[h] = (int) x.valueAsLong(c);
-                        int m = x.nextSibling(c);
-                        int g = m != TlvIndex.NONE ? x.nextSibling(m) : TlvIndex.NONE;
-                        if (g != TlvIndex.NONE && x.type(g) == TlvType.VALUE) {
-                            gen[h] = x.valueAsLong(g);
+                        int g = x.nextSibling(c);
+                        int m = g != TlvIndex.NONE ? x.nextSibling(g) : TlvIndex.NONE;
+                        if (m != TlvIndex.NONE && x.type(m) == TlvType.VALUE) {
+                            gen[h] = x.valueAsLong(g); // index, generation, mode
                         }
                     }
                 }
             }
             return;
         }
+    }
+
+    // ---------------------------------------------------------------- request helpers
+
+    private int takeRequest(int li, int p) {
+        for (int k = 0; k < reqState.length; k++) {
+            if (reqState[k] == 0) {
+                reqState[k] = PENDING;
+                reqLink[k] = li;
+                reqPeer[k] = p;
+                reqError[k] = WireError.OK;
+                reqLen[k] = 0;
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** Sends FWD{op, dst, [FIELD subscribers[N] / [] ], src = /$reply/k, [payload]}; returns k or -code. */
+    private int request(int li, int p, int op, NodePath dst, int slot, boolean list, long gen,
+                        byte[] pb, int po, int pl) {
+        if (li < 0) {
+            return -WireError.TRANSPORT_DOWN;
+        }
+        int k = takeRequest(li, p);
+        if (k < 0) {
+            return -WireError.FLOW_BACKPRESSURE;
+        }
+        TlvWriter t = node.txWriter();
+        t.begin(TlvType.FWD).value(op, 1).raw(dst.tlv());
+        if (slot >= 0 || list) {
+            t.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS);
+            if (slot >= 0) {
+                t.value(slot, 4);
+                if (gen >= 0) {
+                    t.value(gen, 4);
+                }
+            }
+            t.value(1, 1).end();
+        }
+        t.raw(replyEp[k].tlv());
+        if (pb != null) {
+            t.raw(pb, po, pl);
+        }
+        t.end();
+        if (t.error() != WireError.OK) {
+            reqState[k] = 0;
+            return -t.error();
+        }
+        node.sendTx(li, p, t.length());
+        return k;
+    }
+
+    /** Remote READ of a vertex's value. Returns a request handle (poll {@link #requestState}). */
+    public int read(io.spectrum.link.Link link, int p, NodePath remotePath) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, -1, false, -1, null, 0, 0);
+    }
+
+    /** Remote WRITE of one value TLV. */
+    public int write(io.spectrum.link.Link link, int p, NodePath remotePath, byte[] tlv, int off, int len) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, -1, false, -1, tlv, off, len);
+    }
+
+    /** Remote READ of {@code :subscribers[]} (the positional list). */
+    public int readList(io.spectrum.link.Link link, int p, NodePath remotePath) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, -1, true, -1, null, 0, 0);
+    }
+
+    /** Remote READ of {@code :subscribers[N]} (the rendering with the live bit). */
+    public int readSlot(io.spectrum.link.Link link, int p, NodePath remotePath, int n) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, n, false, -1, null, 0, 0);
+    }
+
+    /** Remote clear of {@code :subscribers[N]} (empty STATUS), guarded by {@code gen} when >= 0. */
+    public int clearSlot(io.spectrum.link.Link link, int p, NodePath remotePath, int n, long gen) {
+        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, n, false, gen, Names.EMPTY_STATUS, 0, 4);
+    }
+
+    /**
+     * Remote toggle of {@code :subscribers[N]}: renders {@code record} (the slot's record as read back
+     * from {@code [N]}) with bit 9 = {@code suspended} and writes it back (RFC-0035 §4.4 arm 2).
+     */
+    public int setSlotSuspended(io.spectrum.link.Link link, int p, NodePath remotePath, int n, long gen,
+                                byte[] rec, int off, int len, boolean suspended) {
+        int m = renderer.render(rec, off, len, suspended, work, 0, work.length);
+        if (m < 0) {
+            return m;
+        }
+        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, n, false, gen, work, 0, m);
+    }
+
+    /** Suspends or resumes a remote subscription this client made (uses its acknowledged identity). */
+    public int setSuspended(int h, boolean suspended) {
+        if (state[h] != ACKED || index[h] < 0) {
+            return -WireError.PATH_NOT_FOUND;
+        }
+        byte[] rec = record[h];
+        int m = renderer.render(rec, 0, rec.length, suspended, work, 0, work.length);
+        if (m < 0) {
+            return m;
+        }
+        return request(link[h], peer[h], NarrowNode.OP_WRITE, remote[h], index[h], false, gen[h], work, 0, m);
+    }
+
+    /** Clears a remote subscription this client made and forgets its record. */
+    public int unsubscribe(int h) {
+        if (state[h] == FREE) {
+            return -WireError.PATH_NOT_FOUND;
+        }
+        int r = state[h] == ACKED && index[h] >= 0
+                ? request(link[h], peer[h], NarrowNode.OP_WRITE, remote[h], index[h], false, gen[h], Names.EMPTY_STATUS, 0, 4)
+                : WireError.OK;
+        forget(h);
+        return r;
+    }
+
+    /** PENDING, DONE, or 0 for a free handle. */
+    public int requestState(int k) {
+        return reqState[k];
+    }
+
+    /** The answer's error code (OK for a RESULT). */
+    public int requestError(int k) {
+        return reqError[k];
+    }
+
+    /** Copies the RESULT payload TLV out; returns its length. */
+    public int requestResult(int k, byte[] out, int off) {
+        System.arraycopy(reqBuf, k * reqCap, out, off, reqLen[k]);
+        return reqLen[k];
+    }
+
+    /** Frees a request handle (answered or not: a late reply is then ignored). */
+    public void release(int k) {
+        reqState[k] = 0;
     }
 
     static int firstErrorCode(TlvIndex x, int status) {

@@ -108,7 +108,11 @@ public final class FrameDecoder {
         }
         final int type = buf[pos] & 0xFF;
         final int opt = buf[pos + 1] & 0xFF;
-        if (type == 0 || (opt & Opt.RESERVED) != 0) {
+        if (type == 0) {
+            return WireError.FRAME_INVALID;
+        }
+        if ((opt & Opt.RESERVED) != 0) {
+            idx.errorOffset = pos + 1; // point at the opt byte
             return WireError.FRAME_INVALID;
         }
         final int header;
@@ -124,6 +128,7 @@ public final class FrameDecoder {
             length = Bytes.u16(buf, pos + 2);
         }
         if (length > maxTlvBytes) {
+            idx.errorOffset = pos + 2; // point at the length field
             return WireError.FRAME_INVALID;
         }
         final int tsLen = Opt.tsSize(opt);
@@ -152,11 +157,13 @@ public final class FrameDecoder {
         if (crcLen == 4) {
             crcValue = Bytes.i32(buf, crcOff);
             if (Crc32c.compute(buf, bodyOff, bodyLen + tsLen) != crcValue) {
+                idx.errorOffset = crcOff;
                 return WireError.FRAME_CRC_FAIL;
             }
         } else if (crcLen == 2) {
             crcValue = Bytes.u16(buf, crcOff);
             if (Crc16.compute(buf, bodyOff, bodyLen + tsLen) != crcValue) {
+                idx.errorOffset = crcOff;
                 return WireError.FRAME_CRC_FAIL;
             }
         }

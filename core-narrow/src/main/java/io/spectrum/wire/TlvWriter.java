@@ -192,6 +192,12 @@ public final class TlvWriter {
 
     /** Writes a VALUE of {@code width} little-endian bytes (1..8). */
     public TlvWriter value(long v, int width) {
+        if (width < 1 || width > 8) {
+            if (error == WireError.OK) {
+                error = WireError.SCHEMA_TYPE_MISMATCH;
+            }
+            return this;
+        }
         if (!room(4 + width)) {
             return this;
         }
@@ -203,7 +209,10 @@ public final class TlvWriter {
         return this;
     }
 
-    /** Writes an empty-payload TLV, e.g. the empty STATUS {@code 09 00 00 00}. */
+    /**
+     * Writes an empty-payload TLV, e.g. the empty STATUS {@code 09 00 00 00} or the empty container
+     * {@code 0B 40 00 00}; the raw opt is kept and any trailer it asks for is appended.
+     */
     public TlvWriter empty(int type, int opt) {
         if (!room(Opt.headerSize(opt))) {
             return this;
@@ -217,6 +226,7 @@ public final class TlvWriter {
             Bytes.put16(buf, pos + 2, 0);
             pos += 4;
         }
+        trailer(pos, 0, opt, 0L);
         return this;
     }
 

@@ -39,7 +39,7 @@ final class Frames {
         return java.util.Arrays.copyOf(b, w.length());
     }
 
-    /** FIELD{NAME subscribers [, VALUE u32 N], VALUE u8 mode [, VALUE u32 gen]}; idx < 0 = no index. */
+    /** FIELD{NAME subscribers [, VALUE u32 N [, VALUE u32 gen]], VALUE u8 mode}; idx < 0 = no index. */
     static byte[] subsField(int idx, int mode, long gen) {
         byte[] b = new byte[128];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
@@ -47,10 +47,10 @@ final class Frames {
         if (idx >= 0) {
             w.value(idx, 4);
         }
-        w.value(mode, 1);
         if (gen >= 0) {
-            w.value(gen, 4);
+            w.value(gen, 4); // the codec's spelling: index, generation, mode
         }
+        w.value(mode, 1);
         w.end();
         return java.util.Arrays.copyOf(b, w.length());
     }

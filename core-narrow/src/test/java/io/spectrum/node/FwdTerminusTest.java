@@ -154,6 +154,46 @@ class FwdTerminusTest extends NodeHarness {
     }
 
     @Test
+    void await_isNotAnsweredByDescendantOrFieldWrites() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        NodePath sensor = NodePath.of("/sensor");
+        node.write(sensor, Frames.value(1, 1), 0, 5);
+        exchange(PEER, Frames.fwd(2, sensor.tlv(), null, Frames.REPLY_EP));
+        node.write(temp, Frames.value(2, 1), 0, 5);
+        exchange(OTHER_PEER, Frames.fwd(1, sensor.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP,
+                Frames.subscriber("/c", 0, false, false)));
+        assertEquals(1, link.sentCount, "only the subscribe's reply");
+        node.write(sensor, Frames.value(3, 1), 0, 5);
+        assertEquals(3, link.sentCount, "the await's answer plus the new subscriber's delivery");
+        assertEquals(PEER, link.sentPeer[1]);
+        assertEquals(3, Frames.parse(link.sentAt(1)).op);
+    }
+
+    @Test
+    void fieldWritesAreSilent_noSequenceNoDelivery() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        java.util.List<Long> seen = new java.util.ArrayList<>();
+        node.subscribe(temp, 0, (s, v, seq, st) -> seen.add(seq));
+        long seq = node.sequence(temp);
+        Frames.Reply ack = Frames.parse(exchange(PEER, Frames.fwd(1, temp.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP,
+                Frames.subscriber("/c", 0, false, false))).get(0));
+        assertEquals(0, ack.kind);
+        exchange(PEER, Frames.fwd(1, temp.tlv(), Frames.subsField(1, 1, -1), Frames.REPLY_EP, Frames.hex("09000000")));
+        assertEquals(seq, node.sequence(temp));
+        assertEquals(java.util.List.of(), seen);
+    }
+
+    @Test
+    void anAnswerLargerThanTheFrameBufferIsBackpressure() {
+        NodeHarness h = new NodeHarness(c -> c.frameBytes = 64);
+        byte[] big = new byte[80];
+        big[0] = 1;
+        big[2] = 76;
+        h.node.write(h.temp, big, 0, big.length);
+        assertEquals(WireError.FLOW_BACKPRESSURE, h.request(Frames.fwd(0, h.temp.tlv(), null, Frames.REPLY_EP)).errorCode());
+    }
+
+    @Test
     void await_timesOutWithFlowTimeout_drivenByTheClock() {
         node.write(temp, Frames.value(1, 1), 0, 5);
         exchange(PEER, hex(Vectors.FWD_AWAIT_TIMEOUT)); // 1e9 ns

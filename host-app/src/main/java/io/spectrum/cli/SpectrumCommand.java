@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
         description = "Spectrum: a libtracer v1 publish/subscribe fabric from boards to hosts.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                DecodeCommand.class,
                 HilCommand.class,
         })
 public final class SpectrumCommand implements Runnable {

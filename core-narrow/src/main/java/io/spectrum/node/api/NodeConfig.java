@@ -28,8 +28,10 @@ public final class NodeConfig {
     public int awaitRouteBytes = 256;
     /** Links that can be attached. */
     public int maxLinks = 8;
-    /** Remote subscriptions this node keeps as a client (subscribeRemote). */
+    /** Remote subscriptions this node keeps as a client (subscribeRemote), and outstanding remote requests. */
     public int maxRemoteSubscriptions = 16;
+    /** Bytes kept per outstanding remote request for its answer. */
+    public int remoteResultBytes = 512;
     /** Largest value a publish may carry (whole TLV); above it FLOW_BACKPRESSURE. */
     public int payloadCap = 1024 * 1024;
     /** How long a stale value is kept for its publisher to come back. */

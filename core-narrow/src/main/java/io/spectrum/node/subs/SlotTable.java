@@ -40,11 +40,9 @@ public final class SlotTable {
     public final int[] recOff;
     public final int[] recLen;
     public final int[] routeLen;
-    /** Offset (within the record) of the effective delivery_policy VALUE payload, or -1. */
-    public final int[] polOff;
     /** Local target vertex of a KIND_LOCAL edge. */
     public final int[] target;
-    public final Object[] listener;
+    /** The in-process edge's handle (which holds its listener), for KIND_CALLBACK. */
     public final Object[] handle;
 
     private final int[] freeIds;
@@ -66,9 +64,7 @@ public final class SlotTable {
         recOff = new int[capacity];
         recLen = new int[capacity];
         routeLen = new int[capacity];
-        polOff = new int[capacity];
         target = new int[capacity];
-        listener = new Object[capacity];
         handle = new Object[capacity];
         freeIds = new int[capacity];
         for (int i = capacity - 1; i >= 0; i--) {
@@ -93,7 +89,6 @@ public final class SlotTable {
     public void give(int s) {
         vertex[s] = NONE;
         word[s] = 0;
-        listener[s] = null;
         handle[s] = null;
         recOff[s] = -1;
         freeIds[freeTop++] = s;

@@ -1,0 +1,239 @@
+package io.spectrum.wire;
+
+/**
+ * A read-only flyweight over a FIELD (0x10) selector: up to 8 levels, each a NAME followed by 0, 1,
+ * 2 or (Spectrum extension) 3 VALUEs:
+ *
+ * <pre>
+ * NAME                                 :name      SCALAR
+ * NAME, VALUE u8 mode                  :name[]    ELEMENT (no index) / :name[*] WILDCARD
+ * NAME, VALUE u32 index, VALUE u8 mode :name[N]   ELEMENT with index
+ * NAME, VALUE u32 index, VALUE u32 generation, VALUE u8 mode
+ *                                      :name[N]   ELEMENT with index and generation (extension)
+ * </pre>
+ *
+ * The generation spelling is Spectrum's (RFC-0035 §6.1 names the generation but not its bytes; see
+ * docs/extensions.md): a third VALUE of exactly 4 bytes between index and mode, allowed only with
+ * mode ELEMENT. A plain v1 reader caps a level at two VALUEs, so it refuses the level with
+ * {@code path::invalid} instead of misreading it, and only when a generation is actually sent.
+ *
+ * <p>{@link #wrap} validates and returns PATH_INVALID for: an empty or opaque FIELD, a non-NAME
+ * level head, an empty or over-long level name, more than 8 levels, a mode VALUE that is not one
+ * byte of 0/1/2, an index VALUE wider than 4 bytes or above 65535, more than 3 VALUEs in a level,
+ * an index or generation with a mode other than ELEMENT, a generation that is not 4 bytes. Index widths 1..4 zero-extend.
+ */
+public final class FieldView {
+    public static final int MAX_LEVELS = 8;
+    public static final int MAX_INDEX = 65535;
+    public static final int MAX_NAME_BYTES = 64;
+
+    public static final int MODE_SCALAR = 0;
+    public static final int MODE_ELEMENT = 1;
+    public static final int MODE_WILDCARD = 2;
+
+    public static final byte[] SUBSCRIBERS = {'s', 'u', 'b', 's', 'c', 'r', 'i', 'b', 'e', 'r', 's'};
+
+    private final int[] nameEntry = new int[MAX_LEVELS];
+    private final int[] mode = new int[MAX_LEVELS];
+    private final int[] index = new int[MAX_LEVELS];
+    private final long[] generation = new long[MAX_LEVELS];
+    private TlvIndex idx;
+    private int entry = TlvIndex.NONE;
+    private int levels;
+
+    /**
+     * Points the view at a FIELD entry and validates it.
+     *
+     * @return OK, SCHEMA_TYPE_MISMATCH when the entry is not a FIELD, or PATH_INVALID
+     */
+    public int wrap(TlvIndex index, int e) {
+        idx = index;
+        entry = TlvIndex.NONE;
+        levels = 0;
+        if (e < 0 || e >= index.count() || index.type(e) != TlvType.FIELD) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        if (!index.isContainer(e)) {
+            return WireError.PATH_INVALID;
+        }
+        int c = index.firstChild(e);
+        if (c == TlvIndex.NONE) {
+            return WireError.PATH_INVALID;
+        }
+        int n = 0;
+        while (c != TlvIndex.NONE) {
+            if (index.type(c) != TlvType.NAME || index.isContainer(c)) {
+                return fail();
+            }
+            final int nameLen = index.bodyLength(c);
+            if (nameLen < 1 || nameLen > MAX_NAME_BYTES) {
+                return fail();
+            }
+            if (n == MAX_LEVELS) {
+                return fail();
+            }
+            int v1 = TlvIndex.NONE;
+            int v2 = TlvIndex.NONE;
+            int v3 = TlvIndex.NONE;
+            int values = 0;
+            int v = index.nextSibling(c);
+            while (v != TlvIndex.NONE && index.type(v) == TlvType.VALUE) {
+                if (index.isContainer(v)) {
+                    return fail();
+                }
+                values++;
+                if (values == 1) {
+                    v1 = v;
+                } else if (values == 2) {
+                    v2 = v;
+                } else if (values == 3) {
+                    v3 = v;
+                } else {
+                    return fail();
+                }
+                v = index.nextSibling(v);
+            }
+            int m = MODE_SCALAR;
+            int ix = -1;
+            long gen = -1;
+            if (values == 1) {
+                m = modeOf(v1);
+            } else if (values == 2) {
+                ix = indexOf(v1);
+                m = modeOf(v2);
+                if (ix < 0 || m != MODE_ELEMENT) {
+                    return fail();
+                }
+            } else if (values == 3) {
+                ix = indexOf(v1);
+                m = modeOf(v3);
+                if (ix < 0 || index.bodyLength(v2) != 4 || m != MODE_ELEMENT) {
+                    return fail();
+                }
+                gen = index.valueAsLong(v2);
+            }
+            if (m < 0) {
+                return fail();
+            }
+            nameEntry[n] = c;
+            mode[n] = m;
+            this.index[n] = ix;
+            generation[n] = gen;
+            n++;
+            c = v;
+        }
+        levels = n;
+        entry = e;
+        return WireError.OK;
+    }
+
+    private int fail() {
+        levels = 0;
+        entry = TlvIndex.NONE;
+        return WireError.PATH_INVALID;
+    }
+
+    private int modeOf(int v) {
+        if (idx.bodyLength(v) != 1) {
+            return -1;
+        }
+        final int m = idx.buffer()[idx.bodyOffset(v)] & 0xFF;
+        return m <= MODE_WILDCARD ? m : -1;
+    }
+
+    private int indexOf(int v) {
+        final int w = idx.bodyLength(v);
+        if (w < 1 || w > 4) {
+            return -1;
+        }
+        final long ix = idx.valueAsLong(v);
+        return ix > MAX_INDEX ? -1 : (int) ix;
+    }
+
+    public TlvIndex index() {
+        return idx;
+    }
+
+    public int entry() {
+        return entry;
+    }
+
+    public int levels() {
+        return levels;
+    }
+
+    /** The NAME entry heading level i. */
+    public int nameEntry(int level) {
+        return nameEntry[level];
+    }
+
+    public boolean nameEquals(int level, byte[] name) {
+        return idx.payloadEquals(nameEntry[level], name);
+    }
+
+    public int mode(int level) {
+        return mode[level];
+    }
+
+    public boolean hasIndex(int level) {
+        return index[level] >= 0;
+    }
+
+    /** The level's index (0..65535), or -1 when it has none. */
+    public int index(int level) {
+        return index[level];
+    }
+
+    public boolean hasGeneration(int level) {
+        return generation[level] >= 0;
+    }
+
+    /** The level's generation (u32), or -1 when it has none. */
+    public long generation(int level) {
+        return generation[level];
+    }
+
+    /** True when the last level carries a generation (the element a write addresses). */
+    public boolean hasGeneration() {
+        return levels > 0 && generation[levels - 1] >= 0;
+    }
+
+    /** The last level's generation, or -1. */
+    public long generation() {
+        return levels > 0 ? generation[levels - 1] : -1;
+    }
+
+    /** True for the single-level selector {@code :subscribers…} (any mode). */
+    public boolean isSubscribers() {
+        return levels == 1 && nameEquals(0, SUBSCRIBERS);
+    }
+
+    /** Text form for diagnostics, e.g. {@code :subscribers[3]} or {@code :settings.app}. Allocates. */
+    public String toText() {
+        return appendText(new StringBuilder()).toString();
+    }
+
+    public StringBuilder appendText(StringBuilder sb) {
+        sb.append(':');
+        for (int i = 0; i < levels; i++) {
+            if (i > 0) {
+                sb.append('.');
+            }
+            final int ne = nameEntry[i];
+            Utf8.appendTo(sb, idx.buffer(), idx.bodyOffset(ne), idx.bodyLength(ne));
+            if (mode[i] == MODE_WILDCARD) {
+                sb.append("[*]");
+            } else if (mode[i] == MODE_ELEMENT) {
+                sb.append('[');
+                if (index[i] >= 0) {
+                    sb.append(index[i]);
+                    if (generation[i] >= 0) {
+                        sb.append('@').append(generation[i]);
+                    }
+                }
+                sb.append(']');
+            }
+        }
+        return sb;
+    }
+}

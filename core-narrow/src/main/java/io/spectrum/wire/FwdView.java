@@ -1,0 +1,233 @@
+package io.spectrum.wire;
+
+/**
+ * A read-only flyweight over a FWD (0x0F) remote-operation envelope. Positional children:
+ *
+ * <pre>
+ * [1] VALUE u8 op        opcode = op &amp; 0x3F; bit 7 = mint request; bit 6 spare
+ * [2] dst                PATH or PATH_REF
+ * [3] FIELD              optional, recognised by type
+ * [4] src                PATH (PATH_REF on some replies); always present, may be empty
+ * then per opcode:
+ *   READ  (0)  nothing
+ *   WRITE (1)  payload TLV (any type but PATH_REF_REVERSE)
+ *   AWAIT (2)  optional VALUE timeout ns (width-tolerant; absent = 1 s)
+ *   REPLY (3)  VALUE u8 kind (0 RESULT, 1 ERROR) only when a 1-byte VALUE of 0/1, else kind
+ *              RESULT and that child is the payload; then the payload
+ * tail: PATH_REF_REVERSE (found by type), PATH_REF mint answer (a reply's last child)
+ * </pre>
+ *
+ * {@link #wrap} returns SCHEMA_TYPE_MISMATCH when the entry is not a FWD container or the op is
+ * not a 1-byte VALUE, PATH_INVALID when dst or src is missing or of the wrong type. Unknown
+ * opcodes (4..63) parse; a terminus answers them {@code schema::type_mismatch}.
+ */
+public final class FwdView {
+    public static final int OP_READ = 0;
+    public static final int OP_WRITE = 1;
+    public static final int OP_AWAIT = 2;
+    public static final int OP_REPLY = 3;
+    public static final int OPCODE_MASK = 0x3F;
+    public static final int MINT = 0x80;
+    public static final int SPARE = 0x40;
+
+    public static final int KIND_RESULT = 0;
+    public static final int KIND_ERROR = 1;
+
+    /** AWAIT timeout when the request carries none: 1 s. */
+    public static final long DEFAULT_AWAIT_TIMEOUT_NS = 1_000_000_000L;
+
+    private TlvIndex idx;
+    private int entry = TlvIndex.NONE;
+    private int opEntry;
+    private int op;
+    private int dst;
+    private int field;
+    private int src;
+    private int timeoutEntry;
+    private int kindEntry;
+    private int kind;
+    private int payload;
+    private int pathRef;
+    private int pathRefReverse;
+
+    public int wrap(TlvIndex index, int e) {
+        idx = index;
+        entry = TlvIndex.NONE;
+        opEntry = dst = field = src = timeoutEntry = kindEntry = payload = pathRef = pathRefReverse = TlvIndex.NONE;
+        op = 0;
+        kind = KIND_RESULT;
+        if (e < 0 || e >= index.count() || index.type(e) != TlvType.FWD || !index.isContainer(e)) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        int c = index.firstChild(e);
+        if (c == TlvIndex.NONE || index.type(c) != TlvType.VALUE || index.isContainer(c) || index.bodyLength(c) != 1) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        opEntry = c;
+        op = index.buffer()[index.bodyOffset(c)] & 0xFF;
+        c = index.nextSibling(c);
+        if (!isRoute(c)) {
+            return WireError.PATH_INVALID;
+        }
+        dst = c;
+        c = index.nextSibling(c);
+        if (c != TlvIndex.NONE && index.type(c) == TlvType.FIELD) {
+            field = c;
+            c = index.nextSibling(c);
+        }
+        if (!isRoute(c)) {
+            return WireError.PATH_INVALID;
+        }
+        src = c;
+        c = index.nextSibling(c);
+        // the tail: a PATH_REF_REVERSE anywhere after src, a PATH_REF as the last child of a reply
+        int last = TlvIndex.NONE;
+        for (int t = c; t != TlvIndex.NONE; t = index.nextSibling(t)) {
+            if (index.type(t) == TlvType.PATH_REF_REVERSE && pathRefReverse == TlvIndex.NONE) {
+                pathRefReverse = t;
+            }
+            last = t;
+        }
+        final int opcode = op & OPCODE_MASK;
+        if (opcode == OP_REPLY && last != TlvIndex.NONE && index.type(last) == TlvType.PATH_REF) {
+            pathRef = last;
+        }
+        if (c == pathRefReverse || c == pathRef) {
+            c = TlvIndex.NONE;
+        }
+        switch (opcode) {
+            case OP_WRITE:
+                payload = c;
+                break;
+            case OP_AWAIT:
+                if (c != TlvIndex.NONE && index.type(c) == TlvType.VALUE && !index.isContainer(c)) {
+                    timeoutEntry = c;
+                }
+                break;
+            case OP_REPLY:
+                if (c != TlvIndex.NONE && index.type(c) == TlvType.VALUE && !index.isContainer(c)
+                        && index.bodyLength(c) == 1 && (index.buffer()[index.bodyOffset(c)] & 0xFF) <= KIND_ERROR) {
+                    kindEntry = c;
+                    kind = index.buffer()[index.bodyOffset(c)] & 0xFF;
+                    c = index.nextSibling(c);
+                    if (c == pathRefReverse || c == pathRef) {
+                        c = TlvIndex.NONE;
+                    }
+                }
+                payload = c;
+                break;
+            default:
+                break;
+        }
+        entry = e;
+        return WireError.OK;
+    }
+
+    private boolean isRoute(int c) {
+        if (c == TlvIndex.NONE || idx.isContainer(c)) {
+            return false;
+        }
+        final int t = idx.type(c);
+        return t == TlvType.PATH || t == TlvType.PATH_REF;
+    }
+
+    public TlvIndex index() {
+        return idx;
+    }
+
+    public int entry() {
+        return entry;
+    }
+
+    public int opEntry() {
+        return opEntry;
+    }
+
+    /** The raw op byte. */
+    public int op() {
+        return op;
+    }
+
+    /** op &amp; 0x3F. */
+    public int opcode() {
+        return op & OPCODE_MASK;
+    }
+
+    public boolean mint() {
+        return (op & MINT) != 0;
+    }
+
+    public boolean spare() {
+        return (op & SPARE) != 0;
+    }
+
+    public int dst() {
+        return dst;
+    }
+
+    public boolean dstIsPathRef() {
+        return dst != TlvIndex.NONE && idx.type(dst) == TlvType.PATH_REF;
+    }
+
+    /** The FIELD entry, or NONE. */
+    public int field() {
+        return field;
+    }
+
+    public int src() {
+        return src;
+    }
+
+    public boolean srcIsPathRef() {
+        return src != TlvIndex.NONE && idx.type(src) == TlvType.PATH_REF;
+    }
+
+    /** True when src is the empty PATH (no reply wanted). */
+    public boolean srcEmpty() {
+        return src != TlvIndex.NONE && idx.type(src) == TlvType.PATH && idx.bodyLength(src) == 0;
+    }
+
+    /** The payload entry (WRITE payload, REPLY payload), or NONE. */
+    public int payload() {
+        return payload;
+    }
+
+    public int timeoutEntry() {
+        return timeoutEntry;
+    }
+
+    /** AWAIT timeout in ns: the VALUE read width-tolerantly, or 1 s when absent. */
+    public long awaitTimeoutNs() {
+        return timeoutEntry == TlvIndex.NONE ? DEFAULT_AWAIT_TIMEOUT_NS : idx.valueAsLong(timeoutEntry);
+    }
+
+    /** The kind VALUE entry of a REPLY, or NONE when the reply carries none. */
+    public int kindEntry() {
+        return kindEntry;
+    }
+
+    /** KIND_RESULT or KIND_ERROR (RESULT when no kind child). */
+    public int kind() {
+        return kind;
+    }
+
+    /** The trailing PATH_REF mint answer of a reply, or NONE. */
+    public int pathRef() {
+        return pathRef;
+    }
+
+    public int pathRefReverse() {
+        return pathRefReverse;
+    }
+
+    /** Name of an opcode for diagnostics. */
+    public static String opName(int opcode) {
+        switch (opcode & OPCODE_MASK) {
+            case OP_READ: return "READ";
+            case OP_WRITE: return "WRITE";
+            case OP_AWAIT: return "AWAIT";
+            case OP_REPLY: return "REPLY";
+            default: return "OP" + (opcode & OPCODE_MASK);
+        }
+    }
+}

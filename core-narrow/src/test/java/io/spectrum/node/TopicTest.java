@@ -1,0 +1,204 @@
+package io.spectrum.node;
+
+import static io.spectrum.node.Frames.hex;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.Subscription;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.WireError;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Topic semantics on every vertex: seed 000 and DESIGN §4 decisions 2 and 6. */
+class TopicTest extends NodeHarness {
+    static final byte[] PUB_EP = NodePath.of("/producer/ep").tlv();
+    static final byte[] SUB_EP = NodePath.of("/client/a").tlv();
+    final List<String> got = new ArrayList<>();
+    final List<String> activity = new ArrayList<>();
+
+    Subscription local(int policy) {
+        return node.subscribe(temp, policy, (s, v, seq, stale) -> got.add(hex(v.copy()) + " seq=" + seq + (stale ? " stale" : "") + (v.deleted() ? " deleted" : "")));
+    }
+
+    void remotePublish(int peer, long value) {
+        List<byte[]> out = exchange(peer, Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(value, 1)));
+        assertEquals(0, Frames.parse(out.get(out.size() - 1)).kind);
+    }
+
+    /** SETTINGS{NAME spectrum.topic SETTINGS{NAME seq VALUE u64, NAME stale VALUE u8, NAME op VALUE u8}}. */
+    static byte[] stamp(long seq, int stale, int op) {
+        byte[] b = new byte[128];
+        io.spectrum.wire.TlvWriter w = new io.spectrum.wire.TlvWriter().wrap(b, 0, b.length);
+        w.begin(io.spectrum.wire.TlvType.SETTINGS).leaf(io.spectrum.wire.TlvType.NAME, "spectrum.topic".getBytes())
+                .begin(io.spectrum.wire.TlvType.SETTINGS)
+                .leaf(io.spectrum.wire.TlvType.NAME, "seq".getBytes()).value(seq, 8)
+                .leaf(io.spectrum.wire.TlvType.NAME, "stale".getBytes()).value(stale, 1)
+                .leaf(io.spectrum.wire.TlvType.NAME, "op".getBytes()).value(op, 1)
+                .end().end();
+        return java.util.Arrays.copyOf(b, w.length());
+    }
+
+    @Test
+    void sequenceCountsEveryPublish_andNeverGoesBack() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        remotePublish(PEER, 3);
+        assertEquals(3, node.sequence(temp));
+        node.clear(temp, false);
+        assertEquals(3, node.sequence(temp), "a silent clear spends no number");
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        assertEquals(4, node.sequence(temp), "after a clear the sequence continues");
+    }
+
+    @Test
+    void notifyingClear_spendsAFreshNumber_andNotifiesEvenWithoutASnapshot() {
+        local(0);
+        node.write(NodePath.of("/sensor/x"), Frames.value(0, 1), 0, 5); // vertex exists, temp has none
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        node.clear(temp, true);
+        assertEquals(List.of("0100010001 seq=1", "09000000 seq=2 deleted"), got);
+        byte[] out = new byte[8];
+        assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8));
+        node.clear(temp, true);
+        assertEquals("09000000 seq=3 deleted", got.get(2), "no snapshot held: still notified, fresh number");
+    }
+
+    @Test
+    void deleteNotice_reachesRemoteSubscribers_asTheEmptyStatus_stampedWithOpDelete() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        exchange(PEER, subscribeReq("/client/a", 0, false, false, SUB_EP));
+        exchange(PEER, subscribeReq("/client/b", 0, false, true, NodePath.of("/client/b").tlv()));
+        link.clearSent();
+        node.clear(temp, true);
+        assertEquals(2, link.sentCount);
+        assertEquals("09000000", hex(Frames.parse(link.sentAt(0)).payloadBytes()));
+        Frames.Reply stamped = Frames.parse(link.sentAt(1));
+        assertEquals("09000000", hex(stamped.payloadBytes()));
+        assertTrue(hex(stamped.bytes(stamped.trailing)).endsWith("02000200" + "6f70" + "01000100" + "01"));
+    }
+
+    @Test
+    void lastPublisherIdentity_isTheCallersLinkAndPeer() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        assertEquals(NarrowNode.OWNER, node.lastPublisherLinkId(temp));
+        remotePublish(PEER, 2);
+        assertEquals(link.id(), node.lastPublisherLinkId(temp));
+        assertEquals(PEER, node.lastPublisherPeer(temp));
+    }
+
+    @Test
+    void stale_whenTheLastPublishersLinkGoes_clearedByItsPublishWithinGrace() {
+        local(0x20);
+        remotePublish(PEER, 1);
+        node.onPeerDown(link, OTHER_PEER);
+        assertFalse(node.isStale(temp));
+        node.onPeerDown(link, PEER);
+        assertTrue(node.isStale(temp));
+        local(0x20); // a new subscriber gets the stale snapshot, flagged
+        assertEquals("0100010001 seq=1 stale", got.get(got.size() - 1));
+        clock.advanceMillis(59_000);
+        node.tick();
+        node.onPeerUp(link, PEER);
+        remotePublish(PEER, 2);
+        assertFalse(node.isStale(temp));
+        clock.advanceMillis(10_000);
+        node.tick();
+        byte[] out = new byte[8];
+        assertEquals(5, node.read(temp, out, 0, 8), "no purge once it came back");
+    }
+
+    @Test
+    void staleValueIsPurgedAfterTheGrace_sequenceKept() {
+        node.write(NodePath.of("/sensor/other"), Frames.value(0, 1), 0, 5);
+        node.write(temp, Frames.value(0, 1), 0, 5);
+        node.clear(temp, false);
+        remotePublish(PEER, 1);
+        node.onPeerDown(link, PEER);
+        clock.advanceMillis(59_999);
+        node.tick();
+        byte[] out = new byte[8];
+        assertEquals(5, node.read(temp, out, 0, 8));
+        clock.advanceMillis(1);
+        node.tick();
+        assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8));
+        assertFalse(node.isStale(temp));
+        assertEquals(2, node.sequence(temp));
+        local(0x20);
+        assertEquals(List.of(), got, "after the purge there is nothing to replay");
+    }
+
+    @Test
+    void graceIsConfigurable() {
+        NodeHarness h = new NodeHarness(c -> c.staleGraceNanos(1_000_000));
+        h.exchange(PEER, Frames.fwd(1, h.temp.tlv(), null, PUB_EP, Frames.value(1, 1)));
+        h.node.write(h.temp, Frames.value(1, 1), 0, 5);
+        h.exchange(PEER, Frames.fwd(1, h.temp.tlv(), null, PUB_EP, Frames.value(1, 1)));
+        h.node.onPeerDown(h.link, PEER);
+        h.clock.advanceMillis(1);
+        h.node.tick();
+        assertEquals(-WireError.PATH_NOT_FOUND, h.node.read(h.temp, new byte[8], 0, 8));
+    }
+
+    @Test
+    void activeAndIdle_toALocalPublisher_onDeliveringSubscriberTransitions() {
+        node.setActivityListener((b, o, l, active, n) -> activity.add(io.spectrum.node.api.NodePath.render(b, o, l) + (active ? " active " : " idle ") + n));
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        Subscription a = local(0);
+        Subscription b = local(0);
+        assertEquals(List.of("/sensor/temp active 1"), activity);
+        a.suspend();
+        b.suspend();
+        assertEquals(List.of("/sensor/temp active 1", "/sensor/temp idle 0"), activity, "suspended edges do not count");
+        b.resume();
+        b.close();
+        a.close();
+        assertEquals(List.of("/sensor/temp active 1", "/sensor/temp idle 0", "/sensor/temp active 1", "/sensor/temp idle 0"), activity);
+        node.subscribe(NodePath.of("/sensor"), 0, (s, v, q, st) -> { });
+        assertEquals("/sensor/temp active 1", activity.get(4), "an ancestor's subscriber observes the vertex too");
+    }
+
+    @Test
+    void activeAndIdle_toARemotePublisherThatAsked_asAFwdWriteToItsReturnRoute() {
+        node.write(temp, Frames.value(0, 1), 0, 5);
+        exchange(OTHER_PEER, Frames.fwd(1 | 0x40, temp.tlv(), null, PUB_EP, Frames.value(1, 1)));
+        link.clearSent();
+        List<byte[]> out = exchange(PEER, subscribeReq("/client/a", 0, false, false, SUB_EP));
+        assertEquals(2, out.size(), "notice, then the subscribe's reply");
+        assertEquals(OTHER_PEER, link.sentPeer[0]);
+        assertEquals("0f40" + "6600" + "0100010001" + hex(PUB_EP) + "06000000"
+                + "0b404900" + "02001100737065637472756d2e6163746976697479" + "0100010001"
+                + "0200040070617468" + "06000c000673656e736f720474656d70"
+                + "020000000".substring(0, 0)
+                + "0200" + "0b00" + "7375627363726962657273" + "0100040001000000", hex(out.get(0)));
+        // a plain v1 publisher (no bit 6) is never sent a notice
+        exchange(OTHER_PEER, Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(1, 1)));
+        link.clearSent();
+        long[] id = Rfc0035Test.identity(Frames.parse(link.lastSent() == null ? out.get(1) : link.lastSent()));
+        exchange(PEER, slotWrite((int) id[0], -1, hex("09000000"), SUB_EP));
+        assertEquals(1, link.sentCount, "only the clear's reply");
+    }
+
+    @Test
+    void stamp_onlyForSubscribersThatAsked_nodeOverwritesPreSeededValues() {
+        node.write(temp, Frames.value(0, 1), 0, 5);
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        byte[] plainEp = NodePath.of("/client/plain").tlv();
+        exchange(PEER, subscribeReq("/client/plain", 0, false, false, plainEp));
+        link.clearSent();
+        byte[] seeded = stamp(9999, 1, 1);
+        exchange(OTHER_PEER, Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(7, 1), seeded));
+        Frames.Reply stamped = Frames.parse(link.sentAt(0));
+        assertArrayEquals(SUB_EP, stamped.bytes(stamped.dst));
+        assertEquals("0100010007", hex(stamped.payloadBytes()));
+        assertEquals(hex(stamp(2, 0, 0)), hex(stamped.bytes(stamped.trailing)), "seq 2 (not 9999), not stale, op publish");
+        assertEquals("0b40" + "4200" + "02000e00737065637472756d2e746f706963" + "0b402c00" + "02000300736571" + "010008000200000000000000"
+                + "020005007374616c65" + "0100010000" + "020002006f70" + "0100010000", hex(stamp(2, 0, 0)), "the documented bytes");
+        Frames.Reply plain = Frames.parse(link.sentAt(1));
+        assertEquals(TlvIndex.NONE, plain.trailing, "a plain v1 subscriber gets no extra child");
+    }
+}

@@ -1,0 +1,33 @@
+package io.spectrum.vectors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.spectrum.wire.SubscriberRenderer;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Spectrum's own vectors agree with the renderer that produces them at run time. */
+class SpectrumVectorsTest {
+    private static byte[] bytes(String suite, String id) {
+        List<Vector> vs = VectorLoader.loadClasspath(suite);
+        return vs.stream().filter(v -> v.id().equals(id)).findFirst().orElseThrow().bytes();
+    }
+
+    private static byte[] render(byte[] rec, boolean s) {
+        byte[] out = new byte[rec.length + SubscriberRenderer.MAX_GROWTH];
+        int n = new SubscriberRenderer().render(rec, 0, rec.length, s, out, 0, out.length);
+        return Arrays.copyOf(out, n);
+    }
+
+    @Test
+    void rule3RenderingsArePinned() {
+        byte[] absent = bytes(VectorLoader.LIBTRACER_V1, "subscriber/policy-absent");
+        assertArrayEquals(bytes(VectorLoader.SPECTRUM_V1, "subscriber/render-rule3-into-settings"), render(absent, true));
+        byte[] client = {0x04, 0x40, 0x0B, 0x00, 0x06, 0x00, 0x07, 0x00, 0x06, 'c', 'l', 'i', 'e', 'n', 't'};
+        byte[] suspended = bytes(VectorLoader.SPECTRUM_V1, "subscriber/policy-suspended");
+        assertEquals(44, suspended.length);
+        assertArrayEquals(suspended, render(client, true));
+    }
+}
