@@ -40,146 +40,150 @@ public final class FrameDecoder {
      */
     public int decode(byte[] buf, int off, int len, TlvIndex idx) {
         idx.clear(buf, off, len);
-        if (off < 0 || len < 0 || off > buf.length - len) {
+        if (buf == null || off < 0 || len < 0 || off > buf.length - len) {
             return fail(idx, off, WireError.FRAME_TRUNCATED);
         }
-        final int frameEnd = off + len;
-        int r = parseOne(buf, off, frameEnd, TlvIndex.NONE, 0, idx);
-        if (r != WireError.OK) {
-            return fail(idx, idx.errorOffset, r);
-        }
-        if (idx.end[0] != frameEnd) {
-            return fail(idx, idx.end[0], WireError.FRAME_INVALID);
-        }
+        // one linear pass: the parse position walks the buffer once; entering a non-empty
+        // container pushes the enclosing context, reaching a context's limit pops it
+        final int[] type = idx.type;
+        final int[] opt = idx.opt;
+        final int[] start = idx.start;
+        final int[] body = idx.body;
+        final int[] blen = idx.len;
+        final int[] end = idx.end;
+        final int[] first = idx.firstChild;
+        final int[] next = idx.nextSibling;
+        final int[] parent = idx.parent;
+        final int[] depth = idx.depth;
+        final int capacity = type.length;
         final int stackMax = Math.min(stackEntry.length, idx.maxDepth());
+        final long maxLen = maxTlvBytes;
+        final int frameEnd = off + len;
+        int count = 0;
         int sp = 0;
-        if (idx.isContainer(0) && idx.len[0] > 0) {
-            sp = push(0, idx, sp);
-        }
-        while (sp > 0) {
-            final int top = sp - 1;
-            final int cursor = stackCursor[top];
-            if (cursor == stackLimit[top]) {
-                sp--;
-                continue;
+        int pos = off;
+        int limit = frameEnd;
+        int parentEntry = TlvIndex.NONE;
+        int last = TlvIndex.NONE;
+        while (true) {
+            if (limit - pos < 4) {
+                return fail(idx, pos, WireError.FRAME_TRUNCATED);
             }
-            final int parentEntry = stackEntry[top];
-            r = parseOne(buf, cursor, stackLimit[top], parentEntry, sp, idx);
-            if (r != WireError.OK) {
-                return fail(idx, idx.errorOffset, r);
+            final int t = buf[pos] & 0xFF;
+            final int o = buf[pos + 1] & 0xFF;
+            if (t == 0) {
+                return fail(idx, pos, WireError.FRAME_INVALID);
             }
-            final int e = idx.count - 1;
-            stackCursor[top] = idx.end[e];
-            if (stackLast[top] == TlvIndex.NONE) {
-                idx.firstChild[parentEntry] = e;
-            } else {
-                idx.nextSibling[stackLast[top]] = e;
+            if ((o & Opt.RESERVED) != 0) {
+                return fail(idx, pos + 1, WireError.FRAME_INVALID); // point at the opt byte
             }
-            stackLast[top] = e;
-            if (idx.isContainer(e) && idx.len[e] > 0) {
-                if (sp >= stackMax) {
-                    return fail(idx, idx.start[e], WireError.TLV_NESTING_TOO_DEEP);
+            final int header;
+            final long length;
+            if ((o & Opt.LL) != 0) {
+                if (limit - pos < 6) {
+                    return fail(idx, pos, WireError.FRAME_TRUNCATED);
                 }
-                sp = push(e, idx, sp);
+                header = 6;
+                length = Bytes.u32(buf, pos + 2);
+            } else {
+                header = 4;
+                length = (buf[pos + 2] & 0xFF) | (buf[pos + 3] & 0xFF) << 8;
+            }
+            if (length > maxLen) {
+                return fail(idx, pos + 2, WireError.FRAME_INVALID); // point at the length field
+            }
+            final int tsLen = Opt.tsSize(o);
+            final int crcLen = Opt.crcSize(o);
+            if ((long) header + length + tsLen + crcLen > (long) (limit - pos)) {
+                return fail(idx, pos, WireError.FRAME_TRUNCATED);
+            }
+            if ((t == TlvType.PATH_REF || t == TlvType.PATH_REF_REVERSE)
+                    && ((o & (Opt.PL | Opt.LL)) != 0 || (length & 7) != 0 || length > MAX_PATH_REF_BYTES)) {
+                return fail(idx, pos, WireError.FRAME_INVALID);
+            }
+            if (count == capacity) {
+                return fail(idx, pos, WireError.TLV_NESTING_TOO_DEEP);
+            }
+            final int bodyOff = pos + header;
+            final int bodyLen = (int) length;
+            final int tsOff = bodyOff + bodyLen;
+            final int e = count++;
+            if ((o & (Opt.TS | Opt.CR)) != 0) {
+                long tsValue = 0;
+                if (tsLen == 8) {
+                    tsValue = Bytes.i64(buf, tsOff);
+                } else if (tsLen == 4) {
+                    tsValue = Bytes.i32(buf, tsOff);
+                }
+                int crcValue = 0;
+                final int crcOff = tsOff + tsLen;
+                if (crcLen == 4) {
+                    crcValue = Bytes.i32(buf, crcOff);
+                    if (Crc32c.compute(buf, bodyOff, bodyLen + tsLen) != crcValue) {
+                        return fail(idx, crcOff, WireError.FRAME_CRC_FAIL);
+                    }
+                } else if (crcLen == 2) {
+                    crcValue = Bytes.u16(buf, crcOff);
+                    if (Crc16.compute(buf, bodyOff, bodyLen + tsLen) != crcValue) {
+                        return fail(idx, crcOff, WireError.FRAME_CRC_FAIL);
+                    }
+                }
+                idx.ts[e] = tsValue;
+                idx.crc[e] = crcValue;
+            }
+            final int entryEnd = tsOff + tsLen + crcLen;
+            type[e] = t;
+            opt[e] = o;
+            start[e] = pos;
+            body[e] = bodyOff;
+            blen[e] = bodyLen;
+            end[e] = entryEnd;
+            first[e] = TlvIndex.NONE;
+            next[e] = TlvIndex.NONE;
+            parent[e] = parentEntry;
+            depth[e] = sp;
+            if (parentEntry == TlvIndex.NONE) {
+                if (entryEnd != frameEnd) {
+                    return fail(idx, entryEnd, WireError.FRAME_INVALID); // bytes after the root
+                }
+            } else if (last == TlvIndex.NONE) {
+                first[parentEntry] = e;
+            } else {
+                next[last] = e;
+            }
+            pos = entryEnd;
+            last = e;
+            if ((o & Opt.PL) != 0 && bodyLen > 0) {
+                if (sp >= stackMax) {
+                    return fail(idx, start[e], WireError.TLV_NESTING_TOO_DEEP);
+                }
+                stackEntry[sp] = parentEntry;
+                stackCursor[sp] = pos;
+                stackLimit[sp] = limit;
+                stackLast[sp] = last;
+                sp++;
+                parentEntry = e;
+                pos = bodyOff;
+                limit = tsOff;
+                last = TlvIndex.NONE;
+            }
+            while (pos == limit) {
+                if (sp == 0) {
+                    idx.count = count;
+                    return WireError.OK;
+                }
+                sp--;
+                parentEntry = stackEntry[sp];
+                pos = stackCursor[sp];
+                limit = stackLimit[sp];
+                last = stackLast[sp];
             }
         }
-        return WireError.OK;
-    }
-
-    private int push(int e, TlvIndex idx, int sp) {
-        stackEntry[sp] = e;
-        stackCursor[sp] = idx.body[e];
-        stackLimit[sp] = idx.body[e] + idx.len[e];
-        stackLast[sp] = TlvIndex.NONE;
-        return sp + 1;
     }
 
     private static int fail(TlvIndex idx, int at, int code) {
         idx.count = 0;
         idx.errorOffset = at;
         return code;
-    }
-
-    /** Parses the header and trailer of one TLV at {@code pos} that must end by {@code limit}. */
-    private int parseOne(byte[] buf, int pos, int limit, int parentEntry, int depth, TlvIndex idx) {
-        idx.errorOffset = pos;
-        if (limit - pos < 4) {
-            return WireError.FRAME_TRUNCATED;
-        }
-        final int type = buf[pos] & 0xFF;
-        final int opt = buf[pos + 1] & 0xFF;
-        if (type == 0) {
-            return WireError.FRAME_INVALID;
-        }
-        if ((opt & Opt.RESERVED) != 0) {
-            idx.errorOffset = pos + 1; // point at the opt byte
-            return WireError.FRAME_INVALID;
-        }
-        final int header;
-        final long length;
-        if ((opt & Opt.LL) != 0) {
-            if (limit - pos < 6) {
-                return WireError.FRAME_TRUNCATED;
-            }
-            header = 6;
-            length = Bytes.u32(buf, pos + 2);
-        } else {
-            header = 4;
-            length = Bytes.u16(buf, pos + 2);
-        }
-        if (length > maxTlvBytes) {
-            idx.errorOffset = pos + 2; // point at the length field
-            return WireError.FRAME_INVALID;
-        }
-        final int tsLen = Opt.tsSize(opt);
-        final int crcLen = Opt.crcSize(opt);
-        if ((long) header + length + tsLen + crcLen > (long) (limit - pos)) {
-            return WireError.FRAME_TRUNCATED;
-        }
-        if ((type == TlvType.PATH_REF || type == TlvType.PATH_REF_REVERSE)
-                && ((opt & (Opt.PL | Opt.LL)) != 0 || length % 8 != 0 || length > MAX_PATH_REF_BYTES)) {
-            return WireError.FRAME_INVALID;
-        }
-        if (idx.count == idx.capacity()) {
-            return WireError.TLV_NESTING_TOO_DEEP;
-        }
-        final int bodyOff = pos + header;
-        final int bodyLen = (int) length;
-        final int tsOff = bodyOff + bodyLen;
-        long tsValue = 0;
-        if (tsLen == 8) {
-            tsValue = Bytes.i64(buf, tsOff);
-        } else if (tsLen == 4) {
-            tsValue = Bytes.i32(buf, tsOff);
-        }
-        int crcValue = 0;
-        final int crcOff = tsOff + tsLen;
-        if (crcLen == 4) {
-            crcValue = Bytes.i32(buf, crcOff);
-            if (Crc32c.compute(buf, bodyOff, bodyLen + tsLen) != crcValue) {
-                idx.errorOffset = crcOff;
-                return WireError.FRAME_CRC_FAIL;
-            }
-        } else if (crcLen == 2) {
-            crcValue = Bytes.u16(buf, crcOff);
-            if (Crc16.compute(buf, bodyOff, bodyLen + tsLen) != crcValue) {
-                idx.errorOffset = crcOff;
-                return WireError.FRAME_CRC_FAIL;
-            }
-        }
-        final int e = idx.count++;
-        idx.type[e] = type;
-        idx.opt[e] = opt;
-        idx.start[e] = pos;
-        idx.body[e] = bodyOff;
-        idx.len[e] = bodyLen;
-        idx.end[e] = crcOff + crcLen;
-        idx.firstChild[e] = TlvIndex.NONE;
-        idx.nextSibling[e] = TlvIndex.NONE;
-        idx.parent[e] = parentEntry;
-        idx.depth[e] = depth;
-        idx.ts[e] = tsValue;
-        idx.crc[e] = crcValue;
-        return WireError.OK;
     }
 }

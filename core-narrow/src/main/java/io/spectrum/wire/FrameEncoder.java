@@ -5,14 +5,18 @@ package io.spectrum.wire;
  * leaf payloads are copied, container lengths are recomputed from the children, timestamps are
  * re-emitted from the decoded values and CRCs are recomputed. A valid frame therefore comes back
  * byte for byte. Iterative, allocation-free, no exceptions.
+ *
+ * <p>The walk is one linear pass over the index: entries are stored in pre-order, so a subtree is
+ * a contiguous run of entries deeper than its root, and a container closes when the depth falls
+ * back to its own. Open containers wait on a small explicit stack for their length and trailer.
  */
 public final class FrameEncoder {
-    private final TlvWriter writer;
-    private final int[] pending;
+    private final int[] openEntry;
+    private final int[] openStart;
 
     public FrameEncoder(int maxDepth) {
-        writer = new TlvWriter(maxDepth);
-        pending = new int[maxDepth];
+        openEntry = new int[maxDepth];
+        openStart = new int[maxDepth];
     }
 
     public FrameEncoder() {
@@ -22,45 +26,104 @@ public final class FrameEncoder {
     /**
      * Encodes entry {@code e} of {@code idx} (0 = the whole frame) into {@code out}.
      *
-     * @return bytes written (&gt; 0), or a negated {@link WireError} code
+     * @return bytes written (&gt; 0), or a negated {@link WireError} code: FRAME_INVALID for a bad
+     *     entry, FLOW_BACKPRESSURE when {@code capacity} is too small, TLV_NESTING_TOO_DEEP when the
+     *     frame nests deeper than this encoder's stack
      */
     public int encode(TlvIndex idx, int e, byte[] out, int off, int capacity) {
-        final TlvWriter w = writer.wrap(out, off, capacity);
-        if (idx.count() == 0 || e < 0 || e >= idx.count()) {
+        final int count = idx.count;
+        if (count == 0 || e < 0 || e >= count) {
             return -WireError.FRAME_INVALID;
         }
-        final byte[] src = idx.buffer();
+        // a decoded subtree re-encodes to exactly its wire size: check room once
+        final int total = idx.end[e] - idx.start[e];
+        if (capacity < total || off < 0 || off > out.length - total) {
+            return -WireError.FLOW_BACKPRESSURE;
+        }
+        final byte[] src = idx.buf;
+        final int[] type = idx.type;
+        final int[] opt = idx.opt;
+        final int[] depth = idx.depth;
+        final int[] body = idx.body;
+        final int[] len = idx.len;
+        final int rootDepth = depth[e];
+        int pos = off;
         int sp = 0;
-        int cur = e;
-        while (true) {
-            if (idx.isContainer(cur)) {
-                w.begin(idx.type(cur), idx.opt(cur));
-                final int child = idx.firstChild(cur);
-                if (child != TlvIndex.NONE) {
-                    if (sp == pending.length) {
-                        return -WireError.TLV_NESTING_TOO_DEEP;
-                    }
-                    pending[sp++] = cur;
-                    cur = child;
-                    continue;
-                }
-                w.end(idx.timestamp(cur));
-            } else {
-                w.leaf(idx.type(cur), idx.opt(cur), src, idx.bodyOffset(cur), idx.bodyLength(cur), idx.timestamp(cur));
+        for (int k = e; k < count; k++) {
+            final int d = depth[k];
+            if (k != e && d <= rootDepth) {
+                break;
             }
-            // climb until a node with a next sibling, closing containers on the way
-            while (true) {
-                if (cur == e) {
-                    return w.error() == WireError.OK ? w.length() : -w.error();
+            while (sp > 0 && depth[openEntry[sp - 1]] >= d) {
+                sp--;
+                pos = close(idx, openEntry[sp], openStart[sp], out, pos);
+            }
+            final int o = opt[k];
+            out[pos] = (byte) type[k];
+            out[pos + 1] = (byte) o;
+            final int header = (o & Opt.LL) != 0 ? 6 : 4;
+            if ((o & Opt.PL) != 0) {
+                if (sp == openEntry.length) {
+                    return -WireError.TLV_NESTING_TOO_DEEP;
                 }
-                final int next = idx.nextSibling(cur);
-                if (next != TlvIndex.NONE) {
-                    cur = next;
-                    break;
+                openEntry[sp] = k;
+                openStart[sp] = pos;
+                sp++;
+                pos += header;
+            } else {
+                final int n = len[k];
+                putLength(out, pos, o, n);
+                pos += header;
+                System.arraycopy(src, body[k], out, pos, n);
+                pos += n;
+                if ((o & (Opt.TS | Opt.CR)) != 0) {
+                    pos = trailer(idx, k, out, pos - n, n, pos);
                 }
-                cur = pending[--sp];
-                w.end(idx.timestamp(cur));
             }
         }
+        while (sp > 0) {
+            sp--;
+            pos = close(idx, openEntry[sp], openStart[sp], out, pos);
+        }
+        return pos - off;
+    }
+
+    private static void putLength(byte[] out, int at, int o, int n) {
+        if ((o & Opt.LL) != 0) {
+            Bytes.put32(out, at + 2, n);
+        } else {
+            Bytes.put16(out, at + 2, n);
+        }
+    }
+
+    /** Back-patches a container's length and appends its trailer; returns the new position. */
+    private static int close(TlvIndex idx, int k, int start, byte[] out, int pos) {
+        final int o = idx.opt[k];
+        final int bodyOff = start + ((o & Opt.LL) != 0 ? 6 : 4);
+        final int n = pos - bodyOff;
+        putLength(out, start, o, n);
+        if ((o & (Opt.TS | Opt.CR)) != 0) {
+            return trailer(idx, k, out, bodyOff, n, pos);
+        }
+        return pos;
+    }
+
+    /** Writes entry k's timestamp and CRC (over payload then timestamp) at {@code pos}. */
+    private static int trailer(TlvIndex idx, int k, byte[] out, int bodyOff, int n, int pos) {
+        final int o = idx.opt[k];
+        final int tsLen = Opt.tsSize(o);
+        if (tsLen == 8) {
+            Bytes.put64(out, pos, idx.ts[k]);
+        } else if (tsLen == 4) {
+            Bytes.put32(out, pos, (int) idx.ts[k]);
+        }
+        pos += tsLen;
+        final int crcLen = Opt.crcSize(o);
+        if (crcLen == 4) {
+            Bytes.put32(out, pos, Crc32c.compute(out, bodyOff, n + tsLen));
+        } else if (crcLen == 2) {
+            Bytes.put16(out, pos, Crc16.compute(out, bodyOff, n + tsLen));
+        }
+        return pos + crcLen;
     }
 }

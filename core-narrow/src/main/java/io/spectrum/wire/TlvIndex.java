@@ -87,7 +87,8 @@ public final class TlvIndex {
         return frameLen;
     }
 
-    /** Offset at which the last refusal was detected, or {@link #NONE}. */
+    /** Absolute buffer offset at which the last refusal was detected (the TLV, or its opt byte,
+     * length field or CRC trailer), or {@link #NONE}. */
     public int errorOffset() {
         return errorOffset;
     }
@@ -157,7 +158,7 @@ public final class TlvIndex {
 
     /** Trailer timestamp: absolute u64 ns, or the sign-extended relative i32 when TF is set. */
     public long timestamp(int e) {
-        return ts[e];
+        return (opt[e] & Opt.TS) != 0 ? ts[e] : 0L;
     }
 
     public boolean hasCrc(int e) {
@@ -166,7 +167,7 @@ public final class TlvIndex {
 
     /** The CRC trailer value as carried (already verified by the decoder). */
     public int crc(int e) {
-        return crc[e];
+        return (opt[e] & Opt.CR) != 0 ? crc[e] : 0;
     }
 
     public int childCount(int e) {
