@@ -4,24 +4,18 @@ import com.fazecast.jSerialComm.SerialPort;
 
 /**
  * A UART through jSerialComm: 8 data bits, 1 stop bit, no parity, the configured baud; non-blocking
- * reads and writes that block up to {@code writeTimeoutMillis}. The port is looked up by path on
+ * reads and writes (a write takes what the driver's buffer has room for). The port is looked up by path on
  * every {@link #open}, because a re-plugged USB adapter or a restarted pty pair may point the same
  * path (or symlink) at a new device node.
  */
 public final class JSerialCommPort implements SerialPortIo {
     private final String path;
     private final int baud;
-    private final int writeTimeoutMillis;
     private volatile SerialPort port;
 
-    public JSerialCommPort(String path, int baud, int writeTimeoutMillis) {
+    public JSerialCommPort(String path, int baud) {
         this.path = path;
         this.baud = baud;
-        this.writeTimeoutMillis = writeTimeoutMillis;
-    }
-
-    public JSerialCommPort(String path, int baud) {
-        this(path, baud, 1000);
     }
 
     @Override
@@ -35,8 +29,9 @@ public final class JSerialCommPort implements SerialPortIo {
             return false;
         }
         p.setComPortParameters(baud, 8, SerialPort.ONE_STOP_BIT, SerialPort.NO_PARITY);
-        p.setComPortTimeouts(SerialPort.TIMEOUT_NONBLOCKING | SerialPort.TIMEOUT_WRITE_BLOCKING, 0,
-                writeTimeoutMillis);
+        // Non-blocking both ways: jSerialComm's blocking write spins in native code past its timeout
+        // when a pty's buffer is full; the link keeps the unsent rest of a frame and retries instead.
+        p.setComPortTimeouts(SerialPort.TIMEOUT_NONBLOCKING, 0, 0);
         if (!p.openPort()) {
             return false;
         }
@@ -68,6 +63,10 @@ public final class JSerialCommPort implements SerialPortIo {
             return -1;
         }
         int n = p.writeBytes(buf, len, off);
+        if (n == 0 && p.bytesAvailable() < 0) {
+            // A vanished pty or adapter answers writes with 0, not -1; the read side tells the truth.
+            return -1;
+        }
         return n < 0 ? -1 : n;
     }
 

@@ -42,7 +42,8 @@ public final class SerialLink implements Link {
     private int rxOff;
     private int rxLen;
     private final byte[] tx;
-    private static final byte[] DELIMITER = {0};
+    private int txOff;
+    private int txLen;
 
     private volatile boolean portOpen;
     private volatile boolean portFailed;
@@ -52,7 +53,6 @@ public final class SerialLink implements Link {
     private boolean peerUp;
     private long lastHeard;
     private long lastProbe;
-    private boolean needDelimiter;
 
     private final LinkStats stats = new LinkStats();
     private volatile long openFailures;
@@ -114,6 +114,11 @@ public final class SerialLink implements Link {
         return deframer;
     }
 
+    /**
+     * Frames and writes one frame. The line may not take it all at once: the unsent rest stays in the
+     * link and is pushed on by the next {@code send} or {@code poll}, so a frame is never cut. While
+     * a previous frame is still pending, {@code send} answers FLOW_BACKPRESSURE and takes nothing.
+     */
     @Override
     public int send(int peer, byte[] buf, int off, int len) {
         if (closed || peer != 0 || !portOpen || portFailed) {
@@ -125,46 +130,53 @@ public final class SerialLink implements Link {
             stats.droppedOversize = deframer.oversize() + sendOversize;
             return WireError.FRAME_INVALID;
         }
-        if (needDelimiter) {
-            // The last send stalled mid-frame: terminate the fragment so the far end drops only it.
-            if (writeFully(DELIMITER, 0, 1) != WireError.OK) {
-                return WireError.TRANSPORT_DOWN;
-            }
-            needDelimiter = false;
-        }
-        int n = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
-        int rc = writeFully(tx, 0, n);
-        if (rc != WireError.OK) {
-            return rc;
-        }
-        stats.framesOut++;
-        stats.bytesOut += len;
-        return WireError.OK;
-    }
-
-    private int writeFully(byte[] b, int off, int len) {
-        int done = 0;
-        int idle = 0;
-        while (done < len) {
-            int n = port.write(b, off + done, len - done);
-            if (n < 0) {
-                portFailed = true;
+        if (txOff < txLen) {
+            if (!flushTx()) {
                 stats.sendRefused++;
                 return WireError.TRANSPORT_DOWN;
             }
+            if (txOff < txLen) {
+                stats.sendRefused++;
+                return WireError.FLOW_BACKPRESSURE;
+            }
+        }
+        txLen = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
+        txOff = 0;
+        stats.framesOut++;
+        stats.bytesOut += len;
+        if (!flushTx()) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        return WireError.OK;
+    }
+
+    /** True when a frame is still partly unsent (the line is slower than the sender). */
+    public boolean hasPendingWrite() {
+        return txOff < txLen;
+    }
+
+    /** Pushes pending bytes; false when the port failed. Gives up quietly when the line is full. */
+    private boolean flushTx() {
+        int idle = 0;
+        while (txOff < txLen) {
+            int n = port.write(tx, txOff, txLen - txOff);
+            if (n < 0) {
+                portFailed = true;
+                txOff = 0;
+                txLen = 0;
+                return false;
+            }
             if (n == 0) {
                 if (++idle > writeRetries) {
-                    needDelimiter = done > 0;
-                    stats.sendRefused++;
-                    return WireError.FLOW_BACKPRESSURE;
+                    return true;
                 }
                 Thread.yield();
             } else {
                 idle = 0;
-                done += n;
+                txOff += n;
             }
         }
-        return WireError.OK;
+        return true;
     }
 
     @Override
@@ -177,6 +189,10 @@ public final class SerialLink implements Link {
             portLost(now);
         }
         if (!portOpen && !ensureOpen(now)) {
+            return 0;
+        }
+        if (txOff < txLen && !flushTx()) {
+            portLost(now);
             return 0;
         }
         int delivered = 0;
@@ -278,8 +294,10 @@ public final class SerialLink implements Link {
         }
         everOpened = true;
         // A lone delimiter ends whatever partial frame the far end holds from before.
-        needDelimiter = false;
-        if (port.write(DELIMITER, 0, 1) < 0) {
+        tx[0] = 0;
+        txOff = 0;
+        txLen = 1;
+        if (!flushTx()) {
             portLost(now);
             return false;
         }
@@ -288,6 +306,8 @@ public final class SerialLink implements Link {
 
     private void portLost(long now) {
         port.close();
+        txOff = 0;
+        txLen = 0;
         portOpen = false;
         portFailed = false;
         deframer.reset();

@@ -9,7 +9,7 @@ public final class SerialLinkConfig {
     long reopenMaxNanos = 2_000_000_000L;
     long peerTimeoutNanos = 0;
     long pingIntervalNanos = 3_000_000_000L;
-    int writeRetries = 10_000;
+    int writeRetries = 3;
 
     public SerialLinkConfig baud(int baud) {
         if (baud <= 0) {
@@ -65,7 +65,10 @@ public final class SerialLinkConfig {
         return this;
     }
 
-    /** How many times a write that made no progress is retried (with a yield) before the send gives up. */
+    /**
+     * How many times a write that made no progress is retried (with a yield) before the link keeps
+     * the rest of the frame for later; 0 gives up at once.
+     */
     public SerialLinkConfig writeRetries(int retries) {
         if (retries < 0) {
             throw new IllegalArgumentException("writeRetries must be >= 0: " + retries);

@@ -14,6 +14,8 @@ final class NoisyRelay {
     private final int oneIn;
     private final byte[] in = new byte[4096];
     private final byte[] out = new byte[3 * 4096];
+    private int outOff;
+    private int outLen;
     /** damaged[k] = the relay touched the k-th frame of the original stream (0-based, by delimiter). */
     final boolean[] damaged;
     int frameIndex;
@@ -29,8 +31,19 @@ final class NoisyRelay {
         this.damaged = new boolean[maxFrames + 2];
     }
 
-    /** Moves what is waiting; returns bytes read or -1 if a port failed. */
+    /**
+     * Moves what is waiting; returns bytes read (0 when nothing moved or the far side is full) or -1
+     * if a port failed. Never blocks: output the far side cannot take yet is kept for the next call.
+     */
     int pump() {
+        if (outOff < outLen) {
+            if (!drain()) {
+                return -1;
+            }
+            if (outOff < outLen) {
+                return 0;
+            }
+        }
         int n = from.read(in, 0, in.length);
         if (n <= 0) {
             return n;
@@ -59,17 +72,26 @@ final class NoisyRelay {
                 frameIndex++;
             }
         }
-        int done = 0;
-        while (done < o) {
-            int w = to.write(out, done, o - done);
+        outOff = 0;
+        outLen = o;
+        return drain() ? n : -1;
+    }
+
+    private boolean drain() {
+        while (outOff < outLen) {
+            int w = to.write(out, outOff, outLen - outOff);
             if (w < 0) {
-                return -1;
+                return false;
             }
             if (w == 0) {
-                Thread.yield();
+                return true;
             }
-            done += w;
+            outOff += w;
         }
-        return n;
+        return true;
+    }
+
+    boolean idle() {
+        return outOff >= outLen;
     }
 }

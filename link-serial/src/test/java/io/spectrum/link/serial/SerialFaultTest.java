@@ -64,7 +64,7 @@ class SerialFaultTest {
             relay.pump();
             receiver.poll(checker, 64);
         }
-        while (relay.pump() > 0) {
+        while (relay.pump() > 0 || !relay.idle()) {
             receiver.poll(checker, 64);
         }
         receiver.poll(checker, 1 << 20);
