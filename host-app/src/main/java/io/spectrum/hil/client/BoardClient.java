@@ -112,9 +112,22 @@ public final class BoardClient {
         return new Reply(in.frame());
     }
 
-    /** Sends raw bytes as one frame over the link (the link adds its own framing). */
+    /**
+     * Sends raw bytes as one frame over the link (the link adds its own framing). While the link
+     * pushes back (a previous frame still partly unsent) it keeps polling and retries, up to the
+     * timeout.
+     */
     public int send(byte[] frame) {
-        return link.send(peer, frame, 0, frame.length);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            int rc = link.send(peer, frame, 0, frame.length);
+            if (rc != WireError.FLOW_BACKPRESSURE || System.nanoTime() - deadline > 0) {
+                return rc;
+            }
+            if (pumpOnce() == 0) {
+                LockSupport.parkNanos(200_000L);
+            }
+        }
     }
 
     public void sendOrThrow(byte[] frame) {
