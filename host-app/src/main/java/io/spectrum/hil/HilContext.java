@@ -20,6 +20,10 @@ public final class HilContext {
     public HilContext(BoardTarget target) throws Exception {
         this.target = target;
         this.client = new BoardClient(target.link(), target.peer(), target.timeout());
+        // The host is a proper peer from the first frame: a board that pings its peers (a READ of
+        // the host's $node/caps) and reaps the edges of a silent one must get its answers, or the
+        // suite's own subscriptions would be evicted in the middle of a scenario.
+        hostNode();
     }
 
     public BoardTarget target() {
@@ -33,12 +37,13 @@ public final class HilContext {
     private NarrowNode hostNode;
 
     /**
-     * A NARROW node on the host side of the board link, created on first use: it sees every frame
+     * The NARROW node on the host side of the board link: it sees every frame
      * the client receives (so it gets the replies and deliveries addressed to it), hears the link's
      * peer up / down reports, and answers the link's liveness probes with a READ of the board's
      * capability map. The reset scenarios use it to check staleness and automatic re-subscription.
      */
     public NarrowNode hostNode() throws Exception {
+        // created by the constructor; kept lazy-safe for clarity
         if (hostNode == null) {
             Link link = target.link();
             NarrowNode node = new NarrowNode(new NodeConfig());

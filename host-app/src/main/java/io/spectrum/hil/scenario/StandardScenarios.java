@@ -15,6 +15,7 @@ public final class StandardScenarios {
                 new SubscribeDeliverScenario(),
                 new SubscriptionSurfaceScenario(),
                 new CreateSuspendedScenario(),
+                new QuietEdgeKeptScenario(),
                 new RetainedReplayScenario(),
                 new SequenceScenario(),
                 new DamagedFramesScenario(),

@@ -19,8 +19,15 @@ public final class DevBoardMain {
         String device = args[2];
         int baud = Integer.parseInt(args[4]);
         NarrowNode node = new NarrowNode(new NodeConfig());
-        SerialLink link = SerialLink.open(1, device, new SerialLinkConfig().baud(baud), SystemClock.INSTANCE);
+        // like the board command: probe a quiet host after 1 s, report it down (and evict its edges)
+        // after 5 s of silence
+        SerialLink link = SerialLink.open(1, device,
+                new SerialLinkConfig().baud(baud).pingIntervalMillis(1000).peerTimeoutMillis(5000), SystemClock.INSTANCE);
         node.attach(link);
+        byte[] ping = io.spectrum.hil.client.Wire.fwd(io.spectrum.hil.client.Wire.OP_READ,
+                io.spectrum.hil.client.Wire.path("/$node/caps"), null, io.spectrum.hil.client.Wire.path("/board-ping"));
+        int pingLen = ping.length;
+        link.setLivenessProbe((l, peer) -> l.send(peer, ping, 0, pingLen));
         NodePath counter = NodePath.of("/board/counter");
         NodePath temp = NodePath.of("/board/temp");
         NodePath led = NodePath.of("/board/led");
