@@ -45,17 +45,8 @@ public final class FrameDecoder {
         }
         // one linear pass: the parse position walks the buffer once; entering a non-empty
         // container pushes the enclosing context, reaching a context's limit pops it
-        final int[] type = idx.type;
-        final int[] opt = idx.opt;
-        final int[] start = idx.start;
-        final int[] body = idx.body;
-        final int[] blen = idx.len;
-        final int[] end = idx.end;
-        final int[] first = idx.firstChild;
-        final int[] next = idx.nextSibling;
-        final int[] parent = idx.parent;
-        final int[] depth = idx.depth;
-        final int capacity = type.length;
+        final int[] rec = idx.rec;
+        final int capacity = idx.capacity();
         final int stackMax = Math.min(stackEntry.length, idx.maxDepth());
         final long maxLen = maxTlvBytes;
         final int frameEnd = off + len;
@@ -132,30 +123,29 @@ public final class FrameDecoder {
                 idx.crc[e] = crcValue;
             }
             final int entryEnd = tsOff + tsLen + crcLen;
-            type[e] = t;
-            opt[e] = o;
-            start[e] = pos;
-            body[e] = bodyOff;
-            blen[e] = bodyLen;
-            end[e] = entryEnd;
-            first[e] = TlvIndex.NONE;
-            next[e] = TlvIndex.NONE;
-            parent[e] = parentEntry;
-            depth[e] = sp;
+            final int r = e * TlvIndex.STRIDE;
+            rec[r] = t | o << 8 | sp << 16;
+            rec[r + TlvIndex.START] = pos;
+            rec[r + TlvIndex.BODY] = bodyOff;
+            rec[r + TlvIndex.LEN] = bodyLen;
+            rec[r + TlvIndex.END] = entryEnd;
+            rec[r + TlvIndex.FIRST] = TlvIndex.NONE;
+            rec[r + TlvIndex.NEXT] = TlvIndex.NONE;
+            rec[r + TlvIndex.PARENT] = parentEntry;
             if (parentEntry == TlvIndex.NONE) {
                 if (entryEnd != frameEnd) {
                     return fail(idx, entryEnd, WireError.FRAME_INVALID); // bytes after the root
                 }
             } else if (last == TlvIndex.NONE) {
-                first[parentEntry] = e;
+                rec[parentEntry * TlvIndex.STRIDE + TlvIndex.FIRST] = e;
             } else {
-                next[last] = e;
+                rec[last * TlvIndex.STRIDE + TlvIndex.NEXT] = e;
             }
             pos = entryEnd;
             last = e;
             if ((o & Opt.PL) != 0 && bodyLen > 0) {
                 if (sp >= stackMax) {
-                    return fail(idx, start[e], WireError.TLV_NESTING_TOO_DEEP);
+                    return fail(idx, rec[r + TlvIndex.START], WireError.TLV_NESTING_TOO_DEEP);
                 }
                 stackEntry[sp] = parentEntry;
                 stackCursor[sp] = pos;

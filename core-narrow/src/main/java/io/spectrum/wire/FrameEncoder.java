@@ -36,30 +36,28 @@ public final class FrameEncoder {
             return -WireError.FRAME_INVALID;
         }
         // a decoded subtree re-encodes to exactly its wire size: check room once
-        final int total = idx.end[e] - idx.start[e];
+        final int total = idx.totalLength(e);
         if (capacity < total || off < 0 || off > out.length - total) {
             return -WireError.FLOW_BACKPRESSURE;
         }
         final byte[] src = idx.buf;
-        final int[] type = idx.type;
-        final int[] opt = idx.opt;
-        final int[] depth = idx.depth;
-        final int[] body = idx.body;
-        final int[] len = idx.len;
-        final int rootDepth = depth[e];
+        final int[] rec = idx.rec;
+        final int rootDepth = rec[e * TlvIndex.STRIDE] >>> 16;
         int pos = off;
         int sp = 0;
         for (int k = e; k < count; k++) {
-            final int d = depth[k];
+            final int r = k * TlvIndex.STRIDE;
+            final int tod = rec[r];
+            final int d = tod >>> 16;
             if (k != e && d <= rootDepth) {
                 break;
             }
-            while (sp > 0 && depth[openEntry[sp - 1]] >= d) {
+            while (sp > 0 && (rec[openEntry[sp - 1] * TlvIndex.STRIDE] >>> 16) >= d) {
                 sp--;
                 pos = close(idx, openEntry[sp], openStart[sp], out, pos);
             }
-            final int o = opt[k];
-            out[pos] = (byte) type[k];
+            final int o = tod >>> 8 & 0xFF;
+            out[pos] = (byte) tod;
             out[pos + 1] = (byte) o;
             final int header = (o & Opt.LL) != 0 ? 6 : 4;
             if ((o & Opt.PL) != 0) {
@@ -71,10 +69,10 @@ public final class FrameEncoder {
                 sp++;
                 pos += header;
             } else {
-                final int n = len[k];
+                final int n = rec[r + TlvIndex.LEN];
                 putLength(out, pos, o, n);
                 pos += header;
-                System.arraycopy(src, body[k], out, pos, n);
+                System.arraycopy(src, rec[r + TlvIndex.BODY], out, pos, n);
                 pos += n;
                 if ((o & (Opt.TS | Opt.CR)) != 0) {
                     pos = trailer(idx, k, out, pos - n, n, pos);
@@ -98,7 +96,7 @@ public final class FrameEncoder {
 
     /** Back-patches a container's length and appends its trailer; returns the new position. */
     private static int close(TlvIndex idx, int k, int start, byte[] out, int pos) {
-        final int o = idx.opt[k];
+        final int o = idx.opt(k);
         final int bodyOff = start + ((o & Opt.LL) != 0 ? 6 : 4);
         final int n = pos - bodyOff;
         putLength(out, start, o, n);
@@ -110,7 +108,7 @@ public final class FrameEncoder {
 
     /** Writes entry k's timestamp and CRC (over payload then timestamp) at {@code pos}. */
     private static int trailer(TlvIndex idx, int k, byte[] out, int bodyOff, int n, int pos) {
-        final int o = idx.opt[k];
+        final int o = idx.opt(k);
         final int tsLen = Opt.tsSize(o);
         if (tsLen == 8) {
             Bytes.put64(out, pos, idx.ts[k]);

@@ -1,8 +1,11 @@
 package io.spectrum.wire;
 
 /**
- * A caller-owned flat index of one decoded frame: one entry per TLV, in pre-order, held in
- * primitive arrays over the receive buffer (no object per TLV). Entry 0 is the root. Sized once;
+ * A caller-owned flat index of one decoded frame: one entry per TLV, in pre-order, over the
+ * receive buffer (no object per TLV). Each entry is an 8-int record in one packed array (type, opt
+ * and depth; header offset; body offset; body length; end; first child; next sibling; parent), plus
+ * the trailer values in two side arrays written only when a trailer is present. Entry 0 is the
+ * root; a subtree is a contiguous run of entries. Sized once;
  * {@link FrameDecoder} refuses a frame that needs more entries or deeper nesting than it holds.
  *
  * <p>A record view is re-pointed at an entry rather than allocated; the index itself is reused
@@ -12,18 +15,22 @@ public final class TlvIndex {
     /** Sentinel for "no such entry". */
     public static final int NONE = -1;
 
+    /** Ints per entry in {@link #rec}. */
+    static final int STRIDE = 8;
+    /** Slot 0: type | opt &lt;&lt; 8 | depth &lt;&lt; 16. */
+    static final int TOD = 0;
+    static final int START = 1;
+    static final int BODY = 2;
+    static final int LEN = 3;
+    static final int END = 4;
+    static final int FIRST = 5;
+    static final int NEXT = 6;
+    static final int PARENT = 7;
+
     private final int capacity;
     private final int maxDepth;
-    final int[] type;
-    final int[] opt;
-    final int[] start;
-    final int[] body;
-    final int[] len;
-    final int[] end;
-    final int[] firstChild;
-    final int[] nextSibling;
-    final int[] parent;
-    final int[] depth;
+    /** Entry e's record is rec[e * STRIDE .. e * STRIDE + 7]: one array, so one cache line per entry. */
+    final int[] rec;
     final long[] ts;
     final int[] crc;
     int count;
@@ -40,18 +47,12 @@ public final class TlvIndex {
         if (capacity < 1 || maxDepth < 1) {
             throw new IllegalArgumentException("capacity and maxDepth must be positive");
         }
+        if (maxDepth > 0xFFFF) {
+            throw new IllegalArgumentException("maxDepth above 65535");
+        }
         this.capacity = capacity;
         this.maxDepth = maxDepth;
-        type = new int[capacity];
-        opt = new int[capacity];
-        start = new int[capacity];
-        body = new int[capacity];
-        len = new int[capacity];
-        end = new int[capacity];
-        firstChild = new int[capacity];
-        nextSibling = new int[capacity];
-        parent = new int[capacity];
-        depth = new int[capacity];
+        rec = new int[capacity * STRIDE];
         ts = new long[capacity];
         crc = new int[capacity];
     }
@@ -94,85 +95,86 @@ public final class TlvIndex {
     }
 
     public int type(int e) {
-        return type[e];
+        return rec[e * STRIDE] & 0xFF;
     }
 
     /** The raw opt byte, kept verbatim so the frame re-encodes byte for byte. */
     public int opt(int e) {
-        return opt[e];
+        return rec[e * STRIDE] >>> 8 & 0xFF;
     }
 
     public boolean isContainer(int e) {
-        return (opt[e] & Opt.PL) != 0;
+        return (rec[e * STRIDE] & Opt.PL << 8) != 0;
     }
 
     /** Offset of the entry's header in {@link #buffer()}. */
     public int start(int e) {
-        return start[e];
+        return rec[e * STRIDE + START];
     }
 
     /** Offset of the payload. */
     public int bodyOffset(int e) {
-        return body[e];
+        return rec[e * STRIDE + BODY];
     }
 
     /** Payload length (the header's length field). */
     public int bodyLength(int e) {
-        return len[e];
+        return rec[e * STRIDE + LEN];
     }
 
     /** Offset just past the entry's trailer. */
     public int end(int e) {
-        return end[e];
+        return rec[e * STRIDE + END];
     }
 
     /** Whole wire size: header, payload and trailer. */
     public int totalLength(int e) {
-        return end[e] - start[e];
+        return rec[e * STRIDE + END] - rec[e * STRIDE + START];
     }
 
     /** Size of header plus payload, without trailer: the stored form of a value. */
     public int untrailedLength(int e) {
-        return body[e] + len[e] - start[e];
+        final int b = e * STRIDE;
+        return rec[b + BODY] + rec[b + LEN] - rec[b + START];
     }
 
     public int firstChild(int e) {
-        return firstChild[e];
+        return rec[e * STRIDE + FIRST];
     }
 
     public int nextSibling(int e) {
-        return nextSibling[e];
+        return rec[e * STRIDE + NEXT];
     }
 
     public int parent(int e) {
-        return parent[e];
+        return rec[e * STRIDE + PARENT];
     }
 
     public int depth(int e) {
-        return depth[e];
+        return rec[e * STRIDE] >>> 16;
     }
 
     public boolean hasTimestamp(int e) {
-        return (opt[e] & Opt.TS) != 0;
+        return (opt(e) & Opt.TS) != 0;
     }
 
     /** Trailer timestamp: absolute u64 ns, or the sign-extended relative i32 when TF is set. */
     public long timestamp(int e) {
-        return (opt[e] & Opt.TS) != 0 ? ts[e] : 0L;
+        return (opt(e) & Opt.TS) != 0 ? ts[e] : 0L;
     }
 
     public boolean hasCrc(int e) {
-        return (opt[e] & Opt.CR) != 0;
+        return (opt(e) & Opt.CR) != 0;
     }
 
     /** The CRC trailer value as carried (already verified by the decoder). */
     public int crc(int e) {
-        return (opt[e] & Opt.CR) != 0 ? crc[e] : 0;
+        return (opt(e) & Opt.CR) != 0 ? crc[e] : 0;
     }
 
     public int childCount(int e) {
         int n = 0;
-        for (int c = firstChild[e]; c != NONE; c = nextSibling[c]) {
+        for (int c = firstChild(e); c != NONE; c = nextSibling(c)) {
             n++;
         }
         return n;
@@ -180,17 +182,17 @@ public final class TlvIndex {
 
     /** The n-th child (0-based), or {@link #NONE}. */
     public int child(int e, int n) {
-        int c = firstChild[e];
+        int c = firstChild(e);
         while (c != NONE && n-- > 0) {
-            c = nextSibling[c];
+            c = nextSibling(c);
         }
         return c;
     }
 
     /** First child of the given type at or after {@code from} (a child entry), or {@link #NONE}. */
     public int findSibling(int from, int wantedType) {
-        for (int c = from; c != NONE; c = nextSibling[c]) {
-            if (type[c] == wantedType) {
+        for (int c = from; c != NONE; c = nextSibling(c)) {
+            if (type(c) == wantedType) {
                 return c;
             }
         }
@@ -199,13 +201,13 @@ public final class TlvIndex {
 
     /** Unsigned little-endian value of a payload of 1..8 bytes; 0 for an empty payload. */
     public long valueAsLong(int e) {
-        int n = len[e];
-        return Bytes.uLe(buf, body[e], n > 8 ? 8 : n);
+        final int n = bodyLength(e);
+        return Bytes.uLe(buf, bodyOffset(e), n > 8 ? 8 : n);
     }
 
     /** Compares the payload bytes with {@code s}. */
     public boolean payloadEquals(int e, byte[] s) {
-        return Bytes.equals(buf, body[e], len[e], s, 0, s.length);
+        return Bytes.equals(buf, bodyOffset(e), bodyLength(e), s, 0, s.length);
     }
 
     void clear(byte[] b, int off, int length) {

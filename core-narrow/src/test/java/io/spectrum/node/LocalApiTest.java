@@ -69,6 +69,18 @@ class LocalApiTest {
     }
 
     @Test
+    void suspendedEdgeBesideADeliveringOneGetsNothing() {
+        Subscription a = sub(temp, 0, "a");
+        sub(temp, 0, "b");
+        Subscription c = sub(sensor, 0, "c");
+        sub(sensor, 0, "d");
+        a.suspend();
+        c.suspend();
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        assertEquals(List.of("b /sensor/temp 0100010001 seq=1", "d /sensor/temp 0100010001 seq=1"), got);
+    }
+
+    @Test
     void closeRemovesTheSlotAndLaterCallsAreNotFound() {
         Subscription a = sub(temp, 0, "a");
         assertEquals(WireError.OK, a.close());

@@ -253,6 +253,29 @@ class Rfc0035Test extends NodeHarness {
     }
 
     @Test
+    void rfc0035_s4_1_suspendedEdgeBesideDeliveringOnesGetsNothing_ownAndBubbled() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        append(PEER, EP_A, "/client/a", 0x0200, true); // suspended, on the vertex
+        append(PEER, EP_B, "/client/b", 0, false); // delivering, on the vertex
+        byte[] epC = NodePath.of("/client/c").tlv();
+        exchange(PEER, Frames.fwd(1, NodePath.of("/sensor").tlv(), Frames.subsField(-1, 1, -1), epC,
+                Frames.subscriber("/client/c", 0x0200, true, false))); // suspended, on the ancestor
+        byte[] epD = NodePath.of("/client/d").tlv();
+        exchange(PEER, Frames.fwd(1, NodePath.of("/sensor").tlv(), Frames.subsField(-1, 1, -1), epD,
+                Frames.subscriber("/client/d", 0, false, false))); // delivering, on the ancestor
+        int before = link.sentCount;
+        node.write(temp, Frames.value(6, 1), 0, 5);
+        List<byte[]> sent = new java.util.ArrayList<>();
+        for (int i = before; i < link.sentCount; i++) {
+            sent.add(link.sentAt(i));
+        }
+        assertEquals(0, deliveriesTo(EP_A, sent));
+        assertEquals(1, deliveriesTo(EP_B, sent));
+        assertEquals(0, deliveriesTo(epC, sent));
+        assertEquals(1, deliveriesTo(epD, sent));
+    }
+
+    @Test
     void rfc0035_s4_2_onlyDeliveringEdgesCount() {
         node.write(temp, Frames.value(5, 1), 0, 5);
         long[] a = append(PEER, EP_A, "/client/a", 0, true);

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 DecodeCommand.class,
+                BoardCommand.class,
                 HilCommand.class,
         })
 public final class SpectrumCommand implements Runnable {

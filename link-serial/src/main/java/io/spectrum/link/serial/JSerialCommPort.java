@@ -4,18 +4,37 @@ import com.fazecast.jSerialComm.SerialPort;
 
 /**
  * A UART through jSerialComm: 8 data bits, 1 stop bit, no parity, the configured baud; non-blocking
- * reads and writes (a write takes what the driver's buffer has room for). The port is looked up by path on
- * every {@link #open}, because a re-plugged USB adapter or a restarted pty pair may point the same
- * path (or symlink) at a new device node.
+ * reads.
+ *
+ * <p>Writes go through a bounded ring drained by one writer thread per open port. jSerialComm's
+ * native write does not return until every byte is out (seen on ptys: it spins on EAGAIN past any
+ * configured write timeout), so writing from the node's thread could stall the node behind a slow
+ * or unread line. {@link #write} therefore copies what fits into the ring and returns at once; a
+ * failed native write (unplugged adapter, closed pty) makes the next read or write answer -1.
+ *
+ * <p>The port is looked up by path on every {@link #open}, because a re-plugged USB adapter or a
+ * restarted pty pair may point the same path (or symlink) at a new device node.
  */
 public final class JSerialCommPort implements SerialPortIo {
     private final String path;
     private final int baud;
+    private final byte[] ring;
+    private final Object lock = new Object();
+    private int head;
+    private int count;
+    private volatile boolean failed;
+    private volatile boolean running;
     private volatile SerialPort port;
+    private Thread writer;
 
-    public JSerialCommPort(String path, int baud) {
+    public JSerialCommPort(String path, int baud, int writeBufferBytes) {
         this.path = path;
         this.baud = baud;
+        this.ring = new byte[writeBufferBytes];
+    }
+
+    public JSerialCommPort(String path, int baud) {
+        this(path, baud, 16 * 1024);
     }
 
     @Override
@@ -29,20 +48,63 @@ public final class JSerialCommPort implements SerialPortIo {
             return false;
         }
         p.setComPortParameters(baud, 8, SerialPort.ONE_STOP_BIT, SerialPort.NO_PARITY);
-        // Non-blocking both ways: jSerialComm's blocking write spins in native code past its timeout
-        // when a pty's buffer is full; the link keeps the unsent rest of a frame and retries instead.
         p.setComPortTimeouts(SerialPort.TIMEOUT_NONBLOCKING, 0, 0);
         if (!p.openPort()) {
             return false;
         }
+        synchronized (lock) {
+            head = 0;
+            count = 0;
+        }
+        failed = false;
+        running = true;
         port = p;
+        Thread t = new Thread(() -> drain(p), "serial-writer " + path);
+        t.setDaemon(true);
+        writer = t;
+        t.start();
         return true;
+    }
+
+    /** The writer thread: moves bytes from the ring to the port until closed or failed. */
+    private void drain(SerialPort p) {
+        byte[] chunk = new byte[4096];
+        while (true) {
+            int n;
+            synchronized (lock) {
+                while (count == 0 && running) {
+                    try {
+                        lock.wait();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                if (!running) {
+                    return;
+                }
+                n = Math.min(count, chunk.length);
+                for (int i = 0; i < n; i++) {
+                    chunk[i] = ring[head];
+                    head = head + 1 == ring.length ? 0 : head + 1;
+                }
+                count -= n;
+            }
+            int done = 0;
+            while (done < n) {
+                int w = p.writeBytes(chunk, n - done, done);
+                if (w < 0 || (w == 0 && p.bytesAvailable() < 0)) {
+                    failed = true;
+                    return;
+                }
+                done += w;
+            }
+        }
     }
 
     @Override
     public int read(byte[] buf, int off, int len) {
         SerialPort p = port;
-        if (p == null) {
+        if (p == null || failed) {
             return -1;
         }
         int available = p.bytesAvailable();
@@ -58,24 +120,55 @@ public final class JSerialCommPort implements SerialPortIo {
 
     @Override
     public int write(byte[] buf, int off, int len) {
-        SerialPort p = port;
-        if (p == null) {
+        if (port == null || failed) {
             return -1;
         }
-        int n = p.writeBytes(buf, len, off);
-        if (n == 0 && p.bytesAvailable() < 0) {
-            // A vanished pty or adapter answers writes with 0, not -1; the read side tells the truth.
-            return -1;
+        synchronized (lock) {
+            int n = Math.min(len, ring.length - count);
+            int tail = (head + count) % ring.length;
+            for (int i = 0; i < n; i++) {
+                ring[tail] = buf[off + i];
+                tail = tail + 1 == ring.length ? 0 : tail + 1;
+            }
+            count += n;
+            if (n > 0) {
+                lock.notifyAll();
+            }
+            return n;
         }
-        return n < 0 ? -1 : n;
     }
 
+    /** Bytes accepted by {@link #write} that the writer thread has not handed to the driver yet. */
+    public int pendingBytes() {
+        synchronized (lock) {
+            return count;
+        }
+    }
+
+    /** Closes the port after giving the writer up to half a second to hand over what is queued. */
     @Override
     public void close() {
+        long until = System.nanoTime() + 500_000_000L;
+        while (port != null && !failed && pendingBytes() > 0 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
         SerialPort p = port;
         port = null;
+        running = false;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
         if (p != null) {
             p.closePort();
+        }
+        Thread t = writer;
+        writer = null;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

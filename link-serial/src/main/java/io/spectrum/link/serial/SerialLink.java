@@ -245,7 +245,18 @@ public final class SerialLink implements Link {
     }
 
     private void checkLiveness(long now) {
-        if (!peerUp || peerTimeout <= 0) {
+        if (!peerUp) {
+            // Keep knocking while the port is open and the far end is quiet (it may have restarted).
+            if (now - lastProbe >= pingInterval) {
+                lastProbe = now;
+                LivenessProbe p = probe;
+                if (p != null) {
+                    p.probe(this, 0);
+                }
+            }
+            return;
+        }
+        if (peerTimeout <= 0) {
             return;
         }
         if (now - lastHeard > peerTimeout) {

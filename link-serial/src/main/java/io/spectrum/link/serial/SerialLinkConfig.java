@@ -7,7 +7,7 @@ public final class SerialLinkConfig {
     int readChunk = 1024;
     long reopenInitialNanos = 100_000_000L;
     long reopenMaxNanos = 2_000_000_000L;
-    long peerTimeoutNanos = 0;
+    long peerTimeoutNanos = 10_000_000_000L;
     long pingIntervalNanos = 3_000_000_000L;
     int writeRetries = 3;
 

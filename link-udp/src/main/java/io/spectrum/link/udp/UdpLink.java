@@ -34,7 +34,9 @@ import java.nio.channels.DatagramChannel;
  *
  * <p>Liveness: the first datagram from a new or returning peer reports {@code onPeerUp}; a peer silent
  * for {@code pingInterval} is handed to the {@link LivenessProbe} (the node sends it a FWD READ of
- * {@code $node/caps}); silent for {@code peerTimeout} it is reported {@code onPeerDown}. A listener
+ * {@code $node/caps}); silent for {@code peerTimeout} it is reported {@code onPeerDown}. A dialer
+ * keeps probing its peer while it is down (every ping interval), so a restarted listener hears from
+ * it and answers, which brings the peer back up. A listener
  * keeps a down peer's slot (so a returning peer gets its old handle back) until the slot is needed
  * for a new sender.
  *
@@ -370,6 +372,15 @@ public final class UdpLink implements Link, BoundedResource {
     private void checkLiveness(long now) {
         for (int i = 0; i < peerUp.length; i++) {
             if (!peerUp[i]) {
+                // A dialer keeps knocking on its down peer (the probe is what brings it back up);
+                // a listener cannot reach a peer that has not spoken, so it waits.
+                if (dialer && now - lastProbe[i] >= pingInterval) {
+                    lastProbe[i] = now;
+                    LivenessProbe p = probe;
+                    if (p != null) {
+                        p.probe(this, i);
+                    }
+                }
                 continue;
             }
             long silent = now - lastHeard[i];

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The single-peer path (dialer to listener and back) allocates nothing per frame. Surefire runs this
@@ -103,6 +104,48 @@ class UdpLinkAllocationTest {
             assertEquals(50_000 + 3 * rounds, atClient.frames);
         } finally {
             client.close();
+            server.close();
+        }
+    }
+
+    /**
+     * The host-side many-peer path: two dialers interleaving into one listener. Every change of
+     * sender makes the JDK decode a fresh InetSocketAddress in receive(); the link's own lookup and
+     * send allocate nothing. Measured and bounded here (an address object, under 256 B, per switch),
+     * so a regression to per-frame garbage in the link itself would show.
+     */
+    @Test
+    void aListenerWithInterleavedPeersAllocatesAtMostTheJdkAddressPerSenderSwitch() throws Exception {
+        UdpLink server = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new UdpLinkConfig(), SystemClock.INSTANCE);
+        UdpLink a = UdpLink.dial(2, server.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        UdpLink b = UdpLink.dial(3, server.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        try {
+            Sink atServer = new Sink();
+            Sink atA = new Sink();
+            Sink atB = new Sink();
+            byte[] frame = Frames.value(0, 16);
+            long c = 0;
+            for (int i = 0; i < 20_000; i++) {
+                assertEquals(true, roundTrip(a, server, atServer, atA, frame, ++c));
+                assertEquals(true, roundTrip(b, server, atServer, atB, frame, ++c));
+            }
+            long tid = Thread.currentThread().getId();
+            int pairs = 50_000;
+            long before = TMX.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < pairs; i++) {
+                roundTrip(a, server, atServer, atA, frame, ++c);
+                roundTrip(b, server, atServer, atB, frame, ++c);
+            }
+            long allocated = TMX.getThreadAllocatedBytes(tid) - before;
+            long switches = 2L * pairs;
+            System.out.printf("udp two interleaved peers: %d frames received by the listener, %d sender switches,"
+                    + " allocated %d bytes (%.1f per switch)%n", switches, switches, allocated, (double) allocated / switches);
+            assertTrue(allocated <= switches * 256, "more than an address object per sender switch: " + allocated);
+            assertEquals(2, server.inUse());
+        } finally {
+            a.close();
+            b.close();
             server.close();
         }
     }

@@ -168,6 +168,25 @@ class UdpLinkTest {
     }
 
     @Test
+    void aDialerKeepsProbingItsPeerWhileItIsDown() throws Exception {
+        UdpLink server = listener(new UdpLinkConfig());
+        UdpLink client = dialer(server, new UdpLinkConfig().peerTimeoutMillis(1000).pingIntervalMillis(300));
+        List<Integer> probed = new ArrayList<>();
+        client.setLivenessProbe((link, peer) -> probed.add(peer));
+        Collector atClient = new Collector();
+        client.poll(atClient, 1);
+        clock.advanceMillis(299);
+        client.poll(atClient, 1);
+        assertEquals(List.of(), probed);
+        clock.advanceMillis(80);   // timers are checked every quarter of the shorter one (75 ms)
+        client.poll(atClient, 1);
+        assertEquals(List.of(0), probed, "never heard: probed at the ping interval so the listener learns us");
+        clock.advanceMillis(300);
+        client.poll(atClient, 1);
+        assertEquals(List.of(0, 0), probed);
+    }
+
+    @Test
     void aDownPeerSlotIsReusedForANewSenderWhenTheTableIsFull() throws Exception {
         UdpLink server = listener(new UdpLinkConfig().peerCapacity(1).peerTimeoutMillis(1000));
         UdpLink a = dialer(server, new UdpLinkConfig());
