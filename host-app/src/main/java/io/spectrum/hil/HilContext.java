@@ -1,9 +1,8 @@
 package io.spectrum.hil;
 
 import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.board.CapsProbe;
 import io.spectrum.link.Link;
-import io.spectrum.link.serial.SerialLink;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import java.time.Duration;
@@ -39,8 +38,8 @@ public final class HilContext {
     /**
      * The NARROW node on the host side of the board link: it sees every frame
      * the client receives (so it gets the replies and deliveries addressed to it), hears the link's
-     * peer up / down reports, and answers the link's liveness probes with a READ of the board's
-     * capability map. The reset scenarios use it to check staleness and automatic re-subscription.
+     * peer up / down reports, and pings the board through the project's {@link CapsProbe} (a READ of
+     * the board's capability map whenever the link finds it quiet). The reset scenarios use it to check staleness and automatic re-subscription.
      */
     public NarrowNode hostNode() throws Exception {
         // created by the constructor; kept lazy-safe for clarity
@@ -48,11 +47,15 @@ public final class HilContext {
             Link link = target.link();
             NarrowNode node = new NarrowNode(new NodeConfig());
             node.attach(link); // sets the node as the link's peer listener; the client keeps polling
-            if (link instanceof SerialLink serial) {
-                byte[] ping = Wire.fwd(Wire.OP_READ, Wire.path("/$node/caps"), null, Wire.path("/hil/ping"));
-                serial.setLivenessProbe((l, peer) -> l.send(peer, ping, 0, ping.length));
-            }
-            client.attachTap(node, node::tick);
+            // the project's liveness ping: READs the board's $node/caps when the link finds it quiet,
+            // and reports a changed spectrum.boot (a restart faster than the link timeout) as down + up
+            CapsProbe.stampBoot(node);
+            CapsProbe probe = new CapsProbe(node, 1, 1);
+            probe.install(link);
+            client.attachTap(node, () -> {
+                node.tick();
+                probe.sweep();
+            });
             hostNode = node;
         }
         return hostNode;

@@ -39,6 +39,8 @@ public final class EmulatedBoardTarget implements BoardTarget {
         this.launcher = launcher;
         this.dir = dir;
         this.boardLog = dir.resolve("board.log");
+        Files.createDirectories(dir);
+        Files.deleteIfExists(boardLog); // one log per run
         this.pair = SocatPair.start(dir);
         try {
             this.resetLine = Pi4jResetLine.mock(17);
