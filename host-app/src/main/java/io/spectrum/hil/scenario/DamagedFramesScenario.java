@@ -50,7 +50,8 @@ public final class DamagedFramesScenario implements Scenario {
             c.sendOrThrow(damaged);
             c.pumpFor(quiet);
             for (Inbound got : c.inboundSince(mark)) {
-                if (got.frame() != null && BoardClient.opOf(got.frame()) == Wire.OP_REPLY) {
+                if (got.frame() != null && BoardClient.opOf(got.frame()) == Wire.OP_REPLY
+                        && Wire.pathText(got.frame().child(1).payload()).equals(bad)) {
                     Reply rr = replyOf(c, got);
                     Check.that(rr != null && rr.isError() && rr.errorCode() == WireError.FRAME_CRC_FAIL,
                             "a frame failing its " + crcName(crcOpt) + " check must not be served, got " + got.frame());

@@ -22,9 +22,8 @@ class EmulatedArm64ConformanceTest {
     @Timeout(600)
     Stream<DynamicTest> emulatedBoardOnAarch64UnderQemu() throws Exception {
         Path java = runtime();
-        BoardProcess launcher = DevBoard.launcher(new BoardProcess(java.toString(),
-                System.getProperty("java.class.path"),
-                List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:off")));
+        BoardProcess launcher = new BoardProcess(java.toString(), System.getProperty("java.class.path"),
+                List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:off"));
         EmulatedBoardTarget target = EmulatedBoardTarget.start("emulated-aarch64", launcher,
                 HilJUnit.workDir("emulated-aarch64"), Duration.ofSeconds(15));
         return HilJUnit.suite(target, HilSuite.standard());

@@ -12,7 +12,7 @@ class EmulatedBoardConformanceTest {
     @TestFactory
     @Timeout(300)
     Stream<DynamicTest> emulatedBoardOnNativeJvm() throws Exception {
-        EmulatedBoardTarget target = EmulatedBoardTarget.start("emulated", DevBoard.launcher(BoardProcess.sameJvm()),
+        EmulatedBoardTarget target = EmulatedBoardTarget.start("emulated", BoardProcess.sameJvm(),
                 HilJUnit.workDir("emulated"), Duration.ofSeconds(5));
         return HilJUnit.suite(target, HilSuite.standard());
     }

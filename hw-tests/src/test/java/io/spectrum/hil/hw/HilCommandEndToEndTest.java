@@ -21,7 +21,7 @@ class HilCommandEndToEndTest {
         Path dir = HilJUnit.workDir("cli");
         Path report = dir.resolve("report.md");
         Files.deleteIfExists(report);
-        try (EmulatedBoardTarget board = EmulatedBoardTarget.start("cli", DevBoard.launcher(BoardProcess.sameJvm()),
+        try (EmulatedBoardTarget board = EmulatedBoardTarget.start("cli", BoardProcess.sameJvm(),
                 dir, Duration.ofSeconds(5))) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
