@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -26,7 +27,22 @@ class EmulatedArm64ConformanceTest {
                 List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:off"));
         EmulatedBoardTarget target = EmulatedBoardTarget.start("emulated-aarch64", launcher,
                 HilJUnit.workDir("emulated-aarch64"), Duration.ofSeconds(15));
-        return HilJUnit.suite(target, HilSuite.standard());
+        Path boardTmp = HilJUnit.workDir("emulated-aarch64").resolve("board-tmp");
+        DynamicTest nativeLib = DynamicTest.dynamicTest("jserialcomm-native-is-aarch64", () -> {
+            // the board opened its serial port, so jSerialComm extracted its native library into the
+            // board's private tmpdir: it must be the Linux/armv8_64 build (ELF e_machine 0xB7)
+            Path lib;
+            try (Stream<Path> files = Files.walk(boardTmp)) {
+                lib = files.filter(f -> f.getFileName().toString().equals("libjSerialComm.so")).findFirst()
+                        .orElseThrow(() -> new AssertionError("no libjSerialComm.so under " + boardTmp));
+            }
+            byte[] h = Files.readAllBytes(lib);
+            Assertions.assertEquals(0x7F, h[0] & 0xFF, "ELF magic");
+            Assertions.assertEquals(2, h[4], "ELFCLASS64");
+            Assertions.assertEquals(0xB7, (h[18] & 0xFF) | (h[19] & 0xFF) << 8, "e_machine of " + lib + " (0xB7 = aarch64)");
+        });
+        Stream<DynamicTest> suite = HilJUnit.suite(target, HilSuite.standard());
+        return Stream.concat(suite, Stream.of(nativeLib)).onClose(suite::close);
     }
 
     static Path runtime() throws Exception {
