@@ -33,27 +33,24 @@ public final class DamagedFramesScenario implements Scenario {
         Duration quiet = Duration.ofMillis(Math.max(300, ctx.timeout().toMillis() / 10));
         int refused = 0;
         for (int crcOpt : new int[] {Opt.CR, Opt.CR | Opt.CW}) {
-            String good = BoardClient.REPLY_PREFIX + "crc-good-" + crcOpt;
-            Reply r = c.callVia(good, Wire.OP_READ, Wire.path(DemoBoard.LED), null);
-            // the client adds no trailer; send one with a trailer by hand
-            byte[] frame = readWithTrailer(good + "-t", crcOpt);
+            // control: the same READ with a correct trailer is served
+            String good = BoardClient.REPLY_PREFIX + "crc-" + crcOpt + "-good";
             long mark = c.mark();
-            c.sendOrThrow(frame);
-            Inbound in = c.awaitFrame(mark, f -> isReplyTo(f, good + "-t"), ctx.timeout());
+            c.sendOrThrow(readWithTrailer(good, crcOpt));
+            Inbound in = c.awaitFrame(mark, f -> isReplyTo(f, good), ctx.timeout());
             Check.that(in != null, "a READ with a correct " + crcName(crcOpt) + " trailer must be answered");
-            Check.that(r.isResult(), "control read must succeed: " + r);
+            Check.result(Reply.of(in.frame()), "READ with a correct " + crcName(crcOpt) + " trailer");
 
-            String bad = good + "-bad";
+            String bad = BoardClient.REPLY_PREFIX + "crc-" + crcOpt + "-bad";
             byte[] damaged = readWithTrailer(bad, crcOpt);
             damaged[15] ^= 0x10; // a letter of the dst PATH: length and shape stay valid, the CRC does not
             mark = c.mark();
             c.sendOrThrow(damaged);
             c.pumpFor(quiet);
             for (Inbound got : c.inboundSince(mark)) {
-                if (got.frame() != null && BoardClient.opOf(got.frame()) == Wire.OP_REPLY
-                        && Wire.pathText(got.frame().child(1).payload()).equals(bad)) {
-                    Reply rr = replyOf(c, got);
-                    Check.that(rr != null && rr.isError() && rr.errorCode() == WireError.FRAME_CRC_FAIL,
+                if (got.frame() != null && isReplyTo(got.frame(), bad)) {
+                    Reply rr = Reply.of(got.frame());
+                    Check.that(rr.isError() && rr.errorCode() == WireError.FRAME_CRC_FAIL,
                             "a frame failing its " + crcName(crcOpt) + " check must not be served, got " + got.frame());
                 }
             }
@@ -97,9 +94,5 @@ public final class DamagedFramesScenario implements Scenario {
     private static boolean isReplyTo(io.spectrum.hil.client.Tlv f, String route) {
         return f.type() == TlvType.FWD && BoardClient.opOf(f) == Wire.OP_REPLY
                 && Wire.pathText(f.child(1).payload()).equals(route);
-    }
-
-    private static Reply replyOf(BoardClient c, Inbound in) {
-        return Reply.of(in.frame());
     }
 }
