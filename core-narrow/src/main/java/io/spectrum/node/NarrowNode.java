@@ -106,6 +106,11 @@ public final class NarrowNode implements Node, FrameHandler {
     private long fGen;
 
     final RemoteClient client;
+    static final NodePath CAPS = NodePath.of("/$node/caps");
+    static final NodePath PING_EP = NodePath.of("/$reply/ping");
+    private long pingAnswers;
+    /** Highest sequence of any retired vertex: the floor of a newly created one. */
+    private long retiredSeqFloor;
     private final FieldView fieldView = new FieldView();
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
@@ -143,7 +148,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
-            values, records, awaitRes, linkRes, client.resource()};
+            values, records, awaitRes, linkRes, client.resource(), client.requestResource()};
         publishCaps();
     }
 
@@ -156,7 +161,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 .leaf(TlvType.NAME, Names.RFC0035).value(1, 2)
                 .leaf(TlvType.NAME, Names.TOPIC_EXT).value(1, 2)
                 .end();
-        write(NodePath.of("/$node/caps"), b, 0, cw.length());
+        write(CAPS, b, 0, cw.length());
     }
 
     // ------------------------------------------------------------------ local API
@@ -203,6 +208,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
         fillSlot(s, v, word, OWNER, 0, -1, 0, 0);
+        st.policyHi[s] = -1;
         st.handle[s] = sub;
         placeSlot(v, s);
         sub.bind(s, st.gen[s], st.pos[s]);
@@ -289,6 +295,9 @@ public final class NarrowNode implements Node, FrameHandler {
         dropValue(v);
         if (vt.pubRouteOff[v] >= 0) {
             records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        }
+        if (vt.seq[v] > retiredSeqFloor) {
+            retiredSeqFloor = vt.seq[v];
         }
         vt.remove(v);
         return WireError.OK;
@@ -389,6 +398,29 @@ public final class NarrowNode implements Node, FrameHandler {
             return v;
         }
         return client.subscribe(li, peer, remotePath, localTarget, policy);
+    }
+
+    /**
+     * Liveness ping: sends {@code FWD{READ, dst = /$node/caps, src = /$reply/ping}} to the peer, whose
+     * answer (any frame) refreshes the link's liveness clock. Shaped to be a link's liveness probe
+     * hook ({@code link.setLivenessProbe(node::ping)}). The answer is read, not stored:
+     * {@link #pingAnswers()} counts answers. Allocation-free.
+     *
+     * @return OK, TRANSPORT_DOWN for a link that is not attached, or the link's send code
+     */
+    public int ping(Link link, int peer) {
+        int li = linkIndex(link);
+        if (li < 0) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        TlvWriter t = w.wrap(tx, 0, tx.length);
+        t.begin(TlvType.FWD).value(OP_READ, 1).raw(CAPS.tlv()).raw(PING_EP.tlv()).end();
+        return t.error() != WireError.OK ? t.error() : links[li].send(peer, tx, 0, t.length());
+    }
+
+    /** Answers to {@link #ping} received so far. */
+    public long pingAnswers() {
+        return pingAnswers;
     }
 
     /** The client side of remote subscriptions and requests. */
@@ -513,6 +545,11 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         final int rest = x.nextSibling(src);
         if (op == OP_REPLY) {
+            if (x.type(d) == TlvType.PATH
+                    && Bytes.equals(x.buffer(), x.bodyOffset(d), x.bodyLength(d), PING_EP.tlv(), 4, PING_EP.bodyLength())) {
+                pingAnswers++;
+                return;
+            }
             client.onReply(li, peer, x, d, src, rest);
             return;
         }
@@ -522,8 +559,8 @@ public final class NarrowNode implements Node, FrameHandler {
         reqDst = d;
         reqSrc = src;
         reqSilent = x.type(src) == TlvType.PATH && x.bodyLength(src) == 0;
-        if (reqSilent && op != OP_WRITE) {
-            return; // empty src: READ, AWAIT and unknown ops are dropped silently
+        if (reqSilent && (op != OP_WRITE || (opByte & 0x80) != 0)) {
+            return; // empty src: READ, AWAIT, mint-flagged and unknown ops are dropped silently
         }
         switch (op) {
             case OP_READ:
@@ -735,8 +772,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (x.type(payload) == TlvType.SUBSCRIBER) {
             // arm 2: byte-identical to the rendering of slot N with bit 9 = x sets the state to x
             if (st.recOff[s] >= 0) {
-                int xState = renderer.matchesRendering(records.memory(), st.recOff[s], st.recLen[s],
-                        x.buffer(), x.start(payload), x.totalLength(payload), scratch, 0, scratch.length);
+                int xState = toggleState(s, payload);
                 if (xState >= 0) {
                     setSuspended(s, xState == 1);
                     replyResult(null, 0, 0);
@@ -901,21 +937,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     /** Replies with the slot identity: FIELD{NAME subscribers, VALUE u32 N, VALUE u32 gen, VALUE u8 1}. */
     private void replyIdentity(int s) {
-        if (reqSilent) {
-            return;
-        }
-        final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
-                .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
-                .value(KIND_RESULT, 1)
-                .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS)
-                .value(st.pos[s], 4).value(st.gen[s] & 0xFFFFFFFFL, 4).value(1, 1).end()
-                .end();
-        if (t.error() == WireError.OK) {
-            send(reqLink, reqPeer, tx, t.length());
-        }
+        replyIdentityOf(st.pos[s], st.gen[s]);
     }
 
     /** {@code :subscribers[]}: POINT{rendering of slot 0, 1, ...}, holes as empty STATUS, trailing holes omitted. */
@@ -947,12 +969,8 @@ public final class NarrowNode implements Node, FrameHandler {
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
         } else {
-            reqSilentError(t.error());
+            replyError(t.error()); // the list does not fit the frame buffer
         }
-    }
-
-    private void reqSilentError(int code) {
-        replyError(code);
     }
 
     // ------------------------------------------------------------------ subscriber slots
@@ -1132,7 +1150,14 @@ public final class NarrowNode implements Node, FrameHandler {
             }
         } else {
             wasDelivering = st.delivering(s);
-            records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
+            if (st.recOff[s] >= 0) {
+                records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
+            }
+            Object h = st.handle[s];
+            st.handle[s] = null;
+            if (h instanceof LocalSubscription) {
+                ((LocalSubscription) h).reaped(); // a replace reaps the in-process edge it displaces
+            }
         }
         final byte[] mem = records.memory();
         System.arraycopy(x.buffer(), recStart, mem, off, recLen);
@@ -1140,6 +1165,7 @@ public final class NarrowNode implements Node, FrameHandler {
             System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
         }
         fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen);
+        st.policyHi[s] = hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1;
         st.target[s] = targetV;
         if (replace < 0) {
             placeSlot(v, s);
@@ -1173,6 +1199,38 @@ public final class NarrowNode implements Node, FrameHandler {
         if (t.error() == WireError.OK) {
             send(reqLink, reqPeer, tx, t.length());
         }
+    }
+
+    /**
+     * The arm-2 test: the x for which the SUBSCRIBER at {@code p} equals slot s's rendering with bit
+     * 9 = x, or -1. Rules 1 and 2 are one memcmp against the stored record, bit 9 of the winning
+     * word (its offset kept in the slot at admission) masked; only a candidate that could be a
+     * rule-3 rendering (the stored record has no word and the candidate is longer) goes through the
+     * codec's renderer.
+     */
+    private int toggleState(int s, int p) {
+        final TlvIndex x = rx;
+        final byte[] mem = records.memory();
+        final int ro = st.recOff[s];
+        final int rl = st.recLen[s];
+        final int cOff = x.start(p);
+        final int cLen = x.totalLength(p);
+        if (cLen == rl) {
+            final int hi = st.policyHi[s]; // where bit 9 lives in the stored record, -1 without a word
+            final byte[] c = x.buffer();
+            for (int i = 0; i < rl; i++) {
+                int diff = mem[ro + i] ^ c[cOff + i];
+                if (diff != 0 && (i != hi || diff != 0x02)) {
+                    return -1;
+                }
+            }
+            return hi < 0 ? 0 : (c[cOff + hi] >> 1) & 1; // rule 2 (verbatim is x = 0) / rule 1
+        }
+        if ((st.word[s] & SlotTable.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
+            return -1;
+        }
+        // rule 3 candidate: the record grew by the appended pair
+        return renderer.matchesRendering(mem, ro, rl, x.buffer(), cOff, cLen, scratch, 0, scratch.length) == 1 ? 1 : -1;
     }
 
     /** Same target, same binding/holder, same policy with bit 9 masked (absent = 0). */
@@ -1286,6 +1344,9 @@ public final class NarrowNode implements Node, FrameHandler {
             int c = vt.find(b, off, p);
             if (c < 0) {
                 c = vt.create(b, off, p, parent);
+                if (vt.seq[c] < retiredSeqFloor) {
+                    vt.seq[c] = retiredSeqFloor; // a re-created path never sees its sequence go back
+                }
             }
             parent = c;
         }
@@ -1381,15 +1442,28 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         final long seq = vt.seq[v];
         final boolean stale = (vt.flags[v] & VertexTable.F_STALE) != 0;
+        final int[] next = st.next;
+        final int[] word = st.word;
+        final Object[] handle = st.handle;
+        final int keyOff = vt.keyOffset(v);
+        final int keyLen = vt.keyLen[v];
         for (int a = v; a != VertexTable.NONE; a = vt.parent[a]) {
             if (vt.ownSubs[a] == 0) {
                 continue;
             }
             int s = vt.firstSlot[a];
             while (s != SlotTable.NONE) {
-                int nx = st.next[s];
-                if (st.delivering(s)) {
-                    deliver(s, v, vb, vo, vl, seq, stale, deleted);
+                final int nx = next[s];
+                final int wd = word[s];
+                if ((wd & SlotTable.SUSPENDED) == 0) {
+                    if ((wd & (SlotTable.KIND_CALLBACK | SlotTable.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
+                        // the in-process fast path: re-point the view, call the listener
+                        final LocalSubscription sub = (LocalSubscription) handle[s];
+                        view.set(vb, vo, vl, vt.keys, keyOff, keyLen, deleted);
+                        sub.listener.onValue(sub, view, seq, stale);
+                    } else {
+                        deliver(s, v, vb, vo, vl, seq, stale, deleted);
+                    }
                 }
                 s = nx;
             }

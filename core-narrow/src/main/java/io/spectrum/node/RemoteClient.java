@@ -26,6 +26,7 @@ public final class RemoteClient {
 
     private final NarrowNode node;
     private final Counter res;
+    private final Counter reqRes;
     private final int[] link;
     private final int[] peer;
     private final NodePath[] remote;
@@ -57,6 +58,7 @@ public final class RemoteClient {
     RemoteClient(NarrowNode node, int capacity, int resultBytes) {
         this.node = node;
         res = new Counter("node.remoteSubscriptions", capacity);
+        reqRes = new Counter("node.remoteRequests", capacity);
         link = new int[capacity];
         peer = new int[capacity];
         remote = new NodePath[capacity];
@@ -84,6 +86,10 @@ public final class RemoteClient {
 
     BoundedResource resource() {
         return res;
+    }
+
+    BoundedResource requestResource() {
+        return reqRes;
     }
 
     int subscribe(int li, int p, NodePath remotePath, NodePath localTarget, int pol) {
@@ -268,9 +274,11 @@ public final class RemoteClient {
                 reqPeer[k] = p;
                 reqError[k] = WireError.OK;
                 reqLen[k] = 0;
+                reqRes.taken();
                 return k;
             }
         }
+        reqRes.refused();
         return -1;
     }
 
@@ -302,7 +310,7 @@ public final class RemoteClient {
         }
         t.end();
         if (t.error() != WireError.OK) {
-            reqState[k] = 0;
+            release(k);
             return -t.error();
         }
         node.sendTx(li, p, t.length());
@@ -390,7 +398,10 @@ public final class RemoteClient {
 
     /** Frees a request handle (answered or not: a late reply is then ignored). */
     public void release(int k) {
-        reqState[k] = 0;
+        if (reqState[k] != 0) {
+            reqState[k] = 0;
+            reqRes.returned();
+        }
     }
 
     static int firstErrorCode(TlvIndex x, int status) {

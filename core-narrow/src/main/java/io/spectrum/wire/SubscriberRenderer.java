@@ -155,8 +155,29 @@ public final class SubscriberRenderer {
      */
     public int matchesRendering(byte[] rec, int recOff, int recLen, byte[] cand, int candOff, int candLen,
             byte[] scratch, int scratchOff, int scratchCap) {
-        if (decoder.decode(rec, recOff, recLen, ownIndex) != WireError.OK) {
+        if (decoder.decode(rec, recOff, recLen, ownIndex) != WireError.OK || view.wrap(ownIndex, 0) != WireError.OK) {
             return -1;
+        }
+        if (!hasTrailers(ownIndex)) {
+            // without trailers a rendering differs from the record only where the rules say, so
+            // compare in place instead of rendering twice
+            if (view.hasPolicy()) {
+                if (candLen != recLen) {
+                    return -1;
+                }
+                final int p = view.policyOffset() - recOff;
+                if (!Bytes.equals(rec, recOff, p, cand, candOff, p)
+                        || !Bytes.equals(rec, recOff + p + 2, recLen - p - 2, cand, candOff + p + 2, recLen - p - 2)) {
+                    return -1;
+                }
+                final int want = Bytes.u16(cand, candOff + p);
+                return DeliveryPolicy.masked(want) == view.policyMasked() ? (DeliveryPolicy.suspended(want) ? 1 : 0) : -1;
+            }
+            if (candLen == recLen) {
+                return Bytes.equals(rec, recOff, recLen, cand, candOff, candLen) ? 0 : -1;
+            }
+            final int n = render(ownIndex, 0, true, scratch, scratchOff, scratchCap);
+            return n == candLen && Bytes.equals(scratch, scratchOff, n, cand, candOff, candLen) ? 1 : -1;
         }
         for (int x = 0; x <= 1; x++) {
             final int n = render(ownIndex, 0, x == 1, scratch, scratchOff, scratchCap);
@@ -165,5 +186,14 @@ public final class SubscriberRenderer {
             }
         }
         return -1;
+    }
+
+    private static boolean hasTrailers(TlvIndex idx) {
+        for (int e = 0, n = idx.count(); e < n; e++) {
+            if ((idx.opt(e) & (Opt.TS | Opt.CR)) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -80,6 +80,17 @@ class FwdTerminusTest extends NodeHarness {
         assertEquals(0, exchange(PEER, Frames.fwd(1, NodePath.of("/absent").tlv(), null, Frames.EMPTY_PATH, Frames.value(9, 1))).size(),
                 "errors are not answered either");
         assertEquals(0, exchange(PEER, Frames.fwd(9, temp.tlv(), null, Frames.EMPTY_PATH)).size());
+        assertEquals(0, exchange(PEER, Frames.fwd(0x81, temp.tlv(), null, Frames.EMPTY_PATH, Frames.value(7, 1))).size());
+        node.read(temp, out, 0, 8);
+        assertEquals(9, out[4], "a mint-flagged write with no return route is dropped, not applied");
+    }
+
+    @Test
+    void mintFlag_isIgnored_theRequestIsAnsweredPlainly() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        Frames.Reply r = request(Frames.fwd(0x80, temp.tlv(), null, Frames.REPLY_EP));
+        assertEquals(0, r.kind);
+        assertEquals(TlvIndex.NONE, r.trailing, "no PATH_REF answer: this node mints nothing");
     }
 
     @Test

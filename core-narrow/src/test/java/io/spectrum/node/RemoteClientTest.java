@@ -119,6 +119,19 @@ class RemoteClientTest {
     }
 
     @Test
+    void livenessPingReadsThePeersCapsAndCountsTheAnswer() {
+        assertEquals(WireError.OK, host.ping(hostSide, 0));
+        assertEquals("0f402400" + "0100010000" + "06000b0005246e6f64650463617073" + "06000c0006247265706c790470696e67",
+                Frames.hex(hostSide.lastSent()));
+        pump();
+        assertEquals(1, host.pingAnswers());
+        Frames.Reply answer = Frames.parse(boardSide.lastSent());
+        assertEquals(0, answer.kind);
+        assertTrue(Frames.hex(answer.payloadBytes()).startsWith("0b40"), "the caps map");
+        assertEquals(WireError.TRANSPORT_DOWN, host.ping(new FakeLink(9), 0));
+    }
+
+    @Test
     void remoteReadWriteAndListRequestsAreCorrelatedByTheirOwnReplyEndpoint() {
         board.write(temp, Frames.value(20, 1), 0, 5);
         subscribeMirror();
@@ -146,5 +159,21 @@ class RemoteClientTest {
         pump();
         assertEquals(WireError.OK, c.requestError(r6));
         assertEquals(0, board.listenerCount(temp));
+        for (int k : new int[] {r1, r2, r3, r4, r5, r6}) {
+            c.release(k);
+        }
+        assertEquals(0, PoolsTest.byName(host).get("node.remoteRequests").inUse());
+    }
+
+    @Test
+    void outstandingRequestsAreBounded() {
+        RemoteClient c = host.remote();
+        int n = 0;
+        while (c.read(hostSide, 0, temp) >= 0) {
+            n++;
+        }
+        assertEquals(16, n);
+        assertEquals(-WireError.FLOW_BACKPRESSURE, c.read(hostSide, 0, temp));
+        assertEquals(2, PoolsTest.byName(host).get("node.remoteRequests").refusals());
     }
 }

@@ -181,6 +181,21 @@ class Rfc0035Test extends NodeHarness {
     }
 
     @Test
+    void rfc0035_s4_4_arm2_onlyBit9MayDiffer_anyOtherChangeIsAReplace() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        long[] id = append(PEER, EP_A, "/client/a", 0x0001, true);
+        byte[] r = rendering((int) id[0]);
+        byte[] bit8 = r.clone();
+        bit8[bit8.length - 1] |= 0x01; // one_shot: not a toggle
+        Frames.Reply rep = request(slotWrite((int) id[0], -1, bit8, EP_A));
+        assertNotEquals(id[1], identity(rep)[1], "arm 3: re-admitted");
+        byte[] both = withBit9(rendering((int) id[0]), true);
+        both[both.length - 2] ^= 0x04; // priority bit as well as bit 9
+        long before = identity(request(subscribeReq("/client/a", 0x0101, true, false, EP_A)))[1];
+        assertNotEquals(before, identity(request(slotWrite((int) id[0], -1, both, EP_A)))[1]);
+    }
+
+    @Test
     void rfc0035_s4_4_arm2_retryOfTheSameToggleIsIdempotent() {
         node.write(temp, Frames.value(5, 1), 0, 5);
         long[] id = append(PEER, EP_A, "/client/a", 0, true);
@@ -294,7 +309,7 @@ class Rfc0035Test extends NodeHarness {
         long[] b = append(PEER, EP_B, "/client/b", 0, false);
         append(PEER, NodePath.of("/client/c").tlv(), "/client/c", 0, false);
         long[] d = append(PEER, NodePath.of("/client/d").tlv(), "/client/d", 0, false);
-        node.subscribe(temp, 0, (s, v, q, st) -> { }); // a callback edge at position 4: no record
+        io.spectrum.node.api.Subscription cb = node.subscribe(temp, 0, (s, v, q, st) -> { }); // position 4, no record
         request(slotWrite((int) b[0], -1, hex("09000000"), EP_B));
         request(slotWrite((int) d[0], -1, hex("09000000"), NodePath.of("/client/d").tlv()));
         Frames.Reply r = request(listRead());
@@ -306,10 +321,10 @@ class Rfc0035Test extends NodeHarness {
         assertEquals(TlvType.SUBSCRIBER, x.type(x.child(r.payload, 2)));
         assertEquals("09000000", hex(r.bytes(x.child(r.payload, 3))));
         assertEquals("09000000", hex(r.bytes(x.child(r.payload, 4))), "a callback edge is listed as a hole");
-        node.write(temp, Frames.value(5, 1), 0, 5);
-        // clear the callback edge too: trailing holes are omitted
+        cb.close(); // positions 3 and 4 are now trailing holes: omitted
         Frames.Reply r2 = request(listRead());
-        assertEquals(5, r2.idx.childCount(r2.payload));
+        assertEquals(3, r2.idx.childCount(r2.payload));
+        assertEquals("09000000", hex(r2.bytes(r2.idx.child(r2.payload, 1))));
     }
 
     // ---------------------------------------------------------------- §6 identity
@@ -463,6 +478,20 @@ class Rfc0035Test extends NodeHarness {
         h.node.write(h.temp, Frames.value(1, 1), 0, 5);
         h.node.clear(h.temp, false);
         assertEquals(1, h.exchange(PEER, h.subscribeReq("/client/a", 0x0020, true, false, EP_A)).size());
+    }
+
+    @Test
+    void rfc0035_s4_4_arm3_ownerReplacingAnInProcessEdgeReapsItsHandle() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        List<String> got = new java.util.ArrayList<>();
+        io.spectrum.node.api.Subscription local = node.subscribe(temp, 0, (s, v, q, st) -> got.add("local"));
+        assertEquals(0, owner(slotWrite(local.index(), -1, Frames.subscriber("/mirror/x", 0, false, false), Frames.REPLY_EP)).kind);
+        assertTrue(!local.isOpen());
+        assertEquals(WireError.PATH_NOT_FOUND, local.suspend());
+        node.write(temp, Frames.value(6, 1), 0, 5);
+        assertEquals(List.of(), got);
+        byte[] out = new byte[8];
+        assertEquals(5, node.read(NodePath.of("/mirror/x"), out, 0, 8), "the replacement edge delivers to its target");
     }
 
     @Test

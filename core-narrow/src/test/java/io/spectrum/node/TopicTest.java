@@ -56,6 +56,17 @@ class TopicTest extends NodeHarness {
     }
 
     @Test
+    void aRetiredAndRecreatedPathNeverSeesItsSequenceGoBack() {
+        for (int i = 0; i < 5; i++) {
+            node.write(temp, Frames.value(1, 1), 0, 5);
+        }
+        assertEquals(WireError.OK, node.retire(temp));
+        node.write(NodePath.of("/sensor/other"), Frames.value(1, 1), 0, 5); // may take the freed id
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        assertTrue(node.sequence(temp) > 5, "seq " + node.sequence(temp));
+    }
+
+    @Test
     void notifyingClear_spendsAFreshNumber_andNotifiesEvenWithoutASnapshot() {
         local(0);
         node.write(NodePath.of("/sensor/x"), Frames.value(0, 1), 0, 5); // vertex exists, temp has none

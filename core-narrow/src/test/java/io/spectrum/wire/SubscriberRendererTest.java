@@ -112,6 +112,42 @@ class SubscriberRendererTest {
     }
 
     @Test
+    void matchesRenderingWithTrailersUsesTheFullRendering() {
+        // the same record with a CRC-32C on its SETTINGS: toggling bit 9 changes the CRC too
+        TlvWriter w = new TlvWriter().wrap(new byte[128], 0, 128);
+        w.begin(TlvType.SUBSCRIBER).leaf(TlvType.PATH, Hex.bytes("0161"))
+                .begin(TlvType.SETTINGS, Opt.PL | Opt.CR).leaf(TlvType.NAME, SubscriberView.KEY_DELIVERY_POLICY).value(0x20, 2).end()
+                .end();
+        byte[] rec = java.util.Arrays.copyOf(w.buffer(), w.length());
+        byte[] on = new byte[rec.length];
+        assertEquals(rec.length, r.render(rec, 0, rec.length, true, on, 0, on.length));
+        byte[] scratch = new byte[rec.length + SubscriberRenderer.MAX_GROWTH];
+        assertEquals(1, r.matchesRendering(rec, 0, rec.length, on, 0, on.length, scratch, 0, scratch.length));
+        assertEquals(0, r.matchesRendering(on, 0, on.length, rec, 0, rec.length, scratch, 0, scratch.length));
+        // flipping bit 9 without fixing the CRC is not a rendering
+        byte[] bad = rec.clone();
+        bad[rec.length - 5] ^= 0x02; // bit 9 of the word, CRC left stale
+        assertEquals(-1, r.matchesRendering(rec, 0, rec.length, bad, 0, bad.length, scratch, 0, scratch.length));
+    }
+
+    @Test
+    void matchesRenderingRejectsOtherDifferences() {
+        byte[] rec = Hex.bytes(SubscriberViewTest.LAST_WINS);
+        byte[] scratch = new byte[rec.length + SubscriberRenderer.MAX_GROWTH];
+        byte[] on = rec.clone();
+        int p = SubscriberViewTest.LAST_WINS.indexOf("01000200210002") / 2 + 5;
+        on[p] |= 0x02;
+        assertEquals(1, r.matchesRendering(rec, 0, rec.length, on, 0, on.length, scratch, 0, scratch.length));
+        byte[] loser = rec.clone();
+        loser[SubscriberViewTest.LAST_WINS.indexOf("01000200010002") / 2 + 5] |= 0x02; // bit 9 of the losing word
+        assertEquals(-1, r.matchesRendering(rec, 0, rec.length, loser, 0, loser.length, scratch, 0, scratch.length));
+        byte[] target = rec.clone();
+        target[10] = 'C';
+        assertEquals(-1, r.matchesRendering(rec, 0, rec.length, target, 0, target.length, scratch, 0, scratch.length));
+        assertEquals(-1, r.matchesRendering(Hex.bytes("09000000"), 0, 4, rec, 0, rec.length, scratch, 0, scratch.length));
+    }
+
+    @Test
     void tooSmallOutputIsBackpressure() {
         byte[] rec = Hex.bytes("04400b000600070006636C69656E74");
         assertEquals(-WireError.FLOW_BACKPRESSURE, r.render(rec, 0, rec.length, true, out, 0, 43));

@@ -37,6 +37,8 @@ import java.util.TreeMap;
  *
  * <p>Command line: {@code VectorRunner [DIR]} prints TAP 13 and a per-category summary, exit 0 iff
  * every vector is ok. Without DIR it uses {@code -Dspectrum.vectors.dir} or the classpath sets.
+ * {@code VectorRunner --roundtrip} reads one hex frame per stdin line and answers each with the
+ * re-encoded hex or {@code ERR:<NAME>} (the libtracer differential-fuzz protocol).
  */
 public final class VectorRunner {
     private static final HexFormat HEX = HexFormat.of().withUpperCase();
@@ -46,7 +48,17 @@ public final class VectorRunner {
     private final TlvIndex index = new TlvIndex(4096, 64);
     private final byte[] out = new byte[1 << 20];
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
+        if (args.length > 0 && args[0].equals("--roundtrip")) {
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+            VectorRunner runner = new VectorRunner();
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                System.out.println(runner.roundTripLine(line));
+            }
+            System.out.flush();
+            return;
+        }
         List<Vector> vectors = args.length > 0 ? VectorLoader.loadDirectory(Path.of(args[0])) : VectorLoader.loadDefault();
         List<VectorResult> results = new VectorRunner().runAll(vectors);
         writeTap(results, System.out);
@@ -60,6 +72,30 @@ public final class VectorRunner {
             results.add(check(v));
         }
         return results;
+    }
+
+    /**
+     * The differential-fuzz harness line protocol: one hex frame in, the re-encoded frame as
+     * lowercase hex out, or {@code ERR:<NAME>} ({@code ERR:EMPTY_LINE}, {@code ERR:BAD_HEX}, or the
+     * refusal's harness name).
+     */
+    public String roundTripLine(String line) {
+        String h = line.trim();
+        if (h.isEmpty()) {
+            return "ERR:EMPTY_LINE";
+        }
+        byte[] b;
+        try {
+            b = HexFormat.of().parseHex(h);
+        } catch (IllegalArgumentException e) {
+            return "ERR:BAD_HEX";
+        }
+        int code = decoder.decode(b, 0, b.length, index);
+        if (code != WireError.OK) {
+            return "ERR:" + WireError.harnessName(code);
+        }
+        int n = encoder.encode(index, 0, out, 0, out.length);
+        return n < 0 ? "ERR:" + WireError.harnessName(-n) : HexFormat.of().formatHex(out, 0, n);
     }
 
     /** Checks one vector. */

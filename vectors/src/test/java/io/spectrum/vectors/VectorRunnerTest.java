@@ -40,6 +40,16 @@ class VectorRunnerTest {
     }
 
     @Test
+    void roundTripLineProtocol() {
+        VectorRunner r = new VectorRunner();
+        assertEquals("010803000000aabbcc", r.roundTripLine("010803000000AABBCC"));
+        assertEquals("ERR:FRAME_INVALID", r.roundTripLine("01010100AA"));
+        assertEquals("ERR:FRAME_TRUNCATED", r.roundTripLine("0100"));
+        assertEquals("ERR:EMPTY_LINE", r.roundTripLine("  "));
+        assertEquals("ERR:BAD_HEX", r.roundTripLine("0g"));
+    }
+
+    @Test
     void classpathSetsAreComplete() {
         List<Vector> lib = VectorLoader.loadClasspath(VectorLoader.LIBTRACER_V1);
         assertEquals(89, lib.size());

@@ -40,6 +40,8 @@ public final class SlotTable {
     public final int[] recOff;
     public final int[] recLen;
     public final int[] routeLen;
+    /** Offset in the record of the winning delivery_policy word's high byte (bit 9 lives there), or -1. */
+    public final int[] policyHi;
     /** Local target vertex of a KIND_LOCAL edge. */
     public final int[] target;
     /** The in-process edge's handle (which holds its listener), for KIND_CALLBACK. */
@@ -64,6 +66,7 @@ public final class SlotTable {
         recOff = new int[capacity];
         recLen = new int[capacity];
         routeLen = new int[capacity];
+        policyHi = new int[capacity];
         target = new int[capacity];
         handle = new Object[capacity];
         freeIds = new int[capacity];

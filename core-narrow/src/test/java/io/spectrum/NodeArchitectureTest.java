@@ -1,0 +1,35 @@
+package io.spectrum;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The node's layering: the public API (io.spectrum.node.api) knows nothing of the NARROW
+ * implementation, so the WIDE core can implement it; the node's tables know nothing of links; and
+ * nothing below the node reaches up into it.
+ */
+@AnalyzeClasses(packages = "io.spectrum", importOptions = ImportOption.DoNotIncludeTests.class)
+class NodeArchitectureTest {
+    @ArchTest
+    static final ArchRule api_knows_no_implementation = classes().that().resideInAPackage("io.spectrum.node.api..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.spectrum.node.api..", "io.spectrum.wire..",
+                    "io.spectrum.link..", "io.spectrum.stats..", "io.spectrum.time..", "java.lang", "")
+            .because("the WIDE core implements the same API");
+
+    @ArchTest
+    static final ArchRule tables_know_no_links = classes()
+            .that().resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.node.graph..", "io.spectrum.node.subs..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.node.graph..",
+                    "io.spectrum.node.subs..", "io.spectrum.stats..", "java.lang", "")
+            .because("vertex and slot tables are plain primitive arrays");
+
+    @ArchTest
+    static final ArchRule nothing_below_reaches_the_node = noClasses()
+            .that().resideInAnyPackage("io.spectrum.wire..", "io.spectrum.link..", "io.spectrum.time..", "io.spectrum.stats..")
+            .should().dependOnClassesThat().resideInAPackage("io.spectrum.node..");
+}
