@@ -22,6 +22,8 @@ final class LinkedNodes implements AutoCloseable {
     final CapsProbe hostProbe = new CapsProbe(host, 2, 8);
     Link boardLink;
     Link hostLink;
+    /** Set to freeze the host process (it neither polls nor runs timers). */
+    boolean hostFrozen;
     /** A relay in the middle (UDP), pumped with the nodes; null for serial. */
     UdpRelay relay;
     private final byte[] buf = new byte[64];
@@ -43,9 +45,11 @@ final class LinkedNodes implements AutoCloseable {
         if (relay != null) {
             relay.pump();
         }
-        host.poll();
-        host.tick();
-        hostProbe.sweep();
+        if (!hostFrozen) {
+            host.poll();
+            host.tick();
+            hostProbe.sweep();
+        }
         if (relay != null) {
             relay.pump();
         }

@@ -173,6 +173,7 @@ class NodeProcessTest {
 
     @Test
     void badOptionsAreRefusedWithUsageErrors() {
+        assertEquals(0, SpectrumCommand.execute("board", "--help"));
         assertEquals(2, SpectrumCommand.execute("board"));
         assertEquals(2, SpectrumCommand.execute("board", "--udp", "127.0.0.1:1", "--serial", "/dev/null"));
         assertEquals(2, SpectrumCommand.execute("board", "--udp", "no-port"));

@@ -158,6 +158,25 @@ class RemoteSubscriptionOverLinksTest {
         }
     }
 
+    /** The host process freezes longer than the board's timeout: the board evicts it; on waking it re-subscribes. */
+    @Test
+    void aFrozenHostReSubscribesWhenItWakes() throws Exception {
+        try (LinkedNodes n = overUdp()) {
+            RemoteClient rc = n.host.remote();
+            n.boardWrite(TEMP, 1);
+            int h = n.host.subscribeRemote(n.hostLink, 0, TEMP, MIRROR, DURABLE);
+            assertTrue(n.pumpUntilAdvancing(() -> rc.state(h) == RemoteClient.ACKED));
+            n.hostFrozen = true;
+            n.advance(1500, 50);
+            assertEquals(0, n.board.listenerCount(TEMP), "the board timed the frozen host out");
+            n.hostFrozen = false;
+            assertTrue(n.pumpUntilAdvancing(() -> rc.state(h) == RemoteClient.ACKED && n.board.listenerCount(TEMP) == 1),
+                    "the woken host noticed the gap and re-subscribed");
+            n.boardWrite(TEMP, 9);
+            assertTrue(n.pumpUntil(() -> n.hostValue(MIRROR) == 9));
+        }
+    }
+
     private static void endToEnd(LinkedNodes n, Runnable cut, Runnable restore) throws Exception {
         RemoteClient rc = n.host.remote();
         n.boardWrite(TEMP, 2150);

@@ -2,6 +2,8 @@ package io.spectrum.link.serial;
 
 import com.fazecast.jSerialComm.SerialPort;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * A UART through jSerialComm: 8 data bits, 1 stop bit, no parity, the configured baud; non-blocking
  * reads.
@@ -23,6 +25,7 @@ public final class JSerialCommPort implements SerialPortIo {
     private int head;
     private int count;
     private volatile boolean failed;
+    private volatile long transientRetries;
     private volatile boolean running;
     private volatile SerialPort port;
     private Thread writer;
@@ -66,10 +69,27 @@ public final class JSerialCommPort implements SerialPortIo {
         return true;
     }
 
-    /** The writer thread: moves bytes from the ring to the port until closed or failed. */
+    /**
+     * The writer thread: moves bytes from the ring to the port until closed or failed, no faster
+     * than the line (8N1: baud/10 bytes per second, with a 1 KiB burst). A UART takes bytes at that
+     * pace anyway; pacing here keeps the driver's buffer from filling, which is when jSerialComm's
+     * native write starts spinning (and on a pty, which ignores baud, it keeps a fast writer from
+     * starving the reader of CPU).
+     */
     private void drain(SerialPort p) {
-        byte[] chunk = new byte[4096];
+        byte[] chunk = new byte[1024];
+        final double bytesPerNano = baud / 10.0 / 1e9;
+        final double burst = chunk.length;
+        double credit = burst;
+        long last = System.nanoTime();
         while (true) {
+            long now = System.nanoTime();
+            credit = Math.min(burst, credit + (now - last) * bytesPerNano);
+            last = now;
+            if (credit < 1) {
+                LockSupport.parkNanos(Math.max(20_000L, (long) ((1 - credit) / bytesPerNano)));
+                continue;
+            }
             int n;
             synchronized (lock) {
                 while (count == 0 && running) {
@@ -82,16 +102,33 @@ public final class JSerialCommPort implements SerialPortIo {
                 if (!running) {
                     return;
                 }
-                n = Math.min(count, chunk.length);
+                n = (int) Math.min(Math.min(count, chunk.length), credit);
                 for (int i = 0; i < n; i++) {
                     chunk[i] = ring[head];
                     head = head + 1 == ring.length ? 0 : head + 1;
                 }
                 count -= n;
             }
+            // Idle time earns no credit beyond the burst: restart the clock after a wait.
+            long after = System.nanoTime();
+            if (after - last > 1_000_000L) {
+                credit = Math.min(burst, credit + (after - last) * bytesPerNano);
+                last = after;
+            }
+            credit -= n;
             int done = 0;
             while (done < n) {
                 int w = p.writeBytes(chunk, n - done, done);
+                if (w < 0 && isTransient(p.getLastErrorCode())) {
+                    // The driver's buffer is full (EAGAIN) or the call was interrupted: not a lost
+                    // port. Wait a little and write the rest; nothing is dropped.
+                    if (!running) {
+                        return;
+                    }
+                    transientRetries++;
+                    LockSupport.parkNanos(100_000L);
+                    continue;
+                }
                 if (w < 0 || (w == 0 && p.bytesAvailable() < 0)) {
                     failed = true;
                     return;
@@ -99,6 +136,11 @@ public final class JSerialCommPort implements SerialPortIo {
                 done += w;
             }
         }
+    }
+
+    /** EAGAIN / EWOULDBLOCK (11) and EINTR (4) on Linux: try again, the port is fine. */
+    private static boolean isTransient(int errno) {
+        return errno == 11 || errno == 4;
     }
 
     @Override
@@ -136,6 +178,11 @@ public final class JSerialCommPort implements SerialPortIo {
             }
             return n;
         }
+    }
+
+    /** Native writes that met a full driver buffer (EAGAIN) and were retried. */
+    public long transientRetries() {
+        return transientRetries;
     }
 
     /** Bytes accepted by {@link #write} that the writer thread has not handed to the driver yet. */

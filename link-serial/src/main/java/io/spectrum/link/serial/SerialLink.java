@@ -53,6 +53,7 @@ public final class SerialLink implements Link {
     private boolean peerUp;
     private long lastHeard;
     private long lastProbe;
+    private long lastPollAt;
 
     private final LinkStats stats = new LinkStats();
     private volatile long openFailures;
@@ -77,6 +78,7 @@ public final class SerialLink implements Link {
         this.tx = new byte[CobsFramer.maxEncodedLength(maxFrame)];
         this.backoff = reopenInitial;
         this.nextOpenAt = clock.nanoTime();
+        this.lastPollAt = clock.nanoTime();
     }
 
     /** A link on a real UART through jSerialComm ({@code --serial DEVICE --baud N}). */
@@ -185,6 +187,11 @@ public final class SerialLink implements Link {
             return 0;
         }
         long now = clock.nanoTime();
+        if (peerTimeout > 0 && now - lastPollAt > peerTimeout) {
+            // Away (frozen, suspended) longer than the timeout: the far end has timed us out.
+            peerDown();
+        }
+        lastPollAt = now;
         if (portFailed) {
             portLost(now);
         }

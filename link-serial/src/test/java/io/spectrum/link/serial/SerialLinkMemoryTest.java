@@ -150,6 +150,17 @@ class SerialLinkMemoryTest {
     }
 
     @Test
+    void aLinkThatWasNotPolledForLongerThanTheTimeoutReportsThePeerDownThenUpAgain() {
+        byte[] f = Frames.value(1, 16);
+        a.send(0, f, 0, f.length);
+        b.poll(atB, 10);
+        a.send(0, f, 0, f.length);
+        clock.advanceMillis(11_000);                       // b froze longer than the 10 s default timeout
+        b.poll(atB, 10);
+        assertEquals(List.of("up 0", "down 0", "up 0"), atB.events);
+    }
+
+    @Test
     void garbageAndOversizeFramesAreDroppedCountedAndTheNextGoodFrameArrives() {
         byte[] garbage = new byte[300];
         for (int i = 0; i < garbage.length; i++) {

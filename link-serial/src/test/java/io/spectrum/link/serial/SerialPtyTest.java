@@ -26,6 +26,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** SerialLink over real pseudo-terminals (socat) through jSerialComm. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SerialPtyTest {
+    /** A pty ignores baud, but JSerialCommPort paces its writes to it: 3 Mbaud = 300 KB/s. */
+    static final int BAUD = 3_000_000;
     @TempDir
     Path dir;
     private final List<AutoCloseable> cleanup = new ArrayList<>();
@@ -52,7 +54,7 @@ class SerialPtyTest {
 
     private SerialLink link(int id, Path device) {
         SerialLink l = SerialLink.open(id, device.toString(),
-                new SerialLinkConfig().baud(115200).reopenBackoffMillis(20, 200), SystemClock.INSTANCE);
+                new SerialLinkConfig().baud(BAUD).reopenBackoffMillis(20, 200), SystemClock.INSTANCE);
         cleanup.add(l::close);
         return l;
     }
@@ -99,10 +101,18 @@ class SerialPtyTest {
             a.poll(atA, 64);
             b.poll(atB, 64);
         }
-        pollUntil(a, atA, n);
-        pollUntil(b, atB, n);
-        assertEquals(n, atA.frames.size());
-        assertEquals(n, atB.frames.size());
+        // Poll both ends: a frame the line could not take yet waits in its sender's link and is
+        // pushed on by that link's next poll.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while ((atA.frames.size() < n || atB.frames.size() < n) && System.nanoTime() < deadline) {
+            if (a.poll(atA, 64) + b.poll(atB, 64) == 0) {
+                Thread.sleep(1);
+            }
+        }
+        String why = "reconnects a=" + a.stats().reconnects + " b=" + b.stats().reconnects + " corrupt a="
+                + a.stats().droppedCorrupt + " b=" + b.stats().droppedCorrupt + " events a=" + atA.events + " b=" + atB.events;
+        assertEquals(n, atA.frames.size(), why);
+        assertEquals(n, atB.frames.size(), why);
         for (int i = 0; i < n; i++) {
             assertArrayEquals(Frames.value(i, 16 + i % 300), atA.frames.get(i));
             assertArrayEquals(Frames.value(i, 16 + i % 300), atB.frames.get(i));
@@ -163,7 +173,7 @@ class SerialPtyTest {
         SocatPair p = pair("z");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                SerialEchoMain.class.getName(), p.b.toString(), "115200");
+                SerialEchoMain.class.getName(), p.b.toString(), Integer.toString(BAUD));
         pb.redirectErrorStream(true);
         Process child = pb.start();
         cleanup.add(() -> {
@@ -211,8 +221,8 @@ class SerialPtyTest {
         SocatPair right = pair("r");
         SerialLink sender = link(1, left.a);
         SerialLink receiver = link(2, right.b);
-        JSerialCommPort relayIn = new JSerialCommPort(left.b.toString(), 115200);
-        JSerialCommPort relayOut = new JSerialCommPort(right.a.toString(), 115200);
+        JSerialCommPort relayIn = new JSerialCommPort(left.b.toString(), BAUD);
+        JSerialCommPort relayOut = new JSerialCommPort(right.a.toString(), BAUD);
         assertTrue(relayIn.open() && relayOut.open());
         cleanup.add(relayIn::close);
         cleanup.add(relayOut::close);
@@ -245,25 +255,40 @@ class SerialPtyTest {
             }
             receiver.poll(checker, 64);
         }
-        for (int i = 0; i < 200; i++) {
+        // Drain: until the relay's writer is empty and nothing new arrived for 300 ms (10 s at most).
+        long quietSince = System.nanoTime();
+        long lastFrames = -1;
+        deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            relay.pump();
             receiver.poll(checker, 1024);
+            if (checker.frames != lastFrames || relayOut.pendingBytes() > 0 || !relay.idle()) {
+                lastFrames = checker.frames;
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince > 300_000_000L) {
+                break;
+            }
             Thread.sleep(2);
         }
         int damaged = 0;
         int lostClean = 0;
+        StringBuilder lost = new StringBuilder();
         for (int k = 1; k <= n; k++) {
             if (relay.damaged[k]) {
                 damaged++;
                 assertTrue(!checker.delivered[k], "damaged frame " + k + " was delivered");
             } else if (!relay.damaged[k - 1] && !checker.delivered[k]) {
                 lostClean++;
+                lost.append(k).append(' ');
             }
         }
         System.out.printf("serial pty relay: frames=%d damaged=%d delivered=%d droppedCorrupt=%d%n",
                 n, damaged, checker.frames, receiver.stats().droppedCorrupt);
         assertTrue(damaged > 20);
         assertEquals(0, checker.mismatched);
-        assertEquals(0, lostClean, "resynchronised within the next frame");
+        assertEquals(0, lostClean, "resynchronised within the next frame; clean frames lost: " + lost
+                + " relay frames seen=" + relay.frameIndex + " reconnects=" + receiver.stats().reconnects
+                + " sender reconnects=" + sender.stats().reconnects);
         assertTrue(receiver.stats().droppedCorrupt + receiver.stats().droppedOversize >= damaged / 2);
     }
 }

@@ -79,6 +79,7 @@ public final class UdpLink implements Link, BoundedResource {
     private SocketAddress lastReceived;
     private int lastFromSlot = -1;
     private long nextLivenessCheck;
+    private long lastPollAt;
 
     private final LinkStats stats = new LinkStats();
     private PeerListener listener;
@@ -108,6 +109,7 @@ public final class UdpLink implements Link, BoundedResource {
         this.lastProbe = new long[peers];
         this.everUp = new long[peers];
         this.nextLivenessCheck = clock.nanoTime();
+        this.lastPollAt = clock.nanoTime();
     }
 
     /** A listener bound to {@code bind} ({@code --udp HOST:PORT}). */
@@ -256,6 +258,21 @@ public final class UdpLink implements Link, BoundedResource {
             return 0;
         }
         long now = clock.nanoTime();
+        if (now - lastPollAt > peerTimeout) {
+            // This node was away (frozen, suspended) longer than the timeout: its peers have timed
+            // it out and dropped what it held, so treat them as gone; whatever is queued brings them
+            // back up, and the node re-establishes its subscriptions.
+            for (int i = 0; i < peerUp.length; i++) {
+                if (peerUp[i]) {
+                    peerUp[i] = false;
+                    PeerListener l = listener;
+                    if (l != null) {
+                        l.onPeerDown(this, i);
+                    }
+                }
+            }
+        }
+        lastPollAt = now;
         int delivered = 0;
         while (delivered < maxFrames) {
             ByteBuffer b = rx;

@@ -46,7 +46,7 @@ class UdpLinkAllocationTest {
     }
 
     /** One round trip: client -> server -> client. Returns false if a frame went missing. */
-    private static boolean roundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
+    static boolean roundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
                                      byte[] frame, long counter) {
         stamp(frame, counter);
         if (client.send(0, frame, 0, frame.length) != WireError.OK) {

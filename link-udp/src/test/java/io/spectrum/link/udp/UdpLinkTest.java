@@ -168,6 +168,27 @@ class UdpLinkTest {
     }
 
     @Test
+    void aLinkThatWasNotPolledForLongerThanTheTimeoutReportsItsPeersDownThenUpAgain() throws Exception {
+        UdpLink server = listener(new UdpLinkConfig().peerTimeoutMillis(1000));
+        UdpLink client = dialer(server, new UdpLinkConfig().peerTimeoutMillis(1000));
+        Collector atClient = new Collector();
+        client.setPeerListener(atClient);
+        Collector atServer = new Collector();
+        byte[] f = Frames.value(1, 16);
+        client.send(0, f, 0, f.length);
+        Collector.pollUntil(server, atServer, 1);
+        server.send(atServer.peers.get(0), f, 0, f.length);
+        Collector.pollUntil(client, atClient, 1);
+        assertEquals(List.of("up 0"), atClient.events);
+        // The client's process freezes for 3 s; the server keeps talking (its frames queue up).
+        server.send(atServer.peers.get(0), f, 0, f.length);
+        clock.advanceMillis(3000);
+        Collector.pollUntil(client, atClient, 2);
+        assertEquals(List.of("up 0", "down 0", "up 0"), atClient.events,
+                "a frozen node assumes its peers dropped it, so its subscriptions get re-sent");
+    }
+
+    @Test
     void aDialerKeepsProbingItsPeerWhileItIsDown() throws Exception {
         UdpLink server = listener(new UdpLinkConfig());
         UdpLink client = dialer(server, new UdpLinkConfig().peerTimeoutMillis(1000).pingIntervalMillis(300));

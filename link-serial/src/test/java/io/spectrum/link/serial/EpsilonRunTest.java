@@ -1,0 +1,33 @@
+package io.spectrum.link.serial;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** 2 000 000 frames through SerialLinks in a child JVM under Epsilon with a 24 MiB heap: no GC, no OOM. */
+class EpsilonRunTest {
+    @Test
+    void twoMillionFramesFitInATinyHeapWithoutAGarbageCollector() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(List.of(java, "-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC",
+                "-Xmx24m", "-XX:-DoEscapeAnalysis", "-cp", System.getProperty("java.class.path"),
+                EpsilonSerialMain.class.getName(), "1000000")).redirectErrorStream(true).start();
+        String out;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            out = r.lines().collect(Collectors.joining("\n"));
+        }
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child finished");
+        System.out.println("epsilon serial: " + out.replace('\n', ' '));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("ok frames=2000000"), out);
+    }
+}
