@@ -69,7 +69,15 @@ public final class DamagedFramesScenario implements Scenario {
                 if (burst % 2 == 0) {
                     noise[noise.length - 1] = 0;
                 }
-                ctx.target().injectRawBytes(noise);
+                try {
+                    ctx.target().injectRawBytes(noise);
+                } catch (java.io.IOException e) {
+                    // e.g. a real port opened exclusively, or no permission for a second descriptor
+                    ctx.note(refused + " damaged frames refused; line noise could not be written ("
+                            + e.getMessage() + ")");
+                    Check.result(c.read(DemoBoard.CAPS), "the board keeps serving after damaged input");
+                    return;
+                }
                 if (burst % 2 == 1) {
                     c.sendOrThrow(sacrificial);
                 }
