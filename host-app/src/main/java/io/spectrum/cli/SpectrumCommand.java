@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
                 HostCommand.class,
                 DecodeCommand.class,
                 BoardCommand.class,
+                HilCommand.class,
         })
 public final class SpectrumCommand implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,40 @@
+package io.spectrum.hil;
+
+import io.spectrum.hil.client.Reply;
+import io.spectrum.wire.WireError;
+
+/** Assertions for scenarios; each failure is a {@link HilFailure} with a message a reader can act on. */
+public final class Check {
+    private Check() {
+    }
+
+    public static void that(boolean condition, String message) {
+        if (!condition) {
+            throw new HilFailure(message);
+        }
+    }
+
+    public static void equal(Object expected, Object actual, String what) {
+        if (expected == null ? actual != null : !expected.equals(actual)) {
+            throw new HilFailure(what + ": expected " + expected + " but was " + actual);
+        }
+    }
+
+    public static Reply result(Reply r, String what) {
+        if (!r.isResult()) {
+            throw new HilFailure(what + ": expected RESULT but got " + r);
+        }
+        return r;
+    }
+
+    public static Reply error(Reply r, int code, String what) {
+        if (!r.isError() || r.errorCode() != code) {
+            throw new HilFailure(what + ": expected ERROR " + WireError.identity(code) + " but got " + r);
+        }
+        return r;
+    }
+
+    public static HilFailure fail(String message) {
+        return new HilFailure(message);
+    }
+}

@@ -1,0 +1,16 @@
+package io.spectrum.hil;
+
+/**
+ * One conformance scenario: a name, one sentence saying what it checks, and a run that either
+ * returns (pass), throws {@link HilFailure} with a message (fail), or throws {@link HilSkip} (the
+ * target cannot do what the scenario needs). Any other exception is a failure too.
+ */
+public interface Scenario {
+    /** Stable kebab-case name, used as the JUnit test name and the report row. */
+    String name();
+
+    /** What the scenario checks, in one sentence (docs/hil.md lists them). */
+    String checks();
+
+    void run(HilContext ctx) throws Exception;
+}

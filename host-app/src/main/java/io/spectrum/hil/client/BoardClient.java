@@ -1,0 +1,288 @@
+package io.spectrum.hil.client;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Link;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.WireError;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+/**
+ * A host-side libtracer client for the conformance suite: it speaks FWD over a {@link Link} to one
+ * peer (the board) byte for byte, records everything that comes back, and correlates replies by
+ * giving each request its own reply endpoint (digest §5.2 [rec]: the reply's dst is the request's
+ * src). Single-threaded: the caller's thread polls the link while it waits. WIDE-side code, so it
+ * allocates freely.
+ */
+public final class BoardClient {
+    /** Prefix of this client's reply endpoints; deliveries use routes the caller names. */
+    public static final String REPLY_PREFIX = "/hil/r/";
+
+    private final Link link;
+    private final int peer;
+    private final Duration timeout;
+    private final List<Inbound> inbound = new ArrayList<>();
+    private final List<Delivery> deliveries = new ArrayList<>();
+    private final FrameHandler recorder = this::record;
+    private long nextRequest = 1;
+    private FrameHandler tap;
+    private Runnable onPump;
+
+    /**
+     * Also hands every inbound frame to {@code handler} (a host node riding on this link) and runs
+     * {@code eachPump} on every poll round (its timers). Null removes them.
+     */
+    public void attachTap(FrameHandler handler, Runnable eachPump) {
+        this.tap = handler;
+        this.onPump = eachPump;
+    }
+    private int refusedInbound;
+
+    /** One frame that arrived, decoded, or with the codec's refusal code. */
+    public record Inbound(long seq, long nanos, Tlv frame, int refusal, byte[] raw) {
+    }
+
+    public BoardClient(Link link, int peer, Duration timeout) {
+        this.link = link;
+        this.peer = peer;
+        this.timeout = timeout;
+    }
+
+    public Link link() {
+        return link;
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    // ---- requests ---------------------------------------------------------------------------
+
+    public Reply read(String path) {
+        return call(Wire.OP_READ, Wire.path(path), null);
+    }
+
+    public Reply read(String path, byte[] field) {
+        return call(Wire.OP_READ, Wire.path(path), field);
+    }
+
+    public Reply write(String path, byte[] payload) {
+        return call(Wire.OP_WRITE, Wire.path(path), null, payload);
+    }
+
+    public Reply write(String path, byte[] field, byte[] payload) {
+        return call(Wire.OP_WRITE, Wire.path(path), field, payload);
+    }
+
+    /**
+     * Appends SUBSCRIBER{route, policy} to {@code vertex:subscribers[]}. The request's src is the
+     * route too, so the board binds the edge to this link + that route and delivers
+     * FWD{WRITE, dst = route} here; the reply to the subscribe comes back on the same route.
+     */
+    public Reply subscribe(String vertex, String route, Integer policy) {
+        byte[] sub = Wire.subscriber(route, policy);
+        return callVia(route, Wire.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
+    }
+
+    /** Appends a SUBSCRIBER that asks for the node's topic stamp (sequence, stale) on each delivery. */
+    public Reply subscribeStamped(String vertex, String route, Integer policy) {
+        byte[] sub = Wire.stampedSubscriber(route, policy);
+        return callVia(route, Wire.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
+    }
+
+    /** Sends a request with a fresh reply endpoint and waits for its REPLY. */
+    public Reply call(int op, byte[] dst, byte[] field, byte[]... payload) {
+        return callVia(REPLY_PREFIX + (nextRequest++), op, dst, field, payload);
+    }
+
+    /** Sends a request whose src is {@code replyRoute} and waits for the REPLY addressed to it. */
+    public Reply callVia(String replyRoute, int op, byte[] dst, byte[] field, byte[]... payload) {
+        byte[] frame = Wire.fwd(op, dst, field, Wire.path(replyRoute), payload);
+        long mark = mark();
+        sendOrThrow(frame);
+        Inbound in = awaitFrame(mark, f -> isReplyTo(f, replyRoute), timeout);
+        if (in == null) {
+            throw new WireException(WireError.FLOW_TIMEOUT,
+                    "no reply to " + opName(op) + " " + Tlv.decode(dst) + " within " + timeout.toMillis() + " ms");
+        }
+        return new Reply(in.frame());
+    }
+
+    /**
+     * Sends raw bytes as one frame over the link (the link adds its own framing). While the link
+     * pushes back (a previous frame still partly unsent) it keeps polling and retries, up to the
+     * timeout.
+     */
+    public int send(byte[] frame) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            int rc = link.send(peer, frame, 0, frame.length);
+            if (rc != WireError.FLOW_BACKPRESSURE || System.nanoTime() - deadline > 0) {
+                return rc;
+            }
+            if (pumpOnce() == 0) {
+                LockSupport.parkNanos(200_000L);
+            }
+        }
+    }
+
+    public void sendOrThrow(byte[] frame) {
+        int rc = send(frame);
+        if (rc != WireError.OK) {
+            throw new WireException(rc, "link refused a frame: " + WireError.identity(rc));
+        }
+    }
+
+    // ---- what came back ---------------------------------------------------------------------
+
+    /** A position in the inbound record; frames after it are "new". */
+    public long mark() {
+        pumpOnce();
+        return inbound.isEmpty() ? 0 : inbound.get(inbound.size() - 1).seq();
+    }
+
+    public List<Inbound> inboundSince(long mark) {
+        List<Inbound> out = new ArrayList<>();
+        for (Inbound in : inbound) {
+            if (in.seq() > mark) {
+                out.add(in);
+            }
+        }
+        return out;
+    }
+
+    public List<Delivery> deliveries(String route) {
+        List<Delivery> out = new ArrayList<>();
+        for (Delivery d : deliveries) {
+            if (d.route().equals(route)) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** Deliveries to {@code route} that arrived after {@code mark}. */
+    public List<Delivery> deliveriesSince(String route, long markNanos) {
+        List<Delivery> out = new ArrayList<>();
+        for (Delivery d : deliveries(route)) {
+            if (d.receivedNanos() > markNanos) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** Waits until {@code route} has at least {@code count} deliveries after {@code sinceNanos}. */
+    public List<Delivery> awaitDeliveries(String route, long sinceNanos, int count, Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (true) {
+            List<Delivery> got = deliveriesSince(route, sinceNanos);
+            if (got.size() >= count || System.nanoTime() - deadline > 0) {
+                return got;
+            }
+            pumpFor(Duration.ofMillis(5));
+        }
+    }
+
+    public int refusedInbound() {
+        return refusedInbound;
+    }
+
+    /** Polls the link for {@code d}, recording everything. */
+    public void pumpFor(Duration d) {
+        long deadline = System.nanoTime() + d.toNanos();
+        do {
+            if (pumpOnce() == 0) {
+                LockSupport.parkNanos(1_000_000L);
+            }
+        } while (System.nanoTime() - deadline < 0);
+    }
+
+    public int pumpOnce() {
+        if (onPump != null) {
+            onPump.run();
+        }
+        int total = 0;
+        int n;
+        do {
+            n = link.poll(recorder, 64);
+            total += n;
+        } while (n > 0);
+        return total;
+    }
+
+    /** Waits for the first frame after {@code mark} that matches. */
+    public Inbound awaitFrame(long mark, Predicate<Tlv> match, Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        int scanned = 0;
+        while (true) {
+            List<Inbound> fresh = inboundSince(mark);
+            for (int i = scanned; i < fresh.size(); i++) {
+                Inbound in = fresh.get(i);
+                if (in.frame() != null && match.test(in.frame())) {
+                    return in;
+                }
+            }
+            scanned = fresh.size();
+            if (System.nanoTime() - deadline > 0) {
+                return null;
+            }
+            if (pumpOnce() == 0) {
+                LockSupport.parkNanos(1_000_000L);
+            }
+        }
+    }
+
+    private void record(Link from, int fromPeer, byte[] buf, int off, int len) {
+        if (tap != null) {
+            tap.onFrame(from, fromPeer, buf, off, len);
+        }
+        long now = System.nanoTime();
+        long seq = inbound.isEmpty() ? 1 : inbound.get(inbound.size() - 1).seq() + 1;
+        byte[] raw = Arrays.copyOfRange(buf, off, off + len);
+        Tlv frame = null;
+        int refusal = WireError.OK;
+        try {
+            frame = Tlv.decode(raw);
+        } catch (WireException e) {
+            refusal = e.code();
+            refusedInbound++;
+        }
+        inbound.add(new Inbound(seq, now, frame, refusal, raw));
+        if (frame != null && frame.type() == TlvType.FWD && opOf(frame) == Wire.OP_WRITE) {
+            Tlv dst = frame.child(1);
+            if (dst != null && dst.type() == TlvType.PATH) {
+                deliveries.add(new Delivery(Wire.pathText(dst.payload()), frame, now));
+            }
+        }
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------
+
+    public static int opOf(Tlv fwd) {
+        Tlv op = fwd.child(0);
+        return op == null ? -1 : (int) (op.asLong() & 0x3F);
+    }
+
+    static boolean isReplyTo(Tlv f, String route) {
+        if (f.type() != TlvType.FWD || opOf(f) != Wire.OP_REPLY) {
+            return false;
+        }
+        Tlv dst = f.child(1);
+        return dst != null && dst.type() == TlvType.PATH && Wire.pathText(dst.payload()).equals(route);
+    }
+
+    static String opName(int op) {
+        switch (op & 0x3F) {
+            case Wire.OP_READ: return "READ";
+            case Wire.OP_WRITE: return "WRITE";
+            case Wire.OP_AWAIT: return "AWAIT";
+            case Wire.OP_REPLY: return "REPLY";
+            default: return "op" + op;
+        }
+    }
+}

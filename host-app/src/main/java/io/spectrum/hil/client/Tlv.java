@@ -1,0 +1,174 @@
+package io.spectrum.hil.client;
+
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.Opt;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.WireError;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A decoded TLV as a small immutable tree, for the host-side test client (WIDE side: allocation is
+ * fine here). Keeps the raw opt byte and the exact encoded bytes (header + payload, trailers
+ * included) so a test can compare renderings byte for byte.
+ */
+public final class Tlv {
+    private final int type;
+    private final int opt;
+    private final byte[] encoded;
+    private final byte[] payload;
+    private final List<Tlv> children;
+
+    private Tlv(int type, int opt, byte[] encoded, byte[] payload, List<Tlv> children) {
+        this.type = type;
+        this.opt = opt;
+        this.encoded = encoded;
+        this.payload = payload;
+        this.children = children;
+    }
+
+    /** Decodes one whole frame; throws {@link WireException} with the codec's refusal code. */
+    public static Tlv decode(byte[] buf, int off, int len) {
+        TlvIndex idx = new TlvIndex(4096, 32);
+        int rc = new FrameDecoder().decode(buf, off, len, idx);
+        if (rc != WireError.OK) {
+            throw new WireException(rc, "frame refused: " + WireError.identity(rc));
+        }
+        return of(idx, 0);
+    }
+
+    public static Tlv decode(byte[] frame) {
+        return decode(frame, 0, frame.length);
+    }
+
+    private static Tlv of(TlvIndex idx, int e) {
+        byte[] b = idx.buffer();
+        byte[] enc = Arrays.copyOfRange(b, idx.start(e), idx.end(e));
+        byte[] body = Arrays.copyOfRange(b, idx.bodyOffset(e), idx.bodyOffset(e) + idx.bodyLength(e));
+        List<Tlv> kids = new ArrayList<>();
+        if (idx.isContainer(e)) {
+            for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
+                kids.add(of(idx, c));
+            }
+        }
+        return new Tlv(idx.type(e), idx.opt(e), enc, body, Collections.unmodifiableList(kids));
+    }
+
+    public int type() {
+        return type;
+    }
+
+    public int opt() {
+        return opt;
+    }
+
+    public boolean isContainer() {
+        return (opt & Opt.PL) != 0;
+    }
+
+    /** The TLV exactly as it was on the wire (header, payload, trailers). */
+    public byte[] encoded() {
+        return encoded.clone();
+    }
+
+    /** The payload bytes (for a container: its children's bytes). */
+    public byte[] payload() {
+        return payload.clone();
+    }
+
+    public List<Tlv> children() {
+        return children;
+    }
+
+    public Tlv child(int n) {
+        return n < children.size() ? children.get(n) : null;
+    }
+
+    /** First child of the given type, or null. */
+    public Tlv first(int wantedType) {
+        for (Tlv c : children) {
+            if (c.type == wantedType) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Unsigned little-endian integer of a payload of 1..8 bytes. */
+    public long asLong() {
+        long v = 0;
+        for (int i = Math.min(payload.length, 8) - 1; i >= 0; i--) {
+            v = (v << 8) | (payload[i] & 0xFF);
+        }
+        return v;
+    }
+
+    public String asText() {
+        return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * SETTINGS lookup: the value child following a NAME key (last occurrence wins, as the
+     * config reader does), or null.
+     */
+    public Tlv setting(String key) {
+        Tlv found = null;
+        for (int i = 0; i + 1 < children.size(); i += 2) {
+            Tlv k = children.get(i);
+            if (k.type != TlvType.NAME) {
+                break;
+            }
+            if (k.asText().equals(key)) {
+                found = children.get(i + 1);
+            }
+        }
+        return found;
+    }
+
+    /** For an ERROR or a STATUS: the registry code of the first ERROR, or -1. */
+    public int errorCode() {
+        if (type == TlvType.STATUS) {
+            Tlv err = first(TlvType.ERROR);
+            return err == null ? -1 : err.errorCode();
+        }
+        if (type == TlvType.ERROR && !children.isEmpty() && children.get(0).type == TlvType.VALUE) {
+            return (int) children.get(0).asLong();
+        }
+        return -1;
+    }
+
+    public String hex() {
+        return HexFormat.of().formatHex(encoded);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        render(sb);
+        return sb.toString();
+    }
+
+    private void render(StringBuilder sb) {
+        sb.append(TlvType.name(type));
+        if (isContainer()) {
+            sb.append('{');
+            for (int i = 0; i < children.size(); i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                children.get(i).render(sb);
+            }
+            sb.append('}');
+        } else if (type == TlvType.NAME || type == TlvType.DESCRIPTION) {
+            sb.append(" \"").append(asText()).append('"');
+        } else if (type == TlvType.PATH) {
+            sb.append(' ').append(Wire.pathText(payload));
+        } else if (payload.length > 0) {
+            sb.append(' ').append(HexFormat.of().formatHex(payload));
+        }
+    }
+}

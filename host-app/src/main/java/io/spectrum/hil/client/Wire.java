@@ -1,0 +1,183 @@
+package io.spectrum.hil.client;
+
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Builders for the host-side test client: each returns one encoded TLV as a fresh byte array. They
+ * build exactly the shapes of the digest (§3 PATH, §4 SUBSCRIBER/SETTINGS, §5 FWD/FIELD), and can
+ * also build deliberately wrong ones for the refusal scenarios.
+ */
+public final class Wire {
+    public static final int OP_READ = 0;
+    public static final int OP_WRITE = 1;
+    public static final int OP_AWAIT = 2;
+    public static final int OP_REPLY = 3;
+
+    public static final int REPLY_RESULT = 0;
+    public static final int REPLY_ERROR = 1;
+
+    /** delivery_policy bits this suite uses (digest §4.2, RFC-0035 §3). */
+    public static final int POLICY_DURABILITY = 0x0020;
+    public static final int POLICY_SUSPENDED = 0x0200;
+
+    /** FIELD modes (digest §5.3). */
+    public static final int MODE_SCALAR = 0;
+    public static final int MODE_ELEMENT = 1;
+    public static final int MODE_WILDCARD = 2;
+
+    /** The empty STATUS: OK, and the clear sentinel of :subscribers[N]. */
+    public static final byte[] EMPTY_STATUS = {0x09, 0x00, 0x00, 0x00};
+
+    private Wire() {
+    }
+
+    /** Runs a TlvWriter build into a scratch buffer and returns the bytes. */
+    public interface Build {
+        void into(TlvWriter w);
+    }
+
+    public static byte[] build(Build b) {
+        byte[] buf = new byte[64 * 1024];
+        TlvWriter w = new TlvWriter().wrap(buf, 0, buf.length);
+        b.into(w);
+        if (w.error() != WireError.OK || w.depth() != 0) {
+            throw new WireException(w.error(), "could not build TLV: " + WireError.identity(w.error()));
+        }
+        return Arrays.copyOf(buf, w.length());
+    }
+
+    /** Packed PATH body of a text path: "/board/temp" -> 05 'board' 04 'temp'. "/" is empty. */
+    public static byte[] pathBody(String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (String seg : text.split("/")) {
+            if (seg.isEmpty()) {
+                continue;
+            }
+            byte[] b = seg.getBytes(StandardCharsets.UTF_8);
+            out.write(b.length);
+            out.write(b, 0, b.length);
+        }
+        return out.toByteArray();
+    }
+
+    public static byte[] path(String text) {
+        return leaf(TlvType.PATH, pathBody(text));
+    }
+
+    /** Text of a packed PATH body (escape records shown as {@code <esc>}). */
+    public static String pathText(byte[] body) {
+        StringBuilder sb = new StringBuilder();
+        int p = 0;
+        while (p < body.length) {
+            int n = body[p] & 0xFF;
+            if (n == 0) {
+                sb.append("/<esc>");
+                p += 3 + (p + 2 < body.length ? body[p + 2] & 0xFF : 0);
+                continue;
+            }
+            int end = Math.min(body.length, p + 1 + n);
+            sb.append('/').append(new String(body, p + 1, end - p - 1, StandardCharsets.UTF_8));
+            p = end;
+        }
+        return sb.length() == 0 ? "/" : sb.toString();
+    }
+
+    public static byte[] leaf(int type, byte[] payload) {
+        return build(w -> w.leaf(type, payload));
+    }
+
+    public static byte[] value(long v, int width) {
+        return build(w -> w.value(v, width));
+    }
+
+    public static byte[] name(String s) {
+        return leaf(TlvType.NAME, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** ERROR{VALUE u16 code} inside a STATUS. */
+    public static byte[] status(int code) {
+        return build(w -> w.status(code));
+    }
+
+    /**
+     * SUBSCRIBER{PATH target[, SETTINGS{NAME delivery_policy VALUE u16 policy}]}; policy null means
+     * no SETTINGS child (the policy word is then absent, which reads as 0).
+     */
+    public static byte[] subscriber(String target, Integer policy, byte[]... extraSettings) {
+        return build(w -> {
+            w.begin(TlvType.SUBSCRIBER).raw(path(target));
+            if (policy != null || extraSettings.length > 0) {
+                w.begin(TlvType.SETTINGS);
+                if (policy != null) {
+                    w.raw(name("delivery_policy")).value(policy, 2);
+                }
+                for (byte[] s : extraSettings) {
+                    w.raw(s);
+                }
+                w.end();
+            }
+            w.end();
+        });
+    }
+
+    /** The extension qos pair asking the node to stamp each delivery (docs/extensions.md). */
+    public static final String TOPIC_STAMP_KEY = "spectrum.topic";
+
+    /** SUBSCRIBER{PATH target, SETTINGS{[delivery_policy], NAME spectrum.topic VALUE u8 1}}. */
+    public static byte[] stampedSubscriber(String target, Integer policy) {
+        return subscriber(target, policy, concat(name(TOPIC_STAMP_KEY), value(1, 1)));
+    }
+
+    /** FIELD with one level: {@code :name}, {@code :name[]} (index < 0) or {@code :name[index]}. */
+    public static byte[] field(String fieldName, int index, int mode) {
+        return build(w -> {
+            w.begin(TlvType.FIELD).raw(name(fieldName));
+            if (index >= 0) {
+                w.value(index, 4).value(mode, 1);
+            } else if (mode != MODE_SCALAR) {
+                w.value(mode, 1);
+            }
+            w.end();
+        });
+    }
+
+    public static byte[] subscribersAppend() {
+        return field("subscribers", -1, MODE_ELEMENT);
+    }
+
+    public static byte[] subscribersAt(int n) {
+        return field("subscribers", n, MODE_ELEMENT);
+    }
+
+    /**
+     * FWD{VALUE u8 op, dst, [field], src, payload...}. Every argument is already encoded, so a
+     * scenario can put wrong bytes in any position.
+     */
+    public static byte[] fwd(int op, byte[] dst, byte[] field, byte[] src, byte[]... payload) {
+        return build(w -> {
+            w.begin(TlvType.FWD).value(op, 1).raw(dst);
+            if (field != null) {
+                w.raw(field);
+            }
+            w.raw(src);
+            for (byte[] p : payload) {
+                w.raw(p);
+            }
+            w.end();
+        });
+    }
+
+    /** Concatenation of encoded parts. */
+    public static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.write(p, 0, p.length);
+        }
+        return out.toByteArray();
+    }
+}

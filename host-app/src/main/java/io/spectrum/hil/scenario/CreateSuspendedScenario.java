@@ -1,0 +1,70 @@
+package io.spectrum.hil.scenario;
+
+import io.spectrum.hil.Check;
+import io.spectrum.hil.HilContext;
+import io.spectrum.hil.Scenario;
+import io.spectrum.hil.client.BoardClient;
+import io.spectrum.hil.client.Tlv;
+import io.spectrum.hil.client.Wire;
+import java.time.Duration;
+import java.util.List;
+
+/** RFC-0035 §4.3 and §6.2: create suspended, and a duplicate append beside it. */
+public final class CreateSuspendedScenario implements Scenario {
+    @Override
+    public String name() {
+        return "rfc0035-create-suspended-duplicate";
+    }
+
+    @Override
+    public String checks() {
+        return "an append with bit 9 set is admitted suspended: no durability latch, no delivery (§4.3); a "
+                + "duplicate append with bit 9 clear installs no second edge and leaves the state alone (§6.2)";
+    }
+
+    @Override
+    public void run(HilContext ctx) {
+        BoardClient c = ctx.client();
+        String v = DemoBoard.LED;
+        String r = ctx.route(name());
+        Duration quiet = Duration.ofMillis(Math.max(300, ctx.timeout().toMillis() / 10));
+        try {
+            Check.result(c.write(v, Wire.value(0x44, 1)), "write a value to latch");
+            long t0 = System.nanoTime();
+            Check.result(c.subscribe(v, r, Wire.POLICY_SUSPENDED | Wire.POLICY_DURABILITY),
+                    "append suspended with durability");
+            c.pumpFor(quiet);
+            Check.equal(0, c.deliveriesSince(r, t0).size(), "§4.3: deliveries to an edge created suspended");
+            int n = Subscribers.requireSlot(c, v, r);
+            Tlv rec = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
+            Check.equal(Wire.POLICY_SUSPENDED | Wire.POLICY_DURABILITY, Subscribers.policyOf(rec),
+                    "policy word rendered for a slot created suspended");
+            Check.result(c.write(v, Wire.value(0x45, 1)), "write while suspended");
+            c.pumpFor(quiet);
+            Check.equal(0, c.deliveriesSince(r, t0).size(), "deliveries to the suspended edge");
+
+            int before = countTargets(Subscribers.list(c, v), r);
+            Check.result(c.subscribe(v, r, Wire.POLICY_DURABILITY), "duplicate append with bit 9 clear");
+            c.pumpFor(quiet);
+            List<Tlv> list = Subscribers.list(c, v);
+            Check.equal(before, countTargets(list, r), "§6.2: edges to the same target after a duplicate append");
+            Tlv still = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
+            Check.that((Subscribers.policyOf(still) & Wire.POLICY_SUSPENDED) != 0,
+                    "§6.2: a duplicate append must leave the slot suspended, got " + still);
+            Check.equal(0, c.deliveriesSince(r, t0).size(), "deliveries after the duplicate append");
+            ctx.note("slot [" + n + "]");
+        } finally {
+            Subscribers.clearQuietly(c, v, r);
+        }
+    }
+
+    private static int countTargets(List<Tlv> list, String route) {
+        int k = 0;
+        for (Tlv t : list) {
+            if (route.equals(Subscribers.targetOf(t))) {
+                k++;
+            }
+        }
+        return k;
+    }
+}

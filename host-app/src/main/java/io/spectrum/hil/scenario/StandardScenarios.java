@@ -1,0 +1,26 @@
+package io.spectrum.hil.scenario;
+
+import io.spectrum.hil.Scenario;
+import java.util.List;
+
+/** The conformance suite, in run order: read-only first, then subscriptions, then hostile input, then resets. */
+public final class StandardScenarios {
+    private StandardScenarios() {
+    }
+
+    public static List<Scenario> all() {
+        return List.of(
+                new HandshakeCapsScenario(),
+                new ReadWriteScenario(),
+                new SubscribeDeliverScenario(),
+                new SubscriptionSurfaceScenario(),
+                new CreateSuspendedScenario(),
+                new QuietEdgeKeptScenario(),
+                new RetainedReplayScenario(),
+                new SequenceScenario(),
+                new DamagedFramesScenario(),
+                new InvalidFramesScenario(),
+                new ResetRecoveryScenario(),
+                new StaleRecoveryScenario());
+    }
+}

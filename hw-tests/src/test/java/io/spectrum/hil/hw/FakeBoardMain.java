@@ -1,0 +1,20 @@
+package io.spectrum.hil.hw;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Stands in for {@code SpectrumCommand board} in the target-machinery test: checks it got the board
+ * arguments, appends its pid to {@code starts.txt} in its working directory, then idles until killed.
+ */
+public final class FakeBoardMain {
+    public static void main(String[] args) throws Exception {
+        if (args.length != 7 || !args[0].equals("board") || !args[1].equals("--serial") || !Files.exists(Path.of(args[2]))) {
+            System.exit(3);
+        }
+        Files.writeString(Path.of("starts.txt"), ProcessHandle.current().pid() + "\n",
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Thread.sleep(Long.MAX_VALUE);
+    }
+}
