@@ -61,15 +61,13 @@ public final class NarrowNode implements Node, FrameHandler {
     final SlotTable st;
     final BlockPool values;
     final BlockPool records;
-    private final Counter linkRes;
     private final Counter awaitRes;
 
-    private final Link[] links;
-    private int linkCount;
+    private final LinkTable links;
 
     private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
     private final TlvIndex rx;
-    private final TlvWriter w = new TlvWriter(16);
+    private final FrameBuffers buffers;
     private final byte[] tx;
     private final byte[] scratch;
     private final VertexValue view = new VertexValue();
@@ -93,10 +91,6 @@ public final class NarrowNode implements Node, FrameHandler {
     private int reqDst;
     private int reqSrc;
     private boolean reqSilent;
-    private byte[] ownerReply;
-    private int ownerReplyOff;
-    private int ownerReplyCap;
-    private int ownerReplyLen;
 
     // the parsed FIELD selector
     private int fFirst;
@@ -129,12 +123,12 @@ public final class NarrowNode implements Node, FrameHandler {
         st = new SlotTable(cfg.maxSubscribers);
         values = new BlockPool("node.values", cfg.valueBytes);
         records = new BlockPool("node.records", cfg.recordBytes);
-        links = new Link[cfg.maxLinks];
-        linkRes = new Counter("node.links", cfg.maxLinks);
+        links = new LinkTable(cfg.maxLinks);
         awaitRes = new Counter("node.awaits", cfg.maxAwaits);
         rx = new TlvIndex(cfg.maxTlvsPerFrame, 16);
-        tx = new byte[cfg.frameBytes];
-        scratch = new byte[cfg.frameBytes];
+        buffers = new FrameBuffers(cfg.frameBytes);
+        tx = buffers.tx;
+        scratch = buffers.scratch;
         awRoute = cfg.awaitRouteBytes;
         awVertex = new int[cfg.maxAwaits];
         awDeadline = new long[cfg.maxAwaits];
@@ -148,7 +142,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
-            values, records, awaitRes, linkRes, client.resource(), client.requestResource()};
+            values, records, awaitRes, links.resource, client.resource(), client.requestResource()};
         publishCaps();
     }
 
@@ -261,7 +255,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v < 0 || vt.pubLink[v] == NO_PUBLISHER) {
             return NO_PUBLISHER;
         }
-        return vt.pubLink[v] == OWNER ? OWNER : links[vt.pubLink[v]].id();
+        return vt.pubLink[v] == OWNER ? OWNER : links.id(vt.pubLink[v]);
     }
 
     /** The peer of the vertex's last remote publisher (0 for the local host). */
@@ -315,12 +309,9 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public int attach(Link link) {
-        if (linkCount == links.length) {
-            linkRes.refused();
+        if (!links.add(link)) {
             return WireError.FLOW_BACKPRESSURE;
         }
-        links[linkCount++] = link;
-        linkRes.taken();
         link.setPeerListener(this);
         return WireError.OK;
     }
@@ -328,8 +319,8 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public int poll() {
         int n = 0;
-        for (int i = 0; i < linkCount; i++) {
-            n += links[i].poll(this, framesPerPoll);
+        for (int i = 0; i < links.count(); i++) {
+            n += links.link(i).poll(this, framesPerPoll);
         }
         return n;
     }
@@ -413,9 +404,9 @@ public final class NarrowNode implements Node, FrameHandler {
         if (li < 0) {
             return WireError.TRANSPORT_DOWN;
         }
-        TlvWriter t = w.wrap(tx, 0, tx.length);
+        TlvWriter t = buffers.txWriter();
         t.begin(TlvType.FWD).value(OP_READ, 1).raw(CAPS.tlv()).raw(PING_EP.tlv()).end();
-        return t.error() != WireError.OK ? t.error() : links[li].send(peer, tx, 0, t.length());
+        return t.error() != WireError.OK ? t.error() : links.link(li).send(peer, tx, 0, t.length());
     }
 
     /** Answers to {@link #ping} received so far. */
@@ -435,10 +426,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void close() {
-        for (int i = 0; i < linkCount; i++) {
-            links[i] = null;
-        }
-        linkCount = 0;
+        links.clear();
     }
 
     /**
@@ -452,28 +440,19 @@ public final class NarrowNode implements Node, FrameHandler {
         if (r != WireError.OK) {
             return -r;
         }
-        ownerReply = reply;
-        ownerReplyOff = rOff;
-        ownerReplyCap = rCap;
-        ownerReplyLen = 0;
+        links.captureOwnerReply(reply, rOff, rCap);
         handleRequest(OWNER, 0);
-        ownerReply = null;
-        return ownerReplyLen;
+        return links.endOwnerReply();
     }
 
     // ------------------------------------------------------------------ links
 
     int linkIndex(Link link) {
-        for (int i = 0; i < linkCount; i++) {
-            if (links[i] == link) {
-                return i;
-            }
-        }
-        return -1;
+        return links.indexOf(link);
     }
 
     Link link(int index) {
-        return links[index];
+        return links.link(index);
     }
 
     @Override
@@ -491,16 +470,7 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     private void send(int li, int peer, byte[] b, int len) {
-        if (li == OWNER) {
-            if (ownerReply != null && len <= ownerReplyCap) {
-                System.arraycopy(b, 0, ownerReply, ownerReplyOff, len);
-                ownerReplyLen = len;
-            }
-            return;
-        }
-        if (li >= 0 && li < linkCount) {
-            links[li].send(peer, b, 0, len);
-        }
+        links.send(li, peer, b, len);
     }
 
     /** Sends a frame built in the node's transmit buffer (used by the remote client). */
@@ -509,7 +479,7 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     TlvWriter txWriter() {
-        return w.wrap(tx, 0, tx.length);
+        return buffers.txWriter();
     }
 
     // ------------------------------------------------------------------ the FWD terminus
@@ -578,9 +548,7 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     private void dropped(int li) {
-        if (li >= 0) {
-            links[li].stats().droppedInvalid++;
-        }
+        links.dropped(li);
     }
 
     /** Resolves the request's dst to an existing vertex; answers the refusal and returns -1 on failure. */
@@ -604,12 +572,12 @@ public final class NarrowNode implements Node, FrameHandler {
 
     private boolean remoteCanRead(int v) {
         return reqLink == OWNER || access == null
-                || access.canRead(vt.keys, vt.keyOffset(v), vt.keyLen[v], links[reqLink].id(), reqPeer);
+                || access.canRead(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(reqLink), reqPeer);
     }
 
     private boolean remoteCanWrite(int v) {
         return reqLink == OWNER || access == null
-                || access.canWrite(vt.keys, vt.keyOffset(v), vt.keyLen[v], links[reqLink].id(), reqPeer);
+                || access.canWrite(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(reqLink), reqPeer);
     }
 
     private void doRead(int field) {
@@ -843,7 +811,7 @@ public final class NarrowNode implements Node, FrameHandler {
         final int base = a * awRoute;
         final int dLen = awDstLen[a];
         final int sLen = awSrcLen[a];
-        TlvWriter t = w.wrap(tx, 0, tx.length);
+        TlvWriter t = buffers.txWriter();
         t.begin(TlvType.FWD).value(OP_REPLY, 1)
                 .raw(awBuf, base + dLen, sLen) // reply dst = request src
                 .raw(awBuf, base, dLen) // reply src = request dst
@@ -902,7 +870,7 @@ public final class NarrowNode implements Node, FrameHandler {
             return;
         }
         final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
+        TlvWriter t = buffers.txWriter();
         t.begin(TlvType.FWD).value(OP_REPLY, 1)
                 .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
                 .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
@@ -923,7 +891,7 @@ public final class NarrowNode implements Node, FrameHandler {
             return;
         }
         final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
+        TlvWriter t = buffers.txWriter();
         t.begin(TlvType.FWD).value(OP_REPLY, 1)
                 .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
                 .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
@@ -943,7 +911,7 @@ public final class NarrowNode implements Node, FrameHandler {
     /** {@code :subscribers[]}: POINT{rendering of slot 0, 1, ...}, holes as empty STATUS, trailing holes omitted. */
     private void replyList(int v) {
         final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
+        TlvWriter t = buffers.txWriter();
         t.begin(TlvType.FWD).value(OP_REPLY, 1)
                 .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
                 .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
@@ -1188,7 +1156,7 @@ public final class NarrowNode implements Node, FrameHandler {
             return;
         }
         final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
+        TlvWriter t = buffers.txWriter();
         t.begin(TlvType.FWD).value(OP_REPLY, 1)
                 .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
                 .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
@@ -1486,7 +1454,7 @@ public final class NarrowNode implements Node, FrameHandler {
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             final byte[] mem = records.memory();
-            TlvWriter t = w.wrap(tx, 0, tx.length);
+            TlvWriter t = buffers.txWriter();
             t.begin(TlvType.FWD).value(OP_WRITE, 1)
                     .raw(mem, st.recOff[s] + st.recLen[s], st.routeLen[s])
                     .raw(Names.EMPTY_PATH)
@@ -1537,7 +1505,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 activity.onActivity(vt.keys, vt.keyOffset(v), vt.keyLen[v], active, n);
             }
         } else if (pl >= 0 && (vt.flags[v] & VertexTable.F_PUB_NOTIFY) != 0 && vt.pubRouteOff[v] >= 0) {
-            TlvWriter t = w.wrap(scratch, 0, scratch.length);
+            TlvWriter t = buffers.scratchWriter();
             t.begin(TlvType.FWD).value(OP_WRITE, 1)
                     .raw(records.memory(), vt.pubRouteOff[v], vt.pubRouteLen[v])
                     .raw(Names.EMPTY_PATH)
