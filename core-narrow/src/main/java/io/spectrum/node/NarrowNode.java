@@ -52,8 +52,6 @@ public final class NarrowNode implements Node, FrameHandler {
 
     private final Clock clock;
     private final AccessPolicy access;
-    private final int payloadCap;
-    private final long staleGrace;
     private final long defaultAwait;
     private final int framesPerPoll;
 
@@ -61,6 +59,7 @@ public final class NarrowNode implements Node, FrameHandler {
     final SlotTable st;
     final BlockPool values;
     final BlockPool records;
+    private final TopicState topic;
     private final Counter awaitRes;
 
     private final LinkTable links;
@@ -103,8 +102,6 @@ public final class NarrowNode implements Node, FrameHandler {
     static final NodePath CAPS = NodePath.of("/$node/caps");
     static final NodePath PING_EP = NodePath.of("/$reply/ping");
     private long pingAnswers;
-    /** Highest sequence of any retired vertex: the floor of a newly created one. */
-    private long retiredSeqFloor;
     private final FieldView fieldView = new FieldView();
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
@@ -115,14 +112,13 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         clock = cfg.clock;
         access = cfg.accessPolicy;
-        payloadCap = cfg.payloadCap;
-        staleGrace = cfg.staleGraceNanos;
         defaultAwait = cfg.defaultAwaitTimeoutNanos;
         framesPerPoll = cfg.framesPerPoll;
         vt = new VertexTable(cfg.maxVertices, cfg.maxKeyBytes);
         st = new SlotTable(cfg.maxSubscribers);
         values = new BlockPool("node.values", cfg.valueBytes);
         records = new BlockPool("node.records", cfg.recordBytes);
+        topic = new TopicState(vt, values, records, cfg.payloadCap, cfg.staleGraceNanos);
         links = new LinkTable(cfg.maxLinks);
         awaitRes = new Counter("node.awaits", cfg.maxAwaits);
         rx = new TlvIndex(cfg.maxTlvsPerFrame, 16);
@@ -219,10 +215,8 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v < 0) {
             return WireError.OK;
         }
-        dropValue(v);
-        vt.flags[v] &= ~VertexTable.F_STALE;
+        topic.clear(v, notify);
         if (notify) {
-            vt.seq[v]++;
             propagate(v, Names.EMPTY_STATUS, 0, 4, true);
         }
         return WireError.OK;
@@ -286,14 +280,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 answerAwait(a, KIND_ERROR, WireError.PATH_NOT_FOUND, null, 0, 0);
             }
         }
-        dropValue(v);
-        if (vt.pubRouteOff[v] >= 0) {
-            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
-        }
-        if (vt.seq[v] > retiredSeqFloor) {
-            retiredSeqFloor = vt.seq[v];
-        }
-        vt.remove(v);
+        topic.retire(v);
         return WireError.OK;
     }
 
@@ -334,13 +321,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 answerAwait(a, KIND_ERROR, code, null, 0, 0);
             }
         }
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_STALE) != 0 && now - vt.staleSince[v] >= staleGrace) {
-                // the publisher did not come back in its grace: purge the retained value
-                dropValue(v);
-                vt.flags[v] &= ~VertexTable.F_STALE;
-            }
-        }
+        topic.purgeExpired(now); // publishers that did not come back in their grace
     }
 
     @Override
@@ -358,12 +339,7 @@ public final class NarrowNode implements Node, FrameHandler {
             return;
         }
         final long now = clock.nanoTime();
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_IN_USE) != 0 && vt.pubLink[v] == li && vt.pubPeer[v] == peer) {
-                vt.flags[v] |= VertexTable.F_STALE;
-                vt.staleSince[v] = now;
-            }
-        }
+        topic.publisherDown(li, peer, now);
         // reaping trigger 4: the link the edge was admitted over / delivers over has departed
         for (int s = 0; s < st.capacity; s++) {
             if (st.vertex[s] != SlotTable.NONE && st.holderLink[s] == li && st.holderPeer[s] == peer) {
@@ -1284,92 +1260,15 @@ public final class NarrowNode implements Node, FrameHandler {
 
     /** Finds or creates (mkdir -p) the vertex for a PATH body; returns it or a negated code. */
     int resolveOrCreate(byte[] b, int off, int len) {
-        int v = vt.find(b, off, len);
-        if (v >= 0) {
-            return v;
-        }
-        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey) {
-            vt.refused();
-            return -WireError.PATH_INVALID;
-        }
-        // count the missing prefixes first, so a refusal creates nothing
-        int missing = 0;
-        int p = 0;
-        while (p < len) {
-            p += 1 + (b[off + p] & 0xFF);
-            if (vt.find(b, off, p) < 0) {
-                missing++;
-            }
-        }
-        if (missing > vt.free()) {
-            vt.refused();
-            return -WireError.FLOW_BACKPRESSURE;
-        }
-        int parent = 0;
-        p = 0;
-        while (p < len) {
-            p += 1 + (b[off + p] & 0xFF);
-            int c = vt.find(b, off, p);
-            if (c < 0) {
-                c = vt.create(b, off, p, parent);
-                if (vt.seq[c] < retiredSeqFloor) {
-                    vt.seq[c] = retiredSeqFloor; // a re-created path never sees its sequence go back
-                }
-            }
-            parent = c;
-        }
-        return parent;
-    }
-
-    /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */
-    private int storeValue(int v, byte[] b, int off, int len) {
-        final int old = vt.valLen[v];
-        int dst;
-        if (old >= 0 && BlockPool.classOf(old) == BlockPool.classOf(len)) {
-            dst = vt.valOff[v];
-        } else {
-            dst = values.alloc(len);
-            if (dst < 0) {
-                return WireError.FLOW_BACKPRESSURE;
-            }
-            if (old >= 0) {
-                values.free(vt.valOff[v], old);
-            }
-        }
-        final byte[] mem = values.memory();
-        System.arraycopy(b, off, mem, dst, len);
-        mem[dst + 1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
-        vt.valOff[v] = dst;
-        vt.valLen[v] = len;
-        return WireError.OK;
-    }
-
-    private void dropValue(int v) {
-        if (vt.valLen[v] >= 0) {
-            values.free(vt.valOff[v], vt.valLen[v]);
-            vt.valLen[v] = -1;
-            vt.valOff[v] = -1;
-        }
+        return topic.resolveOrCreate(b, off, len);
     }
 
     /** Write = assign + propagate, with the topic bookkeeping. */
     private int publish(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
                         byte[] rb, int rOff, int rLen) {
-        if (len > payloadCap) {
-            return WireError.FLOW_BACKPRESSURE;
-        }
-        int r = storeValue(v, b, off, len);
+        int r = topic.assign(v, b, off, len, pubLink, pubPeer, notify, rb, rOff, rLen);
         if (r != WireError.OK) {
             return r;
-        }
-        vt.seq[v]++;
-        vt.pubLink[v] = pubLink;
-        vt.pubPeer[v] = pubPeer;
-        vt.flags[v] &= ~VertexTable.F_STALE;
-        if (notify && rLen > 0 && storePublisherRoute(v, rb, rOff, rLen)) {
-            vt.flags[v] |= VertexTable.F_PUB_NOTIFY;
-        } else {
-            vt.flags[v] &= ~VertexTable.F_PUB_NOTIFY;
         }
         if (vt.awaits[v] > 0) {
             for (int a = 0; a < awVertex.length; a++) {
@@ -1380,27 +1279,6 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         propagate(v, values.memory(), vt.valOff[v], vt.valLen[v], false);
         return WireError.OK;
-    }
-
-    private boolean storePublisherRoute(int v, byte[] rb, int rOff, int rLen) {
-        int old = vt.pubRouteLen[v];
-        int off = vt.pubRouteOff[v];
-        if (off >= 0 && BlockPool.classOf(old) != BlockPool.classOf(rLen)) {
-            records.free(off, old);
-            off = -1;
-        }
-        if (off < 0) {
-            off = records.alloc(rLen);
-            if (off < 0) {
-                vt.pubRouteOff[v] = -1;
-                vt.pubRouteLen[v] = 0;
-                return false;
-            }
-        }
-        System.arraycopy(rb, rOff, records.memory(), off, rLen);
-        vt.pubRouteOff[v] = off;
-        vt.pubRouteLen[v] = rLen;
-        return true;
     }
 
     /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
@@ -1474,7 +1352,7 @@ public final class NarrowNode implements Node, FrameHandler {
         } else if ((word & SlotTable.KIND_LOCAL) != 0) {
             int tv = st.target[s];
             if (tv >= 0 && tv != v && !deleted) {
-                storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
+                topic.storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
             }
         }
         if ((word & SlotTable.ONE_SHOT) != 0 && st.vertex[s] != SlotTable.NONE) {
