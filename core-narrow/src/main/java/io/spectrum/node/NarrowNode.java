@@ -60,7 +60,6 @@ public final class NarrowNode implements Node, FrameHandler {
     final BlockPool values;
     final BlockPool records;
     private final TopicState topic;
-    private final Counter awaitRes;
 
     private final LinkTable links;
 
@@ -73,15 +72,7 @@ public final class NarrowNode implements Node, FrameHandler {
     private ActivityListener activity;
     private final BoundedResource[] resources;
 
-    // pending awaits
-    private final int awRoute;
-    private final int[] awVertex;
-    private final long[] awDeadline;
-    private final int[] awLink;
-    private final int[] awPeer;
-    private final int[] awDstLen;
-    private final int[] awSrcLen;
-    private final byte[] awBuf;
+    private final AwaitTable awaits;
 
     // the request being answered
     private int reqLink;
@@ -120,25 +111,14 @@ public final class NarrowNode implements Node, FrameHandler {
         records = new BlockPool("node.records", cfg.recordBytes);
         topic = new TopicState(vt, values, records, cfg.payloadCap, cfg.staleGraceNanos);
         links = new LinkTable(cfg.maxLinks);
-        awaitRes = new Counter("node.awaits", cfg.maxAwaits);
         rx = new TlvIndex(cfg.maxTlvsPerFrame, 16);
         buffers = new FrameBuffers(cfg.frameBytes);
         tx = buffers.tx;
         scratch = buffers.scratch;
-        awRoute = cfg.awaitRouteBytes;
-        awVertex = new int[cfg.maxAwaits];
-        awDeadline = new long[cfg.maxAwaits];
-        awLink = new int[cfg.maxAwaits];
-        awPeer = new int[cfg.maxAwaits];
-        awDstLen = new int[cfg.maxAwaits];
-        awSrcLen = new int[cfg.maxAwaits];
-        awBuf = new byte[cfg.maxAwaits * cfg.awaitRouteBytes];
-        for (int i = 0; i < awVertex.length; i++) {
-            awVertex[i] = VertexTable.NONE;
-        }
+        awaits = new AwaitTable(cfg.maxAwaits, cfg.awaitRouteBytes, vt, links, buffers);
         client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
-            values, records, awaitRes, links.resource, client.resource(), client.requestResource()};
+            values, records, awaits.resource, links.resource, client.resource(), client.requestResource()};
         publishCaps();
     }
 
@@ -275,11 +255,7 @@ public final class NarrowNode implements Node, FrameHandler {
         while (vt.firstSlot[v] != SlotTable.NONE) {
             removeSlot(vt.firstSlot[v]);
         }
-        for (int a = 0; a < awVertex.length; a++) {
-            if (awVertex[a] == v) {
-                answerAwait(a, KIND_ERROR, WireError.PATH_NOT_FOUND, null, 0, 0);
-            }
-        }
+        awaits.failVertex(v, WireError.PATH_NOT_FOUND);
         topic.retire(v);
         return WireError.OK;
     }
@@ -315,12 +291,7 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public void tick() {
         final long now = clock.nanoTime();
-        for (int a = 0; a < awVertex.length; a++) {
-            if (awVertex[a] != VertexTable.NONE && now - awDeadline[a] >= 0) {
-                int code = WireError.FLOW_TIMEOUT;
-                answerAwait(a, KIND_ERROR, code, null, 0, 0);
-            }
-        }
+        awaits.expire(now);
         topic.purgeExpired(now); // publishers that did not come back in their grace
     }
 
@@ -346,11 +317,7 @@ public final class NarrowNode implements Node, FrameHandler {
                 removeSlot(s);
             }
         }
-        for (int a = 0; a < awVertex.length; a++) {
-            if (awVertex[a] != VertexTable.NONE && awLink[a] == li && awPeer[a] == peer) {
-                freeAwait(a);
-            }
-        }
+        awaits.dropPeer(li, peer);
         client.peerDown(li, peer);
     }
 
@@ -759,57 +726,11 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         final int dLen = x.totalLength(reqDst);
         final int sLen = x.totalLength(reqSrc);
-        int a = -1;
-        for (int i = 0; i < awVertex.length; i++) {
-            if (awVertex[i] == VertexTable.NONE) {
-                a = i;
-                break;
-            }
+        int r = awaits.add(v, clock.nanoTime() + timeout, reqLink, reqPeer,
+                x.buffer(), x.start(reqDst), dLen, x.start(reqSrc), sLen);
+        if (r != WireError.OK) {
+            replyError(r);
         }
-        if (a < 0 || dLen + sLen > awRoute) {
-            awaitRes.refused();
-            replyError(WireError.FLOW_BACKPRESSURE);
-            return;
-        }
-        awVertex[a] = v;
-        awDeadline[a] = clock.nanoTime() + timeout;
-        awLink[a] = reqLink;
-        awPeer[a] = reqPeer;
-        awDstLen[a] = dLen;
-        awSrcLen[a] = sLen;
-        System.arraycopy(x.buffer(), x.start(reqDst), awBuf, a * awRoute, dLen);
-        System.arraycopy(x.buffer(), x.start(reqSrc), awBuf, a * awRoute + dLen, sLen);
-        vt.awaits[v]++;
-        awaitRes.taken();
-    }
-
-    private void answerAwait(int a, int kind, int code, byte[] pb, int po, int pl) {
-        final int base = a * awRoute;
-        final int dLen = awDstLen[a];
-        final int sLen = awSrcLen[a];
-        TlvWriter t = buffers.txWriter();
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(awBuf, base + dLen, sLen) // reply dst = request src
-                .raw(awBuf, base, dLen) // reply src = request dst
-                .value(kind, 1);
-        if (kind == KIND_ERROR) {
-            t.status(code);
-        } else if (pb != null) {
-            t.raw(pb, po, pl);
-        }
-        t.end();
-        final int li = awLink[a];
-        final int peer = awPeer[a];
-        freeAwait(a);
-        if (t.error() == WireError.OK) {
-            send(li, peer, tx, t.length());
-        }
-    }
-
-    private void freeAwait(int a) {
-        vt.awaits[awVertex[a]]--;
-        awVertex[a] = VertexTable.NONE;
-        awaitRes.returned();
     }
 
     /**
@@ -1270,13 +1191,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (r != WireError.OK) {
             return r;
         }
-        if (vt.awaits[v] > 0) {
-            for (int a = 0; a < awVertex.length; a++) {
-                if (awVertex[a] == v) {
-                    answerAwait(a, KIND_RESULT, 0, values.memory(), vt.valOff[v], vt.valLen[v]);
-                }
-            }
-        }
+        awaits.answerValue(v, values.memory(), vt.valOff[v], vt.valLen[v]);
         propagate(v, values.memory(), vt.valOff[v], vt.valLen[v], false);
         return WireError.OK;
     }
