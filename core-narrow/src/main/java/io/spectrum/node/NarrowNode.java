@@ -68,11 +68,12 @@ public final class NarrowNode implements Node, FrameHandler {
     private final FrameBuffers buffers;
     private final byte[] tx;
     private final byte[] scratch;
-    private final VertexValue view = new VertexValue();
-    private ActivityListener activity;
     private final BoundedResource[] resources;
 
     private final AwaitTable awaits;
+    private final ListenerCounts counts;
+    private final SubscriberSlots slots;
+    private final Fanout fanout;
 
     // the request being answered
     private int reqLink;
@@ -116,6 +117,9 @@ public final class NarrowNode implements Node, FrameHandler {
         tx = buffers.tx;
         scratch = buffers.scratch;
         awaits = new AwaitTable(cfg.maxAwaits, cfg.awaitRouteBytes, vt, links, buffers);
+        counts = new ListenerCounts(vt, records, links, buffers);
+        slots = new SubscriberSlots(vt, st, records, counts);
+        fanout = new Fanout(vt, st, values, records, links, buffers, topic, awaits, slots);
         client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values, records, awaits.resource, links.resource, client.resource(), client.requestResource()};
@@ -165,7 +169,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public Subscription subscribe(NodePath path, int policy, ValueListener listener) {
-        LocalSubscription sub = new LocalSubscription(this, path, listener);
+        LocalSubscription sub = new LocalSubscription(slots, path, listener);
         int v = resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             sub.refused(-v);
@@ -177,14 +181,14 @@ public final class NarrowNode implements Node, FrameHandler {
             return sub;
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
-        fillSlot(s, v, word, OWNER, 0, -1, 0, 0);
+        slots.fill(s, v, word, OWNER, 0, -1, 0, 0);
         st.policyHi[s] = -1;
         st.handle[s] = sub;
-        placeSlot(v, s);
+        slots.place(v, s);
         sub.bind(s, st.gen[s], st.pos[s]);
         if (st.delivering(s)) {
-            adjustListeners(v, 1);
-            latch(s, v);
+            counts.adjust(v, 1);
+            fanout.latch(s, v);
         }
         return sub;
     }
@@ -197,7 +201,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         topic.clear(v, notify);
         if (notify) {
-            propagate(v, Names.EMPTY_STATUS, 0, 4, true);
+            fanout.propagate(v, Names.EMPTY_STATUS, 0, 4, true);
         }
         return WireError.OK;
     }
@@ -252,9 +256,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (vt.firstChild[v] != VertexTable.NONE) {
             return WireError.PATH_IN_USE;
         }
-        while (vt.firstSlot[v] != SlotTable.NONE) {
-            removeSlot(vt.firstSlot[v]);
-        }
+        slots.removeAllOf(v);
         awaits.failVertex(v, WireError.PATH_NOT_FOUND);
         topic.retire(v);
         return WireError.OK;
@@ -267,7 +269,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void setActivityListener(ActivityListener listener) {
-        activity = listener;
+        counts.setActivityListener(listener);
     }
 
     @Override
@@ -311,12 +313,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         final long now = clock.nanoTime();
         topic.publisherDown(li, peer, now);
-        // reaping trigger 4: the link the edge was admitted over / delivers over has departed
-        for (int s = 0; s < st.capacity; s++) {
-            if (st.vertex[s] != SlotTable.NONE && st.holderLink[s] == li && st.holderPeer[s] == peer) {
-                removeSlot(s);
-            }
-        }
+        slots.removeHeldBy(li, peer); // reaping trigger 4
         awaits.dropPeer(li, peer);
         client.peerDown(li, peer);
     }
@@ -558,7 +555,7 @@ public final class NarrowNode implements Node, FrameHandler {
             } else if (fIdx < 0) {
                 replyList(v);
             } else {
-                int s = slotAt(v, fIdx);
+                int s = slots.slotAt(v, fIdx);
                 if (s < 0 || (fGen >= 0 && st.gen[s] != (int) fGen)) {
                     replyError(WireError.PATH_NOT_FOUND);
                     return;
@@ -657,7 +654,7 @@ public final class NarrowNode implements Node, FrameHandler {
             appendDoor(v, payload, -1);
             return;
         }
-        int s = slotAt(v, fIdx);
+        int s = slots.slotAt(v, fIdx);
         if (s < 0) {
             replyError(WireError.PATH_INVALID); // never grow from a wire index
             return;
@@ -676,7 +673,7 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         // arm 1: the empty STATUS clears
         if (x.type(payload) == TlvType.STATUS && x.bodyLength(payload) == 0 && !x.isContainer(payload)) {
-            removeSlot(s);
+            slots.remove(s);
             replyResult(null, 0, 0);
             return;
         }
@@ -685,7 +682,7 @@ public final class NarrowNode implements Node, FrameHandler {
             if (st.recOff[s] >= 0) {
                 int xState = toggleState(s, payload);
                 if (xState >= 0) {
-                    setSuspended(s, xState == 1);
+                    slots.setSuspended(s, xState == 1);
                     replyResult(null, 0, 0);
                     return;
                 }
@@ -840,122 +837,6 @@ public final class NarrowNode implements Node, FrameHandler {
 
     // ------------------------------------------------------------------ subscriber slots
 
-    /** The slot at position {@code n} of the vertex, or -1. */
-    private int slotAt(int v, int n) {
-        for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
-            if (st.pos[s] == n) {
-                return s;
-            }
-            if (st.pos[s] > n) {
-                break;
-            }
-        }
-        return -1;
-    }
-
-    private void fillSlot(int s, int v, int word, int holderLink, int holderPeer, int recOff, int recLen, int routeLen) {
-        st.vertex[s] = v;
-        st.word[s] = word;
-        st.gen[s]++;
-        st.holderLink[s] = holderLink;
-        st.holderPeer[s] = holderPeer;
-        st.recOff[s] = recOff;
-        st.recLen[s] = recLen;
-        st.routeLen[s] = routeLen;
-        st.target[s] = VertexTable.NONE;
-    }
-
-    /** Links a new slot into its vertex's list at the lowest free position. */
-    private void placeSlot(int v, int s) {
-        int last = vt.lastSlot[v];
-        int position;
-        int before = SlotTable.NONE;
-        if (last == SlotTable.NONE || st.pos[last] + 1 == vt.slotCount[v]) {
-            position = vt.slotCount[v]; // no holes: append at the tail
-        } else {
-            position = 0;
-            before = vt.firstSlot[v];
-            while (before != SlotTable.NONE && st.pos[before] == position) {
-                position++;
-                before = st.next[before];
-            }
-        }
-        st.pos[s] = position;
-        if (before == SlotTable.NONE) {
-            st.prev[s] = last;
-            st.next[s] = SlotTable.NONE;
-            if (last == SlotTable.NONE) {
-                vt.firstSlot[v] = s;
-            } else {
-                st.next[last] = s;
-            }
-            vt.lastSlot[v] = s;
-        } else {
-            int p = st.prev[before];
-            st.prev[s] = p;
-            st.next[s] = before;
-            st.prev[before] = s;
-            if (p == SlotTable.NONE) {
-                vt.firstSlot[v] = s;
-            } else {
-                st.next[p] = s;
-            }
-        }
-        vt.slotCount[v]++;
-    }
-
-    /** Reaps a slot (clear, one_shot fire, retirement, link departure). */
-    void removeSlot(int s) {
-        final int v = st.vertex[s];
-        if (v == SlotTable.NONE) {
-            return;
-        }
-        boolean wasDelivering = st.delivering(s);
-        int p = st.prev[s];
-        int n = st.next[s];
-        if (p == SlotTable.NONE) {
-            vt.firstSlot[v] = n;
-        } else {
-            st.next[p] = n;
-        }
-        if (n == SlotTable.NONE) {
-            vt.lastSlot[v] = p;
-        } else {
-            st.prev[n] = p;
-        }
-        vt.slotCount[v]--;
-        if (st.recOff[s] >= 0) {
-            records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
-        }
-        Object h = st.handle[s];
-        st.give(s);
-        if (h instanceof LocalSubscription) {
-            ((LocalSubscription) h).reaped();
-        }
-        if (wasDelivering) {
-            adjustListeners(v, -1);
-        }
-    }
-
-    /** The toggle: one bit of the slot's word, plus the delivering counts. No admission, no frame. */
-    int setSuspended(int s, boolean suspended) {
-        final int word = st.word[s];
-        if (((word & SlotTable.SUSPENDED) != 0) == suspended) {
-            return WireError.OK;
-        }
-        st.word[s] = word ^ SlotTable.SUSPENDED;
-        adjustListeners(st.vertex[s], suspended ? -1 : 1);
-        return WireError.OK;
-    }
-
-    boolean slotIs(int s, int gen) {
-        return s >= 0 && st.vertex[s] != SlotTable.NONE && st.gen[s] == gen;
-    }
-
-    boolean slotSuspended(int s) {
-        return (st.word[s] & SlotTable.SUSPENDED) != 0;
-    }
-
     /**
      * The append door (and arm 3's replace when {@code replace >= 0}): admits the SUBSCRIBER at
      * {@code p} in {@link #rx} for the current caller, then answers its identity.
@@ -1029,20 +910,20 @@ public final class NarrowNode implements Node, FrameHandler {
         if (routeLen > 0) {
             System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
         }
-        fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen);
+        slots.fill(s, v, word, reqLink, reqPeer, off, recLen, routeLen);
         st.policyHi[s] = hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1;
         st.target[s] = targetV;
         if (replace < 0) {
-            placeSlot(v, s);
+            slots.place(v, s);
         }
         boolean delivering = st.delivering(s);
         if (delivering != wasDelivering) {
-            adjustListeners(v, delivering ? 1 : -1);
+            counts.adjust(v, delivering ? 1 : -1);
         }
         int pos = st.pos[s];
         int gen = st.gen[s];
         if (delivering) {
-            latch(s, v);
+            fanout.latch(s, v);
         }
         // the identity survives a one_shot latch that already reaped the slot
         replyIdentityOf(pos, gen);
@@ -1187,130 +1068,7 @@ public final class NarrowNode implements Node, FrameHandler {
     /** Write = assign + propagate, with the topic bookkeeping. */
     private int publish(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
                         byte[] rb, int rOff, int rLen) {
-        int r = topic.assign(v, b, off, len, pubLink, pubPeer, notify, rb, rOff, rLen);
-        if (r != WireError.OK) {
-            return r;
-        }
-        awaits.answerValue(v, values.memory(), vt.valOff[v], vt.valLen[v]);
-        propagate(v, values.memory(), vt.valOff[v], vt.valLen[v], false);
-        return WireError.OK;
-    }
-
-    /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
-    private void propagate(int v, byte[] vb, int vo, int vl, boolean deleted) {
-        if (vt.listeners[v] == 0) {
-            return; // unobserved: one load
-        }
-        final long seq = vt.seq[v];
-        final boolean stale = (vt.flags[v] & VertexTable.F_STALE) != 0;
-        final int[] next = st.next;
-        final int[] word = st.word;
-        final Object[] handle = st.handle;
-        final int keyOff = vt.keyOffset(v);
-        final int keyLen = vt.keyLen[v];
-        for (int a = v; a != VertexTable.NONE; a = vt.parent[a]) {
-            if (vt.ownSubs[a] == 0) {
-                continue;
-            }
-            int s = vt.firstSlot[a];
-            while (s != SlotTable.NONE) {
-                final int nx = next[s];
-                final int wd = word[s];
-                if ((wd & SlotTable.SUSPENDED) == 0) {
-                    if ((wd & (SlotTable.KIND_CALLBACK | SlotTable.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
-                        // the in-process fast path: re-point the view, call the listener
-                        final LocalSubscription sub = (LocalSubscription) handle[s];
-                        view.set(vb, vo, vl, vt.keys, keyOff, keyLen, deleted);
-                        sub.listener.onValue(sub, view, seq, stale);
-                    } else {
-                        deliver(s, v, vb, vo, vl, seq, stale, deleted);
-                    }
-                }
-                s = nx;
-            }
-        }
-    }
-
-    /** The durability latch: one delivery of the vertex's value to a newly admitted edge that asked. */
-    private void latch(int s, int v) {
-        if ((st.word[s] & SlotTable.DURABLE) != 0 && vt.valLen[v] >= 0) {
-            deliver(s, v, values.memory(), vt.valOff[v], vt.valLen[v], vt.seq[v],
-                    (vt.flags[v] & VertexTable.F_STALE) != 0, false);
-        }
-    }
-
-    private void deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, boolean deleted) {
-        final int word = st.word[s];
-        if ((word & SlotTable.KIND_CALLBACK) != 0) {
-            view.set(vb, vo, vl, vt.keys, vt.keyOffset(v), vt.keyLen[v], deleted);
-            LocalSubscription sub = (LocalSubscription) st.handle[s];
-            sub.listener.onValue(sub, view, seq, stale);
-        } else if ((word & SlotTable.KIND_ROUTED) != 0) {
-            final byte[] mem = records.memory();
-            TlvWriter t = buffers.txWriter();
-            t.begin(TlvType.FWD).value(OP_WRITE, 1)
-                    .raw(mem, st.recOff[s] + st.recLen[s], st.routeLen[s])
-                    .raw(Names.EMPTY_PATH)
-                    .raw(vb, vo, vl);
-            if ((word & SlotTable.STAMP) != 0) {
-                t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
-                        .begin(TlvType.SETTINGS)
-                        .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
-                        .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
-                        .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1)
-                        .end().end();
-            }
-            t.end();
-            if (t.error() == WireError.OK) {
-                send(st.holderLink[s], st.holderPeer[s], tx, t.length());
-            }
-        } else if ((word & SlotTable.KIND_LOCAL) != 0) {
-            int tv = st.target[s];
-            if (tv >= 0 && tv != v && !deleted) {
-                topic.storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
-            }
-        }
-        if ((word & SlotTable.ONE_SHOT) != 0 && st.vertex[s] != SlotTable.NONE) {
-            removeSlot(s); // a one_shot edge goes after its first delivery
-        }
-    }
-
-    /** Changes the delivering count of v's own edges and every listener count in its subtree. */
-    private void adjustListeners(int v, int delta) {
-        vt.ownSubs[v] += delta;
-        for (int d = v; d != VertexTable.NONE; d = vt.nextInSubtree(d, v)) {
-            int old = vt.listeners[d];
-            int now = old + delta;
-            vt.listeners[d] = now;
-            if (old == 0 && now > 0) {
-                activity(d, true, now);
-            } else if (old > 0 && now == 0) {
-                activity(d, false, 0);
-            }
-        }
-    }
-
-    /** Active / idle notice to the vertex's last publisher. */
-    private void activity(int v, boolean active, int n) {
-        final int pl = vt.pubLink[v];
-        if (pl == OWNER) {
-            if (activity != null) {
-                activity.onActivity(vt.keys, vt.keyOffset(v), vt.keyLen[v], active, n);
-            }
-        } else if (pl >= 0 && (vt.flags[v] & VertexTable.F_PUB_NOTIFY) != 0 && vt.pubRouteOff[v] >= 0) {
-            TlvWriter t = buffers.scratchWriter();
-            t.begin(TlvType.FWD).value(OP_WRITE, 1)
-                    .raw(records.memory(), vt.pubRouteOff[v], vt.pubRouteLen[v])
-                    .raw(Names.EMPTY_PATH)
-                    .begin(TlvType.SETTINGS)
-                    .leaf(TlvType.NAME, Names.ACTIVITY).value(active ? 1 : 0, 1)
-                    .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, vt.keys, vt.keyOffset(v), vt.keyLen[v])
-                    .leaf(TlvType.NAME, Names.ACTIVITY_SUBSCRIBERS).value(n, 4)
-                    .end().end();
-            if (t.error() == WireError.OK) {
-                send(pl, vt.pubPeer[v], scratch, t.length());
-            }
-        }
+        return fanout.publish(v, b, off, len, pubLink, pubPeer, notify, rb, rOff, rLen);
     }
 
     /** BoundedResource views of the vertex and slot tables. */
