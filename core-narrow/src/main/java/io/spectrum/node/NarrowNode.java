@@ -27,6 +27,12 @@ import io.spectrum.wire.WireError;
  * for requests arriving over attached {@link Link}s. Single-threaded; steady-state writes, reads,
  * toggles and FWD handling allocate nothing.
  *
+ * <p>This class is the facade: it owns the pools and tables and wires the parts that share them,
+ * each in its own class: {@link TopicState} (value, sequence, publisher, stale), {@link Fanout}
+ * (write propagation and delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists,
+ * delivering counts, activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side:
+ * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField}.
+ *
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
  */
@@ -114,7 +120,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public int write(NodePath path, byte[] tlv, int off, int len) {
-        int v = resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
+        int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             return -v;
         }
@@ -122,7 +128,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (tl < 0) {
             return WireError.FRAME_INVALID;
         }
-        return publish(v, tlv, off, tl, OWNER, 0, false, null, 0, 0);
+        return fanout.publish(v, tlv, off, tl, OWNER, 0, false, null, 0, 0);
     }
 
     @Override
@@ -142,7 +148,7 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public Subscription subscribe(NodePath path, int policy, ValueListener listener) {
         LocalSubscription sub = new LocalSubscription(slots, path, listener);
-        int v = resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
+        int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             sub.refused(-v);
             return sub;
@@ -296,7 +302,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (li < 0) {
             return -WireError.TRANSPORT_DOWN;
         }
-        int v = resolveOrCreate(localTarget.tlv(), localTarget.bodyOffset(), localTarget.bodyLength());
+        int v = topic.resolveOrCreate(localTarget.tlv(), localTarget.bodyOffset(), localTarget.bodyLength());
         if (v < 0) {
             return v;
         }
@@ -404,17 +410,6 @@ public final class NarrowNode implements Node, FrameHandler {
             return -1;
         }
         return (int) (h + bl);
-    }
-
-    /** Finds or creates (mkdir -p) the vertex for a PATH body; returns it or a negated code. */
-    int resolveOrCreate(byte[] b, int off, int len) {
-        return topic.resolveOrCreate(b, off, len);
-    }
-
-    /** Write = assign + propagate, with the topic bookkeeping. */
-    private int publish(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
-                        byte[] rb, int rOff, int rLen) {
-        return fanout.publish(v, b, off, len, pubLink, pubPeer, notify, rb, rOff, rLen);
     }
 
     /** BoundedResource views of the vertex and slot tables. */
