@@ -7,7 +7,7 @@ import io.spectrum.wire.WireError;
 
 /** The handle of an in-process callback edge: (slot, generation) of a NarrowNode. */
 final class LocalSubscription implements Subscription {
-    private final NarrowNode node;
+    private final SubscriberSlots slots;
     private final NodePath path;
     final ValueListener listener;
     private int slot = -1;
@@ -16,8 +16,8 @@ final class LocalSubscription implements Subscription {
     private int error = WireError.OK;
     private boolean open;
 
-    LocalSubscription(NarrowNode node, NodePath path, ValueListener listener) {
-        this.node = node;
+    LocalSubscription(SubscriberSlots slots, NodePath path, ValueListener listener) {
+        this.slots = slots;
         this.path = path;
         this.listener = listener;
     }
@@ -40,31 +40,31 @@ final class LocalSubscription implements Subscription {
 
     @Override
     public int suspend() {
-        return node.slotIs(slot, gen) && open ? node.setSuspended(slot, true) : WireError.PATH_NOT_FOUND;
+        return slots.is(slot, gen) && open ? slots.setSuspended(slot, true) : WireError.PATH_NOT_FOUND;
     }
 
     @Override
     public int resume() {
-        return node.slotIs(slot, gen) && open ? node.setSuspended(slot, false) : WireError.PATH_NOT_FOUND;
+        return slots.is(slot, gen) && open ? slots.setSuspended(slot, false) : WireError.PATH_NOT_FOUND;
     }
 
     @Override
     public int close() {
-        if (!open || !node.slotIs(slot, gen)) {
+        if (!open || !slots.is(slot, gen)) {
             return WireError.PATH_NOT_FOUND;
         }
-        node.removeSlot(slot);
+        slots.remove(slot);
         return WireError.OK;
     }
 
     @Override
     public boolean isSuspended() {
-        return open && node.slotIs(slot, gen) && node.slotSuspended(slot);
+        return open && slots.is(slot, gen) && slots.suspended(slot);
     }
 
     @Override
     public boolean isOpen() {
-        return open && node.slotIs(slot, gen);
+        return open && slots.is(slot, gen);
     }
 
     @Override

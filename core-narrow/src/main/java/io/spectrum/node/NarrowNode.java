@@ -2,27 +2,20 @@ package io.spectrum.node;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
-import io.spectrum.node.api.AccessPolicy;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
-import io.spectrum.node.api.VertexValue;
 import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.node.pool.Counter;
 import io.spectrum.node.subs.SlotTable;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
-import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Opt;
-import io.spectrum.wire.PathKeys;
-import io.spectrum.wire.SubscriberRenderer;
-import io.spectrum.wire.SubscriberView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -33,6 +26,12 @@ import io.spectrum.wire.WireError;
  * values, subscriber slots with the whole RFC-0035 surface, topic semantics, and the FWD terminus
  * for requests arriving over attached {@link Link}s. Single-threaded; steady-state writes, reads,
  * toggles and FWD handling allocate nothing.
+ *
+ * <p>This class is the facade: it owns the pools and tables and wires the parts that share them,
+ * each in its own class: {@link TopicState} (value, sequence, publisher, stale), {@link Fanout}
+ * (write propagation and delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists,
+ * delivering counts, activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side:
+ * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField}.
  *
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
@@ -51,104 +50,57 @@ public final class NarrowNode implements Node, FrameHandler {
     static final int KIND_ERROR = 1;
 
     private final Clock clock;
-    private final AccessPolicy access;
-    private final int payloadCap;
-    private final long staleGrace;
-    private final long defaultAwait;
     private final int framesPerPoll;
 
     final VertexTable vt;
     final SlotTable st;
     final BlockPool values;
     final BlockPool records;
-    private final Counter linkRes;
-    private final Counter awaitRes;
+    private final TopicState topic;
 
-    private final Link[] links;
-    private int linkCount;
+    private final LinkTable links;
 
     private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
     private final TlvIndex rx;
-    private final TlvWriter w = new TlvWriter(16);
-    private final byte[] tx;
-    private final byte[] scratch;
-    private final VertexValue view = new VertexValue();
-    private ActivityListener activity;
+    private final FrameBuffers buffers;
     private final BoundedResource[] resources;
 
-    // pending awaits
-    private final int awRoute;
-    private final int[] awVertex;
-    private final long[] awDeadline;
-    private final int[] awLink;
-    private final int[] awPeer;
-    private final int[] awDstLen;
-    private final int[] awSrcLen;
-    private final byte[] awBuf;
-
-    // the request being answered
-    private int reqLink;
-    private int reqPeer;
-    private int reqOp;
-    private int reqDst;
-    private int reqSrc;
-    private boolean reqSilent;
-    private byte[] ownerReply;
-    private int ownerReplyOff;
-    private int ownerReplyCap;
-    private int ownerReplyLen;
-
-    // the parsed FIELD selector
-    private int fFirst;
-    private int fLevels;
-    private int fMode;
-    private int fIdx;
-    private long fGen;
+    private final AwaitTable awaits;
+    private final ListenerCounts counts;
+    private final SubscriberSlots slots;
+    private final Fanout fanout;
 
     final RemoteClient client;
     static final NodePath CAPS = NodePath.of("/$node/caps");
     static final NodePath PING_EP = NodePath.of("/$reply/ping");
-    private long pingAnswers;
-    /** Highest sequence of any retired vertex: the floor of a newly created one. */
-    private long retiredSeqFloor;
-    private final FieldView fieldView = new FieldView();
-    private final SubscriberRenderer renderer = new SubscriberRenderer();
-    private final SubscriberView subscriberView = new SubscriberView(1, 1);
+    private final FwdTerminus terminus;
 
     public NarrowNode(NodeConfig cfg) {
         if (cfg.maxVertices < 2 || cfg.maxSubscribers < 1 || cfg.maxKeyBytes < 1 || cfg.frameBytes < 64) {
             throw new IllegalArgumentException("node pools too small");
         }
         clock = cfg.clock;
-        access = cfg.accessPolicy;
-        payloadCap = cfg.payloadCap;
-        staleGrace = cfg.staleGraceNanos;
-        defaultAwait = cfg.defaultAwaitTimeoutNanos;
         framesPerPoll = cfg.framesPerPoll;
         vt = new VertexTable(cfg.maxVertices, cfg.maxKeyBytes);
         st = new SlotTable(cfg.maxSubscribers);
         values = new BlockPool("node.values", cfg.valueBytes);
         records = new BlockPool("node.records", cfg.recordBytes);
-        links = new Link[cfg.maxLinks];
-        linkRes = new Counter("node.links", cfg.maxLinks);
-        awaitRes = new Counter("node.awaits", cfg.maxAwaits);
+        topic = new TopicState(vt, values, records, cfg.payloadCap, cfg.staleGraceNanos);
+        links = new LinkTable(cfg.maxLinks);
         rx = new TlvIndex(cfg.maxTlvsPerFrame, 16);
-        tx = new byte[cfg.frameBytes];
-        scratch = new byte[cfg.frameBytes];
-        awRoute = cfg.awaitRouteBytes;
-        awVertex = new int[cfg.maxAwaits];
-        awDeadline = new long[cfg.maxAwaits];
-        awLink = new int[cfg.maxAwaits];
-        awPeer = new int[cfg.maxAwaits];
-        awDstLen = new int[cfg.maxAwaits];
-        awSrcLen = new int[cfg.maxAwaits];
-        awBuf = new byte[cfg.maxAwaits * cfg.awaitRouteBytes];
-        for (int i = 0; i < awVertex.length; i++) {
-            awVertex[i] = VertexTable.NONE;
-        }
+        buffers = new FrameBuffers(cfg.frameBytes);
+        awaits = new AwaitTable(cfg.maxAwaits, cfg.awaitRouteBytes, vt, links, buffers);
+        counts = new ListenerCounts(vt, records, links, buffers);
+        slots = new SubscriberSlots(vt, st, records, counts);
+        fanout = new Fanout(vt, st, values, records, links, buffers, topic, awaits, slots);
         client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
+        FwdRequest req = new FwdRequest(rx, vt, links, buffers, cfg.accessPolicy);
+        FieldSelector sel = new FieldSelector();
+        SubscribersField subscribers = new SubscribersField(req, sel, vt, st, records, buffers, topic, slots, counts, fanout);
+        terminus = new FwdTerminus(req, sel, subscribers, vt, values, links, topic, fanout, awaits, client,
+                clock, cfg.defaultAwaitTimeoutNanos);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
-            values, records, awaitRes, linkRes, client.resource(), client.requestResource()};
+            values, records, awaits.resource, links.resource, client.resource(), client.requestResource()};
         publishCaps();
     }
 
@@ -168,7 +120,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public int write(NodePath path, byte[] tlv, int off, int len) {
-        int v = resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
+        int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             return -v;
         }
@@ -176,7 +128,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (tl < 0) {
             return WireError.FRAME_INVALID;
         }
-        return publish(v, tlv, off, tl, OWNER, 0, false, null, 0, 0);
+        return fanout.publish(v, tlv, off, tl, OWNER, 0, false, null, 0, 0);
     }
 
     @Override
@@ -195,8 +147,8 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public Subscription subscribe(NodePath path, int policy, ValueListener listener) {
-        LocalSubscription sub = new LocalSubscription(this, path, listener);
-        int v = resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
+        LocalSubscription sub = new LocalSubscription(slots, path, listener);
+        int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             sub.refused(-v);
             return sub;
@@ -207,14 +159,14 @@ public final class NarrowNode implements Node, FrameHandler {
             return sub;
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
-        fillSlot(s, v, word, OWNER, 0, -1, 0, 0);
+        slots.fill(s, v, word, OWNER, 0, -1, 0, 0);
         st.policyHi[s] = -1;
         st.handle[s] = sub;
-        placeSlot(v, s);
+        slots.place(v, s);
         sub.bind(s, st.gen[s], st.pos[s]);
         if (st.delivering(s)) {
-            adjustListeners(v, 1);
-            latch(s, v);
+            counts.adjust(v, 1);
+            fanout.latch(s, v);
         }
         return sub;
     }
@@ -225,11 +177,9 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v < 0) {
             return WireError.OK;
         }
-        dropValue(v);
-        vt.flags[v] &= ~VertexTable.F_STALE;
+        topic.clear(v, notify);
         if (notify) {
-            vt.seq[v]++;
-            propagate(v, Names.EMPTY_STATUS, 0, 4, true);
+            fanout.propagate(v, Names.EMPTY_STATUS, 0, 4, true);
         }
         return WireError.OK;
     }
@@ -261,7 +211,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v < 0 || vt.pubLink[v] == NO_PUBLISHER) {
             return NO_PUBLISHER;
         }
-        return vt.pubLink[v] == OWNER ? OWNER : links[vt.pubLink[v]].id();
+        return vt.pubLink[v] == OWNER ? OWNER : links.id(vt.pubLink[v]);
     }
 
     /** The peer of the vertex's last remote publisher (0 for the local host). */
@@ -284,22 +234,9 @@ public final class NarrowNode implements Node, FrameHandler {
         if (vt.firstChild[v] != VertexTable.NONE) {
             return WireError.PATH_IN_USE;
         }
-        while (vt.firstSlot[v] != SlotTable.NONE) {
-            removeSlot(vt.firstSlot[v]);
-        }
-        for (int a = 0; a < awVertex.length; a++) {
-            if (awVertex[a] == v) {
-                answerAwait(a, KIND_ERROR, WireError.PATH_NOT_FOUND, null, 0, 0);
-            }
-        }
-        dropValue(v);
-        if (vt.pubRouteOff[v] >= 0) {
-            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
-        }
-        if (vt.seq[v] > retiredSeqFloor) {
-            retiredSeqFloor = vt.seq[v];
-        }
-        vt.remove(v);
+        slots.removeAllOf(v);
+        awaits.failVertex(v, WireError.PATH_NOT_FOUND);
+        topic.retire(v);
         return WireError.OK;
     }
 
@@ -310,17 +247,14 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void setActivityListener(ActivityListener listener) {
-        activity = listener;
+        counts.setActivityListener(listener);
     }
 
     @Override
     public int attach(Link link) {
-        if (linkCount == links.length) {
-            linkRes.refused();
+        if (!links.add(link)) {
             return WireError.FLOW_BACKPRESSURE;
         }
-        links[linkCount++] = link;
-        linkRes.taken();
         link.setPeerListener(this);
         return WireError.OK;
     }
@@ -328,8 +262,8 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public int poll() {
         int n = 0;
-        for (int i = 0; i < linkCount; i++) {
-            n += links[i].poll(this, framesPerPoll);
+        for (int i = 0; i < links.count(); i++) {
+            n += links.link(i).poll(this, framesPerPoll);
         }
         return n;
     }
@@ -337,19 +271,8 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public void tick() {
         final long now = clock.nanoTime();
-        for (int a = 0; a < awVertex.length; a++) {
-            if (awVertex[a] != VertexTable.NONE && now - awDeadline[a] >= 0) {
-                int code = WireError.FLOW_TIMEOUT;
-                answerAwait(a, KIND_ERROR, code, null, 0, 0);
-            }
-        }
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_STALE) != 0 && now - vt.staleSince[v] >= staleGrace) {
-                // the publisher did not come back in its grace: purge the retained value
-                dropValue(v);
-                vt.flags[v] &= ~VertexTable.F_STALE;
-            }
-        }
+        awaits.expire(now);
+        topic.purgeExpired(now); // publishers that did not come back in their grace
     }
 
     @Override
@@ -367,23 +290,9 @@ public final class NarrowNode implements Node, FrameHandler {
             return;
         }
         final long now = clock.nanoTime();
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_IN_USE) != 0 && vt.pubLink[v] == li && vt.pubPeer[v] == peer) {
-                vt.flags[v] |= VertexTable.F_STALE;
-                vt.staleSince[v] = now;
-            }
-        }
-        // reaping trigger 4: the link the edge was admitted over / delivers over has departed
-        for (int s = 0; s < st.capacity; s++) {
-            if (st.vertex[s] != SlotTable.NONE && st.holderLink[s] == li && st.holderPeer[s] == peer) {
-                removeSlot(s);
-            }
-        }
-        for (int a = 0; a < awVertex.length; a++) {
-            if (awVertex[a] != VertexTable.NONE && awLink[a] == li && awPeer[a] == peer) {
-                freeAwait(a);
-            }
-        }
+        topic.publisherDown(li, peer, now);
+        slots.removeHeldBy(li, peer); // reaping trigger 4
+        awaits.dropPeer(li, peer);
         client.peerDown(li, peer);
     }
 
@@ -393,7 +302,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (li < 0) {
             return -WireError.TRANSPORT_DOWN;
         }
-        int v = resolveOrCreate(localTarget.tlv(), localTarget.bodyOffset(), localTarget.bodyLength());
+        int v = topic.resolveOrCreate(localTarget.tlv(), localTarget.bodyOffset(), localTarget.bodyLength());
         if (v < 0) {
             return v;
         }
@@ -413,14 +322,14 @@ public final class NarrowNode implements Node, FrameHandler {
         if (li < 0) {
             return WireError.TRANSPORT_DOWN;
         }
-        TlvWriter t = w.wrap(tx, 0, tx.length);
+        TlvWriter t = buffers.txWriter();
         t.begin(TlvType.FWD).value(OP_READ, 1).raw(CAPS.tlv()).raw(PING_EP.tlv()).end();
-        return t.error() != WireError.OK ? t.error() : links[li].send(peer, tx, 0, t.length());
+        return t.error() != WireError.OK ? t.error() : links.link(li).send(peer, buffers.tx, 0, t.length());
     }
 
     /** Answers to {@link #ping} received so far. */
     public long pingAnswers() {
-        return pingAnswers;
+        return terminus.pingAnswers();
     }
 
     /** The client side of remote subscriptions and requests. */
@@ -435,10 +344,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void close() {
-        for (int i = 0; i < linkCount; i++) {
-            links[i] = null;
-        }
-        linkCount = 0;
+        links.clear();
     }
 
     /**
@@ -452,28 +358,15 @@ public final class NarrowNode implements Node, FrameHandler {
         if (r != WireError.OK) {
             return -r;
         }
-        ownerReply = reply;
-        ownerReplyOff = rOff;
-        ownerReplyCap = rCap;
-        ownerReplyLen = 0;
-        handleRequest(OWNER, 0);
-        ownerReply = null;
-        return ownerReplyLen;
+        links.captureOwnerReply(reply, rOff, rCap);
+        terminus.handle(OWNER, 0);
+        return links.endOwnerReply();
     }
 
     // ------------------------------------------------------------------ links
 
     int linkIndex(Link link) {
-        for (int i = 0; i < linkCount; i++) {
-            if (links[i] == link) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    Link link(int index) {
-        return links[index];
+        return links.indexOf(link);
     }
 
     @Override
@@ -487,811 +380,16 @@ public final class NarrowNode implements Node, FrameHandler {
             link.stats().droppedInvalid++;
             return;
         }
-        handleRequest(li, peer);
-    }
-
-    private void send(int li, int peer, byte[] b, int len) {
-        if (li == OWNER) {
-            if (ownerReply != null && len <= ownerReplyCap) {
-                System.arraycopy(b, 0, ownerReply, ownerReplyOff, len);
-                ownerReplyLen = len;
-            }
-            return;
-        }
-        if (li >= 0 && li < linkCount) {
-            links[li].send(peer, b, 0, len);
-        }
+        terminus.handle(li, peer);
     }
 
     /** Sends a frame built in the node's transmit buffer (used by the remote client). */
     void sendTx(int li, int peer, int len) {
-        send(li, peer, tx, len);
+        links.send(li, peer, buffers.tx, len);
     }
 
     TlvWriter txWriter() {
-        return w.wrap(tx, 0, tx.length);
-    }
-
-    // ------------------------------------------------------------------ the FWD terminus
-
-    private void handleRequest(int li, int peer) {
-        final TlvIndex x = rx;
-        if (x.type(0) != TlvType.FWD || !x.isContainer(0)) {
-            dropped(li);
-            return;
-        }
-        int c = x.firstChild(0);
-        if (c == TlvIndex.NONE || x.type(c) != TlvType.VALUE || x.bodyLength(c) < 1) {
-            dropped(li);
-            return;
-        }
-        final int opByte = (int) x.valueAsLong(c);
-        final int op = opByte & 0x3F;
-        int d = x.nextSibling(c);
-        if (d == TlvIndex.NONE || (x.type(d) != TlvType.PATH && x.type(d) != TlvType.PATH_REF)) {
-            dropped(li);
-            return;
-        }
-        int e = x.nextSibling(d);
-        int field = TlvIndex.NONE;
-        if (e != TlvIndex.NONE && x.type(e) == TlvType.FIELD) {
-            field = e;
-            e = x.nextSibling(e);
-        }
-        final int src = e;
-        if (src == TlvIndex.NONE || (x.type(src) != TlvType.PATH && x.type(src) != TlvType.PATH_REF)) {
-            dropped(li);
-            return;
-        }
-        final int rest = x.nextSibling(src);
-        if (op == OP_REPLY) {
-            if (x.type(d) == TlvType.PATH
-                    && Bytes.equals(x.buffer(), x.bodyOffset(d), x.bodyLength(d), PING_EP.tlv(), 4, PING_EP.bodyLength())) {
-                pingAnswers++;
-                return;
-            }
-            client.onReply(li, peer, x, d, src, rest);
-            return;
-        }
-        reqLink = li;
-        reqPeer = peer;
-        reqOp = opByte;
-        reqDst = d;
-        reqSrc = src;
-        reqSilent = x.type(src) == TlvType.PATH && x.bodyLength(src) == 0;
-        if (reqSilent && (op != OP_WRITE || (opByte & 0x80) != 0)) {
-            return; // empty src: READ, AWAIT, mint-flagged and unknown ops are dropped silently
-        }
-        switch (op) {
-            case OP_READ:
-                doRead(field);
-                break;
-            case OP_WRITE:
-                doWrite(field, rest);
-                break;
-            case OP_AWAIT:
-                doAwait(field, rest);
-                break;
-            default:
-                replyError(WireError.SCHEMA_TYPE_MISMATCH);
-        }
-    }
-
-    private void dropped(int li) {
-        if (li >= 0) {
-            links[li].stats().droppedInvalid++;
-        }
-    }
-
-    /** Resolves the request's dst to an existing vertex; answers the refusal and returns -1 on failure. */
-    private int resolveDst() {
-        final TlvIndex x = rx;
-        if (x.type(reqDst) == TlvType.PATH_REF) {
-            replyError(WireError.PATH_NOT_FOUND); // this node mints no refs: nothing validates
-            return -1;
-        }
-        if (x.isContainer(reqDst) || PathKeys.validateKey(x.buffer(), x.bodyOffset(reqDst), x.bodyLength(reqDst)) != WireError.OK) {
-            replyError(WireError.PATH_INVALID);
-            return -1;
-        }
-        return 0;
-    }
-
-    private int findDst() {
-        final TlvIndex x = rx;
-        return vt.find(x.buffer(), x.bodyOffset(reqDst), x.bodyLength(reqDst));
-    }
-
-    private boolean remoteCanRead(int v) {
-        return reqLink == OWNER || access == null
-                || access.canRead(vt.keys, vt.keyOffset(v), vt.keyLen[v], links[reqLink].id(), reqPeer);
-    }
-
-    private boolean remoteCanWrite(int v) {
-        return reqLink == OWNER || access == null
-                || access.canWrite(vt.keys, vt.keyOffset(v), vt.keyLen[v], links[reqLink].id(), reqPeer);
-    }
-
-    private void doRead(int field) {
-        if (resolveDst() < 0) {
-            return;
-        }
-        if (field != TlvIndex.NONE) {
-            int r = parseField(field);
-            if (r != WireError.OK) {
-                replyError(r);
-                return;
-            }
-        }
-        int v = findDst();
-        if (v < 0) {
-            replyError(WireError.PATH_NOT_FOUND);
-            return;
-        }
-        if (!remoteCanRead(v)) {
-            replyError(WireError.ACCESS_DENIED);
-            return;
-        }
-        if (field == TlvIndex.NONE) {
-            if (vt.valLen[v] < 0) {
-                replyError(WireError.PATH_NOT_FOUND);
-                return;
-            }
-            replyResult(values.memory(), vt.valOff[v], vt.valLen[v]);
-            return;
-        }
-        final TlvIndex x = rx;
-        if (x.payloadEquals(fFirst, Names.SUBSCRIBERS)) {
-            if (fLevels > 1 || fMode == 2) {
-                replyError(WireError.SCHEMA_NOT_FOUND);
-            } else if (fIdx < 0) {
-                replyList(v);
-            } else {
-                int s = slotAt(v, fIdx);
-                if (s < 0 || (fGen >= 0 && st.gen[s] != (int) fGen)) {
-                    replyError(WireError.PATH_NOT_FOUND);
-                    return;
-                }
-                int n = render(s, (st.word[s] & SlotTable.SUSPENDED) != 0, scratch, 0);
-                replyResult(scratch, 0, n);
-            }
-        } else if (x.payloadEquals(fFirst, Names.SETTINGS) && fLevels == 1 && fMode == 0) {
-            replyResult(Names.EMPTY_SETTINGS, 0, 4);
-        } else if (x.payloadEquals(fFirst, Names.ACL) && fLevels == 1 && fMode == 0) {
-            replyError(WireError.PATH_NOT_FOUND); // no ACL is set on any vertex
-        } else {
-            replyError(WireError.SCHEMA_NOT_FOUND);
-        }
-    }
-
-    private void doWrite(int field, int payload) {
-        final TlvIndex x = rx;
-        if (field == TlvIndex.NONE) {
-            if (resolveDst() < 0) {
-                return;
-            }
-            int v = findDst();
-            if (v >= 0 && (vt.flags[v] & VertexTable.F_RESERVED) != 0 && reqLink != OWNER) {
-                replyError(WireError.ACCESS_DENIED);
-                return;
-            }
-            if (v < 0 && reqLink == OWNER) {
-                v = resolveOrCreate(x.buffer(), x.bodyOffset(reqDst), x.bodyLength(reqDst));
-                if (v < 0) {
-                    replyError(-v);
-                    return;
-                }
-            }
-            if (v < 0) {
-                if (isReservedKey(x.buffer(), x.bodyOffset(reqDst), x.bodyLength(reqDst))) {
-                    replyError(WireError.ACCESS_DENIED);
-                } else {
-                    replyError(WireError.PATH_NOT_FOUND); // only local writes create
-                }
-                return;
-            }
-            if (!remoteCanWrite(v)) {
-                replyError(WireError.ACCESS_DENIED);
-                return;
-            }
-            if (payload == TlvIndex.NONE || x.type(payload) == TlvType.PATH_REF_REVERSE) {
-                replyError(WireError.SCHEMA_TYPE_MISMATCH);
-                return;
-            }
-            int len = x.untrailedLength(payload);
-            boolean notify = (reqOp & OP_ACTIVITY) != 0 && !reqSilent;
-            int r = publish(v, x.buffer(), x.start(payload), len, reqLink, reqPeer, notify,
-                    x.buffer(), x.start(reqSrc), x.totalLength(reqSrc));
-            if (r != WireError.OK) {
-                replyError(r);
-            } else {
-                replyResult(null, 0, 0);
-            }
-            return;
-        }
-        if (resolveDst() < 0) {
-            return;
-        }
-        int r = parseField(field);
-        if (r != WireError.OK) {
-            replyError(r);
-            return;
-        }
-        if (!x.payloadEquals(fFirst, Names.SUBSCRIBERS)) {
-            replyError(WireError.SCHEMA_NOT_FOUND);
-            return;
-        }
-        if (fMode == 2) {
-            replyError(WireError.PATH_INVALID); // [*] never on writes
-            return;
-        }
-        if (fLevels > 1) {
-            replyError(WireError.SCHEMA_NOT_FOUND); // :subscribers is addressed whole
-            return;
-        }
-        if (fIdx < 0 && reqSilent) {
-            return; // a subscribe with no return route is dropped silently
-        }
-        int v = findDst();
-        if (v < 0) {
-            replyError(WireError.PATH_NOT_FOUND);
-            return;
-        }
-        // the RFC-0035 §7.2 gate runs before the slot is looked up
-        if (!remoteCanRead(v)) {
-            replyError(WireError.ACCESS_DENIED);
-            return;
-        }
-        if (fIdx < 0) {
-            appendDoor(v, payload, -1);
-            return;
-        }
-        int s = slotAt(v, fIdx);
-        if (s < 0) {
-            replyError(WireError.PATH_INVALID); // never grow from a wire index
-            return;
-        }
-        if (reqLink != OWNER && (st.holderLink[s] != reqLink || st.holderPeer[s] != reqPeer)) {
-            replyError(WireError.ACCESS_DENIED); // someone else's slot is the owner's alone
-            return;
-        }
-        if (fGen >= 0 && st.gen[s] != (int) fGen) {
-            replyError(WireError.PATH_NOT_FOUND);
-            return;
-        }
-        if (payload == TlvIndex.NONE) {
-            replyError(WireError.SCHEMA_TYPE_MISMATCH);
-            return;
-        }
-        // arm 1: the empty STATUS clears
-        if (x.type(payload) == TlvType.STATUS && x.bodyLength(payload) == 0 && !x.isContainer(payload)) {
-            removeSlot(s);
-            replyResult(null, 0, 0);
-            return;
-        }
-        if (x.type(payload) == TlvType.SUBSCRIBER) {
-            // arm 2: byte-identical to the rendering of slot N with bit 9 = x sets the state to x
-            if (st.recOff[s] >= 0) {
-                int xState = toggleState(s, payload);
-                if (xState >= 0) {
-                    setSuspended(s, xState == 1);
-                    replyResult(null, 0, 0);
-                    return;
-                }
-            }
-            // arm 3: any other SUBSCRIBER with a target replaces through the append door
-            int t = x.firstChild(payload);
-            if (x.isContainer(payload) && t != TlvIndex.NONE && x.type(t) == TlvType.PATH) {
-                appendDoor(v, payload, s);
-                return;
-            }
-        }
-        // arm 4
-        replyError(WireError.SCHEMA_TYPE_MISMATCH);
-    }
-
-    private void doAwait(int field, int rest) {
-        if (resolveDst() < 0) {
-            return;
-        }
-        if (field != TlvIndex.NONE) {
-            int r = parseField(field);
-            replyError(r != WireError.OK ? r : WireError.SCHEMA_NOT_FOUND);
-            return;
-        }
-        int v = findDst();
-        if (v < 0) {
-            replyError(WireError.PATH_NOT_FOUND);
-            return;
-        }
-        if (!remoteCanRead(v)) {
-            replyError(WireError.ACCESS_DENIED);
-            return;
-        }
-        final TlvIndex x = rx;
-        long timeout = defaultAwait;
-        if (rest != TlvIndex.NONE && x.type(rest) == TlvType.VALUE && x.bodyLength(rest) >= 1) {
-            timeout = x.valueAsLong(rest);
-        }
-        final int dLen = x.totalLength(reqDst);
-        final int sLen = x.totalLength(reqSrc);
-        int a = -1;
-        for (int i = 0; i < awVertex.length; i++) {
-            if (awVertex[i] == VertexTable.NONE) {
-                a = i;
-                break;
-            }
-        }
-        if (a < 0 || dLen + sLen > awRoute) {
-            awaitRes.refused();
-            replyError(WireError.FLOW_BACKPRESSURE);
-            return;
-        }
-        awVertex[a] = v;
-        awDeadline[a] = clock.nanoTime() + timeout;
-        awLink[a] = reqLink;
-        awPeer[a] = reqPeer;
-        awDstLen[a] = dLen;
-        awSrcLen[a] = sLen;
-        System.arraycopy(x.buffer(), x.start(reqDst), awBuf, a * awRoute, dLen);
-        System.arraycopy(x.buffer(), x.start(reqSrc), awBuf, a * awRoute + dLen, sLen);
-        vt.awaits[v]++;
-        awaitRes.taken();
-    }
-
-    private void answerAwait(int a, int kind, int code, byte[] pb, int po, int pl) {
-        final int base = a * awRoute;
-        final int dLen = awDstLen[a];
-        final int sLen = awSrcLen[a];
-        TlvWriter t = w.wrap(tx, 0, tx.length);
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(awBuf, base + dLen, sLen) // reply dst = request src
-                .raw(awBuf, base, dLen) // reply src = request dst
-                .value(kind, 1);
-        if (kind == KIND_ERROR) {
-            t.status(code);
-        } else if (pb != null) {
-            t.raw(pb, po, pl);
-        }
-        t.end();
-        final int li = awLink[a];
-        final int peer = awPeer[a];
-        freeAwait(a);
-        if (t.error() == WireError.OK) {
-            send(li, peer, tx, t.length());
-        }
-    }
-
-    private void freeAwait(int a) {
-        vt.awaits[awVertex[a]]--;
-        awVertex[a] = VertexTable.NONE;
-        awaitRes.returned();
-    }
-
-    /**
-     * Reads a FIELD selector through the codec's {@link FieldView} (levels of NAME then 0..3
-     * VALUEs; the generation is the codec's spelling). Adds the terminus rule that {@code [*]} is
-     * only the first step under {@code subscribers}. Refusals: PATH_INVALID.
-     */
-    private int parseField(int f) {
-        final TlvIndex x = rx;
-        fFirst = TlvIndex.NONE;
-        fLevels = 0;
-        fMode = 0;
-        fIdx = -1;
-        fGen = -1;
-        int r = fieldView.wrap(x, f);
-        if (r != WireError.OK) {
-            return WireError.PATH_INVALID;
-        }
-        fLevels = fieldView.levels();
-        fFirst = fieldView.nameEntry(0);
-        fMode = fieldView.mode(0);
-        fIdx = fieldView.index(0);
-        fGen = fieldView.generation(0);
-        for (int i = 0; i < fLevels; i++) {
-            if (fieldView.mode(i) == FieldView.MODE_WILDCARD && (i != 0 || !x.payloadEquals(fFirst, Names.SUBSCRIBERS))) {
-                return WireError.PATH_INVALID; // [*] only as the first step under subscribers
-            }
-        }
-        return WireError.OK;
-    }
-
-    private void replyResult(byte[] pb, int po, int pl) {
-        if (reqSilent) {
-            return;
-        }
-        final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
-                .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
-                .value(KIND_RESULT, 1);
-        if (pb != null) {
-            t.raw(pb, po, pl);
-        }
-        t.end();
-        if (t.error() == WireError.OK) {
-            send(reqLink, reqPeer, tx, t.length());
-        } else {
-            replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
-        }
-    }
-
-    private void replyError(int code) {
-        if (reqSilent) {
-            return;
-        }
-        final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
-                .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
-                .value(KIND_ERROR, 1)
-                .status(code)
-                .end();
-        if (t.error() == WireError.OK) {
-            send(reqLink, reqPeer, tx, t.length());
-        }
-    }
-
-    /** Replies with the slot identity: FIELD{NAME subscribers, VALUE u32 N, VALUE u32 gen, VALUE u8 1}. */
-    private void replyIdentity(int s) {
-        replyIdentityOf(st.pos[s], st.gen[s]);
-    }
-
-    /** {@code :subscribers[]}: POINT{rendering of slot 0, 1, ...}, holes as empty STATUS, trailing holes omitted. */
-    private void replyList(int v) {
-        final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
-                .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
-                .value(KIND_RESULT, 1)
-                .begin(TlvType.POINT);
-        int expect = 0;
-        for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
-            while (expect < st.pos[s]) {
-                t.raw(Names.EMPTY_STATUS);
-                expect++;
-            }
-            if ((st.word[s] & SlotTable.KIND_CALLBACK) != 0) {
-                t.raw(Names.EMPTY_STATUS); // an in-process callback edge carries no record
-            } else {
-                int p = t.position();
-                int room = tx.length - p;
-                int n = room > 0 ? render(s, (st.word[s] & SlotTable.SUSPENDED) != 0, scratch, 0) : 0;
-                t.raw(scratch, 0, n);
-            }
-            expect++;
-        }
-        t.end().end();
-        if (t.error() == WireError.OK) {
-            send(reqLink, reqPeer, tx, t.length());
-        } else {
-            replyError(t.error()); // the list does not fit the frame buffer
-        }
-    }
-
-    // ------------------------------------------------------------------ subscriber slots
-
-    /** The slot at position {@code n} of the vertex, or -1. */
-    private int slotAt(int v, int n) {
-        for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
-            if (st.pos[s] == n) {
-                return s;
-            }
-            if (st.pos[s] > n) {
-                break;
-            }
-        }
-        return -1;
-    }
-
-    private void fillSlot(int s, int v, int word, int holderLink, int holderPeer, int recOff, int recLen, int routeLen) {
-        st.vertex[s] = v;
-        st.word[s] = word;
-        st.gen[s]++;
-        st.holderLink[s] = holderLink;
-        st.holderPeer[s] = holderPeer;
-        st.recOff[s] = recOff;
-        st.recLen[s] = recLen;
-        st.routeLen[s] = routeLen;
-        st.target[s] = VertexTable.NONE;
-    }
-
-    /** Links a new slot into its vertex's list at the lowest free position. */
-    private void placeSlot(int v, int s) {
-        int last = vt.lastSlot[v];
-        int position;
-        int before = SlotTable.NONE;
-        if (last == SlotTable.NONE || st.pos[last] + 1 == vt.slotCount[v]) {
-            position = vt.slotCount[v]; // no holes: append at the tail
-        } else {
-            position = 0;
-            before = vt.firstSlot[v];
-            while (before != SlotTable.NONE && st.pos[before] == position) {
-                position++;
-                before = st.next[before];
-            }
-        }
-        st.pos[s] = position;
-        if (before == SlotTable.NONE) {
-            st.prev[s] = last;
-            st.next[s] = SlotTable.NONE;
-            if (last == SlotTable.NONE) {
-                vt.firstSlot[v] = s;
-            } else {
-                st.next[last] = s;
-            }
-            vt.lastSlot[v] = s;
-        } else {
-            int p = st.prev[before];
-            st.prev[s] = p;
-            st.next[s] = before;
-            st.prev[before] = s;
-            if (p == SlotTable.NONE) {
-                vt.firstSlot[v] = s;
-            } else {
-                st.next[p] = s;
-            }
-        }
-        vt.slotCount[v]++;
-    }
-
-    /** Reaps a slot (clear, one_shot fire, retirement, link departure). */
-    void removeSlot(int s) {
-        final int v = st.vertex[s];
-        if (v == SlotTable.NONE) {
-            return;
-        }
-        boolean wasDelivering = st.delivering(s);
-        int p = st.prev[s];
-        int n = st.next[s];
-        if (p == SlotTable.NONE) {
-            vt.firstSlot[v] = n;
-        } else {
-            st.next[p] = n;
-        }
-        if (n == SlotTable.NONE) {
-            vt.lastSlot[v] = p;
-        } else {
-            st.prev[n] = p;
-        }
-        vt.slotCount[v]--;
-        if (st.recOff[s] >= 0) {
-            records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
-        }
-        Object h = st.handle[s];
-        st.give(s);
-        if (h instanceof LocalSubscription) {
-            ((LocalSubscription) h).reaped();
-        }
-        if (wasDelivering) {
-            adjustListeners(v, -1);
-        }
-    }
-
-    /** The toggle: one bit of the slot's word, plus the delivering counts. No admission, no frame. */
-    int setSuspended(int s, boolean suspended) {
-        final int word = st.word[s];
-        if (((word & SlotTable.SUSPENDED) != 0) == suspended) {
-            return WireError.OK;
-        }
-        st.word[s] = word ^ SlotTable.SUSPENDED;
-        adjustListeners(st.vertex[s], suspended ? -1 : 1);
-        return WireError.OK;
-    }
-
-    boolean slotIs(int s, int gen) {
-        return s >= 0 && st.vertex[s] != SlotTable.NONE && st.gen[s] == gen;
-    }
-
-    boolean slotSuspended(int s) {
-        return (st.word[s] & SlotTable.SUSPENDED) != 0;
-    }
-
-    /**
-     * The append door (and arm 3's replace when {@code replace >= 0}): admits the SUBSCRIBER at
-     * {@code p} in {@link #rx} for the current caller, then answers its identity.
-     */
-    private void appendDoor(int v, int p, int replace) {
-        final TlvIndex x = rx;
-        // the codec's view: SUBSCRIBER container, PATH target first (target-less records refused),
-        // qos read with the config-reader rules (last well-formed delivery_policy wins)
-        if (p == TlvIndex.NONE || subscriberView.wrap(x, p) != WireError.OK) {
-            replyError(WireError.SCHEMA_TYPE_MISMATCH);
-            return;
-        }
-        final int t = subscriberView.target();
-        final int policy = subscriberView.policy();
-        final boolean hasPolicy = subscriberView.hasPolicy();
-        final boolean stamp = subscriberView.qos() != TlvIndex.NONE && subscriberView.qosReader().u8(Names.TOPIC, 0) != 0;
-        final boolean local = reqLink == OWNER;
-        int targetV = VertexTable.NONE;
-        if (local) {
-            if (PathKeys.validateKey(x.buffer(), x.bodyOffset(t), x.bodyLength(t)) != WireError.OK) {
-                replyError(WireError.PATH_INVALID);
-                return;
-            }
-            targetV = resolveOrCreate(x.buffer(), x.bodyOffset(t), x.bodyLength(t));
-            if (targetV < 0) {
-                replyError(-targetV);
-                return;
-            }
-        }
-        final int recStart = x.start(p);
-        final int recLen = x.totalLength(p);
-        final int routeStart = x.start(reqSrc);
-        final int routeLen = local ? 0 : x.totalLength(reqSrc);
-        final int kind = local ? SlotTable.KIND_LOCAL : SlotTable.KIND_ROUTED;
-        final int word = SlotTable.IN_USE | kind | (policy & SlotTable.POLICY_MASK)
-                | (hasPolicy ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0);
-        if (replace < 0) {
-            int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
-            if (dup >= 0) {
-                replyIdentity(dup); // a duplicate answers the existing entry and leaves its state alone
-                return;
-            }
-        }
-        int off = records.alloc(recLen + routeLen);
-        if (off < 0) {
-            replyError(WireError.FLOW_BACKPRESSURE);
-            return;
-        }
-        int s = replace;
-        boolean wasDelivering = false;
-        if (s < 0) {
-            s = st.take();
-            if (s < 0) {
-                records.free(off, recLen + routeLen);
-                replyError(WireError.FLOW_BACKPRESSURE);
-                return;
-            }
-        } else {
-            wasDelivering = st.delivering(s);
-            if (st.recOff[s] >= 0) {
-                records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
-            }
-            Object h = st.handle[s];
-            st.handle[s] = null;
-            if (h instanceof LocalSubscription) {
-                ((LocalSubscription) h).reaped(); // a replace reaps the in-process edge it displaces
-            }
-        }
-        final byte[] mem = records.memory();
-        System.arraycopy(x.buffer(), recStart, mem, off, recLen);
-        if (routeLen > 0) {
-            System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
-        }
-        fillSlot(s, v, word, reqLink, reqPeer, off, recLen, routeLen);
-        st.policyHi[s] = hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1;
-        st.target[s] = targetV;
-        if (replace < 0) {
-            placeSlot(v, s);
-        }
-        boolean delivering = st.delivering(s);
-        if (delivering != wasDelivering) {
-            adjustListeners(v, delivering ? 1 : -1);
-        }
-        int pos = st.pos[s];
-        int gen = st.gen[s];
-        if (delivering) {
-            latch(s, v);
-        }
-        // the identity survives a one_shot latch that already reaped the slot
-        replyIdentityOf(pos, gen);
-    }
-
-    private void replyIdentityOf(int pos, int gen) {
-        if (reqSilent) {
-            return;
-        }
-        final TlvIndex x = rx;
-        TlvWriter t = w.wrap(tx, 0, tx.length);
-        t.begin(TlvType.FWD).value(OP_REPLY, 1)
-                .raw(x.buffer(), x.start(reqSrc), x.totalLength(reqSrc))
-                .raw(x.buffer(), x.start(reqDst), x.totalLength(reqDst))
-                .value(KIND_RESULT, 1)
-                .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS)
-                .value(pos, 4).value(gen & 0xFFFFFFFFL, 4).value(1, 1).end()
-                .end();
-        if (t.error() == WireError.OK) {
-            send(reqLink, reqPeer, tx, t.length());
-        }
-    }
-
-    /**
-     * The arm-2 test: the x for which the SUBSCRIBER at {@code p} equals slot s's rendering with bit
-     * 9 = x, or -1. Rules 1 and 2 are one memcmp against the stored record, bit 9 of the winning
-     * word (its offset kept in the slot at admission) masked; only a candidate that could be a
-     * rule-3 rendering (the stored record has no word and the candidate is longer) goes through the
-     * codec's renderer.
-     */
-    private int toggleState(int s, int p) {
-        final TlvIndex x = rx;
-        final byte[] mem = records.memory();
-        final int ro = st.recOff[s];
-        final int rl = st.recLen[s];
-        final int cOff = x.start(p);
-        final int cLen = x.totalLength(p);
-        if (cLen == rl) {
-            final int hi = st.policyHi[s]; // where bit 9 lives in the stored record, -1 without a word
-            final byte[] c = x.buffer();
-            for (int i = 0; i < rl; i++) {
-                int diff = mem[ro + i] ^ c[cOff + i];
-                if (diff != 0 && (i != hi || diff != 0x02)) {
-                    return -1;
-                }
-            }
-            return hi < 0 ? 0 : (c[cOff + hi] >> 1) & 1; // rule 2 (verbatim is x = 0) / rule 1
-        }
-        if ((st.word[s] & SlotTable.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
-            return -1;
-        }
-        // rule 3 candidate: the record grew by the appended pair
-        return renderer.matchesRendering(mem, ro, rl, x.buffer(), cOff, cLen, scratch, 0, scratch.length) == 1 ? 1 : -1;
-    }
-
-    /** Same target, same binding/holder, same policy with bit 9 masked (absent = 0). */
-    private int findDuplicate(int v, int word, byte[] b, int tOff, int tLen, int rOff, int rLen) {
-        final byte[] mem = records.memory();
-        final int kinds = SlotTable.KIND_ROUTED | SlotTable.KIND_LOCAL;
-        for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
-            int sw = st.word[s];
-            if ((sw & kinds) != (word & kinds) || st.holderLink[s] != reqLink || st.holderPeer[s] != reqPeer) {
-                continue;
-            }
-            if (((sw ^ word) & SlotTable.POLICY_MASK & ~SlotTable.SUSPENDED) != 0) {
-                continue;
-            }
-            int ro = st.recOff[s];
-            int sto = ro + Opt.headerSize(mem[ro + 1] & 0xFF);
-            int stl = tlvTotal(mem, sto);
-            if (!Bytes.equals(mem, sto, stl, b, tOff, tLen)) {
-                continue;
-            }
-            if (!Bytes.equals(mem, ro + st.recLen[s], st.routeLen[s], b, rOff, rLen)) {
-                continue;
-            }
-            return s;
-        }
-        return -1;
-    }
-
-    private static int tlvTotal(byte[] b, int off) {
-        int opt = b[off + 1] & 0xFF;
-        int len = (opt & Opt.LL) != 0 ? Bytes.i32(b, off + 2) : Bytes.u16(b, off + 2);
-        return Opt.headerSize(opt) + len + Opt.tsSize(opt) + Opt.crcSize(opt);
-    }
-
-    /**
-     * Renders slot s's stored record under live state {@code suspended} (RFC-0035 §5.1, the codec's
-     * {@link SubscriberRenderer}) into {@code out}; a record-less slot renders as the empty STATUS.
-     * Returns its length (0 when it does not fit).
-     */
-    int render(int s, boolean suspended, byte[] out, int o) {
-        if (st.recOff[s] < 0) {
-            System.arraycopy(Names.EMPTY_STATUS, 0, out, o, 4);
-            return 4;
-        }
-        int n = renderer.render(records.memory(), st.recOff[s], st.recLen[s], suspended, out, o, out.length - o);
-        return n < 0 ? 0 : n;
-    }
-
-    // ------------------------------------------------------------------ values, publish, delivery
-
-    private static boolean isReservedKey(byte[] b, int off, int len) {
-        int p = off;
-        final int end = off + len;
-        while (p < end) {
-            int sl = b[p] & 0xFF;
-            if (sl > 0 && p + 1 < end && b[p + 1] == '$') {
-                return true;
-            }
-            p += 1 + sl;
-        }
-        return false;
+        return buffers.txWriter();
     }
 
     /** Header + payload length of the one TLV at {@code b[off, off+len)}, or -1 when it is not one TLV. */
@@ -1312,244 +410,6 @@ public final class NarrowNode implements Node, FrameHandler {
             return -1;
         }
         return (int) (h + bl);
-    }
-
-    /** Finds or creates (mkdir -p) the vertex for a PATH body; returns it or a negated code. */
-    int resolveOrCreate(byte[] b, int off, int len) {
-        int v = vt.find(b, off, len);
-        if (v >= 0) {
-            return v;
-        }
-        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey) {
-            vt.refused();
-            return -WireError.PATH_INVALID;
-        }
-        // count the missing prefixes first, so a refusal creates nothing
-        int missing = 0;
-        int p = 0;
-        while (p < len) {
-            p += 1 + (b[off + p] & 0xFF);
-            if (vt.find(b, off, p) < 0) {
-                missing++;
-            }
-        }
-        if (missing > vt.free()) {
-            vt.refused();
-            return -WireError.FLOW_BACKPRESSURE;
-        }
-        int parent = 0;
-        p = 0;
-        while (p < len) {
-            p += 1 + (b[off + p] & 0xFF);
-            int c = vt.find(b, off, p);
-            if (c < 0) {
-                c = vt.create(b, off, p, parent);
-                if (vt.seq[c] < retiredSeqFloor) {
-                    vt.seq[c] = retiredSeqFloor; // a re-created path never sees its sequence go back
-                }
-            }
-            parent = c;
-        }
-        return parent;
-    }
-
-    /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */
-    private int storeValue(int v, byte[] b, int off, int len) {
-        final int old = vt.valLen[v];
-        int dst;
-        if (old >= 0 && BlockPool.classOf(old) == BlockPool.classOf(len)) {
-            dst = vt.valOff[v];
-        } else {
-            dst = values.alloc(len);
-            if (dst < 0) {
-                return WireError.FLOW_BACKPRESSURE;
-            }
-            if (old >= 0) {
-                values.free(vt.valOff[v], old);
-            }
-        }
-        final byte[] mem = values.memory();
-        System.arraycopy(b, off, mem, dst, len);
-        mem[dst + 1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
-        vt.valOff[v] = dst;
-        vt.valLen[v] = len;
-        return WireError.OK;
-    }
-
-    private void dropValue(int v) {
-        if (vt.valLen[v] >= 0) {
-            values.free(vt.valOff[v], vt.valLen[v]);
-            vt.valLen[v] = -1;
-            vt.valOff[v] = -1;
-        }
-    }
-
-    /** Write = assign + propagate, with the topic bookkeeping. */
-    private int publish(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
-                        byte[] rb, int rOff, int rLen) {
-        if (len > payloadCap) {
-            return WireError.FLOW_BACKPRESSURE;
-        }
-        int r = storeValue(v, b, off, len);
-        if (r != WireError.OK) {
-            return r;
-        }
-        vt.seq[v]++;
-        vt.pubLink[v] = pubLink;
-        vt.pubPeer[v] = pubPeer;
-        vt.flags[v] &= ~VertexTable.F_STALE;
-        if (notify && rLen > 0 && storePublisherRoute(v, rb, rOff, rLen)) {
-            vt.flags[v] |= VertexTable.F_PUB_NOTIFY;
-        } else {
-            vt.flags[v] &= ~VertexTable.F_PUB_NOTIFY;
-        }
-        if (vt.awaits[v] > 0) {
-            for (int a = 0; a < awVertex.length; a++) {
-                if (awVertex[a] == v) {
-                    answerAwait(a, KIND_RESULT, 0, values.memory(), vt.valOff[v], vt.valLen[v]);
-                }
-            }
-        }
-        propagate(v, values.memory(), vt.valOff[v], vt.valLen[v], false);
-        return WireError.OK;
-    }
-
-    private boolean storePublisherRoute(int v, byte[] rb, int rOff, int rLen) {
-        int old = vt.pubRouteLen[v];
-        int off = vt.pubRouteOff[v];
-        if (off >= 0 && BlockPool.classOf(old) != BlockPool.classOf(rLen)) {
-            records.free(off, old);
-            off = -1;
-        }
-        if (off < 0) {
-            off = records.alloc(rLen);
-            if (off < 0) {
-                vt.pubRouteOff[v] = -1;
-                vt.pubRouteLen[v] = 0;
-                return false;
-            }
-        }
-        System.arraycopy(rb, rOff, records.memory(), off, rLen);
-        vt.pubRouteOff[v] = off;
-        vt.pubRouteLen[v] = rLen;
-        return true;
-    }
-
-    /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
-    private void propagate(int v, byte[] vb, int vo, int vl, boolean deleted) {
-        if (vt.listeners[v] == 0) {
-            return; // unobserved: one load
-        }
-        final long seq = vt.seq[v];
-        final boolean stale = (vt.flags[v] & VertexTable.F_STALE) != 0;
-        final int[] next = st.next;
-        final int[] word = st.word;
-        final Object[] handle = st.handle;
-        final int keyOff = vt.keyOffset(v);
-        final int keyLen = vt.keyLen[v];
-        for (int a = v; a != VertexTable.NONE; a = vt.parent[a]) {
-            if (vt.ownSubs[a] == 0) {
-                continue;
-            }
-            int s = vt.firstSlot[a];
-            while (s != SlotTable.NONE) {
-                final int nx = next[s];
-                final int wd = word[s];
-                if ((wd & SlotTable.SUSPENDED) == 0) {
-                    if ((wd & (SlotTable.KIND_CALLBACK | SlotTable.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
-                        // the in-process fast path: re-point the view, call the listener
-                        final LocalSubscription sub = (LocalSubscription) handle[s];
-                        view.set(vb, vo, vl, vt.keys, keyOff, keyLen, deleted);
-                        sub.listener.onValue(sub, view, seq, stale);
-                    } else {
-                        deliver(s, v, vb, vo, vl, seq, stale, deleted);
-                    }
-                }
-                s = nx;
-            }
-        }
-    }
-
-    /** The durability latch: one delivery of the vertex's value to a newly admitted edge that asked. */
-    private void latch(int s, int v) {
-        if ((st.word[s] & SlotTable.DURABLE) != 0 && vt.valLen[v] >= 0) {
-            deliver(s, v, values.memory(), vt.valOff[v], vt.valLen[v], vt.seq[v],
-                    (vt.flags[v] & VertexTable.F_STALE) != 0, false);
-        }
-    }
-
-    private void deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, boolean deleted) {
-        final int word = st.word[s];
-        if ((word & SlotTable.KIND_CALLBACK) != 0) {
-            view.set(vb, vo, vl, vt.keys, vt.keyOffset(v), vt.keyLen[v], deleted);
-            LocalSubscription sub = (LocalSubscription) st.handle[s];
-            sub.listener.onValue(sub, view, seq, stale);
-        } else if ((word & SlotTable.KIND_ROUTED) != 0) {
-            final byte[] mem = records.memory();
-            TlvWriter t = w.wrap(tx, 0, tx.length);
-            t.begin(TlvType.FWD).value(OP_WRITE, 1)
-                    .raw(mem, st.recOff[s] + st.recLen[s], st.routeLen[s])
-                    .raw(Names.EMPTY_PATH)
-                    .raw(vb, vo, vl);
-            if ((word & SlotTable.STAMP) != 0) {
-                t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
-                        .begin(TlvType.SETTINGS)
-                        .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
-                        .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
-                        .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1)
-                        .end().end();
-            }
-            t.end();
-            if (t.error() == WireError.OK) {
-                send(st.holderLink[s], st.holderPeer[s], tx, t.length());
-            }
-        } else if ((word & SlotTable.KIND_LOCAL) != 0) {
-            int tv = st.target[s];
-            if (tv >= 0 && tv != v && !deleted) {
-                storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
-            }
-        }
-        if ((word & SlotTable.ONE_SHOT) != 0 && st.vertex[s] != SlotTable.NONE) {
-            removeSlot(s); // a one_shot edge goes after its first delivery
-        }
-    }
-
-    /** Changes the delivering count of v's own edges and every listener count in its subtree. */
-    private void adjustListeners(int v, int delta) {
-        vt.ownSubs[v] += delta;
-        for (int d = v; d != VertexTable.NONE; d = vt.nextInSubtree(d, v)) {
-            int old = vt.listeners[d];
-            int now = old + delta;
-            vt.listeners[d] = now;
-            if (old == 0 && now > 0) {
-                activity(d, true, now);
-            } else if (old > 0 && now == 0) {
-                activity(d, false, 0);
-            }
-        }
-    }
-
-    /** Active / idle notice to the vertex's last publisher. */
-    private void activity(int v, boolean active, int n) {
-        final int pl = vt.pubLink[v];
-        if (pl == OWNER) {
-            if (activity != null) {
-                activity.onActivity(vt.keys, vt.keyOffset(v), vt.keyLen[v], active, n);
-            }
-        } else if (pl >= 0 && (vt.flags[v] & VertexTable.F_PUB_NOTIFY) != 0 && vt.pubRouteOff[v] >= 0) {
-            TlvWriter t = w.wrap(scratch, 0, scratch.length);
-            t.begin(TlvType.FWD).value(OP_WRITE, 1)
-                    .raw(records.memory(), vt.pubRouteOff[v], vt.pubRouteLen[v])
-                    .raw(Names.EMPTY_PATH)
-                    .begin(TlvType.SETTINGS)
-                    .leaf(TlvType.NAME, Names.ACTIVITY).value(active ? 1 : 0, 1)
-                    .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, vt.keys, vt.keyOffset(v), vt.keyLen[v])
-                    .leaf(TlvType.NAME, Names.ACTIVITY_SUBSCRIBERS).value(n, 4)
-                    .end().end();
-            if (t.error() == WireError.OK) {
-                send(pl, vt.pubPeer[v], scratch, t.length());
-            }
-        }
     }
 
     /** BoundedResource views of the vertex and slot tables. */

@@ -1,0 +1,143 @@
+package io.spectrum.node;
+
+import io.spectrum.node.graph.VertexTable;
+import io.spectrum.node.pool.Counter;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.WireError;
+
+/**
+ * Pending FWD AWAITs: a fixed table of (vertex, deadline, caller, reply route). An entry is
+ * answered by the next write to its vertex, by its deadline (FLOW_TIMEOUT) or by the vertex's
+ * retirement (PATH_NOT_FOUND); it goes silently when its caller's peer departs.
+ */
+final class AwaitTable {
+    private final VertexTable vt;
+    private final LinkTable links;
+    private final FrameBuffers buffers;
+    final Counter resource;
+
+    private final int route;
+    private final int[] vertex;
+    private final long[] deadline;
+    private final int[] link;
+    private final int[] peer;
+    private final int[] dstLen;
+    private final int[] srcLen;
+    private final byte[] routes;
+
+    AwaitTable(int capacity, int routeBytes, VertexTable vt, LinkTable links, FrameBuffers buffers) {
+        this.vt = vt;
+        this.links = links;
+        this.buffers = buffers;
+        resource = new Counter("node.awaits", capacity);
+        route = routeBytes;
+        vertex = new int[capacity];
+        deadline = new long[capacity];
+        link = new int[capacity];
+        peer = new int[capacity];
+        dstLen = new int[capacity];
+        srcLen = new int[capacity];
+        routes = new byte[capacity * routeBytes];
+        for (int i = 0; i < capacity; i++) {
+            vertex[i] = VertexTable.NONE;
+        }
+    }
+
+    /**
+     * Parks an await on v for (li, peer) with the request's dst and src TLVs as the reply route.
+     * Returns OK, or FLOW_BACKPRESSURE (counted as a refusal) when the table is full or the route
+     * does not fit an entry.
+     */
+    int add(int v, long due, int li, int p, byte[] b, int dstStart, int dLen, int srcStart, int sLen) {
+        int a = -1;
+        for (int i = 0; i < vertex.length; i++) {
+            if (vertex[i] == VertexTable.NONE) {
+                a = i;
+                break;
+            }
+        }
+        if (a < 0 || dLen + sLen > route) {
+            resource.refused();
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        vertex[a] = v;
+        deadline[a] = due;
+        link[a] = li;
+        peer[a] = p;
+        dstLen[a] = dLen;
+        srcLen[a] = sLen;
+        System.arraycopy(b, dstStart, routes, a * route, dLen);
+        System.arraycopy(b, srcStart, routes, a * route + dLen, sLen);
+        vt.awaits[v]++;
+        resource.taken();
+        return WireError.OK;
+    }
+
+    /** Answers every await on v with the value just written. */
+    void answerValue(int v, byte[] pb, int po, int pl) {
+        if (vt.awaits[v] > 0) {
+            for (int a = 0; a < vertex.length; a++) {
+                if (vertex[a] == v) {
+                    answer(a, NarrowNode.KIND_RESULT, 0, pb, po, pl);
+                }
+            }
+        }
+    }
+
+    /** Refuses every await on v with {@code code} (the vertex is being retired). */
+    void failVertex(int v, int code) {
+        for (int a = 0; a < vertex.length; a++) {
+            if (vertex[a] == v) {
+                answer(a, NarrowNode.KIND_ERROR, code, null, 0, 0);
+            }
+        }
+    }
+
+    /** Answers FLOW_TIMEOUT to every await whose deadline has passed. */
+    void expire(long now) {
+        for (int a = 0; a < vertex.length; a++) {
+            if (vertex[a] != VertexTable.NONE && now - deadline[a] >= 0) {
+                answer(a, NarrowNode.KIND_ERROR, WireError.FLOW_TIMEOUT, null, 0, 0);
+            }
+        }
+    }
+
+    /** Frees, unanswered, every await of a departed peer. */
+    void dropPeer(int li, int p) {
+        for (int a = 0; a < vertex.length; a++) {
+            if (vertex[a] != VertexTable.NONE && link[a] == li && peer[a] == p) {
+                free(a);
+            }
+        }
+    }
+
+    private void answer(int a, int kind, int code, byte[] pb, int po, int pl) {
+        final int base = a * route;
+        final int dLen = dstLen[a];
+        final int sLen = srcLen[a];
+        TlvWriter t = buffers.txWriter();
+        t.begin(TlvType.FWD).value(NarrowNode.OP_REPLY, 1)
+                .raw(routes, base + dLen, sLen) // reply dst = request src
+                .raw(routes, base, dLen) // reply src = request dst
+                .value(kind, 1);
+        if (kind == NarrowNode.KIND_ERROR) {
+            t.status(code);
+        } else if (pb != null) {
+            t.raw(pb, po, pl);
+        }
+        t.end();
+        final int li = link[a];
+        final int p = peer[a];
+        free(a);
+        if (t.error() == WireError.OK) {
+            links.send(li, p, buffers.tx, t.length());
+        }
+    }
+
+    private void free(int a) {
+        vt.awaits[vertex[a]]--;
+        vertex[a] = VertexTable.NONE;
+        resource.returned();
+    }
+}

@@ -1,0 +1,114 @@
+package io.spectrum.node;
+
+import io.spectrum.node.api.AccessPolicy;
+import io.spectrum.node.graph.VertexTable;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+
+/**
+ * The FWD request being answered: the decoded frame, the caller (link index, peer), the op byte,
+ * the dst and src entries, whether the src is empty (silent: nothing is answered); the access gate
+ * for the caller; and the reply frames, routed back to the request's src with its dst as their src.
+ */
+final class FwdRequest {
+    /** The decoded request frame. */
+    final TlvIndex rx;
+    private final VertexTable vt;
+    private final LinkTable links;
+    private final FrameBuffers buffers;
+    private final AccessPolicy access;
+
+    int link;
+    int peer;
+    int op;
+    int dst;
+    int src;
+    boolean silent;
+
+    FwdRequest(TlvIndex rx, VertexTable vt, LinkTable links, FrameBuffers buffers, AccessPolicy access) {
+        this.rx = rx;
+        this.vt = vt;
+        this.links = links;
+        this.buffers = buffers;
+        this.access = access;
+    }
+
+    void set(int li, int p, int opByte, int dstEntry, int srcEntry) {
+        link = li;
+        peer = p;
+        op = opByte;
+        dst = dstEntry;
+        src = srcEntry;
+        silent = rx.type(srcEntry) == TlvType.PATH && rx.bodyLength(srcEntry) == 0;
+    }
+
+    boolean fromOwner() {
+        return link == NarrowNode.OWNER;
+    }
+
+    /** True when (link, peer) is the holder recorded for a slot. */
+    boolean isCaller(int holderLink, int holderPeer) {
+        return holderLink == link && holderPeer == peer;
+    }
+
+    boolean canRead(int v) {
+        return link == NarrowNode.OWNER || access == null
+                || access.canRead(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(link), peer);
+    }
+
+    boolean canWrite(int v) {
+        return link == NarrowNode.OWNER || access == null
+                || access.canWrite(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(link), peer);
+    }
+
+    /** The vertex the dst PATH names, or a negative value when absent. */
+    int findDst() {
+        return vt.find(rx.buffer(), rx.bodyOffset(dst), rx.bodyLength(dst));
+    }
+
+    /** Starts a reply in the transmit buffer: FWD{REPLY, dst = request src, src = request dst, kind. */
+    TlvWriter beginReply(int kind) {
+        final TlvIndex x = rx;
+        TlvWriter t = buffers.txWriter();
+        t.begin(TlvType.FWD).value(NarrowNode.OP_REPLY, 1)
+                .raw(x.buffer(), x.start(src), x.totalLength(src))
+                .raw(x.buffer(), x.start(dst), x.totalLength(dst))
+                .value(kind, 1);
+        return t;
+    }
+
+    /** Sends the reply built in the transmit buffer to the caller. */
+    void send(int len) {
+        links.send(link, peer, buffers.tx, len);
+    }
+
+    void replyResult(byte[] pb, int po, int pl) {
+        if (silent) {
+            return;
+        }
+        TlvWriter t = beginReply(NarrowNode.KIND_RESULT);
+        if (pb != null) {
+            t.raw(pb, po, pl);
+        }
+        t.end();
+        if (t.error() == WireError.OK) {
+            send(t.length());
+        } else {
+            replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
+        }
+    }
+
+    void replyError(int code) {
+        if (silent) {
+            return;
+        }
+        TlvWriter t = beginReply(NarrowNode.KIND_ERROR)
+                .status(code)
+                .end();
+        if (t.error() == WireError.OK) {
+            send(t.length());
+        }
+    }
+}

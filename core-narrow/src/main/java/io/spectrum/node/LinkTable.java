@@ -1,0 +1,101 @@
+package io.spectrum.node;
+
+import io.spectrum.link.Link;
+import io.spectrum.node.pool.Counter;
+
+/**
+ * The links attached to a node and the owner's reply sink. A caller is identified by (link index,
+ * peer); link index {@link NarrowNode#OWNER} is the local host, whose reply, when one is being
+ * captured, is copied into the buffer the owner handed in instead of being sent.
+ */
+final class LinkTable {
+    private final Link[] links;
+    private int count;
+    final Counter resource;
+
+    private byte[] ownerReply;
+    private int ownerReplyOff;
+    private int ownerReplyCap;
+    private int ownerReplyLen;
+
+    LinkTable(int capacity) {
+        links = new Link[capacity];
+        resource = new Counter("node.links", capacity);
+    }
+
+    /** Adds the link; FLOW_BACKPRESSURE (counted as a refusal) when the table is full. */
+    boolean add(Link link) {
+        if (count == links.length) {
+            resource.refused();
+            return false;
+        }
+        links[count++] = link;
+        resource.taken();
+        return true;
+    }
+
+    int count() {
+        return count;
+    }
+
+    /** The index of an attached link, or -1. */
+    int indexOf(Link link) {
+        for (int i = 0; i < count; i++) {
+            if (links[i] == link) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    Link link(int index) {
+        return links[index];
+    }
+
+    /** The id of the link at {@code index} (the id an AccessPolicy and the last-publisher query see). */
+    int id(int index) {
+        return links[index].id();
+    }
+
+    /** Counts an undecodable or malformed request on the link it came over (not for the owner). */
+    void dropped(int li) {
+        if (li >= 0) {
+            links[li].stats().droppedInvalid++;
+        }
+    }
+
+    /** Sends a frame to (link, peer); for the owner, captures it as the owner's reply when it fits. */
+    void send(int li, int peer, byte[] b, int len) {
+        if (li == NarrowNode.OWNER) {
+            if (ownerReply != null && len <= ownerReplyCap) {
+                System.arraycopy(b, 0, ownerReply, ownerReplyOff, len);
+                ownerReplyLen = len;
+            }
+            return;
+        }
+        if (li >= 0 && li < count) {
+            links[li].send(peer, b, 0, len);
+        }
+    }
+
+    /** Starts capturing the owner's reply into {@code reply[off, off+cap)}. */
+    void captureOwnerReply(byte[] reply, int off, int cap) {
+        ownerReply = reply;
+        ownerReplyOff = off;
+        ownerReplyCap = cap;
+        ownerReplyLen = 0;
+    }
+
+    /** Stops capturing; returns the captured reply's length (0 when nothing was answered). */
+    int endOwnerReply() {
+        ownerReply = null;
+        return ownerReplyLen;
+    }
+
+    void clear() {
+        for (int i = 0; i < count; i++) {
+            links[i] = null;
+        }
+        count = 0;
+    }
+}

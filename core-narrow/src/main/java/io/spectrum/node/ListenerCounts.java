@@ -1,0 +1,71 @@
+package io.spectrum.node;
+
+import io.spectrum.node.api.ActivityListener;
+import io.spectrum.node.graph.VertexTable;
+import io.spectrum.node.pool.BlockPool;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+
+/**
+ * The delivering-edge counts: a vertex's own count and the listener count of every vertex in its
+ * subtree, and the active / idle notice to the vertex's last publisher when a listener count
+ * leaves or reaches zero.
+ */
+final class ListenerCounts {
+    private final VertexTable vt;
+    private final BlockPool records;
+    private final LinkTable links;
+    private final FrameBuffers buffers;
+    private ActivityListener activity;
+
+    ListenerCounts(VertexTable vt, BlockPool records, LinkTable links, FrameBuffers buffers) {
+        this.vt = vt;
+        this.records = records;
+        this.links = links;
+        this.buffers = buffers;
+    }
+
+    /** The local host's receiver of active / idle notices (null: none). */
+    void setActivityListener(ActivityListener listener) {
+        activity = listener;
+    }
+
+    /** Changes the delivering count of v's own edges and every listener count in its subtree. */
+    void adjust(int v, int delta) {
+        vt.ownSubs[v] += delta;
+        for (int d = v; d != VertexTable.NONE; d = vt.nextInSubtree(d, v)) {
+            int old = vt.listeners[d];
+            int now = old + delta;
+            vt.listeners[d] = now;
+            if (old == 0 && now > 0) {
+                notice(d, true, now);
+            } else if (old > 0 && now == 0) {
+                notice(d, false, 0);
+            }
+        }
+    }
+
+    /** Active / idle notice to the vertex's last publisher. */
+    private void notice(int v, boolean active, int n) {
+        final int pl = vt.pubLink[v];
+        if (pl == NarrowNode.OWNER) {
+            if (activity != null) {
+                activity.onActivity(vt.keys, vt.keyOffset(v), vt.keyLen[v], active, n);
+            }
+        } else if (pl >= 0 && (vt.flags[v] & VertexTable.F_PUB_NOTIFY) != 0 && vt.pubRouteOff[v] >= 0) {
+            TlvWriter t = buffers.scratchWriter();
+            t.begin(TlvType.FWD).value(NarrowNode.OP_WRITE, 1)
+                    .raw(records.memory(), vt.pubRouteOff[v], vt.pubRouteLen[v])
+                    .raw(Names.EMPTY_PATH)
+                    .begin(TlvType.SETTINGS)
+                    .leaf(TlvType.NAME, Names.ACTIVITY).value(active ? 1 : 0, 1)
+                    .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, vt.keys, vt.keyOffset(v), vt.keyLen[v])
+                    .leaf(TlvType.NAME, Names.ACTIVITY_SUBSCRIBERS).value(n, 4)
+                    .end().end();
+            if (t.error() == WireError.OK) {
+                links.send(pl, vt.pubPeer[v], buffers.scratch, t.length());
+            }
+        }
+    }
+}

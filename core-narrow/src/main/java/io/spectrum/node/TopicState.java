@@ -1,0 +1,191 @@
+package io.spectrum.node;
+
+import io.spectrum.node.graph.VertexTable;
+import io.spectrum.node.pool.BlockPool;
+import io.spectrum.wire.Opt;
+import io.spectrum.wire.PathKeys;
+import io.spectrum.wire.WireError;
+
+/**
+ * A vertex's topic bookkeeping: creation (mkdir -p, sequence floor after retirement), the retained
+ * value, the sequence, the last publisher and its notice route, stale marking when the publisher's
+ * peer departs and the purge after the grace. Delivery is not here ({@link Fanout}).
+ */
+final class TopicState {
+    private final VertexTable vt;
+    private final BlockPool values;
+    private final BlockPool records;
+    private final int payloadCap;
+    private final long staleGrace;
+    /** Highest sequence of any retired vertex: the floor of a newly created one. */
+    private long retiredSeqFloor;
+
+    TopicState(VertexTable vt, BlockPool values, BlockPool records, int payloadCap, long staleGrace) {
+        this.vt = vt;
+        this.values = values;
+        this.records = records;
+        this.payloadCap = payloadCap;
+        this.staleGrace = staleGrace;
+    }
+
+    /** Finds or creates (mkdir -p) the vertex for a PATH body; returns it or a negated code. */
+    int resolveOrCreate(byte[] b, int off, int len) {
+        int v = vt.find(b, off, len);
+        if (v >= 0) {
+            return v;
+        }
+        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey) {
+            vt.refused();
+            return -WireError.PATH_INVALID;
+        }
+        // count the missing prefixes first, so a refusal creates nothing
+        int missing = 0;
+        int p = 0;
+        while (p < len) {
+            p += 1 + (b[off + p] & 0xFF);
+            if (vt.find(b, off, p) < 0) {
+                missing++;
+            }
+        }
+        if (missing > vt.free()) {
+            vt.refused();
+            return -WireError.FLOW_BACKPRESSURE;
+        }
+        int parent = 0;
+        p = 0;
+        while (p < len) {
+            p += 1 + (b[off + p] & 0xFF);
+            int c = vt.find(b, off, p);
+            if (c < 0) {
+                c = vt.create(b, off, p, parent);
+                if (vt.seq[c] < retiredSeqFloor) {
+                    vt.seq[c] = retiredSeqFloor; // a re-created path never sees its sequence go back
+                }
+            }
+            parent = c;
+        }
+        return parent;
+    }
+
+    /**
+     * The assign half of a write: stores the value and does the topic bookkeeping (sequence, last
+     * publisher, not stale, publisher notice route when asked for).
+     */
+    int assign(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
+               byte[] rb, int rOff, int rLen) {
+        if (len > payloadCap) {
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        int r = storeValue(v, b, off, len);
+        if (r != WireError.OK) {
+            return r;
+        }
+        vt.seq[v]++;
+        vt.pubLink[v] = pubLink;
+        vt.pubPeer[v] = pubPeer;
+        vt.flags[v] &= ~VertexTable.F_STALE;
+        if (notify && rLen > 0 && storePublisherRoute(v, rb, rOff, rLen)) {
+            vt.flags[v] |= VertexTable.F_PUB_NOTIFY;
+        } else {
+            vt.flags[v] &= ~VertexTable.F_PUB_NOTIFY;
+        }
+        return WireError.OK;
+    }
+
+    /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */
+    int storeValue(int v, byte[] b, int off, int len) {
+        final int old = vt.valLen[v];
+        int dst;
+        if (old >= 0 && BlockPool.classOf(old) == BlockPool.classOf(len)) {
+            dst = vt.valOff[v];
+        } else {
+            dst = values.alloc(len);
+            if (dst < 0) {
+                return WireError.FLOW_BACKPRESSURE;
+            }
+            if (old >= 0) {
+                values.free(vt.valOff[v], old);
+            }
+        }
+        final byte[] mem = values.memory();
+        System.arraycopy(b, off, mem, dst, len);
+        mem[dst + 1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
+        vt.valOff[v] = dst;
+        vt.valLen[v] = len;
+        return WireError.OK;
+    }
+
+    void dropValue(int v) {
+        if (vt.valLen[v] >= 0) {
+            values.free(vt.valOff[v], vt.valLen[v]);
+            vt.valLen[v] = -1;
+            vt.valOff[v] = -1;
+        }
+    }
+
+    private boolean storePublisherRoute(int v, byte[] rb, int rOff, int rLen) {
+        int old = vt.pubRouteLen[v];
+        int off = vt.pubRouteOff[v];
+        if (off >= 0 && BlockPool.classOf(old) != BlockPool.classOf(rLen)) {
+            records.free(off, old);
+            off = -1;
+        }
+        if (off < 0) {
+            off = records.alloc(rLen);
+            if (off < 0) {
+                vt.pubRouteOff[v] = -1;
+                vt.pubRouteLen[v] = 0;
+                return false;
+            }
+        }
+        System.arraycopy(rb, rOff, records.memory(), off, rLen);
+        vt.pubRouteOff[v] = off;
+        vt.pubRouteLen[v] = rLen;
+        return true;
+    }
+
+    /** Clears the value (not stale afterwards); with a notice the sequence moves on. */
+    void clear(int v, boolean notify) {
+        dropValue(v);
+        vt.flags[v] &= ~VertexTable.F_STALE;
+        if (notify) {
+            vt.seq[v]++;
+        }
+    }
+
+    boolean isStale(int v) {
+        return (vt.flags[v] & VertexTable.F_STALE) != 0;
+    }
+
+    /** The publisher's peer departed: every vertex it last published goes stale from {@code now}. */
+    void publisherDown(int li, int peer, long now) {
+        for (int v = 0; v < vt.capacity; v++) {
+            if ((vt.flags[v] & VertexTable.F_IN_USE) != 0 && vt.pubLink[v] == li && vt.pubPeer[v] == peer) {
+                vt.flags[v] |= VertexTable.F_STALE;
+                vt.staleSince[v] = now;
+            }
+        }
+    }
+
+    /** Purges the retained value of every vertex whose publisher did not come back in its grace. */
+    void purgeExpired(long now) {
+        for (int v = 0; v < vt.capacity; v++) {
+            if ((vt.flags[v] & VertexTable.F_STALE) != 0 && now - vt.staleSince[v] >= staleGrace) {
+                dropValue(v);
+                vt.flags[v] &= ~VertexTable.F_STALE;
+            }
+        }
+    }
+
+    /** Removes a leaf vertex whose slots and awaits are already gone; its sequence becomes a floor. */
+    void retire(int v) {
+        dropValue(v);
+        if (vt.pubRouteOff[v] >= 0) {
+            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        }
+        if (vt.seq[v] > retiredSeqFloor) {
+            retiredSeqFloor = vt.seq[v];
+        }
+        vt.remove(v);
+    }
+}
