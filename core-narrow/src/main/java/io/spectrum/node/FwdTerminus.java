@@ -13,12 +13,13 @@ import io.spectrum.wire.WireError;
 /**
  * The FWD terminus: parses the request decoded into {@link FwdRequest#rx}, hands replies to the
  * remote client (and counts ping answers), and dispatches READ / WRITE / AWAIT on the dst vertex
- * or its {@code :subscribers} field, answering every refusal with a typed error.
+ * or its {@code :subscribers} / {@code :children} field, answering every refusal with a typed error.
  */
 final class FwdTerminus {
     private final FwdRequest req;
     private final FieldSelector sel;
     private final SubscribersField subscribers;
+    private final ChildrenField children;
     private final VertexTable vt;
     private final BlockPool values;
     private final LinkTable links;
@@ -30,12 +31,14 @@ final class FwdTerminus {
     private final long defaultAwait;
     private long pingAnswers;
 
-    FwdTerminus(FwdRequest req, FieldSelector sel, SubscribersField subscribers, VertexTable vt, BlockPool values,
+    FwdTerminus(FwdRequest req, FieldSelector sel, SubscribersField subscribers, ChildrenField children,
+                VertexTable vt, BlockPool values,
                 LinkTable links, TopicState topic, Fanout fanout, AwaitTable awaits, RemoteClient client,
                 Clock clock, long defaultAwait) {
         this.req = req;
         this.sel = sel;
         this.subscribers = subscribers;
+        this.children = children;
         this.vt = vt;
         this.values = values;
         this.links = links;
@@ -157,6 +160,8 @@ final class FwdTerminus {
         final TlvIndex x = req.rx;
         if (x.payloadEquals(sel.first, Names.SUBSCRIBERS)) {
             subscribers.read(v);
+        } else if (x.payloadEquals(sel.first, Names.CHILDREN)) {
+            children.read(v);
         } else if (x.payloadEquals(sel.first, Names.SETTINGS) && sel.levels == 1 && sel.mode == 0) {
             req.replyResult(Names.EMPTY_SETTINGS, 0, 4);
         } else if (x.payloadEquals(sel.first, Names.ACL) && sel.levels == 1 && sel.mode == 0) {
@@ -178,6 +183,11 @@ final class FwdTerminus {
         int r = sel.parse(x, field);
         if (r != WireError.OK) {
             req.replyError(r);
+            return;
+        }
+        if (x.payloadEquals(sel.first, Names.CHILDREN)) {
+            // :children is in the field namespace but has no write meaning (digest silent: type_mismatch)
+            req.replyError(req.findDst() < 0 ? WireError.PATH_NOT_FOUND : WireError.SCHEMA_TYPE_MISMATCH);
             return;
         }
         if (!x.payloadEquals(sel.first, Names.SUBSCRIBERS)) {

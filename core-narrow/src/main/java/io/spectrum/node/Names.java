@@ -5,6 +5,7 @@ final class Names {
     static final byte[] SUBSCRIBERS = ascii("subscribers");
     static final byte[] SETTINGS = ascii("settings");
     static final byte[] ACL = ascii("acl");
+    static final byte[] CHILDREN = ascii("children");
     static final byte[] DELIVERY_POLICY = ascii("delivery_policy");
     /** Extension: a SUBSCRIBER qos key asking for the node's topic stamp on each delivery. */
     static final byte[] TOPIC = ascii("spectrum.topic");

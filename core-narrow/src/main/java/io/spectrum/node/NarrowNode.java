@@ -31,7 +31,8 @@ import io.spectrum.wire.WireError;
  * each in its own class: {@link TopicState} (value, sequence, publisher, stale), {@link Fanout}
  * (write propagation and delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists,
  * delivering counts, activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side:
- * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField}.
+ * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField},
+ * {@link ChildrenField}.
  *
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
@@ -97,7 +98,8 @@ public final class NarrowNode implements Node, FrameHandler {
         FwdRequest req = new FwdRequest(rx, vt, links, buffers, cfg.accessPolicy);
         FieldSelector sel = new FieldSelector();
         SubscribersField subscribers = new SubscribersField(req, sel, vt, st, records, buffers, topic, slots, counts, fanout);
-        terminus = new FwdTerminus(req, sel, subscribers, vt, values, links, topic, fanout, awaits, client,
+        ChildrenField children = new ChildrenField(req, sel, vt);
+        terminus = new FwdTerminus(req, sel, subscribers, children, vt, values, links, topic, fanout, awaits, client,
                 clock, cfg.defaultAwaitTimeoutNanos);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values, records, awaits.resource, links.resource, client.resource(), client.requestResource()};
