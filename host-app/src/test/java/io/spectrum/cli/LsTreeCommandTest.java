@@ -139,4 +139,31 @@ class LsTreeCommandTest {
             assertTrue(rows.get(b1 + 2).matches("    temp\\s+200\\s+-"), ls.out());
         }
     }
+
+    @Test
+    void deniedSubtrees_arePrunedFromTheWalk_andANamedOneIsRefused() throws Exception {
+        HostRuntime guarded = new HostRuntime("guarded", new NarrowNode(new NodeConfig().accessPolicy(new io.spectrum.node.api.AccessPolicy() {
+            @Override
+            public boolean canRead(byte[] k, int o, int l, int linkId, int peer) {
+                return !new String(k, o, l, java.nio.charset.StandardCharsets.ISO_8859_1).contains("secret");
+            }
+        })));
+        UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        guarded.attach(link);
+        guarded.start();
+        try {
+            String at = "127.0.0.1:" + link.localAddress().getPort();
+            guarded.write("/open/x", value(1, 1));
+            guarded.write("/secret/y", value(2, 1));
+            Cli.Run ls = Cli.run("ls", "--peer", at);
+            assertEquals(0, ls.code(), ls.all());
+            assertTrue(ls.out().contains("open") && !ls.out().contains("secret"), ls.out());
+            Cli.Run named = Cli.run("ls", "--peer", at, "/secret");
+            assertEquals(1, named.code(), named.all());
+            assertTrue(named.out().contains("refused: tr::access::denied"), named.out());
+            assertTrue(named.out().contains("(children: refused: tr::access::denied)"), named.out());
+        } finally {
+            guarded.close();
+        }
+    }
 }
