@@ -1,6 +1,7 @@
 package io.spectrum.link.serial;
 
 import io.spectrum.link.FrameHandler;
+import io.spectrum.link.FrameShape;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
