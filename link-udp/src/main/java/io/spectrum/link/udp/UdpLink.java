@@ -8,6 +8,7 @@ import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
 import io.spectrum.stats.BoundedResource;
+import io.spectrum.stats.ResourceCounter;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.WireError;
 
@@ -50,9 +51,9 @@ import java.nio.channels.DatagramChannel;
  * first, then by {@code equals} over the table. {@code send} to a learned peer allocates nothing.
  *
  * <p>Threading: one thread drives a link ({@code poll} and {@code send}), as everywhere on the
- * NARROW side; {@link #stats()} and the {@link BoundedResource} counters may be read from any thread.
+ * NARROW side; {@link #stats()} and the {@link #peerTable()} counters may be read from any thread.
  */
-public final class UdpLink implements Link, BoundedResource {
+public final class UdpLink implements Link {
     private final int id;
     private final String name;
     private final DatagramChannel channel;
@@ -70,9 +71,8 @@ public final class UdpLink implements Link, BoundedResource {
     /** Up/heard/probe state per peer slot; a dialer keeps probing its down peer, a listener waits. */
     private final PeerLiveness liveness;
     private final long[] everUp;
-    private volatile int inUse;
-    private volatile int peak;
-    private volatile long refusals;
+    /** The peer table in the BoundedResource vocabulary (readable from any thread). */
+    private final ResourceCounter peerTable;
 
     private SocketAddress lastFrom;
     private SocketAddress lastReceived;
@@ -98,6 +98,7 @@ public final class UdpLink implements Link, BoundedResource {
         this.rxArray = new byte[rxCap];
         this.tx = ByteBuffer.allocateDirect(maxFrame);
         this.peerAddr = new SocketAddress[peers];
+        this.peerTable = new ResourceCounter(name + " peers", peers);
         this.everUp = new long[peers];
         this.nextLivenessCheck = clock.nanoTime();
         this.liveness = new PeerLiveness(this, peers, config.peerTimeoutNanos, config.pingIntervalNanos, dialer,
@@ -132,8 +133,7 @@ public final class UdpLink implements Link, BoundedResource {
         }
         UdpLink link = new UdpLink(id, "udp->" + hostPort(peer), ch, true, 1, config, clock);
         link.peerAddr[0] = peer;
-        link.inUse = 1;
-        link.peak = 1;
+        link.peerTable.taken();
         return link;
     }
 
@@ -343,15 +343,11 @@ public final class UdpLink implements Link, BoundedResource {
         }
         int slot = free >= 0 ? free : oldestDown;
         if (slot < 0) {
-            refusals++;
+            peerTable.refused();
             return -1;
         }
         if (addrs[slot] == null) {
-            int used = inUse + 1;
-            inUse = used;
-            if (used > peak) {
-                peak = used;
-            }
+            peerTable.taken();
         }
         addrs[slot] = from;
         everUp[slot] = 0;
@@ -394,30 +390,8 @@ public final class UdpLink implements Link, BoundedResource {
         liveness.allDown();
     }
 
-    // BoundedResource: the peer table.
-
-    @Override
-    public String resourceName() {
-        return name + " peers";
-    }
-
-    @Override
-    public int capacity() {
-        return peerAddr.length;
-    }
-
-    @Override
-    public int inUse() {
-        return inUse;
-    }
-
-    @Override
-    public int peak() {
-        return peak;
-    }
-
-    @Override
-    public long refusals() {
-        return refusals;
+    /** The peer table (capacity, slots in use, peak, refused senders); readable from any thread. */
+    public BoundedResource peerTable() {
+        return peerTable;
     }
 }

@@ -142,7 +142,7 @@ class UdpLinkAllocationTest {
             System.out.printf("udp two interleaved peers: %d frames received by the listener, %d sender switches,"
                     + " allocated %d bytes (%.1f per switch)%n", switches, switches, allocated, (double) allocated / switches);
             assertTrue(allocated <= switches * 256, "more than an address object per sender switch: " + allocated);
-            assertEquals(2, server.inUse());
+            assertEquals(2, server.peerTable().inUse());
         } finally {
             a.close();
             b.close();
