@@ -1,7 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.graph.VertexTable;
-import io.spectrum.node.pool.Counter;
+import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
@@ -15,7 +15,7 @@ final class AwaitTable {
     private final VertexTable vt;
     private final LinkTable links;
     private final FrameBuffers buffers;
-    final Counter resource;
+    final ResourceCounter resource;
 
     private final int route;
     private final int[] vertex;
@@ -30,7 +30,7 @@ final class AwaitTable {
         this.vt = vt;
         this.links = links;
         this.buffers = buffers;
-        resource = new Counter("node.awaits", capacity);
+        resource = new ResourceCounter("node.awaits", capacity);
         route = routeBytes;
         vertex = new int[capacity];
         deadline = new long[capacity];

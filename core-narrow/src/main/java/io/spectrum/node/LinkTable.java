@@ -1,7 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.link.Link;
-import io.spectrum.node.pool.Counter;
+import io.spectrum.stats.ResourceCounter;
 
 /**
  * The links attached to a node and the owner's reply sink. A caller is identified by (link index,
@@ -11,7 +11,7 @@ import io.spectrum.node.pool.Counter;
 final class LinkTable {
     private final Link[] links;
     private int count;
-    final Counter resource;
+    final ResourceCounter resource;
 
     private byte[] ownerReply;
     private int ownerReplyOff;
@@ -20,7 +20,7 @@ final class LinkTable {
 
     LinkTable(int capacity) {
         links = new Link[capacity];
-        resource = new Counter("node.links", capacity);
+        resource = new ResourceCounter("node.links", capacity);
     }
 
     /** Adds the link; FLOW_BACKPRESSURE (counted as a refusal) when the table is full. */

@@ -102,7 +102,7 @@ public final class NarrowNode implements Node, FrameHandler {
         terminus = new FwdTerminus(req, sel, subscribers, children, vt, values, links, topic, fanout, awaits, client,
                 clock, cfg.defaultAwaitTimeoutNanos);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
-            values, records, awaits.resource, links.resource, client.resource(), client.requestResource()};
+            values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource()};
         publishCaps();
     }
 

@@ -1,8 +1,8 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodePath;
-import io.spectrum.node.pool.Counter;
 import io.spectrum.stats.BoundedResource;
+import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.SubscriberRenderer;
 import io.spectrum.wire.TlvIndex;
@@ -25,8 +25,8 @@ public final class RemoteClient {
     public static final int REFUSED = 4;
 
     private final NarrowNode node;
-    private final Counter res;
-    private final Counter reqRes;
+    private final ResourceCounter res;
+    private final ResourceCounter reqRes;
     private final int[] link;
     private final int[] peer;
     private final NodePath[] remote;
@@ -57,8 +57,8 @@ public final class RemoteClient {
 
     RemoteClient(NarrowNode node, int capacity, int resultBytes) {
         this.node = node;
-        res = new Counter("node.remoteSubscriptions", capacity);
-        reqRes = new Counter("node.remoteRequests", capacity);
+        res = new ResourceCounter("node.remoteSubscriptions", capacity);
+        reqRes = new ResourceCounter("node.remoteRequests", capacity);
         link = new int[capacity];
         peer = new int[capacity];
         remote = new NodePath[capacity];

@@ -1,11 +1,10 @@
 package io.spectrum.cli;
 
 import io.spectrum.board.Board;
-import io.spectrum.board.LinkSpec;
 import io.spectrum.link.Link;
-import io.spectrum.time.SystemClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -27,26 +26,17 @@ public final class BoardCommand implements Callable<Integer> {
     @Option(names = "--serial", paramLabel = "DEVICE", description = "Serial device (e.g. /dev/ttyUSB0 or a pty).")
     String serial;
 
-    @Option(names = "--baud", defaultValue = "115200", description = "Serial baud rate (8N1). Default: ${DEFAULT-VALUE}.")
-    int baud;
-
     @Option(names = "--name", defaultValue = "board", description = "Board name, published as /board/name.")
     String name;
 
     @Option(names = "--period", paramLabel = "MS", defaultValue = "250", description = "Update period of the demo values.")
     long periodMillis;
 
-    @Option(names = "--ping", paramLabel = "MS", defaultValue = "1000", description = "Probe a quiet peer after this long.")
-    long pingMillis;
+    @Mixin
+    LinkOptions linkOptions;
 
-    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "5000", description = "Report a silent peer down after this long.")
-    long timeoutMillis;
-
-    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this long (0: until Ctrl-C).")
-    double duration;
-
-    @Option(names = "--exit-with-stdin", description = "Stop when stdin closes (for a parent process).")
-    boolean exitWithStdin;
+    @Mixin
+    RunOptions run;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -60,9 +50,9 @@ public final class BoardCommand implements Callable<Integer> {
         }
         Link link;
         try {
-            link = udp != null ? LinkSpec.udpListen(1, udp, pingMillis, timeoutMillis, SystemClock.INSTANCE)
-                    : peer != null ? LinkSpec.udpDial(1, peer, pingMillis, timeoutMillis, SystemClock.INSTANCE)
-                    : LinkSpec.serial(1, serial, baud, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+            link = udp != null ? linkOptions.udpListen(1, udp)
+                    : peer != null ? linkOptions.udpDial(1, peer)
+                    : linkOptions.serial(1, serial);
         } catch (IllegalArgumentException | java.io.IOException e) {
             spec.commandLine().getErr().println("spectrum board: cannot open the link: " + e.getMessage());
             return 2;
@@ -73,7 +63,7 @@ public final class BoardCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.println(name + " ready on " + link.name());
         out.flush();
-        NodeProcess.runUntilStopped(board, duration, exitWithStdin);
+        NodeProcess.runUntilStopped(board, run.duration, run.exitWithStdin);
         out.println(name + " stopped");
         out.flush();
         return 0;

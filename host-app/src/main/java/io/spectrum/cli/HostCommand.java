@@ -1,16 +1,14 @@
 package io.spectrum.cli;
 
 import io.spectrum.board.Board;
-import io.spectrum.board.LinkSpec;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.link.Link;
-import io.spectrum.time.SystemClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,8 +40,8 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--serial", paramLabel = "DEVICE", description = "A board's serial device (repeatable).")
     List<String> serials = new ArrayList<>();
 
-    @Option(names = "--baud", paramLabel = "N", defaultValue = "115200", description = "Serial baud rate (8N1). Default: ${DEFAULT-VALUE}.")
-    int baud;
+    @Mixin
+    LinkOptions linkOptions;
 
     @Option(names = "--udp", paramLabel = "HOST:PORT",
             description = "Also listen on UDP there for clients (spectrum ls/read/write/sub/tap --peer).")
@@ -69,17 +67,8 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--lines", description = "Print new values as lines (the default when not a terminal).")
     boolean lines;
 
-    @Option(names = "--ping", paramLabel = "MS", defaultValue = "1000", description = "Probe a quiet board after this long.")
-    long pingMillis;
-
-    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "5000", description = "Report a silent board down after this long.")
-    long timeoutMillis;
-
-    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this long (0: until Ctrl-C).")
-    double duration;
-
-    @Option(names = "--exit-with-stdin", description = "Stop when stdin closes (for a parent process).")
-    boolean exitWithStdin;
+    @Mixin
+    RunOptions run;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -93,7 +82,9 @@ public final class HostCommand implements Callable<Integer> {
         if (table && lines) {
             throw new CommandLine.ParameterException(cl, "--table and --lines exclude each other");
         }
-        if (baud <= 0 || port < 0 || port > 65535 || duration < 0 || pingMillis <= 0 || timeoutMillis <= 0) {
+        double duration = run.duration;
+        if (linkOptions.baud <= 0 || port < 0 || port > 65535 || duration < 0 || linkOptions.pingMillis <= 0
+                || linkOptions.timeoutMillis <= 0) {
             throw new CommandLine.ParameterException(cl, "--baud, --ping and --timeout must be positive, --port 0..65535, --duration >= 0");
         }
         List<String> mirror = paths.isEmpty()
@@ -106,13 +97,13 @@ public final class HostCommand implements Callable<Integer> {
         int id = 1;
         try {
             for (String p : peers) {
-                boards.add(new HostService.Board("board" + id, LinkSpec.udpDial(id++, p, pingMillis, timeoutMillis, SystemClock.INSTANCE)));
+                boards.add(new HostService.Board("board" + id, linkOptions.udpDial(id++, p)));
             }
             for (String s : serials) {
-                boards.add(new HostService.Board("board" + id, LinkSpec.serial(id++, s, baud, pingMillis, timeoutMillis, SystemClock.INSTANCE)));
+                boards.add(new HostService.Board("board" + id, linkOptions.serial(id++, s)));
             }
             if (udp != null) {
-                clients.add(LinkSpec.udpListen(id, udp, pingMillis, timeoutMillis, SystemClock.INSTANCE));
+                clients.add(linkOptions.udpListen(id, udp));
             }
         } catch (IllegalArgumentException | IOException e) {
             boards.forEach(b -> b.link().close());
@@ -140,8 +131,8 @@ public final class HostCommand implements Callable<Integer> {
             }
         }, "host-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        if (exitWithStdin) {
-            watchStdin(stop);
+        if (run.exitWithStdin) {
+            NodeProcess.watchStdin(stop);
         }
         try {
             service.start();
@@ -164,20 +155,5 @@ public final class HostCommand implements Callable<Integer> {
                 // already shutting down
             }
         }
-    }
-
-    private static void watchStdin(CountDownLatch stop) {
-        Thread watch = new Thread(() -> {
-            try (InputStream in = System.in) {
-                while (in.read() >= 0) {
-                    // ignore input
-                }
-            } catch (IOException e) {
-                // treated as closed
-            }
-            stop.countDown();
-        }, "stdin-watch");
-        watch.setDaemon(true);
-        watch.start();
     }
 }

@@ -23,18 +23,7 @@ final class NodeProcess {
         }, "spectrum-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         if (exitWithStdin) {
-            Thread watch = new Thread(() -> {
-                try (InputStream in = System.in) {
-                    while (in.read() >= 0) {
-                        // ignore input
-                    }
-                } catch (IOException e) {
-                    // treated as closed
-                }
-                stop.countDown();
-            }, "stdin-watch");
-            watch.setDaemon(true);
-            watch.start();
+            watchStdin(stop);
         }
         if (durationSeconds > 0) {
             stop.await((long) (durationSeconds * 1000), TimeUnit.MILLISECONDS);
@@ -48,6 +37,22 @@ final class NodeProcess {
             return;
         }
         closeQuietly(node);
+    }
+
+    /** Counts {@code stop} down when stdin closes (a daemon thread reads and ignores the input). */
+    static void watchStdin(CountDownLatch stop) {
+        Thread watch = new Thread(() -> {
+            try (InputStream in = System.in) {
+                while (in.read() >= 0) {
+                    // ignore input
+                }
+            } catch (IOException e) {
+                // treated as closed
+            }
+            stop.countDown();
+        }, "stdin-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -152,7 +152,7 @@ class ForeignFramesTest {
                         good.board.poll();
                         good.board.tick();
                     }, good);
-            assertEquals(2, boardLink.inUse(), "two peers on one socket: the rogue and the good host");
+            assertEquals(2, boardLink.peerTable().inUse(), "two peers on one socket: the rogue and the good host");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.spectrum.node.pool;
 
 import io.spectrum.stats.BoundedResource;
+import io.spectrum.stats.ResourceCounter;
 
 /**
  * A fixed byte arena carved into power-of-two blocks (16 B up), with one free list per size class.
@@ -10,21 +11,19 @@ import io.spectrum.stats.BoundedResource;
  *
  * <p>Free blocks link through their first four bytes, so the lists cost no memory of their own.
  */
-public final class BlockPool implements BoundedResource {
+public final class BlockPool {
     private static final int MIN_CLASS = 4;
     private static final int CLASSES = 31;
 
-    private final String name;
     private final byte[] mem;
     private final int[] freeHead = new int[CLASSES];
     private int bump;
-    private int inUse;
-    private int peak;
-    private long refusals;
+    /** Counts bytes: capacity is the arena, in use is the sum of the blocks handed out. */
+    private final ResourceCounter resource;
 
     public BlockPool(String name, int capacity) {
-        this.name = name;
         mem = new byte[capacity];
+        resource = new ResourceCounter(name, capacity);
         for (int i = 0; i < CLASSES; i++) {
             freeHead[i] = -1;
         }
@@ -32,6 +31,11 @@ public final class BlockPool implements BoundedResource {
 
     public byte[] memory() {
         return mem;
+    }
+
+    /** The pool in the BoundedResource vocabulary (bytes). */
+    public BoundedResource resource() {
+        return resource;
     }
 
     /** Size class (log2 of the block size) for {@code size} bytes. */
@@ -51,7 +55,7 @@ public final class BlockPool implements BoundedResource {
     public int alloc(int size) {
         final int cls = classOf(size);
         if (cls >= CLASSES) {
-            refusals++;
+            resource.refused();
             return -1;
         }
         final int bs = 1 << cls;
@@ -62,13 +66,10 @@ public final class BlockPool implements BoundedResource {
             off = bump;
             bump += bs;
         } else {
-            refusals++;
+            resource.refused();
             return -1;
         }
-        inUse += bs;
-        if (inUse > peak) {
-            peak = inUse;
-        }
+        resource.taken(bs);
         return off;
     }
 
@@ -77,7 +78,7 @@ public final class BlockPool implements BoundedResource {
         final int cls = classOf(size);
         writeInt(off, freeHead[cls]);
         freeHead[cls] = off;
-        inUse -= 1 << cls;
+        resource.returned(1 << cls);
     }
 
     private int readInt(int off) {
@@ -89,30 +90,5 @@ public final class BlockPool implements BoundedResource {
         mem[off + 1] = (byte) (v >>> 8);
         mem[off + 2] = (byte) (v >>> 16);
         mem[off + 3] = (byte) (v >>> 24);
-    }
-
-    @Override
-    public String resourceName() {
-        return name;
-    }
-
-    @Override
-    public int capacity() {
-        return mem.length;
-    }
-
-    @Override
-    public int inUse() {
-        return inUse;
-    }
-
-    @Override
-    public int peak() {
-        return peak;
-    }
-
-    @Override
-    public long refusals() {
-        return refusals;
     }
 }

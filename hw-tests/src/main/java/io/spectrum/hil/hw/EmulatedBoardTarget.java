@@ -3,6 +3,7 @@ package io.spectrum.hil.hw;
 import com.pi4j.io.gpio.digital.DigitalStateChangeEvent;
 import io.spectrum.hil.BoardTarget;
 import io.spectrum.hil.SerialBoardTarget;
+import io.spectrum.host.demo.PtyPair;
 import io.spectrum.link.Link;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,8 @@ import java.util.List;
 
 /**
  * An emulated board: a separate board process ({@code spectrum board --serial DIR/board}) behind a
- * fresh socat pseudo-terminal pair, reached by the host through the serial link on {@code DIR/host}.
+ * fresh socat pseudo-terminal pair ({@link PtyPair}), reached by the host through the serial link on
+ * {@code DIR/host}.
  * Its reset line is a pi4j mock DigitalOutput; asserting it stops the board process and releasing it
  * starts a new one, as a real reset would. The host end, and so the host's link, stay up across a
  * reset. Closing stops the board and socat (by pid) and removes the pty links.
@@ -23,7 +25,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
     private final BoardProcess launcher;
     private final Path dir;
     private final Path boardLog;
-    private final SocatPair pair;
+    private final PtyPair pair;
     private final Pi4jResetLine resetLine;
     private final SerialBoardTarget serial;
     private volatile Process board;
@@ -41,7 +43,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
         this.boardLog = dir.resolve("board.log");
         Files.createDirectories(dir);
         Files.deleteIfExists(boardLog); // one log per run
-        this.pair = SocatPair.start(dir);
+        this.pair = new PtyPair(dir.resolve("host"), dir.resolve("board"), dir.resolve("socat.log"));
         try {
             this.resetLine = Pi4jResetLine.mock(17);
             this.resetLine.addListener(this::onResetLine);
@@ -147,7 +149,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
         return boardLog;
     }
 
-    public SocatPair pair() {
+    public PtyPair pair() {
         return pair;
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spectrum.host.demo.PtyPair;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +23,7 @@ class EmulatedBoardTargetTest {
         EmulatedBoardTarget t = EmulatedBoardTarget.start("machinery", fake, dir, java.time.Duration.ofSeconds(1));
         Process first;
         Process second;
-        SocatPair pair = t.pair();
+        PtyPair pair = t.pair();
         try {
             assertTrue(Files.exists(pair.boardEnd()) && Files.exists(pair.hostEnd()), "pty links exist");
             assertTrue(Files.readSymbolicLink(pair.hostEnd()).toString().startsWith("/dev/pts/"));

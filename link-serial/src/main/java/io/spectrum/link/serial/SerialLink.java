@@ -1,9 +1,11 @@
 package io.spectrum.link.serial;
 
 import io.spectrum.link.FrameHandler;
+import io.spectrum.link.FrameShape;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.WireError;
@@ -33,8 +35,6 @@ public final class SerialLink implements Link {
     private final int maxFrame;
     private final long reopenInitial;
     private final long reopenMax;
-    private final long peerTimeout;
-    private final long pingInterval;
     private final int writeRetries;
 
     private final CobsDeframer deframer;
@@ -50,16 +50,12 @@ public final class SerialLink implements Link {
     private boolean everOpened;
     private long nextOpenAt;
     private long backoff;
-    private boolean peerUp;
-    private long lastHeard;
-    private long lastProbe;
-    private long lastPollAt;
+    /** One peer (handle 0): the far end of the wire; probed while down too (it may have restarted). */
+    private final PeerLiveness liveness;
 
     private final LinkStats stats = new LinkStats();
     private volatile long openFailures;
     private long sendOversize;
-    private PeerListener listener;
-    private LivenessProbe probe;
     private volatile boolean closed;
 
     public SerialLink(int id, SerialPortIo port, SerialLinkConfig config, Clock clock) {
@@ -70,15 +66,14 @@ public final class SerialLink implements Link {
         this.maxFrame = config.maxFrame;
         this.reopenInitial = config.reopenInitialNanos;
         this.reopenMax = config.reopenMaxNanos;
-        this.peerTimeout = config.peerTimeoutNanos;
-        this.pingInterval = config.pingIntervalNanos;
         this.writeRetries = config.writeRetries;
         this.deframer = new CobsDeframer(maxFrame);
         this.rxChunk = new byte[config.readChunk];
         this.tx = new byte[CobsFramer.maxEncodedLength(maxFrame)];
         this.backoff = reopenInitial;
         this.nextOpenAt = clock.nanoTime();
-        this.lastPollAt = clock.nanoTime();
+        this.liveness = new PeerLiveness(this, 1, config.peerTimeoutNanos, config.pingIntervalNanos, true,
+                 clock.nanoTime());
     }
 
     /** A link on a real UART through jSerialComm ({@code --serial DEVICE --baud N}). */
@@ -103,7 +98,7 @@ public final class SerialLink implements Link {
     }
 
     public boolean isPeerUp() {
-        return peerUp;
+        return liveness.isUp(0);
     }
 
     /** Failed open attempts so far (port absent while reopening). */
@@ -187,11 +182,8 @@ public final class SerialLink implements Link {
             return 0;
         }
         long now = clock.nanoTime();
-        if (peerTimeout > 0 && now - lastPollAt > peerTimeout) {
-            // Away (frozen, suspended) longer than the timeout: the far end has timed us out.
-            peerDown();
-        }
-        lastPollAt = now;
+        // Away (frozen, suspended) longer than the timeout: the far end has timed us out.
+        liveness.polled(now);
         if (portFailed) {
             portLost(now);
         }
@@ -229,62 +221,14 @@ public final class SerialLink implements Link {
                 stats.droppedInvalid++;
                 continue;
             }
-            heard(now);
+            liveness.heard(0, now);
             stats.framesIn++;
             stats.bytesIn += len;
             handler.onFrame(this, 0, f, 0, len);
             delivered++;
         }
-        checkLiveness(now);
+        liveness.check(now);
         return delivered;
-    }
-
-    private void heard(long now) {
-        lastHeard = now;
-        lastProbe = now;
-        if (!peerUp) {
-            peerUp = true;
-            PeerListener l = listener;
-            if (l != null) {
-                l.onPeerUp(this, 0);
-            }
-        }
-    }
-
-    private void checkLiveness(long now) {
-        if (!peerUp) {
-            // Keep knocking while the port is open and the far end is quiet (it may have restarted).
-            if (now - lastProbe >= pingInterval) {
-                lastProbe = now;
-                LivenessProbe p = probe;
-                if (p != null) {
-                    p.probe(this, 0);
-                }
-            }
-            return;
-        }
-        if (peerTimeout <= 0) {
-            return;
-        }
-        if (now - lastHeard > peerTimeout) {
-            peerDown();
-        } else if (now - lastProbe >= pingInterval) {
-            lastProbe = now;
-            LivenessProbe p = probe;
-            if (p != null) {
-                p.probe(this, 0);
-            }
-        }
-    }
-
-    private void peerDown() {
-        if (peerUp) {
-            peerUp = false;
-            PeerListener l = listener;
-            if (l != null) {
-                l.onPeerDown(this, 0);
-            }
-        }
     }
 
     /** Opens the port when its backoff has passed; true when it is open. */
@@ -333,7 +277,7 @@ public final class SerialLink implements Link {
         rxLen = 0;
         nextOpenAt = now + backoff;
         backoff = Math.min(backoff * 2, reopenMax);
-        peerDown();
+        liveness.down(0);
     }
 
     @Override
@@ -343,12 +287,12 @@ public final class SerialLink implements Link {
 
     @Override
     public void setPeerListener(PeerListener listener) {
-        this.listener = listener;
+        liveness.setListener(listener);
     }
 
     /** Registers the hook that pings a silent peer (wired by the node to a {@code $node/caps} READ). */
     public void setLivenessProbe(LivenessProbe probe) {
-        this.probe = probe;
+        liveness.setProbe(probe);
     }
 
     @Override
@@ -364,6 +308,6 @@ public final class SerialLink implements Link {
         closed = true;
         portOpen = false;
         port.close();
-        peerDown();
+        liveness.down(0);
     }
 }

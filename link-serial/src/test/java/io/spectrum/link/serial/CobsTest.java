@@ -1,5 +1,6 @@
 package io.spectrum.link.serial;
 
+import io.spectrum.testing.Frames;
 import io.spectrum.wire.Crc32c;
 import org.junit.jupiter.api.Test;
 

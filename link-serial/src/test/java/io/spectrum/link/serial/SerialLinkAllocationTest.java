@@ -2,6 +2,7 @@ package io.spectrum.link.serial;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.testing.Frames;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.Test;

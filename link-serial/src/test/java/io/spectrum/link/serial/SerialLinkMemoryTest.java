@@ -1,5 +1,7 @@
 package io.spectrum.link.serial;
 
+import io.spectrum.testing.Collector;
+import io.spectrum.testing.Frames;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.Test;

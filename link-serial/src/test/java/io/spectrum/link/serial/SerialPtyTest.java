@@ -1,6 +1,8 @@
 package io.spectrum.link.serial;
 
 import io.spectrum.link.Link;
+import io.spectrum.testing.Collector;
+import io.spectrum.testing.Frames;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.AfterEach;

@@ -1,11 +1,14 @@
 package io.spectrum.link.udp;
 
 import io.spectrum.link.FrameHandler;
+import io.spectrum.link.FrameShape;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
 import io.spectrum.stats.BoundedResource;
+import io.spectrum.stats.ResourceCounter;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.WireError;
 
@@ -48,17 +51,15 @@ import java.nio.channels.DatagramChannel;
  * first, then by {@code equals} over the table. {@code send} to a learned peer allocates nothing.
  *
  * <p>Threading: one thread drives a link ({@code poll} and {@code send}), as everywhere on the
- * NARROW side; {@link #stats()} and the {@link BoundedResource} counters may be read from any thread.
+ * NARROW side; {@link #stats()} and the {@link #peerTable()} counters may be read from any thread.
  */
-public final class UdpLink implements Link, BoundedResource {
+public final class UdpLink implements Link {
     private final int id;
     private final String name;
     private final DatagramChannel channel;
     private final boolean dialer;
     private final Clock clock;
     private final int maxFrame;
-    private final long peerTimeout;
-    private final long pingInterval;
     private final long livenessPeriod;
 
     /** Direct so that the JDK copies straight to and from the socket without a temporary buffer. */
@@ -67,23 +68,18 @@ public final class UdpLink implements Link, BoundedResource {
     private final byte[] rxArray;
 
     private final SocketAddress[] peerAddr;
-    private final boolean[] peerUp;
-    private final long[] lastHeard;
-    private final long[] lastProbe;
+    /** Up/heard/probe state per peer slot; a dialer keeps probing its down peer, a listener waits. */
+    private final PeerLiveness liveness;
     private final long[] everUp;
-    private volatile int inUse;
-    private volatile int peak;
-    private volatile long refusals;
+    /** The peer table in the BoundedResource vocabulary (readable from any thread). */
+    private final ResourceCounter peerTable;
 
     private SocketAddress lastFrom;
     private SocketAddress lastReceived;
     private int lastFromSlot = -1;
     private long nextLivenessCheck;
-    private long lastPollAt;
 
     private final LinkStats stats = new LinkStats();
-    private PeerListener listener;
-    private LivenessProbe probe;
     private volatile boolean closed;
 
     private UdpLink(int id, String name, DatagramChannel channel, boolean dialer, int peers,
@@ -94,9 +90,7 @@ public final class UdpLink implements Link, BoundedResource {
         this.dialer = dialer;
         this.clock = clock;
         this.maxFrame = config.maxFrame;
-        this.peerTimeout = config.peerTimeoutNanos;
-        this.pingInterval = config.pingIntervalNanos;
-        this.livenessPeriod = Math.max(1, Math.min(peerTimeout, pingInterval) / 4);
+        this.livenessPeriod = Math.max(1, Math.min(config.peerTimeoutNanos, config.pingIntervalNanos) / 4);
         // One byte more than the limit, so an oversize datagram shows up as "too long" and not as a
         // silently truncated frame.
         int rxCap = Math.min(maxFrame + 1, UdpLinkConfig.MAX_DATAGRAM + 1);
@@ -104,12 +98,11 @@ public final class UdpLink implements Link, BoundedResource {
         this.rxArray = new byte[rxCap];
         this.tx = ByteBuffer.allocateDirect(maxFrame);
         this.peerAddr = new SocketAddress[peers];
-        this.peerUp = new boolean[peers];
-        this.lastHeard = new long[peers];
-        this.lastProbe = new long[peers];
+        this.peerTable = new ResourceCounter(name + " peers", peers);
         this.everUp = new long[peers];
         this.nextLivenessCheck = clock.nanoTime();
-        this.lastPollAt = clock.nanoTime();
+        this.liveness = new PeerLiveness(this, peers, config.peerTimeoutNanos, config.pingIntervalNanos, dialer,
+                clock.nanoTime());
     }
 
     /** A listener bound to {@code bind} ({@code --udp HOST:PORT}). */
@@ -140,8 +133,7 @@ public final class UdpLink implements Link, BoundedResource {
         }
         UdpLink link = new UdpLink(id, "udp->" + hostPort(peer), ch, true, 1, config, clock);
         link.peerAddr[0] = peer;
-        link.inUse = 1;
-        link.peak = 1;
+        link.peerTable.taken();
         return link;
     }
 
@@ -208,7 +200,7 @@ public final class UdpLink implements Link, BoundedResource {
 
     /** True while the peer is considered alive (heard from within the timeout). */
     public boolean isPeerUp(int peer) {
-        return peer >= 0 && peer < peerUp.length && peerUp[peer];
+        return liveness.isUp(peer);
     }
 
     public boolean isDialer() {
@@ -258,21 +250,10 @@ public final class UdpLink implements Link, BoundedResource {
             return 0;
         }
         long now = clock.nanoTime();
-        if (now - lastPollAt > peerTimeout) {
-            // This node was away (frozen, suspended) longer than the timeout: its peers have timed
-            // it out and dropped what it held, so treat them as gone; whatever is queued brings them
-            // back up, and the node re-establishes its subscriptions.
-            for (int i = 0; i < peerUp.length; i++) {
-                if (peerUp[i]) {
-                    peerUp[i] = false;
-                    PeerListener l = listener;
-                    if (l != null) {
-                        l.onPeerDown(this, i);
-                    }
-                }
-            }
-        }
-        lastPollAt = now;
+        // This node was away (frozen, suspended) longer than the timeout: its peers have timed it
+        // out and dropped what it held, so treat them as gone; whatever is queued brings them back
+        // up, and the node re-establishes its subscriptions.
+        liveness.polled(now);
         int delivered = 0;
         while (delivered < maxFrames) {
             ByteBuffer b = rx;
@@ -323,25 +304,17 @@ public final class UdpLink implements Link, BoundedResource {
         }
         if (now - nextLivenessCheck >= 0) {
             nextLivenessCheck = now + livenessPeriod;
-            checkLiveness(now);
+            liveness.check(now);
         }
         return delivered;
     }
 
     /** Marks a slot heard; reports it up when it was down. Any datagram counts, even a bad one. */
     private void heard(int slot, long now) {
-        lastHeard[slot] = now;
-        lastProbe[slot] = now;
-        if (!peerUp[slot]) {
-            peerUp[slot] = true;
-            if (everUp[slot]++ > 0) {
-                stats.reconnects++;
-            }
-            PeerListener l = listener;
-            if (l != null) {
-                l.onPeerUp(this, slot);
-            }
+        if (!liveness.isUp(slot) && everUp[slot]++ > 0) {
+            stats.reconnects++;
         }
+        liveness.heard(slot, now);
     }
 
     /** Finds or learns the slot of a sender; -1 when the table is full (counted). */
@@ -363,58 +336,24 @@ public final class UdpLink implements Link, BoundedResource {
                 lastFrom = from;
                 lastFromSlot = i;
                 return i;
-            } else if (!peerUp[i] && (oldestDown < 0 || lastHeard[i] - lastHeard[oldestDown] < 0)) {
+            } else if (!liveness.isUp(i)
+                    && (oldestDown < 0 || liveness.lastHeard(i) - liveness.lastHeard(oldestDown) < 0)) {
                 oldestDown = i;
             }
         }
         int slot = free >= 0 ? free : oldestDown;
         if (slot < 0) {
-            refusals++;
+            peerTable.refused();
             return -1;
         }
         if (addrs[slot] == null) {
-            int used = inUse + 1;
-            inUse = used;
-            if (used > peak) {
-                peak = used;
-            }
+            peerTable.taken();
         }
         addrs[slot] = from;
         everUp[slot] = 0;
         lastFrom = from;
         lastFromSlot = slot;
         return slot;
-    }
-
-    private void checkLiveness(long now) {
-        for (int i = 0; i < peerUp.length; i++) {
-            if (!peerUp[i]) {
-                // A dialer keeps knocking on its down peer (the probe is what brings it back up);
-                // a listener cannot reach a peer that has not spoken, so it waits.
-                if (dialer && now - lastProbe[i] >= pingInterval) {
-                    lastProbe[i] = now;
-                    LivenessProbe p = probe;
-                    if (p != null) {
-                        p.probe(this, i);
-                    }
-                }
-                continue;
-            }
-            long silent = now - lastHeard[i];
-            if (silent > peerTimeout) {
-                peerUp[i] = false;
-                PeerListener l = listener;
-                if (l != null) {
-                    l.onPeerDown(this, i);
-                }
-            } else if (now - lastProbe[i] >= pingInterval) {
-                lastProbe[i] = now;
-                LivenessProbe p = probe;
-                if (p != null) {
-                    p.probe(this, i);
-                }
-            }
-        }
     }
 
     @Override
@@ -424,12 +363,12 @@ public final class UdpLink implements Link, BoundedResource {
 
     @Override
     public void setPeerListener(PeerListener listener) {
-        this.listener = listener;
+        liveness.setListener(listener);
     }
 
     /** Registers the hook that pings a silent peer (wired by the node to a {@code $node/caps} READ). */
     public void setLivenessProbe(LivenessProbe probe) {
-        this.probe = probe;
+        liveness.setProbe(probe);
     }
 
     @Override
@@ -448,41 +387,11 @@ public final class UdpLink implements Link, BoundedResource {
         } catch (IOException ignored) {
             // nothing left to release
         }
-        PeerListener l = listener;
-        for (int i = 0; i < peerUp.length; i++) {
-            if (peerUp[i]) {
-                peerUp[i] = false;
-                if (l != null) {
-                    l.onPeerDown(this, i);
-                }
-            }
-        }
+        liveness.allDown();
     }
 
-    // BoundedResource: the peer table.
-
-    @Override
-    public String resourceName() {
-        return name + " peers";
-    }
-
-    @Override
-    public int capacity() {
-        return peerAddr.length;
-    }
-
-    @Override
-    public int inUse() {
-        return inUse;
-    }
-
-    @Override
-    public int peak() {
-        return peak;
-    }
-
-    @Override
-    public long refusals() {
-        return refusals;
+    /** The peer table (capacity, slots in use, peak, refused senders); readable from any thread. */
+    public BoundedResource peerTable() {
+        return peerTable;
     }
 }

@@ -1,5 +1,6 @@
 package io.spectrum.link.udp;
 
+import io.spectrum.testing.Frames;
 import io.spectrum.time.SystemClock;
 
 import java.net.InetAddress;

@@ -2,6 +2,7 @@ package io.spectrum.link.udp;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.testing.Frames;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.Test;
@@ -142,7 +143,7 @@ class UdpLinkAllocationTest {
             System.out.printf("udp two interleaved peers: %d frames received by the listener, %d sender switches,"
                     + " allocated %d bytes (%.1f per switch)%n", switches, switches, allocated, (double) allocated / switches);
             assertTrue(allocated <= switches * 256, "more than an address object per sender switch: " + allocated);
-            assertEquals(2, server.inUse());
+            assertEquals(2, server.peerTable().inUse());
         } finally {
             a.close();
             b.close();

@@ -1,5 +1,7 @@
 package io.spectrum.link.udp;
 
+import io.spectrum.testing.Collector;
+import io.spectrum.testing.Frames;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.AfterEach;
@@ -60,7 +62,7 @@ class UdpLinkTest {
         int peer = atServer.peers.get(0);
         assertEquals(List.of("up " + peer), atServer.events);
         assertEquals(client.localAddress(), server.peerAddress(peer));
-        assertEquals(1, server.inUse());
+        assertEquals(1, server.peerTable().inUse());
 
         byte[] answer = Frames.value(8, 16);
         assertEquals(WireError.OK, server.send(peer, answer, 0, answer.length));
@@ -100,18 +102,18 @@ class UdpLinkTest {
         assertEquals(4, atServer.frames.size());
         Set<Integer> handles = new HashSet<>(atServer.peers);
         assertEquals(4, handles.size(), "each sender gets its own handle");
-        assertEquals(4, server.inUse());
-        assertEquals(4, server.peak());
+        assertEquals(4, server.peerTable().inUse());
+        assertEquals(4, server.peerTable().peak());
 
         // The fifth sender does not fit: refused and counted, nothing delivered.
         byte[] fifth = Frames.value(104, 16);
         clients.get(4).send(0, fifth, 0, fifth.length);
         long deadline = System.nanoTime() + 2_000_000_000L;
-        while (server.refusals() == 0 && System.nanoTime() < deadline) {
+        while (server.peerTable().refusals() == 0 && System.nanoTime() < deadline) {
             server.poll(atServer, 16);
             Thread.sleep(1);
         }
-        assertEquals(1, server.refusals());
+        assertEquals(1, server.peerTable().refusals());
         assertEquals(4, atServer.frames.size());
 
         // Replies reach the right client: answer each handle with its own counter.
@@ -223,7 +225,7 @@ class UdpLinkTest {
         Collector.pollUntil(server, atServer, 2);
         assertEquals(2, atServer.frames.size());
         assertEquals(b.localAddress(), server.peerAddress(0));
-        assertEquals(0, server.refusals());
+        assertEquals(0, server.peerTable().refusals());
         assertEquals(List.of("up 0", "down 0", "up 0"), atServer.events);
     }
 
@@ -247,7 +249,7 @@ class UdpLinkTest {
             assertEquals(1, server.stats().droppedOversize);
             assertEquals(1, server.stats().framesIn);
         }
-        assertEquals(1, server.inUse(), "only the good frame taught the listener its peer");
+        assertEquals(1, server.peerTable().inUse(), "only the good frame taught the listener its peer");
         byte[] big = Frames.value(7, 2000);
         assertEquals(WireError.FRAME_INVALID, server.send(0, big, 0, big.length));
         assertEquals(2, server.stats().droppedOversize);

@@ -1,17 +1,18 @@
-package io.spectrum.link.udp;
+package io.spectrum.link;
 
 import io.spectrum.wire.Opt;
 
 /**
- * The cheap outer check a datagram link applies before handing bytes to the node: one datagram must
- * be exactly one libtracer frame (header, declared length and trailers add up to the datagram
- * size, type not 0, reserved opt bits clear). The node's decoder checks everything inside.
+ * The cheap outer check a link applies to a received frame before handing it to the node (after
+ * COBS and CRC on serial, per datagram on UDP): it must be exactly one libtracer frame (header,
+ * declared length and trailers add up to the frame size, type not 0, reserved opt bits clear).
+ * The node's decoder checks everything inside. Allocation-free.
  */
-final class FrameShape {
+public final class FrameShape {
     private FrameShape() {
     }
 
-    static boolean isOneFrame(byte[] b, int off, int len) {
+    public static boolean isOneFrame(byte[] b, int off, int len) {
         if (len < 4) {
             return false;
         }

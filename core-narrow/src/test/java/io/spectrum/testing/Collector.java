@@ -1,4 +1,4 @@
-package io.spectrum.link.udp;
+package io.spectrum.testing;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Records frames and peer events for assertions. */
-final class Collector implements FrameHandler, PeerListener {
-    final List<byte[]> frames = new ArrayList<>();
-    final List<Integer> peers = new ArrayList<>();
-    final List<String> events = new ArrayList<>();
+/** Records frames and peer events for assertions (shared by the link modules' tests via the core-narrow test-jar). */
+public final class Collector implements FrameHandler, PeerListener {
+    public final List<byte[]> frames = new ArrayList<>();
+    public final List<Integer> peers = new ArrayList<>();
+    public final List<String> events = new ArrayList<>();
 
     @Override
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
@@ -31,7 +31,7 @@ final class Collector implements FrameHandler, PeerListener {
     }
 
     /** Polls until {@code n} frames arrived in total or 5 s passed (a guard against hangs, not a timing assertion). */
-    static void pollUntil(Link link, Collector c, int n) throws InterruptedException {
+    public static void pollUntil(Link link, Collector c, int n) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (c.frames.size() < n && System.nanoTime() < deadline) {
             if (link.poll(c, 64) == 0) {

@@ -1,14 +1,17 @@
-package io.spectrum.link.udp;
+package io.spectrum.testing;
 
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 
-/** Test frames: a VALUE TLV carrying a u64 counter padded to a chosen payload size. */
-final class Frames {
+/**
+ * Test frames for the link modules: a VALUE TLV carrying a u64 counter padded to a chosen payload
+ * size (shared via the core-narrow test-jar).
+ */
+public final class Frames {
     private Frames() {
     }
 
-    static byte[] value(long counter, int payload) {
+    public static byte[] value(long counter, int payload) {
         byte[] body = new byte[Math.max(8, payload)];
         for (int i = 0; i < 8; i++) {
             body[i] = (byte) (counter >>> (8 * i));
@@ -26,7 +29,7 @@ final class Frames {
     }
 
     /** The counter of a frame made by {@link #value}. */
-    static long counter(byte[] buf, int off) {
+    public static long counter(byte[] buf, int off) {
         long v = 0;
         for (int i = 0; i < 8; i++) {
             v |= (buf[off + 4 + i] & 0xFFL) << (8 * i);
