@@ -20,6 +20,7 @@ final class FwdTerminus {
     private final FieldSelector sel;
     private final SubscribersField subscribers;
     private final ChildrenField children;
+    private final ComposedRead composed;
     private final VertexTable vt;
     private final BlockPool values;
     private final LinkTable links;
@@ -32,13 +33,14 @@ final class FwdTerminus {
     private long pingAnswers;
 
     FwdTerminus(FwdRequest req, FieldSelector sel, SubscribersField subscribers, ChildrenField children,
-                VertexTable vt, BlockPool values,
+                ComposedRead composed, VertexTable vt, BlockPool values,
                 LinkTable links, TopicState topic, Fanout fanout, AwaitTable awaits, RemoteClient client,
                 Clock clock, long defaultAwait) {
         this.req = req;
         this.sel = sel;
         this.subscribers = subscribers;
         this.children = children;
+        this.composed = composed;
         this.vt = vt;
         this.values = values;
         this.links = links;
@@ -150,6 +152,10 @@ final class FwdTerminus {
             return;
         }
         if (field == TlvIndex.NONE) {
+            if (composed.composes(v, req.fromOwner())) {
+                composed.reply(v); // a vertex with children: the composed POINT tree (digest §6)
+                return;
+            }
             if (vt.valLen[v] < 0) {
                 req.replyError(WireError.PATH_NOT_FOUND);
                 return;

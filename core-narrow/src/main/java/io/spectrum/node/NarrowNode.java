@@ -75,6 +75,7 @@ public final class NarrowNode implements Node, FrameHandler {
     static final NodePath CAPS = NodePath.of("/$node/caps");
     static final NodePath PING_EP = NodePath.of("/$reply/ping");
     private final FwdTerminus terminus;
+    private final ComposedRead composed;
 
     public NarrowNode(NodeConfig cfg) {
         if (cfg.maxVertices < 2 || cfg.maxSubscribers < 1 || cfg.maxKeyBytes < 1 || cfg.frameBytes < 64) {
@@ -89,7 +90,8 @@ public final class NarrowNode implements Node, FrameHandler {
         topic = new TopicState(vt, values, records, cfg.payloadCap, cfg.staleGraceNanos);
         links = new LinkTable(cfg.maxLinks);
         rx = new TlvIndex(cfg.maxTlvsPerFrame, 16);
-        buffers = new FrameBuffers(cfg.frameBytes);
+        // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack
+        buffers = new FrameBuffers(cfg.frameBytes, Math.max(16, cfg.maxKeyBytes / 2 + 4));
         awaits = new AwaitTable(cfg.maxAwaits, cfg.awaitRouteBytes, vt, links, buffers);
         counts = new ListenerCounts(vt, records, links, buffers);
         slots = new SubscriberSlots(vt, st, records, counts);
@@ -98,8 +100,10 @@ public final class NarrowNode implements Node, FrameHandler {
         FwdRequest req = new FwdRequest(rx, vt, links, buffers, cfg.accessPolicy);
         FieldSelector sel = new FieldSelector();
         SubscribersField subscribers = new SubscribersField(req, sel, vt, st, records, buffers, topic, slots, counts, fanout);
-        ChildrenField children = new ChildrenField(req, sel, vt);
-        terminus = new FwdTerminus(req, sel, subscribers, children, vt, values, links, topic, fanout, awaits, client,
+        ChildOrder order = new ChildOrder(vt, req);
+        ChildrenField children = new ChildrenField(req, sel, vt, order);
+        composed = new ComposedRead(vt, values, order, req, buffers);
+        terminus = new FwdTerminus(req, sel, subscribers, children, composed, vt, values, links, topic, fanout, awaits, client,
                 clock, cfg.defaultAwaitTimeoutNanos);
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource()};
@@ -145,6 +149,15 @@ public final class NarrowNode implements Node, FrameHandler {
         }
         System.arraycopy(values.memory(), vt.valOff[v], dst, off, n);
         return n;
+    }
+
+    @Override
+    public int readTree(NodePath path, byte[] dst, int off, int cap) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v >= 0 && composed.composes(v, true)) {
+            return composed.copy(v, dst, off, cap);
+        }
+        return read(path, dst, off, cap);
     }
 
     @Override

@@ -33,10 +33,12 @@ class FwdTerminusTest extends NodeHarness {
     }
 
     @Test
-    void readOfVertexWithoutValue_isNotFound() {
-        node.write(temp, Frames.value(1, 1), 0, 5);
-        Frames.Reply r = request(Frames.fwd(0, NodePath.of("/sensor").tlv(), null, Frames.REPLY_EP));
+    void readOfChildlessVertexWithoutValue_isNotFound() {
+        node.subscribe(temp, 0, (s, v, q, st) -> { }); // creates /sensor/temp, never written
+        Frames.Reply r = request(Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP));
         assertEquals(WireError.PATH_NOT_FOUND, r.errorCode());
+        // /sensor now has a child: its READ is the composed tree (ComposedReadTest), not not_found
+        assertEquals(0, request(Frames.fwd(0, NodePath.of("/sensor").tlv(), null, Frames.REPLY_EP)).kind);
     }
 
     @Test

@@ -11,10 +11,10 @@ import io.spectrum.wire.WireError;
  * A steady-state mix of node operations with every frame and handle built up front: local writes
  * with fan-out (callback, subtree and remote edges), reads, handle toggles, and remote FWD
  * requests through a fake link (READ, WRITE, subscribe append, [N] toggle, [N] clear, AWAIT,
- * list read, :children[] read), plus ticks. Used by the allocation test and the Epsilon run.
+ * list read, :children[] read, composed READ of /sensor), plus ticks. Used by the allocation test and the Epsilon run.
  */
 final class MixedWorkload {
-    static final int OPS_PER_ROUND = 17;
+    static final int OPS_PER_ROUND = 18;
 
     final ManualClock clock = new ManualClock(0);
     final NarrowNode node;
@@ -33,6 +33,7 @@ final class MixedWorkload {
     final byte[] await;
     final byte[] list;
     final byte[] children;
+    final byte[] composed;
     long delivered;
 
     private final ValueListener counter = (s, v, seq, stale) -> delivered += v.length();
@@ -67,11 +68,17 @@ final class MixedWorkload {
         await = Frames.fwd(2, temp.tlv(), null, Frames.REPLY_EP);
         list = h.listRead();
         children = ChildrenFieldTest.readChildren("/sensor", true);
+        composed = Frames.fwd(0, sensor.tlv(), null, Frames.REPLY_EP);
         // one round to prove the frames do what they say
         link.inject(2, children);
         node.poll();
         if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != NarrowNode.KIND_RESULT) {
             throw new IllegalStateException(":children[] read refused");
+        }
+        link.inject(2, composed);
+        node.poll();
+        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != NarrowNode.KIND_RESULT) {
+            throw new IllegalStateException("composed read refused");
         }
         link.inject(3, clear);
         node.poll();
@@ -96,6 +103,7 @@ final class MixedWorkload {
             check(node.write(temp, value, 0, value.length)); // 12 answers the await
             link.inject(2, list, 0, list.length); // 13 list read
             link.inject(2, children, 0, children.length); // 17 :children[] read
+            link.inject(2, composed, 0, composed.length); // 18 composed READ of /sensor
             sum += node.poll();
             sum += node.sequence(temp); // 14
             clock.advanceMillis(1);

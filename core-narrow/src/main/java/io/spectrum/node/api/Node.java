@@ -29,6 +29,18 @@ public interface Node extends PeerListener, AutoCloseable {
     int read(NodePath path, byte[] dst, int off, int cap);
 
     /**
+     * The composed read (digest §6) as the owner sees it: for a vertex with children,
+     * {@code POINT{NAME <leaf segment>, [stored value TLV], POINT{…} per child}} in byte order of
+     * the names, recursively, {@code $} children included (the root's NAME is empty); for a vertex
+     * without children exactly what {@link #read} answers. {@link #read} itself stays the vertex's
+     * own value, so callers that show or parse one value are unaffected.
+     *
+     * @return bytes written, or a negated error code (PATH_NOT_FOUND for an absent or never-written
+     *     childless vertex, FLOW_BACKPRESSURE when dst is too small)
+     */
+    int readTree(NodePath path, byte[] dst, int off, int cap);
+
+    /**
      * Subscribes a callback to the vertex and its subtree. {@code policy} is the delivery_policy
      * word: bit 5 durability (deliver the current value now), bit 8 one_shot, bit 9 create
      * suspended. A refusal is reported by the returned handle's {@link Subscription#error()}.
