@@ -76,7 +76,7 @@ final class LsTree {
     }
 
     private Vertex visit(String path, String name, int depth) {
-        Vertex v = new Vertex(path, name, depth, client.read(path), client.subscribers(path));
+        Vertex v = new Vertex(path, name, depth, ownValue(client.read(path)), client.subscribers(path));
         PeerClient.Reply listing = maxDepth > 0 && v.subscribers.code() != WireError.FLOW_TIMEOUT
                 ? client.call(PeerClient.OP_READ, path, CHILDREN_LIST, null) : null;
         List<String> names = List.of();
@@ -101,6 +101,32 @@ final class LsTree {
             }
         }
         return v;
+    }
+
+    /**
+     * The vertex's own value from its READ answer. A node answers a vertex with children with the
+     * composed tree {@code POINT{NAME seg, [own value], POINT…}} (digest §6); {@code ls} walks the
+     * children itself, so its VALUE column keeps the vertex's own value: the child after the NAME
+     * when it is not a POINT, else "no value" (not_found, shown as "-"). Any other answer is kept.
+     */
+    static PeerClient.Reply ownValue(PeerClient.Reply r) {
+        byte[] p = r.payload();
+        if (!r.ok() || p == null || p.length < 4 || (p[0] & 0xFF) != TlvType.POINT) {
+            return r;
+        }
+        TlvIndex x = new TlvIndex(Math.max(16, p.length / 4 + 1), 256);
+        if (new FrameDecoder().decode(p, 0, p.length, x) != WireError.OK) {
+            return r;
+        }
+        int n = x.firstChild(0);
+        if (n == TlvIndex.NONE || x.type(n) != TlvType.NAME) {
+            return r; // not a composed tree: a stored POINT value
+        }
+        int own = x.nextSibling(n);
+        if (own == TlvIndex.NONE || x.type(own) == TlvType.POINT) {
+            return new PeerClient.Reply(WireError.PATH_NOT_FOUND, null);
+        }
+        return new PeerClient.Reply(WireError.OK, Arrays.copyOfRange(p, x.start(own), x.end(own)));
     }
 
     /** The segment names in a {@code POINT{ POINT{NAME seg} … }} listing, in order. */
