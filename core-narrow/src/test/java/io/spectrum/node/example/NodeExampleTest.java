@@ -35,6 +35,9 @@ class NodeExampleTest {
         assertEquals(WireError.OK, node.write(temp, value, 0, len));
         byte[] out = new byte[16];
         int n = node.read(temp, out, 0, out.length);
+        // a vertex with children reads as a tree: POINT{NAME sensor, POINT{NAME temp, VALUE u16 215}}
+        byte[] tree = new byte[64];
+        int t = node.readTree(NodePath.of("/sensor"), tree, 0, tree.length);
 
         sub.suspend(); // one bit in the slot: no delivery, not counted
         node.write(temp, value, 0, len);
@@ -42,6 +45,7 @@ class NodeExampleTest {
         sub.close();
 
         assertEquals(6, n);
+        assertEquals(4 + 10 + 4 + 8 + 6, t);
         // the write made the local host the last publisher; active / idle follow the delivering count
         assertEquals(List.of("/sensor/temp seq 1", "idle 0", "active 1", "idle 0"), seen);
         // links: node.attach(link); then a loop of node.poll(); node.tick();
