@@ -142,13 +142,8 @@ final class FwdTerminus {
                 return;
             }
         }
-        int v = req.findDst();
+        int v = readableDst();
         if (v < 0) {
-            req.replyError(WireError.PATH_NOT_FOUND);
-            return;
-        }
-        if (!req.canRead(v)) {
-            req.replyError(WireError.ACCESS_DENIED);
             return;
         }
         if (field == TlvIndex.NONE) {
@@ -211,17 +206,26 @@ final class FwdTerminus {
         if (sel.index < 0 && req.silent) {
             return; // a subscribe with no return route is dropped silently
         }
-        int v = req.findDst();
+        // the RFC-0035 §7.2 gate (READ on the vertex) runs before the slot is looked up
+        int v = readableDst();
         if (v < 0) {
-            req.replyError(WireError.PATH_NOT_FOUND);
-            return;
-        }
-        // the RFC-0035 §7.2 gate runs before the slot is looked up
-        if (!req.canRead(v)) {
-            req.replyError(WireError.ACCESS_DENIED);
             return;
         }
         subscribers.write(v, payload);
+    }
+
+    /** The request's existing dst vertex if the caller may READ it; otherwise answers not_found or denied, -1. */
+    private int readableDst() {
+        final int v = req.findDst();
+        if (v < 0) {
+            req.replyError(WireError.PATH_NOT_FOUND);
+            return -1;
+        }
+        if (!req.canRead(v)) {
+            req.replyError(WireError.ACCESS_DENIED);
+            return -1;
+        }
+        return v;
     }
 
     /** A plain WRITE: only the owner creates; reserved ($) vertices are the owner's alone. */
@@ -278,13 +282,8 @@ final class FwdTerminus {
             req.replyError(r != WireError.OK ? r : WireError.SCHEMA_NOT_FOUND);
             return;
         }
-        int v = req.findDst();
+        int v = readableDst();
         if (v < 0) {
-            req.replyError(WireError.PATH_NOT_FOUND);
-            return;
-        }
-        if (!req.canRead(v)) {
-            req.replyError(WireError.ACCESS_DENIED);
             return;
         }
         final TlvIndex x = req.rx;
