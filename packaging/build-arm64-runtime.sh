@@ -13,8 +13,8 @@
 #
 # Then: ./spectrum flash --root /mnt/pi --runtime build-out/arm64/runtime
 #
-# Modules: what jdeps finds in host-app/target/spectrum.jar, minus java.desktop and java.compiler
-# (only optional paths of jackson and picocli's annotation processor reach them). Override with
+# Modules: what jdeps finds in the board bundle (board/target/spectrum-board-*-bundle.jar: the board
+# main, runtime, NARROW core, links and jSerialComm). Override with
 # SPECTRUM_RUNTIME_MODULES=a,b,c (then the jar is not needed). Needs: a JDK 17 (jlink, jdeps); for arm64
 # also apt-get, dpkg, binutils-aarch64-linux-gnu and network access to Debian's archive (about 71 MB,
 # once: the downloaded .debs are kept in OUTDIR/debs). Nothing in /etc/apt is touched: a private apt
@@ -25,7 +25,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$ROOT/build-out/arm64}
 ARCH=${SPECTRUM_RUNTIME_ARCH:-arm64}
 WRAPPER=${SPECTRUM_QEMU_WRAPPER:-0}
-JAR=$ROOT/host-app/target/spectrum.jar
+JAR=$(ls "$ROOT"/board/target/spectrum-board-*-bundle.jar 2>/dev/null | head -n 1 || true)
+JAR=${JAR:-$ROOT/board/target/spectrum-board-bundle.jar}
 say() { echo "build-arm64-runtime: $*"; }
 die() { echo "build-arm64-runtime: $*" >&2; exit 2; }
 

@@ -8,10 +8,10 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:-${HOME}/.cache/spectrum/arm64}
-# The board runs io.spectrum.cli.SpectrumCommand: picocli, jSerialComm and the NARROW core need only
-# java.base (jdeps), but picocli introspects every registered subcommand class, and host-app commands
-# may touch logging, http and management types, so the image carries those too. A fixed list, so the
-# runtime can be built before (and cached independently of) the jar.
+# The emulated board runs io.spectrum.board.BoardMain from the test class path. A fixed module list
+# (wider than the board bundle needs, so the same cached image also serves test helpers that touch
+# logging, http and management types), so the runtime can be built before, and cached independently
+# of, the jars.
 export SPECTRUM_RUNTIME_MODULES=${SPECTRUM_ARM64_MODULES:-java.base,jdk.unsupported,java.logging,java.management,java.naming,java.sql,java.xml,java.net.http,jdk.httpserver}
 export SPECTRUM_RUNTIME_ARCH=arm64
 export SPECTRUM_QEMU_WRAPPER=1

@@ -8,12 +8,12 @@ import java.util.List;
 
 /**
  * How to launch an emulated board: a java executable (the host JVM's, or the aarch64 runtime under
- * qemu), a class path holding io.spectrum.cli.SpectrumCommand, and JVM options. The board runs
- * {@code SpectrumCommand board --serial DEVICE --baud 115200 --name NAME}, its output appended to a
+ * qemu), a class path holding the board application (io.spectrum.board.BoardMain), and JVM options.
+ * The board runs {@code BoardMain --serial DEVICE --baud 115200 --name NAME}, its output appended to a
  * log file next to the pty pair.
  */
 public final class BoardProcess {
-    public static final String MAIN = "io.spectrum.cli.SpectrumCommand";
+    public static final String MAIN = "io.spectrum.board.BoardMain";
 
     private final String java;
     private final String classPath;
@@ -57,7 +57,6 @@ public final class BoardProcess {
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(mainClass);
-        cmd.add("board");
         cmd.add("--serial");
         cmd.add(device.toString());
         cmd.add("--baud");

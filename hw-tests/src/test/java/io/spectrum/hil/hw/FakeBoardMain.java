@@ -5,12 +5,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Stands in for {@code SpectrumCommand board} in the target-machinery test: checks it got the board
+ * Stands in for {@code BoardMain} in the target-machinery test: checks it got the board
  * arguments, appends its pid to {@code starts.txt} in its working directory, then idles until killed.
  */
 public final class FakeBoardMain {
     public static void main(String[] args) throws Exception {
-        if (args.length != 7 || !args[0].equals("board") || !args[1].equals("--serial") || !Files.exists(Path.of(args[2]))) {
+        if (args.length != 6 || !args[0].equals("--serial") || !Files.exists(Path.of(args[1]))) {
             System.exit(3);
         }
         Files.writeString(Path.of("starts.txt"), ProcessHandle.current().pid() + "\n",

@@ -1,0 +1,104 @@
+package io.spectrum.board;
+
+import io.spectrum.runtime.NodeLoop;
+import io.spectrum.link.Link;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A demo board: a NARROW node on one or more links with a few vertices a host (or a test) can read,
+ * write and subscribe to.
+ *
+ * <ul>
+ *   <li>{@code /board/temp}: VALUE u16, centi-degrees C, updated every period</li>
+ *   <li>{@code /board/humidity}: VALUE u16, per mille, updated every period</li>
+ *   <li>{@code /board/counter}: VALUE u32, +1 every period</li>
+ *   <li>{@code /board/led}: VALUE u8, writable by peers (starts at 0)</li>
+ *   <li>{@code /board/name}: NAME, the board's name</li>
+ * </ul>
+ * The same vertices as the demo stand-in, so {@code spectrum demo} can start real boards.
+ */
+public final class Board implements AutoCloseable {
+    public static final NodePath TEMP = NodePath.of("/board/temp");
+    public static final NodePath HUMIDITY = NodePath.of("/board/humidity");
+    public static final NodePath COUNTER = NodePath.of("/board/counter");
+    public static final NodePath LED = NodePath.of("/board/led");
+    public static final NodePath NAME = NodePath.of("/board/name");
+
+    private final String name;
+    private final NodeLoop loop;
+    private final long periodNanos;
+    private final double phase;
+    private final byte[] buf = new byte[64];
+    private final TlvWriter w = new TlvWriter(4);
+    private long next;
+    private volatile long count;
+
+    public Board(String name, long periodMillis) {
+        this(name, periodMillis, new NodeConfig());
+    }
+
+    public Board(String name, long periodMillis, NodeConfig config) {
+        this.name = name;
+        this.periodNanos = periodMillis * 1_000_000L;
+        this.phase = (name.hashCode() & 0xFF) * 1.3;
+        NarrowNode node = new NarrowNode(config);
+        this.loop = new NodeLoop(name, node, this::step);
+        publish(LED, 0, 1);
+        w.wrap(buf, 0, buf.length).leaf(TlvType.NAME, name.getBytes(StandardCharsets.UTF_8));
+        node.write(NAME, buf, 0, w.length());
+        publishAll();
+    }
+
+    public void attach(Link link) {
+        loop.attach(link);
+    }
+
+    public void start() {
+        next = System.nanoTime() + periodNanos;
+        loop.start();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public NodeLoop loop() {
+        return loop;
+    }
+
+    /** Publishes done so far (count of periods). */
+    public long count() {
+        return count;
+    }
+
+    private void step(long now) {
+        if (periodNanos > 0 && now - next >= 0) {
+            next = now + periodNanos;
+            count++;
+            publishAll();
+        }
+    }
+
+    private void publishAll() {
+        long n = count;
+        publish(TEMP, Math.round(2150 + 180 * Math.sin(phase + n / 12.0) + 15 * Math.sin(n * 1.7)), 2);
+        publish(HUMIDITY, Math.round(480 + 60 * Math.cos(phase + n / 20.0)), 2);
+        publish(COUNTER, n, 4);
+    }
+
+    private void publish(NodePath p, long v, int width) {
+        w.wrap(buf, 0, buf.length).value(v, width);
+        loop.node().write(p, buf, 0, w.length());
+    }
+
+    @Override
+    public void close() {
+        loop.close();
+    }
+}

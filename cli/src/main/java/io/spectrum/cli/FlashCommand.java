@@ -1,0 +1,140 @@
+package io.spectrum.cli;
+
+import io.spectrum.packaging.BoardBundle;
+import io.spectrum.packaging.BoardConfig;
+import io.spectrum.packaging.FlashException;
+import io.spectrum.packaging.RootfsInstaller;
+import io.spectrum.packaging.SshInstaller;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code spectrum flash}: installs the board node on a Raspberry Pi, via its SD card or over ssh. */
+@Command(name = "flash",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+                "Install the board node on a Raspberry Pi (a systemd service).",
+                "",
+                "Either into the board's root file system mounted on this machine (an SD card):",
+                "  sudo mount /dev/sdX2 /mnt/pi && sudo ./spectrum flash --root /mnt/pi",
+                "or onto a running board over ssh (needs key login and passwordless sudo):",
+                "  ./spectrum flash --ssh pi@raspberrypi.local",
+                "",
+                "Installs /opt/spectrum (jar, launcher, optional runtime),",
+                "/etc/spectrum/board.conf (kept if present) and spectrum-board.service,",
+                "enabled. Safe to run again.",
+                ""},
+        footer = {"", "After flashing: sudo journalctl -u spectrum-board -f on the board shows its output."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:installed", "1:failed on the way (I/O, ssh, the board)", "2:bad arguments or target; the message says what to do"})
+public final class FlashCommand implements Callable<Integer> {
+
+    static final class Target {
+        @Option(names = "--root", paramLabel = "DIR", required = true,
+                description = "Mount point of the board's root file system (it has etc/ and usr/).")
+        Path root;
+
+        @Option(names = "--ssh", paramLabel = "USER@HOST", required = true,
+                description = "A running board reachable by ssh; the bundle goes over scp and is enabled with systemctl.")
+        String ssh;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Target target;
+
+    @Option(names = "--serial", paramLabel = "DEVICE",
+            description = "Serial port the board talks to the host on (the default link: " + BoardConfig.DEFAULT_SERIAL + ").")
+    String serial;
+
+    @Option(names = "--baud", paramLabel = "N", defaultValue = "" + BoardConfig.DEFAULT_BAUD,
+            description = "Serial baud rate (default: ${DEFAULT-VALUE}).")
+    int baud;
+
+    @Option(names = "--udp", paramLabel = "HOST:PORT", defaultValue = "",
+            description = "Link by UDP instead: listen on HOST:PORT for the host (spectrum host --peer).")
+    String udp;
+
+    @Option(names = "--peer", paramLabel = "HOST:PORT", defaultValue = "",
+            description = "Link by UDP instead: dial a host listening at HOST:PORT.")
+    String peer;
+
+    @Option(names = "--reset-config",
+            description = "Rewrite /etc/spectrum/board.conf from these options even if it exists (it is kept otherwise).")
+    boolean resetConfig;
+
+    @Option(names = "--runtime", paramLabel = "DIR",
+            description = "Ship this Java runtime (a jlinked aarch64 image from packaging/build-arm64-runtime.sh) "
+                    + "as /opt/spectrum/runtime; without it the board's own java 17+ is used.")
+    Path runtime;
+
+    @Option(names = "--ssh-port", paramLabel = "PORT", defaultValue = "22", description = "ssh port (default: ${DEFAULT-VALUE}).")
+    int sshPort;
+
+    @Option(names = "--classpath", hidden = true, split = ":",
+            description = "Jars or class directories to install instead of the board bundle (development and tests).")
+    List<Path> classpath;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            BoardConfig config;
+            BoardBundle bundle;
+            try {
+                // serial is the default link unless UDP was asked for
+                String port = serial != null ? serial : udp.isEmpty() && peer.isEmpty() ? BoardConfig.DEFAULT_SERIAL : "";
+                config = new BoardConfig(port, baud, udp, peer);
+                bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig);
+            } catch (IllegalArgumentException e) {
+                throw new FlashException(FlashException.USAGE, e.getMessage());
+            }
+            if (target.root != null) {
+                RootfsInstaller.install(target.root, bundle, out);
+            } else {
+                SshInstaller.withProcesses().install(target.ssh, sshPort, bundle, resetConfig, runtime != null, out);
+            }
+            return 0;
+        } catch (FlashException e) {
+            out.flush();
+            err.println("spectrum flash: " + e.getMessage());
+            err.flush();
+            return e.exitCode();
+        }
+    }
+
+    /**
+     * What to install: the board bundle jar ({@code spectrum-board.jar}: core-narrow, the links, the
+     * runtime and the board main; no CLI, dashboard, HIL or JSON library), which the packaging
+     * module carries as a resource. It is copied out to a temporary directory for the installers.
+     */
+    static List<Path> payload() throws FlashException {
+        try (InputStream in = BoardBundle.class.getResourceAsStream(BoardBundle.BOARD_JAR_RESOURCE)) {
+            if (in == null) {
+                throw new FlashException(FlashException.USAGE, "this build carries no board bundle ("
+                        + BoardBundle.BOARD_JAR_RESOURCE + "); rebuild it: mvn -B -DskipTests package");
+            }
+            Path dir = Files.createTempDirectory("spectrum-flash");
+            Path jar = dir.resolve(BoardBundle.BOARD_JAR);
+            Files.copy(in, jar);
+            jar.toFile().deleteOnExit();
+            dir.toFile().deleteOnExit();
+            return List.of(jar);
+        } catch (IOException e) {
+            throw new FlashException(FlashException.USAGE, "cannot unpack the board bundle: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.spectrum.cli;
+
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.link.Link;
+import io.spectrum.time.SystemClock;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+
+/**
+ * The link settings shared by the node processes ({@code board}, {@code host}): serial baud rate and
+ * the liveness timers, and opening a UDP listener, a UDP dialer or a serial line with them. Which
+ * links to open ({@code --udp}, {@code --peer}, {@code --serial}) stays with each command: a board
+ * runs on exactly one, a host on any number of boards plus a client listener.
+ */
+public final class LinkOptions {
+    @Option(names = "--baud", paramLabel = "N", defaultValue = "115200", description = "Serial baud rate (8N1). Default: ${DEFAULT-VALUE}.")
+    int baud;
+
+    @Option(names = "--ping", paramLabel = "MS", defaultValue = "1000", description = "Probe a quiet peer after this long.")
+    long pingMillis;
+
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "5000", description = "Report a silent peer down after this long.")
+    long timeoutMillis;
+
+    /** {@code --udp HOST:PORT}: bind and listen. */
+    Link udpListen(int id, String hostPort) throws IOException {
+        return LinkSpec.udpListen(id, hostPort, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+    }
+
+    /** {@code --peer HOST:PORT}: dial a UDP listener. */
+    Link udpDial(int id, String hostPort) throws IOException {
+        return LinkSpec.udpDial(id, hostPort, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+    }
+
+    /** {@code --serial DEVICE} at {@code --baud}. */
+    Link serial(int id, String device) {
+        return LinkSpec.serial(id, device, baud, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+    }
+}

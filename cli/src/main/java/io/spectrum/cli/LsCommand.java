@@ -1,0 +1,175 @@
+package io.spectrum.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.client.PeerClient;
+import io.spectrum.host.runtime.ValueText;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.WireError;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code spectrum ls --peer HOST:PORT [PATH...]}: each vertex with its value and subscriber count.
+ * With no path it walks the whole tree from {@code /}; a named path is printed as before and its
+ * subtree follows, found through {@code :children[]} reads ({@link LsTree}) down to {@code --depth}.
+ */
+@Command(name = "ls", mixinStandardHelpOptions = true,
+        description = {"List a running node's vertices with values and subscriber counts, as a tree.",
+                "With no PATH the walk starts at /; under each listed vertex its children are found with "
+                        + ":children[] reads, down to --depth levels. Subscriber counts come from each path's "
+                        + ":subscribers[] list (suspended ones counted apart). A node that does not answer "
+                        + ":children[] (a plain libtracer v1 peer) shows only the named paths.",
+                "",
+                "Example: spectrum ls --peer 127.0.0.1:7700",
+                "         spectrum ls --peer 127.0.0.1:7700 --depth 0 /board/temp /board/led", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every vertex answered", "1:a vertex or listing was refused", "2:bad arguments"})
+public final class LsCommand implements Callable<Integer> {
+    private static final byte[] DELIVERY_POLICY = "delivery_policy".getBytes(StandardCharsets.US_ASCII);
+    private static final String ROW = "%-32s %-18s %s%n";
+
+    @Mixin
+    PeerOptions peer;
+
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Where to start (default: /). Each is listed with its subtree.")
+    List<String> paths;
+
+    @Option(names = "--depth", paramLabel = "N", defaultValue = "8",
+            description = "How many levels below each PATH to list (default: ${DEFAULT-VALUE}; 0 = only the named paths).")
+    int depth;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (depth < 0 || depth > 64) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--depth must be 0..64 (was " + depth + ")");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        boolean named = paths != null && !paths.isEmpty();
+        List<String> starts = named ? paths : List.of("/");
+        int[] rc = {0};
+        try (PeerClient c = peer.connect(spec.commandLine())) {
+            if (!peer.json) {
+                out.printf(ROW, "PATH", "VALUE", "SUBSCRIBERS");
+            }
+            LsTree tree = new LsTree(c, depth, v -> {
+                rc[0] |= refused(v) ? 1 : 0;
+                if (!peer.json) {
+                    printRow(out, v, named);
+                }
+            });
+            for (String p : starts) {
+                LsTree.Vertex root;
+                try {
+                    root = tree.walk(p);
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
+                }
+                if (peer.json) {
+                    out.println(json(root));
+                }
+                out.flush();
+            }
+        }
+        return rc[0];
+    }
+
+    /**
+     * Refused: neither read answered for the vertex (as before for named paths), or its listing
+     * failed for another reason than "absent" or "this node has no :children" (a plain v1 peer).
+     */
+    private static boolean refused(LsTree.Vertex v) {
+        int e = v.childrenError;
+        return !v.answered() || (e != 0 && e != WireError.SCHEMA_NOT_FOUND && e != WireError.PATH_NOT_FOUND);
+    }
+
+    private void printRow(PrintWriter out, LsTree.Vertex v, boolean named) {
+        String indent = "  ".repeat(v.depth);
+        String label = v.depth == 0 ? v.path : indent + v.name;
+        String value;
+        if (v.value.ok()) {
+            value = ValueText.of(v.value.payload(), 0, v.value.payload().length).text();
+        } else if (v.value.code() == WireError.PATH_NOT_FOUND && v.subscribers.ok() && (v.depth > 0 || !named)) {
+            value = "-"; // a listed vertex without a value of its own
+        } else {
+            value = ClientOutput.refusal(v.value, peer.peer);
+        }
+        int[] n = v.counts;
+        out.printf(ROW, label, value, n[0] == 0 ? "-" : n[0] + (n[1] > 0 ? " (" + n[1] + " suspended)" : ""));
+        String more = indent + "  ";
+        if (v.childrenError != 0 && v.childrenError != WireError.SCHEMA_NOT_FOUND
+                && !(v.childrenError == WireError.PATH_NOT_FOUND && !v.answered())) {
+            out.println(more + "(children: " + ClientOutput.refusal(new PeerClient.Reply(v.childrenError, null), peer.peer) + ")");
+        }
+        if (v.notWalked > 0) {
+            out.println(more + "... " + v.notWalked + " more below (raise --depth)");
+        }
+        out.flush();
+    }
+
+    private static ObjectNode json(LsTree.Vertex v) {
+        ObjectNode o = ClientOutput.json(v.path, v.value);
+        o.put("subscribers", v.counts[0]);
+        o.put("suspended", v.counts[1]);
+        if (v.walked) {
+            ArrayNode kids = o.putArray("children");
+            for (LsTree.Vertex c : v.children) {
+                kids.add(json(c));
+            }
+        }
+        if (v.notWalked > 0) {
+            o.put("notWalked", v.notWalked);
+        }
+        if (v.childrenError != 0) {
+            o.put("childrenError", WireError.identity(v.childrenError));
+        }
+        return o;
+    }
+
+    /** {subscribers, suspended} in a POINT of renderings (holes are empty STATUS). */
+    static int[] count(byte[] point) {
+        int[] n = {0, 0};
+        if (point == null) {
+            return n;
+        }
+        TlvIndex x = new TlvIndex(1024, 16);
+        if (new FrameDecoder().decode(point, 0, point.length, x) != WireError.OK || x.type(0) != TlvType.POINT) {
+            return n;
+        }
+        for (int s = x.firstChild(0); s != TlvIndex.NONE; s = x.nextSibling(s)) {
+            if (x.type(s) != TlvType.SUBSCRIBER) {
+                continue;
+            }
+            n[0]++;
+            for (int c = x.firstChild(s); c != TlvIndex.NONE; c = x.nextSibling(c)) {
+                if (x.type(c) != TlvType.SETTINGS) {
+                    continue;
+                }
+                for (int k = x.firstChild(c); k != TlvIndex.NONE; k = x.nextSibling(k)) {
+                    int v = x.nextSibling(k);
+                    if (v == TlvIndex.NONE) {
+                        break;
+                    }
+                    if (x.payloadEquals(k, DELIVERY_POLICY) && x.bodyLength(v) == 2 && (x.valueAsLong(v) & 0x0200) != 0) {
+                        n[1]++;
+                    }
+                    k = v;
+                }
+            }
+        }
+        return n;
+    }
+}

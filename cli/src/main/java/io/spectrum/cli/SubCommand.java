@@ -1,0 +1,107 @@
+package io.spectrum.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.client.PeerClient;
+import io.spectrum.host.runtime.ValueText;
+import io.spectrum.wire.WireError;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code spectrum sub --peer HOST:PORT PATH...}: follows paths live. */
+@Command(name = "sub", mixinStandardHelpOptions = true,
+        description = {"Follow paths on a running node live.",
+                "Prints each new value with the sequence number and stale flag the node stamps on it, starting "
+                        + "with the current value. Stops on Ctrl-C, or after --count values or --duration seconds.",
+                "",
+                "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:followed until stopped", "1:a subscription was refused", "2:bad arguments"})
+public final class SubCommand implements Callable<Integer> {
+    @Mixin
+    PeerOptions peer;
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Vertex paths to follow.")
+    List<String> paths;
+
+    @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N values (0 = no limit).")
+    long count;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this many seconds (0 = no limit).")
+    long seconds;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (count < 0 || seconds < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
+        }
+        try (PeerClient c = peer.connect(spec.commandLine())) {
+            Map<String, String> routes = new HashMap<>();
+            for (int i = 0; i < paths.size(); i++) {
+                String p = paths.get(i);
+                String route = "/cli/sub/" + i;
+                if (!peer.json) {
+                    err.println("subscribing to " + p + " on " + peer.peer + " ...");
+                    err.flush();
+                }
+                PeerClient.Reply r;
+                try {
+                    r = c.subscribe(p, route, PeerClient.DURABILITY, true);
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
+                }
+                if (!r.ok()) {
+                    err.println(p + ": " + ClientOutput.refusal(r, peer.peer));
+                    err.flush();
+                    return 1;
+                }
+                routes.put(route, p);
+            }
+            long[] seen = {0};
+            long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
+            while (!Thread.currentThread().isInterrupted() && (count == 0 || seen[0] < count) && System.nanoTime() < deadline) {
+                c.pump(Duration.ofMillis(100), d -> {
+                    if (count > 0 && seen[0] >= count) {
+                        return;
+                    }
+                    seen[0]++;
+                    String path = routes.getOrDefault(d.route(), d.route());
+                    ValueText v = ClientOutput.text(d.value());
+                    if (peer.json) {
+                        ObjectNode o = ClientOutput.JSON.createObjectNode();
+                        o.put("path", path);
+                        o.put("value", v.text());
+                        if (v.numeric()) {
+                            o.put("number", v.number());
+                        }
+                        if (d.stamped()) {
+                            o.put("seq", d.seq());
+                            o.put("stale", d.stale());
+                            o.put("deleted", d.deleted());
+                        }
+                        out.println(o);
+                    } else {
+                        out.println(path + " = " + (d.deleted() ? "(cleared)" : v.text())
+                                + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
+                    }
+                    out.flush();
+                });
+            }
+        }
+        return WireError.OK;
+    }
+}

@@ -1,0 +1,89 @@
+package io.spectrum.cli;
+
+import io.spectrum.client.PeerClient;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.WireError;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code spectrum tap --peer HOST:PORT [PATH...]}: prints every frame crossing the link, decoded. */
+@Command(name = "tap", mixinStandardHelpOptions = true,
+        description = {"Print the frames crossing the link to a running node, decoded.",
+                "Every libtracer frame sent or received is printed as a tree (type, flags, lengths, paths, "
+                        + "FIELD selectors, values). With PATHs it subscribes to them first, so deliveries flow.",
+                "",
+                "Example: spectrum tap --peer 127.0.0.1:7700 /board/temp --count 5", ""})
+public final class TapCommand implements Callable<Integer> {
+    @Mixin
+    PeerOptions peer;
+
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Paths to subscribe to while tapping.")
+    List<String> paths;
+
+    @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N frames (0 = no limit).")
+    long count;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this many seconds (0 = no limit).")
+    long seconds;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        if (count < 0 || seconds < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
+        }
+        long[] frames = {0};
+        TlvIndex idx = new TlvIndex(4096, 64);
+        FrameDecoder decoder = new FrameDecoder();
+        try (PeerClient c = peer.connect(spec.commandLine())) {
+            c.setTap((outbound, buf, off, len) -> {
+                if (count > 0 && frames[0] >= count) {
+                    return;
+                }
+                frames[0]++;
+                out.printf("%s %s %d bytes%n", LocalTime.now().withNano(0), outbound ? "-> " + peer.peer : "<- " + peer.peer, len);
+                int code = decoder.decode(buf, off, len, idx);
+                if (code == WireError.OK) {
+                    out.print(FramePrinter.print(idx));
+                } else {
+                    out.println("  refused: " + WireError.identity(code) + " at offset " + (idx.errorOffset() - off)
+                            + ": " + FramePrinter.hex(buf, off, Math.min(len, 64)));
+                }
+                out.flush();
+            });
+            if (paths != null) {
+                for (int i = 0; i < paths.size(); i++) {
+                    PeerClient.Reply r;
+                    try {
+                        r = c.subscribe(paths.get(i), "/cli/tap/" + i, 0, true);
+                    } catch (IllegalArgumentException e) {
+                        throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + paths.get(i) + "': " + e.getMessage());
+                    }
+                    if (!r.ok()) {
+                        spec.commandLine().getErr().println(paths.get(i) + ": " + ClientOutput.refusal(r, peer.peer));
+                        spec.commandLine().getErr().flush();
+                        return 1;
+                    }
+                }
+            }
+            long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
+            while (!Thread.currentThread().isInterrupted() && (count == 0 || frames[0] < count) && System.nanoTime() < deadline) {
+                c.pump(Duration.ofMillis(100), d -> { });
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,144 @@
+package io.spectrum.cli.demo;
+
+import io.spectrum.link.serial.PtyPair;
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.host.runtime.HostService;
+import io.spectrum.link.Link;
+import io.spectrum.time.SystemClock;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code spectrum demo}: a host node in this JVM and emulated boards in their own JVMs, linked by
+ * socat pseudo-terminal pairs (the serial link: COBS framing + CRC-32C) or by UDP loopback. The host
+ * side is {@link HostService}: each board's vertices mirrored under /boardN, a terminal view that
+ * prints new values once a second, and the dashboard. Suspending the "terminal view" subscriber of
+ * /board1 in the dashboard silences board1 in the terminal.
+ */
+public final class Demo implements AutoCloseable {
+    /** What to run. */
+    public record Options(int boards, boolean forceUdp, long durationSeconds, int dashboardPort,
+                          boolean ansi, List<String> boardCommand, Path workDir) { }
+
+    private final Options options;
+    private final PrintWriter out;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private HostService service;
+    private Path workDir;
+    private boolean ownWorkDir;
+
+    public Demo(Options options, PrintWriter out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    /** Starts everything, runs until the duration passes or {@link #stop()} is called, then closes. */
+    public int run() throws IOException, InterruptedException {
+        try {
+            start();
+            long end = options.durationSeconds() > 0
+                    ? System.nanoTime() + TimeUnit.SECONDS.toNanos(options.durationSeconds()) : Long.MAX_VALUE;
+            while (System.nanoTime() < end && !stop.await(1, TimeUnit.SECONDS)) {
+                service.tick();
+            }
+            service.flush();
+            out.println("demo: stopping (boards, socat, dashboard)");
+            out.flush();
+            return 0;
+        } finally {
+            close();
+        }
+    }
+
+    public void stop() {
+        stop.countDown();
+    }
+
+    private void start() throws IOException {
+        if (options.workDir() != null) {
+            workDir = Files.createDirectories(options.workDir());
+        } else {
+            workDir = Files.createTempDirectory("spectrum-demo-");
+            ownWorkDir = true;
+        }
+        boolean serial = !options.forceUdp() && PtyPair.socatAvailable();
+        out.printf("Spectrum demo: a host and %d emulated boards (separate JVMs) linked %s%n", options.boards(),
+                serial ? "by socat pseudo-terminals (serial link: COBS framing + CRC-32C)"
+                        : "over UDP loopback" + (options.forceUdp() ? "" : " (socat is not installed)"));
+        out.flush();
+
+        List<HostService.Board> boards = new ArrayList<>();
+        for (int i = 1; i <= options.boards(); i++) {
+            String name = "board" + i;
+            List<String> args = new ArrayList<>(options.boardCommand());
+            args.addAll(List.of("--name", name, "--exit-with-stdin")); // a board never outlives the demo
+            Link link;
+            if (serial) {
+                PtyPair pty = new PtyPair(workDir, name);
+                resources.add(pty);
+                args.addAll(List.of("--serial", pty.boardEnd().toString(), "--baud", "115200"));
+                link = LinkSpec.serial(i, pty.hostEnd().toString(), 115200, LinkSpec.DEFAULT_PING_MILLIS,
+                        LinkSpec.DEFAULT_TIMEOUT_MILLIS, SystemClock.INSTANCE);
+            } else {
+                int port = freeUdpPort();
+                args.addAll(List.of("--udp", "127.0.0.1:" + port));
+                link = LinkSpec.udpDial(i, "127.0.0.1:" + port, LinkSpec.DEFAULT_PING_MILLIS,
+                        LinkSpec.DEFAULT_TIMEOUT_MILLIS, SystemClock.INSTANCE);
+            }
+            ChildJvm board = new ChildJvm(name, List.of("-Xmx64m", "-XX:+UseSerialGC"), args, line -> {
+                synchronized (out) {
+                    out.println(line);
+                    out.flush();
+                }
+            });
+            resources.add(board);
+            boards.add(new HostService.Board(name, link));
+            out.printf("  %s: pid %d, %s%n", name, board.pid(), link.name());
+        }
+        service = new HostService("spectrum demo host", boards, List.of(), HostService.DEFAULT_MIRROR,
+                options.dashboardPort(), options.ansi(), out);
+        resources.add(service);
+        service.start();
+        out.println(options.durationSeconds() > 0 ? "running for " + options.durationSeconds() + " s" : "Ctrl-C stops the demo");
+        out.flush();
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                out.println("demo: while stopping: " + e);
+            }
+        }
+        resources.clear();
+        if (ownWorkDir && workDir != null) {
+            try (var files = Files.list(workDir)) {
+                for (Path p : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(p);
+                }
+                Files.deleteIfExists(workDir);
+            } catch (IOException e) {
+                // a temp dir
+            }
+        }
+        out.flush();
+    }
+}

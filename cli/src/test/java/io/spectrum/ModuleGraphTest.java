@@ -1,0 +1,130 @@
+package io.spectrum;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The module boundaries of DESIGN.md §1, checked over every class the cli module sees (every module
+ * but bench), by package prefix:
+ * core-narrow = io.spectrum.{wire,node,time,stats}.. and io.spectrum.link (the SPI package only);
+ * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..;
+ * core-wide = io.spectrum.wide..; vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
+ * client = io.spectrum.client..; board = io.spectrum.board..; host = io.spectrum.host..;
+ * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
+ */
+@AnalyzeClasses(packages = "io.spectrum",
+        importOptions = {ImportOption.DoNotIncludeTests.class, ModuleGraphTest.NoTestJars.class})
+class ModuleGraphTest {
+    /** Test jars of other modules (core-narrow's and hw-tests' shared test helpers) are tests too. */
+    static final class NoTestJars implements ImportOption {
+        @Override
+        public boolean includes(com.tngtech.archunit.core.importer.Location location) {
+            return !location.contains("-tests.jar");
+        }
+    }
+
+    static final String[] CORE_NARROW = {
+        "io.spectrum.wire..", "io.spectrum.node..", "io.spectrum.link", "io.spectrum.time..", "io.spectrum.stats.."};
+    static final String LINKS = "io.spectrum.link..";
+
+    private static String[] with(String... more) {
+        String[] all = new String[CORE_NARROW.length + more.length];
+        System.arraycopy(CORE_NARROW, 0, all, 0, CORE_NARROW.length);
+        System.arraycopy(more, 0, all, CORE_NARROW.length, more.length);
+        return all;
+    }
+
+    @ArchTest
+    static final ArchRule core_narrow_uses_no_other_spectrum_module = noClasses()
+            .that().resideInAnyPackage(CORE_NARROW)
+            .should().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.and(
+                    com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.spectrum.."),
+                    com.tngtech.archunit.base.DescribedPredicate.not(
+                            com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage(CORE_NARROW))))
+            .because("core-narrow is the bottom of the module graph");
+
+    @ArchTest
+    static final ArchRule link_serial_depends_on_core_narrow_and_jserialcomm = classes()
+            .that().resideInAPackage("io.spectrum.link.serial..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.link.serial..", "java..", "javax..", "com.fazecast..", ""))
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule link_udp_depends_on_core_narrow_only = classes()
+            .that().resideInAPackage("io.spectrum.link.udp..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(with("io.spectrum.link.udp..", "java..", ""))
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule core_wide_depends_on_core_narrow_agrona_jctools = classes()
+            .that().resideInAPackage("io.spectrum.wide..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.wide..", "java..", "org.agrona..", "org.jctools..", ""))
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule vectors_depend_on_core_narrow_only = classes()
+            .that().resideInAPackage("io.spectrum.vectors..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.vectors..", "java..", "com.fasterxml.jackson..", ""))
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule runtime_depends_on_cores_links_and_agrona = classes()
+            .that().resideInAPackage("io.spectrum.runtime..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.runtime..", LINKS, "io.spectrum.wide..", "java..", "org.agrona..", "org.jctools..", ""));
+
+    @ArchTest
+    static final ArchRule client_depends_on_core_narrow_links_and_runtime = classes()
+            .that().resideInAPackage("io.spectrum.client..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.client..", LINKS, "io.spectrum.runtime..", "java..", ""));
+
+    @ArchTest
+    static final ArchRule board_application_is_runtime_core_narrow_and_links_only = classes()
+            .that().resideInAPackage("io.spectrum.board..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.board..", LINKS, "io.spectrum.runtime..", "java..", ""))
+            .because("the board bundle carries the board application and nothing of the host's products");
+
+    @ArchTest
+    static final ArchRule host_depends_on_runtime_client_and_cores = classes()
+            .that().resideInAPackage("io.spectrum.host..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.host..", LINKS, "io.spectrum.runtime..", "io.spectrum.client..", "io.spectrum.wide..",
+                            "java..", "com.sun.net.httpserver..", "com.fasterxml.jackson..", "org.agrona..", "org.jctools..", ""));
+
+    @ArchTest
+    static final ArchRule packaging_depends_on_the_jdk_only = classes()
+            .that().resideInAPackage("io.spectrum.packaging..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.spectrum.packaging..", "java..", "");
+
+    @ArchTest
+    static final ArchRule hil_suite_depends_on_client_board_runtime_and_pi4j = classes()
+            .that().resideInAPackage("io.spectrum.hil..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.hil..", LINKS, "io.spectrum.runtime..", "io.spectrum.client..", "io.spectrum.board..",
+                            "java..", "com.pi4j..", ""));
+
+    @ArchTest
+    static final ArchRule only_the_cli_uses_the_cli = noClasses()
+            .that().resideOutsideOfPackage("io.spectrum.cli..")
+            .and().resideOutsideOfPackage("io.spectrum.node.archfixture..")
+            .should().dependOnClassesThat().resideInAPackage("io.spectrum.cli..");
+
+    @org.junit.jupiter.api.Test
+    void theCoreNarrowRuleCatchesAnUpwardDependency() {
+        com.tngtech.archunit.core.domain.JavaClasses fixture = new com.tngtech.archunit.core.importer.ClassFileImporter()
+                .importPackages("io.spectrum.node.archfixture");
+        AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> core_narrow_uses_no_other_spectrum_module.check(fixture));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("io.spectrum.cli.DecodeCommand"), e.getMessage());
+    }
+}

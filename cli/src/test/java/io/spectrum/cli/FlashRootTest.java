@@ -1,0 +1,220 @@
+package io.spectrum.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FlashRootTest {
+    @TempDir
+    Path tmp;
+
+    private Path rootfs() throws Exception {
+        Path root = tmp.resolve("pi");
+        Files.createDirectories(root.resolve("etc"));
+        Files.createDirectories(root.resolve("usr/bin"));
+        return root;
+    }
+
+    private Cli.Run flash(Path root, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("flash", "--root", root.toString()));
+        args.addAll(List.of(extra));
+        return Cli.run(args.toArray(String[]::new));
+    }
+
+    @Test
+    void refusesAMissingDirectoryAndSaysWhatToDo() {
+        Cli.Run r = flash(tmp.resolve("nope"));
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("does not exist"), r.err());
+        assertTrue(r.err().contains("sudo mount"), r.err());
+        assertFalse(Files.exists(tmp.resolve("nope")), "nothing was created");
+    }
+
+    @Test
+    void refusesSomethingThatIsNotARootfs() throws Exception {
+        Path notRoot = Files.createDirectories(tmp.resolve("home"));
+        Cli.Run r = flash(notRoot);
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("does not look like a board root file system"), r.err());
+        try (Stream<Path> s = Files.list(notRoot)) {
+            assertEquals(0, s.count(), "nothing was written");
+        }
+
+        Path boot = Files.createDirectories(tmp.resolve("boot"));
+        Files.writeString(boot.resolve("config.txt"), "dtparam=audio=on\n");
+        Cli.Run b = flash(boot);
+        assertEquals(2, b.code());
+        assertTrue(b.err().contains("boot partition"), b.err());
+    }
+
+    @Test
+    void refusesBadOptionsBeforeTouchingAnything() throws Exception {
+        Path root = rootfs();
+        assertEquals(2, flash(root, "--baud", "0").code());
+        Cli.Run udp = flash(root, "--udp", "nohost");
+        assertEquals(2, udp.code());
+        assertTrue(udp.err().contains("HOST:PORT"), udp.err());
+        assertEquals(2, flash(root, "--serial", "ttyUSB0").code());
+        assertEquals(2, Cli.run("flash", "--root", root.toString(), "--ssh", "pi@x").code());
+        Cli.Run both = flash(root, "--serial", "/dev/ttyUSB0", "--udp", "0.0.0.0:7700");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("exactly one link"), both.err());
+        assertEquals(2, Cli.run("flash").code());
+        assertFalse(Files.exists(root.resolve("opt")), "refusals changed nothing");
+    }
+
+    @Test
+    void installsEnablesAndIsIdempotent() throws Exception {
+        Path root = rootfs();
+        Cli.Run first = flash(root, "--serial", "/dev/ttyUSB0", "--baud", "230400");
+        assertEquals(0, first.code(), first.all());
+        assertTrue(first.out().contains("[1/6] libraries"), first.out());
+
+        Path launcher = root.resolve("opt/spectrum/bin/spectrum-board");
+        assertTrue(Files.getPosixFilePermissions(launcher).contains(PosixFilePermission.OWNER_EXECUTE));
+        assertTrue(Files.readString(root.resolve("etc/systemd/system/spectrum-board.service"))
+                .contains("ExecStart=/opt/spectrum/bin/spectrum-board"));
+        String conf = Files.readString(root.resolve("etc/spectrum/board.conf"));
+        assertTrue(conf.contains("SERIAL_PORT=/dev/ttyUSB0\n"), conf);
+        assertTrue(conf.contains("BAUD=230400\n"), conf);
+        Path wants = root.resolve("etc/systemd/system/multi-user.target.wants/spectrum-board.service");
+        assertTrue(Files.isSymbolicLink(wants));
+        assertEquals(Path.of("/etc/systemd/system/spectrum-board.service"), Files.readSymbolicLink(wants));
+        try (Stream<Path> libs = Files.list(root.resolve("opt/spectrum/lib"))) {
+            assertEquals(List.of("spectrum-board.jar"), libs.map(p -> p.getFileName().toString()).toList(),
+                    "the board bundle is the one board jar");
+        }
+        assertBoardOnly(root.resolve("opt/spectrum/lib/spectrum-board.jar"));
+
+        // the user edits the config; a second flash keeps it and changes nothing else
+        Files.writeString(root.resolve("etc/spectrum/board.conf"), conf.replace("BAUD=230400", "BAUD=9600"));
+        Map<String, String> before = tree(root);
+        Cli.Run second = flash(root);
+        assertEquals(0, second.code(), second.all());
+        assertTrue(second.out().contains("kept the existing config"), second.out());
+        assertFalse(second.out().contains("wrote"), second.out());
+        assertEquals(before, tree(root));
+
+        // --reset-config rewrites it from the options; --udp replaces the serial default
+        assertEquals(0, flash(root, "--reset-config", "--udp", "0.0.0.0:7700").code());
+        String udpConf = Files.readString(root.resolve("etc/spectrum/board.conf"));
+        assertTrue(udpConf.contains("SERIAL_PORT=\n") && udpConf.contains("UDP=0.0.0.0:7700\n"), udpConf);
+        assertEquals(0, flash(root, "--reset-config").code());
+        assertTrue(Files.readString(root.resolve("etc/spectrum/board.conf")).contains("BAUD=115200\n"));
+    }
+
+    @Test
+    void theInstalledLauncherRuns() throws Exception {
+        Path root = rootfs();
+        assertEquals(0, flash(root).code());
+        Path launcher = root.resolve("opt/spectrum/bin/spectrum-board");
+
+        Cli.Run version = Cli.exec(List.of(launcher.toString(), "--version"), Map.of(), tmp);
+        assertEquals(0, version.code(), version.out());
+        assertTrue(version.out().contains("libtracer protocol v1"), version.out());
+
+        // a real board run from the installed bundle, configured for UDP by board.conf
+        Files.writeString(root.resolve("etc/spectrum/board.conf"),
+                "SERIAL_PORT=\nUDP=127.0.0.1:0\nJAVA_OPTS=-Xmx64m\nEXTRA_ARGS=--name flashed --duration 1\n");
+        Cli.Run board = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(0, board.code(), board.out());
+        assertTrue(board.out().contains("flashed ready on udp 127.0.0.1:"), board.out());
+
+        // the launcher reads board.conf next to the install and refuses a config without a link
+        Files.writeString(root.resolve("etc/spectrum/board.conf"), "SERIAL_PORT=\nUDP=\n");
+        Cli.Run noLink = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(2, noLink.code(), noLink.out());
+        assertTrue(noLink.out().contains("names no link"), noLink.out());
+
+        Files.writeString(root.resolve("etc/spectrum/board.conf"), "SERIAL_PORT=/dev/ttyS0\nUDP=127.0.0.1:7700\n");
+        Cli.Run two = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(2, two.code(), two.out());
+        assertTrue(two.out().contains("more than one of SERIAL_PORT, UDP and PEER"), two.out());
+
+        Files.writeString(root.resolve("etc/spectrum/board.conf"), "SERIAL=/dev/ttyS0\n");
+        Cli.Run typo = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(2, typo.code(), typo.out());
+        assertTrue(typo.out().contains("unknown key 'SERIAL'"), typo.out());
+    }
+
+    @Test
+    void aShippedRuntimeIsCopiedAndPreferredByTheLauncher() throws Exception {
+        Path runtime = Files.createDirectories(tmp.resolve("rt/bin"));
+        Files.writeString(runtime.resolve("java"), "#!/bin/sh\necho \"bundled java $*\"\n");
+        Files.setPosixFilePermissions(runtime.resolve("java"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path root = rootfs();
+        Cli.Run r = flash(root, "--runtime", tmp.resolve("rt").toString());
+        assertEquals(0, r.code(), r.all());
+        Path launcher = root.resolve("opt/spectrum/bin/spectrum-board");
+        Cli.Run run = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(0, run.code(), run.out());
+        assertTrue(run.out().startsWith("bundled java -XX:+UseSerialGC -Xms32m -Xmx32m"), run.out());
+        assertTrue(run.out().contains("io.spectrum.board.BoardMain --serial /dev/serial0 --baud 115200"), run.out());
+
+        Cli.Run noRuntime = flash(rootfs().resolveSibling("pi"), "--runtime", tmp.resolve("nope").toString());
+        assertEquals(2, noRuntime.code());
+        assertTrue(noRuntime.err().contains("build-arm64-runtime.sh"), noRuntime.err());
+    }
+
+    @Test
+    void theServiceUnitPassesSystemdAnalyzeVerify() throws Exception {
+        Path analyze = Path.of("/usr/bin/systemd-analyze");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed");
+        Path root = rootfs();
+        assertEquals(0, flash(root).code());
+        // verify the installed unit as is, with its two board paths pointed at things that exist here
+        String unit = Files.readString(root.resolve("etc/systemd/system/spectrum-board.service"))
+                .replace("ExecStart=/opt/spectrum/bin/spectrum-board", "ExecStart=" + root.resolve("opt/spectrum/bin/spectrum-board"))
+                .replace("WorkingDirectory=/opt/spectrum", "WorkingDirectory=" + root.resolve("opt/spectrum"));
+        Path copy = tmp.resolve("spectrum-board.service");
+        Files.writeString(copy, unit);
+        Cli.Run v = Cli.exec(List.of(analyze.toString(), "verify", copy.toString()), Map.of(), tmp);
+        assertEquals(0, v.code(), v.out());
+        // systemd only warns about unknown keys and bad values: any line naming the unit is a finding
+        assertTrue(v.out().lines().noneMatch(l -> l.contains(copy.getFileName().toString())), v.out());
+        assertTrue(unit.contains("Restart=on-failure") && unit.contains("DeviceAllow=/dev/serial0 rw"), unit);
+    }
+
+    /** Every file and link under root with its content (or link target). */
+    private static Map<String, String> tree(Path root) throws Exception {
+        Map<String, String> out = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                String key = root.relativize(p).toString();
+                if (Files.isSymbolicLink(p)) {
+                    out.put(key, "-> " + Files.readSymbolicLink(p));
+                } else if (Files.isRegularFile(p)) {
+                    out.put(key, Files.getLastModifiedTime(p) + " " + java.util.Arrays.hashCode(Files.readAllBytes(p)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The board bundle holds what a board runs and nothing of the CLI, dashboard, HIL or JSON library. */
+    static void assertBoardOnly(Path jar) throws Exception {
+        List<String> names;
+        try (java.util.jar.JarFile f = new java.util.jar.JarFile(jar.toFile())) {
+            names = f.stream().map(java.util.jar.JarEntry::getName).toList();
+        }
+        assertTrue(names.contains("io/spectrum/board/BoardMain.class"), "board main present");
+        assertTrue(names.contains("io/spectrum/node/NarrowNode.class"), "NARROW node present");
+        assertTrue(names.contains("io/spectrum/runtime/NodeLoop.class"), "runtime present");
+        for (String banned : List.of("io/spectrum/cli/", "io/spectrum/host/", "io/spectrum/hil/", "io/spectrum/packaging/",
+                "io/spectrum/vectors/", "picocli/", "com/fasterxml/", "com/pi4j/")) {
+            List<String> hits = names.stream().filter(n -> n.startsWith(banned)).limit(3).toList();
+            assertTrue(hits.isEmpty(), "the board bundle carries " + banned + ": " + hits);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.spectrum.cli;
+
+import io.spectrum.packaging.BoardBundle;
+import io.spectrum.packaging.BoardConfig;
+import io.spectrum.packaging.FlashException;
+import io.spectrum.packaging.SshInstaller;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** `flash --ssh` against fake ssh/scp programs on PATH that log their arguments. */
+class FlashSshTest {
+    @TempDir
+    Path tmp;
+
+    private Path fakeBin() throws Exception {
+        Path bin = Files.createDirectories(tmp.resolve("fakebin"));
+        // ssh: log the args; answer mktemp; log the script fed on stdin; FAKE_SSH_FAIL=255 simulates no route
+        write(bin.resolve("ssh"), """
+                #!/bin/sh
+                echo "ssh $*" >> "$FAKE_LOG"
+                if [ -n "$FAKE_SSH_FAIL" ]; then echo "ssh: connect to host board port 22: No route to host" >&2; exit "$FAKE_SSH_FAIL"; fi
+                for last; do :; done
+                case "$last" in
+                  mktemp*) echo /tmp/spectrum-flash.Ab12Cd ;;
+                  *"sh -s") echo "--- stdin" >> "$FAKE_LOG"; cat >> "$FAKE_LOG"; echo "--- end" >> "$FAKE_LOG"; echo "spectrum-board.service: active" ;;
+                esac
+                """);
+        // scp: log the args and copy the local sources into FAKE_REMOTE (what the board would receive)
+        write(bin.resolve("scp"), """
+                #!/bin/sh
+                echo "scp $*" >> "$FAKE_LOG"
+                for a; do case "$a" in /*) [ -e "$a" ] && cp -R "$a" "$FAKE_REMOTE/" ;; esac; done
+                exit 0
+                """);
+        return bin;
+    }
+
+    private static void write(Path file, String text) throws Exception {
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private Cli.Run flashInChildJvm(Map<String, String> extraEnv, String... args) throws Exception {
+        Path bin = fakeBin();
+        Path remote = Files.createDirectories(tmp.resolve("remote"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + Files.createDirectories(tmp.resolve("jtmp")),
+                SpectrumCommand.class.getName(), "flash"));
+        cmd.addAll(List.of(args));
+        Map<String, String> env = new java.util.HashMap<>(Map.of(
+                "PATH", bin + ":" + System.getenv("PATH"),
+                "FAKE_LOG", tmp.resolve("ssh.log").toString(),
+                "FAKE_REMOTE", remote.toString()));
+        env.putAll(extraEnv);
+        return Cli.exec(cmd, env, tmp);
+    }
+
+    @Test
+    void copiesWithScpAndEnablesOverSsh() throws Exception {
+        Cli.Run r = flashInChildJvm(Map.of(), "--ssh", "pi@board.local", "--baud", "57600");
+        assertEquals(0, r.code(), r.out());
+        List<String> log = Files.readAllLines(tmp.resolve("ssh.log"));
+        assertEquals("ssh -o BatchMode=yes -o ConnectTimeout=15 pi@board.local mktemp -d /tmp/spectrum-flash.XXXXXX", log.get(0));
+        String scp = log.get(1);
+        assertTrue(scp.matches("scp -q -r -o BatchMode=yes -o ConnectTimeout=15 \\S+/opt \\S+/etc pi@board\\.local:/tmp/spectrum-flash\\.Ab12Cd/"), scp);
+        assertEquals("ssh -o BatchMode=yes -o ConnectTimeout=15 pi@board.local sudo -n sh -s", log.get(2));
+        String script = String.join("\n", log.subList(3, log.size()));
+        assertTrue(script.contains("S=/tmp/spectrum-flash.Ab12Cd"), script);
+        assertTrue(script.contains("systemctl enable --now spectrum-board.service"), script);
+        assertTrue(script.contains("systemctl daemon-reload"), script);
+
+        // what scp shipped is the bundle, with the options in board.conf
+        Path remote = tmp.resolve("remote");
+        assertTrue(Files.isExecutable(remote.resolve("opt/spectrum/bin/spectrum-board")));
+        assertTrue(Files.exists(remote.resolve("etc/systemd/system/spectrum-board.service")));
+        assertTrue(Files.readString(remote.resolve("etc/spectrum/board.conf")).contains("BAUD=57600\n"));
+        // the local staging directory is gone
+        String stage = scp.split(" ")[7].replaceAll("/opt$", "");
+        assertFalse(Files.exists(Path.of(stage)), "staging dir " + stage + " was removed");
+        assertTrue(r.out().contains("spectrum-board.service: active"), r.out());
+    }
+
+    @Test
+    void anUnreachableBoardGivesAClearError() throws Exception {
+        Cli.Run r = flashInChildJvm(Map.of("FAKE_SSH_FAIL", "255"), "--ssh", "pi@board.local");
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().contains("cannot reach pi@board.local over ssh"), r.out());
+        assertTrue(r.out().contains("ssh-copy-id"), r.out());
+    }
+
+    @Test
+    void portRootLoginAndBadTargets() throws Exception {
+        List<List<String>> calls = new ArrayList<>();
+        List<String> stdin = new ArrayList<>();
+        SshInstaller installer = new SshInstaller((cmd, in) -> {
+            calls.add(cmd);
+            if (in != null) {
+                stdin.add(new String(in, StandardCharsets.UTF_8));
+            }
+            return new SshInstaller.Result(0, cmd.get(cmd.size() - 1).startsWith("mktemp") ? "/tmp/spectrum-flash.x1\n" : "", "");
+        });
+        BoardBundle bundle = new BoardBundle(Cli.mainClasspath(), null, BoardConfig.defaults(), false);
+        StringWriter out = new StringWriter();
+        installer.install("root@10.0.0.7", 2222, bundle, true, false, new PrintWriter(out));
+        assertEquals(List.of("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-p", "2222", "root@10.0.0.7",
+                "mktemp -d /tmp/spectrum-flash.XXXXXX"), calls.get(0));
+        assertEquals(List.of("-P", "2222"), calls.get(1).subList(7, 9));
+        assertEquals("sh -s", calls.get(2).get(calls.get(2).size() - 1), "root needs no sudo");
+        assertTrue(stdin.get(0).contains("[ yes = yes ]"), "--reset-config reaches the script");
+
+        for (String bad : List.of("-oProxyCommand=evil", "pi@host name", "")) {
+            FlashException e = assertThrows(FlashException.class,
+                    () -> installer.install(bad, 22, bundle, false, false, new PrintWriter(new StringWriter())));
+            assertEquals(2, e.exitCode());
+        }
+        assertEquals(3, calls.size(), "bad targets ran nothing");
+    }
+}

@@ -1,0 +1,63 @@
+package io.spectrum.cli;
+
+import io.spectrum.cli.demo.ChildJvm;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HostCommandTest {
+    static int freePort() throws Exception {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void refusesToStartWithNothingToConnect() {
+        Cli.Run r = Cli.run("host");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("give --peer HOST:PORT, --serial DEVICE or --udp HOST:PORT"), r.err());
+        assertEquals(2, Cli.run("host", "--peer", "nohost").code());
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void mirrorsABoardServesTheDashboardAndAnswersClients() throws Exception {
+        int boardPort = freePort();
+        int clientPort = freePort();
+        List<String> boardOut = new CopyOnWriteArrayList<>();
+        try (ChildJvm board = new ChildJvm("board", List.of("-Xmx64m"),
+                List.of(DemoCommand.boardCommand().get(0), "--name", "b", "--udp", "127.0.0.1:" + boardPort, "--period", "100"),
+                boardOut::add)) {
+            CompletableFuture<Cli.Run> host = CompletableFuture.supplyAsync(() -> Cli.run("host", "--peer", "127.0.0.1:" + boardPort,
+                    "--udp", "127.0.0.1:" + clientPort, "--port", "0", "--lines", "--duration", "8"));
+            // a client reads the mirrored value from the host while it runs
+            String value = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline && !host.isDone()) {
+                Cli.Run r = Cli.run("read", "--peer", "127.0.0.1:" + clientPort, "--timeout", "500", "/board1/temp");
+                if (r.code() == 0) {
+                    value = r.out();
+                    break;
+                }
+                Thread.sleep(200);
+            }
+            assertTrue(value != null && value.matches("/board1/temp = \\d+\\n"), "read through the host: " + value + " board: " + boardOut);
+            Cli.Run run = host.get(60, TimeUnit.SECONDS);
+            assertEquals(0, run.code(), run.all());
+            assertTrue(run.out().contains("board1: udp->127.0.0.1:" + boardPort), run.out());
+            assertTrue(run.out().contains("dashboard: http://127.0.0.1:"), run.out());
+            assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/temp = \\d+  \\(seq \\d+\\)")), run.out());
+            assertTrue(run.out().contains("host stopped"), run.out());
+        }
+    }
+}

@@ -1,0 +1,414 @@
+package io.spectrum.host.runtime;
+
+import io.spectrum.runtime.CapsProbe;
+import io.spectrum.host.view.HostModel;
+import io.spectrum.host.view.HostSnapshot;
+import io.spectrum.host.view.LinkView;
+import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.VertexView;
+import io.spectrum.link.Link;
+import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerListener;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.Subscription;
+import io.spectrum.node.api.VertexValue;
+import io.spectrum.wire.WireError;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Runs a host node on its own thread and presents it as a {@link HostModel}.
+ *
+ * <p>The node is single-threaded, so exactly one thread ("spectrum-node") touches it: it polls the
+ * links, runs the node's timers, runs submitted tasks, and every refresh period rebuilds an
+ * immutable {@link HostSnapshot}. Other threads (HTTP, terminal) read the latest snapshot through a
+ * volatile field and send actions as tasks whose result they wait for; nobody holds a lock while
+ * doing I/O.
+ *
+ * <p>Subscribers shown per vertex: the host's own local subscriptions ({@link #watch}) with their
+ * holder name, and the slots remote peers appended, read through the node's {@code :subscribers[]}
+ * surface ({@link OwnerSurface}). Suspend / resume / clear go to the {@link Subscription} handle for
+ * the host's own slots and through {@code :subscribers[N]} for remote ones.
+ */
+public final class HostRuntime implements HostModel, AutoCloseable {
+    /** A value delivered to a {@link #watch} subscription (copied off the node thread's buffers). */
+    public record Delivery(String path, ValueText value, long seq, boolean stale) { }
+
+    private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final String name;
+    private final NarrowNode node;
+    private final OwnerSurface owner;
+    private final CapsProbe probe;
+    private final List<LinkEntry> links = new ArrayList<>();
+    private final List<LocalWatch> watches = new ArrayList<>();
+    private final Map<String, NodePath> paths = new TreeMap<>();
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final byte[] valueBuf = new byte[64 * 1024];
+    private final Thread thread;
+    private volatile HostSnapshot snapshot;
+    private volatile boolean running;
+    private boolean dirty = true;
+    private long version;
+    private long lastRefresh;
+
+    private static final class LinkEntry implements PeerListener {
+        final Link link;
+        final PeerListener node;
+        int peersUp;
+
+        LinkEntry(Link link, PeerListener node) {
+            this.link = link;
+            this.node = node;
+        }
+
+        @Override
+        public void onPeerUp(Link l, int peer) {
+            peersUp++;
+            node.onPeerUp(l, peer);
+        }
+
+        @Override
+        public void onPeerDown(Link l, int peer) {
+            peersUp = Math.max(0, peersUp - 1);
+            node.onPeerDown(l, peer);
+        }
+    }
+
+    private static final class LocalWatch {
+        final NodePath path;
+        final String holder;
+        Subscription sub;
+        long delivered;
+
+        LocalWatch(NodePath path, String holder) {
+            this.path = path;
+            this.holder = holder;
+        }
+    }
+
+    public HostRuntime(String name, NarrowNode node) {
+        this.name = name;
+        this.node = node;
+        this.owner = new OwnerSurface(node);
+        this.probe = new CapsProbe(node, 8, 64);
+        this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
+        this.thread = new Thread(this::loop, "spectrum-node");
+        this.thread.setDaemon(true);
+        // learn every vertex that gets a value: one subtree subscription at the root
+        Subscription root = node.subscribe(NodePath.of("/"), 0, (s, v, seq, stale) -> learn(v));
+        if (root.error() != WireError.OK) {
+            throw new IllegalStateException("the host node refused its root subscription: " + WireError.identity(root.error()));
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The node; touch it only on the node thread ({@link #onNodeThread}). */
+    public NarrowNode node() {
+        return node;
+    }
+
+    /** Attaches a link to the node; call before {@link #start()} or from a task. */
+    public void attach(Link link) {
+        onNodeThread(() -> {
+            int code = node.attach(link);
+            if (code != WireError.OK) {
+                throw new IllegalStateException("cannot attach " + link.name() + ": " + WireError.identity(code));
+            }
+            LinkEntry e = new LinkEntry(link, node);
+            link.setPeerListener(e); // count peers for the link view, then let the node handle it
+            probe.install(link);     // liveness: a quiet peer gets a READ of /$node/caps
+            links.add(e);
+            dirty = true;
+            return null;
+        });
+    }
+
+    /**
+     * Subscribes {@code remotePath} on (link, peer) and lands its deliveries on {@code localTarget};
+     * the node re-subscribes by itself when the peer comes back. Returns a handle or a negated code.
+     */
+    public int subscribeRemote(Link link, int peer, String remotePath, String localTarget, int policy) {
+        return onNodeThread(() -> {
+            NodePath target = NodePath.of(localTarget);
+            paths.putIfAbsent(localTarget, target);
+            dirty = true;
+            return node.subscribeRemote(link, peer, NodePath.of(remotePath), target, policy);
+        });
+    }
+
+    /**
+     * A local subscription to {@code path} and its subtree, shown on the dashboard under
+     * {@code holder}; {@code consumer} runs on the node thread and must not block.
+     */
+    public void watch(String path, String holder, Consumer<Delivery> consumer) {
+        onNodeThread(() -> {
+            LocalWatch w = new LocalWatch(NodePath.of(path), holder);
+            w.sub = node.subscribe(w.path, 0, (s, v, seq, stale) -> {
+                w.delivered++;
+                consumer.accept(new Delivery(v.path(), ValueText.of(v.buffer(), v.offset(), v.length()), seq, stale));
+            });
+            if (w.sub.error() != WireError.OK) {
+                throw new IllegalStateException("cannot watch " + path + ": " + WireError.identity(w.sub.error()));
+            }
+            watches.add(w);
+            paths.putIfAbsent(path, w.path);
+            dirty = true;
+            return null;
+        });
+    }
+
+    /** A local write (creates the path). Returns a WireError code. */
+    public int write(String path, byte[] tlv) {
+        return onNodeThread(() -> node.write(NodePath.of(path), tlv, 0, tlv.length));
+    }
+
+    /** Runs {@code task} on the node thread and returns its result (directly when not started). */
+    public <T> T onNodeThread(Callable<T> task) {
+        if (!running || Thread.currentThread() == thread) {
+            try {
+                return task.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        CompletableFuture<T> f = new CompletableFuture<>();
+        tasks.add(() -> {
+            try {
+                f.complete(task.call());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        });
+        LockSupport.unpark(thread);
+        try {
+            return f.get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the node thread");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof RuntimeException r ? r : new IllegalStateException(c);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the node thread did not answer within 10 s");
+        }
+    }
+
+    public void start() {
+        refresh();
+        running = true;
+        thread.start();
+    }
+
+    private void loop() {
+        while (running) {
+            int work = 0;
+            try {
+                work += node.poll();
+                node.tick();
+                Runnable t;
+                while ((t = tasks.poll()) != null) {
+                    t.run();
+                    work++;
+                }
+                long now = System.nanoTime();
+                if (now - lastRefresh >= REFRESH_NANOS) {
+                    refresh();
+                }
+            } catch (RuntimeException e) {
+                // keep serving: one bad frame or task must not stop the host
+                System.err.println("spectrum host: " + e);
+            }
+            if (work == 0) {
+                LockSupport.parkNanos(IDLE_PARK_NANOS);
+            }
+        }
+    }
+
+    private void learn(VertexValue v) {
+        String p = v.path();
+        if (!paths.containsKey(p) && !p.startsWith("/$")) {
+            NodePath np = NodePath.ofBody(v.pathBuffer(), v.pathOffset(), v.pathLength());
+            if (np != null) {
+                paths.put(p, np);
+            }
+        }
+        dirty = true;
+    }
+
+    /** Rebuilds the snapshot on the node thread; tells listeners when something changed. */
+    private void refresh() {
+        lastRefresh = System.nanoTime();
+        HostSnapshot next = build();
+        HostSnapshot prev = snapshot;
+        if (!dirty && sameContent(prev, next)) {
+            return;
+        }
+        dirty = false;
+        snapshot = new HostSnapshot(name, ++version, next.vertices(), next.links());
+        for (Runnable l : listeners) {
+            l.run();
+        }
+    }
+
+    private static boolean sameContent(HostSnapshot a, HostSnapshot b) {
+        return a.vertices().equals(b.vertices()) && a.links().equals(b.links());
+    }
+
+    private HostSnapshot build() {
+        List<VertexView> vertices = new ArrayList<>(paths.size());
+        for (Map.Entry<String, NodePath> e : paths.entrySet()) {
+            NodePath p = e.getValue();
+            int n = node.read(p, valueBuf, 0, valueBuf.length);
+            ValueText value = n > 0 ? ValueText.of(valueBuf, 0, n) : ValueText.NONE;
+            List<SubscriberView> subs = new ArrayList<>();
+            Map<Integer, LocalWatch> mine = new HashMap<>();
+            for (LocalWatch w : watches) {
+                if (w.path.equals(p) || w.path.toString().equals(e.getKey())) {
+                    if (w.sub.isOpen()) {
+                        mine.put(w.sub.index(), w);
+                    }
+                }
+            }
+            for (OwnerSurface.Slot s : owner.list(p)) {
+                LocalWatch w = mine.remove(s.index());
+                if (w != null) {
+                    subs.add(new SubscriberView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
+                } else if (!s.hole()) {
+                    subs.add(new SubscriberView(s.index(), "remote peer", s.target(), s.suspended(), -1));
+                }
+            }
+            for (LocalWatch w : mine.values()) { // in case the list read could not show them
+                subs.add(new SubscriberView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
+            }
+            subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
+            vertices.add(new VertexView(e.getKey(), value.text(), value.numeric(), value.number(),
+                    node.sequence(p), node.isStale(p), subs));
+        }
+        List<LinkView> lv = new ArrayList<>(links.size());
+        for (LinkEntry l : links) {
+            lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link.stats())));
+        }
+        return new HostSnapshot(name, version, vertices, lv);
+    }
+
+    static Map<String, Long> counters(LinkStats s) {
+        Map<String, Long> c = new LinkedHashMap<>();
+        c.put("framesIn", s.framesIn);
+        c.put("framesOut", s.framesOut);
+        c.put("bytesIn", s.bytesIn);
+        c.put("bytesOut", s.bytesOut);
+        c.put("droppedCorrupt", s.droppedCorrupt);
+        c.put("droppedOversize", s.droppedOversize);
+        c.put("droppedInvalid", s.droppedInvalid);
+        c.put("sendRefused", s.sendRefused);
+        c.put("reconnects", s.reconnects);
+        return c;
+    }
+
+    // ------------------------------------------------------------------ HostModel
+
+    @Override
+    public HostSnapshot snapshot() {
+        return snapshot;
+    }
+
+    @Override
+    public int suspend(String path, int slot) {
+        return action(path, slot, Action.SUSPEND);
+    }
+
+    @Override
+    public int resume(String path, int slot) {
+        return action(path, slot, Action.RESUME);
+    }
+
+    @Override
+    public int clear(String path, int slot) {
+        return action(path, slot, Action.CLEAR);
+    }
+
+    private enum Action { SUSPEND, RESUME, CLEAR }
+
+    private int action(String path, int slot, Action action) {
+        NodePath p;
+        try {
+            p = NodePath.of(path);
+        } catch (IllegalArgumentException e) {
+            return WireError.PATH_INVALID;
+        }
+        if (slot < 0 || slot > 65535) {
+            return WireError.PATH_INVALID;
+        }
+        int code = onNodeThread(() -> {
+            for (LocalWatch w : watches) {
+                if (w.sub.isOpen() && w.sub.index() == slot && Objects.equals(w.path.toString(), p.toString())) {
+                    return switch (action) {
+                        case SUSPEND -> w.sub.suspend();
+                        case RESUME -> w.sub.resume();
+                        case CLEAR -> w.sub.close();
+                    };
+                }
+            }
+            return switch (action) {
+                case SUSPEND -> owner.setSuspended(p, slot, true);
+                case RESUME -> owner.setSuspended(p, slot, false);
+                case CLEAR -> owner.clear(p, slot);
+            };
+        });
+        if (code == WireError.OK) {
+            onNodeThread(() -> {
+                dirty = true;
+                refresh();
+                return null;
+            });
+        }
+        return code;
+    }
+
+    @Override
+    public Registration onChange(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        LockSupport.unpark(thread);
+        if (thread.isAlive()) {
+            try {
+                thread.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (LinkEntry l : links) {
+            l.link.close();
+        }
+        node.close();
+    }
+}

@@ -1,0 +1,260 @@
+package io.spectrum.host.runtime;
+
+import io.spectrum.host.view.HostSnapshot;
+import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.VertexView;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class HostRuntimeTest {
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private HostRuntime runtime(String name) {
+        HostRuntime r = new HostRuntime(name, new NarrowNode(new NodeConfig()));
+        closing.add(r);
+        return r;
+    }
+
+    static byte[] value(long v, int width) {
+        byte[] b = new byte[16];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        w.value(v, width);
+        return java.util.Arrays.copyOf(b, w.length());
+    }
+
+    @Test
+    void localWatchShowsValuesAndIsSuspendedThroughTheModel() throws Exception {
+        HostRuntime host = runtime("host");
+        List<HostRuntime.Delivery> seen = new CopyOnWriteArrayList<>();
+        host.watch("/b1", "terminal", seen::add);
+        host.start();
+        assertEquals(WireError.OK, host.write("/b1/temp", value(21, 4)));
+        VertexView temp = await(host, s -> vertex(s, "/b1/temp").filter(v -> v.value().equals("21")).isPresent(), "/b1/temp = 21")
+                .vertices().stream().filter(v -> v.path().equals("/b1/temp")).findFirst().orElseThrow();
+        assertTrue(temp.numeric());
+        assertEquals(1, temp.seq());
+        assertEquals(1, seen.size());
+
+        SubscriberView sub = vertex(host.snapshot(), "/b1").orElseThrow().subscribers().get(0);
+        assertEquals("terminal", sub.holder());
+        assertFalse(sub.suspended());
+
+        assertEquals(WireError.OK, host.suspend("/b1", sub.slot()));
+        assertTrue(vertex(host.snapshot(), "/b1").orElseThrow().subscribers().get(0).suspended());
+        host.write("/b1/temp", value(22, 4));
+        await(host, s -> vertex(s, "/b1/temp").filter(v -> v.seq() == 2).isPresent(), "seq 2");
+        assertEquals(1, seen.size(), "suspended: nothing delivered");
+
+        assertEquals(WireError.OK, host.resume("/b1", sub.slot()));
+        host.write("/b1/temp", value(23, 4));
+        await(host, s -> vertex(s, "/b1/temp").filter(v -> v.seq() == 3).isPresent(), "seq 3");
+        assertEquals(2, seen.size(), "resumed, and nothing replayed");
+        assertEquals("23", seen.get(1).value().text());
+
+        assertEquals(WireError.PATH_NOT_FOUND, host.suspend("/b1/temp", 9));
+        assertEquals(WireError.PATH_INVALID, host.suspend("no-slash", 0));
+    }
+
+    @Test
+    void boardValuesReachTheHostAndARemoteSubscriberIsSuspendedThroughTheSurface() throws Exception {
+        UdpLinkConfig cfg = new UdpLinkConfig();
+        // board: a node listening on UDP, publishing /board/temp
+        HostRuntime board = runtime("board");
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), cfg, SystemClock.INSTANCE);
+        board.attach(boardLink);
+        board.start();
+        assertEquals(WireError.OK, board.write("/board/temp", value(5, 4)), "the board's vertex exists before anyone subscribes");
+
+        // host: dials the board and mirrors /board/temp onto /board1/temp; listens for clients
+        HostRuntime host = runtime("host");
+        UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), cfg, SystemClock.INSTANCE);
+        UdpLink forClients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), cfg, SystemClock.INSTANCE);
+        host.attach(toBoard);
+        host.attach(forClients);
+        host.start();
+        int handle = host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0);
+        assertTrue(handle >= 0, "subscribeRemote: " + handle);
+
+        // values published on the board show up on the host
+        long[] n = {0};
+        Supplier<Boolean> publish = () -> board.write("/board/temp", value(++n[0] * 10, 4)) == WireError.OK;
+        awaitTrue(() -> publish.get() && vertex(host.snapshot(), "/board1/temp").filter(v -> !v.value().isEmpty()).isPresent(),
+                "a board value reaches the host");
+
+        // a client subscribes to the host's /board1/temp over UDP: the host lists it as a remote slot
+        HostRuntime client = runtime("client");
+        UdpLink toHost = UdpLink.dial(4, forClients.localAddress(), cfg, SystemClock.INSTANCE);
+        client.attach(toHost);
+        client.start();
+        List<HostRuntime.Delivery> got = new CopyOnWriteArrayList<>();
+        client.watch("/mirror", "test", got::add);
+        assertTrue(client.subscribeRemote(toHost, 0, "/board1/temp", "/mirror/temp", 0) >= 0);
+        HostSnapshot withRemote = await(host, s -> vertex(s, "/board1/temp")
+                .filter(v -> v.subscribers().stream().anyMatch(x -> x.holder().equals("remote peer"))).isPresent(), "remote slot listed");
+        SubscriberView remote = vertex(withRemote, "/board1/temp").orElseThrow().subscribers().stream()
+                .filter(x -> x.holder().equals("remote peer")).findFirst().orElseThrow();
+        assertFalse(remote.suspended());
+        awaitTrue(() -> publish.get() && !got.isEmpty(), "the client receives while delivering");
+
+        // suspend it through the host's :subscribers[N] surface: the client stops receiving
+        assertEquals(WireError.OK, host.suspend("/board1/temp", remote.slot()));
+        assertTrue(vertex(host.snapshot(), "/board1/temp").orElseThrow().subscribers().stream()
+                .filter(x -> x.slot() == remote.slot()).findFirst().orElseThrow().suspended());
+        Thread.sleep(300); // let deliveries already in flight land
+        int before = got.size();
+        long seqBefore = vertex(host.snapshot(), "/board1/temp").orElseThrow().seq();
+        awaitTrue(() -> publish.get() && vertex(host.snapshot(), "/board1/temp").orElseThrow().seq() >= seqBefore + 3,
+                "the host keeps receiving");
+        assertEquals(before, got.size(), "a suspended remote subscriber receives nothing");
+
+        assertEquals(WireError.OK, host.resume("/board1/temp", remote.slot()));
+        awaitTrue(() -> publish.get() && got.size() > before, "resumed: deliveries again");
+        List<SubscriberView> after = vertex(host.snapshot(), "/board1/temp").orElseThrow().subscribers();
+        assertEquals(1, after.stream().filter(x -> x.holder().equals("remote peer")).count(), "a toggle, not a second edge");
+        assertEquals(remote.target(), after.stream().filter(x -> x.slot() == remote.slot()).findFirst().orElseThrow().target(),
+                "resume kept the slot's binding (no replace through the append door)");
+
+        assertEquals(WireError.OK, host.clear("/board1/temp", remote.slot()));
+        assertTrue(vertex(host.snapshot(), "/board1/temp").orElseThrow().subscribers().stream()
+                .noneMatch(x -> x.slot() == remote.slot()), "cleared");
+        assertTrue(host.snapshot().links().get(0).up(), "the board link is up");
+        assertTrue(host.snapshot().links().get(0).counters().get("framesIn") > 0);
+    }
+
+    @Test
+    void aBoardThatGoesAwayMarksItsMirroredValuesStale() throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        HostRuntime board = runtime("board");
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        board.attach(boardLink);
+        board.start();
+        board.write("/board/temp", value(7, 4));
+
+        HostRuntime host = runtime("host");
+        UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE);
+        host.attach(toBoard);
+        host.start();
+        assertTrue(host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0x0020) >= 0);
+        await(host, s -> vertex(s, "/board1/temp").filter(v -> v.value().equals("7") && !v.stale()).isPresent(), "a fresh value");
+        assertTrue(host.snapshot().links().get(0).up());
+
+        board.close(); // the board goes away: its link falls silent
+        HostSnapshot s = await(host, x -> vertex(x, "/board1/temp").filter(VertexView::stale).isPresent(), "stale marker");
+        assertEquals("7", vertex(s, "/board1/temp").orElseThrow().value(), "the last value stays, marked stale");
+        await(host, x -> !x.links().get(0).up(), "the link shows down");
+    }
+
+    @Test
+    void togglesThroughTheSurfaceKeepTheRecordForBothRenderingRules() throws Exception {
+        HostRuntime host = runtime("host");
+        UdpLink forClients = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        host.attach(forClients);
+        host.start();
+        host.write("/x", value(1, 4));
+        String addr = "127.0.0.1:" + forClients.localAddress().getPort();
+        try (io.spectrum.client.PeerClient withWord = client(addr, 7);
+             io.spectrum.client.PeerClient noWord = client(addr, 8)) {
+            assertTrue(withWord.subscribe("/x", "/a", io.spectrum.client.PeerClient.DURABILITY, false).ok()); // rule 1
+            assertTrue(noWord.subscribe("/x", "/b", 0, false).ok());                                                 // rules 2/3
+            HostSnapshot s = await(host, x -> vertex(x, "/x").filter(v -> v.subscribers().size() == 2).isPresent(), "two slots");
+            List<SubscriberView> subs = vertex(s, "/x").orElseThrow().subscribers();
+            List<byte[]> before = new ArrayList<>();
+            for (SubscriberView v : subs) {
+                before.add(slotRecord(withWord, v.slot()));
+            }
+            for (SubscriberView v : subs) {
+                assertEquals(WireError.OK, host.suspend("/x", v.slot()));
+                assertEquals(WireError.OK, host.suspend("/x", v.slot()), "the same toggle again changes nothing");
+                byte[] r = slotRecord(withWord, v.slot());
+                assertTrue(hex(r).contains("64656c69766572795f706f6c696379"), "the rendering carries the word: " + hex(r));
+            }
+            assertTrue(vertex(host.snapshot(), "/x").orElseThrow().subscribers().stream().allMatch(SubscriberView::suspended));
+            for (int i = 0; i < subs.size(); i++) {
+                assertEquals(WireError.OK, host.resume("/x", subs.get(i).slot()));
+                assertEquals(hex(before.get(i)), hex(slotRecord(withWord, subs.get(i).slot())),
+                        "resumed: the slot renders exactly as before (a toggle, not a replace)");
+            }
+        }
+    }
+
+    private static io.spectrum.client.PeerClient client(String addr, int id) throws Exception {
+        return new io.spectrum.client.PeerClient(UdpLink.dial(id, UdpLink.parseHostPort(addr), new UdpLinkConfig(),
+                SystemClock.INSTANCE), 0, java.time.Duration.ofSeconds(2));
+    }
+
+    /** READ /x:subscribers[N] as a remote reader sees it (the live rendering). */
+    private static byte[] slotRecord(io.spectrum.client.PeerClient c, int slot) {
+        byte[] f = new byte[64];
+        TlvWriter w = new TlvWriter().wrap(f, 0, f.length);
+        w.begin(io.spectrum.wire.TlvType.FIELD).leaf(io.spectrum.wire.TlvType.NAME, "subscribers".getBytes())
+                .value(slot, 4).value(1, 1).end();
+        io.spectrum.client.PeerClient.Reply r = c.call(io.spectrum.client.PeerClient.OP_READ, "/x",
+                java.util.Arrays.copyOf(f, w.length()), null);
+        assertTrue(r.ok(), "read [" + slot + "]: " + WireError.identity(r.code()));
+        return r.payload();
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder s = new StringBuilder();
+        for (byte x : b) {
+            s.append(String.format("%02x", x));
+        }
+        return s.toString();
+    }
+
+    static Optional<VertexView> vertex(HostSnapshot s, String path) {
+        return s.vertices().stream().filter(v -> v.path().equals(path)).findFirst();
+    }
+
+    static HostSnapshot await(HostRuntime r, Predicate<HostSnapshot> p, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            HostSnapshot s = r.snapshot();
+            if (p.test(s)) {
+                return s;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("never saw " + what + "; last snapshot " + r.snapshot());
+    }
+
+    static void awaitTrue(Supplier<Boolean> p, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            if (p.get()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("never: " + what);
+    }
+}

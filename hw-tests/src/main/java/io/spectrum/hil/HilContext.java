@@ -1,0 +1,80 @@
+package io.spectrum.hil;
+
+import io.spectrum.runtime.CapsProbe;
+import io.spectrum.hil.client.BoardClient;
+import io.spectrum.link.Link;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
+import java.time.Duration;
+
+/**
+ * What a scenario works with: the target (link, reset line), one client on that link, and the host
+ * node riding the same link. The client is shared by all scenarios of a run, so scenarios use their
+ * own reply and delivery routes ({@link #route}) and clean up the subscriptions they make.
+ */
+public final class HilContext {
+    private final BoardTarget target;
+    private final BoardClient client;
+    private final NarrowNode hostNode;
+    private int routes;
+    private String note = "";
+
+    public HilContext(BoardTarget target) throws Exception {
+        this.target = target;
+        Link link = target.link();
+        this.client = new BoardClient(link, target.peer(), target.timeout());
+        // The host is a proper peer from the first frame: a board that pings its peers (a READ of
+        // the host's $node/caps) and reaps the edges of a silent one must get its answers, or the
+        // suite's own subscriptions would be evicted in the middle of a scenario.
+        this.hostNode = new NarrowNode(new NodeConfig());
+        hostNode.attach(link); // the node becomes the link's peer listener; the client keeps polling
+        // the project's liveness ping: READs the board's $node/caps when the link finds it quiet, and
+        // reports a changed spectrum.boot (a restart faster than the link timeout) as down + up
+        CapsProbe.stampBoot(hostNode);
+        CapsProbe probe = new CapsProbe(hostNode, 1, 1);
+        probe.install(link);
+        client.attachTap(hostNode, () -> {
+            hostNode.tick();
+            probe.sweep();
+        });
+    }
+
+    public BoardTarget target() {
+        return target;
+    }
+
+    public BoardClient client() {
+        return client;
+    }
+
+    /**
+     * The NARROW node on the host side of the board link. It sees every frame the client receives
+     * (so it gets the replies and deliveries addressed to it), hears the link's peer up / down
+     * reports, answers the board's liveness pings and pings the board through the project's
+     * {@link CapsProbe}. The stale scenario subscribes through it.
+     */
+    public NarrowNode hostNode() {
+        return hostNode;
+    }
+
+    public Duration timeout() {
+        return target.timeout();
+    }
+
+    /** A short fact a passing scenario reports in its detail cell (e.g. the versions it read). */
+    public void note(String text) {
+        note = text == null ? "" : text;
+    }
+
+    /** Returns and clears the note. */
+    public String takeNote() {
+        String n = note;
+        note = "";
+        return n;
+    }
+
+    /** A fresh delivery route for this run, e.g. "/hil/s/subscribe-deliver/3". */
+    public String route(String scenario) {
+        return "/hil/s/" + scenario + "/" + (++routes);
+    }
+}

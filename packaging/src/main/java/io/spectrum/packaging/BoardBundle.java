@@ -1,0 +1,277 @@
+package io.spectrum.packaging;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+
+/**
+ * The board bundle and how it lands in a board's root file system:
+ *
+ * <pre>
+ * opt/spectrum/lib/*.jar                      spectrum-board.jar (board main, runtime, node, links, jSerialComm)
+ * opt/spectrum/bin/spectrum-board             launcher: reads board.conf, runs the board main (io.spectrum.board.BoardMain)
+ * opt/spectrum/runtime/                       optional jlinked aarch64 runtime (bin/java)
+ * etc/systemd/system/spectrum-board.service   the service unit
+ * etc/spectrum/board.conf                     serial port, baud, UDP; kept if it already exists
+ * etc/systemd/system/multi-user.target.wants/spectrum-board.service -> the unit (enable)
+ * </pre>
+ *
+ * Installing twice gives the same tree: unchanged files are left alone, a changed jar set replaces
+ * the old one, the user's board.conf is kept unless a reset is asked for.
+ */
+public final class BoardBundle {
+    public static final String HOME = "opt/spectrum";
+    /** The board application jar that flash installs, as the packaging module carries it. */
+    public static final String BOARD_JAR = "spectrum-board.jar";
+    public static final String BOARD_JAR_RESOURCE = "/board/" + BOARD_JAR;
+    public static final String UNIT_NAME = "spectrum-board.service";
+    public static final String UNIT = "etc/systemd/system/" + UNIT_NAME;
+    public static final String CONF = "etc/spectrum/board.conf";
+    public static final String WANTS_LINK = "etc/systemd/system/multi-user.target.wants/" + UNIT_NAME;
+    /** Where the enable symlink points, as the board sees it. */
+    public static final String UNIT_ON_BOARD = "/" + UNIT;
+
+    private final List<Path> classpath;
+    private final Path runtime;
+    private final BoardConfig config;
+    private final boolean resetConfig;
+
+    /**
+     * @param classpath   jars (copied) or class directories (packed into jars) that run {@code spectrum}
+     * @param runtime     a runtime image to ship (must hold bin/java), or null to use the board's java
+     * @param config      values for a new board.conf
+     * @param resetConfig overwrite an existing board.conf
+     */
+    public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig) {
+        if (classpath.isEmpty()) {
+            throw new IllegalArgumentException("nothing to install: the classpath is empty");
+        }
+        for (Path p : classpath) {
+            if (!Files.exists(p)) {
+                throw new IllegalArgumentException(p + " does not exist; build it first: mvn -B -DskipTests package");
+            }
+        }
+        if (runtime != null && !Files.isExecutable(runtime.resolve("bin/java"))) {
+            throw new IllegalArgumentException("--runtime " + runtime + " has no bin/java; build one with packaging/build-arm64-runtime.sh");
+        }
+        this.classpath = List.copyOf(classpath);
+        this.runtime = runtime;
+        this.config = config;
+        this.resetConfig = resetConfig;
+    }
+
+    /**
+     * Writes the bundle into {@code root} (a board root file system or a staging directory).
+     *
+     * @param enable also create the multi-user.target.wants symlink (what {@code systemctl enable} does)
+     */
+    public void install(Path root, boolean enable, PrintWriter out) throws IOException {
+        Path home = root.resolve(HOME);
+        int steps = 5 + (enable ? 1 : 0) + (runtime != null ? 1 : 0);
+        int step = 0;
+
+        out.printf("[%d/%d] libraries -> /%s/lib%n", ++step, steps, HOME);
+        installLibraries(home.resolve("lib"), out);
+
+        out.printf("[%d/%d] launcher  -> /%s/bin/spectrum-board%n", ++step, steps, HOME);
+        Path launcher = home.resolve("bin/spectrum-board");
+        report(out, launcher, writeIfChanged(launcher, resource("spectrum-board")));
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        if (runtime != null) {
+            out.printf("[%d/%d] runtime   -> /%s/runtime (from %s)%n", ++step, steps, HOME, runtime);
+            replaceTree(runtime, home.resolve("runtime"));
+        }
+
+        out.printf("[%d/%d] service   -> /%s%n", ++step, steps, UNIT);
+        Path unit = root.resolve(UNIT);
+        report(out, unit, writeIfChanged(unit, resource(UNIT_NAME)));
+
+        out.printf("[%d/%d] config    -> /%s%n", ++step, steps, CONF);
+        Path conf = root.resolve(CONF);
+        if (Files.exists(conf) && !resetConfig) {
+            out.printf("      kept the existing config (edit it, or pass --reset-config to rewrite it from the options)%n");
+        } else {
+            byte[] text = config.render(new String(resource("board.conf"), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+            report(out, conf, writeIfChanged(conf, text));
+        }
+
+        out.printf("[%d/%d] readme    -> /%s/README.board%n", ++step, steps, HOME);
+        report(out, home.resolve("README.board"), writeIfChanged(home.resolve("README.board"), resource("README.board")));
+
+        if (enable) {
+            out.printf("[%d/%d] enable    -> /%s%n", ++step, steps, WANTS_LINK);
+            enable(root, out);
+        }
+        out.flush();
+    }
+
+    private void installLibraries(Path lib, PrintWriter out) throws IOException {
+        Files.createDirectories(lib);
+        Set<String> names = new HashSet<>();
+        for (Path entry : classpath) {
+            String name = libraryName(entry, names);
+            Path target = lib.resolve(name);
+            byte[] content;
+            if (Files.isDirectory(entry)) {
+                content = packDirectory(entry);
+            } else {
+                content = Files.readAllBytes(entry);
+            }
+            report(out, target, writeIfChanged(target, content));
+        }
+        // drop jars from an earlier install that are not part of this one
+        try (Stream<Path> old = Files.list(lib)) {
+            for (Path p : (Iterable<Path>) old::iterator) {
+                if (!names.contains(p.getFileName().toString())) {
+                    Files.delete(p);
+                    out.printf("      removed %s (not in this bundle)%n", p.getFileName());
+                }
+            }
+        }
+    }
+
+    private static String libraryName(Path entry, Set<String> taken) {
+        String base;
+        if (Files.isDirectory(entry)) {
+            // .../host-app/target/classes -> host-app-classes.jar
+            Path module = entry.getParent() == null ? null : entry.getParent().getParent();
+            base = (module == null ? "classes" : module.getFileName() + "-" + entry.getFileName()) + ".jar";
+        } else {
+            base = entry.getFileName().toString();
+        }
+        String name = base;
+        for (int i = 2; !taken.add(name); i++) {
+            name = base.replace(".jar", "-" + i + ".jar");
+        }
+        return name;
+    }
+
+    /** A jar of a class directory, entries sorted so the bytes are the same for the same classes. */
+    static byte[] packDirectory(Path dir) throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.filter(Files::isRegularFile).sorted().forEach(files::add);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (JarOutputStream jar = new JarOutputStream(bytes)) {
+            for (Path f : files) {
+                JarEntry e = new JarEntry(dir.relativize(f).toString().replace('\\', '/'));
+                e.setTime(0);
+                jar.putNextEntry(e);
+                Files.copy(f, jar);
+                jar.closeEntry();
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void enable(Path root, PrintWriter out) throws IOException {
+        Path link = root.resolve(WANTS_LINK);
+        Files.createDirectories(link.getParent());
+        Path target = Path.of(UNIT_ON_BOARD);
+        if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target)) {
+            out.printf("      unchanged%n");
+            return;
+        }
+        if (Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+            Files.delete(link);
+        }
+        Files.createSymbolicLink(link, target);
+        out.printf("      linked to %s%n", target);
+    }
+
+    private static void report(PrintWriter out, Path file, boolean changed) throws IOException {
+        out.printf("      %s %s (%s)%n", changed ? "wrote" : "unchanged", file.getFileName(), size(Files.size(file)));
+        out.flush();
+    }
+
+    private static String size(long bytes) {
+        if (bytes >= 1 << 20) {
+            return String.format("%.1f MB", bytes / 1048576.0);
+        }
+        if (bytes >= 1 << 10) {
+            return String.format("%.1f KB", bytes / 1024.0);
+        }
+        return bytes + " B";
+    }
+
+    /** Writes via a temp file and an atomic rename, so a failure never leaves a half-written file. */
+    static boolean writeIfChanged(Path target, byte[] content) throws IOException {
+        if (Files.isRegularFile(target) && Files.size(target) == content.length
+                && java.util.Arrays.equals(Files.readAllBytes(target), content)) {
+            return false;
+        }
+        Files.createDirectories(target.getParent());
+        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
+        try {
+            Files.write(tmp, content);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return true;
+    }
+
+    private static void replaceTree(Path from, Path to) throws IOException {
+        deleteTree(to);
+        Files.walkFileTree(from, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.copy(file, to.resolve(from.relativize(file).toString()),
+                        StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** A file of the bundle template (packaging/src/main/resources/board/). */
+    static byte[] resource(String name) throws IOException {
+        try (InputStream in = BoardBundle.class.getResourceAsStream("/board/" + name)) {
+            if (in == null) {
+                throw new IOException("bundle template /board/" + name + " is missing from the jar (a broken build?)");
+            }
+            return in.readAllBytes();
+        }
+    }
+}

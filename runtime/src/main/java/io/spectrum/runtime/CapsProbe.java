@@ -1,0 +1,208 @@
+package io.spectrum.runtime;
+
+import io.spectrum.link.LivenessProbe;
+import io.spectrum.link.Link;
+import io.spectrum.link.serial.SerialLink;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.RemoteClient;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.wire.Bytes;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+
+import java.security.SecureRandom;
+
+/**
+ * The liveness ping: when a link finds a peer quiet for its ping interval, send that peer a FWD
+ * READ of {@code /$node/caps}. Its answer (the extensions map) is traffic, which is what refreshes
+ * the link's liveness clock; a peer that does not answer within the link's timeout is reported down.
+ *
+ * <p>Restart detection: every node process run through {@link NodeLoop} adds a random
+ * {@code spectrum.boot} key to its own caps ({@link #stampBoot}). When a peer's caps answer differs
+ * from the previous one, the peer restarted in less than the link timeout (so the link never saw it
+ * go): the probe then reports the peer down and up to the node, which evicts what the old
+ * incarnation held, marks its vertices stale and re-sends this node's subscriptions.
+ *
+ * <p>At most one ping per (link, peer) is outstanding: the previous request is collected and
+ * released before a new ping goes out. Runs on the node's thread (links call it from inside
+ * {@code node.poll()}; {@link #sweep()} from the loop). Allocation-free after construction.
+ */
+public final class CapsProbe implements LivenessProbe {
+    public static final NodePath CAPS = NodePath.of("/$node/caps");
+    /** SETTINGS key this project adds to $node/caps: a random u32 per process start. */
+    public static final byte[] BOOT_KEY = "spectrum.boot".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final int ANSWER_BYTES = 256;
+
+    private final NarrowNode node;
+    private final Link[] links;
+    private final int maxPeers;
+    /** Outstanding ping request handle per (installed link, peer), or -1. */
+    private final int[] pending;
+    /** The last caps answer per (link, peer); length -1 = none yet. */
+    private final byte[] answers;
+    private final int[] answerLen;
+    private final byte[] scratch = new byte[1 << 16];
+    private int linkCount;
+    private long sent;
+    private long answered;
+    private long restarts;
+
+    public CapsProbe(NarrowNode node, int maxLinks, int maxPeers) {
+        this.node = node;
+        this.links = new Link[maxLinks];
+        this.maxPeers = maxPeers;
+        this.pending = new int[maxLinks * maxPeers];
+        this.answers = new byte[maxLinks * maxPeers * ANSWER_BYTES];
+        this.answerLen = new int[maxLinks * maxPeers];
+        java.util.Arrays.fill(pending, -1);
+        java.util.Arrays.fill(answerLen, -1);
+    }
+
+    /**
+     * Rewrites the node's own {@code /$node/caps} with a random {@code spectrum.boot} key appended,
+     * so peers can tell this process start from the previous one. A v1 reader skips the key.
+     */
+    public static void stampBoot(NarrowNode node) {
+        byte[] caps = new byte[ANSWER_BYTES];
+        int n = node.read(CAPS, caps, 0, caps.length);
+        TlvIndex x = new TlvIndex();
+        byte[] out = new byte[ANSWER_BYTES];
+        TlvWriter w = new TlvWriter(4).wrap(out, 0, out.length);
+        w.begin(TlvType.SETTINGS);
+        if (n > 0 && new FrameDecoder().decode(caps, 0, n, x) == WireError.OK && x.type(0) == TlvType.SETTINGS) {
+            for (int c = x.firstChild(0); c != TlvIndex.NONE; c = x.nextSibling(c)) {
+                w.raw(caps, x.start(c), x.untrailedLength(c));
+            }
+        }
+        w.leaf(TlvType.NAME, BOOT_KEY).value(new SecureRandom().nextInt() & 0xFFFFFFFFL, 4).end();
+        if (w.error() == WireError.OK) {
+            node.write(CAPS, out, 0, w.length());
+        }
+    }
+
+    /** Wires this probe into a link (UDP or serial); other links have no liveness hook. */
+    public void install(Link link) {
+        if (linkCount == links.length) {
+            throw new IllegalStateException("CapsProbe holds " + links.length + " links");
+        }
+        links[linkCount++] = link;
+        if (link instanceof UdpLink u) {
+            u.setLivenessProbe(this);
+        } else if (link instanceof SerialLink s) {
+            s.setLivenessProbe(this);
+        }
+    }
+
+    private int slot(Link link, int peer) {
+        if (peer < 0 || peer >= maxPeers) {
+            return -1;
+        }
+        for (int i = 0; i < linkCount; i++) {
+            if (links[i] == link) {
+                return i * maxPeers + peer;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void probe(Link link, int peer) {
+        int s = slot(link, peer);
+        if (s < 0) {
+            return;
+        }
+        collect(s);
+        RemoteClient rc = node.remote();
+        if (pending[s] >= 0) {
+            rc.release(pending[s]);   // unanswered: the peer may be gone; ask again
+        }
+        int k = rc.read(link, peer, CAPS);
+        pending[s] = k;
+        if (k >= 0) {
+            sent++;
+        }
+    }
+
+    /**
+     * Collects answered pings and keeps a baseline answer for every live peer (call from the node's
+     * loop): a peer that came up gets one ping at once, so a later restart has something to differ
+     * from; a peer the link reports down loses its baseline (the link already told the node).
+     */
+    public void sweep() {
+        for (int i = 0; i < linkCount; i++) {
+            Link link = links[i];
+            for (int peer = 0; peer < maxPeers; peer++) {
+                int s = i * maxPeers + peer;
+                if (pending[s] >= 0) {
+                    collect(s);
+                }
+                boolean up = isUp(link, peer);
+                if (!up) {
+                    answerLen[s] = -1;
+                } else if (answerLen[s] < 0 && pending[s] < 0) {
+                    int k = node.remote().read(link, peer, CAPS);
+                    pending[s] = k;
+                    if (k >= 0) {
+                        sent++;
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean isUp(Link link, int peer) {
+        if (link instanceof UdpLink u) {
+            return u.isPeerUp(peer);
+        }
+        if (link instanceof SerialLink s) {
+            return peer == 0 && s.isPeerUp();
+        }
+        return false;
+    }
+
+    /** If the ping in slot s was answered: compare with the last answer, release the request. */
+    private void collect(int s) {
+        int k = pending[s];
+        RemoteClient rc = node.remote();
+        if (k < 0 || rc.requestState(k) != RemoteClient.DONE) {
+            return;
+        }
+        answered++;
+        int n = rc.requestError(k) == WireError.OK ? rc.requestResult(k, scratch, 0) : 0;
+        rc.release(k);
+        pending[s] = -1;
+        if (n <= 0 || n > ANSWER_BYTES) {
+            return;
+        }
+        int base = s * ANSWER_BYTES;
+        int prev = answerLen[s];
+        boolean changed = prev >= 0 && !Bytes.equals(answers, base, prev, scratch, 0, n);
+        System.arraycopy(scratch, 0, answers, base, n);
+        answerLen[s] = n;
+        if (changed) {
+            // The peer is a new incarnation: what the old one held is gone; re-establish.
+            restarts++;
+            Link link = links[s / maxPeers];
+            int peer = s % maxPeers;
+            node.onPeerDown(link, peer);
+            node.onPeerUp(link, peer);
+        }
+    }
+
+    public long sent() {
+        return sent;
+    }
+
+    public long answered() {
+        return answered;
+    }
+
+    /** Peer restarts detected through a changed caps answer. */
+    public long restarts() {
+        return restarts;
+    }
+}
