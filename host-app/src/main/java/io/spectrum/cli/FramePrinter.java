@@ -66,30 +66,40 @@ public final class FramePrinter {
     }
 
     private void children(int e, int depth) {
+        switch (idx.type(e)) {
+            case TlvType.FWD:
+                fwdChildren(e, depth);
+                break;
+            case TlvType.SETTINGS:
+                settingsChildren(e, depth);
+                break;
+            default:
+                plainChildren(e, depth);
+                break;
+        }
+    }
+
+    private void settingsChildren(int e, int depth) {
+        SettingsReader s = new SettingsReader();
+        s.wrap(idx, e);
+        int policyValue = s.findValue(Names.DELIVERY_POLICY, DeliveryPolicy.WIDTH);
+        for (int k = s.firstKey(); k != TlvIndex.NONE; k = s.nextKey(k)) {
+            settingsKeys.add(k);
+        }
+        for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
+            Role role = settingsKeys.contains(c) ? Role.SETTINGS_KEY : Role.PLAIN;
+            if (idx.type(c) == TlvType.VALUE && idx.bodyLength(c) == 2 && isPolicyValue(s, c)) {
+                role = Role.POLICY;
+            }
+            entry(c, depth, role);
+            if (c == policyValue && policyValue != TlvIndex.NONE) {
+                policyBits(Bytes.u16(idx.buffer(), idx.bodyOffset(c)), depth + 1);
+            }
+        }
+    }
+
+    private void plainChildren(int e, int depth) {
         final int type = idx.type(e);
-        if (type == TlvType.FWD) {
-            fwdChildren(e, depth);
-            return;
-        }
-        if (type == TlvType.SETTINGS) {
-            SettingsReader s = new SettingsReader();
-            s.wrap(idx, e);
-            int policyValue = s.findValue(Names.DELIVERY_POLICY, DeliveryPolicy.WIDTH);
-            for (int k = s.firstKey(); k != TlvIndex.NONE; k = s.nextKey(k)) {
-                settingsKeys.add(k);
-            }
-            for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
-                Role role = settingsKeys.contains(c) ? Role.SETTINGS_KEY : Role.PLAIN;
-                if (idx.type(c) == TlvType.VALUE && idx.bodyLength(c) == 2 && isPolicyValue(s, c)) {
-                    role = Role.POLICY;
-                }
-                entry(c, depth, role);
-                if (c == policyValue && policyValue != TlvIndex.NONE) {
-                    policyBits(Bytes.u16(idx.buffer(), idx.bodyOffset(c)), depth + 1);
-                }
-            }
-            return;
-        }
         int first = idx.firstChild(e);
         for (int c = first; c != TlvIndex.NONE; c = idx.nextSibling(c)) {
             Role role = type == TlvType.ERROR && c == first ? Role.ERROR_CODE : Role.PLAIN;

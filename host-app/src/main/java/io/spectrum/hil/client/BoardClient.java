@@ -269,10 +269,17 @@ public final class BoardClient {
         return f == null ? -1 : f.opcode();
     }
 
-    static boolean isReplyTo(Tlv frame, String route) {
+    /** Whether {@code frame} is a REPLY addressed to {@code route} (read by {@link FwdView}). */
+    public static boolean isReplyTo(Tlv frame, String route) {
         FwdView f = frame.asFwd();
         return f != null && f.opcode() == FwdView.OP_REPLY && f.index().type(f.dst()) == TlvType.PATH
                 && dstText(f).equals(route);
+    }
+
+    /** The dst PATH of a FWD frame as text (read by {@link FwdView}), or null when it has none. */
+    public static String dstOf(Tlv frame) {
+        FwdView f = frame.asFwd();
+        return f == null || f.index().type(f.dst()) != TlvType.PATH ? null : dstText(f);
     }
 
     private static String dstText(FwdView f) {

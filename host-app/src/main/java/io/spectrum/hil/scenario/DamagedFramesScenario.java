@@ -101,7 +101,6 @@ public final class DamagedFramesScenario implements Scenario {
     }
 
     private static boolean isReplyTo(io.spectrum.hil.client.Tlv f, String route) {
-        return f.type() == TlvType.FWD && BoardClient.opOf(f) == FwdView.OP_REPLY
-                && Wire.pathText(f.child(1).payload()).equals(route);
+        return BoardClient.isReplyTo(f, route);
     }
 }

@@ -72,8 +72,8 @@ public final class InvalidFramesScenario implements Scenario {
             for (Inbound in : c.inboundSince(mark)) {
                 Tlv t = in.frame();
                 // replies to the suite's routes only: the host node's own pings are answered meanwhile
-                if (t != null && t.type() == TlvType.FWD && BoardClient.opOf(t) == FwdView.OP_REPLY
-                        && Wire.pathText(t.child(1).payload()).startsWith(BoardClient.REPLY_PREFIX)) {
+                String dst = t == null || BoardClient.opOf(t) != FwdView.OP_REPLY ? null : BoardClient.dstOf(t);
+                if (dst != null && dst.startsWith(BoardClient.REPLY_PREFIX)) {
                     Reply r = Reply.of(t);
                     Check.that(r.isError(), "a malformed FWD must not be served, got " + t + " for " + Tlv.decode(f));
                 }
