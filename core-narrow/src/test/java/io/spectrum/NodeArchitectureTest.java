@@ -25,8 +25,8 @@ class NodeArchitectureTest {
     static final ArchRule tables_know_no_links = classes()
             .that().resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.node.graph..", "io.spectrum.node.subs..")
             .should().onlyDependOnClassesThat().resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.node.graph..",
-                    "io.spectrum.node.subs..", "io.spectrum.stats..", "java.lang", "")
-            .because("vertex and slot tables are plain primitive arrays");
+                    "io.spectrum.node.subs..", "io.spectrum.stats..", "io.spectrum.wire..", "java.lang", "")
+            .because("vertex and slot tables are plain primitive arrays (protocol constants come from the wire vocabulary)");
 
     @ArchTest
     static final ArchRule nothing_below_reaches_the_node = noClasses()

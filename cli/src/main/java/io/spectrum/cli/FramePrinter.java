@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.wire.Names;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.ErrorView;
@@ -65,50 +66,40 @@ public final class FramePrinter {
     }
 
     private void children(int e, int depth) {
+        switch (idx.type(e)) {
+            case TlvType.FWD:
+                fwdChildren(e, depth);
+                break;
+            case TlvType.SETTINGS:
+                settingsChildren(e, depth);
+                break;
+            default:
+                plainChildren(e, depth);
+                break;
+        }
+    }
+
+    private void settingsChildren(int e, int depth) {
+        SettingsReader s = new SettingsReader();
+        s.wrap(idx, e);
+        int policyValue = s.findValue(Names.DELIVERY_POLICY, DeliveryPolicy.WIDTH);
+        for (int k = s.firstKey(); k != TlvIndex.NONE; k = s.nextKey(k)) {
+            settingsKeys.add(k);
+        }
+        for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
+            Role role = settingsKeys.contains(c) ? Role.SETTINGS_KEY : Role.PLAIN;
+            if (idx.type(c) == TlvType.VALUE && idx.bodyLength(c) == 2 && isPolicyValue(s, c)) {
+                role = Role.POLICY;
+            }
+            entry(c, depth, role);
+            if (c == policyValue && policyValue != TlvIndex.NONE) {
+                policyBits(Bytes.u16(idx.buffer(), idx.bodyOffset(c)), depth + 1);
+            }
+        }
+    }
+
+    private void plainChildren(int e, int depth) {
         final int type = idx.type(e);
-        if (type == TlvType.FWD) {
-            FwdView f = new FwdView();
-            int r = f.wrap(idx, e);
-            for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
-                Role role = Role.PLAIN;
-                if (r == WireError.OK) {
-                    if (c == f.opEntry()) {
-                        role = Role.FWD_OP;
-                    } else if (c == f.dst()) {
-                        role = Role.FWD_DST;
-                    } else if (c == f.src()) {
-                        role = Role.FWD_SRC;
-                    } else if (c == f.kindEntry()) {
-                        role = Role.FWD_KIND;
-                    } else if (c == f.timeoutEntry()) {
-                        role = Role.FWD_TIMEOUT;
-                    } else if (c == f.payload()) {
-                        role = Role.FWD_PAYLOAD;
-                    }
-                }
-                entry(c, depth, role);
-            }
-            return;
-        }
-        if (type == TlvType.SETTINGS) {
-            SettingsReader s = new SettingsReader();
-            s.wrap(idx, e);
-            int policyValue = s.findValue(SubscriberView.KEY_DELIVERY_POLICY, DeliveryPolicy.WIDTH);
-            for (int k = s.firstKey(); k != TlvIndex.NONE; k = s.nextKey(k)) {
-                settingsKeys.add(k);
-            }
-            for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
-                Role role = settingsKeys.contains(c) ? Role.SETTINGS_KEY : Role.PLAIN;
-                if (idx.type(c) == TlvType.VALUE && idx.bodyLength(c) == 2 && isPolicyValue(s, c)) {
-                    role = Role.POLICY;
-                }
-                entry(c, depth, role);
-                if (c == policyValue && policyValue != TlvIndex.NONE) {
-                    policyBits(Bytes.u16(idx.buffer(), idx.bodyOffset(c)), depth + 1);
-                }
-            }
-            return;
-        }
         int first = idx.firstChild(e);
         for (int c = first; c != TlvIndex.NONE; c = idx.nextSibling(c)) {
             Role role = type == TlvType.ERROR && c == first ? Role.ERROR_CODE : Role.PLAIN;
@@ -116,10 +107,36 @@ public final class FramePrinter {
         }
     }
 
+    /** A FWD's children, each with the role {@link FwdView} (the one FWD reader) gives it. */
+    private void fwdChildren(int e, int depth) {
+        FwdView f = new FwdView();
+        int r = f.wrap(idx, e);
+        for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
+            entry(c, depth, r == WireError.OK ? fwdRole(f, c) : Role.PLAIN);
+        }
+    }
+
+    private static Role fwdRole(FwdView f, int c) {
+        if (c == f.opEntry()) {
+            return Role.FWD_OP;
+        } else if (c == f.dst()) {
+            return Role.FWD_DST;
+        } else if (c == f.src()) {
+            return Role.FWD_SRC;
+        } else if (c == f.kindEntry()) {
+            return Role.FWD_KIND;
+        } else if (c == f.timeoutEntry()) {
+            return Role.FWD_TIMEOUT;
+        } else if (c == f.payload()) {
+            return Role.FWD_PAYLOAD;
+        }
+        return Role.PLAIN;
+    }
+
     private boolean isPolicyValue(SettingsReader s, int value) {
         for (int k = s.firstKey(); k != TlvIndex.NONE; k = s.nextKey(k)) {
             if (s.valueOf(k) == value) {
-                return idx.payloadEquals(k, SubscriberView.KEY_DELIVERY_POLICY);
+                return idx.payloadEquals(k, Names.DELIVERY_POLICY);
             }
         }
         return false;
@@ -246,8 +263,8 @@ public final class FramePrinter {
                 if ((op & FwdView.MINT) != 0) {
                     sb.append(" +mint");
                 }
-                if ((op & FwdView.SPARE) != 0) {
-                    sb.append(" +spare");
+                if ((op & FwdView.ACTIVITY) != 0) {
+                    sb.append(" +activity");
                 }
                 break;
             }

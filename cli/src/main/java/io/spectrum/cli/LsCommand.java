@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
 import io.spectrum.host.runtime.ValueText;
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.SubscriberView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
@@ -15,7 +16,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -36,7 +36,6 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every vertex answered", "1:a vertex or listing was refused", "2:bad arguments"})
 public final class LsCommand implements Callable<Integer> {
-    private static final byte[] DELIVERY_POLICY = "delivery_policy".getBytes(StandardCharsets.US_ASCII);
     private static final String ROW = "%-32s %-18s %s%n";
 
     @Mixin
@@ -149,25 +148,14 @@ public final class LsCommand implements Callable<Integer> {
         if (new FrameDecoder().decode(point, 0, point.length, x) != WireError.OK || x.type(0) != TlvType.POINT) {
             return n;
         }
+        SubscriberView view = new SubscriberView(1, 1);
         for (int s = x.firstChild(0); s != TlvIndex.NONE; s = x.nextSibling(s)) {
             if (x.type(s) != TlvType.SUBSCRIBER) {
                 continue;
             }
             n[0]++;
-            for (int c = x.firstChild(s); c != TlvIndex.NONE; c = x.nextSibling(c)) {
-                if (x.type(c) != TlvType.SETTINGS) {
-                    continue;
-                }
-                for (int k = x.firstChild(c); k != TlvIndex.NONE; k = x.nextSibling(k)) {
-                    int v = x.nextSibling(k);
-                    if (v == TlvIndex.NONE) {
-                        break;
-                    }
-                    if (x.payloadEquals(k, DELIVERY_POLICY) && x.bodyLength(v) == 2 && (x.valueAsLong(v) & 0x0200) != 0) {
-                        n[1]++;
-                    }
-                    k = v;
-                }
+            if (view.wrap(x, s) == WireError.OK && view.suspended()) {
+                n[1]++;
             }
         }
         return n;

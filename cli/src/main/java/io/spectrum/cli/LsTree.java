@@ -2,6 +2,8 @@ package io.spectrum.cli;
 
 import io.spectrum.client.PeerClient;
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -78,7 +80,7 @@ final class LsTree {
     private Vertex visit(String path, String name, int depth) {
         Vertex v = new Vertex(path, name, depth, ownValue(client.read(path)), client.subscribers(path));
         PeerClient.Reply listing = maxDepth > 0 && v.subscribers.code() != WireError.FLOW_TIMEOUT
-                ? client.call(PeerClient.OP_READ, path, CHILDREN_LIST, null) : null;
+                ? client.call(FwdView.OP_READ, path, CHILDREN_LIST, null) : null;
         List<String> names = List.of();
         if (listing != null && listing.ok()) {
             names = names(listing.payload());
@@ -152,7 +154,7 @@ final class LsTree {
     private static byte[] childrenField() {
         byte[] b = new byte[32];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.FIELD).leaf(TlvType.NAME, "children".getBytes(StandardCharsets.US_ASCII)).value(1, 1).end();
+        w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.CHILDREN).value(1, 1).end();
         return Arrays.copyOf(b, w.length());
     }
 }

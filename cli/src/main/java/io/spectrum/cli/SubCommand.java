@@ -3,6 +3,7 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
 import io.spectrum.host.runtime.ValueText;
+import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,7 +61,7 @@ public final class SubCommand implements Callable<Integer> {
                 }
                 PeerClient.Reply r;
                 try {
-                    r = c.subscribe(p, route, PeerClient.DURABILITY, true);
+                    r = c.subscribe(p, route, DeliveryPolicy.DURABILITY_REQUEST, true);
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
                 }

@@ -4,12 +4,14 @@ import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.StatusView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,10 +26,6 @@ import java.util.function.Consumer;
  * recorded beyond the request in flight, so a long {@code sub} does not grow.
  */
 public final class PeerClient implements AutoCloseable {
-    public static final int OP_READ = 0;
-    public static final int OP_WRITE = 1;
-    public static final int OP_REPLY = 3;
-    public static final int DURABILITY = 0x0020;
 
     /** A REPLY: OK with the payload TLV (null for a bare ack), or the error code. */
     public record Reply(int code, byte[] payload) {
@@ -44,18 +42,13 @@ public final class PeerClient implements AutoCloseable {
         void frame(boolean outbound, byte[] buf, int off, int len);
     }
 
-    private static final byte[] SUBSCRIBERS = ascii("subscribers");
-    private static final byte[] TOPIC = ascii("spectrum.topic");
-    private static final byte[] DELIVERY_POLICY = ascii("delivery_policy");
-    private static final byte[] SEQ = ascii("seq");
-    private static final byte[] STALE = ascii("stale");
-    private static final byte[] OP = ascii("op");
 
     private final Link link;
     private final int peer;
     private final Duration timeout;
     private final FrameDecoder decoder = new FrameDecoder();
     private final TlvIndex idx = new TlvIndex(4096, 32);
+    private final FwdView fwd = new FwdView();
     private final TlvWriter writer = new TlvWriter(16);
     private final byte[] out = new byte[64 * 1024];
     private final List<Delivery> pending = new ArrayList<>();
@@ -76,16 +69,16 @@ public final class PeerClient implements AutoCloseable {
     }
 
     public Reply read(String path) {
-        return call(OP_READ, path, null, (byte[]) null);
+        return call(FwdView.OP_READ, path, null, (byte[]) null);
     }
 
     public Reply write(String path, byte[] valueTlv) {
-        return call(OP_WRITE, path, null, valueTlv);
+        return call(FwdView.OP_WRITE, path, null, valueTlv);
     }
 
     /** READ {@code path:subscribers[]}: a POINT of renderings, holes as empty STATUS. */
     public Reply subscribers(String path) {
-        return call(OP_READ, path, subscribersField(), (byte[]) null);
+        return call(FwdView.OP_READ, path, subscribersField(), (byte[]) null);
     }
 
     /**
@@ -100,21 +93,21 @@ public final class PeerClient implements AutoCloseable {
         if (policy != 0 || stamped) {
             w.begin(TlvType.SETTINGS);
             if (policy != 0) {
-                w.leaf(TlvType.NAME, DELIVERY_POLICY).value(policy, 2);
+                w.leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(policy, 2);
             }
             if (stamped) {
-                w.leaf(TlvType.NAME, TOPIC).value(1, 1);
+                w.leaf(TlvType.NAME, Names.TOPIC).value(1, 1);
             }
             w.end();
         }
         w.end();
-        return callVia(route, OP_WRITE, path, subscribersField(), Arrays.copyOf(rec, w.length()));
+        return callVia(route, FwdView.OP_WRITE, path, subscribersField(), Arrays.copyOf(rec, w.length()));
     }
 
     private static byte[] subscribersField() {
         byte[] b = new byte[64];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.FIELD).leaf(TlvType.NAME, SUBSCRIBERS).value(1, 1).end();
+        w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end();
         return Arrays.copyOf(b, w.length());
     }
 
@@ -184,28 +177,18 @@ public final class PeerClient implements AutoCloseable {
         if (tap != null) {
             tap.frame(false, buf, off, len);
         }
-        if (decoder.decode(buf, off, len, idx) != WireError.OK || idx.type(0) != TlvType.FWD) {
+        if (decoder.decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK
+                || idx.type(fwd.dst()) != TlvType.PATH) {
             return;
         }
-        int opE = idx.firstChild(0);
-        int dst = idx.nextSibling(opE);
-        int src = dst == TlvIndex.NONE ? TlvIndex.NONE : idx.nextSibling(dst);
-        if (src == TlvIndex.NONE || idx.type(dst) != TlvType.PATH) {
-            return;
-        }
-        if (idx.type(src) == TlvType.FIELD) { // a FIELD sits between dst and src
-            src = idx.nextSibling(src);
-            if (src == TlvIndex.NONE) {
-                return;
-            }
-        }
-        int op = (int) idx.valueAsLong(opE) & 0x3F;
-        if (op == OP_REPLY) {
+        final int dst = fwd.dst();
+        final int op = fwd.opcode();
+        if (op == FwdView.OP_REPLY) {
             if (awaitedRoute != null && idx.payloadEquals(dst, awaitedRoute)) {
-                awaited = reply(idx.nextSibling(src));
+                awaited = reply();
             }
-        } else if (op == OP_WRITE && idx.bodyLength(src) == 0) {
-            int value = idx.nextSibling(src);
+        } else if (op == FwdView.OP_WRITE && fwd.srcEmpty()) {
+            int value = fwd.payload();
             if (value == TlvIndex.NONE) {
                 return;
             }
@@ -218,18 +201,18 @@ public final class PeerClient implements AutoCloseable {
             if (stamp != TlvIndex.NONE && idx.type(stamp) == TlvType.SETTINGS) {
                 int k = idx.firstChild(stamp);
                 int inner = k == TlvIndex.NONE ? TlvIndex.NONE : idx.nextSibling(k);
-                if (k != TlvIndex.NONE && idx.payloadEquals(k, TOPIC) && inner != TlvIndex.NONE && idx.type(inner) == TlvType.SETTINGS) {
+                if (k != TlvIndex.NONE && idx.payloadEquals(k, Names.TOPIC) && inner != TlvIndex.NONE && idx.type(inner) == TlvType.SETTINGS) {
                     stamped = true;
                     for (int c = idx.firstChild(inner); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
                         int val = idx.nextSibling(c);
                         if (val == TlvIndex.NONE) {
                             break;
                         }
-                        if (idx.payloadEquals(c, SEQ)) {
+                        if (idx.payloadEquals(c, Names.STAMP_SEQ)) {
                             seq = idx.valueAsLong(val);
-                        } else if (idx.payloadEquals(c, STALE)) {
+                        } else if (idx.payloadEquals(c, Names.STAMP_STALE)) {
                             stale = idx.valueAsLong(val) != 0;
-                        } else if (idx.payloadEquals(c, OP)) {
+                        } else if (idx.payloadEquals(c, Names.STAMP_OP)) {
                             deleted = idx.valueAsLong(val) != 0;
                         }
                         c = val;
@@ -241,43 +224,17 @@ public final class PeerClient implements AutoCloseable {
         }
     }
 
-    private Reply reply(int kind) {
-        if (kind == TlvIndex.NONE) {
-            return new Reply(WireError.OK, null);
+    /** The awaited REPLY just read into {@link #fwd}: RESULT with its payload (none for a bare ack), or the error code. */
+    private Reply reply() {
+        if (fwd.kind() == FwdView.KIND_ERROR) {
+            return new Reply(StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID), null);
         }
-        int payload = idx.nextSibling(kind);
-        boolean isKind = idx.type(kind) == TlvType.VALUE && idx.bodyLength(kind) == 1 && idx.valueAsLong(kind) <= 1;
-        if (!isKind) { // no kind child: RESULT with this payload (digest §5.1 [rec])
-            payload = kind;
-        } else if (idx.valueAsLong(kind) == 1) {
-            return new Reply(errorCode(payload), null);
-        }
+        int payload = fwd.payload();
         if (payload == TlvIndex.NONE) {
             return new Reply(WireError.OK, null);
         }
         byte[] b = idx.buffer();
         return new Reply(WireError.OK, Arrays.copyOfRange(b, idx.start(payload), idx.start(payload) + idx.untrailedLength(payload)));
-    }
-
-    private int errorCode(int status) {
-        if (status == TlvIndex.NONE) {
-            return WireError.FRAME_INVALID;
-        }
-        int e = idx.type(status) == TlvType.ERROR ? status : TlvIndex.NONE;
-        for (int c = idx.firstChild(status); e == TlvIndex.NONE && c != TlvIndex.NONE; c = idx.nextSibling(c)) {
-            if (idx.type(c) == TlvType.ERROR) {
-                e = c;
-            }
-        }
-        if (e == TlvIndex.NONE) {
-            return WireError.FRAME_INVALID;
-        }
-        int v = idx.firstChild(e);
-        return v != TlvIndex.NONE && idx.type(v) == TlvType.VALUE ? (int) idx.valueAsLong(v) : WireError.FRAME_INVALID;
-    }
-
-    private static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
     }
 
     @Override

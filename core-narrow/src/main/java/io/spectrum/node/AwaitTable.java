@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.node.graph.VertexTable;
 import io.spectrum.stats.ResourceCounter;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
@@ -79,7 +80,7 @@ final class AwaitTable {
         if (vt.awaits[v] > 0) {
             for (int a = 0; a < vertex.length; a++) {
                 if (vertex[a] == v) {
-                    answer(a, NarrowNode.KIND_RESULT, 0, pb, po, pl);
+                    answer(a, FwdView.KIND_RESULT, 0, pb, po, pl);
                 }
             }
         }
@@ -89,7 +90,7 @@ final class AwaitTable {
     void failVertex(int v, int code) {
         for (int a = 0; a < vertex.length; a++) {
             if (vertex[a] == v) {
-                answer(a, NarrowNode.KIND_ERROR, code, null, 0, 0);
+                answer(a, FwdView.KIND_ERROR, code, null, 0, 0);
             }
         }
     }
@@ -98,7 +99,7 @@ final class AwaitTable {
     void expire(long now) {
         for (int a = 0; a < vertex.length; a++) {
             if (vertex[a] != VertexTable.NONE && now - deadline[a] >= 0) {
-                answer(a, NarrowNode.KIND_ERROR, WireError.FLOW_TIMEOUT, null, 0, 0);
+                answer(a, FwdView.KIND_ERROR, WireError.FLOW_TIMEOUT, null, 0, 0);
             }
         }
     }
@@ -117,11 +118,11 @@ final class AwaitTable {
         final int dLen = dstLen[a];
         final int sLen = srcLen[a];
         TlvWriter t = buffers.txWriter();
-        t.begin(TlvType.FWD).value(NarrowNode.OP_REPLY, 1)
+        t.begin(TlvType.FWD).value(FwdView.OP_REPLY, 1)
                 .raw(routes, base + dLen, sLen) // reply dst = request src
                 .raw(routes, base, dLen) // reply src = request dst
                 .value(kind, 1);
-        if (kind == NarrowNode.KIND_ERROR) {
+        if (kind == FwdView.KIND_ERROR) {
             t.status(code);
         } else if (pb != null) {
             t.raw(pb, po, pl);

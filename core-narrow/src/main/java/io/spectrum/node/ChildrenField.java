@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.graph.VertexTable;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -41,7 +42,7 @@ final class ChildrenField {
             return;
         }
         final boolean ownerView = req.fromOwner();
-        TlvWriter t = req.beginReply(NarrowNode.KIND_RESULT);
+        TlvWriter t = req.beginReply(FwdView.KIND_RESULT);
         t.begin(TlvType.POINT);
         for (int c = order.next(v, VertexTable.NONE, ownerView); c != VertexTable.NONE; c = order.next(v, c, ownerView)) {
             final int at = order.lastSegment(c);

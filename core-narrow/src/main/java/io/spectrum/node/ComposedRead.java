@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -49,7 +50,7 @@ final class ComposedRead {
         if (req.silent) {
             return;
         }
-        TlvWriter t = req.beginReply(NarrowNode.KIND_RESULT);
+        TlvWriter t = req.beginReply(FwdView.KIND_RESULT);
         write(t, v, req.fromOwner());
         t.end();
         if (t.error() == WireError.OK) {

@@ -4,6 +4,9 @@ import io.spectrum.node.api.VertexValue;
 import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.node.subs.SlotTable;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -71,8 +74,8 @@ final class Fanout {
             while (s != SlotTable.NONE) {
                 final int nx = next[s];
                 final int wd = word[s];
-                if ((wd & SlotTable.SUSPENDED) == 0) {
-                    if ((wd & (SlotTable.KIND_CALLBACK | SlotTable.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
+                if ((wd & DeliveryPolicy.SUSPENDED) == 0) {
+                    if ((wd & (SlotTable.KIND_CALLBACK | DeliveryPolicy.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
                         // the in-process fast path: re-point the view, call the listener
                         final LocalSubscription sub = (LocalSubscription) handle[s];
                         view.set(vb, vo, vl, vt.keys, keyOff, keyLen, deleted);
@@ -88,7 +91,7 @@ final class Fanout {
 
     /** The durability latch: one delivery of the vertex's value to a newly admitted edge that asked. */
     void latch(int s, int v) {
-        if ((st.word[s] & SlotTable.DURABLE) != 0 && vt.valLen[v] >= 0) {
+        if ((st.word[s] & DeliveryPolicy.DURABILITY_REQUEST) != 0 && vt.valLen[v] >= 0) {
             deliver(s, v, values.memory(), vt.valOff[v], vt.valLen[v], vt.seq[v],
                     (vt.flags[v] & VertexTable.F_STALE) != 0, false);
         }
@@ -103,7 +106,7 @@ final class Fanout {
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             final byte[] mem = records.memory();
             TlvWriter t = buffers.txWriter();
-            t.begin(TlvType.FWD).value(NarrowNode.OP_WRITE, 1)
+            t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
                     .raw(mem, st.recOff[s] + st.recLen[s], st.routeLen[s])
                     .raw(Names.EMPTY_PATH)
                     .raw(vb, vo, vl);
@@ -125,7 +128,7 @@ final class Fanout {
                 topic.storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
             }
         }
-        if ((word & SlotTable.ONE_SHOT) != 0 && st.vertex[s] != SlotTable.NONE) {
+        if ((word & DeliveryPolicy.ONE_SHOT) != 0 && st.vertex[s] != SlotTable.NONE) {
             slots.remove(s); // a one_shot edge goes after its first delivery
         }
     }

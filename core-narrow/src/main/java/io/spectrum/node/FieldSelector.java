@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.wire.FieldView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
 

@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.AccessPolicy;
 import io.spectrum.node.graph.VertexTable;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -72,7 +73,7 @@ final class FwdRequest {
     TlvWriter beginReply(int kind) {
         final TlvIndex x = rx;
         TlvWriter t = buffers.txWriter();
-        t.begin(TlvType.FWD).value(NarrowNode.OP_REPLY, 1)
+        t.begin(TlvType.FWD).value(FwdView.OP_REPLY, 1)
                 .raw(x.buffer(), x.start(src), x.totalLength(src))
                 .raw(x.buffer(), x.start(dst), x.totalLength(dst))
                 .value(kind, 1);
@@ -88,7 +89,7 @@ final class FwdRequest {
         if (silent) {
             return;
         }
-        TlvWriter t = beginReply(NarrowNode.KIND_RESULT);
+        TlvWriter t = beginReply(FwdView.KIND_RESULT);
         if (pb != null) {
             t.raw(pb, po, pl);
         }
@@ -104,7 +105,7 @@ final class FwdRequest {
         if (silent) {
             return;
         }
-        TlvWriter t = beginReply(NarrowNode.KIND_ERROR)
+        TlvWriter t = beginReply(FwdView.KIND_ERROR)
                 .status(code)
                 .end();
         if (t.error() == WireError.OK) {

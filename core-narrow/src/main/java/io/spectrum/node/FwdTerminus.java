@@ -3,15 +3,16 @@ package io.spectrum.node;
 import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.time.Clock;
-import io.spectrum.wire.Bytes;
 import io.spectrum.wire.FieldView;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.PathKeys;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
 
 /**
- * The FWD terminus: parses the request decoded into {@link FwdRequest#rx}, hands replies to the
+ * The FWD terminus: reads the request decoded into {@link FwdRequest#rx} through {@link FwdView}, hands replies to the
  * remote client (and counts ping answers), and dispatches READ / WRITE / AWAIT on the dst vertex
  * or its {@code :subscribers} / {@code :children} field, answering every refusal with a typed error.
  */
@@ -30,6 +31,7 @@ final class FwdTerminus {
     private final RemoteClient client;
     private final Clock clock;
     private final long defaultAwait;
+    private final FwdView fwd = new FwdView();
     private long pingAnswers;
 
     FwdTerminus(FwdRequest req, FieldSelector sel, SubscribersField subscribers, ChildrenField children,
@@ -57,59 +59,39 @@ final class FwdTerminus {
         return pingAnswers;
     }
 
-    /** Handles the request already decoded into the request's index, from (link, peer). */
+    /**
+     * Handles the request already decoded into the request's index, from (link, peer). The envelope
+     * is read by {@link FwdView}; one it refuses (not FWD, op not a 1-byte VALUE, dst or src missing)
+     * has no trustworthy return route, so it is dropped and counted on the link.
+     */
     void handle(int li, int peer) {
         final TlvIndex x = req.rx;
-        if (x.type(0) != TlvType.FWD || !x.isContainer(0)) {
+        if (fwd.wrap(x, 0) != WireError.OK) {
             links.dropped(li);
             return;
         }
-        int c = x.firstChild(0);
-        if (c == TlvIndex.NONE || x.type(c) != TlvType.VALUE || x.bodyLength(c) < 1) {
-            links.dropped(li);
-            return;
-        }
-        final int opByte = (int) x.valueAsLong(c);
-        final int op = opByte & 0x3F;
-        int d = x.nextSibling(c);
-        if (d == TlvIndex.NONE || (x.type(d) != TlvType.PATH && x.type(d) != TlvType.PATH_REF)) {
-            links.dropped(li);
-            return;
-        }
-        int e = x.nextSibling(d);
-        int field = TlvIndex.NONE;
-        if (e != TlvIndex.NONE && x.type(e) == TlvType.FIELD) {
-            field = e;
-            e = x.nextSibling(e);
-        }
-        final int src = e;
-        if (src == TlvIndex.NONE || (x.type(src) != TlvType.PATH && x.type(src) != TlvType.PATH_REF)) {
-            links.dropped(li);
-            return;
-        }
-        final int rest = x.nextSibling(src);
-        if (op == NarrowNode.OP_REPLY) {
-            if (x.type(d) == TlvType.PATH && Bytes.equals(x.buffer(), x.bodyOffset(d), x.bodyLength(d),
-                    NarrowNode.PING_EP.tlv(), 4, NarrowNode.PING_EP.bodyLength())) {
+        final int op = fwd.opcode();
+        if (op == FwdView.OP_REPLY) {
+            if (fwd.dstEquals(NarrowNode.PING_EP.tlv(), NarrowNode.PING_EP.bodyOffset(), NarrowNode.PING_EP.bodyLength())) {
                 pingAnswers++;
                 return;
             }
-            client.onReply(li, peer, x, d, src, rest);
+            client.onReply(li, peer, fwd);
             return;
         }
-        req.set(li, peer, opByte, d, src);
-        if (req.silent && (op != NarrowNode.OP_WRITE || (opByte & 0x80) != 0)) {
+        req.set(li, peer, fwd.op(), fwd.dst(), fwd.src());
+        if (req.silent && (op != FwdView.OP_WRITE || fwd.mint())) {
             return; // empty src: READ, AWAIT, mint-flagged and unknown ops are dropped silently
         }
         switch (op) {
-            case NarrowNode.OP_READ:
-                read(field);
+            case FwdView.OP_READ:
+                read(fwd.field());
                 break;
-            case NarrowNode.OP_WRITE:
-                write(field, rest);
+            case FwdView.OP_WRITE:
+                write(fwd.field(), fwd.payload());
                 break;
-            case NarrowNode.OP_AWAIT:
-                await(field, rest);
+            case FwdView.OP_AWAIT:
+                await(fwd.field());
                 break;
             default:
                 req.replyError(WireError.SCHEMA_TYPE_MISMATCH);
@@ -263,7 +245,7 @@ final class FwdTerminus {
             return;
         }
         int len = x.untrailedLength(payload);
-        boolean notify = (req.op & NarrowNode.OP_ACTIVITY) != 0 && !req.silent;
+        boolean notify = fwd.activity() && !req.silent;
         int r = fanout.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, notify,
                 x.buffer(), x.start(req.src), x.totalLength(req.src));
         if (r != WireError.OK) {
@@ -273,7 +255,7 @@ final class FwdTerminus {
         }
     }
 
-    private void await(int field, int rest) {
+    private void await(int field) {
         if (resolveDst() < 0) {
             return;
         }
@@ -287,11 +269,7 @@ final class FwdTerminus {
             return;
         }
         final TlvIndex x = req.rx;
-        long timeout = defaultAwait;
-        if (rest != TlvIndex.NONE && x.type(rest) == TlvType.VALUE && x.bodyLength(rest) >= 1) {
-            timeout = x.valueAsLong(rest);
-        }
-        int r = awaits.add(v, clock.nanoTime() + timeout, req.link, req.peer,
+        int r = awaits.add(v, clock.nanoTime() + fwd.awaitTimeoutNs(defaultAwait), req.link, req.peer,
                 x.buffer(), x.start(req.dst), x.totalLength(req.dst), x.start(req.src), x.totalLength(req.src));
         if (r != WireError.OK) {
             req.replyError(r);

@@ -3,6 +3,8 @@ package io.spectrum.node;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -55,7 +57,7 @@ final class ListenerCounts {
             }
         } else if (pl >= 0 && (vt.flags[v] & VertexTable.F_PUB_NOTIFY) != 0 && vt.pubRouteOff[v] >= 0) {
             TlvWriter t = buffers.scratchWriter();
-            t.begin(TlvType.FWD).value(NarrowNode.OP_WRITE, 1)
+            t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
                     .raw(records.memory(), vt.pubRouteOff[v], vt.pubRouteLen[v])
                     .raw(Names.EMPTY_PATH)
                     .begin(TlvType.SETTINGS)

@@ -15,6 +15,8 @@ import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -41,15 +43,6 @@ public final class NarrowNode implements Node, FrameHandler {
     public static final int OWNER = -1;
     static final int NO_PUBLISHER = -2;
 
-    static final int OP_READ = 0;
-    static final int OP_WRITE = 1;
-    static final int OP_AWAIT = 2;
-    static final int OP_REPLY = 3;
-    /** FWD op bit 6 on a WRITE: "send me active/idle notices for this vertex" (extension). */
-    static final int OP_ACTIVITY = 0x40;
-    static final int KIND_RESULT = 0;
-    static final int KIND_ERROR = 1;
-
     private final Clock clock;
     private final int framesPerPoll;
 
@@ -72,8 +65,8 @@ public final class NarrowNode implements Node, FrameHandler {
     private final Fanout fanout;
 
     final RemoteClient client;
-    static final NodePath CAPS = NodePath.of("/$node/caps");
-    static final NodePath PING_EP = NodePath.of("/$reply/ping");
+    static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
+    static final NodePath PING_EP = NodePath.of(Names.PING_REPLY_PATH);
     private final FwdTerminus terminus;
     private final ComposedRead composed;
 
@@ -338,7 +331,7 @@ public final class NarrowNode implements Node, FrameHandler {
             return WireError.TRANSPORT_DOWN;
         }
         TlvWriter t = buffers.txWriter();
-        t.begin(TlvType.FWD).value(OP_READ, 1).raw(CAPS.tlv()).raw(PING_EP.tlv()).end();
+        t.begin(TlvType.FWD).value(FwdView.OP_READ, 1).raw(CAPS.tlv()).raw(PING_EP.tlv()).end();
         return t.error() != WireError.OK ? t.error() : links.link(li).send(peer, buffers.tx, 0, t.length());
     }
 

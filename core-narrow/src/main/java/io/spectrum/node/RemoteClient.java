@@ -3,7 +3,9 @@ package io.spectrum.node;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
-import io.spectrum.wire.Bytes;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.StatusView;
 import io.spectrum.wire.SubscriberRenderer;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -80,7 +82,7 @@ public final class RemoteClient {
         reqCap = resultBytes;
         reqBuf = new byte[capacity * resultBytes];
         for (int k = 0; k < capacity; k++) {
-            replyEp[k] = NodePath.of("/$reply/" + k);
+            replyEp[k] = NodePath.of(Names.REPLY_PREFIX + k);
         }
     }
 
@@ -168,7 +170,7 @@ public final class RemoteClient {
     private int send(int h) {
         TlvWriter t = node.txWriter();
         NodePath tp = target[h];
-        t.begin(TlvType.FWD).value(NarrowNode.OP_WRITE, 1)
+        t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
                 .raw(remote[h].tlv())
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
                 .raw(tp.tlv())
@@ -199,27 +201,27 @@ public final class RemoteClient {
         }
     }
 
-    /** A REPLY addressed to one of our targets answers that record's append. */
-    void onReply(int li, int p, TlvIndex x, int dst, int src, int rest) {
+    /** A REPLY (read by the terminus's {@link FwdView}) addressed to one of our targets answers that record's append. */
+    void onReply(int li, int p, FwdView f) {
+        final TlvIndex x = f.index();
+        final int dst = f.dst();
         if (x.type(dst) != TlvType.PATH) {
             return;
         }
-        int kind = rest != TlvIndex.NONE && x.type(rest) == TlvType.VALUE && x.bodyLength(rest) == 1
-                && x.valueAsLong(rest) <= 1 ? (int) x.valueAsLong(rest) : NarrowNode.KIND_RESULT;
-        int payload = rest == TlvIndex.NONE ? TlvIndex.NONE
-                : (x.type(rest) == TlvType.VALUE && x.bodyLength(rest) == 1 && x.valueAsLong(rest) <= 1) ? x.nextSibling(rest) : rest;
+        final int kind = f.kind();
+        final int payload = f.payload();
         for (int k = 0; k < reqState.length; k++) {
             if (reqState[k] != PENDING || reqLink[k] != li || reqPeer[k] != p) {
                 continue;
             }
             NodePath ep = replyEp[k];
-            if (!Bytes.equals(x.buffer(), x.bodyOffset(dst), x.bodyLength(dst), ep.tlv(), ep.bodyOffset(), ep.bodyLength())) {
+            if (!f.dstEquals(ep.tlv(), ep.bodyOffset(), ep.bodyLength())) {
                 continue;
             }
             reqKind[k] = kind;
             reqLen[k] = 0;
-            if (kind == NarrowNode.KIND_ERROR) {
-                reqError[k] = firstErrorCode(x, payload);
+            if (kind == FwdView.KIND_ERROR) {
+                reqError[k] = StatusView.errorCode(x, payload, WireError.SCHEMA_TYPE_MISMATCH);
             } else if (payload != TlvIndex.NONE) {
                 int n = x.untrailedLength(payload);
                 if (n > reqCap) {
@@ -240,12 +242,12 @@ public final class RemoteClient {
                 continue;
             }
             NodePath tp = target[h];
-            if (!Bytes.equals(x.buffer(), x.bodyOffset(dst), x.bodyLength(dst), tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
+            if (!f.dstEquals(tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
                 continue;
             }
-            if (kind == NarrowNode.KIND_ERROR) {
+            if (kind == FwdView.KIND_ERROR) {
                 state[h] = REFUSED;
-                error[h] = firstErrorCode(x, payload);
+                error[h] = StatusView.errorCode(x, payload, WireError.SCHEMA_TYPE_MISMATCH);
             } else {
                 state[h] = ACKED;
                 if (payload != TlvIndex.NONE && x.type(payload) == TlvType.FIELD) {
@@ -319,27 +321,27 @@ public final class RemoteClient {
 
     /** Remote READ of a vertex's value. Returns a request handle (poll {@link #requestState}). */
     public int read(io.spectrum.link.Link link, int p, NodePath remotePath) {
-        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, -1, false, -1, null, 0, 0);
+        return request(node.linkIndex(link), p, FwdView.OP_READ, remotePath, -1, false, -1, null, 0, 0);
     }
 
     /** Remote WRITE of one value TLV. */
     public int write(io.spectrum.link.Link link, int p, NodePath remotePath, byte[] tlv, int off, int len) {
-        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, -1, false, -1, tlv, off, len);
+        return request(node.linkIndex(link), p, FwdView.OP_WRITE, remotePath, -1, false, -1, tlv, off, len);
     }
 
     /** Remote READ of {@code :subscribers[]} (the positional list). */
     public int readList(io.spectrum.link.Link link, int p, NodePath remotePath) {
-        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, -1, true, -1, null, 0, 0);
+        return request(node.linkIndex(link), p, FwdView.OP_READ, remotePath, -1, true, -1, null, 0, 0);
     }
 
     /** Remote READ of {@code :subscribers[N]} (the rendering with the live bit). */
     public int readSlot(io.spectrum.link.Link link, int p, NodePath remotePath, int n) {
-        return request(node.linkIndex(link), p, NarrowNode.OP_READ, remotePath, n, false, -1, null, 0, 0);
+        return request(node.linkIndex(link), p, FwdView.OP_READ, remotePath, n, false, -1, null, 0, 0);
     }
 
     /** Remote clear of {@code :subscribers[N]} (empty STATUS), guarded by {@code gen} when >= 0. */
     public int clearSlot(io.spectrum.link.Link link, int p, NodePath remotePath, int n, long gen) {
-        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, n, false, gen, Names.EMPTY_STATUS, 0, 4);
+        return request(node.linkIndex(link), p, FwdView.OP_WRITE, remotePath, n, false, gen, Names.EMPTY_STATUS, 0, 4);
     }
 
     /**
@@ -352,7 +354,7 @@ public final class RemoteClient {
         if (m < 0) {
             return m;
         }
-        return request(node.linkIndex(link), p, NarrowNode.OP_WRITE, remotePath, n, false, gen, work, 0, m);
+        return request(node.linkIndex(link), p, FwdView.OP_WRITE, remotePath, n, false, gen, work, 0, m);
     }
 
     /** Suspends or resumes a remote subscription this client made (uses its acknowledged identity). */
@@ -365,7 +367,7 @@ public final class RemoteClient {
         if (m < 0) {
             return m;
         }
-        return request(link[h], peer[h], NarrowNode.OP_WRITE, remote[h], index[h], false, gen[h], work, 0, m);
+        return request(link[h], peer[h], FwdView.OP_WRITE, remote[h], index[h], false, gen[h], work, 0, m);
     }
 
     /** Clears a remote subscription this client made and forgets its record. */
@@ -374,7 +376,7 @@ public final class RemoteClient {
             return -WireError.PATH_NOT_FOUND;
         }
         int r = state[h] == ACKED && index[h] >= 0
-                ? request(link[h], peer[h], NarrowNode.OP_WRITE, remote[h], index[h], false, gen[h], Names.EMPTY_STATUS, 0, 4)
+                ? request(link[h], peer[h], FwdView.OP_WRITE, remote[h], index[h], false, gen[h], Names.EMPTY_STATUS, 0, 4)
                 : WireError.OK;
         forget(h);
         return r;
@@ -402,17 +404,5 @@ public final class RemoteClient {
             reqState[k] = 0;
             reqRes.returned();
         }
-    }
-
-    static int firstErrorCode(TlvIndex x, int status) {
-        if (status == TlvIndex.NONE || x.type(status) != TlvType.STATUS || !x.isContainer(status)) {
-            return WireError.SCHEMA_TYPE_MISMATCH;
-        }
-        int e = x.findSibling(x.firstChild(status), TlvType.ERROR);
-        if (e == TlvIndex.NONE || !x.isContainer(e)) {
-            return WireError.SCHEMA_TYPE_MISMATCH;
-        }
-        int v = x.firstChild(e);
-        return v != TlvIndex.NONE && x.type(v) == TlvType.VALUE ? (int) x.valueAsLong(v) : WireError.SCHEMA_TYPE_MISMATCH;
     }
 }

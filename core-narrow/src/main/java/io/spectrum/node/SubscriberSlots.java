@@ -3,6 +3,7 @@ package io.spectrum.node;
 import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.node.subs.SlotTable;
+import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 
 /**
@@ -140,10 +141,10 @@ final class SubscriberSlots {
     /** The toggle: one bit of the slot's word, plus the delivering counts. No admission, no frame. */
     int setSuspended(int s, boolean suspended) {
         final int word = st.word[s];
-        if (((word & SlotTable.SUSPENDED) != 0) == suspended) {
+        if (((word & DeliveryPolicy.SUSPENDED) != 0) == suspended) {
             return WireError.OK;
         }
-        st.word[s] = word ^ SlotTable.SUSPENDED;
+        st.word[s] = word ^ DeliveryPolicy.SUSPENDED;
         counts.adjust(st.vertex[s], suspended ? -1 : 1);
         return WireError.OK;
     }
@@ -153,6 +154,6 @@ final class SubscriberSlots {
     }
 
     boolean suspended(int s) {
-        return (st.word[s] & SlotTable.SUSPENDED) != 0;
+        return (st.word[s] & DeliveryPolicy.SUSPENDED) != 0;
     }
 }

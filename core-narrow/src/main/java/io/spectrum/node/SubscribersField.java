@@ -4,7 +4,10 @@ import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.node.subs.SlotTable;
 import io.spectrum.wire.Bytes;
+import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FieldView;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
 import io.spectrum.wire.SubscriberRenderer;
@@ -60,7 +63,7 @@ final class SubscribersField {
                 req.replyError(WireError.PATH_NOT_FOUND);
                 return;
             }
-            int n = render(s, (st.word[s] & SlotTable.SUSPENDED) != 0, buffers.scratch, 0);
+            int n = render(s, (st.word[s] & DeliveryPolicy.SUSPENDED) != 0, buffers.scratch, 0);
             req.replyResult(buffers.scratch, 0, n);
         }
     }
@@ -123,7 +126,7 @@ final class SubscribersField {
     private void replyList(int v) {
         final byte[] tx = buffers.tx;
         final byte[] scratch = buffers.scratch;
-        TlvWriter t = req.beginReply(NarrowNode.KIND_RESULT)
+        TlvWriter t = req.beginReply(FwdView.KIND_RESULT)
                 .begin(TlvType.POINT);
         int expect = 0;
         for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
@@ -136,7 +139,7 @@ final class SubscribersField {
             } else {
                 int p = t.position();
                 int room = tx.length - p;
-                int n = room > 0 ? render(s, (st.word[s] & SlotTable.SUSPENDED) != 0, scratch, 0) : 0;
+                int n = room > 0 ? render(s, (st.word[s] & DeliveryPolicy.SUSPENDED) != 0, scratch, 0) : 0;
                 t.raw(scratch, 0, n);
             }
             expect++;
@@ -246,7 +249,7 @@ final class SubscribersField {
         if (req.silent) {
             return;
         }
-        TlvWriter t = req.beginReply(NarrowNode.KIND_RESULT)
+        TlvWriter t = req.beginReply(FwdView.KIND_RESULT)
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS)
                 .value(pos, 4).value(gen & 0xFFFFFFFFL, 4).value(1, 1).end()
                 .end();
@@ -297,7 +300,7 @@ final class SubscribersField {
             if ((sw & kinds) != (word & kinds) || !req.isCaller(st.holderLink[s], st.holderPeer[s])) {
                 continue;
             }
-            if (((sw ^ word) & SlotTable.POLICY_MASK & ~SlotTable.SUSPENDED) != 0) {
+            if (((sw ^ word) & SlotTable.POLICY_MASK & ~DeliveryPolicy.SUSPENDED) != 0) {
                 continue;
             }
             int ro = st.recOff[s];

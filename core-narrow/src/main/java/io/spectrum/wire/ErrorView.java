@@ -23,15 +23,20 @@ public final class ErrorView {
         if (first == TlvIndex.NONE || index.isContainer(first)) {
             return WireError.SCHEMA_TYPE_MISMATCH;
         }
-        if (index.type(first) == TlvType.VALUE && index.bodyLength(first) == 2) {
-            code = (int) index.valueAsLong(first);
-        } else if (index.type(first) != TlvType.NAME) {
+        code = valueCode(index, first);
+        if (code < 0 && index.type(first) != TlvType.NAME) {
             return WireError.SCHEMA_TYPE_MISMATCH;
         }
         identity = first;
         description = index.findSibling(index.nextSibling(first), TlvType.DESCRIPTION);
         entry = e;
         return WireError.OK;
+    }
+
+    /** The registry code of an identity child: a VALUE u16 (exactly 2 bytes), else -1. */
+    static int valueCode(TlvIndex x, int identity) {
+        return identity != TlvIndex.NONE && x.type(identity) == TlvType.VALUE && !x.isContainer(identity)
+                && x.bodyLength(identity) == 2 ? (int) x.valueAsLong(identity) : -1;
     }
 
     public int entry() {

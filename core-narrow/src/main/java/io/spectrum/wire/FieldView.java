@@ -31,7 +31,6 @@ public final class FieldView {
     public static final int MODE_ELEMENT = 1;
     public static final int MODE_WILDCARD = 2;
 
-    public static final byte[] SUBSCRIBERS = {'s', 'u', 'b', 's', 'c', 'r', 'i', 'b', 'e', 'r', 's'};
 
     private final int[] nameEntry = new int[MAX_LEVELS];
     private final int[] mode = new int[MAX_LEVELS];
@@ -205,7 +204,7 @@ public final class FieldView {
 
     /** True for the single-level selector {@code :subscribers…} (any mode). */
     public boolean isSubscribers() {
-        return levels == 1 && nameEquals(0, SUBSCRIBERS);
+        return levels == 1 && nameEquals(0, Names.SUBSCRIBERS);
     }
 
     /** Text form for diagnostics, e.g. {@code :subscribers[3]} or {@code :settings.app}. Allocates. */

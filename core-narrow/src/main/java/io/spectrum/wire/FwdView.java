@@ -4,22 +4,28 @@ package io.spectrum.wire;
  * A read-only flyweight over a FWD (0x0F) remote-operation envelope. Positional children:
  *
  * <pre>
- * [1] VALUE u8 op        opcode = op &amp; 0x3F; bit 7 = mint request; bit 6 spare
+ * [1] VALUE u8 op        exactly one byte: opcode = op &amp; 0x3F; bit 7 = mint request; bit 6 the
+ *                        spare flag, which Spectrum's active/idle extension claims on a WRITE
  * [2] dst                PATH or PATH_REF
  * [3] FIELD              optional, recognised by type
  * [4] src                PATH (PATH_REF on some replies); always present, may be empty
  * then per opcode:
  *   READ  (0)  nothing
  *   WRITE (1)  payload TLV (any type but PATH_REF_REVERSE)
- *   AWAIT (2)  optional VALUE timeout ns (width-tolerant; absent = 1 s)
+ *   AWAIT (2)  optional VALUE timeout ns (width-tolerant, 1..8 bytes; absent or empty = 1 s)
  *   REPLY (3)  VALUE u8 kind (0 RESULT, 1 ERROR) only when a 1-byte VALUE of 0/1, else kind
  *              RESULT and that child is the payload; then the payload
  * tail: PATH_REF_REVERSE (found by type), PATH_REF mint answer (a reply's last child)
  * </pre>
  *
  * {@link #wrap} returns SCHEMA_TYPE_MISMATCH when the entry is not a FWD container or the op is
- * not a 1-byte VALUE, PATH_INVALID when dst or src is missing or of the wrong type. Unknown
- * opcodes (4..63) parse; a terminus answers them {@code schema::type_mismatch}.
+ * not a 1-byte VALUE (digest §5.1: {@code 01 00 01 00 <op>}), PATH_INVALID when dst or src is
+ * missing or of the wrong type. Unknown opcodes (4..63) parse; a terminus answers them
+ * {@code schema::type_mismatch}.
+ *
+ * <p>This is THE FWD reader: the node's terminus, its remote client, the command-line client, the
+ * frame printer and the HIL suite all read FWD through it rather than walking the children
+ * themselves. A flyweight: one instance is re-wrapped per frame and allocates nothing.
  */
 public final class FwdView {
     public static final int OP_READ = 0;
@@ -28,7 +34,11 @@ public final class FwdView {
     public static final int OP_REPLY = 3;
     public static final int OPCODE_MASK = 0x3F;
     public static final int MINT = 0x80;
-    public static final int SPARE = 0x40;
+    /**
+     * Bit 6 of the op byte: v1's spare flag. Spectrum reads it on a WRITE as "send me active/idle
+     * notices for this vertex" (docs/extensions.md); v1 peers never set it.
+     */
+    public static final int ACTIVITY = 0x40;
 
     public static final int KIND_RESULT = 0;
     public static final int KIND_ERROR = 1;
@@ -100,7 +110,8 @@ public final class FwdView {
                 payload = c;
                 break;
             case OP_AWAIT:
-                if (c != TlvIndex.NONE && index.type(c) == TlvType.VALUE && !index.isContainer(c)) {
+                if (c != TlvIndex.NONE && index.type(c) == TlvType.VALUE && !index.isContainer(c)
+                        && index.bodyLength(c) >= 1) {
                     timeoutEntry = c;
                 }
                 break;
@@ -123,8 +134,13 @@ public final class FwdView {
         return WireError.OK;
     }
 
+    /**
+     * A route slot holds a PATH or a PATH_REF, recognised by type. A PATH wrongly flagged PL=1 still
+     * takes its slot: it is a bad address, which the resolver answers {@code path::invalid}
+     * (digest §5.4), not a bad envelope.
+     */
     private boolean isRoute(int c) {
-        if (c == TlvIndex.NONE || idx.isContainer(c)) {
+        if (c == TlvIndex.NONE) {
             return false;
         }
         final int t = idx.type(c);
@@ -157,8 +173,9 @@ public final class FwdView {
         return (op & MINT) != 0;
     }
 
-    public boolean spare() {
-        return (op & SPARE) != 0;
+    /** Bit 6 (the v1 spare flag): on a WRITE, the publisher asks for active/idle notices. */
+    public boolean activity() {
+        return (op & ACTIVITY) != 0;
     }
 
     public int dst() {
@@ -192,13 +209,36 @@ public final class FwdView {
         return payload;
     }
 
+    /**
+     * The first child after the payload (a WRITE's or REPLY's), where Spectrum's extension children
+     * ride (e.g. a delivery's topic stamp), or NONE. The mint tails are not counted.
+     */
+    public int afterPayload() {
+        if (payload == TlvIndex.NONE) {
+            return TlvIndex.NONE;
+        }
+        final int c = idx.nextSibling(payload);
+        return c == pathRef || c == pathRefReverse ? TlvIndex.NONE : c;
+    }
+
     public int timeoutEntry() {
         return timeoutEntry;
     }
 
     /** AWAIT timeout in ns: the VALUE read width-tolerantly, or 1 s when absent. */
     public long awaitTimeoutNs() {
-        return timeoutEntry == TlvIndex.NONE ? DEFAULT_AWAIT_TIMEOUT_NS : idx.valueAsLong(timeoutEntry);
+        return awaitTimeoutNs(DEFAULT_AWAIT_TIMEOUT_NS);
+    }
+
+    /** AWAIT timeout in ns: the VALUE read width-tolerantly, or {@code absent} when the request carries none. */
+    public long awaitTimeoutNs(long absent) {
+        return timeoutEntry == TlvIndex.NONE ? absent : idx.valueAsLong(timeoutEntry);
+    }
+
+    /** True when the request's dst is a PATH whose body equals {@code b[off, off+len)}. */
+    public boolean dstEquals(byte[] b, int off, int len) {
+        return dst != TlvIndex.NONE && idx.type(dst) == TlvType.PATH
+                && Bytes.equals(idx.buffer(), idx.bodyOffset(dst), idx.bodyLength(dst), b, off, len);
     }
 
     /** The kind VALUE entry of a REPLY, or NONE when the reply carries none. */

@@ -36,6 +36,27 @@ public final class StatusView {
         return WireError.OK;
     }
 
+    /**
+     * The registry code an ERROR-kind reply carries, without a view object: {@code e} is the reply's
+     * payload, a STATUS (its first ERROR child, at any position) or a bare ERROR; the code is that
+     * ERROR's VALUE u16 identity. Returns {@code orElse} when {@code e} is NONE, malformed, or the
+     * error is string-form (no registry code). The one error-code extraction every client uses.
+     */
+    public static int errorCode(TlvIndex x, int e, int orElse) {
+        if (e < 0 || e >= x.count()) {
+            return orElse;
+        }
+        int err = e;
+        if (x.type(e) == TlvType.STATUS) {
+            err = x.isContainer(e) ? x.findSibling(x.firstChild(e), TlvType.ERROR) : TlvIndex.NONE;
+        }
+        if (err == TlvIndex.NONE || x.type(err) != TlvType.ERROR || !x.isContainer(err)) {
+            return orElse;
+        }
+        final int code = ErrorView.valueCode(x, x.firstChild(err));
+        return code < 0 ? orElse : code;
+    }
+
     public int entry() {
         return entry;
     }

@@ -143,7 +143,7 @@ public final class SubscriberRenderer {
     }
 
     private static void pair(TlvWriter w) {
-        w.leaf(TlvType.NAME, SubscriberView.KEY_DELIVERY_POLICY);
+        w.leaf(TlvType.NAME, Names.DELIVERY_POLICY);
         w.value(DeliveryPolicy.SUSPENDED, DeliveryPolicy.WIDTH);
     }
 

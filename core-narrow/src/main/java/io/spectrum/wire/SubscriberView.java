@@ -11,14 +11,6 @@ package io.spectrum.wire;
  * the view empty on refusal.
  */
 public final class SubscriberView {
-    /** {@code delivery_policy} as UTF-8. */
-    public static final byte[] KEY_DELIVERY_POLICY = {
-        'd', 'e', 'l', 'i', 'v', 'e', 'r', 'y', '_', 'p', 'o', 'l', 'i', 'c', 'y'};
-    public static final byte[] KEY_DELIVERY_COMPACT = {
-        'd', 'e', 'l', 'i', 'v', 'e', 'r', 'y', '_', 'c', 'o', 'm', 'p', 'a', 'c', 't'};
-    public static final byte[] KEY_DELIVERY_SCOPE = {
-        'd', 'e', 'l', 'i', 'v', 'e', 'r', 'y', '_', 's', 'c', 'o', 'p', 'e'};
-
     private final TlvIndex ownIndex;
     private final FrameDecoder decoder;
     private final SettingsReader qosReader = new SettingsReader();
@@ -78,7 +70,7 @@ public final class SubscriberView {
             }
         }
         if (qos != TlvIndex.NONE && qosReader.wrap(index, qos) == WireError.OK) {
-            policyEntry = qosReader.findValue(KEY_DELIVERY_POLICY, DeliveryPolicy.WIDTH);
+            policyEntry = qosReader.findValue(Names.DELIVERY_POLICY, DeliveryPolicy.WIDTH);
         }
         return WireError.OK;
     }

@@ -44,7 +44,7 @@ class ComposedReadTest extends NodeHarness {
     @Test
     void vertexWithChildren_answersTheComposedTree_byteForByte() {
         Frames.Reply r = request(read("/sensor"));
-        assertEquals(NarrowNode.KIND_RESULT, r.kind);
+        assertEquals(io.spectrum.wire.FwdView.KIND_RESULT, r.kind);
         assertEquals(SENSOR_TREE, hex(r.payloadBytes()));
         assertEquals(TlvIndex.NONE, r.trailing, "the tree is the only payload");
         assertEquals(hex(Frames.REPLY_EP), hex(r.bytes(r.dst)), "routed back to the request's src");
@@ -133,7 +133,7 @@ class ComposedReadTest extends NodeHarness {
         for (int i = 1; i < 8; i++) {
             h.node.retire(NodePath.of("/many/child-" + i));
         }
-        assertEquals(NarrowNode.KIND_RESULT, h.request(PEER, read("/many")).kind, "fits again");
+        assertEquals(io.spectrum.wire.FwdView.KIND_RESULT, h.request(PEER, read("/many")).kind, "fits again");
     }
 
     @Test

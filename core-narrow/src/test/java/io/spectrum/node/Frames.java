@@ -119,7 +119,7 @@ final class Frames {
             if (kind != 1) {
                 return WireError.OK;
             }
-            return RemoteClient.firstErrorCode(idx, payload);
+            return io.spectrum.wire.StatusView.errorCode(idx, payload, WireError.SCHEMA_TYPE_MISMATCH);
         }
 
         byte[] payloadBytes() {

@@ -72,12 +72,12 @@ final class MixedWorkload {
         // one round to prove the frames do what they say
         link.inject(2, children);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != NarrowNode.KIND_RESULT) {
+        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException(":children[] read refused");
         }
         link.inject(2, composed);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != NarrowNode.KIND_RESULT) {
+        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("composed read refused");
         }
         link.inject(3, clear);

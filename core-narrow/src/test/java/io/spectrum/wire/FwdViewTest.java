@@ -106,4 +106,23 @@ class FwdViewTest {
         assertTrue(f.srcEmpty());
         assertEquals("OP7", FwdView.opName(f.opcode()));
     }
+
+    @Test
+    void opBitsAndRouteSlots() {
+        // op 0x41: WRITE with bit 6 (v1's spare flag, Spectrum's activity request)
+        assertEquals(WireError.OK, wrap(Hex.tlv(0x0F, 0x40, "0100010041", "060002000161", "060002000162", "0100010007")));
+        assertEquals(FwdView.OP_WRITE, f.opcode());
+        assertTrue(f.activity());
+        assertFalse(f.mint());
+        assertTrue(f.dstEquals(new byte[] {1, 'a'}, 0, 2));
+        assertFalse(f.dstEquals(new byte[] {1, 'b'}, 0, 2));
+        assertEquals(TlvIndex.NONE, f.afterPayload());
+        // a PATH wrongly flagged PL=1 keeps its dst slot: the resolver answers it path::invalid
+        assertEquals(WireError.OK, wrap(Hex.tlv(0x0F, 0x40, "0100010000", "06400000", "06000000")));
+        assertEquals(TlvType.PATH, idx.type(f.dst()));
+        // an empty timeout VALUE reads as absent
+        assertEquals(WireError.OK, wrap(Hex.tlv(0x0F, 0x40, "0100010002", "060002000161", "060002000162", "01000000")));
+        assertEquals(TlvIndex.NONE, f.timeoutEntry());
+        assertEquals(77L, f.awaitTimeoutNs(77L));
+    }
 }

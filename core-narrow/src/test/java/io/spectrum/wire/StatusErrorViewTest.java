@@ -45,4 +45,20 @@ class StatusErrorViewTest {
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, e.wrap(Hex.decode("08400500010001 0020".replace(" ", "").substring(0, 18)), 0));
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, e.wrap(Hex.decode("08400000"), 0));
     }
+
+    @Test
+    void errorCodeOfAReplyPayload() {
+        final int none = -7;
+        // STATUS{ DESCRIPTION "x", ERROR{0x0020} }: the first ERROR at any position
+        assertEquals(WireError.PATH_NOT_FOUND,
+                StatusView.errorCode(Hex.decode("09400F00" + "0300010078" + "08400600010002002000"), 0, none));
+        // a bare ERROR
+        assertEquals(WireError.FLOW_TIMEOUT, StatusView.errorCode(Hex.decode("08400600010002004100"), 0, none));
+        // string-form, empty STATUS, no ERROR, a 1-byte code, NONE: no registry code
+        assertEquals(none, StatusView.errorCode(Hex.decode("08401c000200180074723a3a61636d653a3a7769646765743a3a6a616d6d6564"), 0, none));
+        assertEquals(none, StatusView.errorCode(Hex.decode("09000000"), 0, none));
+        assertEquals(none, StatusView.errorCode(Hex.decode("094005000300010078"), 0, none));
+        assertEquals(none, StatusView.errorCode(Hex.decode("0840050001000100" + "20"), 0, none));
+        assertEquals(none, StatusView.errorCode(Hex.decode("09000000"), TlvIndex.NONE, none));
+    }
 }

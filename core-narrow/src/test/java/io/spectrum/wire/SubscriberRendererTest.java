@@ -56,7 +56,7 @@ class SubscriberRendererTest {
         byte[] b = Hex.bytes(got);
         assertEquals(WireError.OK, v.wrap(b, 0, b.length));
         assertEquals(0x0200, v.policy());
-        assertEquals(0, v.qosReader().u8(SubscriberView.KEY_DELIVERY_COMPACT, -1));
+        assertEquals(0, v.qosReader().u8(Names.DELIVERY_COMPACT, -1));
         assertEquals(44 + 25, b.length);
         assertEquals(0x41, b[2] & 0xFF);
         assertEquals(0x32, b[17] & 0xFF);
@@ -81,7 +81,7 @@ class SubscriberRendererTest {
         // SUBSCRIBER{ PATH /a, SETTINGS{…policy 0x0001} with CRC-32C on SETTINGS }
         TlvWriter w = new TlvWriter().wrap(new byte[128], 0, 128);
         w.begin(TlvType.SUBSCRIBER).leaf(TlvType.PATH, Hex.bytes("0161"))
-                .begin(TlvType.SETTINGS, Opt.PL | Opt.CR).leaf(TlvType.NAME, SubscriberView.KEY_DELIVERY_POLICY).value(1, 2).end()
+                .begin(TlvType.SETTINGS, Opt.PL | Opt.CR).leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(1, 2).end()
                 .end();
         byte[] rec = java.util.Arrays.copyOf(w.buffer(), w.length());
         int n = r.render(rec, 0, rec.length, true, out, 0, out.length);
@@ -116,7 +116,7 @@ class SubscriberRendererTest {
         // the same record with a CRC-32C on its SETTINGS: toggling bit 9 changes the CRC too
         TlvWriter w = new TlvWriter().wrap(new byte[128], 0, 128);
         w.begin(TlvType.SUBSCRIBER).leaf(TlvType.PATH, Hex.bytes("0161"))
-                .begin(TlvType.SETTINGS, Opt.PL | Opt.CR).leaf(TlvType.NAME, SubscriberView.KEY_DELIVERY_POLICY).value(0x20, 2).end()
+                .begin(TlvType.SETTINGS, Opt.PL | Opt.CR).leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(0x20, 2).end()
                 .end();
         byte[] rec = java.util.Arrays.copyOf(w.buffer(), w.length());
         byte[] on = new byte[rec.length];

@@ -37,7 +37,7 @@ class SubscriberViewTest {
         assertFalse(v.hasPolicy());
         assertEquals(0, v.policy());
         assertTrue(v.qos() != TlvIndex.NONE);
-        assertEquals(0, v.qosReader().u8(SubscriberView.KEY_DELIVERY_COMPACT, -1));
+        assertEquals(0, v.qosReader().u8(Names.DELIVERY_COMPACT, -1));
         b = Hex.bytes(LAST_WINS);
         v.wrap(b, 0, b.length);
         assertEquals(0x0021, v.policy());

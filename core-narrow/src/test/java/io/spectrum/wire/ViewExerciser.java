@@ -39,7 +39,7 @@ final class ViewExerciser {
                     break;
                 case TlvType.SETTINGS:
                     if (settings.wrap(idx, e) == WireError.OK) {
-                        sum += settings.u8(KEY, 1) + settings.u16(SubscriberView.KEY_DELIVERY_POLICY, 2)
+                        sum += settings.u8(KEY, 1) + settings.u16(Names.DELIVERY_POLICY, 2)
                                 + settings.u32(KEY, 3) + settings.u64(KEY, 4) + settings.name(KEY);
                     }
                     break;

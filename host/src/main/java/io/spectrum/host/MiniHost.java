@@ -7,6 +7,7 @@ import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.VertexValue;
+import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,6 @@ import java.util.List;
  */
 public final class MiniHost implements AutoCloseable {
     /** Durability bit of delivery_policy: deliver the current value right after subscribing. */
-    public static final int DURABLE = 1 << 5;
 
     /** Told of every update, on the node thread. */
     public interface UpdateListener {
@@ -54,7 +54,7 @@ public final class MiniHost implements AutoCloseable {
         String board = link.name();
         for (String p : paths) {
             NodePath target = NodePath.of("/boards/" + b + p);
-            int h = node.subscribeRemote(link, 0, NodePath.of(p), target, DURABLE);
+            int h = node.subscribeRemote(link, 0, NodePath.of(p), target, DeliveryPolicy.DURABILITY_REQUEST);
             if (h < 0) {
                 throw new IllegalStateException("subscribe " + p + " on " + board + ": " + WireError.identity(-h));
             }

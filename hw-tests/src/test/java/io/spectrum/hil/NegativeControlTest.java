@@ -7,6 +7,7 @@ import io.spectrum.hil.client.BoardClient;
 import io.spectrum.hil.client.Tlv;
 import io.spectrum.hil.client.Wire;
 import io.spectrum.hil.scenario.StandardScenarios;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.TlvType;
 import java.util.List;
@@ -29,7 +30,7 @@ class NegativeControlTest {
 
     static boolean isDelivery(byte[] f) {
         Tlv t = Tlv.decode(f);
-        return t.type() == TlvType.FWD && BoardClient.opOf(t) == Wire.OP_WRITE;
+        return t.type() == TlvType.FWD && BoardClient.opOf(t) == FwdView.OP_WRITE;
     }
 
     @Test
@@ -58,7 +59,7 @@ class NegativeControlTest {
                 return List.of(f);
             }
             Tlv t = Tlv.decode(f);
-            return List.of(Wire.fwd(Wire.OP_WRITE, t.child(1).encoded(), null, t.child(2).encoded(),
+            return List.of(Wire.fwd(FwdView.OP_WRITE, t.child(1).encoded(), null, t.child(2).encoded(),
                     t.child(3).encoded()));
         });
         assertEquals(ScenarioResult.Outcome.FAIL, r.outcome());
@@ -76,7 +77,7 @@ class NegativeControlTest {
             Tlv t = Tlv.decode(f);
             byte[][] out = new byte[routes.length][];
             for (int i = 0; i < routes.length; i++) {
-                out[i] = Wire.fwd(Wire.OP_WRITE, Wire.path(routes[i]), null, t.child(2).encoded(),
+                out[i] = Wire.fwd(FwdView.OP_WRITE, Wire.path(routes[i]), null, t.child(2).encoded(),
                         t.child(3).encoded());
             }
             return List.of(out);

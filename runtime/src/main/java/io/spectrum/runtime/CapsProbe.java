@@ -9,6 +9,7 @@ import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -32,9 +33,9 @@ import java.security.SecureRandom;
  * {@code node.poll()}; {@link #sweep()} from the loop). Allocation-free after construction.
  */
 public final class CapsProbe implements LivenessProbe {
-    public static final NodePath CAPS = NodePath.of("/$node/caps");
+    public static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
     /** SETTINGS key this project adds to $node/caps: a random u32 per process start. */
-    public static final byte[] BOOT_KEY = "spectrum.boot".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    public static final byte[] BOOT_KEY = Names.BOOT;
     private static final int ANSWER_BYTES = 256;
 
     private final NarrowNode node;

@@ -1,5 +1,7 @@
 package io.spectrum.node.subs;
 
+import io.spectrum.wire.DeliveryPolicy;
+
 /**
  * Subscriber slots as parallel primitive arrays. Each slot's {@link #word} holds the live
  * delivery_policy in its low 16 bits, so the suspended state is bit 9 of a word the slot already
@@ -10,9 +12,6 @@ public final class SlotTable {
     public static final int NONE = -1;
 
     public static final int POLICY_MASK = 0xFFFF;
-    public static final int DURABLE = 0x0020;
-    public static final int ONE_SHOT = 0x0100;
-    public static final int SUSPENDED = 0x0200;
 
     public static final int IN_USE = 1 << 16;
     /** An in-process callback edge: no record (listed as a hole). */
@@ -99,7 +98,7 @@ public final class SlotTable {
     }
 
     public boolean delivering(int s) {
-        return (word[s] & SUSPENDED) == 0;
+        return (word[s] & DeliveryPolicy.SUSPENDED) == 0;
     }
 
     public int used() {

@@ -7,6 +7,7 @@ import io.spectrum.node.NarrowNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 
+import io.spectrum.wire.DeliveryPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
@@ -30,7 +31,6 @@ public final class HostService implements AutoCloseable {
     /** The board vertices mirrored when none are named. */
     public static final List<String> DEFAULT_MIRROR = List.of("/board/temp", "/board/humidity", "/board/counter",
             "/board/led", "/board/name");
-    private static final int DURABILITY = 0x0020;
     private static final long RESEND_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final List<Board> boards;
@@ -127,7 +127,7 @@ public final class HostService implements AutoCloseable {
     }
 
     private void subscribe(Mirror m) {
-        m.handle = host.subscribeRemote(m.link, 0, m.remote, m.local, DURABILITY);
+        m.handle = host.subscribeRemote(m.link, 0, m.remote, m.local, DeliveryPolicy.DURABILITY_REQUEST);
         m.since = System.nanoTime();
     }
 

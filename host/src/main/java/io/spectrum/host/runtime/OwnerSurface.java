@@ -2,14 +2,18 @@ package io.spectrum.host.runtime;
 
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodePath;
-import io.spectrum.wire.Bytes;
+import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.StatusView;
+import io.spectrum.wire.SubscriberRenderer;
+import io.spectrum.wire.SubscriberView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,10 +35,6 @@ public final class OwnerSurface {
     }
 
     private static final byte[] REPLY_EP = NodePath.of("/$host/reply").tlv();
-    private static final byte[] SUBSCRIBERS = "subscribers".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] DELIVERY_POLICY = "delivery_policy".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] EMPTY_STATUS = {0x09, 0x00, 0x00, 0x00};
-    private static final int SUSPENDED_BIT = 0x0200;
 
     private final NarrowNode node;
     private final byte[] request = new byte[8192];
@@ -42,6 +42,9 @@ public final class OwnerSurface {
     private final TlvWriter writer = new TlvWriter();
     private final FrameDecoder decoder = new FrameDecoder();
     private final TlvIndex idx = new TlvIndex(4096, 16);
+    private final FwdView fwd = new FwdView();
+    private final SubscriberView view = new SubscriberView(1, 1);
+    private final SubscriberRenderer renderer = new SubscriberRenderer(256, 8);
     /** Renderings seen just before this surface suspended a slot (key "path[N]"). */
     private final java.util.Map<String, byte[]> deliveringRenderings = new java.util.HashMap<>();
 
@@ -51,7 +54,7 @@ public final class OwnerSurface {
 
     /** The vertex's slots in order (holes included), or an empty list when it has none / is absent. */
     public List<Slot> list(NodePath path) {
-        int payload = call(0, path, -1, null);
+        int payload = call(FwdView.OP_READ, path, -1, null);
         List<Slot> out = new ArrayList<>();
         if (payload < 0 || idx.type(payload) != TlvType.POINT) {
             return out;
@@ -75,7 +78,7 @@ public final class OwnerSurface {
      * and used for the resume; a slot suspended elsewhere is resumed by clearing bit 9 in its word.
      */
     public int setSuspended(NodePath path, int slot, boolean suspended) {
-        int payload = call(0, path, slot, null);
+        int payload = call(FwdView.OP_READ, path, slot, null);
         if (payload < 0) {
             return -payload;
         }
@@ -98,7 +101,7 @@ public final class OwnerSurface {
         if (record == null) {
             return WireError.SCHEMA_TYPE_MISMATCH;
         }
-        int r = call(1, path, slot, record);
+        int r = call(FwdView.OP_WRITE, path, slot, record);
         if (r >= 0 && !suspended) {
             deliveringRenderings.remove(key);
         }
@@ -107,45 +110,20 @@ public final class OwnerSurface {
 
     /** Clears slot N (empty STATUS). Returns a WireError code. */
     public int clear(NodePath path, int slot) {
-        int r = call(1, path, slot, EMPTY_STATUS);
+        int r = call(FwdView.OP_WRITE, path, slot, Names.EMPTY_STATUS);
         return r < 0 ? -r : WireError.OK;
     }
 
     private Slot slotOf(int i, int e) {
-        if (idx.type(e) != TlvType.SUBSCRIBER) {
+        if (idx.type(e) != TlvType.SUBSCRIBER || view.wrap(idx, e) != WireError.OK) {
             return new Slot(i, null, "", 0, false);
         }
         byte[] rec = Arrays.copyOfRange(reply, idx.start(e), idx.start(e) + idx.totalLength(e));
-        String target = "";
-        int policy = 0;
-        for (int c = idx.firstChild(e); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
-            if (idx.type(c) == TlvType.PATH && target.isEmpty()) {
-                target = NodePath.render(reply, idx.bodyOffset(c), idx.bodyLength(c));
-            } else if (idx.type(c) == TlvType.SETTINGS) {
-                int p = policyIn(c);
-                if (p >= 0) {
-                    policy = p;
-                }
-            }
-        }
-        return new Slot(i, rec, target.isEmpty() ? "(link route)" : target, policy, (policy & SUSPENDED_BIT) != 0);
-    }
-
-    /** The last well-formed delivery_policy value in a SETTINGS, or -1. */
-    private int policyIn(int settings) {
-        int found = -1;
-        int c = idx.firstChild(settings);
-        while (c != TlvIndex.NONE) {
-            int v = idx.nextSibling(c);
-            if (idx.type(c) != TlvType.NAME || v == TlvIndex.NONE) {
-                break;
-            }
-            if (idx.payloadEquals(c, DELIVERY_POLICY) && idx.type(v) == TlvType.VALUE && idx.bodyLength(v) == 2) {
-                found = (int) idx.valueAsLong(v);
-            }
-            c = idx.nextSibling(v);
-        }
-        return found;
+        int t = view.target();
+        String target = t == TlvIndex.NONE || idx.type(t) != TlvType.PATH ? ""
+                : NodePath.render(reply, idx.bodyOffset(t), idx.bodyLength(t));
+        int policy = view.policy();
+        return new Slot(i, rec, target.isEmpty() ? "(link route)" : target, policy, DeliveryPolicy.suspended(policy));
     }
 
     /**
@@ -155,63 +133,9 @@ public final class OwnerSurface {
      * (RFC-0035 rendering rule 3). Null when the record cannot be read.
      */
     byte[] withSuspended(byte[] rendering, boolean suspended) {
-        TlvIndex r = new TlvIndex(256, 8);
-        if (decoder.decode(rendering, 0, rendering.length, r) != WireError.OK || r.type(0) != TlvType.SUBSCRIBER) {
-            return null;
-        }
-        int firstSettings = TlvIndex.NONE;
-        int wordAt = -1;
-        for (int c = r.firstChild(0); c != TlvIndex.NONE; c = r.nextSibling(c)) {
-            if (r.type(c) != TlvType.SETTINGS) {
-                continue;
-            }
-            if (firstSettings == TlvIndex.NONE) {
-                firstSettings = c;
-            }
-            int k = r.firstChild(c);
-            while (k != TlvIndex.NONE) {
-                int v = r.nextSibling(k);
-                if (r.type(k) != TlvType.NAME || v == TlvIndex.NONE) {
-                    break;
-                }
-                if (r.payloadEquals(k, DELIVERY_POLICY) && r.type(v) == TlvType.VALUE && r.bodyLength(v) == 2) {
-                    wordAt = r.bodyOffset(v);
-                }
-                k = r.nextSibling(v);
-            }
-        }
-        byte[] out = rendering.clone();
-        if (wordAt >= 0) {
-            int word = Bytes.u16(out, wordAt);
-            word = suspended ? word | SUSPENDED_BIT : word & ~SUSPENDED_BIT;
-            out[wordAt] = (byte) word;
-            out[wordAt + 1] = (byte) (word >>> 8);
-            return out;
-        }
-        if (!suspended) {
-            return out; // no word means delivering already
-        }
-        // rule 3: re-emit the record with the pair added
-        byte[] buf = new byte[rendering.length + 64];
-        TlvWriter w = writer.wrap(buf, 0, buf.length);
-        w.begin(TlvType.SUBSCRIBER, r.opt(0));
-        boolean added = false;
-        for (int c = r.firstChild(0); c != TlvIndex.NONE; c = r.nextSibling(c)) {
-            if (c == firstSettings) {
-                w.begin(TlvType.SETTINGS, r.opt(c));
-                w.raw(rendering, r.bodyOffset(c), r.bodyLength(c));
-                w.leaf(TlvType.NAME, DELIVERY_POLICY).value(SUSPENDED_BIT, 2);
-                w.end(r.hasTimestamp(c) ? r.timestamp(c) : 0L);
-                added = true;
-            } else {
-                w.raw(rendering, r.start(c), r.totalLength(c));
-            }
-        }
-        if (!added) {
-            w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, DELIVERY_POLICY).value(SUSPENDED_BIT, 2).end();
-        }
-        w.end(r.hasTimestamp(0) ? r.timestamp(0) : 0L);
-        return w.error() == WireError.OK ? Arrays.copyOf(buf, w.length()) : null;
+        byte[] out = new byte[rendering.length + SubscriberRenderer.MAX_GROWTH];
+        int n = renderer.render(rendering, 0, rendering.length, suspended, out, 0, out.length);
+        return n < 0 ? null : Arrays.copyOf(out, n);
     }
 
     /**
@@ -221,7 +145,7 @@ public final class OwnerSurface {
     private int call(int op, NodePath path, int slot, byte[] payload) {
         TlvWriter w = writer.wrap(request, 0, request.length);
         w.begin(TlvType.FWD).value(op, 1).raw(path.tlv());
-        w.begin(TlvType.FIELD).leaf(TlvType.NAME, SUBSCRIBERS);
+        w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS);
         if (slot >= 0) {
             w.value(slot, 4);
         }
@@ -238,36 +162,13 @@ public final class OwnerSurface {
         if (n <= 0) {
             return n < 0 ? n : -WireError.FLOW_TIMEOUT; // no reply at all
         }
-        if (decoder.decode(reply, 0, n, idx) != WireError.OK || idx.type(0) != TlvType.FWD) {
+        if (decoder.decode(reply, 0, n, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK
+                || fwd.opcode() != FwdView.OP_REPLY || fwd.kindEntry() == TlvIndex.NONE) {
             return -WireError.FRAME_INVALID;
         }
-        int c = idx.firstChild(0);              // op
-        int dst = idx.nextSibling(c);
-        int src = dst == TlvIndex.NONE ? TlvIndex.NONE : idx.nextSibling(dst);
-        int kind = src == TlvIndex.NONE ? TlvIndex.NONE : idx.nextSibling(src);
-        if (kind == TlvIndex.NONE) {
-            return -WireError.FRAME_INVALID;
+        if (fwd.kind() == FwdView.KIND_ERROR) {
+            return -StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID);
         }
-        int body = idx.nextSibling(kind);
-        if (idx.valueAsLong(kind) == 1) {
-            return -errorCode(body);
-        }
-        return body == TlvIndex.NONE ? 0 : body;
-    }
-
-    /** STATUS{ERROR{VALUE u16 code}}: the first ERROR child's code. */
-    private int errorCode(int status) {
-        if (status == TlvIndex.NONE) {
-            return WireError.FRAME_INVALID;
-        }
-        for (int c = idx.firstChild(status); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
-            if (idx.type(c) == TlvType.ERROR) {
-                int v = idx.firstChild(c);
-                if (v != TlvIndex.NONE && idx.type(v) == TlvType.VALUE) {
-                    return (int) idx.valueAsLong(v);
-                }
-            }
-        }
-        return WireError.FRAME_INVALID;
+        return fwd.payload() == TlvIndex.NONE ? 0 : fwd.payload();
     }
 }

@@ -8,6 +8,8 @@ import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.time.SystemClock;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.AfterEach;
@@ -183,7 +185,7 @@ class HostRuntimeTest {
         String addr = "127.0.0.1:" + forClients.localAddress().getPort();
         try (io.spectrum.client.PeerClient withWord = client(addr, 7);
              io.spectrum.client.PeerClient noWord = client(addr, 8)) {
-            assertTrue(withWord.subscribe("/x", "/a", io.spectrum.client.PeerClient.DURABILITY, false).ok()); // rule 1
+            assertTrue(withWord.subscribe("/x", "/a", DeliveryPolicy.DURABILITY_REQUEST, false).ok()); // rule 1
             assertTrue(noWord.subscribe("/x", "/b", 0, false).ok());                                                 // rules 2/3
             HostSnapshot s = await(host, x -> vertex(x, "/x").filter(v -> v.subscribers().size() == 2).isPresent(), "two slots");
             List<SubscriberView> subs = vertex(s, "/x").orElseThrow().subscribers();
@@ -217,7 +219,7 @@ class HostRuntimeTest {
         TlvWriter w = new TlvWriter().wrap(f, 0, f.length);
         w.begin(io.spectrum.wire.TlvType.FIELD).leaf(io.spectrum.wire.TlvType.NAME, "subscribers".getBytes())
                 .value(slot, 4).value(1, 1).end();
-        io.spectrum.client.PeerClient.Reply r = c.call(io.spectrum.client.PeerClient.OP_READ, "/x",
+        io.spectrum.client.PeerClient.Reply r = c.call(FwdView.OP_READ, "/x",
                 java.util.Arrays.copyOf(f, w.length()), null);
         assertTrue(r.ok(), "read [" + slot + "]: " + WireError.identity(r.code()));
         return r.payload();

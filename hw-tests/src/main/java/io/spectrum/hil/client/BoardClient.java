@@ -2,6 +2,8 @@ package io.spectrum.hil.client;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
 import java.time.Duration;
@@ -63,19 +65,19 @@ public final class BoardClient {
     // ---- requests ---------------------------------------------------------------------------
 
     public Reply read(String path) {
-        return call(Wire.OP_READ, Wire.path(path), null);
+        return call(FwdView.OP_READ, Wire.path(path), null);
     }
 
     public Reply read(String path, byte[] field) {
-        return call(Wire.OP_READ, Wire.path(path), field);
+        return call(FwdView.OP_READ, Wire.path(path), field);
     }
 
     public Reply write(String path, byte[] payload) {
-        return call(Wire.OP_WRITE, Wire.path(path), null, payload);
+        return call(FwdView.OP_WRITE, Wire.path(path), null, payload);
     }
 
     public Reply write(String path, byte[] field, byte[] payload) {
-        return call(Wire.OP_WRITE, Wire.path(path), field, payload);
+        return call(FwdView.OP_WRITE, Wire.path(path), field, payload);
     }
 
     /**
@@ -85,13 +87,13 @@ public final class BoardClient {
      */
     public Reply subscribe(String vertex, String route, Integer policy) {
         byte[] sub = Wire.subscriber(route, policy);
-        return callVia(route, Wire.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
+        return callVia(route, FwdView.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
     }
 
     /** Appends a SUBSCRIBER that asks for the node's topic stamp (sequence, stale) on each delivery. */
     public Reply subscribeStamped(String vertex, String route, Integer policy) {
         byte[] sub = Wire.stampedSubscriber(route, policy);
-        return callVia(route, Wire.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
+        return callVia(route, FwdView.OP_WRITE, Wire.path(vertex), Wire.subscribersAppend(), sub);
     }
 
     /** Sends a request with a fresh reply endpoint and waits for its REPLY. */
@@ -253,36 +255,39 @@ public final class BoardClient {
             refusedInbound++;
         }
         inbound.add(new Inbound(seq, now, frame, refusal, raw));
-        if (frame != null && frame.type() == TlvType.FWD && opOf(frame) == Wire.OP_WRITE) {
-            Tlv dst = frame.child(1);
-            if (dst != null && dst.type() == TlvType.PATH) {
-                deliveries.add(new Delivery(Wire.pathText(dst.payload()), frame, now));
-            }
+        FwdView f = frame == null ? null : frame.asFwd();
+        if (f != null && f.opcode() == FwdView.OP_WRITE && f.index().type(f.dst()) == TlvType.PATH) {
+            deliveries.add(new Delivery(dstText(f), frame, now));
         }
     }
 
     // ---- helpers ----------------------------------------------------------------------------
 
+    /** The opcode of a FWD frame as {@link FwdView} reads it, or -1 when it is not a well-formed FWD. */
     public static int opOf(Tlv fwd) {
-        Tlv op = fwd.child(0);
-        return op == null ? -1 : (int) (op.asLong() & 0x3F);
+        FwdView f = fwd.asFwd();
+        return f == null ? -1 : f.opcode();
     }
 
-    static boolean isReplyTo(Tlv f, String route) {
-        if (f.type() != TlvType.FWD || opOf(f) != Wire.OP_REPLY) {
-            return false;
-        }
-        Tlv dst = f.child(1);
-        return dst != null && dst.type() == TlvType.PATH && Wire.pathText(dst.payload()).equals(route);
+    /** Whether {@code frame} is a REPLY addressed to {@code route} (read by {@link FwdView}). */
+    public static boolean isReplyTo(Tlv frame, String route) {
+        FwdView f = frame.asFwd();
+        return f != null && f.opcode() == FwdView.OP_REPLY && f.index().type(f.dst()) == TlvType.PATH
+                && dstText(f).equals(route);
+    }
+
+    /** The dst PATH of a FWD frame as text (read by {@link FwdView}), or null when it has none. */
+    public static String dstOf(Tlv frame) {
+        FwdView f = frame.asFwd();
+        return f == null || f.index().type(f.dst()) != TlvType.PATH ? null : dstText(f);
+    }
+
+    private static String dstText(FwdView f) {
+        TlvIndex x = f.index();
+        return Wire.pathText(java.util.Arrays.copyOfRange(x.buffer(), x.bodyOffset(f.dst()), x.bodyOffset(f.dst()) + x.bodyLength(f.dst())));
     }
 
     static String opName(int op) {
-        switch (op & 0x3F) {
-            case Wire.OP_READ: return "READ";
-            case Wire.OP_WRITE: return "WRITE";
-            case Wire.OP_AWAIT: return "AWAIT";
-            case Wire.OP_REPLY: return "REPLY";
-            default: return "op" + op;
-        }
+        return FwdView.opName(op);
     }
 }

@@ -1,5 +1,8 @@
 package io.spectrum.hil.client;
 
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.TlvIndex;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,15 +24,20 @@ public final class Delivery {
         return route;
     }
 
-    /** The written TLV (child after src). */
+    /** The written TLV (the FWD's payload, as {@link FwdView} reads it). */
     public Tlv payload() {
-        return frame.child(3);
+        FwdView f = frame.asFwd();
+        return f == null || f.payload() == TlvIndex.NONE ? null : Tlv.of(f.index(), f.payload());
     }
 
     /** Children after the payload: where a node puts extension stamps (sequence, stale). */
     public List<Tlv> trailing() {
-        List<Tlv> all = frame.children();
-        return all.size() > 4 ? all.subList(4, all.size()) : List.of();
+        FwdView f = frame.asFwd();
+        List<Tlv> out = new ArrayList<>();
+        for (int c = f == null ? TlvIndex.NONE : f.afterPayload(); c != TlvIndex.NONE; c = f.index().nextSibling(c)) {
+            out.add(Tlv.of(f.index(), c));
+        }
+        return out;
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.spectrum.hil.client;
 
-import io.spectrum.wire.TlvType;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.StatusView;
+import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
 
 /** One FWD REPLY as the client received it: RESULT with an optional payload, or ERROR with a code. */
@@ -17,23 +19,12 @@ public final class Reply {
 
     Reply(Tlv frame) {
         this.frame = frame;
-        // FWD{op, dst, src, [kind], payload}: the kind is read only when it is a 1-byte VALUE of 0/1
-        // (digest §5.1 [rec]); otherwise the child after src is the payload.
-        int i = 3;
-        Tlv third = frame.child(2);
-        if (third != null && third.type() == TlvType.FIELD) {
-            i = 4;
-        }
-        Tlv kind = frame.child(i);
-        boolean isError = false;
-        if (kind != null && kind.type() == TlvType.VALUE && kind.payload().length == 1
-                && (kind.asLong() == 0 || kind.asLong() == 1)) {
-            isError = kind.asLong() == 1;
-            i++;
-        }
-        this.error = isError;
-        this.payload = frame.child(i);
-        this.errorCode = isError && payload != null ? payload.errorCode() : -1;
+        // the envelope is read by the wire's FwdView: the kind only when a 1-byte VALUE of 0/1
+        // (digest §5.1 [rec]), otherwise the child after src is the payload
+        FwdView f = frame.asFwd();
+        this.error = f != null && f.kind() == FwdView.KIND_ERROR;
+        this.payload = f == null || f.payload() == TlvIndex.NONE ? null : Tlv.of(f.index(), f.payload());
+        this.errorCode = error ? StatusView.errorCode(f.index(), f.payload(), -1) : -1;
     }
 
     public boolean isResult() {

@@ -1,7 +1,9 @@
 package io.spectrum.hil.client;
 
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Opt;
+import io.spectrum.wire.StatusView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
@@ -13,7 +15,8 @@ import java.util.List;
 
 /**
  * A decoded TLV as a small immutable tree, for the host-side test client (WIDE side: allocation is
- * fine here). Keeps the raw opt byte and the exact encoded bytes (header + payload, trailers
+ * fine here). Not an independent decoder: frames are decoded by the wire package's
+ * {@link FrameDecoder}, FWD envelopes read by {@link FwdView} and error codes by {@link StatusView}. Keeps the raw opt byte and the exact encoded bytes (header + payload, trailers
  * included) so a test can compare renderings byte for byte.
  */
 public final class Tlv {
@@ -45,7 +48,8 @@ public final class Tlv {
         return decode(frame, 0, frame.length);
     }
 
-    private static Tlv of(TlvIndex idx, int e) {
+    /** The subtree at entry {@code e} of a decoded index. */
+    static Tlv of(TlvIndex idx, int e) {
         byte[] b = idx.buffer();
         byte[] enc = Arrays.copyOfRange(b, idx.start(e), idx.end(e));
         byte[] body = Arrays.copyOfRange(b, idx.bodyOffset(e), idx.bodyOffset(e) + idx.bodyLength(e));
@@ -129,16 +133,29 @@ public final class Tlv {
         return found;
     }
 
-    /** For an ERROR or a STATUS: the registry code of the first ERROR, or -1. */
+    /** For an ERROR or a STATUS: the registry code of the first ERROR, or -1 (read by the wire's {@link StatusView}). */
     public int errorCode() {
-        if (type == TlvType.STATUS) {
-            Tlv err = first(TlvType.ERROR);
-            return err == null ? -1 : err.errorCode();
+        TlvIndex idx = new TlvIndex(4096, 32);
+        if (new FrameDecoder().decode(encoded, 0, encoded.length, idx) != WireError.OK) {
+            return -1;
         }
-        if (type == TlvType.ERROR && !children.isEmpty() && children.get(0).type == TlvType.VALUE) {
-            return (int) children.get(0).asLong();
+        return StatusView.errorCode(idx, 0, -1);
+    }
+
+    /**
+     * This frame read by the wire's {@link FwdView} (the one FWD reader) over a fresh index, or null
+     * when it is not a well-formed FWD.
+     */
+    public FwdView asFwd() {
+        if (type != TlvType.FWD) {
+            return null;
         }
-        return -1;
+        TlvIndex idx = new TlvIndex(4096, 32);
+        FwdView f = new FwdView();
+        if (new FrameDecoder().decode(encoded, 0, encoded.length, idx) != WireError.OK || f.wrap(idx, 0) != WireError.OK) {
+            return null;
+        }
+        return f;
     }
 
     public String hex() {

@@ -1,5 +1,8 @@
 package io.spectrum.hil.client;
 
+import io.spectrum.wire.FieldView;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -10,29 +13,13 @@ import java.util.Arrays;
 /**
  * Builders for the host-side test client: each returns one encoded TLV as a fresh byte array. They
  * build exactly the shapes of the digest (§3 PATH, §4 SUBSCRIBER/SETTINGS, §5 FWD/FIELD), and can
- * also build deliberately wrong ones for the refusal scenarios.
+ * also build deliberately wrong ones for the refusal scenarios. Every byte is written by the wire
+ * package's {@link TlvWriter} and every constant (ops, FIELD modes, policy bits, names) is the wire
+ * vocabulary's ({@link FwdView}, {@link FieldView}, {@link io.spectrum.wire.DeliveryPolicy},
+ * {@link Names}): the HIL is not an independent encoder, its independence is in the scenarios'
+ * expected bytes and outcomes.
  */
 public final class Wire {
-    public static final int OP_READ = 0;
-    public static final int OP_WRITE = 1;
-    public static final int OP_AWAIT = 2;
-    public static final int OP_REPLY = 3;
-
-    public static final int REPLY_RESULT = 0;
-    public static final int REPLY_ERROR = 1;
-
-    /** delivery_policy bits this suite uses (digest §4.2, RFC-0035 §3). */
-    public static final int POLICY_DURABILITY = 0x0020;
-    public static final int POLICY_SUSPENDED = 0x0200;
-
-    /** FIELD modes (digest §5.3). */
-    public static final int MODE_SCALAR = 0;
-    public static final int MODE_ELEMENT = 1;
-    public static final int MODE_WILDCARD = 2;
-
-    /** The empty STATUS: OK, and the clear sentinel of :subscribers[N]. */
-    public static final byte[] EMPTY_STATUS = {0x09, 0x00, 0x00, 0x00};
-
     private Wire() {
     }
 
@@ -114,7 +101,7 @@ public final class Wire {
             if (policy != null || extraSettings.length > 0) {
                 w.begin(TlvType.SETTINGS);
                 if (policy != null) {
-                    w.raw(name("delivery_policy")).value(policy, 2);
+                    w.leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(policy, 2);
                 }
                 for (byte[] s : extraSettings) {
                     w.raw(s);
@@ -126,7 +113,7 @@ public final class Wire {
     }
 
     /** The extension qos pair asking the node to stamp each delivery (docs/extensions.md). */
-    public static final String TOPIC_STAMP_KEY = "spectrum.topic";
+    public static final String TOPIC_STAMP_KEY = new String(Names.TOPIC, StandardCharsets.US_ASCII);
 
     /** SUBSCRIBER{PATH target, SETTINGS{[delivery_policy], NAME spectrum.topic VALUE u8 1}}. */
     public static byte[] stampedSubscriber(String target, Integer policy) {
@@ -139,7 +126,7 @@ public final class Wire {
             w.begin(TlvType.FIELD).raw(name(fieldName));
             if (index >= 0) {
                 w.value(index, 4).value(mode, 1);
-            } else if (mode != MODE_SCALAR) {
+            } else if (mode != FieldView.MODE_SCALAR) {
                 w.value(mode, 1);
             }
             w.end();
@@ -147,11 +134,11 @@ public final class Wire {
     }
 
     public static byte[] subscribersAppend() {
-        return field("subscribers", -1, MODE_ELEMENT);
+        return field(new String(Names.SUBSCRIBERS, StandardCharsets.US_ASCII), -1, FieldView.MODE_ELEMENT);
     }
 
     public static byte[] subscribersAt(int n) {
-        return field("subscribers", n, MODE_ELEMENT);
+        return field(new String(Names.SUBSCRIBERS, StandardCharsets.US_ASCII), n, FieldView.MODE_ELEMENT);
     }
 
     /**

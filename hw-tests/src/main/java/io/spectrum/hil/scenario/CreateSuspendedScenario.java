@@ -6,6 +6,7 @@ import io.spectrum.hil.Scenario;
 import io.spectrum.hil.client.BoardClient;
 import io.spectrum.hil.client.Tlv;
 import io.spectrum.hil.client.Wire;
+import io.spectrum.wire.DeliveryPolicy;
 import java.time.Duration;
 import java.util.List;
 
@@ -31,25 +32,25 @@ public final class CreateSuspendedScenario implements Scenario {
         try {
             Check.result(c.write(v, Wire.value(0x44, 1)), "write a value to latch");
             long t0 = System.nanoTime();
-            Check.result(c.subscribe(v, r, Wire.POLICY_SUSPENDED | Wire.POLICY_DURABILITY),
+            Check.result(c.subscribe(v, r, DeliveryPolicy.SUSPENDED | DeliveryPolicy.DURABILITY_REQUEST),
                     "append suspended with durability");
             c.pumpFor(quiet);
             Check.equal(0, c.deliveriesSince(r, t0).size(), "§4.3: deliveries to an edge created suspended");
             int n = Subscribers.requireSlot(c, v, r);
             Tlv rec = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
-            Check.equal(Wire.POLICY_SUSPENDED | Wire.POLICY_DURABILITY, Subscribers.policyOf(rec),
+            Check.equal(DeliveryPolicy.SUSPENDED | DeliveryPolicy.DURABILITY_REQUEST, Subscribers.policyOf(rec),
                     "policy word rendered for a slot created suspended");
             Check.result(c.write(v, Wire.value(0x45, 1)), "write while suspended");
             c.pumpFor(quiet);
             Check.equal(0, c.deliveriesSince(r, t0).size(), "deliveries to the suspended edge");
 
             int before = countTargets(Subscribers.list(c, v), r);
-            Check.result(c.subscribe(v, r, Wire.POLICY_DURABILITY), "duplicate append with bit 9 clear");
+            Check.result(c.subscribe(v, r, DeliveryPolicy.DURABILITY_REQUEST), "duplicate append with bit 9 clear");
             c.pumpFor(quiet);
             List<Tlv> list = Subscribers.list(c, v);
             Check.equal(before, countTargets(list, r), "§6.2: edges to the same target after a duplicate append");
             Tlv still = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
-            Check.that((Subscribers.policyOf(still) & Wire.POLICY_SUSPENDED) != 0,
+            Check.that((Subscribers.policyOf(still) & DeliveryPolicy.SUSPENDED) != 0,
                     "§6.2: a duplicate append must leave the slot suspended, got " + still);
             Check.equal(0, c.deliveriesSince(r, t0).size(), "deliveries after the duplicate append");
             ctx.note("slot [" + n + "]");

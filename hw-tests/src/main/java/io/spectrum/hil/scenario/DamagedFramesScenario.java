@@ -7,6 +7,7 @@ import io.spectrum.hil.client.BoardClient;
 import io.spectrum.hil.client.BoardClient.Inbound;
 import io.spectrum.hil.client.Reply;
 import io.spectrum.hil.client.Wire;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
@@ -62,7 +63,7 @@ public final class DamagedFramesScenario implements Scenario {
             // too before it resynchronises on that frame's delimiter, so a no-reply READ (empty src)
             // goes first as the frame allowed to be lost.
             Random rnd = new Random(0x5EC7);
-            byte[] sacrificial = Wire.fwd(Wire.OP_READ, Wire.path(DemoBoard.LED), null, Wire.path("/"));
+            byte[] sacrificial = Wire.fwd(FwdView.OP_READ, Wire.path(DemoBoard.LED), null, Wire.path("/"));
             for (int burst = 0; burst < 8; burst++) {
                 byte[] noise = new byte[16 + rnd.nextInt(200)];
                 rnd.nextBytes(noise);
@@ -91,7 +92,7 @@ public final class DamagedFramesScenario implements Scenario {
     }
 
     private static byte[] readWithTrailer(String route, int crcOpt) {
-        return Wire.build(w -> w.begin(TlvType.FWD, crcOpt).value(Wire.OP_READ, 1).raw(Wire.path(DemoBoard.LED))
+        return Wire.build(w -> w.begin(TlvType.FWD, crcOpt).value(FwdView.OP_READ, 1).raw(Wire.path(DemoBoard.LED))
                 .raw(Wire.path(route)).end());
     }
 
@@ -100,7 +101,6 @@ public final class DamagedFramesScenario implements Scenario {
     }
 
     private static boolean isReplyTo(io.spectrum.hil.client.Tlv f, String route) {
-        return f.type() == TlvType.FWD && BoardClient.opOf(f) == Wire.OP_REPLY
-                && Wire.pathText(f.child(1).payload()).equals(route);
+        return BoardClient.isReplyTo(f, route);
     }
 }

@@ -1,5 +1,7 @@
 package io.spectrum.hil.scenario;
 
+import io.spectrum.wire.Names;
+
 /**
  * The vertices every Spectrum board serves (the demo set of {@code spectrum board}); the suite
  * reads and writes only these, so a real board running the stock firmware passes the same suite.
@@ -12,7 +14,7 @@ public final class DemoBoard {
     /** A value a remote peer may write (nothing else writes it). */
     public static final String LED = "/board/led";
     /** The capability map a peer reads in its liveness ping (node-reserved "$" name). */
-    public static final String CAPS = "/$node/caps";
+    public static final String CAPS = Names.CAPS_PATH;
 
     private DemoBoard() {
     }

@@ -8,6 +8,9 @@ import io.spectrum.hil.client.BoardClient.Inbound;
 import io.spectrum.hil.client.Reply;
 import io.spectrum.hil.client.Tlv;
 import io.spectrum.hil.client.Wire;
+import io.spectrum.wire.FieldView;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
 import java.time.Duration;
@@ -33,15 +36,15 @@ public final class InvalidFramesScenario implements Scenario {
         Check.error(c.call(5, led, null), WireError.SCHEMA_TYPE_MISMATCH, "FWD with op 5");
         alive(c);
         byte[] ragged = Wire.leaf(TlvType.PATH, new byte[] {5, 'b', 'o'});
-        Check.error(c.call(Wire.OP_READ, ragged, null), WireError.PATH_INVALID, "READ with a ragged dst PATH");
+        Check.error(c.call(FwdView.OP_READ, ragged, null), WireError.PATH_INVALID, "READ with a ragged dst PATH");
         alive(c);
         byte[] badMode = Wire.field("subscribers", -1, 7);
         Check.error(c.read(DemoBoard.LED, badMode), WireError.PATH_INVALID, "READ :subscribers with mode 7");
         alive(c);
-        Check.error(c.write(DemoBoard.LED, Wire.field("subscribers", -1, Wire.MODE_WILDCARD), Wire.EMPTY_STATUS),
+        Check.error(c.write(DemoBoard.LED, Wire.field("subscribers", -1, FieldView.MODE_WILDCARD), Names.EMPTY_STATUS),
                 WireError.PATH_INVALID, "WRITE :subscribers[*]");
         alive(c);
-        Check.error(c.read(DemoBoard.LED, Wire.field("bogus", -1, Wire.MODE_SCALAR)), WireError.SCHEMA_NOT_FOUND,
+        Check.error(c.read(DemoBoard.LED, Wire.field("bogus", -1, FieldView.MODE_SCALAR)), WireError.SCHEMA_NOT_FOUND,
                 "READ :bogus");
         alive(c);
         Check.error(c.write(DemoBoard.CAPS, Wire.value(1, 1)), WireError.ACCESS_DENIED,
@@ -52,12 +55,12 @@ public final class InvalidFramesScenario implements Scenario {
         int dropped = 0;
         byte[][] dropMe = {
             // no src child at all
-            Wire.build(w -> w.begin(TlvType.FWD).value(Wire.OP_READ, 1).raw(led).end()),
+            Wire.build(w -> w.begin(TlvType.FWD).value(FwdView.OP_READ, 1).raw(led).end()),
             // op is a NAME instead of a VALUE
             Wire.build(w -> w.begin(TlvType.FWD).raw(Wire.name("read")).raw(led)
                     .raw(Wire.path(BoardClient.REPLY_PREFIX + "bad-op")).end()),
             // a REPLY arriving as a request
-            Wire.fwd(Wire.OP_REPLY, led, null, Wire.path(BoardClient.REPLY_PREFIX + "reply-as-request"),
+            Wire.fwd(FwdView.OP_REPLY, led, null, Wire.path(BoardClient.REPLY_PREFIX + "reply-as-request"),
                     Wire.value(0, 1), Wire.value(1, 1)),
             // an empty FWD container
             new byte[] {0x0F, 0x40, 0x00, 0x00},
@@ -69,8 +72,8 @@ public final class InvalidFramesScenario implements Scenario {
             for (Inbound in : c.inboundSince(mark)) {
                 Tlv t = in.frame();
                 // replies to the suite's routes only: the host node's own pings are answered meanwhile
-                if (t != null && t.type() == TlvType.FWD && BoardClient.opOf(t) == Wire.OP_REPLY
-                        && Wire.pathText(t.child(1).payload()).startsWith(BoardClient.REPLY_PREFIX)) {
+                String dst = t == null || BoardClient.opOf(t) != FwdView.OP_REPLY ? null : BoardClient.dstOf(t);
+                if (dst != null && dst.startsWith(BoardClient.REPLY_PREFIX)) {
                     Reply r = Reply.of(t);
                     Check.that(r.isError(), "a malformed FWD must not be served, got " + t + " for " + Tlv.decode(f));
                 }

@@ -6,6 +6,7 @@ import io.spectrum.hil.Scenario;
 import io.spectrum.hil.client.BoardClient;
 import io.spectrum.hil.client.Tlv;
 import io.spectrum.hil.client.Wire;
+import io.spectrum.wire.DeliveryPolicy;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -32,7 +33,7 @@ public final class QuietEdgeKeptScenario implements Scenario {
         String v = DemoBoard.LED;
         String r = ctx.route(name());
         try {
-            Check.result(c.subscribe(v, r, Wire.POLICY_SUSPENDED), "append suspended");
+            Check.result(c.subscribe(v, r, DeliveryPolicy.SUSPENDED), "append suspended");
             int n = Subscribers.requireSlot(c, v, r);
             Tlv before = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
             c.pumpFor(IDLE);

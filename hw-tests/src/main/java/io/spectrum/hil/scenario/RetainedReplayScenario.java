@@ -7,6 +7,8 @@ import io.spectrum.hil.client.BoardClient;
 import io.spectrum.hil.client.BoardClient.Inbound;
 import io.spectrum.hil.client.Delivery;
 import io.spectrum.hil.client.Wire;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.FwdView;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -36,7 +38,7 @@ public final class RetainedReplayScenario implements Scenario {
             Check.result(c.write(v, value), "write the value to retain");
             long mark = c.mark();
             long t0 = System.nanoTime();
-            Check.result(c.subscribe(v, durable, Wire.POLICY_DURABILITY), "subscribe with durability");
+            Check.result(c.subscribe(v, durable, DeliveryPolicy.DURABILITY_REQUEST), "subscribe with durability");
             c.pumpFor(quiet);
             List<Delivery> got = c.deliveriesSince(durable, t0);
             Check.equal(1, got.size(), "replayed deliveries to the durable subscriber");
@@ -50,10 +52,10 @@ public final class RetainedReplayScenario implements Scenario {
                 }
                 int op = BoardClient.opOf(in.frame());
                 String dst = Wire.pathText(in.frame().child(1).payload());
-                if (dst.equals(durable) && op == Wire.OP_WRITE && deliverySeq < 0) {
+                if (dst.equals(durable) && op == FwdView.OP_WRITE && deliverySeq < 0) {
                     deliverySeq = in.seq();
                 }
-                if (dst.equals(durable) && op == Wire.OP_REPLY && replySeq < 0) {
+                if (dst.equals(durable) && op == FwdView.OP_REPLY && replySeq < 0) {
                     replySeq = in.seq();
                 }
             }

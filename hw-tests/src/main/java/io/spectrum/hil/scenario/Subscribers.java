@@ -6,9 +6,11 @@ import io.spectrum.hil.client.BoardClient;
 import io.spectrum.hil.client.Reply;
 import io.spectrum.hil.client.Tlv;
 import io.spectrum.hil.client.Wire;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.SubscriberRenderer;
+import io.spectrum.wire.SubscriberView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -64,17 +66,14 @@ final class Subscribers {
     }
 
     static boolean isHole(Tlv element) {
-        return Arrays.equals(Wire.EMPTY_STATUS, element.encoded());
+        return Arrays.equals(Names.EMPTY_STATUS, element.encoded());
     }
 
-    /** delivery_policy word of a SUBSCRIBER record (absent reads as 0). */
+    /** delivery_policy word of a SUBSCRIBER record (absent reads as 0), read by the wire's {@link SubscriberView}. */
     static int policyOf(Tlv sub) {
-        Tlv settings = sub.first(TlvType.SETTINGS);
-        if (settings == null) {
-            return 0;
-        }
-        Tlv v = settings.setting("delivery_policy");
-        return v == null ? 0 : (int) v.asLong();
+        byte[] b = sub.encoded();
+        SubscriberView v = new SubscriberView(64, 8);
+        return v.wrap(b, 0, b.length) == WireError.OK ? v.policy() : 0;
     }
 
     /** Clears a slot, ignoring a slot that is already gone (cleanup path). */
@@ -82,7 +81,7 @@ final class Subscribers {
         try {
             int n = slotOf(c, vertex, route);
             if (n >= 0) {
-                c.write(vertex, Wire.subscribersAt(n), Wire.EMPTY_STATUS);
+                c.write(vertex, Wire.subscribersAt(n), Names.EMPTY_STATUS);
             }
         } catch (RuntimeException | AssertionError ignored) {
             // cleanup after a failure must not hide the failure
@@ -90,75 +89,17 @@ final class Subscribers {
     }
 
     /**
-     * RFC-0035 §5.1: the rendering of {@code record} under live state {@code suspended}, built from
-     * the record's bytes the way the host-side accessors do (subscriber_rendered), so the suite can
-     * check a board's read-back and build the toggle record byte for byte.
+     * RFC-0035 §5.1: the rendering of {@code record} under live state {@code suspended}, by the wire's
+     * {@link SubscriberRenderer} (the one renderer), so the suite checks a board's read-back and builds
+     * the toggle record with the same rule the node and the host use.
      */
     static byte[] render(Tlv record, boolean suspended) {
-        List<Tlv> kids = record.children();
-        int settingsAt = -1;
-        for (int i = 0; i < kids.size(); i++) {
-            if (kids.get(i).type() == TlvType.SETTINGS) {
-                settingsAt = i;
-                break;
-            }
+        byte[] rec = record.encoded();
+        byte[] out = new byte[rec.length + SubscriberRenderer.MAX_GROWTH];
+        int n = new SubscriberRenderer().render(rec, 0, rec.length, suspended, out, 0, out.length);
+        if (n < 0) {
+            throw new HilFailure("cannot render " + record + ": " + WireError.identity(-n));
         }
-        boolean hasWord = settingsAt >= 0 && kids.get(settingsAt).setting("delivery_policy") != null;
-        if (!hasWord && !suspended) {
-            return record.encoded();
-        }
-        List<byte[]> out = new ArrayList<>();
-        for (int i = 0; i < kids.size(); i++) {
-            Tlv k = kids.get(i);
-            if (i == settingsAt) {
-                out.add(renderSettings(k, suspended, hasWord));
-            } else {
-                out.add(k.encoded());
-            }
-        }
-        if (settingsAt < 0) {
-            out.add(Wire.build(w -> w.begin(TlvType.SETTINGS).raw(Wire.name("delivery_policy"))
-                    .value(Wire.POLICY_SUSPENDED, 2).end()));
-        }
-        return Wire.build(w -> {
-            w.begin(TlvType.SUBSCRIBER, record.opt() & 0x48);
-            for (byte[] b : out) {
-                w.raw(b);
-            }
-            w.end();
-        });
-    }
-
-    private static byte[] renderSettings(Tlv settings, boolean suspended, boolean hasWord) {
-        List<Tlv> kids = settings.children();
-        // the last well-formed delivery_policy pair is the one the config reader honours
-        int wordAt = -1;
-        for (int i = 0; i + 1 < kids.size(); i += 2) {
-            if (kids.get(i).type() != TlvType.NAME) {
-                break;
-            }
-            if (kids.get(i).asText().equals("delivery_policy") && kids.get(i + 1).type() == TlvType.VALUE
-                    && kids.get(i + 1).payload().length == 2) {
-                wordAt = i + 1;
-            }
-        }
-        final int at = wordAt;
-        return Wire.build(w -> {
-            w.begin(TlvType.SETTINGS, settings.opt() & 0x48);
-            for (int i = 0; i < kids.size(); i++) {
-                Tlv k = kids.get(i);
-                if (i == at) {
-                    int word = (int) k.asLong();
-                    word = suspended ? (word | Wire.POLICY_SUSPENDED) : (word & ~Wire.POLICY_SUSPENDED);
-                    w.value(word, 2);
-                } else {
-                    w.raw(k.encoded());
-                }
-            }
-            if (!hasWord) {
-                w.raw(Wire.name("delivery_policy")).value(Wire.POLICY_SUSPENDED, 2);
-            }
-            w.end();
-        });
+        return Arrays.copyOf(out, n);
     }
 }

@@ -8,6 +8,9 @@ import io.spectrum.hil.client.BoardClient.Inbound;
 import io.spectrum.hil.client.Delivery;
 import io.spectrum.hil.client.Tlv;
 import io.spectrum.hil.client.Wire;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.WireError;
 import java.time.Duration;
 import java.util.Arrays;
@@ -46,7 +49,7 @@ public final class SubscriptionSurfaceScenario implements Scenario {
             // [N] read of a record admitted without a policy word, while delivering: the record unchanged
             Tlv recA = Check.result(c.read(v, Wire.subscribersAt(na)), "read [" + na + "]").payload();
             Check.equal(ra, Subscribers.targetOf(recA), "target of [" + na + "]");
-            Check.equal(0, Subscribers.policyOf(recA) & Wire.POLICY_SUSPENDED, "bit 9 of a delivering slot");
+            Check.equal(0, Subscribers.policyOf(recA) & DeliveryPolicy.SUSPENDED, "bit 9 of a delivering slot");
             byte[] delivering = Subscribers.render(recA, false);
             byte[] suspended = Subscribers.render(recA, true);
             Check.that(Arrays.equals(delivering, recA.encoded()),
@@ -57,7 +60,7 @@ public final class SubscriptionSurfaceScenario implements Scenario {
             Check.result(c.write(v, Wire.subscribersAt(na), suspended), "toggle [" + na + "] to suspended");
             c.pumpFor(quiet);
             for (Inbound in : c.inboundSince(mark)) {
-                Check.that(in.frame() != null && (BoardClient.opOf(in.frame()) == Wire.OP_REPLY
+                Check.that(in.frame() != null && (BoardClient.opOf(in.frame()) == FwdView.OP_REPLY
                                 || Liveness.isPing(in.frame())),
                         "§9.1: a toggle sends nothing but its reply, got " + in.frame());
             }
@@ -99,11 +102,11 @@ public final class SubscriptionSurfaceScenario implements Scenario {
             Check.equal(na, Subscribers.slotOf(c, v, ra), "slot of A after the refused write");
 
             // N with no slot: never grown from a wire index
-            Check.error(c.write(v, Wire.subscribersAt(60000), Wire.EMPTY_STATUS), WireError.PATH_INVALID,
+            Check.error(c.write(v, Wire.subscribersAt(60000), Names.EMPTY_STATUS), WireError.PATH_INVALID,
                     "clear of [60000]");
 
             // clear A: its position becomes an empty STATUS hole, B keeps its position
-            Check.result(c.write(v, Wire.subscribersAt(na), Wire.EMPTY_STATUS), "clear [" + na + "]");
+            Check.result(c.write(v, Wire.subscribersAt(na), Names.EMPTY_STATUS), "clear [" + na + "]");
             List<Tlv> after = Subscribers.list(c, v);
             Check.that(after.size() > nb, "§5.2: the list still reaches B's slot " + nb + ": " + after);
             Check.that(Subscribers.isHole(after.get(na)),

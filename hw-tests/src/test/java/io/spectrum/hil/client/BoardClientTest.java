@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
 import java.time.Duration;
@@ -16,9 +17,9 @@ class BoardClientTest {
     static List<byte[]> answer(byte[] request, byte[]... payload) {
         Tlv req = Tlv.decode(request);
         byte[][] tail = new byte[payload.length + 1][];
-        tail[0] = Wire.value(Wire.REPLY_RESULT, 1);
+        tail[0] = Wire.value(FwdView.KIND_RESULT, 1);
         System.arraycopy(payload, 0, tail, 1, payload.length);
-        return List.of(Wire.fwd(Wire.OP_REPLY, req.child(req.children().size() - 1).encoded(), null,
+        return List.of(Wire.fwd(FwdView.OP_REPLY, req.child(req.children().size() - 1).encoded(), null,
                 req.child(1).encoded(), tail));
     }
 
@@ -26,7 +27,7 @@ class BoardClientTest {
     void readBuildsTheDigestBytesAndMatchesTheReplyByItsRoute() {
         FakeLink link = new FakeLink();
         // an unrelated reply first: the client must not take it for its own
-        link.push(Wire.fwd(Wire.OP_REPLY, Wire.path("/other"), null, Wire.path("/x"), Wire.value(0, 1),
+        link.push(Wire.fwd(FwdView.OP_REPLY, Wire.path("/other"), null, Wire.path("/x"), Wire.value(0, 1),
                 Wire.value(9, 1)));
         link.respond(f -> answer(f, Wire.value(1234, 4)));
         BoardClient c = new BoardClient(link, 0, Duration.ofSeconds(1));
@@ -46,8 +47,8 @@ class BoardClientTest {
         FakeLink link = new FakeLink();
         link.respond(f -> {
             Tlv req = Tlv.decode(f);
-            return List.of(Wire.fwd(Wire.OP_REPLY, req.child(2).encoded(), null, req.child(1).encoded(),
-                    Wire.value(Wire.REPLY_ERROR, 1), Wire.status(WireError.PATH_NOT_FOUND)));
+            return List.of(Wire.fwd(FwdView.OP_REPLY, req.child(2).encoded(), null, req.child(1).encoded(),
+                    Wire.value(FwdView.KIND_ERROR, 1), Wire.status(WireError.PATH_NOT_FOUND)));
         });
         Reply r = new BoardClient(link, 0, Duration.ofSeconds(1)).read("/nope");
         assertTrue(r.isError());
@@ -67,9 +68,9 @@ class BoardClientTest {
         FakeLink link = new FakeLink();
         BoardClient c = new BoardClient(link, 0, Duration.ofSeconds(1));
         long t0 = System.nanoTime();
-        link.push(Wire.fwd(Wire.OP_WRITE, Wire.path("/hil/s/a"), null, Wire.path("/"), Wire.value(7, 1)));
+        link.push(Wire.fwd(FwdView.OP_WRITE, Wire.path("/hil/s/a"), null, Wire.path("/"), Wire.value(7, 1)));
         link.push(new byte[] {0x01, (byte) 0x81, 0x00, 0x00});
-        link.push(Wire.fwd(Wire.OP_WRITE, Wire.path("/hil/s/b"), null, Wire.path("/"), Wire.value(8, 1)));
+        link.push(Wire.fwd(FwdView.OP_WRITE, Wire.path("/hil/s/b"), null, Wire.path("/"), Wire.value(8, 1)));
         List<Delivery> a = c.awaitDeliveries("/hil/s/a", t0, 1, Duration.ofSeconds(1));
         assertEquals(1, a.size());
         assertEquals(7, a.get(0).payload().asLong());

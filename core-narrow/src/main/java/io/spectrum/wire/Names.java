@@ -1,0 +1,64 @@
+package io.spectrum.wire;
+
+/**
+ * The protocol's reserved names and fixed byte spellings, in one place: field names, SETTINGS keys,
+ * Spectrum's extension keys (docs/extensions.md), reserved paths and the fixed empty TLVs. Every
+ * reader and writer compares against these arrays; no other class spells them. The arrays are
+ * shared and must never be written.
+ */
+public final class Names {
+    // ---- the :field namespace (digest §5.3)
+    public static final byte[] SUBSCRIBERS = ascii("subscribers");
+    public static final byte[] CHILDREN = ascii("children");
+    public static final byte[] SETTINGS = ascii("settings");
+    public static final byte[] ACL = ascii("acl");
+
+    // ---- SUBSCRIBER qos keys (digest §4.1)
+    public static final byte[] DELIVERY_POLICY = ascii("delivery_policy");
+    public static final byte[] DELIVERY_COMPACT = ascii("delivery_compact");
+    public static final byte[] DELIVERY_SCOPE = ascii("delivery_scope");
+
+    // ---- Spectrum extensions (docs/extensions.md)
+    /** A SUBSCRIBER qos key asking for the node's topic stamp on each delivery. */
+    public static final byte[] TOPIC = ascii("spectrum.topic");
+    public static final byte[] STAMP_SEQ = ascii("seq");
+    public static final byte[] STAMP_STALE = ascii("stale");
+    public static final byte[] STAMP_OP = ascii("op");
+    /** The active/idle notice a publisher asked for with FWD op bit 6 ({@link FwdView#ACTIVITY}). */
+    public static final byte[] ACTIVITY = ascii("spectrum.activity");
+    public static final byte[] ACTIVITY_PATH = ascii("path");
+    public static final byte[] ACTIVITY_SUBSCRIBERS = ascii("subscribers");
+    /** {@code $node/caps} keys: the extensions a node speaks. */
+    public static final byte[] CORE = ascii("core");
+    public static final byte[] RFC0035 = ascii("rfc0035");
+    public static final byte[] TOPIC_EXT = ascii("topic");
+    /** {@code $node/caps} key a host adds: a random u32 per process start. */
+    public static final byte[] BOOT = ascii("spectrum.boot");
+
+    // ---- reserved paths
+    /** The extensions map every node publishes, and the path a liveness probe READs. */
+    public static final String CAPS_PATH = "/$node/caps";
+    /** The reply endpoint of the node's own liveness ping. */
+    public static final String PING_REPLY_PATH = "/$reply/ping";
+    /** Prefix of the node's remote-request reply endpoints ({@code /$reply/<k>}). */
+    public static final String REPLY_PREFIX = "/$reply/";
+
+    // ---- fixed TLVs
+    /** The empty STATUS: OK, and the clear sentinel of {@code :subscribers[N]}. */
+    public static final byte[] EMPTY_STATUS = {0x09, 0x00, 0x00, 0x00};
+    /** The empty PATH: the src of a request that wants no reply. */
+    public static final byte[] EMPTY_PATH = {0x06, 0x00, 0x00, 0x00};
+    /** The empty SETTINGS container. */
+    public static final byte[] EMPTY_SETTINGS = {0x0B, 0x40, 0x00, 0x00};
+
+    private Names() {
+    }
+
+    private static byte[] ascii(String s) {
+        byte[] b = new byte[s.length()];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) s.charAt(i);
+        }
+        return b;
+    }
+}
