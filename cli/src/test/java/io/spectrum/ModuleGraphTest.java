@@ -18,15 +18,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
  */
 @AnalyzeClasses(packages = "io.spectrum",
-        importOptions = {ImportOption.DoNotIncludeTests.class, ModuleGraphTest.NoTestJars.class})
+        importOptions = {ImportOption.DoNotIncludeTests.class, NoTestJars.class})
 class ModuleGraphTest {
-    /** Test jars of other modules (core-narrow's and hw-tests' shared test helpers) are tests too. */
-    static final class NoTestJars implements ImportOption {
-        @Override
-        public boolean includes(com.tngtech.archunit.core.importer.Location location) {
-            return !location.contains("-tests.jar");
-        }
-    }
 
     static final String[] CORE_NARROW = {
         "io.spectrum.wire..", "io.spectrum.node..", "io.spectrum.link", "io.spectrum.time..", "io.spectrum.stats.."};

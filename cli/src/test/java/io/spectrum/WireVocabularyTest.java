@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * The wire layer owns the protocol's grammar and vocabulary (issue 8 item 1): outside
  * {@code io.spectrum.wire} no class declares a protocol constant (a FWD op or kind, a policy bit, an
  * error code) and no method walks a FWD's children itself ({@code FwdView} is the one FWD reader).
- * Checked over every class this module sees (core-narrow, the links, vectors, host-app).
+ * Checked over every class the cli module sees (every module but bench).
  *
  * <p>Constants are recognised by name: {@code OP_*}, {@code KIND_RESULT/ERROR}, {@code MINT},
  * {@code SPARE}, anything with {@code SUSPENDED} or {@code DURABIL} in it, {@code DURABLE},
@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
  * compile-time constant javac inlines, so the walk is found in the bytecode (ArchUnit's bundled ASM):
  * {@code bipush 0x0F} followed by an {@code if_icmpeq/ne}.
  */
-@AnalyzeClasses(packages = "io.spectrum", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.spectrum", importOptions = {ImportOption.DoNotIncludeTests.class, NoTestJars.class})
 class WireVocabularyTest {
     static final String WIRE = "io.spectrum.wire..";
 
