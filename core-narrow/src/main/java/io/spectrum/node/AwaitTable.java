@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.TlvType;
@@ -69,14 +68,14 @@ final class AwaitTable {
         srcLen[a] = sLen;
         System.arraycopy(b, dstStart, routes, a * route, dLen);
         System.arraycopy(b, srcStart, routes, a * route + dLen, sLen);
-        vt.awaits[v]++;
+        vt.addAwaits(v, 1);
         resource.taken();
         return WireError.OK;
     }
 
     /** Answers every await on v with the value just written. */
     void answerValue(int v, byte[] pb, int po, int pl) {
-        if (vt.awaits[v] > 0) {
+        if (vt.awaits(v) > 0) {
             for (int a = 0; a < vertex.length; a++) {
                 if (vertex[a] == v) {
                     answer(a, NarrowNode.KIND_RESULT, 0, pb, po, pl);
@@ -136,7 +135,7 @@ final class AwaitTable {
     }
 
     private void free(int a) {
-        vt.awaits[vertex[a]]--;
+        vt.addAwaits(vertex[a], -1);
         vertex[a] = VertexTable.NONE;
         resource.returned();
     }

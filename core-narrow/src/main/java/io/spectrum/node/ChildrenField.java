@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -45,7 +44,7 @@ final class ChildrenField {
         t.begin(TlvType.POINT);
         for (int c = order.next(v, VertexTable.NONE, ownerView); c != VertexTable.NONE; c = order.next(v, c, ownerView)) {
             final int at = order.lastSegment(c);
-            t.begin(TlvType.POINT).leaf(TlvType.NAME, vt.keys, at + 1, vt.keys[at] & 0xFF).end();
+            t.begin(TlvType.POINT).leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF).end();
         }
         t.end().end();
         if (t.error() == WireError.OK) {

@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -81,10 +80,10 @@ final class ComposedRead {
                 t.leaf(TlvType.NAME, NO_BYTES, 0, 0);
             } else {
                 final int at = order.lastSegment(v);
-                t.leaf(TlvType.NAME, vt.keys, at + 1, vt.keys[at] & 0xFF);
+                t.leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF);
             }
-            if (vt.valLen[v] >= 0) {
-                t.raw(values.memory(), vt.valOff[v], vt.valLen[v]); // stored trailer-less
+            if (vt.valLen(v) >= 0) {
+                t.raw(values.memory(), vt.valOff(v), vt.valLen(v)); // stored trailer-less
             }
             if (t.error() != WireError.OK) {
                 return t.error();
@@ -99,7 +98,7 @@ final class ComposedRead {
                 if (v == top) {
                     return t.error();
                 }
-                final int p = vt.parent[v];
+                final int p = vt.parent(v);
                 final int n = order.next(p, v, ownerView);
                 if (n != VertexTable.NONE) {
                     v = n;

@@ -1,7 +1,6 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.AccessPolicy;
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -55,12 +54,12 @@ final class FwdRequest {
 
     boolean canRead(int v) {
         return link == NarrowNode.OWNER || access == null
-                || access.canRead(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(link), peer);
+                || access.canRead(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer);
     }
 
     boolean canWrite(int v) {
         return link == NarrowNode.OWNER || access == null
-                || access.canWrite(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(link), peer);
+                || access.canWrite(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer);
     }
 
     /** The vertex the dst PATH names, or a negative value when absent. */

@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
@@ -151,11 +150,11 @@ final class FwdTerminus {
                 composed.reply(v); // a vertex with children: the composed POINT tree (digest §6)
                 return;
             }
-            if (vt.valLen[v] < 0) {
+            if (vt.valLen(v) < 0) {
                 req.replyError(WireError.PATH_NOT_FOUND);
                 return;
             }
-            req.replyResult(values.memory(), vt.valOff[v], vt.valLen[v]);
+            req.replyResult(values.memory(), vt.valOff(v), vt.valLen(v));
             return;
         }
         final TlvIndex x = req.rx;
@@ -235,7 +234,7 @@ final class FwdTerminus {
             return;
         }
         int v = req.findDst();
-        if (v >= 0 && (vt.flags[v] & VertexTable.F_RESERVED) != 0 && !req.fromOwner()) {
+        if (v >= 0 && vt.isReserved(v) && !req.fromOwner()) {
             req.replyError(WireError.ACCESS_DENIED);
             return;
         }

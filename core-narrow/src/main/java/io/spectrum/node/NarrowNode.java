@@ -8,9 +8,7 @@ import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.node.subs.SlotTable;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
@@ -140,14 +138,14 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public int read(NodePath path, byte[] dst, int off, int cap) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        if (v < 0 || vt.valLen[v] < 0) {
+        if (v < 0 || vt.valLen(v) < 0) {
             return -WireError.PATH_NOT_FOUND;
         }
-        int n = vt.valLen[v];
+        int n = vt.valLen(v);
         if (n > cap) {
             return -WireError.FLOW_BACKPRESSURE;
         }
-        System.arraycopy(values.memory(), vt.valOff[v], dst, off, n);
+        System.arraycopy(values.memory(), vt.valOff(v), dst, off, n);
         return n;
     }
 
@@ -174,11 +172,10 @@ public final class NarrowNode implements Node, FrameHandler {
             return sub;
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
-        slots.fill(s, v, word, OWNER, 0, -1, 0, 0);
-        st.policyHi[s] = -1;
-        st.handle[s] = sub;
+        st.fill(s, v, word, OWNER, 0, -1, 0, 0);
+        st.setHandle(s, sub);
         slots.place(v, s);
-        sub.bind(s, st.gen[s], st.pos[s]);
+        sub.bind(s, st.gen(s), st.pos(s));
         if (st.delivering(s)) {
             counts.adjust(v, 1);
             fanout.latch(s, v);
@@ -202,19 +199,19 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public long sequence(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v < 0 ? 0 : vt.seq[v];
+        return v < 0 ? 0 : vt.seq(v);
     }
 
     @Override
     public boolean isStale(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v >= 0 && (vt.flags[v] & VertexTable.F_STALE) != 0;
+        return v >= 0 && vt.isStale(v);
     }
 
     @Override
     public int listenerCount(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v < 0 ? 0 : vt.listeners[v];
+        return v < 0 ? 0 : vt.listeners(v);
     }
 
     /**
@@ -223,16 +220,16 @@ public final class NarrowNode implements Node, FrameHandler {
      */
     public int lastPublisherLinkId(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        if (v < 0 || vt.pubLink[v] == NO_PUBLISHER) {
+        if (v < 0 || vt.pubLink(v) == NO_PUBLISHER) {
             return NO_PUBLISHER;
         }
-        return vt.pubLink[v] == OWNER ? OWNER : links.id(vt.pubLink[v]);
+        return vt.pubLink(v) == OWNER ? OWNER : links.id(vt.pubLink(v));
     }
 
     /** The peer of the vertex's last remote publisher (0 for the local host). */
     public int lastPublisherPeer(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v < 0 ? 0 : vt.pubPeer[v];
+        return v < 0 ? 0 : vt.pubPeer(v);
     }
 
     /**
@@ -246,7 +243,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v <= 0) {
             return WireError.PATH_NOT_FOUND;
         }
-        if (vt.firstChild[v] != VertexTable.NONE) {
+        if (vt.firstChild(v) != VertexTable.NONE) {
             return WireError.PATH_IN_USE;
         }
         slots.removeAllOf(v);
@@ -444,7 +441,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
         @Override
         public int capacity() {
-            return which == 0 ? vt.capacity : st.capacity;
+            return which == 0 ? vt.capacity() : st.capacity();
         }
 
         @Override

@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
@@ -34,7 +33,7 @@ final class TopicState {
         if (v >= 0) {
             return v;
         }
-        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey) {
+        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey()) {
             vt.refused();
             return -WireError.PATH_INVALID;
         }
@@ -58,9 +57,7 @@ final class TopicState {
             int c = vt.find(b, off, p);
             if (c < 0) {
                 c = vt.create(b, off, p, parent);
-                if (vt.seq[c] < retiredSeqFloor) {
-                    vt.seq[c] = retiredSeqFloor; // a re-created path never sees its sequence go back
-                }
+                vt.raiseSeq(c, retiredSeqFloor); // a re-created path never sees its sequence go back
             }
             parent = c;
         }
@@ -80,52 +77,45 @@ final class TopicState {
         if (r != WireError.OK) {
             return r;
         }
-        vt.seq[v]++;
-        vt.pubLink[v] = pubLink;
-        vt.pubPeer[v] = pubPeer;
-        vt.flags[v] &= ~VertexTable.F_STALE;
-        if (notify && rLen > 0 && storePublisherRoute(v, rb, rOff, rLen)) {
-            vt.flags[v] |= VertexTable.F_PUB_NOTIFY;
-        } else {
-            vt.flags[v] &= ~VertexTable.F_PUB_NOTIFY;
-        }
+        vt.bumpSeq(v);
+        vt.setPublisher(v, pubLink, pubPeer);
+        vt.clearStale(v);
+        vt.setPublisherNotify(v, notify && rLen > 0 && storePublisherRoute(v, rb, rOff, rLen));
         return WireError.OK;
     }
 
     /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */
     int storeValue(int v, byte[] b, int off, int len) {
-        final int old = vt.valLen[v];
+        final int old = vt.valLen(v);
         int dst;
         if (old >= 0 && BlockPool.classOf(old) == BlockPool.classOf(len)) {
-            dst = vt.valOff[v];
+            dst = vt.valOff(v);
         } else {
             dst = values.alloc(len);
             if (dst < 0) {
                 return WireError.FLOW_BACKPRESSURE;
             }
             if (old >= 0) {
-                values.free(vt.valOff[v], old);
+                values.free(vt.valOff(v), old);
             }
         }
         final byte[] mem = values.memory();
         System.arraycopy(b, off, mem, dst, len);
         mem[dst + 1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
-        vt.valOff[v] = dst;
-        vt.valLen[v] = len;
+        vt.setValue(v, dst, len);
         return WireError.OK;
     }
 
     void dropValue(int v) {
-        if (vt.valLen[v] >= 0) {
-            values.free(vt.valOff[v], vt.valLen[v]);
-            vt.valLen[v] = -1;
-            vt.valOff[v] = -1;
+        if (vt.valLen(v) >= 0) {
+            values.free(vt.valOff(v), vt.valLen(v));
+            vt.clearValue(v);
         }
     }
 
     private boolean storePublisherRoute(int v, byte[] rb, int rOff, int rLen) {
-        int old = vt.pubRouteLen[v];
-        int off = vt.pubRouteOff[v];
+        int old = vt.pubRouteLen(v);
+        int off = vt.pubRouteOff(v);
         if (off >= 0 && BlockPool.classOf(old) != BlockPool.classOf(rLen)) {
             records.free(off, old);
             off = -1;
@@ -133,46 +123,39 @@ final class TopicState {
         if (off < 0) {
             off = records.alloc(rLen);
             if (off < 0) {
-                vt.pubRouteOff[v] = -1;
-                vt.pubRouteLen[v] = 0;
+                vt.setPubRoute(v, -1, 0);
                 return false;
             }
         }
         System.arraycopy(rb, rOff, records.memory(), off, rLen);
-        vt.pubRouteOff[v] = off;
-        vt.pubRouteLen[v] = rLen;
+        vt.setPubRoute(v, off, rLen);
         return true;
     }
 
     /** Clears the value (not stale afterwards); with a notice the sequence moves on. */
     void clear(int v, boolean notify) {
         dropValue(v);
-        vt.flags[v] &= ~VertexTable.F_STALE;
+        vt.clearStale(v);
         if (notify) {
-            vt.seq[v]++;
+            vt.bumpSeq(v);
         }
-    }
-
-    boolean isStale(int v) {
-        return (vt.flags[v] & VertexTable.F_STALE) != 0;
     }
 
     /** The publisher's peer departed: every vertex it last published goes stale from {@code now}. */
     void publisherDown(int li, int peer, long now) {
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_IN_USE) != 0 && vt.pubLink[v] == li && vt.pubPeer[v] == peer) {
-                vt.flags[v] |= VertexTable.F_STALE;
-                vt.staleSince[v] = now;
+        for (int v = 0; v < vt.capacity(); v++) {
+            if (vt.inUse(v) && vt.pubLink(v) == li && vt.pubPeer(v) == peer) {
+                vt.markStale(v, now);
             }
         }
     }
 
     /** Purges the retained value of every vertex whose publisher did not come back in its grace. */
     void purgeExpired(long now) {
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_STALE) != 0 && now - vt.staleSince[v] >= staleGrace) {
+        for (int v = 0; v < vt.capacity(); v++) {
+            if (vt.isStale(v) && now - vt.staleSince(v) >= staleGrace) {
                 dropValue(v);
-                vt.flags[v] &= ~VertexTable.F_STALE;
+                vt.clearStale(v);
             }
         }
     }
@@ -180,11 +163,11 @@ final class TopicState {
     /** Removes a leaf vertex whose slots and awaits are already gone; its sequence becomes a floor. */
     void retire(int v) {
         dropValue(v);
-        if (vt.pubRouteOff[v] >= 0) {
-            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        if (vt.pubRouteOff(v) >= 0) {
+            records.free(vt.pubRouteOff(v), vt.pubRouteLen(v));
         }
-        if (vt.seq[v] > retiredSeqFloor) {
-            retiredSeqFloor = vt.seq[v];
+        if (vt.seq(v) > retiredSeqFloor) {
+            retiredSeqFloor = vt.seq(v);
         }
         vt.remove(v);
     }

@@ -3,7 +3,6 @@ package io.spectrum.node;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.api.NodeConfig;
-import io.spectrum.node.subs.SlotTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -58,7 +57,7 @@ class MemoryFootprintTest {
         long after = usedAfterGc();
         double perSlot = (after - before) / (double) slots;
         System.out.printf("subscriber slot: %.1f B per slot (slot table of %d, record bytes excluded)%n", perSlot, slots);
-        assertTrue(t.capacity == slots);
+        assertTrue(t.capacity() == slots);
         assertTrue(perSlot > 16 && perSlot <= 64, "per slot " + perSlot);
     }
 }

@@ -58,7 +58,7 @@ final class MixedWorkload {
         // temp holds callback edges at 0..2 and the standing remote edge at 3: the append lands at 4
         link.inject(3, append);
         node.poll();
-        int pos = node.vt.slotCount[node.vt.find(temp.tlv(), 4, temp.bodyLength())] - 1;
+        int pos = node.vt.slotCount(node.vt.find(temp.tlv(), 4, temp.bodyLength())) - 1;
         byte[] rec = Frames.subscriber("/client/ep", 0x0021, true, false);
         byte[] susp = rec.clone();
         susp[susp.length - 1] = 0x02; // high byte of the policy word: bit 9 set
