@@ -76,33 +76,30 @@ public final class NarrowNode implements Node, FrameHandler {
     private final ComposedRead composed;
 
     public NarrowNode(NodeConfig cfg) {
-        if (cfg.maxVertices < 2 || cfg.maxSubscribers < 1 || cfg.maxKeyBytes < 1 || cfg.frameBytes < 64) {
-            throw new IllegalArgumentException("node pools too small");
-        }
-        clock = cfg.clock;
-        framesPerPoll = cfg.framesPerPoll;
-        vt = new VertexTable(cfg.maxVertices, cfg.maxKeyBytes);
-        st = new SlotTable(cfg.maxSubscribers);
-        values = new BlockPool("node.values", cfg.valueBytes);
-        records = new BlockPool("node.records", cfg.recordBytes);
-        topic = new TopicState(vt, values, records, cfg.payloadCap, cfg.staleGraceNanos);
-        links = new LinkTable(cfg.maxLinks);
-        rx = new TlvIndex(cfg.maxTlvsPerFrame, 16);
+        clock = cfg.clock();
+        framesPerPoll = cfg.framesPerPoll();
+        vt = new VertexTable(cfg.maxVertices(), cfg.maxKeyBytes());
+        st = new SlotTable(cfg.maxSubscribers());
+        values = new BlockPool("node.values", cfg.valueBytes());
+        records = new BlockPool("node.records", cfg.recordBytes());
+        topic = new TopicState(vt, values, records, cfg.payloadCap(), cfg.staleGraceNanos());
+        links = new LinkTable(cfg.maxLinks());
+        rx = new TlvIndex(cfg.maxTlvsPerFrame(), 16);
         // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack
-        buffers = new FrameBuffers(cfg.frameBytes, Math.max(16, cfg.maxKeyBytes / 2 + 4));
-        awaits = new AwaitTable(cfg.maxAwaits, cfg.awaitRouteBytes, vt, links, buffers);
+        buffers = new FrameBuffers(cfg.frameBytes(), Math.max(16, cfg.maxKeyBytes() / 2 + 4));
+        awaits = new AwaitTable(cfg.maxAwaits(), cfg.awaitRouteBytes(), vt, links, buffers);
         counts = new ListenerCounts(vt, records, links, buffers);
         slots = new SubscriberSlots(vt, st, records, counts);
         fanout = new Fanout(vt, st, values, records, links, buffers, topic, awaits, slots);
-        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
-        FwdRequest req = new FwdRequest(rx, vt, links, buffers, cfg.accessPolicy);
+        client = new RemoteClient(this, cfg.maxRemoteSubscriptions(), cfg.remoteResultBytes());
+        FwdRequest req = new FwdRequest(rx, vt, links, buffers, cfg.accessPolicy());
         FieldSelector sel = new FieldSelector();
         SubscribersField subscribers = new SubscribersField(req, sel, vt, st, records, buffers, topic, slots, counts, fanout);
         ChildOrder order = new ChildOrder(vt, req);
         ChildrenField children = new ChildrenField(req, sel, vt, order);
         composed = new ComposedRead(vt, values, order, req, buffers);
         terminus = new FwdTerminus(req, sel, subscribers, children, composed, vt, values, links, topic, fanout, awaits, client,
-                clock, cfg.defaultAwaitTimeoutNanos);
+                clock, cfg.defaultAwaitTimeoutNanos());
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource()};
         publishCaps();

@@ -24,11 +24,7 @@ class MemoryFootprintTest {
     }
 
     static NodeConfig sized() {
-        NodeConfig c = new NodeConfig();
-        c.maxVertices = 256;
-        c.maxSubscribers = 1024;
-        c.valueBytes = 64 * 1024;
-        return c;
+        return NodeConfig.builder().maxVertices(256).maxSubscribers(1024).valueBytes(64 * 1024).build();
     }
 
     @Test
@@ -42,9 +38,9 @@ class MemoryFootprintTest {
         long after = usedAfterGc();
         long perNode = (after - before) / n;
         NodeConfig c = sized();
-        System.out.println("node retained heap: " + perNode + " B per node (" + n + " nodes; values " + c.valueBytes
-                + " B, records " + c.recordBytes + " B, keys " + c.maxVertices * c.maxKeyBytes + " B of it are pools)");
-        assertTrue(perNode > c.valueBytes, "measurement too small to be real: " + perNode);
+        System.out.println("node retained heap: " + perNode + " B per node (" + n + " nodes; values " + c.valueBytes()
+                + " B, records " + c.recordBytes() + " B, keys " + c.maxVertices() * c.maxKeyBytes() + " B of it are pools)");
+        assertTrue(perNode > c.valueBytes(), "measurement too small to be real: " + perNode);
         assertTrue(perNode < 1024 * 1024, "per node " + perNode);
         keep.clear();
     }

@@ -39,7 +39,7 @@ final class MixedWorkload {
     private final ValueListener counter = (s, v, seq, stale) -> delivered += v.length();
 
     MixedWorkload() {
-        node = new NarrowNode(new NodeConfig().clock(clock));
+        node = new NarrowNode(NodeConfig.builder().clock(clock).build());
         node.attach(link);
         node.write(temp, value, 0, value.length);
         node.subscribe(temp, 0, counter);

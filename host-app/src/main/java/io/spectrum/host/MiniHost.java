@@ -38,7 +38,7 @@ public final class MiniHost implements AutoCloseable {
     private int boards;
 
     public MiniHost(String name, UpdateListener listener) {
-        this(name, listener, new NodeConfig());
+        this(name, listener, NodeConfig.defaults());
     }
 
     public MiniHost(String name, UpdateListener listener, NodeConfig config) {

@@ -18,7 +18,7 @@ class NodeExampleTest {
     @Test
     void example() {
         // configuration time: size the pools, make path handles and buffers once
-        NodeConfig config = new NodeConfig().maxVertices(64).maxSubscribers(128).valueBytes(8 * 1024);
+        NodeConfig config = NodeConfig.builder().maxVertices(64).maxSubscribers(128).valueBytes(8 * 1024).build();
         Node node = new NarrowNode(config);
         NodePath temp = NodePath.of("/sensor/temp");
         byte[] value = new byte[16];
