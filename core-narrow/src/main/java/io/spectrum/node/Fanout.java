@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.api.VertexValue;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -22,7 +21,7 @@ final class Fanout {
     private final TopicState topic;
     private final AwaitTable awaits;
     private final SubscriberSlots slots;
-    private final VertexValue view = new VertexValue();
+    private final ValueView view = new ValueView();
 
     Fanout(VertexTable vt, SlotTable st, BlockPool values, BlockPool records, LinkTable links, FrameBuffers buffers,
            TopicState topic, AwaitTable awaits, SubscriberSlots slots) {
@@ -70,7 +69,7 @@ final class Fanout {
                     if ((wd & (SlotTable.KIND_CALLBACK | SlotTable.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
                         // the in-process fast path: re-point the view, call the listener
                         final LocalSubscription sub = (LocalSubscription) st.handle(s);
-                        view.set(vb, vo, vl, vt.keys(), keyOff, keyLen, deleted);
+                        view.wrap(vb, vo, vl, vt.keys(), keyOff, keyLen, deleted);
                         sub.listener.onValue(sub, view, seq, stale);
                     } else {
                         deliver(s, v, vb, vo, vl, seq, stale, deleted);
@@ -92,7 +91,7 @@ final class Fanout {
     private void deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, boolean deleted) {
         final int word = st.word(s);
         if ((word & SlotTable.KIND_CALLBACK) != 0) {
-            view.set(vb, vo, vl, vt.keys(), vt.keyOffset(v), vt.keyLen(v), deleted);
+            view.wrap(vb, vo, vl, vt.keys(), vt.keyOffset(v), vt.keyLen(v), deleted);
             LocalSubscription sub = (LocalSubscription) st.handle(s);
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {

@@ -17,6 +17,8 @@ final class ListenerCounts {
     private final LinkTable links;
     private final FrameBuffers buffers;
     private ActivityListener activity;
+    /** The read-only path view handed to the activity listener. */
+    private final ValueView path = new ValueView();
 
     ListenerCounts(VertexTable vt, BlockPool records, LinkTable links, FrameBuffers buffers) {
         this.vt = vt;
@@ -50,7 +52,7 @@ final class ListenerCounts {
         final int pl = vt.pubLink(v);
         if (pl == NarrowNode.OWNER) {
             if (activity != null) {
-                activity.onActivity(vt.keys(), vt.keyOffset(v), vt.keyLen(v), active, n);
+                activity.onActivity(path.wrapPath(vt.keys(), vt.keyOffset(v), vt.keyLen(v)), active, n);
             }
         } else if (pl >= 0 && vt.publisherNotify(v) && vt.pubRouteOff(v) >= 0) {
             TlvWriter t = buffers.scratchWriter();

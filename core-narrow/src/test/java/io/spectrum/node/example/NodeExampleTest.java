@@ -28,7 +28,7 @@ class NodeExampleTest {
         // subscribe with a callback; the handle is made here, at subscribe time
         Subscription sub = node.subscribe(temp, 0, (s, v, seq, stale) ->
                 seen.add(v.path() + " seq " + seq + (stale ? " (stale)" : "")));
-        node.setActivityListener((p, o, l, active, n) -> seen.add((active ? "active " : "idle ") + n));
+        node.setActivityListener((p, active, n) -> seen.add((active ? "active " : "idle ") + n));
 
         // hot path: encode into a reused buffer, write, read; nothing is allocated
         int len = w.wrap(value, 0, value.length).value(215, 2).length(); // VALUE u16 215
