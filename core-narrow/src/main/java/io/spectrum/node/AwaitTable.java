@@ -25,10 +25,12 @@ final class AwaitTable {
     private final int[] srcLen;
     private final byte[] routes;
 
-    AwaitTable(int capacity, int routeBytes, VertexTable vt, LinkTable links, FrameBuffers buffers) {
-        this.vt = vt;
-        this.links = links;
-        this.buffers = buffers;
+    AwaitTable(NodeParts p) {
+        final int capacity = p.config.maxAwaits();
+        final int routeBytes = p.config.awaitRouteBytes();
+        this.vt = p.vt;
+        this.links = p.links;
+        this.buffers = p.buffers;
         resource = new ResourceCounter("node.awaits", capacity);
         route = routeBytes;
         vertex = new int[capacity];

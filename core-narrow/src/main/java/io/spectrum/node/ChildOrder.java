@@ -16,9 +16,9 @@ final class ChildOrder {
     private final VertexTable vt;
     private final FwdRequest req;
 
-    ChildOrder(VertexTable vt, FwdRequest req) {
-        this.vt = vt;
-        this.req = req;
+    ChildOrder(NodeParts p) {
+        this.vt = p.vt;
+        this.req = p.req;
     }
 
     /**

@@ -23,11 +23,11 @@ final class ChildrenField {
     private final VertexTable vt;
     private final ChildOrder order;
 
-    ChildrenField(FwdRequest req, FieldSelector sel, VertexTable vt, ChildOrder order) {
-        this.req = req;
-        this.sel = sel;
-        this.vt = vt;
-        this.order = order;
+    ChildrenField(NodeParts p) {
+        this.req = p.req;
+        this.sel = p.sel;
+        this.vt = p.vt;
+        this.order = p.order;
     }
 
     /** READ of {@code v:children}; dst, selector and the READ gate on {@code v} are already checked. */

@@ -26,12 +26,12 @@ final class ComposedRead {
     private final FwdRequest req;
     private final FrameBuffers buffers;
 
-    ComposedRead(VertexTable vt, BlockPool values, ChildOrder order, FwdRequest req, FrameBuffers buffers) {
-        this.vt = vt;
-        this.values = values;
-        this.order = order;
-        this.req = req;
-        this.buffers = buffers;
+    ComposedRead(NodeParts p) {
+        this.vt = p.vt;
+        this.values = p.values;
+        this.order = p.order;
+        this.req = p.req;
+        this.buffers = p.buffers;
     }
 
     /**

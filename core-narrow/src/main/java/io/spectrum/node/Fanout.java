@@ -23,17 +23,16 @@ final class Fanout {
     private final SubscriberSlots slots;
     private final ValueView view = new ValueView();
 
-    Fanout(VertexTable vt, SlotTable st, BlockPool values, BlockPool records, LinkTable links, FrameBuffers buffers,
-           TopicState topic, AwaitTable awaits, SubscriberSlots slots) {
-        this.vt = vt;
-        this.st = st;
-        this.values = values;
-        this.records = records;
-        this.links = links;
-        this.buffers = buffers;
-        this.topic = topic;
-        this.awaits = awaits;
-        this.slots = slots;
+    Fanout(NodeParts p) {
+        this.vt = p.vt;
+        this.st = p.st;
+        this.values = p.values;
+        this.records = p.records;
+        this.links = p.links;
+        this.buffers = p.buffers;
+        this.topic = p.topic;
+        this.awaits = p.awaits;
+        this.slots = p.slots;
     }
 
     /** Write = assign + propagate, with the topic bookkeeping. */

@@ -26,12 +26,12 @@ final class FwdRequest {
     int src;
     boolean silent;
 
-    FwdRequest(TlvIndex rx, VertexTable vt, LinkTable links, FrameBuffers buffers, AccessPolicy access) {
-        this.rx = rx;
-        this.vt = vt;
-        this.links = links;
-        this.buffers = buffers;
-        this.access = access;
+    FwdRequest(NodeParts p) {
+        this.rx = p.rx;
+        this.vt = p.vt;
+        this.links = p.links;
+        this.buffers = p.buffers;
+        this.access = p.config.accessPolicy();
     }
 
     void set(int li, int p, int opByte, int dstEntry, int srcEntry) {

@@ -31,24 +31,21 @@ final class FwdTerminus {
     private final long defaultAwait;
     private long pingAnswers;
 
-    FwdTerminus(FwdRequest req, FieldSelector sel, SubscribersField subscribers, ChildrenField children,
-                ComposedRead composed, VertexTable vt, BlockPool values,
-                LinkTable links, TopicState topic, Fanout fanout, AwaitTable awaits, RemoteClient client,
-                Clock clock, long defaultAwait) {
-        this.req = req;
-        this.sel = sel;
-        this.subscribers = subscribers;
-        this.children = children;
-        this.composed = composed;
-        this.vt = vt;
-        this.values = values;
-        this.links = links;
-        this.topic = topic;
-        this.fanout = fanout;
-        this.awaits = awaits;
-        this.client = client;
-        this.clock = clock;
-        this.defaultAwait = defaultAwait;
+    FwdTerminus(NodeParts p) {
+        this.req = p.req;
+        this.sel = p.sel;
+        this.subscribers = p.subscribers;
+        this.children = p.children;
+        this.composed = p.composed;
+        this.vt = p.vt;
+        this.values = p.values;
+        this.links = p.links;
+        this.topic = p.topic;
+        this.fanout = p.fanout;
+        this.awaits = p.awaits;
+        this.client = p.client;
+        this.clock = p.clock;
+        this.defaultAwait = p.config.defaultAwaitTimeoutNanos();
     }
 
     /** Answers to the node's pings received so far. */

@@ -20,11 +20,11 @@ final class ListenerCounts {
     /** The read-only path view handed to the activity listener. */
     private final ValueView path = new ValueView();
 
-    ListenerCounts(VertexTable vt, BlockPool records, LinkTable links, FrameBuffers buffers) {
-        this.vt = vt;
-        this.records = records;
-        this.links = links;
-        this.buffers = buffers;
+    ListenerCounts(NodeParts p) {
+        this.vt = p.vt;
+        this.records = p.records;
+        this.links = p.links;
+        this.buffers = p.buffers;
     }
 
     /** The local host's receiver of active / idle notices (null: none). */

@@ -25,12 +25,12 @@ import io.spectrum.wire.WireError;
  * for requests arriving over attached {@link Link}s. Single-threaded; steady-state writes, reads,
  * toggles and FWD handling allocate nothing.
  *
- * <p>This class is the facade: it owns the pools and tables and wires the parts that share them,
- * each in its own class: {@link TopicState} (value, sequence, publisher, stale), {@link Fanout}
- * (write propagation and delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists,
- * delivering counts, activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side:
- * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField},
- * {@link ChildrenField}.
+ * <p>This class is the facade over the parts, which {@link NodeParts} builds once from the
+ * configuration and hands to each part's constructor, each part in its own class:
+ * {@link TopicState} (value, sequence, publisher, stale), {@link Fanout} (write propagation and
+ * delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists, delivering counts,
+ * activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side: {@link FwdTerminus},
+ * {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField}, {@link ChildrenField}.
  *
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
@@ -76,30 +76,24 @@ public final class NarrowNode implements Node, FrameHandler {
     private final ComposedRead composed;
 
     public NarrowNode(NodeConfig cfg) {
-        clock = cfg.clock();
+        NodeParts p = new NodeParts(cfg, this);
+        clock = p.clock;
         framesPerPoll = cfg.framesPerPoll();
-        vt = new VertexTable(cfg.maxVertices(), cfg.maxKeyBytes());
-        st = new SlotTable(cfg.maxSubscribers());
-        values = new BlockPool("node.values", cfg.valueBytes());
-        records = new BlockPool("node.records", cfg.recordBytes());
-        topic = new TopicState(vt, values, records, cfg.payloadCap(), cfg.staleGraceNanos());
-        links = new LinkTable(cfg.maxLinks());
-        rx = new TlvIndex(cfg.maxTlvsPerFrame(), 16);
-        // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack
-        buffers = new FrameBuffers(cfg.frameBytes(), Math.max(16, cfg.maxKeyBytes() / 2 + 4));
-        awaits = new AwaitTable(cfg.maxAwaits(), cfg.awaitRouteBytes(), vt, links, buffers);
-        counts = new ListenerCounts(vt, records, links, buffers);
-        slots = new SubscriberSlots(vt, st, records, counts);
-        fanout = new Fanout(vt, st, values, records, links, buffers, topic, awaits, slots);
-        client = new RemoteClient(this, cfg.maxRemoteSubscriptions(), cfg.remoteResultBytes());
-        FwdRequest req = new FwdRequest(rx, vt, links, buffers, cfg.accessPolicy());
-        FieldSelector sel = new FieldSelector();
-        SubscribersField subscribers = new SubscribersField(req, sel, vt, st, records, buffers, topic, slots, counts, fanout);
-        ChildOrder order = new ChildOrder(vt, req);
-        ChildrenField children = new ChildrenField(req, sel, vt, order);
-        composed = new ComposedRead(vt, values, order, req, buffers);
-        terminus = new FwdTerminus(req, sel, subscribers, children, composed, vt, values, links, topic, fanout, awaits, client,
-                clock, cfg.defaultAwaitTimeoutNanos());
+        vt = p.vt;
+        st = p.st;
+        values = p.values;
+        records = p.records;
+        topic = p.topic;
+        links = p.links;
+        rx = p.rx;
+        buffers = p.buffers;
+        awaits = p.awaits;
+        counts = p.counts;
+        slots = p.slots;
+        fanout = p.fanout;
+        client = p.client;
+        composed = p.composed;
+        terminus = p.terminus;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource()};
         publishCaps();

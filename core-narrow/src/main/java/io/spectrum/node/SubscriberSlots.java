@@ -14,11 +14,11 @@ final class SubscriberSlots {
     private final BlockPool records;
     private final ListenerCounts counts;
 
-    SubscriberSlots(VertexTable vt, SlotTable st, BlockPool records, ListenerCounts counts) {
-        this.vt = vt;
-        this.st = st;
-        this.records = records;
-        this.counts = counts;
+    SubscriberSlots(NodeParts p) {
+        this.vt = p.vt;
+        this.st = p.st;
+        this.records = p.records;
+        this.counts = p.counts;
     }
 
     /** The slot at position {@code n} of the vertex, or -1. */

@@ -32,18 +32,17 @@ final class SubscribersField {
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
 
-    SubscribersField(FwdRequest req, FieldSelector sel, VertexTable vt, SlotTable st, BlockPool records,
-                     FrameBuffers buffers, TopicState topic, SubscriberSlots slots, ListenerCounts counts, Fanout fanout) {
-        this.req = req;
-        this.sel = sel;
-        this.vt = vt;
-        this.st = st;
-        this.records = records;
-        this.buffers = buffers;
-        this.topic = topic;
-        this.slots = slots;
-        this.counts = counts;
-        this.fanout = fanout;
+    SubscribersField(NodeParts p) {
+        this.req = p.req;
+        this.sel = p.sel;
+        this.vt = p.vt;
+        this.st = p.st;
+        this.records = p.records;
+        this.buffers = p.buffers;
+        this.topic = p.topic;
+        this.slots = p.slots;
+        this.counts = p.counts;
+        this.fanout = p.fanout;
     }
 
     /** READ of {@code v:subscribers[...]}: the whole list, or slot N rendered under its live state. */

@@ -19,12 +19,12 @@ final class TopicState {
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
     private long retiredSeqFloor;
 
-    TopicState(VertexTable vt, BlockPool values, BlockPool records, int payloadCap, long staleGrace) {
-        this.vt = vt;
-        this.values = values;
-        this.records = records;
-        this.payloadCap = payloadCap;
-        this.staleGrace = staleGrace;
+    TopicState(NodeParts p) {
+        this.vt = p.vt;
+        this.values = p.values;
+        this.records = p.records;
+        this.payloadCap = p.config.payloadCap();
+        this.staleGrace = p.config.staleGraceNanos();
     }
 
     /** Finds or creates (mkdir -p) the vertex for a PATH body; returns it or a negated code. */
