@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -66,7 +67,7 @@ final class ComposedRead {
     int copy(int v, byte[] dst, int off, int cap) {
         TlvWriter t = buffers.writerOver(dst, off, cap);
         if (write(t, v, true) != WireError.OK) {
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         return t.length();
     }

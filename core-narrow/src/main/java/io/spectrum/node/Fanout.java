@@ -22,6 +22,7 @@ final class Fanout {
     private final AwaitTable awaits;
     private final SubscriberSlots slots;
     private final ValueView view = new ValueView();
+    private final Publisher owner = new Publisher().set(NarrowNode.OWNER, 0, null, 0, 0);
 
     Fanout(NodeParts p) {
         this.vt = p.vt;
@@ -35,10 +36,19 @@ final class Fanout {
         this.slots = p.slots;
     }
 
-    /** Write = assign + propagate, with the topic bookkeeping. */
-    int publish(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
-                byte[] rb, int rOff, int rLen) {
-        int r = topic.assign(v, b, off, len, pubLink, pubPeer, notify, rb, rOff, rLen);
+    /** The local host's write: {@link #publish} with the owner as publisher. */
+    int publishOwned(int v, byte[] b, int off, int len) {
+        return publish(v, b, off, len, owner);
+    }
+
+    /**
+     * Write = assign + propagate, with the topic bookkeeping, of the value TLV {@code b[off, off+len)}
+     * (trailer-less) from {@code pub}.
+     *
+     * @return OK or the assign's refusal code (FLOW_BACKPRESSURE)
+     */
+    int publish(int v, byte[] b, int off, int len, Publisher pub) {
+        int r = topic.assign(v, b, off, len, pub);
         if (r != WireError.OK) {
             return r;
         }

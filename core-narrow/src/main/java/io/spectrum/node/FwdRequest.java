@@ -18,6 +18,7 @@ final class FwdRequest {
     private final LinkTable links;
     private final FrameBuffers buffers;
     private final AccessPolicy access;
+    private final Publisher publisher = new Publisher();
 
     int link;
     int peer;
@@ -41,6 +42,11 @@ final class FwdRequest {
         dst = dstEntry;
         src = srcEntry;
         silent = rx.type(srcEntry) == TlvType.PATH && rx.bodyLength(srcEntry) == 0;
+    }
+
+    /** The caller as publisher of a WRITE; with {@code notices}, its src is the notice route. */
+    Publisher publisher(boolean notices) {
+        return publisher.set(link, peer, rx.buffer(), rx.start(src), notices ? rx.totalLength(src) : 0);
     }
 
     boolean fromOwner() {

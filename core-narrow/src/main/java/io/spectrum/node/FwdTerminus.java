@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
@@ -238,7 +239,7 @@ final class FwdTerminus {
         if (v < 0 && req.fromOwner()) {
             v = topic.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
             if (v < 0) {
-                req.replyError(-v);
+                req.replyError(NodeResult.code(v));
                 return;
             }
         }
@@ -260,8 +261,7 @@ final class FwdTerminus {
         }
         int len = x.untrailedLength(payload);
         boolean notify = (req.op & NarrowNode.OP_ACTIVITY) != 0 && !req.silent;
-        int r = fanout.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, notify,
-                x.buffer(), x.start(req.src), x.totalLength(req.src));
+        int r = fanout.publish(v, x.buffer(), x.start(payload), len, req.publisher(notify));
         if (r != WireError.OK) {
             req.replyError(r);
         } else {

@@ -6,6 +6,7 @@ import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.pool.BlockPool;
@@ -117,24 +118,24 @@ public final class NarrowNode implements Node, FrameHandler {
     public int write(NodePath path, byte[] tlv, int off, int len) {
         int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
-            return -v;
+            return NodeResult.code(v);
         }
         int tl = untrailed(tlv, off, len);
         if (tl < 0) {
             return WireError.FRAME_INVALID;
         }
-        return fanout.publish(v, tlv, off, tl, OWNER, 0, false, null, 0, 0);
+        return fanout.publishOwned(v, tlv, off, tl);
     }
 
     @Override
     public int read(NodePath path, byte[] dst, int off, int cap) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0 || vt.valLen(v) < 0) {
-            return -WireError.PATH_NOT_FOUND;
+            return NodeResult.refusal(WireError.PATH_NOT_FOUND);
         }
         int n = vt.valLen(v);
         if (n > cap) {
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         System.arraycopy(values.memory(), vt.valOff(v), dst, off, n);
         return n;
@@ -154,7 +155,7 @@ public final class NarrowNode implements Node, FrameHandler {
         LocalSubscription sub = new LocalSubscription(slots, path, listener);
         int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
-            sub.refused(-v);
+            sub.refused(NodeResult.code(v));
             return sub;
         }
         int s = st.take();
@@ -303,7 +304,7 @@ public final class NarrowNode implements Node, FrameHandler {
     public int subscribeRemote(Link link, int peer, NodePath remotePath, NodePath localTarget, int policy) {
         int li = linkIndex(link);
         if (li < 0) {
-            return -WireError.TRANSPORT_DOWN;
+            return NodeResult.refusal(WireError.TRANSPORT_DOWN);
         }
         int v = topic.resolveOrCreate(localTarget.tlv(), localTarget.bodyOffset(), localTarget.bodyLength());
         if (v < 0) {
@@ -354,12 +355,12 @@ public final class NarrowNode implements Node, FrameHandler {
      * Handles one FWD request as the node's owner (the local host, empty caller context) and
      * copies the reply frame, if any, into {@code reply}.
      *
-     * @return reply length (0 when nothing was answered) or a negated decode error
+     * @return quantity: reply length (0 when nothing was answered) or a negated decode error
      */
     public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
         int r = decoder.decode(req, off, len, rx);
         if (r != WireError.OK) {
-            return -r;
+            return NodeResult.refusal(r);
         }
         links.captureOwnerReply(reply, rOff, rCap);
         terminus.handle(OWNER, 0);

@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.FieldView;
@@ -171,7 +172,7 @@ final class SubscribersField {
             }
             targetV = topic.resolveOrCreate(x.buffer(), x.bodyOffset(t), x.bodyLength(t));
             if (targetV < 0) {
-                req.replyError(-targetV);
+                req.replyError(NodeResult.code(targetV));
                 return;
             }
         }

@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
@@ -27,7 +28,7 @@ final class TopicState {
         this.staleGrace = p.config.staleGraceNanos();
     }
 
-    /** Finds or creates (mkdir -p) the vertex for a PATH body; returns it or a negated code. */
+    /** Finds or creates (mkdir -p) the vertex for a PATH body. Quantity: the vertex, or a negated code. */
     int resolveOrCreate(byte[] b, int off, int len) {
         int v = vt.find(b, off, len);
         if (v >= 0) {
@@ -35,7 +36,7 @@ final class TopicState {
         }
         if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey()) {
             vt.refused();
-            return -WireError.PATH_INVALID;
+            return NodeResult.refusal(WireError.PATH_INVALID);
         }
         // count the missing prefixes first, so a refusal creates nothing
         int missing = 0;
@@ -48,7 +49,7 @@ final class TopicState {
         }
         if (missing > vt.free()) {
             vt.refused();
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         int parent = 0;
         p = 0;
@@ -67,9 +68,10 @@ final class TopicState {
     /**
      * The assign half of a write: stores the value and does the topic bookkeeping (sequence, last
      * publisher, not stale, publisher notice route when asked for).
+     *
+     * @return OK, or FLOW_BACKPRESSURE (above the payload cap, or the value pool is full)
      */
-    int assign(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
-               byte[] rb, int rOff, int rLen) {
+    int assign(int v, byte[] b, int off, int len, Publisher pub) {
         if (len > payloadCap) {
             return WireError.FLOW_BACKPRESSURE;
         }
@@ -78,9 +80,10 @@ final class TopicState {
             return r;
         }
         vt.bumpSeq(v);
-        vt.setPublisher(v, pubLink, pubPeer);
+        vt.setPublisher(v, pub.link(), pub.peer());
         vt.clearStale(v);
-        vt.setPublisherNotify(v, notify && rLen > 0 && storePublisherRoute(v, rb, rOff, rLen));
+        vt.setPublisherNotify(v, pub.wantsNotices()
+                && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
         return WireError.OK;
     }
 

@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.api.VertexValue;
 import io.spectrum.wire.WireError;
 
@@ -52,7 +53,7 @@ final class ValueView implements VertexValue {
     @Override
     public int copyTo(byte[] dst, int o) {
         if (dst.length - o < len) {
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         System.arraycopy(buf, off, dst, o, len);
         return len;
@@ -79,7 +80,7 @@ final class ValueView implements VertexValue {
     @Override
     public int copyPathTo(byte[] dst, int o) {
         if (dst.length - o < pathLen) {
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         System.arraycopy(pathBuf, pathOff, dst, o, pathLen);
         return pathLen;
