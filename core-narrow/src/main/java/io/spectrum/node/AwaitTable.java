@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.stats.ResourceCounter;
+import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
@@ -46,11 +47,17 @@ final class AwaitTable {
     }
 
     /**
-     * Parks an await on v for (li, peer) with the request's dst and src TLVs as the reply route.
-     * Returns OK, or FLOW_BACKPRESSURE (counted as a refusal) when the table is full or the route
-     * does not fit an entry.
+     * Parks an await on v, due at {@code due}, for the request's caller, with the request's dst and
+     * src TLVs as the reply route. Status: OK, or FLOW_BACKPRESSURE (counted as a refusal) when the
+     * table is full or the route does not fit an entry.
      */
-    int add(int v, long due, int li, int p, byte[] b, int dstStart, int dLen, int srcStart, int sLen) {
+    int add(int v, long due, FwdRequest req) {
+        final TlvIndex x = req.rx;
+        final byte[] b = x.buffer();
+        final int dstStart = x.start(req.dst);
+        final int dLen = x.totalLength(req.dst);
+        final int srcStart = x.start(req.src);
+        final int sLen = x.totalLength(req.src);
         int a = -1;
         for (int i = 0; i < vertex.length; i++) {
             if (vertex[i] == VertexTable.NONE) {
@@ -64,8 +71,8 @@ final class AwaitTable {
         }
         vertex[a] = v;
         deadline[a] = due;
-        link[a] = li;
-        peer[a] = p;
+        link[a] = req.link;
+        peer[a] = req.peer;
         dstLen[a] = dLen;
         srcLen[a] = sLen;
         System.arraycopy(b, dstStart, routes, a * route, dLen);

@@ -287,8 +287,7 @@ final class FwdTerminus {
         if (rest != TlvIndex.NONE && x.type(rest) == TlvType.VALUE && x.bodyLength(rest) >= 1) {
             timeout = x.valueAsLong(rest);
         }
-        int r = awaits.add(v, clock.nanoTime() + timeout, req.link, req.peer,
-                x.buffer(), x.start(req.dst), x.totalLength(req.dst), x.start(req.src), x.totalLength(req.src));
+        int r = awaits.add(v, clock.nanoTime() + timeout, req);
         if (r != WireError.OK) {
             req.replyError(r);
         }
