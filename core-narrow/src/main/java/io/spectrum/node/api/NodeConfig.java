@@ -17,44 +17,11 @@ import io.spectrum.time.SystemClock;
  * <p>Validation runs at configuration time only; a node never re-checks its configuration.
  */
 public final class NodeConfig {
-    private final int maxVertices;
-    private final int maxSubscribers;
-    private final int valueBytes;
-    private final int recordBytes;
-    private final int maxKeyBytes;
-    private final int frameBytes;
-    private final int maxTlvsPerFrame;
-    private final int maxAwaits;
-    private final int awaitRouteBytes;
-    private final int maxLinks;
-    private final int maxRemoteSubscriptions;
-    private final int remoteResultBytes;
-    private final int payloadCap;
-    private final long staleGraceNanos;
-    private final long defaultAwaitTimeoutNanos;
-    private final int framesPerPoll;
-    private final Clock clock;
-    private final AccessPolicy accessPolicy;
+    /** A private snapshot of the builder's values: the configuration cannot change after build(). */
+    private final Builder v;
 
     private NodeConfig(Builder b) {
-        maxVertices = b.maxVertices;
-        maxSubscribers = b.maxSubscribers;
-        valueBytes = b.valueBytes;
-        recordBytes = b.recordBytes;
-        maxKeyBytes = b.maxKeyBytes;
-        frameBytes = b.frameBytes;
-        maxTlvsPerFrame = b.maxTlvsPerFrame;
-        maxAwaits = b.maxAwaits;
-        awaitRouteBytes = b.awaitRouteBytes;
-        maxLinks = b.maxLinks;
-        maxRemoteSubscriptions = b.maxRemoteSubscriptions;
-        remoteResultBytes = b.remoteResultBytes;
-        payloadCap = b.payloadCap;
-        staleGraceNanos = b.staleGraceNanos;
-        defaultAwaitTimeoutNanos = b.defaultAwaitTimeoutNanos;
-        framesPerPoll = b.framesPerPoll;
-        clock = b.clock;
-        accessPolicy = b.accessPolicy;
+        v = new Builder(b);
     }
 
     /** A builder holding the defaults. */
@@ -69,96 +36,96 @@ public final class NodeConfig {
 
     /** A builder holding this configuration's values (to derive a variant). */
     public Builder toBuilder() {
-        return new Builder(this);
+        return new Builder(v);
     }
 
     /** Vertices (the root counts as one). */
     public int maxVertices() {
-        return maxVertices;
+        return v.maxVertices;
     }
 
     /** Subscriber slots shared by all vertices. */
     public int maxSubscribers() {
-        return maxSubscribers;
+        return v.maxSubscribers;
     }
 
     /** Bytes of last-known-value storage. */
     public int valueBytes() {
-        return valueBytes;
+        return v.valueBytes;
     }
 
     /** Bytes of subscriber record / return route storage. */
     public int recordBytes() {
-        return recordBytes;
+        return v.recordBytes;
     }
 
     /** Largest PATH body of a vertex key (a path limit: longer is PATH_INVALID). */
     public int maxKeyBytes() {
-        return maxKeyBytes;
+        return v.maxKeyBytes;
     }
 
     /** Size of the node's transmit scratch buffer (largest frame it builds). */
     public int frameBytes() {
-        return frameBytes;
+        return v.frameBytes;
     }
 
     /** TLVs per decoded frame. */
     public int maxTlvsPerFrame() {
-        return maxTlvsPerFrame;
+        return v.maxTlvsPerFrame;
     }
 
     /** Pending remote AWAITs. */
     public int maxAwaits() {
-        return maxAwaits;
+        return v.maxAwaits;
     }
 
     /** Bytes kept per pending await for its dst and src routes. */
     public int awaitRouteBytes() {
-        return awaitRouteBytes;
+        return v.awaitRouteBytes;
     }
 
     /** Links that can be attached. */
     public int maxLinks() {
-        return maxLinks;
+        return v.maxLinks;
     }
 
     /** Remote subscriptions this node keeps as a client, and outstanding remote requests. */
     public int maxRemoteSubscriptions() {
-        return maxRemoteSubscriptions;
+        return v.maxRemoteSubscriptions;
     }
 
     /** Bytes kept per outstanding remote request for its answer. */
     public int remoteResultBytes() {
-        return remoteResultBytes;
+        return v.remoteResultBytes;
     }
 
     /** Largest value a publish may carry (whole TLV); above it FLOW_BACKPRESSURE. */
     public int payloadCap() {
-        return payloadCap;
+        return v.payloadCap;
     }
 
     /** How long a stale value is kept for its publisher to come back. */
     public long staleGraceNanos() {
-        return staleGraceNanos;
+        return v.staleGraceNanos;
     }
 
     /** AWAIT timeout when the request carries none. */
     public long defaultAwaitTimeoutNanos() {
-        return defaultAwaitTimeoutNanos;
+        return v.defaultAwaitTimeoutNanos;
     }
 
     /** Frames taken from each link per poll(). */
     public int framesPerPoll() {
-        return framesPerPoll;
+        return v.framesPerPoll;
     }
 
     public Clock clock() {
-        return clock;
+        return v.clock;
     }
 
     /** Read gate for remote callers; null = allow everyone. */
     public AccessPolicy accessPolicy() {
-        return accessPolicy;
+        return v.accessPolicy;
     }
 
     /** Collects a {@link NodeConfig}; {@link #build()} validates. Not thread-safe. */
@@ -188,7 +155,7 @@ public final class NodeConfig {
         private Builder() {
         }
 
-        private Builder(NodeConfig c) {
+        private Builder(Builder c) {
             maxVertices = c.maxVertices;
             maxSubscribers = c.maxSubscribers;
             valueBytes = c.valueBytes;
