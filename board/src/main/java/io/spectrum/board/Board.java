@@ -40,7 +40,7 @@ public final class Board implements AutoCloseable {
     private volatile long count;
 
     public Board(String name, long periodMillis) {
-        this(name, periodMillis, new NodeConfig());
+        this(name, periodMillis, NodeConfig.defaults());
     }
 
     public Board(String name, long periodMillis, NodeConfig config) {

@@ -17,8 +17,8 @@ import java.util.function.BooleanSupplier;
  */
 final class LinkedNodes implements AutoCloseable {
     final ManualClock clock = new ManualClock(0);
-    final NarrowNode board = new NarrowNode(new NodeConfig().clock(clock).staleGraceNanos(60_000_000_000L));
-    final NarrowNode host = new NarrowNode(new NodeConfig().clock(clock));
+    final NarrowNode board = new NarrowNode(NodeConfig.builder().clock(clock).staleGraceNanos(60_000_000_000L).build());
+    final NarrowNode host = new NarrowNode(NodeConfig.builder().clock(clock).build());
     final CapsProbe boardProbe = new CapsProbe(board, 2, 8);
     final CapsProbe hostProbe = new CapsProbe(host, 2, 8);
     Link boardLink;

@@ -98,11 +98,11 @@ class RemoteSubscriptionOverLinksTest {
     @Test
     void aBoardRestartFasterThanTheTimeoutIsCaughtByItsChangedCaps() throws Exception {
         io.spectrum.time.ManualClock clock = new io.spectrum.time.ManualClock(0);
-        io.spectrum.node.NarrowNode host = new io.spectrum.node.NarrowNode(new io.spectrum.node.api.NodeConfig().clock(clock));
+        io.spectrum.node.NarrowNode host = new io.spectrum.node.NarrowNode(io.spectrum.node.api.NodeConfig.builder().clock(clock).build());
         CapsProbe.stampBoot(host);
         CapsProbe hostProbe = new CapsProbe(host, 1, 1);
         UdpLinkConfig cfg = new UdpLinkConfig().pingIntervalMillis(300).peerTimeoutMillis(1000);
-        io.spectrum.node.NarrowNode board1 = new io.spectrum.node.NarrowNode(new io.spectrum.node.api.NodeConfig().clock(clock));
+        io.spectrum.node.NarrowNode board1 = new io.spectrum.node.NarrowNode(io.spectrum.node.api.NodeConfig.builder().clock(clock).build());
         CapsProbe.stampBoot(board1);
         UdpLink b1 = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), cfg, clock);
         board1.attach(b1);
@@ -132,7 +132,7 @@ class RemoteSubscriptionOverLinksTest {
             // Restart: the old board is gone, a new one binds the same port within 100 ms.
             InetSocketAddress boardAddress = b1.localAddress();
             b1.close();
-            io.spectrum.node.NarrowNode board2 = new io.spectrum.node.NarrowNode(new io.spectrum.node.api.NodeConfig().clock(clock));
+            io.spectrum.node.NarrowNode board2 = new io.spectrum.node.NarrowNode(io.spectrum.node.api.NodeConfig.builder().clock(clock).build());
             CapsProbe.stampBoot(board2);
             b2 = UdpLink.listen(1, boardAddress, cfg, clock);
             board2.attach(b2);

@@ -53,7 +53,7 @@ class ClientCommandsTest {
 
     @BeforeEach
     void startBoard() throws Exception {
-        board = new HostRuntime("board", new NarrowNode(new NodeConfig()));
+        board = new HostRuntime("board", new NarrowNode(NodeConfig.defaults()));
         UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         board.attach(link);
         board.start();

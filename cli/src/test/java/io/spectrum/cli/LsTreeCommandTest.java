@@ -36,7 +36,7 @@ class LsTreeCommandTest {
 
     @BeforeEach
     void startBoard() throws Exception {
-        board = new HostRuntime("board", new NarrowNode(new NodeConfig()));
+        board = new HostRuntime("board", new NarrowNode(NodeConfig.defaults()));
         UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         board.attach(link);
         board.start();
@@ -142,12 +142,12 @@ class LsTreeCommandTest {
 
     @Test
     void deniedSubtrees_arePrunedFromTheWalk_andANamedOneIsRefused() throws Exception {
-        HostRuntime guarded = new HostRuntime("guarded", new NarrowNode(new NodeConfig().accessPolicy(new io.spectrum.node.api.AccessPolicy() {
+        HostRuntime guarded = new HostRuntime("guarded", new NarrowNode(NodeConfig.builder().accessPolicy(new io.spectrum.node.api.AccessPolicy() {
             @Override
             public boolean canRead(byte[] k, int o, int l, int linkId, int peer) {
                 return !new String(k, o, l, java.nio.charset.StandardCharsets.ISO_8859_1).contains("secret");
             }
-        })));
+        }).build()));
         UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         guarded.attach(link);
         guarded.start();

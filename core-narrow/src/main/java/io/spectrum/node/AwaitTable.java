@@ -1,8 +1,8 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.FwdView;
+import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
@@ -27,10 +27,12 @@ final class AwaitTable {
     private final int[] srcLen;
     private final byte[] routes;
 
-    AwaitTable(int capacity, int routeBytes, VertexTable vt, LinkTable links, FrameBuffers buffers) {
-        this.vt = vt;
-        this.links = links;
-        this.buffers = buffers;
+    AwaitTable(NodeParts p) {
+        final int capacity = p.config.maxAwaits();
+        final int routeBytes = p.config.awaitRouteBytes();
+        this.vt = p.vt;
+        this.links = p.links;
+        this.buffers = p.buffers;
         resource = new ResourceCounter("node.awaits", capacity);
         route = routeBytes;
         vertex = new int[capacity];
@@ -46,11 +48,17 @@ final class AwaitTable {
     }
 
     /**
-     * Parks an await on v for (li, peer) with the request's dst and src TLVs as the reply route.
-     * Returns OK, or FLOW_BACKPRESSURE (counted as a refusal) when the table is full or the route
-     * does not fit an entry.
+     * Parks an await on v, due at {@code due}, for the request's caller, with the request's dst and
+     * src TLVs as the reply route. Status: OK, or FLOW_BACKPRESSURE (counted as a refusal) when the
+     * table is full or the route does not fit an entry.
      */
-    int add(int v, long due, int li, int p, byte[] b, int dstStart, int dLen, int srcStart, int sLen) {
+    int add(int v, long due, FwdRequest req) {
+        final TlvIndex x = req.rx;
+        final byte[] b = x.buffer();
+        final int dstStart = x.start(req.dst);
+        final int dLen = x.totalLength(req.dst);
+        final int srcStart = x.start(req.src);
+        final int sLen = x.totalLength(req.src);
         int a = -1;
         for (int i = 0; i < vertex.length; i++) {
             if (vertex[i] == VertexTable.NONE) {
@@ -64,20 +72,20 @@ final class AwaitTable {
         }
         vertex[a] = v;
         deadline[a] = due;
-        link[a] = li;
-        peer[a] = p;
+        link[a] = req.link;
+        peer[a] = req.peer;
         dstLen[a] = dLen;
         srcLen[a] = sLen;
         System.arraycopy(b, dstStart, routes, a * route, dLen);
         System.arraycopy(b, srcStart, routes, a * route + dLen, sLen);
-        vt.awaits[v]++;
+        vt.addAwaits(v, 1);
         resource.taken();
         return WireError.OK;
     }
 
     /** Answers every await on v with the value just written. */
     void answerValue(int v, byte[] pb, int po, int pl) {
-        if (vt.awaits[v] > 0) {
+        if (vt.awaits(v) > 0) {
             for (int a = 0; a < vertex.length; a++) {
                 if (vertex[a] == v) {
                     answer(a, FwdView.KIND_RESULT, 0, pb, po, pl);
@@ -137,7 +145,7 @@ final class AwaitTable {
     }
 
     private void free(int a) {
-        vt.awaits[vertex[a]]--;
+        vt.addAwaits(vertex[a], -1);
         vertex[a] = VertexTable.NONE;
         resource.returned();
     }

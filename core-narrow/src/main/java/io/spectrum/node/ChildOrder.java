@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 
 /**
  * The order and visibility of a vertex's direct children, shared by the {@code :children} listing
@@ -17,9 +16,9 @@ final class ChildOrder {
     private final VertexTable vt;
     private final FwdRequest req;
 
-    ChildOrder(VertexTable vt, FwdRequest req) {
-        this.vt = vt;
-        this.req = req;
+    ChildOrder(NodeParts p) {
+        this.vt = p.vt;
+        this.req = p.req;
     }
 
     /**
@@ -29,9 +28,9 @@ final class ChildOrder {
      * @param ownerView true: every child is visible; false: visibility is the request caller's
      */
     int next(int v, int last, boolean ownerView) {
-        final int prefix = vt.keyLen[v];
+        final int prefix = vt.keyLen(v);
         int best = VertexTable.NONE;
-        for (int c = vt.firstChild[v]; c != VertexTable.NONE; c = vt.nextSibling[c]) {
+        for (int c = vt.firstChild(v); c != VertexTable.NONE; c = vt.nextSibling(c)) {
             if (!visible(c, ownerView)) {
                 continue;
             }
@@ -47,17 +46,17 @@ final class ChildOrder {
         if (ownerView) {
             return true;
         }
-        return (vt.flags[c] & VertexTable.F_RESERVED) == 0 && req.canRead(c);
+        return !vt.isReserved(c) && req.canRead(c);
     }
 
-    /** Offset in {@code vt.keys} of the vertex's last PATH record ({@code [len][bytes]}); v must not be the root. */
+    /** Offset in {@code vt.keys()} of the vertex's last PATH record ({@code [len][bytes]}); v must not be the root. */
     int lastSegment(int v) {
-        return vt.keyOffset(v) + vt.keyLen[vt.parent[v]];
+        return vt.keyOffset(v) + vt.keyLen(vt.parent(v));
     }
 
     /** Unsigned byte order of two siblings' last segments (a proper prefix sorts first). */
     private int compareSegments(int a, int b, int prefix) {
-        final byte[] k = vt.keys;
+        final byte[] k = vt.keys();
         final int ao = vt.keyOffset(a) + prefix;
         final int bo = vt.keyOffset(b) + prefix;
         final int al = k[ao] & 0xFF;

@@ -1,6 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -25,11 +24,11 @@ final class ChildrenField {
     private final VertexTable vt;
     private final ChildOrder order;
 
-    ChildrenField(FwdRequest req, FieldSelector sel, VertexTable vt, ChildOrder order) {
-        this.req = req;
-        this.sel = sel;
-        this.vt = vt;
-        this.order = order;
+    ChildrenField(NodeParts p) {
+        this.req = p.req;
+        this.sel = p.sel;
+        this.vt = p.vt;
+        this.order = p.order;
     }
 
     /** READ of {@code v:children}; dst, selector and the READ gate on {@code v} are already checked. */
@@ -46,7 +45,7 @@ final class ChildrenField {
         t.begin(TlvType.POINT);
         for (int c = order.next(v, VertexTable.NONE, ownerView); c != VertexTable.NONE; c = order.next(v, c, ownerView)) {
             final int at = order.lastSegment(c);
-            t.begin(TlvType.POINT).leaf(TlvType.NAME, vt.keys, at + 1, vt.keys[at] & 0xFF).end();
+            t.begin(TlvType.POINT).leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF).end();
         }
         t.end().end();
         if (t.error() == WireError.OK) {

@@ -1,6 +1,6 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvType;
@@ -28,12 +28,12 @@ final class ComposedRead {
     private final FwdRequest req;
     private final FrameBuffers buffers;
 
-    ComposedRead(VertexTable vt, BlockPool values, ChildOrder order, FwdRequest req, FrameBuffers buffers) {
-        this.vt = vt;
-        this.values = values;
-        this.order = order;
-        this.req = req;
-        this.buffers = buffers;
+    ComposedRead(NodeParts p) {
+        this.vt = p.vt;
+        this.values = p.values;
+        this.order = p.order;
+        this.req = p.req;
+        this.buffers = p.buffers;
     }
 
     /**
@@ -68,7 +68,7 @@ final class ComposedRead {
     int copy(int v, byte[] dst, int off, int cap) {
         TlvWriter t = buffers.writerOver(dst, off, cap);
         if (write(t, v, true) != WireError.OK) {
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         return t.length();
     }
@@ -82,10 +82,10 @@ final class ComposedRead {
                 t.leaf(TlvType.NAME, NO_BYTES, 0, 0);
             } else {
                 final int at = order.lastSegment(v);
-                t.leaf(TlvType.NAME, vt.keys, at + 1, vt.keys[at] & 0xFF);
+                t.leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF);
             }
-            if (vt.valLen[v] >= 0) {
-                t.raw(values.memory(), vt.valOff[v], vt.valLen[v]); // stored trailer-less
+            if (vt.valLen(v) >= 0) {
+                t.raw(values.memory(), vt.valOff(v), vt.valLen(v)); // stored trailer-less
             }
             if (t.error() != WireError.OK) {
                 return t.error();
@@ -100,7 +100,7 @@ final class ComposedRead {
                 if (v == top) {
                     return t.error();
                 }
-                final int p = vt.parent[v];
+                final int p = vt.parent(v);
                 final int n = order.next(p, v, ownerView);
                 if (n != VertexTable.NONE) {
                     v = n;

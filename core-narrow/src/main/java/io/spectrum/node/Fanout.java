@@ -1,9 +1,6 @@
 package io.spectrum.node;
 
-import io.spectrum.node.api.VertexValue;
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.node.subs.SlotTable;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
@@ -27,58 +24,64 @@ final class Fanout {
     private final TopicState topic;
     private final AwaitTable awaits;
     private final SubscriberSlots slots;
-    private final VertexValue view = new VertexValue();
+    private final ValueView view = new ValueView();
+    private final Publisher owner = new Publisher().set(NarrowNode.OWNER, 0, null, 0, 0);
 
-    Fanout(VertexTable vt, SlotTable st, BlockPool values, BlockPool records, LinkTable links, FrameBuffers buffers,
-           TopicState topic, AwaitTable awaits, SubscriberSlots slots) {
-        this.vt = vt;
-        this.st = st;
-        this.values = values;
-        this.records = records;
-        this.links = links;
-        this.buffers = buffers;
-        this.topic = topic;
-        this.awaits = awaits;
-        this.slots = slots;
+    Fanout(NodeParts p) {
+        this.vt = p.vt;
+        this.st = p.st;
+        this.values = p.values;
+        this.records = p.records;
+        this.links = p.links;
+        this.buffers = p.buffers;
+        this.topic = p.topic;
+        this.awaits = p.awaits;
+        this.slots = p.slots;
     }
 
-    /** Write = assign + propagate, with the topic bookkeeping. */
-    int publish(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
-                byte[] rb, int rOff, int rLen) {
-        int r = topic.assign(v, b, off, len, pubLink, pubPeer, notify, rb, rOff, rLen);
+    /** The local host's write: {@link #publish} with the owner as publisher. */
+    int publishOwned(int v, byte[] b, int off, int len) {
+        return publish(v, b, off, len, owner);
+    }
+
+    /**
+     * Write = assign + propagate, with the topic bookkeeping, of the value TLV {@code b[off, off+len)}
+     * (trailer-less) from {@code pub}.
+     *
+     * @return OK or the assign's refusal code (FLOW_BACKPRESSURE)
+     */
+    int publish(int v, byte[] b, int off, int len, Publisher pub) {
+        int r = topic.assign(v, b, off, len, pub);
         if (r != WireError.OK) {
             return r;
         }
-        awaits.answerValue(v, values.memory(), vt.valOff[v], vt.valLen[v]);
-        propagate(v, values.memory(), vt.valOff[v], vt.valLen[v], false);
+        awaits.answerValue(v, values.memory(), vt.valOff(v), vt.valLen(v));
+        propagate(v, values.memory(), vt.valOff(v), vt.valLen(v), false);
         return WireError.OK;
     }
 
     /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
     void propagate(int v, byte[] vb, int vo, int vl, boolean deleted) {
-        if (vt.listeners[v] == 0) {
+        if (vt.listeners(v) == 0) {
             return; // unobserved: one load
         }
-        final long seq = vt.seq[v];
-        final boolean stale = (vt.flags[v] & VertexTable.F_STALE) != 0;
-        final int[] next = st.next;
-        final int[] word = st.word;
-        final Object[] handle = st.handle;
+        final long seq = vt.seq(v);
+        final boolean stale = vt.isStale(v);
         final int keyOff = vt.keyOffset(v);
-        final int keyLen = vt.keyLen[v];
-        for (int a = v; a != VertexTable.NONE; a = vt.parent[a]) {
-            if (vt.ownSubs[a] == 0) {
+        final int keyLen = vt.keyLen(v);
+        for (int a = v; a != VertexTable.NONE; a = vt.parent(a)) {
+            if (vt.ownSubs(a) == 0) {
                 continue;
             }
-            int s = vt.firstSlot[a];
+            int s = vt.firstSlot(a);
             while (s != SlotTable.NONE) {
-                final int nx = next[s];
-                final int wd = word[s];
+                final int nx = st.next(s);
+                final int wd = st.word(s);
                 if ((wd & DeliveryPolicy.SUSPENDED) == 0) {
                     if ((wd & (SlotTable.KIND_CALLBACK | DeliveryPolicy.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
                         // the in-process fast path: re-point the view, call the listener
-                        final LocalSubscription sub = (LocalSubscription) handle[s];
-                        view.set(vb, vo, vl, vt.keys, keyOff, keyLen, deleted);
+                        final LocalSubscription sub = (LocalSubscription) st.handle(s);
+                        view.wrap(vb, vo, vl, vt.keys(), keyOff, keyLen, deleted);
                         sub.listener.onValue(sub, view, seq, stale);
                     } else {
                         deliver(s, v, vb, vo, vl, seq, stale, deleted);
@@ -91,23 +94,23 @@ final class Fanout {
 
     /** The durability latch: one delivery of the vertex's value to a newly admitted edge that asked. */
     void latch(int s, int v) {
-        if ((st.word[s] & DeliveryPolicy.DURABILITY_REQUEST) != 0 && vt.valLen[v] >= 0) {
-            deliver(s, v, values.memory(), vt.valOff[v], vt.valLen[v], vt.seq[v],
-                    (vt.flags[v] & VertexTable.F_STALE) != 0, false);
+        if ((st.word(s) & DeliveryPolicy.DURABILITY_REQUEST) != 0 && vt.valLen(v) >= 0) {
+            deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v),
+                    vt.isStale(v), false);
         }
     }
 
     private void deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, boolean deleted) {
-        final int word = st.word[s];
+        final int word = st.word(s);
         if ((word & SlotTable.KIND_CALLBACK) != 0) {
-            view.set(vb, vo, vl, vt.keys, vt.keyOffset(v), vt.keyLen[v], deleted);
-            LocalSubscription sub = (LocalSubscription) st.handle[s];
+            view.wrap(vb, vo, vl, vt.keys(), vt.keyOffset(v), vt.keyLen(v), deleted);
+            LocalSubscription sub = (LocalSubscription) st.handle(s);
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             final byte[] mem = records.memory();
             TlvWriter t = buffers.txWriter();
             t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
-                    .raw(mem, st.recOff[s] + st.recLen[s], st.routeLen[s])
+                    .raw(mem, st.recOff(s) + st.recLen(s), st.routeLen(s))
                     .raw(Names.EMPTY_PATH)
                     .raw(vb, vo, vl);
             if ((word & SlotTable.STAMP) != 0) {
@@ -120,15 +123,15 @@ final class Fanout {
             }
             t.end();
             if (t.error() == WireError.OK) {
-                links.send(st.holderLink[s], st.holderPeer[s], buffers.tx, t.length());
+                links.send(st.holderLink(s), st.holderPeer(s), buffers.tx, t.length());
             }
         } else if ((word & SlotTable.KIND_LOCAL) != 0) {
-            int tv = st.target[s];
+            int tv = st.target(s);
             if (tv >= 0 && tv != v && !deleted) {
                 topic.storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
             }
         }
-        if ((word & DeliveryPolicy.ONE_SHOT) != 0 && st.vertex[s] != SlotTable.NONE) {
+        if ((word & DeliveryPolicy.ONE_SHOT) != 0 && st.vertex(s) != SlotTable.NONE) {
             slots.remove(s); // a one_shot edge goes after its first delivery
         }
     }

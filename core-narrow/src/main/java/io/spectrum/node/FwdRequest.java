@@ -1,7 +1,6 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.AccessPolicy;
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -20,6 +19,7 @@ final class FwdRequest {
     private final LinkTable links;
     private final FrameBuffers buffers;
     private final AccessPolicy access;
+    private final Publisher publisher = new Publisher();
 
     int link;
     int peer;
@@ -28,12 +28,12 @@ final class FwdRequest {
     int src;
     boolean silent;
 
-    FwdRequest(TlvIndex rx, VertexTable vt, LinkTable links, FrameBuffers buffers, AccessPolicy access) {
-        this.rx = rx;
-        this.vt = vt;
-        this.links = links;
-        this.buffers = buffers;
-        this.access = access;
+    FwdRequest(NodeParts p) {
+        this.rx = p.rx;
+        this.vt = p.vt;
+        this.links = p.links;
+        this.buffers = p.buffers;
+        this.access = p.config.accessPolicy();
     }
 
     void set(int li, int p, int opByte, int dstEntry, int srcEntry) {
@@ -43,6 +43,11 @@ final class FwdRequest {
         dst = dstEntry;
         src = srcEntry;
         silent = rx.type(srcEntry) == TlvType.PATH && rx.bodyLength(srcEntry) == 0;
+    }
+
+    /** The caller as publisher of a WRITE; with {@code notices}, its src is the notice route. */
+    Publisher publisher(boolean notices) {
+        return publisher.set(link, peer, rx.buffer(), rx.start(src), notices ? rx.totalLength(src) : 0);
     }
 
     boolean fromOwner() {
@@ -56,12 +61,12 @@ final class FwdRequest {
 
     boolean canRead(int v) {
         return link == NarrowNode.OWNER || access == null
-                || access.canRead(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(link), peer);
+                || access.canRead(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer);
     }
 
     boolean canWrite(int v) {
         return link == NarrowNode.OWNER || access == null
-                || access.canWrite(vt.keys, vt.keyOffset(v), vt.keyLen[v], links.id(link), peer);
+                || access.canWrite(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer);
     }
 
     /** The vertex the dst PATH names, or a negative value when absent. */

@@ -1,6 +1,6 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.FieldView;
@@ -34,24 +34,21 @@ final class FwdTerminus {
     private final FwdView fwd = new FwdView();
     private long pingAnswers;
 
-    FwdTerminus(FwdRequest req, FieldSelector sel, SubscribersField subscribers, ChildrenField children,
-                ComposedRead composed, VertexTable vt, BlockPool values,
-                LinkTable links, TopicState topic, Fanout fanout, AwaitTable awaits, RemoteClient client,
-                Clock clock, long defaultAwait) {
-        this.req = req;
-        this.sel = sel;
-        this.subscribers = subscribers;
-        this.children = children;
-        this.composed = composed;
-        this.vt = vt;
-        this.values = values;
-        this.links = links;
-        this.topic = topic;
-        this.fanout = fanout;
-        this.awaits = awaits;
-        this.client = client;
-        this.clock = clock;
-        this.defaultAwait = defaultAwait;
+    FwdTerminus(NodeParts p) {
+        this.req = p.req;
+        this.sel = p.sel;
+        this.subscribers = p.subscribers;
+        this.children = p.children;
+        this.composed = p.composed;
+        this.vt = p.vt;
+        this.values = p.values;
+        this.links = p.links;
+        this.topic = p.topic;
+        this.fanout = p.fanout;
+        this.awaits = p.awaits;
+        this.client = p.client;
+        this.clock = p.clock;
+        this.defaultAwait = p.config.defaultAwaitTimeoutNanos();
     }
 
     /** Answers to the node's pings received so far. */
@@ -133,11 +130,11 @@ final class FwdTerminus {
                 composed.reply(v); // a vertex with children: the composed POINT tree (digest §6)
                 return;
             }
-            if (vt.valLen[v] < 0) {
+            if (vt.valLen(v) < 0) {
                 req.replyError(WireError.PATH_NOT_FOUND);
                 return;
             }
-            req.replyResult(values.memory(), vt.valOff[v], vt.valLen[v]);
+            req.replyResult(values.memory(), vt.valOff(v), vt.valLen(v));
             return;
         }
         final TlvIndex x = req.rx;
@@ -217,14 +214,14 @@ final class FwdTerminus {
             return;
         }
         int v = req.findDst();
-        if (v >= 0 && (vt.flags[v] & VertexTable.F_RESERVED) != 0 && !req.fromOwner()) {
+        if (v >= 0 && vt.isReserved(v) && !req.fromOwner()) {
             req.replyError(WireError.ACCESS_DENIED);
             return;
         }
         if (v < 0 && req.fromOwner()) {
             v = topic.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
             if (v < 0) {
-                req.replyError(-v);
+                req.replyError(NodeResult.code(v));
                 return;
             }
         }
@@ -246,8 +243,7 @@ final class FwdTerminus {
         }
         int len = x.untrailedLength(payload);
         boolean notify = fwd.activity() && !req.silent;
-        int r = fanout.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, notify,
-                x.buffer(), x.start(req.src), x.totalLength(req.src));
+        int r = fanout.publish(v, x.buffer(), x.start(payload), len, req.publisher(notify));
         if (r != WireError.OK) {
             req.replyError(r);
         } else {
@@ -269,8 +265,7 @@ final class FwdTerminus {
             return;
         }
         final TlvIndex x = req.rx;
-        int r = awaits.add(v, clock.nanoTime() + fwd.awaitTimeoutNs(defaultAwait), req.link, req.peer,
-                x.buffer(), x.start(req.dst), x.totalLength(req.dst), x.start(req.src), x.totalLength(req.src));
+        int r = awaits.add(v, clock.nanoTime() + fwd.awaitTimeoutNs(defaultAwait), req);
         if (r != WireError.OK) {
             req.replyError(r);
         }

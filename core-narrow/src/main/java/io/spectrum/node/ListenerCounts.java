@@ -1,7 +1,6 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.ActivityListener;
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
@@ -20,12 +19,14 @@ final class ListenerCounts {
     private final LinkTable links;
     private final FrameBuffers buffers;
     private ActivityListener activity;
+    /** The read-only path view handed to the activity listener. */
+    private final ValueView path = new ValueView();
 
-    ListenerCounts(VertexTable vt, BlockPool records, LinkTable links, FrameBuffers buffers) {
-        this.vt = vt;
-        this.records = records;
-        this.links = links;
-        this.buffers = buffers;
+    ListenerCounts(NodeParts p) {
+        this.vt = p.vt;
+        this.records = p.records;
+        this.links = p.links;
+        this.buffers = p.buffers;
     }
 
     /** The local host's receiver of active / idle notices (null: none). */
@@ -35,11 +36,11 @@ final class ListenerCounts {
 
     /** Changes the delivering count of v's own edges and every listener count in its subtree. */
     void adjust(int v, int delta) {
-        vt.ownSubs[v] += delta;
+        vt.addOwnSubs(v, delta);
         for (int d = v; d != VertexTable.NONE; d = vt.nextInSubtree(d, v)) {
-            int old = vt.listeners[d];
+            int old = vt.listeners(d);
             int now = old + delta;
-            vt.listeners[d] = now;
+            vt.setListeners(d, now);
             if (old == 0 && now > 0) {
                 notice(d, true, now);
             } else if (old > 0 && now == 0) {
@@ -50,23 +51,23 @@ final class ListenerCounts {
 
     /** Active / idle notice to the vertex's last publisher. */
     private void notice(int v, boolean active, int n) {
-        final int pl = vt.pubLink[v];
+        final int pl = vt.pubLink(v);
         if (pl == NarrowNode.OWNER) {
             if (activity != null) {
-                activity.onActivity(vt.keys, vt.keyOffset(v), vt.keyLen[v], active, n);
+                activity.onActivity(path.wrapPath(vt.keys(), vt.keyOffset(v), vt.keyLen(v)), active, n);
             }
-        } else if (pl >= 0 && (vt.flags[v] & VertexTable.F_PUB_NOTIFY) != 0 && vt.pubRouteOff[v] >= 0) {
+        } else if (pl >= 0 && vt.publisherNotify(v) && vt.pubRouteOff(v) >= 0) {
             TlvWriter t = buffers.scratchWriter();
             t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
-                    .raw(records.memory(), vt.pubRouteOff[v], vt.pubRouteLen[v])
+                    .raw(records.memory(), vt.pubRouteOff(v), vt.pubRouteLen(v))
                     .raw(Names.EMPTY_PATH)
                     .begin(TlvType.SETTINGS)
                     .leaf(TlvType.NAME, Names.ACTIVITY).value(active ? 1 : 0, 1)
-                    .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, vt.keys, vt.keyOffset(v), vt.keyLen[v])
+                    .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, vt.keys(), vt.keyOffset(v), vt.keyLen(v))
                     .leaf(TlvType.NAME, Names.ACTIVITY_SUBSCRIBERS).value(n, 4)
                     .end().end();
             if (t.error() == WireError.OK) {
-                links.send(pl, vt.pubPeer[v], buffers.scratch, t.length());
+                links.send(pl, vt.pubPeer(v), buffers.scratch, t.length());
             }
         }
     }

@@ -6,11 +6,10 @@ import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.node.subs.SlotTable;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
@@ -29,12 +28,12 @@ import io.spectrum.wire.WireError;
  * for requests arriving over attached {@link Link}s. Single-threaded; steady-state writes, reads,
  * toggles and FWD handling allocate nothing.
  *
- * <p>This class is the facade: it owns the pools and tables and wires the parts that share them,
- * each in its own class: {@link TopicState} (value, sequence, publisher, stale), {@link Fanout}
- * (write propagation and delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists,
- * delivering counts, activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side:
- * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField},
- * {@link ChildrenField}.
+ * <p>This class is the facade over the parts, which {@link NodeParts} builds once from the
+ * configuration and hands to each part's constructor, each part in its own class:
+ * {@link TopicState} (value, sequence, publisher, stale), {@link Fanout} (write propagation and
+ * delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists, delivering counts,
+ * activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side: {@link FwdTerminus},
+ * {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField}, {@link ChildrenField}.
  *
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
@@ -71,33 +70,24 @@ public final class NarrowNode implements Node, FrameHandler {
     private final ComposedRead composed;
 
     public NarrowNode(NodeConfig cfg) {
-        if (cfg.maxVertices < 2 || cfg.maxSubscribers < 1 || cfg.maxKeyBytes < 1 || cfg.frameBytes < 64) {
-            throw new IllegalArgumentException("node pools too small");
-        }
-        clock = cfg.clock;
-        framesPerPoll = cfg.framesPerPoll;
-        vt = new VertexTable(cfg.maxVertices, cfg.maxKeyBytes);
-        st = new SlotTable(cfg.maxSubscribers);
-        values = new BlockPool("node.values", cfg.valueBytes);
-        records = new BlockPool("node.records", cfg.recordBytes);
-        topic = new TopicState(vt, values, records, cfg.payloadCap, cfg.staleGraceNanos);
-        links = new LinkTable(cfg.maxLinks);
-        rx = new TlvIndex(cfg.maxTlvsPerFrame, 16);
-        // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack
-        buffers = new FrameBuffers(cfg.frameBytes, Math.max(16, cfg.maxKeyBytes / 2 + 4));
-        awaits = new AwaitTable(cfg.maxAwaits, cfg.awaitRouteBytes, vt, links, buffers);
-        counts = new ListenerCounts(vt, records, links, buffers);
-        slots = new SubscriberSlots(vt, st, records, counts);
-        fanout = new Fanout(vt, st, values, records, links, buffers, topic, awaits, slots);
-        client = new RemoteClient(this, cfg.maxRemoteSubscriptions, cfg.remoteResultBytes);
-        FwdRequest req = new FwdRequest(rx, vt, links, buffers, cfg.accessPolicy);
-        FieldSelector sel = new FieldSelector();
-        SubscribersField subscribers = new SubscribersField(req, sel, vt, st, records, buffers, topic, slots, counts, fanout);
-        ChildOrder order = new ChildOrder(vt, req);
-        ChildrenField children = new ChildrenField(req, sel, vt, order);
-        composed = new ComposedRead(vt, values, order, req, buffers);
-        terminus = new FwdTerminus(req, sel, subscribers, children, composed, vt, values, links, topic, fanout, awaits, client,
-                clock, cfg.defaultAwaitTimeoutNanos);
+        NodeParts p = new NodeParts(cfg, this);
+        clock = p.clock;
+        framesPerPoll = cfg.framesPerPoll();
+        vt = p.vt;
+        st = p.st;
+        values = p.values;
+        records = p.records;
+        topic = p.topic;
+        links = p.links;
+        rx = p.rx;
+        buffers = p.buffers;
+        awaits = p.awaits;
+        counts = p.counts;
+        slots = p.slots;
+        fanout = p.fanout;
+        client = p.client;
+        composed = p.composed;
+        terminus = p.terminus;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource()};
         publishCaps();
@@ -121,26 +111,26 @@ public final class NarrowNode implements Node, FrameHandler {
     public int write(NodePath path, byte[] tlv, int off, int len) {
         int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
-            return -v;
+            return NodeResult.code(v);
         }
         int tl = untrailed(tlv, off, len);
         if (tl < 0) {
             return WireError.FRAME_INVALID;
         }
-        return fanout.publish(v, tlv, off, tl, OWNER, 0, false, null, 0, 0);
+        return fanout.publishOwned(v, tlv, off, tl);
     }
 
     @Override
     public int read(NodePath path, byte[] dst, int off, int cap) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        if (v < 0 || vt.valLen[v] < 0) {
-            return -WireError.PATH_NOT_FOUND;
+        if (v < 0 || vt.valLen(v) < 0) {
+            return NodeResult.refusal(WireError.PATH_NOT_FOUND);
         }
-        int n = vt.valLen[v];
+        int n = vt.valLen(v);
         if (n > cap) {
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
-        System.arraycopy(values.memory(), vt.valOff[v], dst, off, n);
+        System.arraycopy(values.memory(), vt.valOff(v), dst, off, n);
         return n;
     }
 
@@ -158,7 +148,7 @@ public final class NarrowNode implements Node, FrameHandler {
         LocalSubscription sub = new LocalSubscription(slots, path, listener);
         int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
-            sub.refused(-v);
+            sub.refused(NodeResult.code(v));
             return sub;
         }
         int s = st.take();
@@ -167,11 +157,10 @@ public final class NarrowNode implements Node, FrameHandler {
             return sub;
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
-        slots.fill(s, v, word, OWNER, 0, -1, 0, 0);
-        st.policyHi[s] = -1;
-        st.handle[s] = sub;
+        st.fill(s, v, word, OWNER, 0, -1, 0, 0);
+        st.setHandle(s, sub);
         slots.place(v, s);
-        sub.bind(s, st.gen[s], st.pos[s]);
+        sub.bind(s, st.gen(s), st.pos(s));
         if (st.delivering(s)) {
             counts.adjust(v, 1);
             fanout.latch(s, v);
@@ -195,19 +184,19 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public long sequence(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v < 0 ? 0 : vt.seq[v];
+        return v < 0 ? 0 : vt.seq(v);
     }
 
     @Override
     public boolean isStale(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v >= 0 && (vt.flags[v] & VertexTable.F_STALE) != 0;
+        return v >= 0 && vt.isStale(v);
     }
 
     @Override
     public int listenerCount(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v < 0 ? 0 : vt.listeners[v];
+        return v < 0 ? 0 : vt.listeners(v);
     }
 
     /**
@@ -216,16 +205,16 @@ public final class NarrowNode implements Node, FrameHandler {
      */
     public int lastPublisherLinkId(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        if (v < 0 || vt.pubLink[v] == NO_PUBLISHER) {
+        if (v < 0 || vt.pubLink(v) == NO_PUBLISHER) {
             return NO_PUBLISHER;
         }
-        return vt.pubLink[v] == OWNER ? OWNER : links.id(vt.pubLink[v]);
+        return vt.pubLink(v) == OWNER ? OWNER : links.id(vt.pubLink(v));
     }
 
     /** The peer of the vertex's last remote publisher (0 for the local host). */
     public int lastPublisherPeer(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        return v < 0 ? 0 : vt.pubPeer[v];
+        return v < 0 ? 0 : vt.pubPeer(v);
     }
 
     /**
@@ -239,7 +228,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v <= 0) {
             return WireError.PATH_NOT_FOUND;
         }
-        if (vt.firstChild[v] != VertexTable.NONE) {
+        if (vt.firstChild(v) != VertexTable.NONE) {
             return WireError.PATH_IN_USE;
         }
         slots.removeAllOf(v);
@@ -308,7 +297,7 @@ public final class NarrowNode implements Node, FrameHandler {
     public int subscribeRemote(Link link, int peer, NodePath remotePath, NodePath localTarget, int policy) {
         int li = linkIndex(link);
         if (li < 0) {
-            return -WireError.TRANSPORT_DOWN;
+            return NodeResult.refusal(WireError.TRANSPORT_DOWN);
         }
         int v = topic.resolveOrCreate(localTarget.tlv(), localTarget.bodyOffset(), localTarget.bodyLength());
         if (v < 0) {
@@ -359,12 +348,12 @@ public final class NarrowNode implements Node, FrameHandler {
      * Handles one FWD request as the node's owner (the local host, empty caller context) and
      * copies the reply frame, if any, into {@code reply}.
      *
-     * @return reply length (0 when nothing was answered) or a negated decode error
+     * @return quantity: reply length (0 when nothing was answered) or a negated decode error
      */
     public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
         int r = decoder.decode(req, off, len, rx);
         if (r != WireError.OK) {
-            return -r;
+            return NodeResult.refusal(r);
         }
         links.captureOwnerReply(reply, rOff, rCap);
         terminus.handle(OWNER, 0);
@@ -437,7 +426,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
         @Override
         public int capacity() {
-            return which == 0 ? vt.capacity : st.capacity;
+            return which == 0 ? vt.capacity() : st.capacity();
         }
 
         @Override

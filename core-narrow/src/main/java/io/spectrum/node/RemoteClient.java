@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.FwdView;
@@ -17,6 +18,12 @@ import io.spectrum.wire.WireError;
  * target, policy) records. Each is sent as an append FWD whose src is the local target, so the
  * remote edge's deliveries arrive as plain writes on the target and the subscribe's reply comes
  * back addressed to it. When a peer comes back up, every record for it is sent again.
+ *
+ * <p>Return convention (the {@code io.spectrum.node.api} package's): the request methods
+ * ({@link #read}, {@link #write}, {@link #readList}, {@link #readSlot}, {@link #clearSlot},
+ * {@link #setSlotSuspended}, {@link #setSuspended}, {@link #unsubscribe}) answer a quantity, the
+ * request handle ({@code >= 0}, poll {@link #requestState} and {@link #release} it) or a negated
+ * WireError code; {@link #error}, {@link #requestError} answer a status.
  */
 public final class RemoteClient {
     /** Record states. */
@@ -104,7 +111,7 @@ public final class RemoteClient {
         }
         if (h < 0) {
             res.refused();
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         res.taken();
         link[h] = li;
@@ -118,7 +125,7 @@ public final class RemoteClient {
         state[h] = SENT;
         record[h] = buildRecord(localTarget, pol);
         int r = send(h);
-        return r == WireError.OK ? h : -r;
+        return r == WireError.OK ? h : NodeResult.refusal(r);
     }
 
     /** Forgets a record (does not clear the remote slot; use a clear request for that). */
@@ -288,11 +295,11 @@ public final class RemoteClient {
     private int request(int li, int p, int op, NodePath dst, int slot, boolean list, long gen,
                         byte[] pb, int po, int pl) {
         if (li < 0) {
-            return -WireError.TRANSPORT_DOWN;
+            return NodeResult.refusal(WireError.TRANSPORT_DOWN);
         }
         int k = takeRequest(li, p);
         if (k < 0) {
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         TlvWriter t = node.txWriter();
         t.begin(TlvType.FWD).value(op, 1).raw(dst.tlv());
@@ -313,7 +320,7 @@ public final class RemoteClient {
         t.end();
         if (t.error() != WireError.OK) {
             release(k);
-            return -t.error();
+            return NodeResult.refusal(t.error());
         }
         node.sendTx(li, p, t.length());
         return k;
@@ -360,7 +367,7 @@ public final class RemoteClient {
     /** Suspends or resumes a remote subscription this client made (uses its acknowledged identity). */
     public int setSuspended(int h, boolean suspended) {
         if (state[h] != ACKED || index[h] < 0) {
-            return -WireError.PATH_NOT_FOUND;
+            return NodeResult.refusal(WireError.PATH_NOT_FOUND);
         }
         byte[] rec = record[h];
         int m = renderer.render(rec, 0, rec.length, suspended, work, 0, work.length);
@@ -370,14 +377,21 @@ public final class RemoteClient {
         return request(link[h], peer[h], FwdView.OP_WRITE, remote[h], index[h], false, gen[h], work, 0, m);
     }
 
-    /** Clears a remote subscription this client made and forgets its record. */
+    /**
+     * Clears a remote subscription this client made and forgets its record (the record goes in every
+     * case).
+     *
+     * @return quantity: the clear's request handle (release it), or a negated code: PATH_NOT_FOUND
+     *     for a free handle or an append never acknowledged (no remote slot known, nothing sent),
+     *     or the send's refusal
+     */
     public int unsubscribe(int h) {
         if (state[h] == FREE) {
-            return -WireError.PATH_NOT_FOUND;
+            return NodeResult.refusal(WireError.PATH_NOT_FOUND);
         }
         int r = state[h] == ACKED && index[h] >= 0
                 ? request(link[h], peer[h], FwdView.OP_WRITE, remote[h], index[h], false, gen[h], Names.EMPTY_STATUS, 0, 4)
-                : WireError.OK;
+                : NodeResult.refusal(WireError.PATH_NOT_FOUND);
         forget(h);
         return r;
     }

@@ -1,9 +1,6 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.node.subs.SlotTable;
-import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 
 /**
@@ -17,102 +14,89 @@ final class SubscriberSlots {
     private final BlockPool records;
     private final ListenerCounts counts;
 
-    SubscriberSlots(VertexTable vt, SlotTable st, BlockPool records, ListenerCounts counts) {
-        this.vt = vt;
-        this.st = st;
-        this.records = records;
-        this.counts = counts;
+    SubscriberSlots(NodeParts p) {
+        this.vt = p.vt;
+        this.st = p.st;
+        this.records = p.records;
+        this.counts = p.counts;
     }
 
     /** The slot at position {@code n} of the vertex, or -1. */
     int slotAt(int v, int n) {
-        for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
-            if (st.pos[s] == n) {
+        for (int s = vt.firstSlot(v); s != SlotTable.NONE; s = st.next(s)) {
+            if (st.pos(s) == n) {
                 return s;
             }
-            if (st.pos[s] > n) {
+            if (st.pos(s) > n) {
                 break;
             }
         }
         return -1;
     }
 
-    /** Fills a taken (or replaced) slot; its generation moves on. */
-    void fill(int s, int v, int word, int holderLink, int holderPeer, int recOff, int recLen, int routeLen) {
-        st.vertex[s] = v;
-        st.word[s] = word;
-        st.gen[s]++;
-        st.holderLink[s] = holderLink;
-        st.holderPeer[s] = holderPeer;
-        st.recOff[s] = recOff;
-        st.recLen[s] = recLen;
-        st.routeLen[s] = routeLen;
-        st.target[s] = VertexTable.NONE;
-    }
-
     /** Links a new slot into its vertex's list at the lowest free position. */
     void place(int v, int s) {
-        int last = vt.lastSlot[v];
+        int last = vt.lastSlot(v);
         int position;
         int before = SlotTable.NONE;
-        if (last == SlotTable.NONE || st.pos[last] + 1 == vt.slotCount[v]) {
-            position = vt.slotCount[v]; // no holes: append at the tail
+        if (last == SlotTable.NONE || st.pos(last) + 1 == vt.slotCount(v)) {
+            position = vt.slotCount(v); // no holes: append at the tail
         } else {
             position = 0;
-            before = vt.firstSlot[v];
-            while (before != SlotTable.NONE && st.pos[before] == position) {
+            before = vt.firstSlot(v);
+            while (before != SlotTable.NONE && st.pos(before) == position) {
                 position++;
-                before = st.next[before];
+                before = st.next(before);
             }
         }
-        st.pos[s] = position;
+        st.setPos(s, position);
         if (before == SlotTable.NONE) {
-            st.prev[s] = last;
-            st.next[s] = SlotTable.NONE;
+            st.setPrev(s, last);
+            st.setNext(s, SlotTable.NONE);
             if (last == SlotTable.NONE) {
-                vt.firstSlot[v] = s;
+                vt.setFirstSlot(v, s);
             } else {
-                st.next[last] = s;
+                st.setNext(last, s);
             }
-            vt.lastSlot[v] = s;
+            vt.setLastSlot(v, s);
         } else {
-            int p = st.prev[before];
-            st.prev[s] = p;
-            st.next[s] = before;
-            st.prev[before] = s;
+            int p = st.prev(before);
+            st.setPrev(s, p);
+            st.setNext(s, before);
+            st.setPrev(before, s);
             if (p == SlotTable.NONE) {
-                vt.firstSlot[v] = s;
+                vt.setFirstSlot(v, s);
             } else {
-                st.next[p] = s;
+                st.setNext(p, s);
             }
         }
-        vt.slotCount[v]++;
+        vt.addSlotCount(v, 1);
     }
 
     /** Reaps a slot (clear, one_shot fire, retirement, link departure). */
     void remove(int s) {
-        final int v = st.vertex[s];
+        final int v = st.vertex(s);
         if (v == SlotTable.NONE) {
             return;
         }
         boolean wasDelivering = st.delivering(s);
-        int p = st.prev[s];
-        int n = st.next[s];
+        int p = st.prev(s);
+        int n = st.next(s);
         if (p == SlotTable.NONE) {
-            vt.firstSlot[v] = n;
+            vt.setFirstSlot(v, n);
         } else {
-            st.next[p] = n;
+            st.setNext(p, n);
         }
         if (n == SlotTable.NONE) {
-            vt.lastSlot[v] = p;
+            vt.setLastSlot(v, p);
         } else {
-            st.prev[n] = p;
+            st.setPrev(n, p);
         }
-        vt.slotCount[v]--;
-        if (st.recOff[s] >= 0) {
-            records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
+        vt.addSlotCount(v, -1);
+        if (st.recOff(s) >= 0) {
+            records.free(st.recOff(s), st.recLen(s) + st.routeLen(s));
         }
-        Object h = st.handle[s];
+        Object h = st.handle(s);
         st.give(s);
         if (h instanceof LocalSubscription) {
             ((LocalSubscription) h).reaped();
@@ -124,15 +108,15 @@ final class SubscriberSlots {
 
     /** Reaps every slot of v (retirement). */
     void removeAllOf(int v) {
-        while (vt.firstSlot[v] != SlotTable.NONE) {
-            remove(vt.firstSlot[v]);
+        while (vt.firstSlot(v) != SlotTable.NONE) {
+            remove(vt.firstSlot(v));
         }
     }
 
     /** Reaping trigger 4: the link the edge was admitted over / delivers over has departed. */
     void removeHeldBy(int li, int peer) {
-        for (int s = 0; s < st.capacity; s++) {
-            if (st.vertex[s] != SlotTable.NONE && st.holderLink[s] == li && st.holderPeer[s] == peer) {
+        for (int s = 0; s < st.capacity(); s++) {
+            if (st.vertex(s) != SlotTable.NONE && st.heldBy(s, li, peer)) {
                 remove(s);
             }
         }
@@ -140,20 +124,19 @@ final class SubscriberSlots {
 
     /** The toggle: one bit of the slot's word, plus the delivering counts. No admission, no frame. */
     int setSuspended(int s, boolean suspended) {
-        final int word = st.word[s];
-        if (((word & DeliveryPolicy.SUSPENDED) != 0) == suspended) {
+        if (st.suspended(s) == suspended) {
             return WireError.OK;
         }
-        st.word[s] = word ^ DeliveryPolicy.SUSPENDED;
-        counts.adjust(st.vertex[s], suspended ? -1 : 1);
+        st.toggleSuspended(s);
+        counts.adjust(st.vertex(s), suspended ? -1 : 1);
         return WireError.OK;
     }
 
     boolean is(int s, int gen) {
-        return s >= 0 && st.vertex[s] != SlotTable.NONE && st.gen[s] == gen;
+        return s >= 0 && st.vertex(s) != SlotTable.NONE && st.gen(s) == gen;
     }
 
     boolean suspended(int s) {
-        return (st.word[s] & DeliveryPolicy.SUSPENDED) != 0;
+        return st.suspended(s);
     }
 }

@@ -1,8 +1,7 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.node.subs.SlotTable;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FieldView;
@@ -37,18 +36,17 @@ final class SubscribersField {
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
 
-    SubscribersField(FwdRequest req, FieldSelector sel, VertexTable vt, SlotTable st, BlockPool records,
-                     FrameBuffers buffers, TopicState topic, SubscriberSlots slots, ListenerCounts counts, Fanout fanout) {
-        this.req = req;
-        this.sel = sel;
-        this.vt = vt;
-        this.st = st;
-        this.records = records;
-        this.buffers = buffers;
-        this.topic = topic;
-        this.slots = slots;
-        this.counts = counts;
-        this.fanout = fanout;
+    SubscribersField(NodeParts p) {
+        this.req = p.req;
+        this.sel = p.sel;
+        this.vt = p.vt;
+        this.st = p.st;
+        this.records = p.records;
+        this.buffers = p.buffers;
+        this.topic = p.topic;
+        this.slots = p.slots;
+        this.counts = p.counts;
+        this.fanout = p.fanout;
     }
 
     /** READ of {@code v:subscribers[...]}: the whole list, or slot N rendered under its live state. */
@@ -59,11 +57,11 @@ final class SubscribersField {
             replyList(v);
         } else {
             int s = slots.slotAt(v, sel.index);
-            if (s < 0 || (sel.gen >= 0 && st.gen[s] != (int) sel.gen)) {
+            if (s < 0 || (sel.gen >= 0 && st.gen(s) != (int) sel.gen)) {
                 req.replyError(WireError.PATH_NOT_FOUND);
                 return;
             }
-            int n = render(s, (st.word[s] & DeliveryPolicy.SUSPENDED) != 0, buffers.scratch, 0);
+            int n = render(s, st.suspended(s), buffers.scratch, 0);
             req.replyResult(buffers.scratch, 0, n);
         }
     }
@@ -83,11 +81,11 @@ final class SubscribersField {
             req.replyError(WireError.PATH_INVALID); // never grow from a wire index
             return;
         }
-        if (!req.fromOwner() && !req.isCaller(st.holderLink[s], st.holderPeer[s])) {
+        if (!req.fromOwner() && !req.isCaller(st.holderLink(s), st.holderPeer(s))) {
             req.replyError(WireError.ACCESS_DENIED); // someone else's slot is the owner's alone
             return;
         }
-        if (sel.gen >= 0 && st.gen[s] != (int) sel.gen) {
+        if (sel.gen >= 0 && st.gen(s) != (int) sel.gen) {
             req.replyError(WireError.PATH_NOT_FOUND);
             return;
         }
@@ -103,7 +101,7 @@ final class SubscribersField {
         }
         if (x.type(payload) == TlvType.SUBSCRIBER) {
             // arm 2: byte-identical to the rendering of slot N with bit 9 = x sets the state to x
-            if (st.recOff[s] >= 0) {
+            if (st.recOff(s) >= 0) {
                 int xState = toggleState(s, payload);
                 if (xState >= 0) {
                     slots.setSuspended(s, xState == 1);
@@ -129,17 +127,17 @@ final class SubscribersField {
         TlvWriter t = req.beginReply(FwdView.KIND_RESULT)
                 .begin(TlvType.POINT);
         int expect = 0;
-        for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
-            while (expect < st.pos[s]) {
+        for (int s = vt.firstSlot(v); s != SlotTable.NONE; s = st.next(s)) {
+            while (expect < st.pos(s)) {
                 t.raw(Names.EMPTY_STATUS);
                 expect++;
             }
-            if ((st.word[s] & SlotTable.KIND_CALLBACK) != 0) {
+            if ((st.word(s) & SlotTable.KIND_CALLBACK) != 0) {
                 t.raw(Names.EMPTY_STATUS); // an in-process callback edge carries no record
             } else {
                 int p = t.position();
                 int room = tx.length - p;
-                int n = room > 0 ? render(s, (st.word[s] & DeliveryPolicy.SUSPENDED) != 0, scratch, 0) : 0;
+                int n = room > 0 ? render(s, st.suspended(s), scratch, 0) : 0;
                 t.raw(scratch, 0, n);
             }
             expect++;
@@ -177,7 +175,7 @@ final class SubscribersField {
             }
             targetV = topic.resolveOrCreate(x.buffer(), x.bodyOffset(t), x.bodyLength(t));
             if (targetV < 0) {
-                req.replyError(-targetV);
+                req.replyError(NodeResult.code(targetV));
                 return;
             }
         }
@@ -191,7 +189,7 @@ final class SubscribersField {
         if (replace < 0) {
             int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
             if (dup >= 0) {
-                replyIdentity(st.pos[dup], st.gen[dup]); // a duplicate answers the existing entry and leaves its state alone
+                replyIdentity(st.pos(dup), st.gen(dup)); // a duplicate answers the existing entry and leaves its state alone
                 return;
             }
         }
@@ -211,11 +209,11 @@ final class SubscribersField {
             }
         } else {
             wasDelivering = st.delivering(s);
-            if (st.recOff[s] >= 0) {
-                records.free(st.recOff[s], st.recLen[s] + st.routeLen[s]);
+            if (st.recOff(s) >= 0) {
+                records.free(st.recOff(s), st.recLen(s) + st.routeLen(s));
             }
-            Object h = st.handle[s];
-            st.handle[s] = null;
+            Object h = st.handle(s);
+            st.setHandle(s, null);
             if (h instanceof LocalSubscription) {
                 ((LocalSubscription) h).reaped(); // a replace reaps the in-process edge it displaces
             }
@@ -225,9 +223,9 @@ final class SubscribersField {
         if (routeLen > 0) {
             System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
         }
-        slots.fill(s, v, word, req.link, req.peer, off, recLen, routeLen);
-        st.policyHi[s] = hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1;
-        st.target[s] = targetV;
+        st.fill(s, v, word, req.link, req.peer, off, recLen, routeLen);
+        st.setPolicyHi(s, hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1);
+        st.setTarget(s, targetV);
         if (replace < 0) {
             slots.place(v, s);
         }
@@ -235,8 +233,8 @@ final class SubscribersField {
         if (delivering != wasDelivering) {
             counts.adjust(v, delivering ? 1 : -1);
         }
-        int pos = st.pos[s];
-        int gen = st.gen[s];
+        int pos = st.pos(s);
+        int gen = st.gen(s);
         if (delivering) {
             fanout.latch(s, v);
         }
@@ -268,12 +266,12 @@ final class SubscribersField {
     private int toggleState(int s, int p) {
         final TlvIndex x = req.rx;
         final byte[] mem = records.memory();
-        final int ro = st.recOff[s];
-        final int rl = st.recLen[s];
+        final int ro = st.recOff(s);
+        final int rl = st.recLen(s);
         final int cOff = x.start(p);
         final int cLen = x.totalLength(p);
         if (cLen == rl) {
-            final int hi = st.policyHi[s]; // where bit 9 lives in the stored record, -1 without a word
+            final int hi = st.policyHi(s); // where bit 9 lives in the stored record, -1 without a word
             final byte[] c = x.buffer();
             for (int i = 0; i < rl; i++) {
                 int diff = mem[ro + i] ^ c[cOff + i];
@@ -283,7 +281,7 @@ final class SubscribersField {
             }
             return hi < 0 ? 0 : (c[cOff + hi] >> 1) & 1; // rule 2 (verbatim is x = 0) / rule 1
         }
-        if ((st.word[s] & SlotTable.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
+        if ((st.word(s) & SlotTable.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
             return -1;
         }
         // rule 3 candidate: the record grew by the appended pair
@@ -295,21 +293,21 @@ final class SubscribersField {
     private int findDuplicate(int v, int word, byte[] b, int tOff, int tLen, int rOff, int rLen) {
         final byte[] mem = records.memory();
         final int kinds = SlotTable.KIND_ROUTED | SlotTable.KIND_LOCAL;
-        for (int s = vt.firstSlot[v]; s != SlotTable.NONE; s = st.next[s]) {
-            int sw = st.word[s];
-            if ((sw & kinds) != (word & kinds) || !req.isCaller(st.holderLink[s], st.holderPeer[s])) {
+        for (int s = vt.firstSlot(v); s != SlotTable.NONE; s = st.next(s)) {
+            int sw = st.word(s);
+            if ((sw & kinds) != (word & kinds) || !req.isCaller(st.holderLink(s), st.holderPeer(s))) {
                 continue;
             }
             if (((sw ^ word) & SlotTable.POLICY_MASK & ~DeliveryPolicy.SUSPENDED) != 0) {
                 continue;
             }
-            int ro = st.recOff[s];
+            int ro = st.recOff(s);
             int sto = ro + Opt.headerSize(mem[ro + 1] & 0xFF);
             int stl = tlvTotal(mem, sto);
             if (!Bytes.equals(mem, sto, stl, b, tOff, tLen)) {
                 continue;
             }
-            if (!Bytes.equals(mem, ro + st.recLen[s], st.routeLen[s], b, rOff, rLen)) {
+            if (!Bytes.equals(mem, ro + st.recLen(s), st.routeLen(s), b, rOff, rLen)) {
                 continue;
             }
             return s;
@@ -329,11 +327,11 @@ final class SubscribersField {
      * Returns its length (0 when it does not fit).
      */
     private int render(int s, boolean suspended, byte[] out, int o) {
-        if (st.recOff[s] < 0) {
+        if (st.recOff(s) < 0) {
             System.arraycopy(Names.EMPTY_STATUS, 0, out, o, 4);
             return 4;
         }
-        int n = renderer.render(records.memory(), st.recOff[s], st.recLen[s], suspended, out, o, out.length - o);
+        int n = renderer.render(records.memory(), st.recOff(s), st.recLen(s), suspended, out, o, out.length - o);
         return n < 0 ? 0 : n;
     }
 }

@@ -1,6 +1,6 @@
 package io.spectrum.node;
 
-import io.spectrum.node.graph.VertexTable;
+import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
@@ -20,23 +20,23 @@ final class TopicState {
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
     private long retiredSeqFloor;
 
-    TopicState(VertexTable vt, BlockPool values, BlockPool records, int payloadCap, long staleGrace) {
-        this.vt = vt;
-        this.values = values;
-        this.records = records;
-        this.payloadCap = payloadCap;
-        this.staleGrace = staleGrace;
+    TopicState(NodeParts p) {
+        this.vt = p.vt;
+        this.values = p.values;
+        this.records = p.records;
+        this.payloadCap = p.config.payloadCap();
+        this.staleGrace = p.config.staleGraceNanos();
     }
 
-    /** Finds or creates (mkdir -p) the vertex for a PATH body; returns it or a negated code. */
+    /** Finds or creates (mkdir -p) the vertex for a PATH body. Quantity: the vertex, or a negated code. */
     int resolveOrCreate(byte[] b, int off, int len) {
         int v = vt.find(b, off, len);
         if (v >= 0) {
             return v;
         }
-        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey) {
+        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > vt.maxKey()) {
             vt.refused();
-            return -WireError.PATH_INVALID;
+            return NodeResult.refusal(WireError.PATH_INVALID);
         }
         // count the missing prefixes first, so a refusal creates nothing
         int missing = 0;
@@ -49,7 +49,7 @@ final class TopicState {
         }
         if (missing > vt.free()) {
             vt.refused();
-            return -WireError.FLOW_BACKPRESSURE;
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         int parent = 0;
         p = 0;
@@ -58,9 +58,7 @@ final class TopicState {
             int c = vt.find(b, off, p);
             if (c < 0) {
                 c = vt.create(b, off, p, parent);
-                if (vt.seq[c] < retiredSeqFloor) {
-                    vt.seq[c] = retiredSeqFloor; // a re-created path never sees its sequence go back
-                }
+                vt.raiseSeq(c, retiredSeqFloor); // a re-created path never sees its sequence go back
             }
             parent = c;
         }
@@ -70,9 +68,10 @@ final class TopicState {
     /**
      * The assign half of a write: stores the value and does the topic bookkeeping (sequence, last
      * publisher, not stale, publisher notice route when asked for).
+     *
+     * @return OK, or FLOW_BACKPRESSURE (above the payload cap, or the value pool is full)
      */
-    int assign(int v, byte[] b, int off, int len, int pubLink, int pubPeer, boolean notify,
-               byte[] rb, int rOff, int rLen) {
+    int assign(int v, byte[] b, int off, int len, Publisher pub) {
         if (len > payloadCap) {
             return WireError.FLOW_BACKPRESSURE;
         }
@@ -80,52 +79,46 @@ final class TopicState {
         if (r != WireError.OK) {
             return r;
         }
-        vt.seq[v]++;
-        vt.pubLink[v] = pubLink;
-        vt.pubPeer[v] = pubPeer;
-        vt.flags[v] &= ~VertexTable.F_STALE;
-        if (notify && rLen > 0 && storePublisherRoute(v, rb, rOff, rLen)) {
-            vt.flags[v] |= VertexTable.F_PUB_NOTIFY;
-        } else {
-            vt.flags[v] &= ~VertexTable.F_PUB_NOTIFY;
-        }
+        vt.bumpSeq(v);
+        vt.setPublisher(v, pub.link(), pub.peer());
+        vt.clearStale(v);
+        vt.setPublisherNotify(v, pub.wantsNotices()
+                && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
         return WireError.OK;
     }
 
     /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */
     int storeValue(int v, byte[] b, int off, int len) {
-        final int old = vt.valLen[v];
+        final int old = vt.valLen(v);
         int dst;
         if (old >= 0 && BlockPool.classOf(old) == BlockPool.classOf(len)) {
-            dst = vt.valOff[v];
+            dst = vt.valOff(v);
         } else {
             dst = values.alloc(len);
             if (dst < 0) {
                 return WireError.FLOW_BACKPRESSURE;
             }
             if (old >= 0) {
-                values.free(vt.valOff[v], old);
+                values.free(vt.valOff(v), old);
             }
         }
         final byte[] mem = values.memory();
         System.arraycopy(b, off, mem, dst, len);
         mem[dst + 1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
-        vt.valOff[v] = dst;
-        vt.valLen[v] = len;
+        vt.setValue(v, dst, len);
         return WireError.OK;
     }
 
     void dropValue(int v) {
-        if (vt.valLen[v] >= 0) {
-            values.free(vt.valOff[v], vt.valLen[v]);
-            vt.valLen[v] = -1;
-            vt.valOff[v] = -1;
+        if (vt.valLen(v) >= 0) {
+            values.free(vt.valOff(v), vt.valLen(v));
+            vt.clearValue(v);
         }
     }
 
     private boolean storePublisherRoute(int v, byte[] rb, int rOff, int rLen) {
-        int old = vt.pubRouteLen[v];
-        int off = vt.pubRouteOff[v];
+        int old = vt.pubRouteLen(v);
+        int off = vt.pubRouteOff(v);
         if (off >= 0 && BlockPool.classOf(old) != BlockPool.classOf(rLen)) {
             records.free(off, old);
             off = -1;
@@ -133,46 +126,39 @@ final class TopicState {
         if (off < 0) {
             off = records.alloc(rLen);
             if (off < 0) {
-                vt.pubRouteOff[v] = -1;
-                vt.pubRouteLen[v] = 0;
+                vt.setPubRoute(v, -1, 0);
                 return false;
             }
         }
         System.arraycopy(rb, rOff, records.memory(), off, rLen);
-        vt.pubRouteOff[v] = off;
-        vt.pubRouteLen[v] = rLen;
+        vt.setPubRoute(v, off, rLen);
         return true;
     }
 
     /** Clears the value (not stale afterwards); with a notice the sequence moves on. */
     void clear(int v, boolean notify) {
         dropValue(v);
-        vt.flags[v] &= ~VertexTable.F_STALE;
+        vt.clearStale(v);
         if (notify) {
-            vt.seq[v]++;
+            vt.bumpSeq(v);
         }
-    }
-
-    boolean isStale(int v) {
-        return (vt.flags[v] & VertexTable.F_STALE) != 0;
     }
 
     /** The publisher's peer departed: every vertex it last published goes stale from {@code now}. */
     void publisherDown(int li, int peer, long now) {
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_IN_USE) != 0 && vt.pubLink[v] == li && vt.pubPeer[v] == peer) {
-                vt.flags[v] |= VertexTable.F_STALE;
-                vt.staleSince[v] = now;
+        for (int v = 0; v < vt.capacity(); v++) {
+            if (vt.inUse(v) && vt.pubLink(v) == li && vt.pubPeer(v) == peer) {
+                vt.markStale(v, now);
             }
         }
     }
 
     /** Purges the retained value of every vertex whose publisher did not come back in its grace. */
     void purgeExpired(long now) {
-        for (int v = 0; v < vt.capacity; v++) {
-            if ((vt.flags[v] & VertexTable.F_STALE) != 0 && now - vt.staleSince[v] >= staleGrace) {
+        for (int v = 0; v < vt.capacity(); v++) {
+            if (vt.isStale(v) && now - vt.staleSince(v) >= staleGrace) {
                 dropValue(v);
-                vt.flags[v] &= ~VertexTable.F_STALE;
+                vt.clearStale(v);
             }
         }
     }
@@ -180,11 +166,11 @@ final class TopicState {
     /** Removes a leaf vertex whose slots and awaits are already gone; its sequence becomes a floor. */
     void retire(int v) {
         dropValue(v);
-        if (vt.pubRouteOff[v] >= 0) {
-            records.free(vt.pubRouteOff[v], vt.pubRouteLen[v]);
+        if (vt.pubRouteOff(v) >= 0) {
+            records.free(vt.pubRouteOff(v), vt.pubRouteLen(v));
         }
-        if (vt.seq[v] > retiredSeqFloor) {
-            retiredSeqFloor = vt.seq[v];
+        if (vt.seq(v) > retiredSeqFloor) {
+            retiredSeqFloor = vt.seq(v);
         }
         vt.remove(v);
     }

@@ -142,7 +142,7 @@ class ChildrenFieldTest extends NodeHarness {
 
     @Test
     void listingLargerThanTheFrameBuffer_isBackpressure() {
-        NodeHarness h = new NodeHarness(c -> c.frameBytes = 128);
+        NodeHarness h = new NodeHarness(c -> c.frameBytes(128));
         for (int i = 0; i < 8; i++) {
             h.node.write(NodePath.of("/many/child-with-a-long-name-" + i), Frames.value(i, 1), 0, 5);
         }

@@ -124,7 +124,7 @@ class ComposedReadTest extends NodeHarness {
 
     @Test
     void treeLargerThanTheFrameBuffer_isBackpressure_andTheNodeKeepsServing() {
-        NodeHarness h = new NodeHarness(c -> c.frameBytes = 128);
+        NodeHarness h = new NodeHarness(c -> c.frameBytes(128));
         for (int i = 0; i < 8; i++) {
             h.node.write(NodePath.of("/many/child-" + i), Frames.value(i, 4), 0, 8);
         }
@@ -139,7 +139,7 @@ class ComposedReadTest extends NodeHarness {
     @Test
     void deepestTreeTheKeyLimitAllows_isWrittenWholly() {
         StringBuilder p = new StringBuilder();
-        for (int i = 0; i < config.maxKeyBytes / 2; i++) {
+        for (int i = 0; i < config.maxKeyBytes() / 2; i++) {
             p.append("/d");
         }
         assertEquals(WireError.OK, node.write(NodePath.of(p.toString()), Frames.value(9, 1), 0, 5));
@@ -152,7 +152,7 @@ class ComposedReadTest extends NodeHarness {
         for (int e = 0; e != TlvIndex.NONE; e = x.findSibling(x.firstChild(e), TlvType.POINT)) {
             depth++;
         }
-        assertEquals(config.maxKeyBytes / 2, depth, "one POINT per level");
+        assertEquals(config.maxKeyBytes() / 2, depth, "one POINT per level");
         java.util.List<byte[]> out = exchange(PEER, read("/d")); // remote: FWD + the same 32 levels
         assertEquals(1, out.size());
         TlvIndex y = new TlvIndex(1024, 64);

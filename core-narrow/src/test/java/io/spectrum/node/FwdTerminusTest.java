@@ -198,7 +198,7 @@ class FwdTerminusTest extends NodeHarness {
 
     @Test
     void anAnswerLargerThanTheFrameBufferIsBackpressure() {
-        NodeHarness h = new NodeHarness(c -> c.frameBytes = 64);
+        NodeHarness h = new NodeHarness(c -> c.frameBytes(64));
         byte[] big = new byte[80];
         big[0] = 1;
         big[2] = 76;
@@ -233,7 +233,7 @@ class FwdTerminusTest extends NodeHarness {
     @Test
     void await_poolExhaustion_isBackpressure() {
         node.write(temp, Frames.value(1, 1), 0, 5);
-        for (int i = 0; i < config.maxAwaits; i++) {
+        for (int i = 0; i < config.maxAwaits(); i++) {
             assertEquals(0, exchange(PEER, Frames.fwd(2, temp.tlv(), null, Frames.REPLY_EP)).size());
         }
         assertEquals(WireError.FLOW_BACKPRESSURE, request(Frames.fwd(2, temp.tlv(), null, Frames.REPLY_EP)).errorCode());
@@ -311,7 +311,7 @@ class FwdTerminusTest extends NodeHarness {
 
     @Test
     void pathLongerThanTheKeyLimit_isPathInvalid() {
-        NodeHarness h = new NodeHarness(c -> c.maxKeyBytes = 8);
+        NodeHarness h = new NodeHarness(c -> c.maxKeyBytes(8));
         assertEquals(WireError.PATH_INVALID, h.node.write(NodePath.of("/abcdefghij"), Frames.value(1, 1), 0, 5));
     }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class LocalApiTest {
     final ManualClock clock = new ManualClock(0);
-    final NarrowNode node = new NarrowNode(new NodeConfig().clock(clock));
+    final NarrowNode node = new NarrowNode(NodeConfig.builder().clock(clock).build());
     final NodePath temp = NodePath.of("/sensor/temp");
     final NodePath sensor = NodePath.of("/sensor");
     final List<String> got = new ArrayList<>();

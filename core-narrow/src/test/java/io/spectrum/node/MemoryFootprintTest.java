@@ -3,7 +3,6 @@ package io.spectrum.node;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.api.NodeConfig;
-import io.spectrum.node.subs.SlotTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,11 +24,7 @@ class MemoryFootprintTest {
     }
 
     static NodeConfig sized() {
-        NodeConfig c = new NodeConfig();
-        c.maxVertices = 256;
-        c.maxSubscribers = 1024;
-        c.valueBytes = 64 * 1024;
-        return c;
+        return NodeConfig.builder().maxVertices(256).maxSubscribers(1024).valueBytes(64 * 1024).build();
     }
 
     @Test
@@ -43,9 +38,9 @@ class MemoryFootprintTest {
         long after = usedAfterGc();
         long perNode = (after - before) / n;
         NodeConfig c = sized();
-        System.out.println("node retained heap: " + perNode + " B per node (" + n + " nodes; values " + c.valueBytes
-                + " B, records " + c.recordBytes + " B, keys " + c.maxVertices * c.maxKeyBytes + " B of it are pools)");
-        assertTrue(perNode > c.valueBytes, "measurement too small to be real: " + perNode);
+        System.out.println("node retained heap: " + perNode + " B per node (" + n + " nodes; values " + c.valueBytes()
+                + " B, records " + c.recordBytes() + " B, keys " + c.maxVertices() * c.maxKeyBytes() + " B of it are pools)");
+        assertTrue(perNode > c.valueBytes(), "measurement too small to be real: " + perNode);
         assertTrue(perNode < 1024 * 1024, "per node " + perNode);
         keep.clear();
     }
@@ -58,7 +53,7 @@ class MemoryFootprintTest {
         long after = usedAfterGc();
         double perSlot = (after - before) / (double) slots;
         System.out.printf("subscriber slot: %.1f B per slot (slot table of %d, record bytes excluded)%n", perSlot, slots);
-        assertTrue(t.capacity == slots);
+        assertTrue(t.capacity() == slots);
         assertTrue(perSlot > 16 && perSlot <= 64, "per slot " + perSlot);
     }
 }

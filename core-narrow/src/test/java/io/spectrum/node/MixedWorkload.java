@@ -39,7 +39,7 @@ final class MixedWorkload {
     private final ValueListener counter = (s, v, seq, stale) -> delivered += v.length();
 
     MixedWorkload() {
-        node = new NarrowNode(new NodeConfig().clock(clock));
+        node = new NarrowNode(NodeConfig.builder().clock(clock).build());
         node.attach(link);
         node.write(temp, value, 0, value.length);
         node.subscribe(temp, 0, counter);
@@ -58,7 +58,7 @@ final class MixedWorkload {
         // temp holds callback edges at 0..2 and the standing remote edge at 3: the append lands at 4
         link.inject(3, append);
         node.poll();
-        int pos = node.vt.slotCount[node.vt.find(temp.tlv(), 4, temp.bodyLength())] - 1;
+        int pos = node.vt.slotCount(node.vt.find(temp.tlv(), 4, temp.bodyLength())) - 1;
         byte[] rec = Frames.subscriber("/client/ep", 0x0021, true, false);
         byte[] susp = rec.clone();
         susp[susp.length - 1] = 0x02; // high byte of the policy word: bit 9 set

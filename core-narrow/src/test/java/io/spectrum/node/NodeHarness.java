@@ -11,7 +11,7 @@ class NodeHarness {
     static final int PEER = 7;
     static final int OTHER_PEER = 8;
     final ManualClock clock = new ManualClock(0);
-    final NodeConfig config = new NodeConfig().clock(clock);
+    final NodeConfig config;
     NarrowNode node;
     final FakeLink link = new FakeLink(3);
     final NodePath temp = NodePath.of("/sensor/temp");
@@ -20,10 +20,12 @@ class NodeHarness {
         this(null);
     }
 
-    NodeHarness(java.util.function.Consumer<NodeConfig> tweak) {
+    NodeHarness(java.util.function.Consumer<NodeConfig.Builder> tweak) {
+        NodeConfig.Builder b = NodeConfig.builder().clock(clock);
         if (tweak != null) {
-            tweak.accept(config);
+            tweak.accept(b);
         }
+        config = b.build();
         node = new NarrowNode(config);
         node.attach(link);
     }

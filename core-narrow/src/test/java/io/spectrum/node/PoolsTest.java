@@ -63,7 +63,7 @@ class PoolsTest {
 
     @Test
     void linkTableExhaustion_isBackpressure() {
-        NodeHarness h = new NodeHarness(c -> c.maxLinks = 2);
+        NodeHarness h = new NodeHarness(c -> c.maxLinks(2));
         assertEquals(WireError.OK, h.node.attach(new FakeLink(5)));
         assertEquals(WireError.FLOW_BACKPRESSURE, h.node.attach(new FakeLink(6)));
         assertEquals(1, byName(h.node).get("node.links").refusals());

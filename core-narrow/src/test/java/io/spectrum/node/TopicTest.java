@@ -157,7 +157,7 @@ class TopicTest extends NodeHarness {
 
     @Test
     void activeAndIdle_toALocalPublisher_onDeliveringSubscriberTransitions() {
-        node.setActivityListener((b, o, l, active, n) -> activity.add(io.spectrum.node.api.NodePath.render(b, o, l) + (active ? " active " : " idle ") + n));
+        node.setActivityListener((p, active, n) -> activity.add(p.path() + (active ? " active " : " idle ") + n));
         node.write(temp, Frames.value(1, 1), 0, 5);
         Subscription a = local(0);
         Subscription b = local(0);

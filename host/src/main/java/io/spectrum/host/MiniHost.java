@@ -38,7 +38,7 @@ public final class MiniHost implements AutoCloseable {
     private int boards;
 
     public MiniHost(String name, UpdateListener listener) {
-        this(name, listener, new NodeConfig());
+        this(name, listener, NodeConfig.defaults());
     }
 
     public MiniHost(String name, UpdateListener listener, NodeConfig config) {
@@ -82,8 +82,8 @@ public final class MiniHost implements AutoCloseable {
         if (v.deleted()) {
             return "(deleted)";
         }
-        byte[] b = v.buffer();
-        int off = v.offset();
+        byte[] b = v.copy();
+        int off = 0;
         int type = b[off] & 0xFF;
         int opt = b[off + 1] & 0xFF;
         int header = (opt & 0x08) != 0 ? 6 : 4;

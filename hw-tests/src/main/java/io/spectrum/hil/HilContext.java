@@ -26,7 +26,7 @@ public final class HilContext {
         // The host is a proper peer from the first frame: a board that pings its peers (a READ of
         // the host's $node/caps) and reaps the edges of a silent one must get its answers, or the
         // suite's own subscriptions would be evicted in the middle of a scenario.
-        this.hostNode = new NarrowNode(new NodeConfig());
+        this.hostNode = new NarrowNode(NodeConfig.defaults());
         hostNode.attach(link); // the node becomes the link's peer listener; the client keeps polling
         // the project's liveness ping: READs the board's $node/caps when the link finds it quiet, and
         // reports a changed spectrum.boot (a restart faster than the link timeout) as down + up

@@ -21,7 +21,7 @@ import java.util.function.Function;
  * can break the board on purpose and prove a scenario notices (negative controls).
  */
 final class InProcessBoard implements BoardTarget {
-    private final NarrowNode node = new NarrowNode(new NodeConfig());
+    private final NarrowNode node = new NarrowNode(NodeConfig.defaults());
     private final Function<byte[], List<byte[]>> tamper;
     private final Function<byte[], byte[]> rxTamper;
     private final ArrayDeque<byte[]> toBoard = new ArrayDeque<>();

@@ -10,10 +10,7 @@ final class NodeBenchSupport {
     }
 
     static NarrowNode node(int subscribers) {
-        NodeConfig c = new NodeConfig();
-        c.maxSubscribers = subscribers + 16;
-        c.recordBytes = 4096;
-        return new NarrowNode(c);
+        return new NarrowNode(NodeConfig.builder().maxSubscribers(subscribers + 16).recordBytes(4096).build());
     }
 
     /** Counts deliveries; the count is read by the benchmark so the work cannot be elided. */

@@ -7,9 +7,9 @@ package io.spectrum.node.api;
 @FunctionalInterface
 public interface ActivityListener {
     /**
-     * @param pathBuf buffer holding the vertex's PATH body (valid during the call)
+     * @param path the vertex (a read-only view, valid during the call)
      * @param active true for 0 -> more, false for more -> 0
      * @param subscribers delivering subscribers after the change
      */
-    void onActivity(byte[] pathBuf, int pathOff, int pathLen, boolean active, int subscribers);
+    void onActivity(VertexPath path, boolean active, int subscribers);
 }

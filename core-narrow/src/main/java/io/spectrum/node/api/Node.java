@@ -7,8 +7,11 @@ import io.spectrum.stats.BoundedResource;
 /**
  * A graph node: vertices addressed by PATH, a last-known value per vertex, read / write / await,
  * subscriptions with the RFC-0035 surface and topic semantics. Single-threaded: every call,
- * including {@link #poll()} and {@link #tick()}, is made from one thread. All codes are
- * {@link io.spectrum.wire.WireError} values.
+ * including {@link #poll()} and {@link #tick()}, is made from one thread.
+ *
+ * <p>Return convention (stated once, in the {@code io.spectrum.node.api} package Javadoc): a
+ * <em>status</em> is a {@link io.spectrum.wire.WireError} code (OK = 0); a <em>quantity</em> (a
+ * length, a handle) is {@code >= 0}, or its refusal as a negated WireError code ({@link NodeResult}).
  *
  * <p>Implemented by the NARROW core ({@code io.spectrum.node.NarrowNode}) and later the WIDE core.
  */
@@ -17,14 +20,17 @@ public interface Node extends PeerListener, AutoCloseable {
      * Local write: assigns the value TLV ({@code tlv[off, off+len)}, one whole TLV) to the vertex,
      * creating it and missing ancestors, then delivers it to the vertex's and its ancestors'
      * delivering subscribers.
+     *
+     * @return status: OK, or the refusal (PATH_INVALID, FLOW_BACKPRESSURE, FRAME_INVALID for a
+     *     buffer that is not one TLV)
      */
     int write(NodePath path, byte[] tlv, int off, int len);
 
     /**
      * Copies the vertex's value TLV into {@code dst}.
      *
-     * @return bytes copied, or a negated error code (PATH_NOT_FOUND, FLOW_BACKPRESSURE when dst is
-     *     too small)
+     * @return quantity: bytes copied, or a negated error code (PATH_NOT_FOUND, FLOW_BACKPRESSURE
+     *     when dst is too small)
      */
     int read(NodePath path, byte[] dst, int off, int cap);
 
@@ -35,7 +41,7 @@ public interface Node extends PeerListener, AutoCloseable {
      * without children exactly what {@link #read} answers. {@link #read} itself stays the vertex's
      * own value, so callers that show or parse one value are unaffected.
      *
-     * @return bytes written, or a negated error code (PATH_NOT_FOUND for an absent or never-written
+     * @return quantity: bytes written, or a negated error code (PATH_NOT_FOUND for an absent or never-written
      *     childless vertex, FLOW_BACKPRESSURE when dst is too small)
      */
     int readTree(NodePath path, byte[] dst, int off, int cap);
@@ -50,6 +56,8 @@ public interface Node extends PeerListener, AutoCloseable {
     /**
      * Drops the retained value. With {@code notify}, spends a fresh sequence number and sends a
      * delete notice to the subscribers, even when no value was held.
+     *
+     * @return status: OK (an absent vertex is already clear)
      */
     int clear(NodePath path, boolean notify);
 
@@ -64,7 +72,11 @@ public interface Node extends PeerListener, AutoCloseable {
 
     void setActivityListener(ActivityListener listener);
 
-    /** Attaches a link: the node polls it, answers its requests and hears its peers come and go. */
+    /**
+     * Attaches a link: the node polls it, answers its requests and hears its peers come and go.
+     *
+     * @return status: OK, or FLOW_BACKPRESSURE when the link table is full
+     */
     int attach(Link link);
 
     /** Reads pending frames from every attached link and handles them. Returns frames handled. */
@@ -77,7 +89,7 @@ public interface Node extends PeerListener, AutoCloseable {
      * Subscribes to {@code remotePath} on (link, peer): sends the append and keeps a record that is
      * re-sent when the peer comes back up. Deliveries land as plain writes on {@code localTarget}.
      *
-     * @return a client-table handle (>= 0) or a negated error code
+     * @return quantity: a client-table handle (>= 0) or a negated error code
      */
     int subscribeRemote(Link link, int peer, NodePath remotePath, NodePath localTarget, int policy);
 

@@ -1,70 +1,40 @@
 package io.spectrum.node.api;
 
 /**
- * A delivery seen by a {@link ValueListener}: the written value TLV and the PATH body of the vertex
- * that was written (a descendant of the subscribed vertex for subtree subscribers). A flyweight the
- * node re-points for each delivery; valid only during the callback.
+ * A delivery seen by a {@link ValueListener}: the written value TLV (header and payload, no
+ * trailer) and the PATH of the vertex that was written (a descendant of the subscribed vertex for
+ * subtree subscribers). Read-only: a flyweight the node re-points for each delivery, valid only
+ * during the callback, that exposes no buffer. A listener reads bytes or copies the value out
+ * ({@link #copyTo}, allocation-free into its own buffer) and so cannot write the node's value pool.
+ * The node's writable implementation is package-private to the node.
  */
-public final class VertexValue {
-    private byte[] buf;
-    private int off;
-    private int len;
-    private byte[] pathBuf;
-    private int pathOff;
-    private int pathLen;
-    private boolean deleted;
+public interface VertexValue extends VertexPath {
+    /** Bytes in the value TLV (header and payload). */
+    int length();
 
-    /** Re-points the view (node use). */
-    public void set(byte[] b, int o, int l, byte[] pb, int po, int pl, boolean del) {
-        buf = b;
-        off = o;
-        len = l;
-        pathBuf = pb;
-        pathOff = po;
-        pathLen = pl;
-        deleted = del;
+    /** Byte {@code i} (0 .. length()-1) of the value TLV. */
+    byte getByte(int i);
+
+    /** The value TLV's type byte. */
+    default int type() {
+        return getByte(0) & 0xFF;
     }
 
-    /** Buffer holding the value TLV (header and payload, no trailer). */
-    public byte[] buffer() {
-        return buf;
-    }
-
-    public int offset() {
-        return off;
-    }
-
-    public int length() {
-        return len;
-    }
-
-    /** Buffer holding the written vertex's PATH body. */
-    public byte[] pathBuffer() {
-        return pathBuf;
-    }
-
-    public int pathOffset() {
-        return pathOff;
-    }
-
-    public int pathLength() {
-        return pathLen;
-    }
+    /**
+     * Copies the value TLV into {@code dst} at {@code off} (no allocation).
+     *
+     * @return bytes copied, or a negated {@link io.spectrum.wire.WireError#FLOW_BACKPRESSURE} when
+     *     {@code dst} has less room than {@link #length()}
+     */
+    int copyTo(byte[] dst, int off);
 
     /** True for the delete notice of a notifying clear (the value is then the empty STATUS). */
-    public boolean deleted() {
-        return deleted;
-    }
+    boolean deleted();
 
     /** Copies the value TLV out (allocates; tests and diagnostics). */
-    public byte[] copy() {
-        byte[] r = new byte[len];
-        System.arraycopy(buf, off, r, 0, len);
+    default byte[] copy() {
+        byte[] r = new byte[length()];
+        copyTo(r, 0);
         return r;
-    }
-
-    /** The written vertex as text (allocates; tests and diagnostics). */
-    public String path() {
-        return NodePath.render(pathBuf, pathOff, pathLen);
     }
 }

@@ -18,7 +18,7 @@ class NodeExampleTest {
     @Test
     void example() {
         // configuration time: size the pools, make path handles and buffers once
-        NodeConfig config = new NodeConfig().maxVertices(64).maxSubscribers(128).valueBytes(8 * 1024);
+        NodeConfig config = NodeConfig.builder().maxVertices(64).maxSubscribers(128).valueBytes(8 * 1024).build();
         Node node = new NarrowNode(config);
         NodePath temp = NodePath.of("/sensor/temp");
         byte[] value = new byte[16];
@@ -28,7 +28,7 @@ class NodeExampleTest {
         // subscribe with a callback; the handle is made here, at subscribe time
         Subscription sub = node.subscribe(temp, 0, (s, v, seq, stale) ->
                 seen.add(v.path() + " seq " + seq + (stale ? " (stale)" : "")));
-        node.setActivityListener((p, o, l, active, n) -> seen.add((active ? "active " : "idle ") + n));
+        node.setActivityListener((p, active, n) -> seen.add((active ? "active " : "idle ") + n));
 
         // hot path: encode into a reused buffer, write, read; nothing is allocated
         int len = w.wrap(value, 0, value.length).value(215, 2).length(); // VALUE u16 215

@@ -167,7 +167,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             LocalWatch w = new LocalWatch(NodePath.of(path), holder);
             w.sub = node.subscribe(w.path, 0, (s, v, seq, stale) -> {
                 w.delivered++;
-                consumer.accept(new Delivery(v.path(), ValueText.of(v.buffer(), v.offset(), v.length()), seq, stale));
+                consumer.accept(new Delivery(v.path(), ValueText.of(v.copy(), 0, v.length()), seq, stale));
             });
             if (w.sub.error() != WireError.OK) {
                 throw new IllegalStateException("cannot watch " + path + ": " + WireError.identity(w.sub.error()));
@@ -251,7 +251,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private void learn(VertexValue v) {
         String p = v.path();
         if (!paths.containsKey(p) && !p.startsWith("/$")) {
-            NodePath np = NodePath.ofBody(v.pathBuffer(), v.pathOffset(), v.pathLength());
+            NodePath np = v.nodePath();
             if (np != null) {
                 paths.put(p, np);
             }

@@ -71,7 +71,7 @@ public final class HostService implements AutoCloseable {
         this.dashboardPort = dashboardPort;
         this.ansi = ansi;
         this.out = out;
-        this.host = new HostRuntime(nodeName, new NarrowNode(new NodeConfig()));
+        this.host = new HostRuntime(nodeName, new NarrowNode(NodeConfig.defaults()));
     }
 
     public HostRuntime runtime() {

@@ -41,7 +41,7 @@ class HostRuntimeTest {
     }
 
     private HostRuntime runtime(String name) {
-        HostRuntime r = new HostRuntime(name, new NarrowNode(new NodeConfig()));
+        HostRuntime r = new HostRuntime(name, new NarrowNode(NodeConfig.defaults()));
         closing.add(r);
         return r;
     }

@@ -1,53 +1,52 @@
-package io.spectrum.node.graph;
+package io.spectrum.node;
 
 /**
  * The vertex table of a NARROW node as parallel primitive arrays indexed by vertex id. Keys (the
  * canonical PATH bodies) live in fixed per-vertex slots of {@code maxKey} bytes; lookup is an
  * open-addressed hash (linear probing, backward-shift deletion) over those bytes. Vertex 0 is the
- * root ({@code /}, empty key). Internal to the node: fields are exposed for its single thread.
+ * root ({@code /}, empty key). Package-private: the columns are private and read and written
+ * through small named methods (the JIT inlines them), for the node's single thread.
  */
-public final class VertexTable {
-    public static final int NONE = -1;
+final class VertexTable {
+    static final int NONE = -1;
     /** Vertex flags. */
-    public static final int F_IN_USE = 1;
-    public static final int F_STALE = 2;
+    static final int F_IN_USE = 1;
+    static final int F_STALE = 2;
     /** The last (remote) publisher asked for active/idle notices (FWD op bit 6). */
-    public static final int F_PUB_NOTIFY = 4;
+    static final int F_PUB_NOTIFY = 4;
     /** A {@code $} name: node-internal, refused to remote writers. */
-    public static final int F_RESERVED = 8;
+    static final int F_RESERVED = 8;
 
-    public final int capacity;
-    public final int maxKey;
-    public final byte[] keys;
-    public final int[] keyLen;
-    public final int[] parent;
-    public final int[] firstChild;
-    public final int[] nextSibling;
-    public final int[] flags;
+    private final int capacity;
+    private final int maxKey;
+    private final byte[] keys;
+    private final int[] keyLen;
+    private final int[] parent;
+    private final int[] firstChild;
+    private final int[] nextSibling;
+    private final int[] flags;
     /** Offset of the value block in the value pool; valLen -1 = no value. */
-    public final int[] valOff;
-    public final int[] valLen;
+    private final int[] valOff;
+    private final int[] valLen;
     /** Publish sequence; never goes back while the node runs. */
-    public final long[] seq;
+    private final long[] seq;
     /** Last publisher: link index (-1 = the local host, -2 = none) and peer. */
-    public final int[] pubLink;
-    public final int[] pubPeer;
+    private final int[] pubLink;
+    private final int[] pubPeer;
     /** Last remote publisher's return route in the record pool (-1 none). */
-    public final int[] pubRouteOff;
-    public final int[] pubRouteLen;
-    public final long[] staleSince;
+    private final int[] pubRouteOff;
+    private final int[] pubRouteLen;
+    private final long[] staleSince;
     /** Delivering edges held by this vertex. */
-    public final int[] ownSubs;
+    private final int[] ownSubs;
     /** Delivering edges that see a write here: own plus every ancestor's. */
-    public final int[] listeners;
+    private final int[] listeners;
     /** Subscriber list, sorted by slot position. */
-    public final int[] firstSlot;
-    public final int[] lastSlot;
-    public final int[] slotCount;
-    /** Highest position + 1 in use. */
-    public final int[] posEnd;
+    private final int[] firstSlot;
+    private final int[] lastSlot;
+    private final int[] slotCount;
     /** Pending remote awaits on this vertex. */
-    public final int[] awaits;
+    private final int[] awaits;
 
     private final int[] table;
     private final int mask;
@@ -57,7 +56,7 @@ public final class VertexTable {
     private int peak;
     private long refusals;
 
-    public VertexTable(int capacity, int maxKey) {
+    VertexTable(int capacity, int maxKey) {
         this.capacity = capacity;
         this.maxKey = maxKey;
         keys = new byte[capacity * maxKey];
@@ -79,7 +78,6 @@ public final class VertexTable {
         firstSlot = new int[capacity];
         lastSlot = new int[capacity];
         slotCount = new int[capacity];
-        posEnd = new int[capacity];
         awaits = new int[capacity];
         int size = 1;
         while (size < capacity * 2) {
@@ -95,27 +93,217 @@ public final class VertexTable {
         hashInsert(root);
     }
 
-    public int keyOffset(int v) {
+    // ------------------------------------------------------------------ columns
+
+    int capacity() {
+        return capacity;
+    }
+
+    int maxKey() {
+        return maxKey;
+    }
+
+    /** The key store: vertex v's PATH body is {@code keys()[keyOffset(v), keyOffset(v) + keyLen(v))}. */
+    byte[] keys() {
+        return keys;
+    }
+
+    int keyOffset(int v) {
         return v * maxKey;
     }
 
-    public int used() {
+    int keyLen(int v) {
+        return keyLen[v];
+    }
+
+    int parent(int v) {
+        return parent[v];
+    }
+
+    int firstChild(int v) {
+        return firstChild[v];
+    }
+
+    int nextSibling(int v) {
+        return nextSibling[v];
+    }
+
+    boolean inUse(int v) {
+        return (flags[v] & F_IN_USE) != 0;
+    }
+
+    boolean isStale(int v) {
+        return (flags[v] & F_STALE) != 0;
+    }
+
+    /** A {@code $} vertex or one under it: node-internal. */
+    boolean isReserved(int v) {
+        return (flags[v] & F_RESERVED) != 0;
+    }
+
+    /** The last (remote) publisher asked for active/idle notices. */
+    boolean publisherNotify(int v) {
+        return (flags[v] & F_PUB_NOTIFY) != 0;
+    }
+
+    void setPublisherNotify(int v, boolean on) {
+        flags[v] = on ? flags[v] | F_PUB_NOTIFY : flags[v] & ~F_PUB_NOTIFY;
+    }
+
+    /** Marks v stale from {@code now} (its publisher departed). */
+    void markStale(int v, long now) {
+        flags[v] |= F_STALE;
+        staleSince[v] = now;
+    }
+
+    void clearStale(int v) {
+        flags[v] &= ~F_STALE;
+    }
+
+    long staleSince(int v) {
+        return staleSince[v];
+    }
+
+    boolean hasValue(int v) {
+        return valLen[v] >= 0;
+    }
+
+    /** Offset of v's value block in the value pool (-1 without a value). */
+    int valOff(int v) {
+        return valOff[v];
+    }
+
+    /** Length of v's stored value TLV, -1 without a value. */
+    int valLen(int v) {
+        return valLen[v];
+    }
+
+    void setValue(int v, int off, int len) {
+        valOff[v] = off;
+        valLen[v] = len;
+    }
+
+    void clearValue(int v) {
+        valOff[v] = -1;
+        valLen[v] = -1;
+    }
+
+    long seq(int v) {
+        return seq[v];
+    }
+
+    /** Raises v's sequence to at least {@code floor}. */
+    void raiseSeq(int v, long floor) {
+        if (seq[v] < floor) {
+            seq[v] = floor;
+        }
+    }
+
+    /** Spends the next sequence number of v. */
+    void bumpSeq(int v) {
+        seq[v]++;
+    }
+
+    /** Link index of v's last publisher: -1 the local host, -2 none. */
+    int pubLink(int v) {
+        return pubLink[v];
+    }
+
+    int pubPeer(int v) {
+        return pubPeer[v];
+    }
+
+    void setPublisher(int v, int link, int peer) {
+        pubLink[v] = link;
+        pubPeer[v] = peer;
+    }
+
+    /** Offset of the last remote publisher's return route in the record pool, -1 none. */
+    int pubRouteOff(int v) {
+        return pubRouteOff[v];
+    }
+
+    int pubRouteLen(int v) {
+        return pubRouteLen[v];
+    }
+
+    void setPubRoute(int v, int off, int len) {
+        pubRouteOff[v] = off;
+        pubRouteLen[v] = len;
+    }
+
+    /** Delivering edges held by v itself. */
+    int ownSubs(int v) {
+        return ownSubs[v];
+    }
+
+    void addOwnSubs(int v, int delta) {
+        ownSubs[v] += delta;
+    }
+
+    /** Delivering edges that see a write of v: its own plus every ancestor's. */
+    int listeners(int v) {
+        return listeners[v];
+    }
+
+    void setListeners(int v, int n) {
+        listeners[v] = n;
+    }
+
+    /** Head of v's subscriber slot list (sorted by position), or NONE. */
+    int firstSlot(int v) {
+        return firstSlot[v];
+    }
+
+    int lastSlot(int v) {
+        return lastSlot[v];
+    }
+
+    void setFirstSlot(int v, int s) {
+        firstSlot[v] = s;
+    }
+
+    void setLastSlot(int v, int s) {
+        lastSlot[v] = s;
+    }
+
+    int slotCount(int v) {
+        return slotCount[v];
+    }
+
+    void addSlotCount(int v, int delta) {
+        slotCount[v] += delta;
+    }
+
+    /** Pending remote awaits on v. */
+    int awaits(int v) {
+        return awaits[v];
+    }
+
+    void addAwaits(int v, int delta) {
+        awaits[v] += delta;
+    }
+
+    // ------------------------------------------------------------------ allocation and lookup
+
+
+    int used() {
         return used;
     }
 
-    public int peak() {
+    int peak() {
         return peak;
     }
 
-    public long refusals() {
+    long refusals() {
         return refusals;
     }
 
-    public int free() {
+    int free() {
         return freeTop;
     }
 
-    public void refused() {
+    void refused() {
         refusals++;
     }
 
@@ -128,7 +316,7 @@ public final class VertexTable {
     }
 
     /** The vertex whose key is {@code b[off, off+len)}, or NONE. */
-    public int find(byte[] b, int off, int len) {
+    int find(byte[] b, int off, int len) {
         if (len > maxKey) {
             return NONE;
         }
@@ -160,7 +348,7 @@ public final class VertexTable {
      * Creates a vertex with the given key under {@code parentId}. The caller has checked that the
      * key fits and that the table has room.
      */
-    public int create(byte[] b, int off, int len, int parentId) {
+    int create(byte[] b, int off, int len, int parentId) {
         int v = allocate(len, parentId);
         System.arraycopy(b, off, keys, v * maxKey, len);
         hashInsert(v);
@@ -207,7 +395,6 @@ public final class VertexTable {
         firstSlot[v] = NONE;
         lastSlot[v] = NONE;
         slotCount[v] = 0;
-        posEnd[v] = 0;
         awaits[v] = 0;
         // seq is deliberately kept: a vertex id's sequence never goes back while the node runs
         return v;
@@ -222,7 +409,7 @@ public final class VertexTable {
     }
 
     /** Removes a childless vertex (retirement). The caller has dropped its value and slots. */
-    public void remove(int v) {
+    void remove(int v) {
         int i = hash(keys, v * maxKey, keyLen[v]) & mask;
         while (table[i] != v + 1) {
             i = (i + 1) & mask;
@@ -264,7 +451,7 @@ public final class VertexTable {
     }
 
     /** Next vertex of a pre-order walk of the subtree rooted at {@code top}, or NONE. */
-    public int nextInSubtree(int v, int top) {
+    int nextInSubtree(int v, int top) {
         if (firstChild[v] != NONE) {
             return firstChild[v];
         }

@@ -1,0 +1,237 @@
+package io.spectrum.node;
+
+import io.spectrum.wire.DeliveryPolicy;
+
+/**
+ * Subscriber slots as parallel primitive arrays. Each slot's {@link #word} holds the live
+ * delivery_policy in its low 16 bits, so the suspended state is bit 9 of a word the slot already
+ * has and a toggle is one bit flip. Slots of one vertex form a doubly linked list sorted by
+ * position (the N of {@code :subscribers[N]}). Package-private: the columns are private and read
+ * and written through small named methods (the JIT inlines them), for the node's single thread.
+ */
+final class SlotTable {
+    static final int NONE = -1;
+
+    static final int POLICY_MASK = 0xFFFF;
+
+    static final int IN_USE = 1 << 16;
+    /** An in-process callback edge: no record (listed as a hole). */
+    static final int KIND_CALLBACK = 1 << 17;
+    /** A remote edge: delivers FWD WRITE over (link, peer) to its stored route. */
+    static final int KIND_ROUTED = 1 << 18;
+    /** A local edge from a SUBSCRIBER record: delivers by assigning its local target. */
+    static final int KIND_LOCAL = 1 << 19;
+    /** The stored record carries a delivery_policy pair (rendering rule 1). */
+    static final int HAS_POLICY = 1 << 20;
+    /** The subscriber asked for the node's topic stamp on each delivery. */
+    static final int STAMP = 1 << 21;
+
+    private final int capacity;
+    private final int[] vertex;
+    private final int[] word;
+    private final int[] gen;
+    private final int[] next;
+    private final int[] prev;
+    private final int[] pos;
+    /** Holder: link index (-1 = the local host) and peer. */
+    private final int[] holderLink;
+    private final int[] holderPeer;
+    /** Record block in the record pool: record bytes then route bytes. */
+    private final int[] recOff;
+    private final int[] recLen;
+    private final int[] routeLen;
+    /** Offset in the record of the winning delivery_policy word's high byte (bit 9 lives there), or -1. */
+    private final int[] policyHi;
+    /** Local target vertex of a KIND_LOCAL edge. */
+    private final int[] target;
+    /** The in-process edge's handle (which holds its listener), for KIND_CALLBACK. */
+    private final Object[] handle;
+
+    private final int[] freeIds;
+    private int freeTop;
+    private int used;
+    private int peak;
+    private long refusals;
+
+    SlotTable(int capacity) {
+        this.capacity = capacity;
+        vertex = new int[capacity];
+        word = new int[capacity];
+        gen = new int[capacity];
+        next = new int[capacity];
+        prev = new int[capacity];
+        pos = new int[capacity];
+        holderLink = new int[capacity];
+        holderPeer = new int[capacity];
+        recOff = new int[capacity];
+        recLen = new int[capacity];
+        routeLen = new int[capacity];
+        policyHi = new int[capacity];
+        target = new int[capacity];
+        handle = new Object[capacity];
+        freeIds = new int[capacity];
+        for (int i = capacity - 1; i >= 0; i--) {
+            freeIds[freeTop++] = i;
+            vertex[i] = NONE;
+        }
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    /** Fills a taken (or replaced) slot; its generation moves on. No record policy word, no target. */
+    void fill(int s, int v, int w, int link, int peer, int recordOff, int recordLen, int routeLength) {
+        vertex[s] = v;
+        word[s] = w;
+        gen[s]++;
+        holderLink[s] = link;
+        holderPeer[s] = peer;
+        recOff[s] = recordOff;
+        recLen[s] = recordLen;
+        routeLen[s] = routeLength;
+        policyHi[s] = -1;
+        target[s] = NONE;
+    }
+
+    /** The vertex holding slot s, NONE for a free slot. */
+    int vertex(int s) {
+        return vertex[s];
+    }
+
+    /** The slot's word: IN_USE, the kind bits, flags and the live delivery_policy (low 16 bits). */
+    int word(int s) {
+        return word[s];
+    }
+
+    boolean suspended(int s) {
+        return (word[s] & DeliveryPolicy.SUSPENDED) != 0;
+    }
+
+    /** Flips the suspended bit of the live policy. */
+    void toggleSuspended(int s) {
+        word[s] ^= DeliveryPolicy.SUSPENDED;
+    }
+
+    int gen(int s) {
+        return gen[s];
+    }
+
+    /** Next slot of the same vertex by position, or NONE. */
+    int next(int s) {
+        return next[s];
+    }
+
+    int prev(int s) {
+        return prev[s];
+    }
+
+    void setNext(int s, int n) {
+        next[s] = n;
+    }
+
+    void setPrev(int s, int p) {
+        prev[s] = p;
+    }
+
+    /** The position N of {@code :subscribers[N]}. */
+    int pos(int s) {
+        return pos[s];
+    }
+
+    void setPos(int s, int p) {
+        pos[s] = p;
+    }
+
+    /** Holder link index (-1 = the local host). */
+    int holderLink(int s) {
+        return holderLink[s];
+    }
+
+    int holderPeer(int s) {
+        return holderPeer[s];
+    }
+
+    boolean heldBy(int s, int link, int peer) {
+        return holderLink[s] == link && holderPeer[s] == peer;
+    }
+
+    /** Offset of the stored record in the record pool, -1 for a record-less slot. */
+    int recOff(int s) {
+        return recOff[s];
+    }
+
+    int recLen(int s) {
+        return recLen[s];
+    }
+
+    /** Length of the return route stored right after the record. */
+    int routeLen(int s) {
+        return routeLen[s];
+    }
+
+    /** Record-relative offset of the winning delivery_policy word's high byte, or -1. */
+    int policyHi(int s) {
+        return policyHi[s];
+    }
+
+    void setPolicyHi(int s, int off) {
+        policyHi[s] = off;
+    }
+
+    /** Local target vertex of a KIND_LOCAL edge. */
+    int target(int s) {
+        return target[s];
+    }
+
+    void setTarget(int s, int v) {
+        target[s] = v;
+    }
+
+    /** The in-process edge's handle, for KIND_CALLBACK. */
+    Object handle(int s) {
+        return handle[s];
+    }
+
+    void setHandle(int s, Object h) {
+        handle[s] = h;
+    }
+
+    /** Takes a free slot, or NONE (refusal counted). */
+    int take() {
+        if (freeTop == 0) {
+            refusals++;
+            return NONE;
+        }
+        int s = freeIds[--freeTop];
+        if (++used > peak) {
+            peak = used;
+        }
+        return s;
+    }
+
+    void give(int s) {
+        vertex[s] = NONE;
+        word[s] = 0;
+        handle[s] = null;
+        recOff[s] = -1;
+        freeIds[freeTop++] = s;
+        used--;
+    }
+
+    boolean delivering(int s) {
+        return (word[s] & DeliveryPolicy.SUSPENDED) == 0;
+    }
+
+    int used() {
+        return used;
+    }
+
+    int peak() {
+        return peak;
+    }
+
+    long refusals() {
+        return refusals;
+    }
+}
