@@ -12,7 +12,7 @@ import io.spectrum.wire.WireError;
 
 /**
  * The FWD terminus: parses the request decoded into {@link FwdRequest#rx}, hands replies to the
- * remote client (and counts ping answers), and dispatches READ / WRITE / AWAIT on the dst vertex
+ * remote client, and dispatches READ / WRITE / AWAIT on the dst vertex
  * or its {@code :subscribers} / {@code :children} field, answering every refusal with a typed error.
  */
 final class FwdTerminus {
@@ -30,7 +30,6 @@ final class FwdTerminus {
     private final RemoteClient client;
     private final Clock clock;
     private final long defaultAwait;
-    private long pingAnswers;
 
     FwdTerminus(FwdRequest req, FieldSelector sel, SubscribersField subscribers, ChildrenField children,
                 ComposedRead composed, VertexTable vt, BlockPool values,
@@ -50,11 +49,6 @@ final class FwdTerminus {
         this.client = client;
         this.clock = clock;
         this.defaultAwait = defaultAwait;
-    }
-
-    /** Answers to the node's pings received so far. */
-    long pingAnswers() {
-        return pingAnswers;
     }
 
     /** Handles the request already decoded into the request's index, from (link, peer). */
@@ -89,11 +83,6 @@ final class FwdTerminus {
         }
         final int rest = x.nextSibling(src);
         if (op == NarrowNode.OP_REPLY) {
-            if (x.type(d) == TlvType.PATH && Bytes.equals(x.buffer(), x.bodyOffset(d), x.bodyLength(d),
-                    NarrowNode.PING_EP.tlv(), 4, NarrowNode.PING_EP.bodyLength())) {
-                pingAnswers++;
-                return;
-            }
             client.onReply(li, peer, x, d, src, rest);
             return;
         }
