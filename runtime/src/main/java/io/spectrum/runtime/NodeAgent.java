@@ -53,6 +53,8 @@ public final class NodeAgent implements Agent {
     private boolean pollOnly;
     private long nextStep;
     private long nextHousekeeping;
+    private volatile long waits;
+    private volatile boolean stopping;
 
     /**
      * @param name              for the thread and errors
@@ -116,6 +118,12 @@ public final class NodeAgent implements Agent {
         readiness.wake();
     }
 
+    /** The loop is being stopped: never block again (so the runner sees its stop at once). */
+    void stopWaiting() {
+        stopping = true;
+        readiness.wake();
+    }
+
     /** Wakes the loop if it is blocked (from any thread). */
     public void wake() {
         readiness.wake();
@@ -173,14 +181,20 @@ public final class NodeAgent implements Agent {
      * deadline comes (at most {@link #POLL_FALLBACK_NANOS} when a link cannot signal its input).
      */
     void awaitWork() {
-        if (!tasks.isEmpty()) {
+        if (stopping || !tasks.isEmpty()) {
             return;
         }
         long timeout = nextDeadline() - clock.nanoTime();
         if (pollOnly && timeout > POLL_FALLBACK_NANOS) {
             timeout = POLL_FALLBACK_NANOS;
         }
+        waits++; // single writer: the agent's thread
         readiness.await(timeout);
+    }
+
+    /** Times the loop went to wait for work (read from any thread; for tests and operators). */
+    public long waits() {
+        return waits;
     }
 
     /** Closes the selector; the links and the node are closed by their owner ({@link NodeLoop#close}). */

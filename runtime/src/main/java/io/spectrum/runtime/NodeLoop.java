@@ -86,7 +86,7 @@ public final class NodeLoop implements AutoCloseable {
         }
         closed = true;
         if (thread != null && thread != Thread.currentThread()) {
-            agent.wake();
+            agent.stopWaiting();
             runner.close();
         } else if (thread == null) {
             agent.onClose();
