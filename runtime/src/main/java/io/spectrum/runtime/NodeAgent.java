@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class NodeAgent implements Agent {
     /** Default period of the node's timers (AWAIT expiry, publisher grace) and the liveness sweep. */
-    public static final long HOUSEKEEPING_NANOS = 20_000_000L;
+    public static final long HOUSEKEEPING_NANOS = 100_000_000L;
     /** How long the loop may block when some link cannot signal its input (it must be polled). */
     public static final long POLL_FALLBACK_NANOS = 1_000_000L;
 
