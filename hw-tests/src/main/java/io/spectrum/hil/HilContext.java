@@ -7,7 +7,6 @@ import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.time.SystemClock;
-import org.agrona.concurrent.AgentInvoker;
 
 import java.time.Duration;
 
@@ -40,17 +39,7 @@ public final class HilContext {
                 NodeAgent.HOUSEKEEPING_NANOS);
         agent.attach(link);
         agent.setFrameTap(client.recorder());
-        AgentInvoker invoker = new AgentInvoker(HilContext::rethrow, null, agent);
-        invoker.start();
-        client.pumpWith(invoker::invoke);
-    }
-
-    /** A failure inside the node loop surfaces in the scenario that was pumping it. */
-    private static void rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        throw new IllegalStateException(t);
+        client.pumpWith(agent.onCallerThread());
     }
 
     public BoardTarget target() {

@@ -6,10 +6,12 @@ import io.spectrum.node.NarrowNode;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.WireError;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentInvoker;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.IntSupplier;
 
 /**
  * The one node loop, as an agrona {@link Agent}: each duty cycle ({@link #doWork}) polls the links,
@@ -20,7 +22,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * arrives, a task is submitted, or the next deadline (step, housekeeping) comes.
  *
  * <p>Run it on its own thread with {@link NodeLoop} (boards, hosts), or on the caller's thread
- * through an agrona {@code AgentInvoker} (the HIL suite, whose client pumps the loop while it waits).
+ * through an agrona {@code AgentInvoker} ({@link #onCallerThread}; the HIL suite, whose client pumps the loop while it waits).
  * The node is single-threaded: only the agent's thread touches it; others {@link #submit} tasks.
  */
 public final class NodeAgent implements Agent {
@@ -127,6 +129,24 @@ public final class NodeAgent implements Agent {
     /** Wakes the loop if it is blocked (from any thread). */
     public void wake() {
         readiness.wake();
+    }
+
+    /**
+     * Runs this agent on the caller's thread (an agrona {@code AgentInvoker}): each call of the
+     * returned supplier is one duty cycle and returns its work; a failure in the cycle is thrown to
+     * the caller. For a harness that pumps the loop while it waits (the HIL suite).
+     */
+    public IntSupplier onCallerThread() {
+        AgentInvoker invoker = new AgentInvoker(NodeAgent::rethrow, null, this);
+        invoker.start();
+        return invoker::invoke;
+    }
+
+    private static void rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        throw new IllegalStateException(t);
     }
 
     @Override
