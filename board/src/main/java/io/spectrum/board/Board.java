@@ -77,12 +77,17 @@ public final class Board implements AutoCloseable {
         return count;
     }
 
-    private void step(long now) {
-        if (periodNanos > 0 && now - next >= 0) {
+    /** The loop's periodic step: publishes when the period has passed; returns when it is next due. */
+    private long step(long now) {
+        if (periodNanos <= 0) {
+            return now + 3_600_000_000_000L;
+        }
+        if (now - next >= 0) {
             next = now + periodNanos;
             count++;
             publishAll();
         }
+        return next;
     }
 
     private void publishAll() {

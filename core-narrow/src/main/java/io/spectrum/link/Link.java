@@ -39,6 +39,28 @@ public interface Link {
     /** Registers the one listener told of peers coming and going (for staleness and edge eviction). */
     void setPeerListener(PeerListener listener);
 
+    /**
+     * Registers the hook that probes a peer silent for the link's ping interval (the node loop wires
+     * its {@code $node/caps} READ here). A link without liveness tracking ignores it.
+     */
+    default void setLivenessProbe(LivenessProbe probe) {
+    }
+
+    /** True while the link considers {@code peer} alive (heard from within its timeout). */
+    default boolean isPeerUp(int peer) {
+        return false;
+    }
+
+    /**
+     * Tells the link how to wake the node loop when input arrives ({@link Readiness}).
+     *
+     * @return true when the link will signal every arrival (through the loop's selector or
+     *     {@link Readiness#wake}); false when the loop must keep polling it on a short period
+     */
+    default boolean setReadiness(Readiness readiness) {
+        return false;
+    }
+
     /** Counters an operator reads: frames in/out, frames dropped and why. */
     LinkStats stats();
 

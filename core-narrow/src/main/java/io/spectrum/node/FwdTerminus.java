@@ -13,7 +13,7 @@ import io.spectrum.wire.WireError;
 
 /**
  * The FWD terminus: reads the request decoded into {@link FwdRequest#rx} through {@link FwdView}, hands replies to the
- * remote client (and counts ping answers), and dispatches READ / WRITE / AWAIT on the dst vertex
+ * remote client, and dispatches READ / WRITE / AWAIT on the dst vertex
  * or its {@code :subscribers} / {@code :children} field, answering every refusal with a typed error.
  */
 final class FwdTerminus {
@@ -32,7 +32,6 @@ final class FwdTerminus {
     private final Clock clock;
     private final long defaultAwait;
     private final FwdView fwd = new FwdView();
-    private long pingAnswers;
 
     FwdTerminus(NodeParts p) {
         this.req = p.req;
@@ -51,11 +50,6 @@ final class FwdTerminus {
         this.defaultAwait = p.config.defaultAwaitTimeoutNanos();
     }
 
-    /** Answers to the node's pings received so far. */
-    long pingAnswers() {
-        return pingAnswers;
-    }
-
     /**
      * Handles the request already decoded into the request's index, from (link, peer). The envelope
      * is read by {@link FwdView}; one it refuses (not FWD, op not a 1-byte VALUE, dst or src missing)
@@ -69,10 +63,6 @@ final class FwdTerminus {
         }
         final int op = fwd.opcode();
         if (op == FwdView.OP_REPLY) {
-            if (fwd.dstEquals(NarrowNode.PING_EP.tlv(), NarrowNode.PING_EP.bodyOffset(), NarrowNode.PING_EP.bodyLength())) {
-                pingAnswers++;
-                return;
-            }
             client.onReply(li, peer, fwd);
             return;
         }

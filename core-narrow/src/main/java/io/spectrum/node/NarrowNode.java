@@ -65,7 +65,6 @@ public final class NarrowNode implements Node, FrameHandler {
 
     final RemoteClient client;
     static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
-    static final NodePath PING_EP = NodePath.of(Names.PING_REPLY_PATH);
     private final FwdTerminus terminus;
     private final ComposedRead composed;
 
@@ -304,29 +303,6 @@ public final class NarrowNode implements Node, FrameHandler {
             return v;
         }
         return client.subscribe(li, peer, remotePath, localTarget, policy);
-    }
-
-    /**
-     * Liveness ping: sends {@code FWD{READ, dst = /$node/caps, src = /$reply/ping}} to the peer, whose
-     * answer (any frame) refreshes the link's liveness clock. Shaped to be a link's liveness probe
-     * hook ({@code link.setLivenessProbe(node::ping)}). The answer is read, not stored:
-     * {@link #pingAnswers()} counts answers. Allocation-free.
-     *
-     * @return OK, TRANSPORT_DOWN for a link that is not attached, or the link's send code
-     */
-    public int ping(Link link, int peer) {
-        int li = linkIndex(link);
-        if (li < 0) {
-            return WireError.TRANSPORT_DOWN;
-        }
-        TlvWriter t = buffers.txWriter();
-        t.begin(TlvType.FWD).value(FwdView.OP_READ, 1).raw(CAPS.tlv()).raw(PING_EP.tlv()).end();
-        return t.error() != WireError.OK ? t.error() : links.link(li).send(peer, buffers.tx, 0, t.length());
-    }
-
-    /** Answers to {@link #ping} received so far. */
-    public long pingAnswers() {
-        return terminus.pingAnswers();
     }
 
     /** The client side of remote subscriptions and requests. */

@@ -38,8 +38,6 @@ public final class Names {
     // ---- reserved paths
     /** The extensions map every node publishes, and the path a liveness probe READs. */
     public static final String CAPS_PATH = "/$node/caps";
-    /** The reply endpoint of the node's own liveness ping. */
-    public static final String PING_REPLY_PATH = "/$reply/ping";
     /** Prefix of the node's remote-request reply endpoints ({@code /$reply/<k>}). */
     public static final String REPLY_PREFIX = "/$reply/";
 

@@ -119,16 +119,19 @@ class RemoteClientTest {
     }
 
     @Test
-    void livenessPingReadsThePeersCapsAndCountsTheAnswer() {
-        assertEquals(WireError.OK, host.ping(hostSide, 0));
-        assertEquals("0f402400" + "0100010000" + "06000b0005246e6f64650463617073" + "06000c0006247265706c790470696e67",
-                Frames.hex(hostSide.lastSent()));
+    void livenessReadOfThePeersCapsIsAnsweredWithItsExtensionsMap() {
+        // the liveness probe's request (runtime CapsProbe): a remote READ of the peer's $node/caps
+        RemoteClient c = host.remote();
+        int k = c.read(hostSide, 0, NodePath.of("/$node/caps"));
+        assertTrue(k >= 0);
         pump();
-        assertEquals(1, host.pingAnswers());
-        Frames.Reply answer = Frames.parse(boardSide.lastSent());
-        assertEquals(0, answer.kind);
-        assertTrue(Frames.hex(answer.payloadBytes()).startsWith("0b40"), "the caps map");
-        assertEquals(WireError.TRANSPORT_DOWN, host.ping(new FakeLink(9), 0));
+        assertEquals(RemoteClient.DONE, c.requestState(k));
+        assertEquals(WireError.OK, c.requestError(k));
+        byte[] out = new byte[256];
+        int n = c.requestResult(k, out, 0);
+        assertTrue(n > 0 && Frames.hex(java.util.Arrays.copyOf(out, n)).startsWith("0b40"), "the caps map");
+        c.release(k);
+        assertEquals(-WireError.TRANSPORT_DOWN, c.read(new FakeLink(9), 0, NodePath.of("/$node/caps")));
     }
 
     @Test

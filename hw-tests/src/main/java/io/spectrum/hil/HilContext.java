@@ -1,10 +1,13 @@
 package io.spectrum.hil;
 
 import io.spectrum.runtime.CapsProbe;
+import io.spectrum.runtime.NodeAgent;
 import io.spectrum.hil.client.BoardClient;
 import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
+import io.spectrum.time.SystemClock;
+
 import java.time.Duration;
 
 /**
@@ -27,16 +30,16 @@ public final class HilContext {
         // the host's $node/caps) and reaps the edges of a silent one must get its answers, or the
         // suite's own subscriptions would be evicted in the middle of a scenario.
         this.hostNode = new NarrowNode(NodeConfig.defaults());
-        hostNode.attach(link); // the node becomes the link's peer listener; the client keeps polling
-        // the project's liveness ping: READs the board's $node/caps when the link finds it quiet, and
-        // reports a changed spectrum.boot (a restart faster than the link timeout) as down + up
-        CapsProbe.stampBoot(hostNode);
-        CapsProbe probe = new CapsProbe(hostNode, 1, 1);
-        probe.install(link);
-        client.attachTap(hostNode, () -> {
-            hostNode.tick();
-            probe.sweep();
-        });
+        // The runtime's one node loop, run on the scenario's thread: the client pumps it while it
+        // waits. It polls the link (every frame goes to the client's recorder, then to the node),
+        // runs the node's timers and the project's liveness ping (CapsProbe: READs the board's
+        // $node/caps when the link finds it quiet, and reports a changed spectrum.boot, a restart
+        // faster than the link timeout, as down + up).
+        NodeAgent agent = new NodeAgent("hil host", hostNode, SystemClock.INSTANCE, null,
+                NodeAgent.HOUSEKEEPING_NANOS);
+        agent.attach(link);
+        agent.setFrameTap(client.recorder());
+        client.pumpWith(agent.onCallerThread());
     }
 
     public BoardTarget target() {

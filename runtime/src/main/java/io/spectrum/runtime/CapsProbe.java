@@ -2,8 +2,6 @@ package io.spectrum.runtime;
 
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
-import io.spectrum.link.serial.SerialLink;
-import io.spectrum.link.udp.UdpLink;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
@@ -22,7 +20,7 @@ import java.security.SecureRandom;
  * READ of {@code /$node/caps}. Its answer (the extensions map) is traffic, which is what refreshes
  * the link's liveness clock; a peer that does not answer within the link's timeout is reported down.
  *
- * <p>Restart detection: every node process run through {@link NodeLoop} adds a random
+ * <p>Restart detection: every node process run through {@link NodeAgent} adds a random
  * {@code spectrum.boot} key to its own caps ({@link #stampBoot}). When a peer's caps answer differs
  * from the previous one, the peer restarted in less than the link timeout (so the link never saw it
  * go): the probe then reports the peer down and up to the node, which evicts what the old
@@ -30,7 +28,7 @@ import java.security.SecureRandom;
  *
  * <p>At most one ping per (link, peer) is outstanding: the previous request is collected and
  * released before a new ping goes out. Runs on the node's thread (links call it from inside
- * {@code node.poll()}; {@link #sweep()} from the loop). Allocation-free after construction.
+ * {@code node.poll()}; {@link #sweep()} from the agent). Allocation-free after construction.
  */
 public final class CapsProbe implements LivenessProbe {
     public static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
@@ -85,17 +83,13 @@ public final class CapsProbe implements LivenessProbe {
         }
     }
 
-    /** Wires this probe into a link (UDP or serial); other links have no liveness hook. */
+    /** Wires this probe into a link's liveness hook ({@link Link#setLivenessProbe}). */
     public void install(Link link) {
         if (linkCount == links.length) {
             throw new IllegalStateException("CapsProbe holds " + links.length + " links");
         }
         links[linkCount++] = link;
-        if (link instanceof UdpLink u) {
-            u.setLivenessProbe(this);
-        } else if (link instanceof SerialLink s) {
-            s.setLivenessProbe(this);
-        }
+        link.setLivenessProbe(this);
     }
 
     private int slot(Link link, int peer) {
@@ -141,7 +135,7 @@ public final class CapsProbe implements LivenessProbe {
                 if (pending[s] >= 0) {
                     collect(s);
                 }
-                boolean up = isUp(link, peer);
+                boolean up = link.isPeerUp(peer);
                 if (!up) {
                     answerLen[s] = -1;
                 } else if (answerLen[s] < 0 && pending[s] < 0) {
@@ -153,16 +147,6 @@ public final class CapsProbe implements LivenessProbe {
                 }
             }
         }
-    }
-
-    private static boolean isUp(Link link, int peer) {
-        if (link instanceof UdpLink u) {
-            return u.isPeerUp(peer);
-        }
-        if (link instanceof SerialLink s) {
-            return peer == 0 && s.isPeerUp();
-        }
-        return false;
     }
 
     /** If the ping in slot s was answered: compare with the last answer, release the request. */

@@ -1,6 +1,6 @@
 package io.spectrum.host.runtime;
 
-import io.spectrum.runtime.CapsProbe;
+import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
@@ -24,20 +24,18 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
  * Runs a host node on its own thread and presents it as a {@link HostModel}.
  *
- * <p>The node is single-threaded, so exactly one thread ("spectrum-node") touches it: it polls the
- * links, runs the node's timers, runs submitted tasks, and every refresh period rebuilds an
- * immutable {@link HostSnapshot}. Other threads (HTTP, terminal) read the latest snapshot through a
+ * <p>The node is single-threaded, so exactly one thread touches it: the runtime's {@link NodeLoop}
+ * (links, node timers, liveness probe, submitted tasks), whose periodic step rebuilds an
+ * immutable {@link HostSnapshot} every refresh period. Other threads (HTTP, terminal) read the latest snapshot through a
  * volatile field and send actions as tasks whose result they wait for; nobody holds a lock while
  * doing I/O.
  *
@@ -51,19 +49,16 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
 
     private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final String name;
     private final NarrowNode node;
     private final OwnerSurface owner;
-    private final CapsProbe probe;
+    private final NodeLoop loop;
     private final List<LinkEntry> links = new ArrayList<>();
     private final List<LocalWatch> watches = new ArrayList<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
-    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final byte[] valueBuf = new byte[64 * 1024];
-    private final Thread thread;
     private volatile HostSnapshot snapshot;
     private volatile boolean running;
     private boolean dirty = true;
@@ -109,10 +104,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.name = name;
         this.node = node;
         this.owner = new OwnerSurface(node);
-        this.probe = new CapsProbe(node, 8, 64);
+        this.loop = new NodeLoop("host " + name, node, this::step);
         this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
-        this.thread = new Thread(this::loop, "spectrum-node");
-        this.thread.setDaemon(true);
         // learn every vertex that gets a value: one subtree subscription at the root
         Subscription root = node.subscribe(NodePath.of("/"), 0, (s, v, seq, stale) -> learn(v));
         if (root.error() != WireError.OK) {
@@ -132,13 +125,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /** Attaches a link to the node; call before {@link #start()} or from a task. */
     public void attach(Link link) {
         onNodeThread(() -> {
-            int code = node.attach(link);
-            if (code != WireError.OK) {
-                throw new IllegalStateException("cannot attach " + link.name() + ": " + WireError.identity(code));
-            }
+            loop.attach(link);        // node, liveness probe (a READ of /$node/caps), wake-on-input
             LinkEntry e = new LinkEntry(link, node);
             link.setPeerListener(e); // count peers for the link view, then let the node handle it
-            probe.install(link);     // liveness: a quiet peer gets a READ of /$node/caps
             links.add(e);
             dirty = true;
             return null;
@@ -186,7 +175,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /** Runs {@code task} on the node thread and returns its result (directly when not started). */
     public <T> T onNodeThread(Callable<T> task) {
-        if (!running || Thread.currentThread() == thread) {
+        if (!running || loop.isNodeThread()) {
             try {
                 return task.call();
             } catch (RuntimeException e) {
@@ -196,14 +185,13 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             }
         }
         CompletableFuture<T> f = new CompletableFuture<>();
-        tasks.add(() -> {
+        loop.submit(() -> {
             try {
                 f.complete(task.call());
             } catch (Throwable t) {
                 f.completeExceptionally(t);
             }
         });
-        LockSupport.unpark(thread);
         try {
             return f.get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -220,32 +208,15 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public void start() {
         refresh();
         running = true;
-        thread.start();
+        loop.start();
     }
 
-    private void loop() {
-        while (running) {
-            int work = 0;
-            try {
-                work += node.poll();
-                node.tick();
-                Runnable t;
-                while ((t = tasks.poll()) != null) {
-                    t.run();
-                    work++;
-                }
-                long now = System.nanoTime();
-                if (now - lastRefresh >= REFRESH_NANOS) {
-                    refresh();
-                }
-            } catch (RuntimeException e) {
-                // keep serving: one bad frame or task must not stop the host
-                System.err.println("spectrum host: " + e);
-            }
-            if (work == 0) {
-                LockSupport.parkNanos(IDLE_PARK_NANOS);
-            }
+    /** The loop's periodic step: rebuilds the snapshot every refresh period. */
+    private long step(long now) {
+        if (now - lastRefresh >= REFRESH_NANOS) {
+            refresh();
         }
+        return lastRefresh + REFRESH_NANOS;
     }
 
     private void learn(VertexValue v) {
@@ -398,17 +369,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     @Override
     public void close() {
         running = false;
-        LockSupport.unpark(thread);
-        if (thread.isAlive()) {
-            try {
-                thread.join(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        for (LinkEntry l : links) {
-            l.link.close();
-        }
-        node.close();
+        loop.close(); // stops the node thread, then closes the links and the node
     }
 }

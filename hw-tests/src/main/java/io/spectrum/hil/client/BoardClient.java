@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -31,16 +32,20 @@ public final class BoardClient {
     private final List<Delivery> deliveries = new ArrayList<>();
     private final FrameHandler recorder = this::record;
     private long nextRequest = 1;
-    private FrameHandler tap;
-    private Runnable onPump;
+    private IntSupplier dutyCycle;
 
     /**
-     * Also hands every inbound frame to {@code handler} (a host node riding on this link) and runs
-     * {@code eachPump} on every poll round (its timers). Null removes them.
+     * Lets a node loop own the link (a host node riding on it): each pump runs {@code dutyCycle}
+     * (the runtime's node agent, which polls the link and hands every frame to {@link #recorder()}
+     * before its node) instead of polling the link here. Null: the client polls the link itself.
      */
-    public void attachTap(FrameHandler handler, Runnable eachPump) {
-        this.tap = handler;
-        this.onPump = eachPump;
+    public void pumpWith(IntSupplier dutyCycle) {
+        this.dutyCycle = dutyCycle;
+    }
+
+    /** Where inbound frames go to be recorded (for a loop that polls the link on this client's behalf). */
+    public FrameHandler recorder() {
+        return recorder;
     }
     private int refusedInbound;
 
@@ -205,13 +210,11 @@ public final class BoardClient {
     }
 
     public int pumpOnce() {
-        if (onPump != null) {
-            onPump.run();
-        }
+        IntSupplier cycle = dutyCycle;
         int total = 0;
         int n;
         do {
-            n = link.poll(recorder, 64);
+            n = cycle != null ? cycle.getAsInt() : link.poll(recorder, 64);
             total += n;
         } while (n > 0);
         return total;
@@ -240,9 +243,6 @@ public final class BoardClient {
     }
 
     private void record(Link from, int fromPeer, byte[] buf, int off, int len) {
-        if (tap != null) {
-            tap.onFrame(from, fromPeer, buf, off, len);
-        }
         long now = System.nanoTime();
         long seq = inbound.isEmpty() ? 1 : inbound.get(inbound.size() - 1).seq() + 1;
         byte[] raw = Arrays.copyOfRange(buf, off, off + len);

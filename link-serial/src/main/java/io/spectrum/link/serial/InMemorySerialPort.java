@@ -12,12 +12,23 @@ public final class InMemorySerialPort implements SerialPortIo {
         private final byte[] data;
         private int head;
         private int count;
+        /** Told after bytes were put (the reading end's data listener), outside the lock. */
+        volatile Runnable onData;
 
         Ring(int capacity) {
             data = new byte[capacity];
         }
 
-        synchronized int put(byte[] src, int off, int len) {
+        int put(byte[] src, int off, int len) {
+            int n = putLocked(src, off, len);
+            Runnable r = onData;
+            if (n > 0 && r != null) {
+                r.run();
+            }
+            return n;
+        }
+
+        private synchronized int putLocked(byte[] src, int off, int len) {
             int n = Math.min(len, data.length - count);
             int tail = (head + count) % data.length;
             for (int i = 0; i < n; i++) {
@@ -100,6 +111,13 @@ public final class InMemorySerialPort implements SerialPortIo {
     @Override
     public void close() {
         open = false;
+    }
+
+    /** Runs {@code onData} on the writing thread whenever the other end puts bytes here. */
+    @Override
+    public boolean setDataListener(Runnable onData) {
+        in.onData = onData;
+        return true;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.spectrum.link.serial;
 
 import com.fazecast.jSerialComm.SerialPort;
+import com.fazecast.jSerialComm.SerialPortDataListener;
+import com.fazecast.jSerialComm.SerialPortEvent;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -28,7 +30,24 @@ public final class JSerialCommPort implements SerialPortIo {
     private volatile long transientRetries;
     private volatile boolean running;
     private volatile SerialPort port;
+    private volatile Runnable onData;
     private Thread writer;
+
+    /** jSerialComm's data-available event, forwarded to {@link #setDataListener}'s runnable. */
+    private final SerialPortDataListener events = new SerialPortDataListener() {
+        @Override
+        public int getListeningEvents() {
+            return SerialPort.LISTENING_EVENT_DATA_AVAILABLE;
+        }
+
+        @Override
+        public void serialEvent(SerialPortEvent event) {
+            Runnable r = onData;
+            if (r != null) {
+                r.run();
+            }
+        }
+    };
 
     public JSerialCommPort(String path, int baud, int writeBufferBytes) {
         this.path = path;
@@ -62,6 +81,9 @@ public final class JSerialCommPort implements SerialPortIo {
         failed = false;
         running = true;
         port = p;
+        if (onData != null) {
+            p.addDataListener(events);
+        }
         Thread t = new Thread(() -> drain(p), "serial-writer " + path);
         t.setDaemon(true);
         writer = t;
@@ -178,6 +200,23 @@ public final class JSerialCommPort implements SerialPortIo {
             }
             return n;
         }
+    }
+
+    /**
+     * Forwards jSerialComm's data-available events (its own event thread, from the next open on and
+     * across reopens); reads stay non-blocking.
+     */
+    @Override
+    public boolean setDataListener(Runnable listener) {
+        onData = listener;
+        SerialPort p = port;
+        if (p != null) {
+            p.removeDataListener();
+            if (listener != null) {
+                p.addDataListener(events);
+            }
+        }
+        return true;
     }
 
     /** Native writes that met a full driver buffer (EAGAIN) and were retried. */

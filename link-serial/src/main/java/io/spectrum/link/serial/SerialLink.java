@@ -7,6 +7,7 @@ import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
+import io.spectrum.link.Readiness;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.WireError;
 
@@ -99,6 +100,11 @@ public final class SerialLink implements Link {
 
     public boolean isPeerUp() {
         return liveness.isUp(0);
+    }
+
+    @Override
+    public boolean isPeerUp(int peer) {
+        return peer == 0 && liveness.isUp(0);
     }
 
     /** Failed open attempts so far (port absent while reopening). */
@@ -291,8 +297,18 @@ public final class SerialLink implements Link {
     }
 
     /** Registers the hook that pings a silent peer (wired by the node to a {@code $node/caps} READ). */
+    @Override
     public void setLivenessProbe(LivenessProbe probe) {
         liveness.setProbe(probe);
+    }
+
+    /**
+     * Wakes the loop from the port's data events ({@link SerialPortIo#setDataListener}); true when
+     * the port signals arrivals. While the port is closed (reopen backoff) the loop's timer drives it.
+     */
+    @Override
+    public boolean setReadiness(Readiness readiness) {
+        return port.setDataListener(readiness::wake);
     }
 
     @Override

@@ -18,6 +18,16 @@ public interface SerialPortIo {
 
     void close();
 
+    /**
+     * Runs {@code onData} (on the port's own thread) whenever bytes arrive, for as long as the port
+     * is open, across reopens. Reads stay non-blocking; the listener only says "read now".
+     *
+     * @return false when this port cannot signal arrivals (its reader must poll)
+     */
+    default boolean setDataListener(Runnable onData) {
+        return false;
+    }
+
     /** "/dev/ttyUSB0@115200" for names and logs. */
     String describe();
 }

@@ -7,6 +7,7 @@ import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
+import io.spectrum.link.Readiness;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.time.Clock;
@@ -199,6 +200,7 @@ public final class UdpLink implements Link {
     }
 
     /** True while the peer is considered alive (heard from within the timeout). */
+    @Override
     public boolean isPeerUp(int peer) {
         return liveness.isUp(peer);
     }
@@ -367,8 +369,15 @@ public final class UdpLink implements Link {
     }
 
     /** Registers the hook that pings a silent peer (wired by the node to a {@code $node/caps} READ). */
+    @Override
     public void setLivenessProbe(LivenessProbe probe) {
         liveness.setProbe(probe);
+    }
+
+    /** Hands the (non-blocking) channel to the loop's selector: a datagram wakes the loop. */
+    @Override
+    public boolean setReadiness(Readiness readiness) {
+        return !closed && readiness.watch(channel);
     }
 
     @Override

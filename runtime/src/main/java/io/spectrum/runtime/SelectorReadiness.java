@@ -1,0 +1,74 @@
+package io.spectrum.runtime;
+
+import io.spectrum.link.Readiness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.function.Consumer;
+
+/**
+ * The node loop's one place to sleep: a NIO {@link Selector} watching the links' channels (UDP), woken
+ * by links whose input arrives on another thread (serial data events) and by submitted tasks.
+ * Selected keys are consumed through a callback, so a wake-up adds nothing to a key set (no
+ * allocation per wake on the node thread).
+ */
+final class SelectorReadiness implements Readiness, AutoCloseable {
+    private final Selector selector;
+    private final Consumer<SelectionKey> onKey = k -> { };
+
+    SelectorReadiness() {
+        try {
+            selector = Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a selector for the node loop", e);
+        }
+    }
+
+    @Override
+    public boolean watch(Object selectableChannel) {
+        if (!(selectableChannel instanceof SelectableChannel ch) || ch.isBlocking()) {
+            return false;
+        }
+        try {
+            ch.register(selector, SelectionKey.OP_READ);
+            return true;
+        } catch (ClosedChannelException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void wake() {
+        selector.wakeup();
+    }
+
+    /**
+     * Blocks until a watched channel is readable, {@link #wake} is called, or {@code timeoutNanos}
+     * pass (rounded up to the selector's millisecond); 0 or less only checks.
+     *
+     * @return channels found readable
+     */
+    int await(long timeoutNanos) {
+        try {
+            if (timeoutNanos <= 0) {
+                return selector.selectNow(onKey);
+            }
+            return selector.select(onKey, Math.max(1, (timeoutNanos + 999_999) / 1_000_000));
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+}
