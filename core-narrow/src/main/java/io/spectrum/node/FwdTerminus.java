@@ -98,6 +98,7 @@ final class FwdTerminus {
             return;
         }
         req.set(li, peer, opByte, d, src);
+        req.noteAnnouncement(op == NarrowNode.OP_WRITE && rest != TlvIndex.NONE ? x.nextSibling(rest) : rest);
         if (req.silent && (op != NarrowNode.OP_WRITE || (opByte & 0x80) != 0)) {
             return; // empty src: READ, AWAIT, mint-flagged and unknown ops are dropped silently
         }
@@ -153,6 +154,11 @@ final class FwdTerminus {
             }
             if (vt.valLen[v] < 0) {
                 req.replyError(WireError.PATH_NOT_FOUND);
+                return;
+            }
+            if ((vt.flags[v] & VertexTable.F_RESERVED) != 0 && !req.extended()) {
+                // the node's own SETTINGS ($node/caps) without its spectrum.* keys
+                req.replyResultWithoutExtensionKeys(values.memory(), vt.valOff[v], vt.valLen[v]);
                 return;
             }
             req.replyResult(values.memory(), vt.valOff[v], vt.valLen[v]);

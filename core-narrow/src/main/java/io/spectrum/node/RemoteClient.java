@@ -4,6 +4,7 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.Bytes;
+import io.spectrum.wire.Extensions;
 import io.spectrum.wire.SubscriberRenderer;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -15,6 +16,10 @@ import io.spectrum.wire.WireError;
  * target, policy) records. Each is sent as an append FWD whose src is the local target, so the
  * remote edge's deliveries arrive as plain writes on the target and the subscribe's reply comes
  * back addressed to it. When a peer comes back up, every record for it is sent again.
+ *
+ * <p>Every request this client sends ends with the extensions announcement ({@link Extensions}):
+ * the append's identity answer (index, generation) and the {@code spectrum.*} keys of
+ * {@code $node/caps} are only given to a peer that announced.
  */
 public final class RemoteClient {
     /** Record states. */
@@ -172,8 +177,8 @@ public final class RemoteClient {
                 .raw(remote[h].tlv())
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
                 .raw(tp.tlv())
-                .raw(record[h])
-                .end();
+                .raw(record[h]);
+        Extensions.announce(t).end(); // this node reads the identity answer: ask for it
         if (t.error() != WireError.OK) {
             return t.error();
         }
@@ -308,7 +313,7 @@ public final class RemoteClient {
         if (pb != null) {
             t.raw(pb, po, pl);
         }
-        t.end();
+        Extensions.announce(t).end(); // Spectrum's extended answers ($node/caps with spectrum.boot...)
         if (t.error() != WireError.OK) {
             release(k);
             return -t.error();
