@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.AccessPolicy;
+import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -20,6 +21,7 @@ final class FwdRequest {
     private final FrameBuffers buffers;
     private final AccessPolicy access;
     private final Publisher publisher = new Publisher();
+    private final Extensions extensions = new Extensions();
 
     int link;
     int peer;
@@ -48,6 +50,24 @@ final class FwdRequest {
     /** The caller as publisher of a WRITE; with {@code notices}, its src is the notice route. */
     Publisher publisher(boolean notices) {
         return publisher.set(link, peer, rx.buffer(), rx.start(src), notices ? rx.totalLength(src) : 0);
+    }
+
+    /**
+     * Records the caller's announcement ({@link Extensions}) when the request carries one among
+     * {@code first} and its following siblings (the children after src, past a WRITE's payload).
+     */
+    void noteAnnouncement(int first) {
+        if (first != TlvIndex.NONE && link != NarrowNode.OWNER) {
+            links.extensions.announce(link, peer, extensions.announced(rx, first));
+        }
+    }
+
+    /**
+     * True when the caller may be answered with Spectrum's extended forms: the owner, or a peer that
+     * announced them. Everyone else is answered byte-for-byte libtracer v1.
+     */
+    boolean extended() {
+        return link == NarrowNode.OWNER || links.extensions.version(link, peer) > 0;
     }
 
     boolean fromOwner() {
@@ -103,6 +123,17 @@ final class FwdRequest {
             send(t.length());
         } else {
             replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
+        }
+    }
+
+    /** Answers a stored SETTINGS for a plain v1 peer: its {@code spectrum.*} pairs left out. */
+    void replyResultWithoutExtensionKeys(byte[] pb, int po, int pl) {
+        final byte[] scratch = buffers.scratch;
+        int n = Extensions.copyWithoutExtensionKeys(pb, po, pl, scratch, 0, scratch.length);
+        if (n < 0) {
+            replyResult(pb, po, pl); // not a flat SETTINGS: nothing to leave out
+        } else {
+            replyResult(scratch, 0, n);
         }
     }
 

@@ -67,6 +67,8 @@ final class FwdTerminus {
             return;
         }
         req.set(li, peer, fwd.op(), fwd.dst(), fwd.src());
+        final int rest = x.nextSibling(fwd.src());
+        req.noteAnnouncement(op == FwdView.OP_WRITE && rest != TlvIndex.NONE ? x.nextSibling(rest) : rest);
         if (req.silent && (op != FwdView.OP_WRITE || fwd.mint())) {
             return; // empty src: READ, AWAIT, mint-flagged and unknown ops are dropped silently
         }
@@ -122,6 +124,11 @@ final class FwdTerminus {
             }
             if (vt.valLen(v) < 0) {
                 req.replyError(WireError.PATH_NOT_FOUND);
+                return;
+            }
+            if (vt.isReserved(v) && !req.extended()) {
+                // the node's own SETTINGS ($node/caps) without its spectrum.* keys
+                req.replyResultWithoutExtensionKeys(values.memory(), vt.valOff(v), vt.valLen(v));
                 return;
             }
             req.replyResult(values.memory(), vt.valOff(v), vt.valLen(v));

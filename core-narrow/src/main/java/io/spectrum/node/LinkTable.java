@@ -9,9 +9,14 @@ import io.spectrum.stats.ResourceCounter;
  * captured, is copied into the buffer the owner handed in instead of being sent.
  */
 final class LinkTable {
+    /** Announced peers a link can hold (the extensions table is sized once from the link capacity). */
+    static final int ANNOUNCED_PEERS_PER_LINK = 8;
+
     private final Link[] links;
     private int count;
     final ResourceCounter resource;
+    /** Which (link, peer) callers asked for Spectrum's extensions. */
+    final PeerExtensions extensions;
 
     private byte[] ownerReply;
     private int ownerReplyOff;
@@ -21,6 +26,7 @@ final class LinkTable {
     LinkTable(int capacity) {
         links = new Link[capacity];
         resource = new ResourceCounter("node.links", capacity);
+        extensions = new PeerExtensions(capacity * ANNOUNCED_PEERS_PER_LINK);
     }
 
     /** Adds the link; FLOW_BACKPRESSURE (counted as a refusal) when the table is full. */

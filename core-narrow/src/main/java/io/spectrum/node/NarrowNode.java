@@ -88,7 +88,8 @@ public final class NarrowNode implements Node, FrameHandler {
         composed = p.composed;
         terminus = p.terminus;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
-            values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource()};
+            values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource(),
+            links.extensions.resource};
         publishCaps();
     }
 
@@ -290,6 +291,7 @@ public final class NarrowNode implements Node, FrameHandler {
         slots.removeHeldBy(li, peer); // reaping trigger 4
         awaits.dropPeer(li, peer);
         client.peerDown(li, peer);
+        links.extensions.forget(li, peer); // whoever comes up in its place announces again
     }
 
     @Override

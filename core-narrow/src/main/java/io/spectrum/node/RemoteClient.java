@@ -4,6 +4,8 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
+import io.spectrum.wire.Bytes;
+import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.StatusView;
@@ -24,6 +26,10 @@ import io.spectrum.wire.WireError;
  * {@link #setSlotSuspended}, {@link #setSuspended}, {@link #unsubscribe}) answer a quantity, the
  * request handle ({@code >= 0}, poll {@link #requestState} and {@link #release} it) or a negated
  * WireError code; {@link #error}, {@link #requestError} answer a status.
+ *
+ * <p>Every request this client sends ends with the extensions announcement ({@link Extensions}):
+ * the append's identity answer (index, generation) and the {@code spectrum.*} keys of
+ * {@code $node/caps} are only given to a peer that announced.
  */
 public final class RemoteClient {
     /** Record states. */
@@ -181,8 +187,8 @@ public final class RemoteClient {
                 .raw(remote[h].tlv())
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
                 .raw(tp.tlv())
-                .raw(record[h])
-                .end();
+                .raw(record[h]);
+        Extensions.announce(t).end(); // this node reads the identity answer: ask for it
         if (t.error() != WireError.OK) {
             return t.error();
         }
@@ -317,7 +323,7 @@ public final class RemoteClient {
         if (pb != null) {
             t.raw(pb, po, pl);
         }
-        t.end();
+        Extensions.announce(t).end(); // Spectrum's extended answers ($node/caps with spectrum.boot...)
         if (t.error() != WireError.OK) {
             release(k);
             return NodeResult.refusal(t.error());

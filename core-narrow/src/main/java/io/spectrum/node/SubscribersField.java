@@ -152,7 +152,7 @@ final class SubscribersField {
 
     /**
      * The append door (and arm 3's replace when {@code replace >= 0}): admits the SUBSCRIBER at
-     * {@code p} in the request for the current caller, then answers its identity.
+     * {@code p} in the request for the current caller, then answers it ({@link #replyIdentity}).
      */
     private void appendDoor(int v, int p, int replace) {
         final TlvIndex x = req.rx;
@@ -242,9 +242,17 @@ final class SubscribersField {
         replyIdentity(pos, gen);
     }
 
-    /** Replies with the slot identity: FIELD{NAME subscribers, VALUE u32 N, VALUE u32 gen, VALUE u8 1}. */
+    /**
+     * Answers an admission. A caller that announced the extensions gets the slot identity,
+     * FIELD{NAME subscribers, VALUE u32 N, VALUE u32 gen, VALUE u8 1}; a plain v1 caller gets what
+     * libtracer v1 answers, RESULT with no payload.
+     */
     private void replyIdentity(int pos, int gen) {
         if (req.silent) {
+            return;
+        }
+        if (!req.extended()) {
+            req.replyResult(null, 0, 0);
             return;
         }
         TlvWriter t = req.beginReply(FwdView.KIND_RESULT)

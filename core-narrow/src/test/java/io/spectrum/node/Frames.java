@@ -85,6 +85,18 @@ final class Frames {
         return java.util.Arrays.copyOf(b, w.length());
     }
 
+    /** The FWD request {@code fwd} with the extensions announcement appended as its last child. */
+    static byte[] announced(byte[] fwd) {
+        byte[] b = new byte[fwd.length + io.spectrum.wire.Extensions.ANNOUNCE_BYTES];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        w.begin(TlvType.FWD).raw(fwd, 4, fwd.length - 4);
+        io.spectrum.wire.Extensions.announce(w).end();
+        if (w.error() != WireError.OK || (fwd[1] & 0x08) != 0) {
+            throw new IllegalStateException("cannot announce on " + hex(fwd));
+        }
+        return java.util.Arrays.copyOf(b, w.length());
+    }
+
     /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16 policy}] [+ extra SETTINGS pairs]}. */
     static byte[] subscriber(String target, int policy, boolean withPolicy, boolean topicStamp) {
         byte[] b = new byte[512];

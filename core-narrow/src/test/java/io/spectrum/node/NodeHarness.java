@@ -30,6 +30,14 @@ class NodeHarness {
         node.attach(link);
     }
 
+    /**
+     * Makes {@code peer} a Spectrum peer: it sends a READ of {@code /$node/caps} carrying the
+     * extensions announcement, so the node answers it with the extended forms from then on.
+     */
+    void announce(int peer) {
+        exchange(peer, Frames.announced(Frames.fwd(0, NarrowNode.CAPS.tlv(), null, Frames.REPLY_EP)));
+    }
+
     /** Sends one request from {@code peer} and returns every frame the node sent in answer. */
     List<byte[]> exchange(int peer, byte[] request) {
         int before = link.sentCount;

@@ -19,6 +19,12 @@ class Rfc0035Test extends NodeHarness {
     static final byte[] EP_A = NodePath.of("/client/a").tlv();
     static final byte[] EP_B = NodePath.of("/client/b").tlv();
 
+    /** The holders here read the append's identity answer: they speak Spectrum's extensions. */
+    Rfc0035Test() {
+        announce(PEER);
+        announce(OTHER_PEER);
+    }
+
     /** Appends SUBSCRIBER{target[, policy]} from PEER with src EP_A and returns the identity (index, gen). */
     long[] append(int peer, byte[] src, String target, int policy, boolean withPolicy) {
         List<byte[]> out = exchange(peer, subscribeReq(target, policy, withPolicy, false, src));

@@ -176,6 +176,7 @@ class TopicTest extends NodeHarness {
     @Test
     void activeAndIdle_toARemotePublisherThatAsked_asAFwdWriteToItsReturnRoute() {
         node.write(temp, Frames.value(0, 1), 0, 5);
+        announce(PEER); // the subscriber reads its slot identity from the append's answer
         exchange(OTHER_PEER, Frames.fwd(1 | 0x40, temp.tlv(), null, PUB_EP, Frames.value(1, 1)));
         link.clearSent();
         List<byte[]> out = exchange(PEER, subscribeReq("/client/a", 0, false, false, SUB_EP));

@@ -25,6 +25,9 @@ import java.security.SecureRandom;
  * from the previous one, the peer restarted in less than the link timeout (so the link never saw it
  * go): the probe then reports the peer down and up to the node, which evicts what the old
  * incarnation held, marks its vertices stale and re-sends this node's subscriptions.
+ * The ping goes out through the node's {@link RemoteClient}, whose requests carry the extensions
+ * announcement ({@link io.spectrum.wire.Extensions}): a node answers the {@code spectrum.boot} key
+ * only to a peer that announced, so a plain libtracer v1 peer reading {@code $node/caps} never sees it.
  *
  * <p>At most one ping per (link, peer) is outstanding: the previous request is collected and
  * released before a new ping goes out. Runs on the node's thread (links call it from inside
@@ -63,7 +66,8 @@ public final class CapsProbe implements LivenessProbe {
 
     /**
      * Rewrites the node's own {@code /$node/caps} with a random {@code spectrum.boot} key appended,
-     * so peers can tell this process start from the previous one. A v1 reader skips the key.
+     * so peers can tell this process start from the previous one. The node leaves the key out of
+     * the answer to a peer that did not announce the extensions (it sees the v1 caps).
      */
     public static void stampBoot(NarrowNode node) {
         byte[] caps = new byte[ANSWER_BYTES];

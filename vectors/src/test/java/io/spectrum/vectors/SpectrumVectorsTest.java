@@ -3,7 +3,12 @@ package io.spectrum.vectors;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.spectrum.wire.Extensions;
+import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.SubscriberRenderer;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,5 +34,21 @@ class SpectrumVectorsTest {
         byte[] suspended = bytes(VectorLoader.SPECTRUM_V1, "subscriber/policy-suspended");
         assertEquals(44, suspended.length);
         assertArrayEquals(suspended, render(client, true));
+    }
+
+    @Test
+    void announcementIsTheV1ReadPlusOneTrailingChild_asTheCodecWritesIt() {
+        byte[] plain = bytes(VectorLoader.LIBTRACER_V1, "fwd/fwd-read");
+        byte[] announced = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-read-announce");
+        byte[] built = new byte[plain.length + Extensions.ANNOUNCE_BYTES];
+        TlvWriter w = new TlvWriter().wrap(built, 0, built.length);
+        w.begin(0x0F).raw(plain, 4, plain.length - 4);
+        Extensions.announce(w).end();
+        assertEquals(WireError.OK, w.error());
+        assertArrayEquals(announced, Arrays.copyOf(built, w.length()));
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(announced, 0, announced.length, x));
+        int src = x.child(0, 2);
+        assertEquals(Extensions.VERSION, new Extensions().announced(x, x.nextSibling(src)));
     }
 }

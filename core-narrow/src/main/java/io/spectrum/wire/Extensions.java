@@ -1,0 +1,140 @@
+package io.spectrum.wire;
+
+/**
+ * How a peer asks for Spectrum's extensions, and what a peer that did not ask is spared
+ * (docs/extensions.md, "Announcement").
+ *
+ * <p>The announcement is one extra child at the end of a FWD request, after {@code src} (READ,
+ * AWAIT) or after the payload (WRITE):
+ *
+ * <pre>
+ * 0B 40 16 00  02 00 0C 00 "spectrum.ext"  01 00 02 00 &lt;u16 LE version&gt;
+ * </pre>
+ *
+ * A libtracer v1 terminus reads a FWD positionally (op, dst, [FIELD], src, payload / timeout) and
+ * never looks past that, so the child changes nothing for it; a v1 forwarder carries it verbatim.
+ * A Spectrum node records the version per (link, peer) and from then on answers that peer with the
+ * extended forms; every other peer is answered byte-for-byte v1.
+ *
+ * <p>A plain peer is also spared {@code spectrum.*} keys in a SETTINGS the node stores for itself
+ * ({@code /$node/caps}): {@link #copyWithoutExtensionKeys} leaves those pairs out. Allocation-free.
+ */
+public final class Extensions {
+    /** The SETTINGS key of the announcement. */
+    private static final byte[] ANNOUNCE_KEY = {
+        's', 'p', 'e', 'c', 't', 'r', 'u', 'm', '.', 'e', 'x', 't'};
+    /** The prefix of every key Spectrum adds to a SETTINGS (a plain v1 peer never sees one). */
+    private static final byte[] KEY_PREFIX = {'s', 'p', 'e', 'c', 't', 'r', 'u', 'm', '.'};
+    /** The extension set of docs/extensions.md this build speaks and announces. */
+    public static final int VERSION = 1;
+    /** Bytes of the announcement child. */
+    public static final int ANNOUNCE_BYTES = 4 + 4 + ANNOUNCE_KEY.length + 4 + 2;
+
+    private final SettingsReader reader = new SettingsReader();
+
+    /** Appends the announcement child (this build's {@link #VERSION}) to the container being written. */
+    public static TlvWriter announce(TlvWriter w) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2).end();
+    }
+
+    /**
+     * The version a FWD request announces: the winning {@code spectrum.ext} VALUE u16 of the first
+     * SETTINGS among {@code first} and its following siblings (pass the child after {@code src}, or
+     * after a WRITE's payload). 0 when there is none (a plain v1 request).
+     */
+    public int announced(TlvIndex x, int first) {
+        for (int c = first; c != TlvIndex.NONE; c = x.nextSibling(c)) {
+            if (x.type(c) == TlvType.SETTINGS && x.isContainer(c)) {
+                if (reader.wrap(x, c) != WireError.OK) {
+                    return 0;
+                }
+                return reader.u16(ANNOUNCE_KEY, 0);
+            }
+        }
+        return 0;
+    }
+
+    /** True when the NAME body {@code b[off, off+len)} is a Spectrum key ({@code spectrum.*}). */
+    public static boolean isExtensionKey(byte[] b, int off, int len) {
+        return len > KEY_PREFIX.length && Bytes.equals(b, off, KEY_PREFIX.length, KEY_PREFIX, 0, KEY_PREFIX.length);
+    }
+
+    /**
+     * Copies the trailer-less SETTINGS at {@code src[off, off+len)} into {@code out[o, o+cap)} without
+     * its {@code spectrum.*} pairs (NAME key + the value after it). A key slot holding something
+     * other than a NAME ends the pair walk (SETTINGS pair-walk rule): the rest is copied as it is.
+     *
+     * @return the copy's length; -1 when the input is not one well-formed SETTINGS container, or
+     *         when the copy does not fit
+     */
+    public static int copyWithoutExtensionKeys(byte[] src, int off, int len, byte[] out, int o, int cap) {
+        if (len < 4 || (src[off] & 0xFF) != TlvType.SETTINGS) {
+            return -1;
+        }
+        final int opt = src[off + 1] & 0xFF;
+        final int h = Opt.headerSize(opt);
+        if ((opt & Opt.PL) == 0 || (opt & (Opt.TS | Opt.CR | Opt.RESERVED)) != 0 || len < h || cap < h) {
+            return -1;
+        }
+        final long body = (opt & Opt.LL) != 0 ? Bytes.u32(src, off + 2) : Bytes.u16(src, off + 2);
+        if (h + body != len) {
+            return -1;
+        }
+        final int end = off + len;
+        int p = off + h;
+        int q = o + h;
+        boolean pairs = true;
+        while (p < end) {
+            int k = childLength(src, p, end);
+            if (k < 0) {
+                return -1;
+            }
+            int take = k;
+            boolean skip = false;
+            if (pairs && (src[p] & 0xFF) == TlvType.NAME) {
+                int vl = p + k < end ? childLength(src, p + k, end) : -1;
+                if (vl < 0) {
+                    pairs = false; // a key with no value after it: the walk stops here
+                } else {
+                    take = k + vl;
+                    int ko = src[p + 1] & 0xFF;
+                    int kl = (ko & Opt.LL) != 0 ? Bytes.i32(src, p + 2) : Bytes.u16(src, p + 2);
+                    skip = isExtensionKey(src, p + Opt.headerSize(ko), kl);
+                }
+            } else {
+                pairs = false;
+            }
+            if (!skip) {
+                if (q - o + take > cap) {
+                    return -1;
+                }
+                System.arraycopy(src, p, out, q, take);
+                q += take;
+            }
+            p += take;
+        }
+        out[o] = src[off];
+        out[o + 1] = (byte) opt;
+        if ((opt & Opt.LL) != 0) {
+            Bytes.put32(out, o + 2, q - o - h);
+        } else {
+            Bytes.put16(out, o + 2, q - o - h);
+        }
+        return q - o;
+    }
+
+    /** Whole wire length of the TLV at {@code b[p]} (header, body, trailers), or -1 if it overruns {@code end}. */
+    private static int childLength(byte[] b, int p, int end) {
+        if (end - p < 4) {
+            return -1;
+        }
+        int opt = b[p + 1] & 0xFF;
+        int h = Opt.headerSize(opt);
+        if (end - p < h) {
+            return -1;
+        }
+        long body = (opt & Opt.LL) != 0 ? Bytes.u32(b, p + 2) : Bytes.u16(b, p + 2);
+        long total = h + body + Opt.tsSize(opt) + Opt.crcSize(opt);
+        return total > end - p ? -1 : (int) total;
+    }
+}
