@@ -1,20 +1,29 @@
 package io.spectrum.hil;
 
 import io.spectrum.runtime.CapsProbe;
-import io.spectrum.hil.client.BoardClient;
+import io.spectrum.client.DeliveryLog;
+import io.spectrum.client.LinkTransport;
+import io.spectrum.client.PeerClient;
 import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import java.time.Duration;
 
 /**
- * What a scenario works with: the target (link, reset line), one client on that link, and the host
- * node riding the same link. The client is shared by all scenarios of a run, so scenarios use their
- * own reply and delivery routes ({@link #route}) and clean up the subscriptions they make.
+ * What a scenario works with: the target (link, reset line), the one client on that link
+ * ({@link PeerClient}, reply routes {@value #REPLY_PREFIX}n), the record of what the board sent
+ * ({@link FrameLog}) and of the deliveries ({@link DeliveryLog}), and the host node riding the same
+ * link. The client is shared by all scenarios of a run, so scenarios use their own reply and
+ * delivery routes ({@link #route}) and clean up the subscriptions they make.
  */
 public final class HilContext {
     private final BoardTarget target;
-    private final BoardClient client;
+    /** Prefix of the suite's reply routes. */
+    public static final String REPLY_PREFIX = "/hil/r/";
+
+    private final PeerClient client;
+    private final FrameLog frames = new FrameLog();
+    private final DeliveryLog deliveries = new DeliveryLog();
     private final NarrowNode hostNode;
     private int routes;
     private String note = "";
@@ -22,7 +31,10 @@ public final class HilContext {
     public HilContext(BoardTarget target) throws Exception {
         this.target = target;
         Link link = target.link();
-        this.client = new BoardClient(link, target.peer(), target.timeout());
+        LinkTransport transport = new LinkTransport(link, target.peer());
+        this.client = new PeerClient(transport, target.timeout(), REPLY_PREFIX);
+        client.setTap(frames);
+        client.onDelivery(deliveries);
         // The host is a proper peer from the first frame: a board that pings its peers (a READ of
         // the host's $node/caps) and reaps the edges of a silent one must get its answers, or the
         // suite's own subscriptions would be evicted in the middle of a scenario.
@@ -33,7 +45,8 @@ public final class HilContext {
         CapsProbe.stampBoot(hostNode);
         CapsProbe probe = new CapsProbe(hostNode, 1, 1);
         probe.install(link);
-        client.attachTap(hostNode, () -> {
+        transport.alsoTo(hostNode);
+        client.onPump(() -> {
             hostNode.tick();
             probe.sweep();
         });
@@ -43,8 +56,18 @@ public final class HilContext {
         return target;
     }
 
-    public BoardClient client() {
+    public PeerClient client() {
         return client;
+    }
+
+    /** Every frame the board sent this run. */
+    public FrameLog frames() {
+        return frames;
+    }
+
+    /** Every delivery the board sent this run. */
+    public DeliveryLog deliveries() {
+        return deliveries;
     }
 
     /**

@@ -1,8 +1,9 @@
-package io.spectrum.hil.client;
+package io.spectrum.hil.oracle;
 
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
+import io.spectrum.wire.PathView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -11,9 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Builders for the host-side test client: each returns one encoded TLV as a fresh byte array. They
- * build exactly the shapes of the digest (§3 PATH, §4 SUBSCRIBER/SETTINGS, §5 FWD/FIELD), and can
- * also build deliberately wrong ones for the refusal scenarios. Every byte is written by the wire
+ * The HIL's oracle encoder: the bytes a scenario sends that the one client
+ * ({@link io.spectrum.client.PeerClient}, which builds only well-formed requests) deliberately cannot
+ * — FWDs without src or with a NAME op, REPLYs sent as requests, ragged PATHs, FIELD mode 7, CRC
+ * trailers — and the byte-exact values and records a scenario expects back. Each returns one encoded
+ * TLV as a fresh byte array, exactly the shapes of the digest (§3 PATH, §4 SUBSCRIBER/SETTINGS, §5
+ * FWD/FIELD) or deliberately wrong ones. Used by the scenarios at run time ({@code spectrum hil}),
+ * hence in main. Every byte is written by the wire
  * package's {@link TlvWriter} and every constant (ops, FIELD modes, policy bits, names) is the wire
  * vocabulary's ({@link FwdView}, {@link FieldView}, {@link io.spectrum.wire.DeliveryPolicy},
  * {@link Names}): the HIL is not an independent encoder, its independence is in the scenarios'
@@ -33,7 +38,7 @@ public final class Wire {
         TlvWriter w = new TlvWriter().wrap(buf, 0, buf.length);
         b.into(w);
         if (w.error() != WireError.OK || w.depth() != 0) {
-            throw new WireException(w.error(), "could not build TLV: " + WireError.identity(w.error()));
+            throw new IllegalStateException("could not build TLV: " + WireError.identity(w.error()));
         }
         return Arrays.copyOf(buf, w.length());
     }
@@ -56,22 +61,9 @@ public final class Wire {
         return leaf(TlvType.PATH, pathBody(text));
     }
 
-    /** Text of a packed PATH body (escape records shown as {@code <esc>}). */
+    /** Text of a packed PATH body, as the wire's {@link PathView} renders it. */
     public static String pathText(byte[] body) {
-        StringBuilder sb = new StringBuilder();
-        int p = 0;
-        while (p < body.length) {
-            int n = body[p] & 0xFF;
-            if (n == 0) {
-                sb.append("/<esc>");
-                p += 3 + (p + 2 < body.length ? body[p + 2] & 0xFF : 0);
-                continue;
-            }
-            int end = Math.min(body.length, p + 1 + n);
-            sb.append('/').append(new String(body, p + 1, end - p - 1, StandardCharsets.UTF_8));
-            p = end;
-        }
-        return sb.length() == 0 ? "/" : sb.toString();
+        return new PathView().wrap(body, 0, body.length).toText();
     }
 
     public static byte[] leaf(int type, byte[] payload) {
