@@ -4,7 +4,6 @@ import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
-import io.spectrum.wire.WireError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -72,6 +72,6 @@ public final class Reply {
         }
         String id = WireError.identity(code);
         String name = id != null ? id : "0x" + Integer.toHexString(code);
-        return (answered() ? "ERROR " : "no answer: ") + name;
+        return (answered() ? "ERROR " : "no reply: ") + name;
     }
 }

@@ -8,7 +8,6 @@ import io.spectrum.hil.oracle.Wire;
 import io.spectrum.hil.scenario.StandardScenarios;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Opt;
-import io.spectrum.wire.TlvType;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,6 @@ import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.DeliveryPolicy;
-import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.AfterEach;

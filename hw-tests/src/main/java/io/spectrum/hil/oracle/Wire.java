@@ -78,11 +78,6 @@ public final class Wire {
         return leaf(TlvType.NAME, s.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** ERROR{VALUE u16 code} inside a STATUS. */
-    public static byte[] status(int code) {
-        return build(w -> w.status(code));
-    }
-
     /**
      * SUBSCRIBER{PATH target[, SETTINGS{NAME delivery_policy VALUE u16 policy}]}; policy null means
      * no SETTINGS child (the policy word is then absent, which reads as 0).
@@ -104,14 +99,6 @@ public final class Wire {
         });
     }
 
-    /** The extension qos pair asking the node to stamp each delivery (docs/extensions.md). */
-    public static final String TOPIC_STAMP_KEY = new String(Names.TOPIC, StandardCharsets.US_ASCII);
-
-    /** SUBSCRIBER{PATH target, SETTINGS{[delivery_policy], NAME spectrum.topic VALUE u8 1}}. */
-    public static byte[] stampedSubscriber(String target, Integer policy) {
-        return subscriber(target, policy, concat(name(TOPIC_STAMP_KEY), value(1, 1)));
-    }
-
     /** FIELD with one level: {@code :name}, {@code :name[]} (index < 0) or {@code :name[index]}. */
     public static byte[] field(String fieldName, int index, int mode) {
         return build(w -> {
@@ -123,14 +110,6 @@ public final class Wire {
             }
             w.end();
         });
-    }
-
-    public static byte[] subscribersAppend() {
-        return field(new String(Names.SUBSCRIBERS, StandardCharsets.US_ASCII), -1, FieldView.MODE_ELEMENT);
-    }
-
-    public static byte[] subscribersAt(int n) {
-        return field(new String(Names.SUBSCRIBERS, StandardCharsets.US_ASCII), n, FieldView.MODE_ELEMENT);
     }
 
     /**
@@ -149,14 +128,5 @@ public final class Wire {
             }
             w.end();
         });
-    }
-
-    /** Concatenation of encoded parts. */
-    public static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) {
-            out.write(p, 0, p.length);
-        }
-        return out.toByteArray();
     }
 }

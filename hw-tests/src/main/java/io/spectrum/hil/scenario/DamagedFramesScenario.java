@@ -5,7 +5,6 @@ import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
 import io.spectrum.client.PeerClient;
 import io.spectrum.hil.FrameLog.Inbound;
-import io.spectrum.client.Reply;
 import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Opt;

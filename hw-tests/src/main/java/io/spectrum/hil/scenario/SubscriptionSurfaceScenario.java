@@ -11,7 +11,6 @@ import io.spectrum.hil.oracle.Tlv;
 import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FwdView;
-import io.spectrum.wire.Names;
 import io.spectrum.wire.WireError;
 import java.time.Duration;
 import java.util.Arrays;
