@@ -1,5 +1,6 @@
 package io.spectrum.hil.oracle;
 
+import io.spectrum.client.Requests;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
@@ -117,16 +118,10 @@ public final class Wire {
      * scenario can put wrong bytes in any position.
      */
     public static byte[] fwd(int op, byte[] dst, byte[] field, byte[] src, byte[]... payload) {
-        return build(w -> {
-            w.begin(TlvType.FWD).value(op, 1).raw(dst);
-            if (field != null) {
-                w.raw(field);
-            }
-            w.raw(src);
-            for (byte[] p : payload) {
-                w.raw(p);
-            }
-            w.end();
-        });
+        byte[] f = Requests.fwd(op, dst, field, src, payload); // the client's envelope builder
+        if (f == null) {
+            throw new IllegalStateException("a FWD of more than 64 KiB");
+        }
+        return f;
     }
 }
