@@ -44,8 +44,20 @@ import org.junit.jupiter.api.Test;
  * compile-time constant javac inlines, so the walk is found in the bytecode (ArchUnit's bundled ASM):
  * {@code bipush 0x0F} followed by an {@code if_icmpeq/ne}.
  */
-@AnalyzeClasses(packages = "io.spectrum", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.spectrum",
+        importOptions = {ImportOption.DoNotIncludeTests.class, WireVocabularyTest.DoNotIncludeTestJars.class})
 class WireVocabularyTest {
+    /**
+     * Test code of other modules reaches this classpath as their {@code -tests.jar} once the reactor
+     * has packaged them ({@code mvn verify}); like {@code test-classes} it is not main code.
+     */
+    static final class DoNotIncludeTestJars implements ImportOption {
+        @Override
+        public boolean includes(com.tngtech.archunit.core.importer.Location location) {
+            return !location.contains("-tests.jar");
+        }
+    }
+
     static final String WIRE = "io.spectrum.wire..";
 
     static String constantNames() {

@@ -33,6 +33,7 @@ public final class PeerClient implements AutoCloseable {
 
     private static final int POLL_BATCH = 64;
     private static final long IDLE_PARK_NS = 100_000L;
+    private static final long FOLLOW_PARK_NS = 1_000_000L;
 
     private final Transport transport;
     private final Duration timeout;
@@ -266,13 +267,17 @@ public final class PeerClient implements AutoCloseable {
         return total;
     }
 
-    /** Polls for {@code d}. */
+    /** Polls for {@code d} (a follower's loop: idle rounds park longer than a request's wait). */
     public void pumpFor(Duration d) {
-        pumpUntil(() -> false, d);
+        pumpUntil(() -> false, d, FOLLOW_PARK_NS);
     }
 
     /** Polls until {@code done} holds or {@code max} has passed; returns whether it held. */
     public boolean pumpUntil(BooleanSupplier done, Duration max) {
+        return pumpUntil(done, max, IDLE_PARK_NS);
+    }
+
+    private boolean pumpUntil(BooleanSupplier done, Duration max, long parkNs) {
         long deadline = System.nanoTime() + max.toNanos();
         while (true) {
             int n = pumpOnce();
@@ -283,7 +288,7 @@ public final class PeerClient implements AutoCloseable {
                 return false;
             }
             if (n == 0) {
-                LockSupport.parkNanos(IDLE_PARK_NS);
+                LockSupport.parkNanos(parkNs);
             }
         }
     }
