@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * deterministically.
  */
 final class NodeFixture implements AutoCloseable {
-    final NarrowNode node = new NarrowNode(new NodeConfig());
+    final NarrowNode node = new NarrowNode(NodeConfig.defaults());
     final MemoryLink nodeEnd;
     final MemoryLink clientEnd;
     final PeerClient client;
