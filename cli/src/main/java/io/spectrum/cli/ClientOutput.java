@@ -2,7 +2,7 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
 import io.spectrum.host.runtime.ValueText;
 import io.spectrum.wire.WireError;
 
@@ -16,12 +16,12 @@ final class ClientOutput {
         return tlv == null ? ValueText.NONE : ValueText.of(tlv, 0, tlv.length);
     }
 
-    static ObjectNode json(String path, PeerClient.Reply r) {
+    static ObjectNode json(String path, Reply r) {
         ObjectNode o = JSON.createObjectNode();
         o.put("path", path);
         o.put("ok", r.ok());
         if (r.ok()) {
-            ValueText v = text(r.payload());
+            ValueText v = text(r.value());
             o.put("value", v.text());
             if (v.numeric()) {
                 o.put("number", v.number());
@@ -34,7 +34,7 @@ final class ClientOutput {
     }
 
     /** "refused: tr::path::not_found" plus a hint for the common cases. */
-    static String refusal(PeerClient.Reply r, String peer) {
+    static String refusal(Reply r, String peer) {
         String s = "refused: " + WireError.identity(r.code());
         if (r.code() == WireError.FLOW_TIMEOUT) {
             s += " (no answer from " + peer + "; is a board or host running there with --udp " + peer + "?)";

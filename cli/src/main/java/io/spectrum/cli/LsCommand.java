@@ -3,11 +3,9 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
+import io.spectrum.client.TreeWalk;
 import io.spectrum.host.runtime.ValueText;
-import io.spectrum.wire.FrameDecoder;
-import io.spectrum.wire.SubscriberView;
-import io.spectrum.wire.TlvIndex;
-import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,7 +20,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code spectrum ls --peer HOST:PORT [PATH...]}: each vertex with its value and subscriber count.
  * With no path it walks the whole tree from {@code /}; a named path is printed as before and its
- * subtree follows, found through {@code :children[]} reads ({@link LsTree}) down to {@code --depth}.
+ * subtree follows, found through {@code :children[]} reads ({@link TreeWalk}) down to {@code --depth}.
  */
 @Command(name = "ls", mixinStandardHelpOptions = true,
         description = {"List a running node's vertices with values and subscriber counts, as a tree.",
@@ -64,14 +62,14 @@ public final class LsCommand implements Callable<Integer> {
             if (!peer.json) {
                 out.printf(ROW, "PATH", "VALUE", "SUBSCRIBERS");
             }
-            LsTree tree = new LsTree(c, depth, v -> {
+            TreeWalk tree = new TreeWalk(c, depth, v -> {
                 rc[0] |= refused(v) ? 1 : 0;
                 if (!peer.json) {
                     printRow(out, v, named);
                 }
             });
             for (String p : starts) {
-                LsTree.Vertex root;
+                TreeWalk.Vertex root;
                 try {
                     root = tree.walk(p);
                 } catch (IllegalArgumentException e) {
@@ -90,74 +88,51 @@ public final class LsCommand implements Callable<Integer> {
      * Refused: neither read answered for the vertex (as before for named paths), or its listing
      * failed for another reason than "absent" or "this node has no :children" (a plain v1 peer).
      */
-    private static boolean refused(LsTree.Vertex v) {
-        int e = v.childrenError;
+    private static boolean refused(TreeWalk.Vertex v) {
+        int e = v.childrenError();
         return !v.answered() || (e != 0 && e != WireError.SCHEMA_NOT_FOUND && e != WireError.PATH_NOT_FOUND);
     }
 
-    private void printRow(PrintWriter out, LsTree.Vertex v, boolean named) {
-        String indent = "  ".repeat(v.depth);
-        String label = v.depth == 0 ? v.path : indent + v.name;
+    private void printRow(PrintWriter out, TreeWalk.Vertex v, boolean named) {
+        String indent = "  ".repeat(v.depth());
+        String label = v.depth() == 0 ? v.path() : indent + v.name();
         String value;
-        if (v.value.ok()) {
-            value = ValueText.of(v.value.payload(), 0, v.value.payload().length).text();
-        } else if (v.value.code() == WireError.PATH_NOT_FOUND && v.subscribers.ok() && (v.depth > 0 || !named)) {
+        if (v.value().ok()) {
+            value = ValueText.of(v.value().value(), 0, v.value().value().length).text();
+        } else if (v.value().code() == WireError.PATH_NOT_FOUND && v.subscribers().ok() && (v.depth() > 0 || !named)) {
             value = "-"; // a listed vertex without a value of its own
         } else {
-            value = ClientOutput.refusal(v.value, peer.peer);
+            value = ClientOutput.refusal(v.value(), peer.peer);
         }
-        int[] n = v.counts;
+        int[] n = {v.subscribers().subscribers(), v.subscribers().suspended()};
         out.printf(ROW, label, value, n[0] == 0 ? "-" : n[0] + (n[1] > 0 ? " (" + n[1] + " suspended)" : ""));
         String more = indent + "  ";
-        if (v.childrenError != 0 && v.childrenError != WireError.SCHEMA_NOT_FOUND
-                && !(v.childrenError == WireError.PATH_NOT_FOUND && !v.answered())) {
-            out.println(more + "(children: " + ClientOutput.refusal(new PeerClient.Reply(v.childrenError, null), peer.peer) + ")");
+        if (v.childrenError() != 0 && v.childrenError() != WireError.SCHEMA_NOT_FOUND
+                && !(v.childrenError() == WireError.PATH_NOT_FOUND && !v.answered())) {
+            out.println(more + "(children: " + ClientOutput.refusal(Reply.local(v.childrenError()), peer.peer) + ")");
         }
-        if (v.notWalked > 0) {
-            out.println(more + "... " + v.notWalked + " more below (raise --depth)");
+        if (v.notWalked() > 0) {
+            out.println(more + "... " + v.notWalked() + " more below (raise --depth)");
         }
         out.flush();
     }
 
-    private static ObjectNode json(LsTree.Vertex v) {
-        ObjectNode o = ClientOutput.json(v.path, v.value);
-        o.put("subscribers", v.counts[0]);
-        o.put("suspended", v.counts[1]);
-        if (v.walked) {
+    private static ObjectNode json(TreeWalk.Vertex v) {
+        ObjectNode o = ClientOutput.json(v.path(), v.value());
+        o.put("subscribers", v.subscribers().subscribers());
+        o.put("suspended", v.subscribers().suspended());
+        if (v.walked()) {
             ArrayNode kids = o.putArray("children");
-            for (LsTree.Vertex c : v.children) {
+            for (TreeWalk.Vertex c : v.children()) {
                 kids.add(json(c));
             }
         }
-        if (v.notWalked > 0) {
-            o.put("notWalked", v.notWalked);
+        if (v.notWalked() > 0) {
+            o.put("notWalked", v.notWalked());
         }
-        if (v.childrenError != 0) {
-            o.put("childrenError", WireError.identity(v.childrenError));
+        if (v.childrenError() != 0) {
+            o.put("childrenError", WireError.identity(v.childrenError()));
         }
         return o;
-    }
-
-    /** {subscribers, suspended} in a POINT of renderings (holes are empty STATUS). */
-    static int[] count(byte[] point) {
-        int[] n = {0, 0};
-        if (point == null) {
-            return n;
-        }
-        TlvIndex x = new TlvIndex(1024, 16);
-        if (new FrameDecoder().decode(point, 0, point.length, x) != WireError.OK || x.type(0) != TlvType.POINT) {
-            return n;
-        }
-        SubscriberView view = new SubscriberView(1, 1);
-        for (int s = x.firstChild(0); s != TlvIndex.NONE; s = x.nextSibling(s)) {
-            if (x.type(s) != TlvType.SUBSCRIBER) {
-                continue;
-            }
-            n[0]++;
-            if (view.wrap(x, s) == WireError.OK && view.suspended()) {
-                n[1]++;
-            }
-        }
-        return n;
     }
 }

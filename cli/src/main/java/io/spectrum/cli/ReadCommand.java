@@ -1,6 +1,7 @@
 package io.spectrum.cli;
 
 import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,7 +34,7 @@ public final class ReadCommand implements Callable<Integer> {
         int rc = 0;
         try (PeerClient c = peer.connect(spec.commandLine())) {
             for (String p : paths) {
-                PeerClient.Reply r;
+                Reply r;
                 try {
                     r = c.read(p);
                 } catch (IllegalArgumentException e) {
@@ -43,7 +44,7 @@ public final class ReadCommand implements Callable<Integer> {
                 if (peer.json) {
                     out.println(ClientOutput.json(p, r));
                 } else {
-                    out.println(p + " = " + (r.ok() ? ClientOutput.text(r.payload()).text() : ClientOutput.refusal(r, peer.peer)));
+                    out.println(p + " = " + (r.ok() ? ClientOutput.text(r.value()).text() : ClientOutput.refusal(r, peer.peer)));
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
 import io.spectrum.host.runtime.ValueText;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
@@ -59,9 +60,9 @@ public final class SubCommand implements Callable<Integer> {
                     err.println("subscribing to " + p + " on " + peer.peer + " ...");
                     err.flush();
                 }
-                PeerClient.Reply r;
+                Reply r;
                 try {
-                    r = c.subscribe(p, route, DeliveryPolicy.DURABILITY_REQUEST, true);
+                    r = c.subscribe(p, route, DeliveryPolicy.DURABILITY_REQUEST, true).reply();
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
                 }
@@ -74,33 +75,34 @@ public final class SubCommand implements Callable<Integer> {
             }
             long[] seen = {0};
             long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
+            c.onDelivery(d -> {
+                if (!d.srcEmpty() || (count > 0 && seen[0] >= count)) {
+                    return;
+                }
+                seen[0]++;
+                String path = routes.getOrDefault(d.route(), d.route());
+                ValueText v = ClientOutput.text(d.value());
+                if (peer.json) {
+                    ObjectNode o = ClientOutput.JSON.createObjectNode();
+                    o.put("path", path);
+                    o.put("value", v.text());
+                    if (v.numeric()) {
+                        o.put("number", v.number());
+                    }
+                    if (d.stamped()) {
+                        o.put("seq", d.seq());
+                        o.put("stale", d.stale());
+                        o.put("deleted", d.deleted());
+                    }
+                    out.println(o);
+                } else {
+                    out.println(path + " = " + (d.deleted() ? "(cleared)" : v.text())
+                            + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
+                }
+                out.flush();
+            });
             while (!Thread.currentThread().isInterrupted() && (count == 0 || seen[0] < count) && System.nanoTime() < deadline) {
-                c.pump(Duration.ofMillis(100), d -> {
-                    if (count > 0 && seen[0] >= count) {
-                        return;
-                    }
-                    seen[0]++;
-                    String path = routes.getOrDefault(d.route(), d.route());
-                    ValueText v = ClientOutput.text(d.value());
-                    if (peer.json) {
-                        ObjectNode o = ClientOutput.JSON.createObjectNode();
-                        o.put("path", path);
-                        o.put("value", v.text());
-                        if (v.numeric()) {
-                            o.put("number", v.number());
-                        }
-                        if (d.stamped()) {
-                            o.put("seq", d.seq());
-                            o.put("stale", d.stale());
-                            o.put("deleted", d.deleted());
-                        }
-                        out.println(o);
-                    } else {
-                        out.println(path + " = " + (d.deleted() ? "(cleared)" : v.text())
-                                + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
-                    }
-                    out.flush();
-                });
+                c.pumpFor(Duration.ofMillis(100));
             }
         }
         return WireError.OK;

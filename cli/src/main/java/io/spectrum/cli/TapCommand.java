@@ -1,6 +1,7 @@
 package io.spectrum.cli;
 
 import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
@@ -66,9 +67,9 @@ public final class TapCommand implements Callable<Integer> {
             });
             if (paths != null) {
                 for (int i = 0; i < paths.size(); i++) {
-                    PeerClient.Reply r;
+                    Reply r;
                     try {
-                        r = c.subscribe(paths.get(i), "/cli/tap/" + i, 0, true);
+                        r = c.subscribe(paths.get(i), "/cli/tap/" + i, -1, true).reply();
                     } catch (IllegalArgumentException e) {
                         throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + paths.get(i) + "': " + e.getMessage());
                     }
@@ -81,7 +82,7 @@ public final class TapCommand implements Callable<Integer> {
             }
             long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
             while (!Thread.currentThread().isInterrupted() && (count == 0 || frames[0] < count) && System.nanoTime() < deadline) {
-                c.pump(Duration.ofMillis(100), d -> { });
+                c.pumpFor(Duration.ofMillis(100));
             }
         }
         return 0;

@@ -1,9 +1,9 @@
 package io.spectrum.cli;
 
 import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
-import io.spectrum.wire.WireError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,14 +52,14 @@ public final class WriteCommand implements Callable<Integer> {
         byte[] tlv = encode(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
         try (PeerClient c = peer.connect(spec.commandLine())) {
-            PeerClient.Reply r;
+            Reply r;
             try {
                 r = c.write(path, tlv);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + path + "': " + e.getMessage());
             }
             if (peer.json) {
-                out.println(ClientOutput.json(path, r.ok() ? new PeerClient.Reply(WireError.OK, tlv) : r));
+                out.println(ClientOutput.json(path, r.ok() ? Reply.result(tlv, r.frame()) : r));
             } else {
                 out.println(path + " <- " + ClientOutput.text(tlv).text() + ": " + (r.ok() ? "ok" : ClientOutput.refusal(r, peer.peer)));
             }

@@ -119,7 +119,7 @@ class ClientCommandsTest {
         // a remote subscriber on /board/temp (another client over UDP)
         UdpLink other = UdpLink.dial(9, UdpLink.parseHostPort(addr), new UdpLinkConfig(), SystemClock.INSTANCE);
         try (io.spectrum.client.PeerClient c = new io.spectrum.client.PeerClient(other, 0, java.time.Duration.ofSeconds(2))) {
-            assertTrue(c.subscribe("/board/temp", "/other/temp", 0, false).ok());
+            assertTrue(c.subscribe("/board/temp", "/other/temp", -1, false).ok());
             Cli.Run ls = Cli.run("ls", "--peer", addr, "/board/temp", "/board/led");
             assertEquals(0, ls.code(), ls.all());
             assertTrue(ls.out().lines().anyMatch(l -> l.matches("/board/temp\\s+200\\s+1")), ls.out());

@@ -56,7 +56,7 @@ class LsTreeCommandTest {
     void withNoPath_theWholeTreeIsListedIndented_withValuesAndSubscriberCounts() throws Exception {
         UdpLink other = UdpLink.dial(9, UdpLink.parseHostPort(addr), new UdpLinkConfig(), SystemClock.INSTANCE);
         try (PeerClient c = new PeerClient(other, 0, Duration.ofSeconds(2))) {
-            assertTrue(c.subscribe("/board/temp", "/other/temp", 0, false).ok());
+            assertTrue(c.subscribe("/board/temp", "/other/temp", -1, false).ok());
             Cli.Run ls = Cli.run("ls", "--peer", addr);
             assertEquals(0, ls.code(), ls.all());
             List<String> rows = ls.out().lines().map(String::stripTrailing).toList();

@@ -1,244 +1,307 @@
 package io.spectrum.client;
 
-import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
-import io.spectrum.node.api.NodePath;
-import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
-import io.spectrum.wire.Names;
-import io.spectrum.wire.StatusView;
-import io.spectrum.wire.TlvIndex;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * A command-line client of a running node over one link: READ / WRITE / subscribe as FWD requests,
- * each with its own reply endpoint ({@code /cli/r/N}, digest §5.2), and a stream of deliveries for
- * subscriptions. Single-threaded: the caller's thread polls the link while it waits. Nothing is
- * recorded beyond the request in flight, so a long {@code sub} does not grow.
+ * The one request/reply client of a node (issue 8 item 3), under the CLI, the host's owner surface
+ * and the HIL suite. Each request is a FWD with its own reply route (digest §5.2: the reply's dst is
+ * the request's src), so the answer is matched by route; a request not answered within the timeout
+ * is a local {@link WireError#FLOW_TIMEOUT}. Refusals are typed {@link Reply} codes, never thrown.
+ *
+ * <p>Reads, writes and AWAITs; the {@code :subscribers} surface (RFC-0035): append, list, and by
+ * index, with the generation guard when the identity is known, suspend / resume (the toggle arm),
+ * clear and replace; the tree walk ({@link TreeWalk}). FWD WRITEs the node sends to us (deliveries)
+ * go to the {@link #onDelivery} sink while the client polls. All encoding and parsing is the wire
+ * package's ({@link Requests}, {@link Inbox}).
+ *
+ * <p>Single-threaded: the caller's thread polls the transport while it waits. Nothing is kept
+ * beyond the request in flight (and a suspended slot's delivering rendering), so a long-running
+ * follower does not grow.
  */
 public final class PeerClient implements AutoCloseable {
-
-    /** A REPLY: OK with the payload TLV (null for a bare ack), or the error code. */
-    public record Reply(int code, byte[] payload) {
-        public boolean ok() {
-            return code == WireError.OK;
-        }
-    }
-
-    /** A delivery to one of our routes; seq/stale are the producer's stamp when {@code stamped}. */
-    public record Delivery(String route, byte[] value, boolean stamped, long seq, boolean stale, boolean deleted) { }
-
-    /** Sees every frame crossing the link, both ways (for {@code tap}). */
+    /** Sees every frame crossing the transport, both ways (for {@code tap} and the HIL's record). */
     public interface FrameTap {
         void frame(boolean outbound, byte[] buf, int off, int len);
     }
 
+    private static final int POLL_BATCH = 64;
+    private static final long IDLE_PARK_NS = 100_000L;
+    private static final long FOLLOW_PARK_NS = 1_000_000L;
 
-    private final Link link;
-    private final int peer;
+    private final Transport transport;
     private final Duration timeout;
-    private final FrameDecoder decoder = new FrameDecoder();
-    private final TlvIndex idx = new TlvIndex(4096, 32);
-    private final FwdView fwd = new FwdView();
-    private final TlvWriter writer = new TlvWriter(16);
-    private final byte[] out = new byte[64 * 1024];
-    private final List<Delivery> pending = new ArrayList<>();
+    private final String replyPrefix;
+    private final Inbox inbox = new Inbox();
+    private final Toggles toggles = new Toggles();
+    private final Transport.Sink sink = this::inbound;
     private FrameTap tap;
+    private Runnable onPump;
     private long nextRequest = 1;
-    private byte[] awaitedRoute;
-    private Reply awaited;
-    private final FrameHandler handler = this::onFrame;
 
-    public PeerClient(Link link, int peer, Duration timeout) {
-        this.link = link;
-        this.peer = peer;
+    /** A client with reply routes {@code replyPrefix + n} (e.g. {@code /cli/r/}). */
+    public PeerClient(Transport transport, Duration timeout, String replyPrefix) {
+        this.transport = transport;
         this.timeout = timeout;
+        this.replyPrefix = replyPrefix;
     }
 
-    public void setTap(FrameTap tap) {
-        this.tap = tap;
+    /** A client of {@code peer} on {@code link}, reply routes {@code /cli/r/n}. */
+    public PeerClient(Link link, int peer, Duration timeout) {
+        this(new LinkTransport(link, peer), timeout, "/cli/r/");
     }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** The prefix of this client's reply routes. */
+    public String replyPrefix() {
+        return replyPrefix;
+    }
+
+    public void setTap(FrameTap t) {
+        tap = t;
+    }
+
+    /** Where deliveries go while the client polls (null drops them). */
+    public void onDelivery(Consumer<Delivery> s) {
+        inbox.deliverTo(s);
+    }
+
+    /** Runs on every poll round, e.g. the timers of a node riding the same link (null removes it). */
+    public void onPump(Runnable r) {
+        onPump = r;
+    }
+
+    // ---- requests -------------------------------------------------------------------------------
 
     public Reply read(String path) {
-        return call(FwdView.OP_READ, path, null, (byte[]) null);
+        return call(FwdView.OP_READ, path, null, null);
     }
 
-    public Reply write(String path, byte[] valueTlv) {
-        return call(FwdView.OP_WRITE, path, null, valueTlv);
+    /** READ {@code path} with a FIELD selector (e.g. {@link Requests#subscribersAt}). */
+    public Reply read(String path, byte[] field) {
+        return call(FwdView.OP_READ, path, field, null);
     }
 
-    /** READ {@code path:subscribers[]}: a POINT of renderings, holes as empty STATUS. */
-    public Reply subscribers(String path) {
-        return call(FwdView.OP_READ, path, subscribersField(), (byte[]) null);
+    public Reply write(String path, byte[] value) {
+        return call(FwdView.OP_WRITE, path, null, value);
+    }
+
+    public Reply write(String path, byte[] field, byte[] value) {
+        return call(FwdView.OP_WRITE, path, field, value);
+    }
+
+    /** AWAIT {@code path}: the next value within {@code waitNs} (the node's answer), waiting that long plus the timeout. */
+    public Reply await(String path, long waitNs) {
+        byte[] src = nextRoute();
+        byte[] frame = Requests.fwd(FwdView.OP_AWAIT, Requests.path(path), null, src,
+                Requests.build(w -> w.value(waitNs, 8)));
+        return exchange(src, frame, Duration.ofNanos(waitNs).plus(timeout));
     }
 
     /**
-     * Appends SUBSCRIBER{route [, SETTINGS{delivery_policy, spectrum.topic 1}]} to
-     * {@code path:subscribers[]} with {@code route} as the request's src, so the node delivers
-     * FWD{WRITE, dst = route} to us and answers the append on the same route.
+     * FWD{op, path, [field], fresh reply route, [payload]} and its REPLY.
+     *
+     * @throws IllegalArgumentException when {@code path} is not a valid path (a caller's mistake)
      */
-    public Reply subscribe(String path, String route, int policy, boolean stamped) {
-        byte[] rec = new byte[1024];
-        TlvWriter w = writer.wrap(rec, 0, rec.length);
-        w.begin(TlvType.SUBSCRIBER).raw(NodePath.of(route).tlv());
-        if (policy != 0 || stamped) {
-            w.begin(TlvType.SETTINGS);
-            if (policy != 0) {
-                w.leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(policy, 2);
-            }
-            if (stamped) {
-                w.leaf(TlvType.NAME, Names.TOPIC).value(1, 1);
-            }
-            w.end();
-        }
-        w.end();
-        return callVia(route, FwdView.OP_WRITE, path, subscribersField(), Arrays.copyOf(rec, w.length()));
-    }
-
-    private static byte[] subscribersField() {
-        byte[] b = new byte[64];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end();
-        return Arrays.copyOf(b, w.length());
-    }
-
     public Reply call(int op, String path, byte[] field, byte[] payload) {
-        return callVia("/cli/r/" + (nextRequest++), op, path, field, payload);
+        return call(op, Requests.path(path), field, payload);
     }
 
-    /** Sends FWD{op, path, [field], src = replyRoute, [payload]} and waits for its REPLY. */
+    /** As {@link #call(int, String, byte[], byte[])} with an encoded dst (any bytes, e.g. a malformed PATH). */
+    public Reply call(int op, byte[] dst, byte[] field, byte[] payload) {
+        byte[] src = nextRoute();
+        return exchange(src, Requests.fwd(op, dst, field, src, payload), timeout);
+    }
+
+    /** FWD{op, path, [field], src = {@code replyRoute}, [payload]} and the REPLY addressed to that route. */
     public Reply callVia(String replyRoute, int op, String path, byte[] field, byte[] payload) {
-        NodePath dst = NodePath.of(path);
-        NodePath src = NodePath.of(replyRoute);
-        TlvWriter w = writer.wrap(out, 0, out.length);
-        w.begin(TlvType.FWD).value(op, 1).raw(dst.tlv());
-        if (field != null) {
-            w.raw(field);
+        byte[] dst = Requests.path(path);
+        byte[] src = Requests.path(replyRoute);
+        return exchange(src, Requests.fwd(op, dst, field, src, payload), timeout);
+    }
+
+    private byte[] nextRoute() {
+        return Requests.path(replyPrefix + (nextRequest++));
+    }
+
+    /** Sends a whole FWD request whose src is the PATH {@code src} and waits for the REPLY to that route. */
+    private Reply exchange(byte[] src, byte[] frame, Duration max) {
+        if (frame == null) {
+            return Reply.local(WireError.FLOW_BACKPRESSURE); // does not fit a frame
         }
-        w.raw(src.tlv());
-        if (payload != null) {
-            w.raw(payload);
-        }
-        w.end();
-        if (w.error() != WireError.OK) {
-            return new Reply(w.error(), null);
-        }
-        awaitedRoute = Arrays.copyOfRange(src.tlv(), src.bodyOffset(), src.bodyOffset() + src.bodyLength());
-        awaited = null;
-        int sent = send(out, w.length());
-        if (sent != WireError.OK) {
-            awaitedRoute = null;
-            return new Reply(sent, null);
-        }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (awaited == null && System.nanoTime() < deadline) {
-            if (link.poll(handler, 32) == 0) {
-                LockSupport.parkNanos(200_000);
+        inbox.await(src);
+        try {
+            int sent = send(frame);
+            if (sent != WireError.OK) {
+                return Reply.local(sent);
             }
+            pumpUntil(() -> inbox.awaited() != null, max);
+            Reply r = inbox.awaited();
+            return r != null ? r : Reply.local(WireError.FLOW_TIMEOUT);
+        } finally {
+            inbox.stopAwaiting();
         }
-        Reply r = awaited != null ? awaited : new Reply(WireError.FLOW_TIMEOUT, null);
-        awaitedRoute = null;
-        awaited = null;
+    }
+
+    // ---- the :subscribers surface (RFC-0035) -----------------------------------------------------
+
+    /**
+     * Appends SUBSCRIBER{route, [SETTINGS{[delivery_policy], [spectrum.topic 1]}]} to
+     * {@code vertex:subscribers[]} with {@code route} as the request's src, so the node delivers
+     * FWD{WRITE, dst = route} here and answers the append on that route too.
+     *
+     * @param policy the delivery_policy word, or -1 for none (absent reads as 0)
+     * @param stamped ask for the node's topic stamp on each delivery (docs/extensions.md)
+     */
+    public Subscribed subscribe(String vertex, String route, int policy, boolean stamped) {
+        return subscribe(vertex, route, Requests.subscriber(route, policy, stamped));
+    }
+
+    /** Appends the SUBSCRIBER {@code record} (already encoded), the request's src being {@code route}. */
+    public Subscribed subscribe(String vertex, String route, byte[] record) {
+        return Subscribed.of(callVia(route, FwdView.OP_WRITE, vertex, Requests.subscribers(), record));
+    }
+
+    /** READ {@code vertex:subscribers[]}: the slots in order, holes included. */
+    public SubscriberList subscribers(String vertex) {
+        return SubscriberList.of(read(vertex, Requests.subscribers()));
+    }
+
+    /** READ {@code vertex:subscribers[N]}: the slot's record rendered under its live state. */
+    public Reply slot(String vertex, int index, long generation) {
+        return read(vertex, Requests.subscribersAt(index, generation));
+    }
+
+    /** Suspends slot N (bit 9 set through the toggle arm; no frame but the reply, no replay). */
+    public Reply suspend(String vertex, int index, long generation) {
+        return toggle(vertex, index, generation, true);
+    }
+
+    /** Resumes slot N (bit 9 cleared through the toggle arm; nothing written meanwhile is replayed). */
+    public Reply resume(String vertex, int index, long generation) {
+        return toggle(vertex, index, generation, false);
+    }
+
+    private Reply toggle(String vertex, int index, long generation, boolean suspended) {
+        Reply current = slot(vertex, index, generation);
+        if (!current.ok()) {
+            return current;
+        }
+        String key = vertex + "[" + index + "]";
+        byte[] record = toggles.record(key, current.value(), suspended);
+        if (record == null) {
+            return Reply.local(WireError.PATH_NOT_FOUND); // a hole, or not a record
+        }
+        Reply r = write(vertex, Requests.subscribersAt(index, generation), record);
+        if (r.ok() && !suspended) {
+            toggles.forget(key);
+        }
         return r;
     }
 
-    /** Polls the link for {@code d}, handing each delivery to {@code sink}. */
-    public void pump(Duration d, Consumer<Delivery> sink) {
-        long deadline = System.nanoTime() + d.toNanos();
-        do {
-            int n = link.poll(handler, 32);
-            for (Delivery x : pending) {
-                sink.accept(x);
-            }
-            pending.clear();
-            if (n == 0) {
-                LockSupport.parkNanos(500_000);
-            }
-        } while (System.nanoTime() < deadline);
+    /** Clears slot N: it becomes an empty-STATUS hole. */
+    public Reply clear(String vertex, int index, long generation) {
+        toggles.forget(vertex + "[" + index + "]");
+        return write(vertex, Requests.subscribersAt(index, generation), Requests.emptyStatus());
     }
 
-    private int send(byte[] b, int len) {
-        if (tap != null) {
-            tap.frame(true, b, 0, len);
+    /** Replaces slot N's record with {@code record} (arm 3: re-admitted through the append door). */
+    public Subscribed replace(String vertex, int index, long generation, byte[] record) {
+        toggles.forget(vertex + "[" + index + "]");
+        return Subscribed.of(write(vertex, Requests.subscribersAt(index, generation), record));
+    }
+
+    /** Walks the tree under {@code path}, {@code maxDepth} levels down, handing each vertex to {@code visitor}. */
+    public TreeWalk.Vertex walk(String path, int maxDepth, TreeWalk.Visitor visitor) {
+        return new TreeWalk(this, maxDepth, visitor).walk(path);
+    }
+
+    // ---- the transport --------------------------------------------------------------------------
+
+    /**
+     * Sends one whole frame as is (any bytes: the HIL sends malformed ones on purpose). While the
+     * transport pushes back it keeps polling and retries, up to the timeout.
+     *
+     * @return {@link WireError#OK} or the transport's refusal
+     */
+    public int send(byte[] frame) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (tap != null) {
+                tap.frame(true, frame, 0, frame.length);
+            }
+            int rc = transport.send(frame, 0, frame.length);
+            if (rc != WireError.FLOW_BACKPRESSURE || System.nanoTime() - deadline > 0) {
+                return rc;
+            }
+            if (pumpOnce() == 0) {
+                LockSupport.parkNanos(IDLE_PARK_NS);
+            }
         }
-        return link.send(peer, b, 0, len);
     }
 
-    private void onFrame(Link l, int p, byte[] buf, int off, int len) {
+    /** Polls everything the transport has now; returns frames read. */
+    public int pumpOnce() {
+        if (onPump != null) {
+            onPump.run();
+        }
+        int total = 0;
+        int n;
+        do {
+            n = transport.poll(sink, POLL_BATCH);
+            total += n;
+        } while (n > 0);
+        return total;
+    }
+
+    /** Polls for {@code d} (a follower's loop: idle rounds park longer than a request's wait). */
+    public void pumpFor(Duration d) {
+        pumpUntil(() -> false, d, FOLLOW_PARK_NS);
+    }
+
+    /** Polls until {@code done} holds or {@code max} has passed; returns whether it held. */
+    public boolean pumpUntil(BooleanSupplier done, Duration max) {
+        return pumpUntil(done, max, IDLE_PARK_NS);
+    }
+
+    private boolean pumpUntil(BooleanSupplier done, Duration max, long parkNs) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (true) {
+            int n = pumpOnce();
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            if (n == 0) {
+                LockSupport.parkNanos(parkNs);
+            }
+        }
+    }
+
+    private void inbound(byte[] buf, int off, int len) {
         if (tap != null) {
             tap.frame(false, buf, off, len);
         }
-        if (decoder.decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK
-                || idx.type(fwd.dst()) != TlvType.PATH) {
-            return;
-        }
-        final int dst = fwd.dst();
-        final int op = fwd.opcode();
-        if (op == FwdView.OP_REPLY) {
-            if (awaitedRoute != null && idx.payloadEquals(dst, awaitedRoute)) {
-                awaited = reply();
-            }
-        } else if (op == FwdView.OP_WRITE && fwd.srcEmpty()) {
-            int value = fwd.payload();
-            if (value == TlvIndex.NONE) {
-                return;
-            }
-            byte[] v = Arrays.copyOfRange(buf, idx.start(value), idx.start(value) + idx.untrailedLength(value));
-            boolean stamped = false;
-            long seq = 0;
-            boolean stale = false;
-            boolean deleted = false;
-            int stamp = idx.nextSibling(value);
-            if (stamp != TlvIndex.NONE && idx.type(stamp) == TlvType.SETTINGS) {
-                int k = idx.firstChild(stamp);
-                int inner = k == TlvIndex.NONE ? TlvIndex.NONE : idx.nextSibling(k);
-                if (k != TlvIndex.NONE && idx.payloadEquals(k, Names.TOPIC) && inner != TlvIndex.NONE && idx.type(inner) == TlvType.SETTINGS) {
-                    stamped = true;
-                    for (int c = idx.firstChild(inner); c != TlvIndex.NONE; c = idx.nextSibling(c)) {
-                        int val = idx.nextSibling(c);
-                        if (val == TlvIndex.NONE) {
-                            break;
-                        }
-                        if (idx.payloadEquals(c, Names.STAMP_SEQ)) {
-                            seq = idx.valueAsLong(val);
-                        } else if (idx.payloadEquals(c, Names.STAMP_STALE)) {
-                            stale = idx.valueAsLong(val) != 0;
-                        } else if (idx.payloadEquals(c, Names.STAMP_OP)) {
-                            deleted = idx.valueAsLong(val) != 0;
-                        }
-                        c = val;
-                    }
-                }
-            }
-            String route = NodePath.render(buf, idx.bodyOffset(dst), idx.bodyLength(dst));
-            pending.add(new Delivery(route, v, stamped, seq, stale, deleted));
-        }
-    }
-
-    /** The awaited REPLY just read into {@link #fwd}: RESULT with its payload (none for a bare ack), or the error code. */
-    private Reply reply() {
-        if (fwd.kind() == FwdView.KIND_ERROR) {
-            return new Reply(StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID), null);
-        }
-        int payload = fwd.payload();
-        if (payload == TlvIndex.NONE) {
-            return new Reply(WireError.OK, null);
-        }
-        byte[] b = idx.buffer();
-        return new Reply(WireError.OK, Arrays.copyOfRange(b, idx.start(payload), idx.start(payload) + idx.untrailedLength(payload)));
+        inbox.frame(buf, off, len);
     }
 
     @Override
     public void close() {
-        link.close();
+        transport.close();
     }
 }

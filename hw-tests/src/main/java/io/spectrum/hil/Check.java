@@ -1,6 +1,7 @@
 package io.spectrum.hil;
 
-import io.spectrum.hil.client.Reply;
+import io.spectrum.client.Reply;
+import io.spectrum.hil.oracle.Tlv;
 import io.spectrum.wire.WireError;
 
 /** Assertions for scenarios; each failure is a {@link HilFailure} with a message a reader can act on. */
@@ -21,17 +22,30 @@ public final class Check {
     }
 
     public static Reply result(Reply r, String what) {
-        if (!r.isResult()) {
+        if (!r.ok()) {
             throw new HilFailure(what + ": expected RESULT but got " + r);
         }
         return r;
     }
 
     public static Reply error(Reply r, int code, String what) {
-        if (!r.isError() || r.errorCode() != code) {
+        if (!r.isError() || r.code() != code) {
             throw new HilFailure(what + ": expected ERROR " + WireError.identity(code) + " but got " + r);
         }
         return r;
+    }
+
+    /** A RESULT's value as an oracle tree (null for a bare acknowledgement). */
+    public static Tlv value(Reply r, String what) {
+        byte[] v = result(r, what).value();
+        return v == null ? null : Tlv.decode(v);
+    }
+
+    /** The transport took the frame. */
+    public static void sent(int rc, String what) {
+        if (rc != WireError.OK) {
+            throw new HilFailure(what + ": the link refused it: " + WireError.identity(rc));
+        }
     }
 
     public static HilFailure fail(String message) {

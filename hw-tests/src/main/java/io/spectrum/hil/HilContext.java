@@ -1,8 +1,9 @@
 package io.spectrum.hil;
 
 import io.spectrum.runtime.CapsProbe;
+import io.spectrum.client.DeliveryLog;
+import io.spectrum.client.PeerClient;
 import io.spectrum.runtime.NodeAgent;
-import io.spectrum.hil.client.BoardClient;
 import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
@@ -11,13 +12,20 @@ import io.spectrum.time.SystemClock;
 import java.time.Duration;
 
 /**
- * What a scenario works with: the target (link, reset line), one client on that link, and the host
- * node riding the same link. The client is shared by all scenarios of a run, so scenarios use their
- * own reply and delivery routes ({@link #route}) and clean up the subscriptions they make.
+ * What a scenario works with: the target (link, reset line), the one client on that link
+ * ({@link PeerClient}, reply routes {@value #REPLY_PREFIX}n), the record of what the board sent
+ * ({@link FrameLog}) and of the deliveries ({@link DeliveryLog}), and the host node riding the same
+ * link. The client is shared by all scenarios of a run, so scenarios use their own reply and
+ * delivery routes ({@link #route}) and clean up the subscriptions they make.
  */
 public final class HilContext {
     private final BoardTarget target;
-    private final BoardClient client;
+    /** Prefix of the suite's reply routes. */
+    public static final String REPLY_PREFIX = "/hil/r/";
+
+    private final PeerClient client;
+    private final FrameLog frames = new FrameLog();
+    private final DeliveryLog deliveries = new DeliveryLog();
     private final NarrowNode hostNode;
     private int routes;
     private String note = "";
@@ -25,29 +33,42 @@ public final class HilContext {
     public HilContext(BoardTarget target) throws Exception {
         this.target = target;
         Link link = target.link();
-        this.client = new BoardClient(link, target.peer(), target.timeout());
+        AgentTransport transport = new AgentTransport(link, target.peer());
+        this.client = new PeerClient(transport, target.timeout(), REPLY_PREFIX);
+        client.setTap(frames);
+        client.onDelivery(deliveries);
         // The host is a proper peer from the first frame: a board that pings its peers (a READ of
         // the host's $node/caps) and reaps the edges of a silent one must get its answers, or the
         // suite's own subscriptions would be evicted in the middle of a scenario.
         this.hostNode = new NarrowNode(NodeConfig.defaults());
         // The runtime's one node loop, run on the scenario's thread: the client pumps it while it
-        // waits. It polls the link (every frame goes to the client's recorder, then to the node),
-        // runs the node's timers and the project's liveness ping (CapsProbe: READs the board's
+        // waits. It polls the link (every frame goes to the client first, then to the node), runs
+        // the node's timers and the project's liveness ping (CapsProbe: READs the board's
         // $node/caps when the link finds it quiet, and reports a changed spectrum.boot, a restart
         // faster than the link timeout, as down + up).
         NodeAgent agent = new NodeAgent("hil host", hostNode, SystemClock.INSTANCE, null,
                 NodeAgent.HOUSEKEEPING_NANOS);
         agent.attach(link);
-        agent.setFrameTap(client.recorder());
-        client.pumpWith(agent.onCallerThread());
+        agent.setFrameTap(transport.tap());
+        transport.driveWith(agent.onCallerThread());
     }
 
     public BoardTarget target() {
         return target;
     }
 
-    public BoardClient client() {
+    public PeerClient client() {
         return client;
+    }
+
+    /** Every frame the board sent this run. */
+    public FrameLog frames() {
+        return frames;
+    }
+
+    /** Every delivery the board sent this run. */
+    public DeliveryLog deliveries() {
+        return deliveries;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.spectrum.hil;
 
-import io.spectrum.hil.client.WireException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -53,9 +52,6 @@ public final class HilSuite {
             outcome = ScenarioResult.Outcome.SKIP;
             detail = e.getMessage();
         } catch (HilFailure e) {
-            outcome = ScenarioResult.Outcome.FAIL;
-            detail = e.getMessage();
-        } catch (WireException e) {
             outcome = ScenarioResult.Outcome.FAIL;
             detail = e.getMessage();
         } catch (Exception | AssertionError e) {

@@ -3,7 +3,6 @@ package io.spectrum.hil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spectrum.hil.client.FakeLink;
 import io.spectrum.link.Link;
 import java.time.Duration;
 import java.util.ArrayList;

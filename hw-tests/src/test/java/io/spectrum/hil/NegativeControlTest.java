@@ -3,13 +3,11 @@ package io.spectrum.hil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.hil.scenario.StandardScenarios;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Opt;
-import io.spectrum.wire.TlvType;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -30,7 +28,7 @@ class NegativeControlTest {
 
     static boolean isDelivery(byte[] f) {
         Tlv t = Tlv.decode(f);
-        return t.type() == TlvType.FWD && BoardClient.opOf(t) == FwdView.OP_WRITE;
+        return t.asFwd() != null && t.asFwd().opcode() == FwdView.OP_WRITE;
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.spectrum.host.runtime;
 
+import io.spectrum.client.OwnerTransport;
+import io.spectrum.client.PeerClient;
+import io.spectrum.client.Slot;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
@@ -41,7 +44,7 @@ import java.util.function.Consumer;
  *
  * <p>Subscribers shown per vertex: the host's own local subscriptions ({@link #watch}) with their
  * holder name, and the slots remote peers appended, read through the node's {@code :subscribers[]}
- * surface ({@link OwnerSurface}). Suspend / resume / clear go to the {@link Subscription} handle for
+ * surface (the one client, {@link PeerClient}, through the node's owner door: {@link OwnerTransport}). Suspend / resume / clear go to the {@link Subscription} handle for
  * the host's own slots and through {@code :subscribers[N]} for remote ones.
  */
 public final class HostRuntime implements HostModel, AutoCloseable {
@@ -52,7 +55,10 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     private final String name;
     private final NarrowNode node;
-    private final OwnerSurface owner;
+    /** The owner door answers synchronously; this only bounds a node that does not. */
+    private static final java.time.Duration OWNER_TIMEOUT = java.time.Duration.ofMillis(100);
+
+    private final PeerClient owner;
     private final NodeLoop loop;
     private final List<LinkEntry> links = new ArrayList<>();
     private final List<LocalWatch> watches = new ArrayList<>();
@@ -103,7 +109,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public HostRuntime(String name, NarrowNode node) {
         this.name = name;
         this.node = node;
-        this.owner = new OwnerSurface(node);
+        this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
         this.loop = new NodeLoop("host " + name, node, this::step);
         this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
         // learn every vertex that gets a value: one subtree subscription at the root
@@ -264,12 +270,13 @@ public final class HostRuntime implements HostModel, AutoCloseable {
                     }
                 }
             }
-            for (OwnerSurface.Slot s : owner.list(p)) {
+            for (Slot s : owner.subscribers(p.toString()).slots()) {
                 LocalWatch w = mine.remove(s.index());
                 if (w != null) {
                     subs.add(new SubscriberView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
-                } else if (!s.hole()) {
-                    subs.add(new SubscriberView(s.index(), "remote peer", s.target(), s.suspended(), -1));
+                } else if (!s.isHole()) {
+                    subs.add(new SubscriberView(s.index(), "remote peer", s.target().isEmpty() ? "(link route)" : s.target(),
+                            s.suspended(), -1));
                 }
             }
             for (LocalWatch w : mine.values()) { // in case the list read could not show them
@@ -345,9 +352,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
                 }
             }
             return switch (action) {
-                case SUSPEND -> owner.setSuspended(p, slot, true);
-                case RESUME -> owner.setSuspended(p, slot, false);
-                case CLEAR -> owner.clear(p, slot);
+                case SUSPEND -> owner.suspend(p.toString(), slot, -1).code();
+                case RESUME -> owner.resume(p.toString(), slot, -1).code();
+                case CLEAR -> owner.clear(p.toString(), slot, -1).code();
             };
         });
         if (code == WireError.OK) {

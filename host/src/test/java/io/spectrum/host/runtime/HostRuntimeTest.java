@@ -9,7 +9,6 @@ import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.DeliveryPolicy;
-import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.AfterEach;
@@ -186,7 +185,7 @@ class HostRuntimeTest {
         try (io.spectrum.client.PeerClient withWord = client(addr, 7);
              io.spectrum.client.PeerClient noWord = client(addr, 8)) {
             assertTrue(withWord.subscribe("/x", "/a", DeliveryPolicy.DURABILITY_REQUEST, false).ok()); // rule 1
-            assertTrue(noWord.subscribe("/x", "/b", 0, false).ok());                                                 // rules 2/3
+            assertTrue(noWord.subscribe("/x", "/b", -1, false).ok());                                                 // rules 2/3
             HostSnapshot s = await(host, x -> vertex(x, "/x").filter(v -> v.subscribers().size() == 2).isPresent(), "two slots");
             List<SubscriberView> subs = vertex(s, "/x").orElseThrow().subscribers();
             List<byte[]> before = new ArrayList<>();
@@ -215,14 +214,9 @@ class HostRuntimeTest {
 
     /** READ /x:subscribers[N] as a remote reader sees it (the live rendering). */
     private static byte[] slotRecord(io.spectrum.client.PeerClient c, int slot) {
-        byte[] f = new byte[64];
-        TlvWriter w = new TlvWriter().wrap(f, 0, f.length);
-        w.begin(io.spectrum.wire.TlvType.FIELD).leaf(io.spectrum.wire.TlvType.NAME, "subscribers".getBytes())
-                .value(slot, 4).value(1, 1).end();
-        io.spectrum.client.PeerClient.Reply r = c.call(FwdView.OP_READ, "/x",
-                java.util.Arrays.copyOf(f, w.length()), null);
+        io.spectrum.client.Reply r = c.slot("/x", slot, -1);
         assertTrue(r.ok(), "read [" + slot + "]: " + WireError.identity(r.code()));
-        return r.payload();
+        return r.value();
     }
 
     private static String hex(byte[] b) {

@@ -3,9 +3,9 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.DeliveryPolicy;
 import java.time.Duration;
 import java.util.List;
@@ -25,34 +25,34 @@ public final class CreateSuspendedScenario implements Scenario {
 
     @Override
     public void run(HilContext ctx) {
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         String v = DemoBoard.LED;
         String r = ctx.route(name());
         Duration quiet = Duration.ofMillis(Math.max(300, ctx.timeout().toMillis() / 10));
         try {
             Check.result(c.write(v, Wire.value(0x44, 1)), "write a value to latch");
             long t0 = System.nanoTime();
-            Check.result(c.subscribe(v, r, DeliveryPolicy.SUSPENDED | DeliveryPolicy.DURABILITY_REQUEST),
+            Check.result(c.subscribe(v, r, DeliveryPolicy.SUSPENDED | DeliveryPolicy.DURABILITY_REQUEST, false).reply(),
                     "append suspended with durability");
             c.pumpFor(quiet);
-            Check.equal(0, c.deliveriesSince(r, t0).size(), "§4.3: deliveries to an edge created suspended");
+            Check.equal(0, ctx.deliveries().since(r, t0).size(), "§4.3: deliveries to an edge created suspended");
             int n = Subscribers.requireSlot(c, v, r);
-            Tlv rec = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
+            Tlv rec = Check.value(c.slot(v, n, -1), "read [" + n + "]");
             Check.equal(DeliveryPolicy.SUSPENDED | DeliveryPolicy.DURABILITY_REQUEST, Subscribers.policyOf(rec),
                     "policy word rendered for a slot created suspended");
             Check.result(c.write(v, Wire.value(0x45, 1)), "write while suspended");
             c.pumpFor(quiet);
-            Check.equal(0, c.deliveriesSince(r, t0).size(), "deliveries to the suspended edge");
+            Check.equal(0, ctx.deliveries().since(r, t0).size(), "deliveries to the suspended edge");
 
             int before = countTargets(Subscribers.list(c, v), r);
-            Check.result(c.subscribe(v, r, DeliveryPolicy.DURABILITY_REQUEST), "duplicate append with bit 9 clear");
+            Check.result(c.subscribe(v, r, DeliveryPolicy.DURABILITY_REQUEST, false).reply(), "duplicate append with bit 9 clear");
             c.pumpFor(quiet);
             List<Tlv> list = Subscribers.list(c, v);
             Check.equal(before, countTargets(list, r), "§6.2: edges to the same target after a duplicate append");
-            Tlv still = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
+            Tlv still = Check.value(c.slot(v, n, -1), "read [" + n + "]");
             Check.that((Subscribers.policyOf(still) & DeliveryPolicy.SUSPENDED) != 0,
                     "§6.2: a duplicate append must leave the slot suspended, got " + still);
-            Check.equal(0, c.deliveriesSince(r, t0).size(), "deliveries after the duplicate append");
+            Check.equal(0, ctx.deliveries().since(r, t0).size(), "deliveries after the duplicate append");
             ctx.note("slot [" + n + "]");
         } finally {
             Subscribers.clearQuietly(c, v, r);

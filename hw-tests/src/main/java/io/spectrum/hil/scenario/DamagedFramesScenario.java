@@ -3,10 +3,9 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.BoardClient.Inbound;
-import io.spectrum.hil.client.Reply;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.hil.FrameLog.Inbound;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.TlvType;
@@ -30,28 +29,28 @@ public final class DamagedFramesScenario implements Scenario {
 
     @Override
     public void run(HilContext ctx) throws Exception {
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         Duration quiet = Duration.ofMillis(Math.max(300, ctx.timeout().toMillis() / 10));
         int refused = 0;
         for (int crcOpt : new int[] {Opt.CR, Opt.CR | Opt.CW}) {
             // control: the same READ with a correct trailer is served
-            String good = BoardClient.REPLY_PREFIX + "crc-" + crcOpt + "-good";
-            long mark = c.mark();
-            c.sendOrThrow(readWithTrailer(good, crcOpt));
-            Inbound in = c.awaitFrame(mark, f -> isReplyTo(f, good), ctx.timeout());
+            String good = HilContext.REPLY_PREFIX + "crc-" + crcOpt + "-good";
+            long mark = ctx.frames().mark(c);
+            Check.sent(c.send(readWithTrailer(good, crcOpt)), "send a frame");
+            Inbound in = ctx.frames().await(c, mark, f -> f.isReplyTo(good), ctx.timeout());
             Check.that(in != null, "a READ with a correct " + crcName(crcOpt) + " trailer must be answered");
-            Check.result(Reply.of(in.frame()), "READ with a correct " + crcName(crcOpt) + " trailer");
+            Check.that(!in.isErrorReply(), "READ with a correct " + crcName(crcOpt) + " trailer: expected RESULT but got "
+                    + in.frame());
 
-            String bad = BoardClient.REPLY_PREFIX + "crc-" + crcOpt + "-bad";
+            String bad = HilContext.REPLY_PREFIX + "crc-" + crcOpt + "-bad";
             byte[] damaged = readWithTrailer(bad, crcOpt);
             damaged[15] ^= 0x10; // a letter of the dst PATH: length and shape stay valid, the CRC does not
-            mark = c.mark();
-            c.sendOrThrow(damaged);
+            mark = ctx.frames().mark(c);
+            Check.sent(c.send(damaged), "send a frame");
             c.pumpFor(quiet);
-            for (Inbound got : c.inboundSince(mark)) {
-                if (got.frame() != null && isReplyTo(got.frame(), bad)) {
-                    Reply rr = Reply.of(got.frame());
-                    Check.that(rr.isError() && rr.errorCode() == WireError.FRAME_CRC_FAIL,
+            for (Inbound got : ctx.frames().since(mark)) {
+                if (got.frame() != null && got.isReplyTo(bad)) {
+                    Check.that(got.isErrorReply() && got.errorCode() == WireError.FRAME_CRC_FAIL,
                             "a frame failing its " + crcName(crcOpt) + " check must not be served, got " + got.frame());
                 }
             }
@@ -80,7 +79,7 @@ public final class DamagedFramesScenario implements Scenario {
                     return;
                 }
                 if (burst % 2 == 1) {
-                    c.sendOrThrow(sacrificial);
+                    Check.sent(c.send(sacrificial), "send a frame");
                 }
                 Check.result(c.read(DemoBoard.LED), "read after noise burst " + burst);
             }
@@ -98,9 +97,5 @@ public final class DamagedFramesScenario implements Scenario {
 
     private static String crcName(int opt) {
         return (opt & Opt.CW) != 0 ? "CRC-16" : "CRC-32C";
-    }
-
-    private static boolean isReplyTo(io.spectrum.hil.client.Tlv f, String route) {
-        return BoardClient.isReplyTo(f, route);
     }
 }

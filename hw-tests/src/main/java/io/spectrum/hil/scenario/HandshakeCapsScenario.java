@@ -3,8 +3,8 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.Reply;
-import io.spectrum.hil.client.Tlv;
+import io.spectrum.client.Reply;
+import io.spectrum.hil.oracle.Tlv;
 import io.spectrum.wire.TlvType;
 
 /** The board answers a liveness read of its capability map, naming the core and its extensions. */
@@ -25,7 +25,7 @@ public final class HandshakeCapsScenario implements Scenario {
         // A freshly opened or reset board may still be starting: retry the first read until the timeout.
         Reply r = Waits.firstAnswer(ctx, DemoBoard.CAPS, ctx.timeout().multipliedBy(3));
         Check.result(r, "read " + DemoBoard.CAPS);
-        Tlv caps = r.payload();
+        Tlv caps = r.value() == null ? null : Tlv.decode(r.value());
         Check.that(caps != null && caps.type() == TlvType.SETTINGS,
                 "capability map must be a SETTINGS, got " + caps);
         Tlv core = caps.setting("core");

@@ -3,11 +3,10 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.BoardClient.Inbound;
-import io.spectrum.hil.client.Reply;
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.hil.FrameLog.Inbound;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
@@ -31,12 +30,12 @@ public final class InvalidFramesScenario implements Scenario {
 
     @Override
     public void run(HilContext ctx) {
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         byte[] led = Wire.path(DemoBoard.LED);
-        Check.error(c.call(5, led, null), WireError.SCHEMA_TYPE_MISMATCH, "FWD with op 5");
+        Check.error(c.call(5, led, null, null), WireError.SCHEMA_TYPE_MISMATCH, "FWD with op 5");
         alive(c);
         byte[] ragged = Wire.leaf(TlvType.PATH, new byte[] {5, 'b', 'o'});
-        Check.error(c.call(FwdView.OP_READ, ragged, null), WireError.PATH_INVALID, "READ with a ragged dst PATH");
+        Check.error(c.call(FwdView.OP_READ, ragged, null, null), WireError.PATH_INVALID, "READ with a ragged dst PATH");
         alive(c);
         byte[] badMode = Wire.field("subscribers", -1, 7);
         Check.error(c.read(DemoBoard.LED, badMode), WireError.PATH_INVALID, "READ :subscribers with mode 7");
@@ -58,24 +57,23 @@ public final class InvalidFramesScenario implements Scenario {
             Wire.build(w -> w.begin(TlvType.FWD).value(FwdView.OP_READ, 1).raw(led).end()),
             // op is a NAME instead of a VALUE
             Wire.build(w -> w.begin(TlvType.FWD).raw(Wire.name("read")).raw(led)
-                    .raw(Wire.path(BoardClient.REPLY_PREFIX + "bad-op")).end()),
+                    .raw(Wire.path(HilContext.REPLY_PREFIX + "bad-op")).end()),
             // a REPLY arriving as a request
-            Wire.fwd(FwdView.OP_REPLY, led, null, Wire.path(BoardClient.REPLY_PREFIX + "reply-as-request"),
+            Wire.fwd(FwdView.OP_REPLY, led, null, Wire.path(HilContext.REPLY_PREFIX + "reply-as-request"),
                     Wire.value(0, 1), Wire.value(1, 1)),
             // an empty FWD container
             new byte[] {0x0F, 0x40, 0x00, 0x00},
         };
         for (byte[] f : dropMe) {
-            long mark = c.mark();
-            c.sendOrThrow(f);
+            long mark = ctx.frames().mark(c);
+            Check.sent(c.send(f), "send a frame");
             c.pumpFor(quiet);
-            for (Inbound in : c.inboundSince(mark)) {
-                Tlv t = in.frame();
+            for (Inbound in : ctx.frames().since(mark)) {
                 // replies to the suite's routes only: the host node's own pings are answered meanwhile
-                String dst = t == null || BoardClient.opOf(t) != FwdView.OP_REPLY ? null : BoardClient.dstOf(t);
-                if (dst != null && dst.startsWith(BoardClient.REPLY_PREFIX)) {
-                    Reply r = Reply.of(t);
-                    Check.that(r.isError(), "a malformed FWD must not be served, got " + t + " for " + Tlv.decode(f));
+                String dst = in.opcode() != FwdView.OP_REPLY ? null : in.dst();
+                if (dst != null && dst.startsWith(HilContext.REPLY_PREFIX)) {
+                    Check.that(in.isErrorReply(), "a malformed FWD must not be served, got " + in.frame() + " for "
+                            + Tlv.decode(f));
                 }
             }
             dropped++;
@@ -84,7 +82,7 @@ public final class InvalidFramesScenario implements Scenario {
         ctx.note("6 typed refusals, " + dropped + " malformed FWDs dropped");
     }
 
-    private static void alive(BoardClient c) {
+    private static void alive(PeerClient c) {
         Check.result(c.read(DemoBoard.LED), "the board keeps serving");
     }
 }

@@ -1,7 +1,6 @@
 package io.spectrum.hil.scenario;
 
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Tlv;
+import io.spectrum.hil.FrameLog.Inbound;
 import io.spectrum.wire.FwdView;
 
 /** Recognises the board's own liveness traffic, which may arrive at any time and is not a reaction. */
@@ -10,7 +9,7 @@ final class Liveness {
     }
 
     /** A FWD READ of the host's {@code /$node/caps}: the board pinging a quiet peer. */
-    static boolean isPing(Tlv f) {
-        return BoardClient.opOf(f) == FwdView.OP_READ && DemoBoard.CAPS.equals(BoardClient.dstOf(f));
+    static boolean isPing(Inbound f) {
+        return f.opcode() == FwdView.OP_READ && DemoBoard.CAPS.equals(f.dst());
     }
 }

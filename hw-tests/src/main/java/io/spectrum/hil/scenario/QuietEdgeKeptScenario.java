@@ -3,9 +3,9 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.DeliveryPolicy;
 import java.time.Duration;
 import java.util.Arrays;
@@ -29,23 +29,21 @@ public final class QuietEdgeKeptScenario implements Scenario {
 
     @Override
     public void run(HilContext ctx) {
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         String v = DemoBoard.LED;
         String r = ctx.route(name());
         try {
-            Check.result(c.subscribe(v, r, DeliveryPolicy.SUSPENDED), "append suspended");
+            Check.result(c.subscribe(v, r, DeliveryPolicy.SUSPENDED, false).reply(), "append suspended");
             int n = Subscribers.requireSlot(c, v, r);
-            Tlv before = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "]").payload();
+            Tlv before = Check.value(c.slot(v, n, -1), "read [" + n + "]");
             c.pumpFor(IDLE);
-            Tlv after = Check.result(c.read(v, Wire.subscribersAt(n)), "read [" + n + "] after the quiet time")
-                    .payload();
+            Tlv after = Check.value(c.slot(v, n, -1), "read [" + n + "] after the quiet time");
             Check.that(Arrays.equals(before.encoded(), after.encoded()),
                     "§9.3: the quiet suspended slot must be kept as it was; before " + before + " after " + after);
-            byte[] delivering = Subscribers.render(after, false);
-            Check.result(c.write(v, Wire.subscribersAt(n), delivering), "resume [" + n + "]");
+            Check.result(c.resume(v, n, -1), "resume [" + n + "] (the toggle arm, bit 9 cleared)");
             long t0 = System.nanoTime();
             Check.result(c.write(v, Wire.value(0x66, 1)), "write after resume");
-            Check.equal(1, c.awaitDeliveries(r, t0, 1, ctx.timeout()).size(), "deliveries after resume");
+            Check.equal(1, ctx.deliveries().await(c, r, t0, 1, ctx.timeout()).size(), "deliveries after resume");
             ctx.note("slot [" + n + "] kept through " + IDLE.toSeconds() + " s");
         } finally {
             Subscribers.clearQuietly(c, v, r);

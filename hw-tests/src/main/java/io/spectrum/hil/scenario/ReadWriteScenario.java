@@ -3,10 +3,10 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Reply;
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
 import java.util.Arrays;
@@ -27,17 +27,16 @@ public final class ReadWriteScenario implements Scenario {
 
     @Override
     public void run(HilContext ctx) {
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         for (String p : new String[] {DemoBoard.TEMP, DemoBoard.COUNTER}) {
-            Reply r = Check.result(c.read(p), "read " + p);
-            Check.that(r.payload() != null && r.payload().type() == TlvType.VALUE,
-                    "read " + p + " must answer a VALUE, got " + r.payload());
+            Tlv r = Check.value(c.read(p), "read " + p);
+            Check.that(r != null && r.type() == TlvType.VALUE, "read " + p + " must answer a VALUE, got " + r);
         }
         for (long v : new long[] {1, 0, 0xA5}) {
             byte[] value = Wire.value(v, 1);
             Reply w = Check.result(c.write(DemoBoard.LED, value), "write " + DemoBoard.LED + " = " + v);
-            Check.that(w.payload() == null, "a WRITE acknowledgement carries no payload, got " + w.payload());
-            Tlv back = Check.result(c.read(DemoBoard.LED), "read back " + DemoBoard.LED).payload();
+            Check.that(w.value() == null, "a WRITE acknowledgement carries no payload, got " + w);
+            Tlv back = Check.value(c.read(DemoBoard.LED), "read back " + DemoBoard.LED);
             Check.that(back != null && Arrays.equals(value, back.encoded()),
                     "read back of " + DemoBoard.LED + " must be " + Tlv.decode(value) + ", got " + back);
         }

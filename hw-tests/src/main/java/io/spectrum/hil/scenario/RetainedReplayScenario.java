@@ -3,10 +3,11 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.BoardClient.Inbound;
-import io.spectrum.hil.client.Delivery;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.FrameLog.Inbound;
+import io.spectrum.client.Delivery;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FwdView;
 import java.time.Duration;
@@ -28,7 +29,7 @@ public final class RetainedReplayScenario implements Scenario {
 
     @Override
     public void run(HilContext ctx) {
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         String v = DemoBoard.LED;
         String durable = ctx.route(name());
         String plain = ctx.route(name());
@@ -36,22 +37,22 @@ public final class RetainedReplayScenario implements Scenario {
         try {
             byte[] value = Wire.value(0x2A, 1);
             Check.result(c.write(v, value), "write the value to retain");
-            long mark = c.mark();
+            long mark = ctx.frames().mark(c);
             long t0 = System.nanoTime();
-            Check.result(c.subscribe(v, durable, DeliveryPolicy.DURABILITY_REQUEST), "subscribe with durability");
+            Check.result(c.subscribe(v, durable, DeliveryPolicy.DURABILITY_REQUEST, false).reply(), "subscribe with durability");
             c.pumpFor(quiet);
-            List<Delivery> got = c.deliveriesSince(durable, t0);
+            List<Delivery> got = ctx.deliveries().since(durable, t0);
             Check.equal(1, got.size(), "replayed deliveries to the durable subscriber");
-            Check.that(Arrays.equals(value, got.get(0).payload().encoded()),
-                    "the replay must carry the retained value, got " + got.get(0).payload());
+            Check.that(Arrays.equals(value, got.get(0).value()),
+                    "the replay must carry the retained value, got " + Tlv.decode(got.get(0).value()));
             long deliverySeq = -1;
             long replySeq = -1;
-            for (Inbound in : c.inboundSince(mark)) {
+            for (Inbound in : ctx.frames().since(mark)) {
                 if (in.frame() == null) {
                     continue;
                 }
-                int op = BoardClient.opOf(in.frame());
-                String dst = Wire.pathText(in.frame().child(1).payload());
+                int op = in.opcode();
+                String dst = String.valueOf(in.dst());
                 if (dst.equals(durable) && op == FwdView.OP_WRITE && deliverySeq < 0) {
                     deliverySeq = in.seq();
                 }
@@ -63,9 +64,9 @@ public final class RetainedReplayScenario implements Scenario {
                     "the latched delivery must arrive before the subscribe's reply");
 
             long t1 = System.nanoTime();
-            Check.result(c.subscribe(v, plain, null), "subscribe without durability");
+            Check.result(c.subscribe(v, plain, -1, false).reply(), "subscribe without durability");
             c.pumpFor(quiet);
-            Check.equal(0, c.deliveriesSince(plain, t1).size(), "deliveries to a subscriber that did not ask");
+            Check.equal(0, ctx.deliveries().since(plain, t1).size(), "deliveries to a subscriber that did not ask");
         } finally {
             Subscribers.clearQuietly(c, v, durable);
             Subscribers.clearQuietly(c, v, plain);

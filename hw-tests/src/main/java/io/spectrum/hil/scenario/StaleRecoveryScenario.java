@@ -4,7 +4,7 @@ import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.HilSkip;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
+import io.spectrum.client.PeerClient;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
@@ -37,7 +37,7 @@ public final class StaleRecoveryScenario implements Scenario {
         if (!ctx.target().canReset()) {
             throw new HilSkip("target has no reset line");
         }
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         NarrowNode node = ctx.hostNode();
         NodePath mirror = NodePath.of(MIRROR);
         int h = node.subscribeRemote(ctx.target().link(), ctx.target().peer(), NodePath.of(DemoBoard.COUNTER),
@@ -79,7 +79,7 @@ public final class StaleRecoveryScenario implements Scenario {
         }
     }
 
-    private static void waitFor(BoardClient c, Duration max, BooleanSupplier cond, String failure) {
+    private static void waitFor(PeerClient c, Duration max, BooleanSupplier cond, String failure) {
         long deadline = System.nanoTime() + max.toNanos();
         while (!cond.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {

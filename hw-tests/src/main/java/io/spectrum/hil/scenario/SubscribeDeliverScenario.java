@@ -3,10 +3,10 @@ package io.spectrum.hil.scenario;
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilContext;
 import io.spectrum.hil.Scenario;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Delivery;
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.client.Delivery;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.TlvType;
 import java.time.Duration;
 import java.util.Arrays;
@@ -28,34 +28,35 @@ public final class SubscribeDeliverScenario implements Scenario {
 
     @Override
     public void run(HilContext ctx) {
-        BoardClient c = ctx.client();
+        PeerClient c = ctx.client();
         String counterRoute = ctx.route(name());
         String ledRoute = ctx.route(name());
         try {
             long t0 = System.nanoTime();
-            Check.result(c.subscribe(DemoBoard.COUNTER, counterRoute, null), "subscribe to " + DemoBoard.COUNTER);
-            List<Delivery> got = c.awaitDeliveries(counterRoute, t0, 2, ctx.timeout().multipliedBy(3));
+            Check.result(c.subscribe(DemoBoard.COUNTER, counterRoute, -1, false).reply(), "subscribe to " + DemoBoard.COUNTER);
+            List<Delivery> got = ctx.deliveries().await(c, counterRoute, t0, 2, ctx.timeout().multipliedBy(3));
             Check.that(got.size() >= 2, "expected at least 2 deliveries of " + DemoBoard.COUNTER + " within "
                     + ctx.timeout().multipliedBy(3).toMillis() + " ms, got " + got.size());
             for (Delivery d : got) {
-                Tlv src = d.frame().child(2);
+                Tlv src = Tlv.decode(d.frame()).child(2);
                 Check.that(src != null && src.type() == TlvType.PATH && src.payload().length == 0,
                         "a delivery's src must be the empty PATH (no reply wanted), got " + src);
-                Check.that(d.payload() != null && d.payload().type() == TlvType.VALUE,
-                        "a delivery of " + DemoBoard.COUNTER + " must carry its VALUE, got " + d.payload());
+                Tlv value = d.value() == null ? null : Tlv.decode(d.value());
+                Check.that(value != null && value.type() == TlvType.VALUE,
+                        "a delivery of " + DemoBoard.COUNTER + " must carry its VALUE, got " + value);
             }
 
-            Check.result(c.subscribe(DemoBoard.LED, ledRoute, null), "subscribe to " + DemoBoard.LED);
+            Check.result(c.subscribe(DemoBoard.LED, ledRoute, -1, false).reply(), "subscribe to " + DemoBoard.LED);
             long t1 = System.nanoTime();
             byte[] v = Wire.value(0x5A, 1);
             Check.result(c.write(DemoBoard.LED, v), "write " + DemoBoard.LED);
-            List<Delivery> led = c.awaitDeliveries(ledRoute, t1, 1, ctx.timeout());
+            List<Delivery> led = ctx.deliveries().await(c, ledRoute, t1, 1, ctx.timeout());
             Check.that(led.size() == 1, "expected one delivery of the write to " + DemoBoard.LED + ", got " + led);
             c.pumpFor(Duration.ofMillis(200));
-            led = c.deliveriesSince(ledRoute, t1);
+            led = ctx.deliveries().since(ledRoute, t1);
             Check.equal(1, led.size(), "deliveries of one write");
-            Check.that(Arrays.equals(v, led.get(0).payload().encoded()),
-                    "the delivered TLV must be the written TLV unchanged, got " + led.get(0).payload());
+            Check.that(Arrays.equals(v, led.get(0).value()),
+                    "the delivered TLV must be the written TLV unchanged, got " + Tlv.decode(led.get(0).value()));
             ctx.note(got.size() + " counter deliveries, 1 led delivery");
         } finally {
             Subscribers.clearQuietly(c, DemoBoard.COUNTER, counterRoute);

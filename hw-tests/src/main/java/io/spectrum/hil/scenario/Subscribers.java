@@ -2,10 +2,11 @@ package io.spectrum.hil.scenario;
 
 import io.spectrum.hil.Check;
 import io.spectrum.hil.HilFailure;
-import io.spectrum.hil.client.BoardClient;
-import io.spectrum.hil.client.Reply;
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.client.PeerClient;
+import io.spectrum.client.Requests;
+import io.spectrum.client.Reply;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.SubscriberRenderer;
 import io.spectrum.wire.SubscriberView;
@@ -23,13 +24,12 @@ final class Subscribers {
      * Reads {@code vertex:subscribers[]}: one element per slot position (RFC-0035 §5.2), an empty
      * STATUS for a hole. An empty list may come back as not_found or as an empty POINT.
      */
-    static List<Tlv> list(BoardClient c, String vertex) {
-        Reply r = c.read(vertex, Wire.subscribersAppend());
-        if (r.isError() && r.errorCode() == WireError.PATH_NOT_FOUND) {
+    static List<Tlv> list(PeerClient c, String vertex) {
+        Reply r = c.read(vertex, Requests.subscribers());
+        if (r.isError() && r.code() == WireError.PATH_NOT_FOUND) {
             return List.of();
         }
-        Check.result(r, "read " + vertex + ":subscribers[]");
-        Tlv p = r.payload();
+        Tlv p = Check.value(r, "read " + vertex + ":subscribers[]");
         if (p == null) {
             return List.of();
         }
@@ -38,7 +38,7 @@ final class Subscribers {
     }
 
     /** Slot index of the subscription whose target is {@code route}, or -1. */
-    static int slotOf(BoardClient c, String vertex, String route) {
+    static int slotOf(PeerClient c, String vertex, String route) {
         List<Tlv> l = list(c, vertex);
         for (int i = 0; i < l.size(); i++) {
             if (route.equals(targetOf(l.get(i)))) {
@@ -48,7 +48,7 @@ final class Subscribers {
         return -1;
     }
 
-    static int requireSlot(BoardClient c, String vertex, String route) {
+    static int requireSlot(PeerClient c, String vertex, String route) {
         int n = slotOf(c, vertex, route);
         if (n < 0) {
             throw new HilFailure("no slot with target " + route + " in " + vertex + ":subscribers[] = "
@@ -77,11 +77,11 @@ final class Subscribers {
     }
 
     /** Clears a slot, ignoring a slot that is already gone (cleanup path). */
-    static void clearQuietly(BoardClient c, String vertex, String route) {
+    static void clearQuietly(PeerClient c, String vertex, String route) {
         try {
             int n = slotOf(c, vertex, route);
             if (n >= 0) {
-                c.write(vertex, Wire.subscribersAt(n), Names.EMPTY_STATUS);
+                c.clear(vertex, n, -1);
             }
         } catch (RuntimeException | AssertionError ignored) {
             // cleanup after a failure must not hide the failure

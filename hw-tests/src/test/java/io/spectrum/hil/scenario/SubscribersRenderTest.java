@@ -3,8 +3,8 @@ package io.spectrum.hil.scenario;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.spectrum.hil.client.Tlv;
-import io.spectrum.hil.client.Wire;
+import io.spectrum.hil.oracle.Tlv;
+import io.spectrum.hil.oracle.Wire;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 

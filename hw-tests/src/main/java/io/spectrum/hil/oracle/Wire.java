@@ -1,8 +1,10 @@
-package io.spectrum.hil.client;
+package io.spectrum.hil.oracle;
 
+import io.spectrum.client.Requests;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
+import io.spectrum.wire.PathView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -11,9 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Builders for the host-side test client: each returns one encoded TLV as a fresh byte array. They
- * build exactly the shapes of the digest (§3 PATH, §4 SUBSCRIBER/SETTINGS, §5 FWD/FIELD), and can
- * also build deliberately wrong ones for the refusal scenarios. Every byte is written by the wire
+ * The HIL's oracle encoder: the bytes a scenario sends that the one client
+ * ({@link io.spectrum.client.PeerClient}, which builds only well-formed requests) deliberately cannot
+ * — FWDs without src or with a NAME op, REPLYs sent as requests, ragged PATHs, FIELD mode 7, CRC
+ * trailers — and the byte-exact values and records a scenario expects back. Each returns one encoded
+ * TLV as a fresh byte array, exactly the shapes of the digest (§3 PATH, §4 SUBSCRIBER/SETTINGS, §5
+ * FWD/FIELD) or deliberately wrong ones. Used by the scenarios at run time ({@code spectrum hil}),
+ * hence in main. Every byte is written by the wire
  * package's {@link TlvWriter} and every constant (ops, FIELD modes, policy bits, names) is the wire
  * vocabulary's ({@link FwdView}, {@link FieldView}, {@link io.spectrum.wire.DeliveryPolicy},
  * {@link Names}): the HIL is not an independent encoder, its independence is in the scenarios'
@@ -33,7 +39,7 @@ public final class Wire {
         TlvWriter w = new TlvWriter().wrap(buf, 0, buf.length);
         b.into(w);
         if (w.error() != WireError.OK || w.depth() != 0) {
-            throw new WireException(w.error(), "could not build TLV: " + WireError.identity(w.error()));
+            throw new IllegalStateException("could not build TLV: " + WireError.identity(w.error()));
         }
         return Arrays.copyOf(buf, w.length());
     }
@@ -56,22 +62,9 @@ public final class Wire {
         return leaf(TlvType.PATH, pathBody(text));
     }
 
-    /** Text of a packed PATH body (escape records shown as {@code <esc>}). */
+    /** Text of a packed PATH body, as the wire's {@link PathView} renders it. */
     public static String pathText(byte[] body) {
-        StringBuilder sb = new StringBuilder();
-        int p = 0;
-        while (p < body.length) {
-            int n = body[p] & 0xFF;
-            if (n == 0) {
-                sb.append("/<esc>");
-                p += 3 + (p + 2 < body.length ? body[p + 2] & 0xFF : 0);
-                continue;
-            }
-            int end = Math.min(body.length, p + 1 + n);
-            sb.append('/').append(new String(body, p + 1, end - p - 1, StandardCharsets.UTF_8));
-            p = end;
-        }
-        return sb.length() == 0 ? "/" : sb.toString();
+        return new PathView().wrap(body, 0, body.length).toText();
     }
 
     public static byte[] leaf(int type, byte[] payload) {
@@ -84,11 +77,6 @@ public final class Wire {
 
     public static byte[] name(String s) {
         return leaf(TlvType.NAME, s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** ERROR{VALUE u16 code} inside a STATUS. */
-    public static byte[] status(int code) {
-        return build(w -> w.status(code));
     }
 
     /**
@@ -112,14 +100,6 @@ public final class Wire {
         });
     }
 
-    /** The extension qos pair asking the node to stamp each delivery (docs/extensions.md). */
-    public static final String TOPIC_STAMP_KEY = new String(Names.TOPIC, StandardCharsets.US_ASCII);
-
-    /** SUBSCRIBER{PATH target, SETTINGS{[delivery_policy], NAME spectrum.topic VALUE u8 1}}. */
-    public static byte[] stampedSubscriber(String target, Integer policy) {
-        return subscriber(target, policy, concat(name(TOPIC_STAMP_KEY), value(1, 1)));
-    }
-
     /** FIELD with one level: {@code :name}, {@code :name[]} (index < 0) or {@code :name[index]}. */
     public static byte[] field(String fieldName, int index, int mode) {
         return build(w -> {
@@ -133,38 +113,15 @@ public final class Wire {
         });
     }
 
-    public static byte[] subscribersAppend() {
-        return field(new String(Names.SUBSCRIBERS, StandardCharsets.US_ASCII), -1, FieldView.MODE_ELEMENT);
-    }
-
-    public static byte[] subscribersAt(int n) {
-        return field(new String(Names.SUBSCRIBERS, StandardCharsets.US_ASCII), n, FieldView.MODE_ELEMENT);
-    }
-
     /**
      * FWD{VALUE u8 op, dst, [field], src, payload...}. Every argument is already encoded, so a
      * scenario can put wrong bytes in any position.
      */
     public static byte[] fwd(int op, byte[] dst, byte[] field, byte[] src, byte[]... payload) {
-        return build(w -> {
-            w.begin(TlvType.FWD).value(op, 1).raw(dst);
-            if (field != null) {
-                w.raw(field);
-            }
-            w.raw(src);
-            for (byte[] p : payload) {
-                w.raw(p);
-            }
-            w.end();
-        });
-    }
-
-    /** Concatenation of encoded parts. */
-    public static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) {
-            out.write(p, 0, p.length);
+        byte[] f = Requests.fwd(op, dst, field, src, payload); // the client's envelope builder
+        if (f == null) {
+            throw new IllegalStateException("a FWD of more than 64 KiB");
         }
-        return out.toByteArray();
+        return f;
     }
 }

@@ -1,4 +1,4 @@
-package io.spectrum.hil.client;
+package io.spectrum.hil;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;

@@ -1,4 +1,4 @@
-package io.spectrum.hil.client;
+package io.spectrum.hil.oracle;
 
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
@@ -14,10 +14,15 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A decoded TLV as a small immutable tree, for the host-side test client (WIDE side: allocation is
- * fine here). Not an independent decoder: frames are decoded by the wire package's
- * {@link FrameDecoder}, FWD envelopes read by {@link FwdView} and error codes by {@link StatusView}. Keeps the raw opt byte and the exact encoded bytes (header + payload, trailers
- * included) so a test can compare renderings byte for byte.
+ * The HIL's oracle view of what a board sent: a decoded TLV as a small immutable tree keeping the
+ * raw opt byte and the exact encoded bytes (header, payload, trailers), so a scenario can state its
+ * expectations byte for byte and structurally (which child, which type, which bytes) without going
+ * through the client it is also exercising. Requests, matching and subscriptions are the one
+ * client's ({@link io.spectrum.client.PeerClient}); this class only looks at frames.
+ *
+ * <p>Not an independent decoder: frames are decoded by the wire package's {@link FrameDecoder}, FWD
+ * envelopes read by {@link FwdView} and error codes by {@link StatusView}. Used by the scenarios at
+ * run time ({@code spectrum hil}), hence in main. Host side: allocates freely.
  */
 public final class Tlv {
     private final int type;
@@ -34,14 +39,24 @@ public final class Tlv {
         this.children = children;
     }
 
-    /** Decodes one whole frame; throws {@link WireException} with the codec's refusal code. */
+    /**
+     * Decodes one whole frame the caller knows to be well formed (one it built, or one
+     * {@link #refusal} accepted).
+     *
+     * @throws IllegalArgumentException with the codec's refusal when it is not
+     */
     public static Tlv decode(byte[] buf, int off, int len) {
         TlvIndex idx = new TlvIndex(4096, 32);
         int rc = new FrameDecoder().decode(buf, off, len, idx);
         if (rc != WireError.OK) {
-            throw new WireException(rc, "frame refused: " + WireError.identity(rc));
+            throw new IllegalArgumentException("frame refused: " + WireError.identity(rc));
         }
         return of(idx, 0);
+    }
+
+    /** The codec's verdict on a whole frame: {@link WireError#OK} or its refusal code. */
+    public static int refusal(byte[] frame) {
+        return new FrameDecoder().decode(frame, 0, frame.length, new TlvIndex(4096, 32));
     }
 
     public static Tlv decode(byte[] frame) {

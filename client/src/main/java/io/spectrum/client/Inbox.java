@@ -1,0 +1,104 @@
+package io.spectrum.client;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.SettingsReader;
+import io.spectrum.wire.StatusView;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.WireError;
+
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * Takes inbound frames apart with the wire's {@link FrameDecoder} and {@link FwdView}: a REPLY whose
+ * dst is the awaited reply route becomes the awaited {@link Reply} (matching, digest §5.2: a reply's
+ * dst is the request's src); a WRITE becomes a {@link Delivery} for the sink, its topic stamp read
+ * with {@link SettingsReader}. Anything else (other replies, requests, undecodable frames) is ignored.
+ */
+final class Inbox implements Transport.Sink {
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final TlvIndex idx = new TlvIndex(4096, 32);
+    private final FwdView fwd = new FwdView();
+    private final SettingsReader stamp = new SettingsReader();
+    private final SettingsReader topic = new SettingsReader();
+    private byte[] awaitedRoute;
+    private Reply awaited;
+    private Consumer<Delivery> deliveries;
+
+    void deliverTo(Consumer<Delivery> sink) {
+        deliveries = sink;
+    }
+
+    /** Starts waiting for the REPLY addressed to the PATH TLV {@code route}. */
+    void await(byte[] route) {
+        awaited = null;
+        awaitedRoute = decoder.decode(route, 0, route.length, idx) == WireError.OK
+                ? Arrays.copyOfRange(route, idx.bodyOffset(0), idx.bodyOffset(0) + idx.bodyLength(0)) : null;
+    }
+
+    /** The matched reply, or null while none came. */
+    Reply awaited() {
+        return awaited;
+    }
+
+    void stopAwaiting() {
+        awaitedRoute = null;
+        awaited = null;
+    }
+
+    @Override
+    public void frame(byte[] buf, int off, int len) {
+        if (decoder.decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK
+                || idx.type(fwd.dst()) != TlvType.PATH) {
+            return;
+        }
+        if (fwd.opcode() == FwdView.OP_REPLY) {
+            if (awaitedRoute != null && awaited == null
+                    && fwd.dstEquals(awaitedRoute, 0, awaitedRoute.length)) {
+                awaited = reply(Arrays.copyOfRange(buf, off, off + len));
+            }
+        } else if (fwd.opcode() == FwdView.OP_WRITE && deliveries != null && fwd.payload() != TlvIndex.NONE) {
+            deliveries.accept(delivery(Arrays.copyOfRange(buf, off, off + len)));
+        }
+    }
+
+    /** The REPLY just read into {@link #fwd}: RESULT with its payload (none for a bare ack), or the code. */
+    private Reply reply(byte[] frame) {
+        if (fwd.kind() == FwdView.KIND_ERROR) {
+            return Reply.error(StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID), frame);
+        }
+        return Reply.result(copy(fwd.payload()), frame);
+    }
+
+    private Delivery delivery(byte[] frame) {
+        final int dst = fwd.dst();
+        String route = NodePath.render(idx.buffer(), idx.bodyOffset(dst), idx.bodyLength(dst));
+        boolean stamped = false;
+        long seq = 0;
+        boolean stale = false;
+        boolean deleted = false;
+        int after = fwd.afterPayload();
+        if (after != TlvIndex.NONE && stamp.wrap(idx, after) == WireError.OK && stamp.enter(Names.TOPIC, topic) == WireError.OK) {
+            stamped = true;
+            seq = number(Names.STAMP_SEQ);
+            stale = number(Names.STAMP_STALE) != 0;
+            deleted = number(Names.STAMP_OP) != 0;
+        }
+        return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, seq, stale, deleted,
+                System.nanoTime(), frame);
+    }
+
+    private long number(byte[] key) {
+        int v = topic.findValue(key, SettingsReader.ANY_WIDTH);
+        return v == TlvIndex.NONE ? 0 : idx.valueAsLong(v);
+    }
+
+    /** The TLV at entry {@code e} exactly as received (trailers included), or null. */
+    private byte[] copy(int e) {
+        return e == TlvIndex.NONE ? null : Arrays.copyOfRange(idx.buffer(), idx.start(e), idx.end(e));
+    }
+}

@@ -1,0 +1,60 @@
+package io.spectrum.client;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Link;
+
+/**
+ * A {@link Transport} over one peer of a {@link Link}. Another frame handler may ride the same
+ * link ({@link #alsoTo}): it sees every inbound frame after the client, e.g. a host node that
+ * answers the board's liveness pings while the client polls.
+ */
+public final class LinkTransport implements Transport {
+    private final Link link;
+    private final int peer;
+    private final FrameHandler handler = this::onFrame;
+    private Sink sink;
+    private FrameHandler rider;
+
+    public LinkTransport(Link link, int peer) {
+        this.link = link;
+        this.peer = peer;
+    }
+
+    public Link link() {
+        return link;
+    }
+
+    /** Also hands every inbound frame to {@code h} (null removes it). */
+    public void alsoTo(FrameHandler h) {
+        rider = h;
+    }
+
+    @Override
+    public int send(byte[] frame, int off, int len) {
+        return link.send(peer, frame, off, len);
+    }
+
+    @Override
+    public int poll(Sink s, int max) {
+        sink = s;
+        try {
+            return link.poll(handler, max);
+        } finally {
+            sink = null;
+        }
+    }
+
+    private void onFrame(Link l, int p, byte[] buf, int off, int len) {
+        if (rider != null) {
+            rider.onFrame(l, p, buf, off, len);
+        }
+        if (sink != null) {
+            sink.frame(buf, off, len);
+        }
+    }
+
+    @Override
+    public void close() {
+        link.close();
+    }
+}

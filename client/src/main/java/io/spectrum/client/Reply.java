@@ -1,0 +1,77 @@
+package io.spectrum.client;
+
+import io.spectrum.wire.WireError;
+
+import java.util.HexFormat;
+
+/**
+ * The outcome of one request: the node's RESULT (code {@link WireError#OK}, the value TLV or none
+ * for a bare acknowledgement), the node's ERROR (its registry code), or a local refusal when no
+ * answer came (e.g. {@link WireError#FLOW_TIMEOUT}, or the transport's code). Never thrown.
+ */
+public final class Reply {
+    private final int code;
+    private final byte[] value;
+    private final byte[] frame;
+
+    private Reply(int code, byte[] value, byte[] frame) {
+        this.code = code;
+        this.value = value;
+        this.frame = frame;
+    }
+
+    /** A RESULT the node sent; {@code value} null for a bare acknowledgement. */
+    public static Reply result(byte[] value, byte[] frame) {
+        return new Reply(WireError.OK, value, frame);
+    }
+
+    /** An ERROR the node sent. */
+    public static Reply error(int code, byte[] frame) {
+        return new Reply(code, null, frame);
+    }
+
+    /** No answer: the request timed out or could not be sent. */
+    public static Reply local(int code) {
+        return new Reply(code, null, null);
+    }
+
+    /** True for a RESULT. */
+    public boolean ok() {
+        return code == WireError.OK;
+    }
+
+    /** {@link WireError#OK} for a RESULT, else the refusal's registry code. */
+    public int code() {
+        return code;
+    }
+
+    /** True when the node answered (RESULT or ERROR), false for a local refusal. */
+    public boolean answered() {
+        return frame != null;
+    }
+
+    /** True when the node answered with an ERROR. */
+    public boolean isError() {
+        return answered() && !ok();
+    }
+
+    /** The answered TLV (READ / AWAIT result, append identity), or null. A copy. */
+    public byte[] value() {
+        return value == null ? null : value.clone();
+    }
+
+    /** The whole REPLY frame as received, or null for a local refusal. A copy. */
+    public byte[] frame() {
+        return frame == null ? null : frame.clone();
+    }
+
+    @Override
+    public String toString() {
+        if (ok()) {
+            return "RESULT " + (value == null ? "(no payload)" : HexFormat.of().formatHex(value));
+        }
+        String id = WireError.identity(code);
+        String name = id != null ? id : "0x" + Integer.toHexString(code);
+        return (answered() ? "ERROR " : "no reply: ") + name;
+    }
+}
