@@ -1,6 +1,7 @@
 package io.spectrum.client;
 
 import io.spectrum.link.Link;
+import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
 
@@ -42,6 +43,8 @@ public final class PeerClient implements AutoCloseable {
     private final Toggles toggles = new Toggles();
     private final Transport.Sink sink = this::inbound;
     private FrameTap tap;
+    /** The extensions announcement appended to each request, or null (plain v1). */
+    private byte[] announcement;
     private Runnable onPump;
     private long nextRequest = 1;
 
@@ -107,7 +110,7 @@ public final class PeerClient implements AutoCloseable {
     public Reply await(String path, long waitNs) {
         byte[] src = nextRoute();
         byte[] frame = Requests.fwd(FwdView.OP_AWAIT, Requests.path(path), null, src,
-                Requests.build(w -> w.value(waitNs, 8)));
+                Requests.build(w -> w.value(waitNs, 8)), announcement);
         return exchange(src, frame, Duration.ofNanos(waitNs).plus(timeout));
     }
 
@@ -123,14 +126,24 @@ public final class PeerClient implements AutoCloseable {
     /** As {@link #call(int, String, byte[], byte[])} with an encoded dst (any bytes, e.g. a malformed PATH). */
     public Reply call(int op, byte[] dst, byte[] field, byte[] payload) {
         byte[] src = nextRoute();
-        return exchange(src, Requests.fwd(op, dst, field, src, payload), timeout);
+        return exchange(src, Requests.fwd(op, dst, field, src, payload, announcement), timeout);
     }
 
     /** FWD{op, path, [field], src = {@code replyRoute}, [payload]} and the REPLY addressed to that route. */
     public Reply callVia(String replyRoute, int op, String path, byte[] field, byte[] payload) {
         byte[] dst = Requests.path(path);
         byte[] src = Requests.path(replyRoute);
-        return exchange(src, Requests.fwd(op, dst, field, src, payload), timeout);
+        return exchange(src, Requests.fwd(op, dst, field, src, payload, announcement), timeout);
+    }
+
+    /**
+     * Announces Spectrum's extensions on every request ({@link Extensions}: a trailing SETTINGS a
+     * plain v1 node ignores), so a Spectrum node answers appends with the slot's identity (index,
+     * generation) for the generation guard. Off by default: the client then speaks plain v1.
+     */
+    public PeerClient announceExtensions(boolean on) {
+        announcement = on ? Requests.build(Extensions::announce) : null;
+        return this;
     }
 
     private byte[] nextRoute() {

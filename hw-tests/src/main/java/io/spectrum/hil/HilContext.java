@@ -34,7 +34,8 @@ public final class HilContext {
         this.target = target;
         Link link = target.link();
         AgentTransport transport = new AgentTransport(link, target.peer());
-        this.client = new PeerClient(transport, target.timeout(), REPLY_PREFIX);
+        // the suite checks a Spectrum board's whole surface, the slot identity of appends included
+        this.client = new PeerClient(transport, target.timeout(), REPLY_PREFIX).announceExtensions(true);
         client.setTap(frames);
         client.onDelivery(deliveries);
         // The host is a proper peer from the first frame: a board that pings its peers (a READ of

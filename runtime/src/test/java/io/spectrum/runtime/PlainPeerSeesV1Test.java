@@ -35,7 +35,7 @@ class PlainPeerSeesV1Test {
             + "010002000100" + "02000500746f706963" + "010002000100";
     static final byte[] SPECTRUM = "spectrum.".getBytes();
 
-    final NarrowNode node = new NarrowNode(new NodeConfig());
+    final NarrowNode node = new NarrowNode(NodeConfig.defaults());
     final UdpLink link;
 
     PlainPeerSeesV1Test() throws Exception {
