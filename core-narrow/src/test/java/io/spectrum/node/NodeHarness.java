@@ -21,7 +21,8 @@ class NodeHarness {
     }
 
     NodeHarness(java.util.function.Consumer<NodeConfig.Builder> tweak) {
-        NodeConfig.Builder b = NodeConfig.builder().clock(clock);
+        // the terminus and topic tests write undeclared vertices remotely; DeclarationTest covers the gate
+        NodeConfig.Builder b = NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true);
         if (tweak != null) {
             tweak.accept(b);
         }

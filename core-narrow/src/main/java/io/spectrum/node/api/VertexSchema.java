@@ -40,6 +40,11 @@ public final class VertexSchema {
     private final String description;
     private final int rights;
     private final byte[] settings;
+    /** Per key of {@link #settings}: where its NAME body is and where its value TLV is. */
+    private final int[] keyAt;
+    private final int[] keyLen;
+    private final int[] valueAt;
+    private final int[] valueLen;
 
     private VertexSchema(Builder b) {
         this.type = b.type;
@@ -55,6 +60,24 @@ public final class VertexSchema {
         this.description = b.description;
         this.rights = b.rights;
         this.settings = render();
+        TlvIndex idx = new TlvIndex();
+        new FrameDecoder().decode(settings, 0, settings.length, idx);
+        int n = 0;
+        for (int c = idx.firstChild(0); c != TlvIndex.NONE; c = idx.nextSibling(idx.nextSibling(c))) {
+            n++;
+        }
+        keyAt = new int[n];
+        keyLen = new int[n];
+        valueAt = new int[n];
+        valueLen = new int[n];
+        int i = 0;
+        for (int c = idx.firstChild(0); c != TlvIndex.NONE; c = idx.nextSibling(idx.nextSibling(c)), i++) {
+            int val = idx.nextSibling(c);
+            keyAt[i] = idx.bodyOffset(c);
+            keyLen[i] = idx.bodyLength(c);
+            valueAt[i] = idx.start(val);
+            valueLen[i] = idx.totalLength(val);
+        }
     }
 
     /** A VALUE of exactly {@code width} bytes (1, 2, 4 or 8), signed or unsigned. */
@@ -148,6 +171,31 @@ public final class VertexSchema {
         }
         System.arraycopy(settings, 0, dst, off, settings.length);
         return settings.length;
+    }
+
+    /**
+     * Copies the value TLV of one {@code settings.app} key (e.g. {@code unit} →
+     * {@code NAME "Cel"}) to {@code dst}. The key is {@code name[off, off+len)}.
+     *
+     * @return its length, the negated SCHEMA_NOT_FOUND when this declaration has no such key, or the
+     *     negated FLOW_BACKPRESSURE when it does not fit
+     */
+    public int copyKey(byte[] name, int off, int len, byte[] dst, int dstOff, int capacity) {
+        for (int i = 0; i < keyAt.length; i++) {
+            if (keyLen[i] == len && io.spectrum.wire.Bytes.equals(settings, keyAt[i], len, name, off, len)) {
+                if (valueLen[i] > capacity) {
+                    return -WireError.FLOW_BACKPRESSURE;
+                }
+                System.arraycopy(settings, valueAt[i], dst, dstOff, valueLen[i]);
+                return valueLen[i];
+            }
+        }
+        return -WireError.SCHEMA_NOT_FOUND;
+    }
+
+    /** Appends the declaration's SETTINGS TLV to {@code w} (its error reports an overflow). */
+    public void writeSettings(TlvWriter w) {
+        w.raw(settings, 0, settings.length);
     }
 
     /** The length of {@link #copySettings}'s TLV. */
