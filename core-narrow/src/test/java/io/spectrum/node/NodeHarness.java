@@ -79,6 +79,10 @@ class NodeHarness {
     }
 
     byte[] listRead() {
-        return Frames.fwd(0, temp.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP);
+        return listReadOf(temp);
+    }
+
+    byte[] listReadOf(NodePath p) {
+        return Frames.fwd(0, p.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP);
     }
 }
