@@ -30,8 +30,10 @@ class NodeArchitectureTest {
             .or().haveFullyQualifiedName("io.spectrum.node.SlotTable")
             .should().onlyDependOnClassesThat(resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.stats..", "io.spectrum.wire..", "java.lang", "")
                     .or(name("io.spectrum.node.VertexTable"))
-                    .or(name("io.spectrum.node.SlotTable")))
-            .because("vertex and slot tables are plain primitive columns (protocol constants come from the wire vocabulary)");
+                    .or(name("io.spectrum.node.SlotTable"))
+                    .or(name("io.spectrum.node.api.VertexSchema"))
+                    .or(name("[Lio.spectrum.node.api.VertexSchema;")))
+            .because("vertex and slot tables are plain primitive columns (protocol constants come from the wire vocabulary; a vertex refers to its immutable declaration)");
 
     @ArchTest
     static final ArchRule nothing_below_reaches_the_node = noClasses()

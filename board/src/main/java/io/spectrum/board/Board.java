@@ -3,10 +3,13 @@ package io.spectrum.board;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
 
 import java.nio.charset.StandardCharsets;
 
@@ -15,12 +18,16 @@ import java.nio.charset.StandardCharsets;
  * write and subscribe to.
  *
  * <ul>
- *   <li>{@code /board/temp}: VALUE u16, centi-degrees C, updated every period</li>
- *   <li>{@code /board/humidity}: VALUE u16, per mille, updated every period</li>
- *   <li>{@code /board/counter}: VALUE u32, +1 every period</li>
- *   <li>{@code /board/led}: VALUE u8, writable by peers (starts at 0)</li>
- *   <li>{@code /board/name}: NAME, the board's name</li>
+ *   <li>{@code /board/temp}: VALUE i16 in centi-degrees Celsius (unit {@code Cel}, scale 0.01),
+ *       read-only, updated every period</li>
+ *   <li>{@code /board/humidity}: VALUE u16 per mille (unit {@code %}, scale 0.1), read-only,
+ *       updated every period</li>
+ *   <li>{@code /board/counter}: VALUE u32, read-only, +1 every period</li>
+ *   <li>{@code /board/led}: VALUE u8 0..1, writable by peers (starts at 0)</li>
+ *   <li>{@code /board/name}: NAME (at most 64 bytes), read-only, the board's name</li>
  * </ul>
+ * Each is declared ({@link #declare}), so the node refuses what does not fit and peers can read the
+ * declaration as the vertex's {@code settings.app} keys.
  * The same vertices as the demo stand-in, so {@code spectrum demo} can start real boards.
  */
 public final class Board implements AutoCloseable {
@@ -48,11 +55,30 @@ public final class Board implements AutoCloseable {
         this.periodNanos = periodMillis * 1_000_000L;
         this.phase = (name.hashCode() & 0xFF) * 1.3;
         NarrowNode node = new NarrowNode(config);
+        declare(node);
         this.loop = new NodeLoop(name, node, this::step);
         publish(LED, 0, 1);
         w.wrap(buf, 0, buf.length).leaf(TlvType.NAME, name.getBytes(StandardCharsets.UTF_8));
         node.write(NAME, buf, 0, w.length());
         publishAll();
+    }
+
+    /** Declares the demo vertices on {@code node} (what they hold, their units, who may write). */
+    public static void declare(Node node) {
+        declare(node, TEMP, VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly()
+                .description("board temperature").build());
+        declare(node, HUMIDITY, VertexSchema.value(2, false).unit("%").scale(0.1).range(0, 1000).readOnly()
+                .description("relative humidity").build());
+        declare(node, COUNTER, VertexSchema.value(4, false).readOnly().description("periods since start").build());
+        declare(node, LED, VertexSchema.value(1, false).range(0, 1).writable().description("LED, 1 = on").build());
+        declare(node, NAME, VertexSchema.name(64).readOnly().description("the board's name").build());
+    }
+
+    private static void declare(Node node, NodePath path, VertexSchema schema) {
+        int r = node.declare(path, schema);
+        if (r != WireError.OK) {
+            throw new IllegalStateException("cannot declare " + path + ": " + WireError.identity(r));
+        }
     }
 
     public void attach(Link link) {

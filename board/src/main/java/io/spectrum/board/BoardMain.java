@@ -126,6 +126,9 @@ public final class BoardMain {
                 }
             }
         }
+        if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 64) {
+            return "--name must be at most 64 bytes";
+        }
         int given = (udp != null ? 1 : 0) + (peer != null ? 1 : 0) + (serial != null ? 1 : 0);
         return given == 1 ? null : "give exactly one of --udp HOST:PORT, --peer HOST:PORT, --serial DEVICE";
     }

@@ -13,7 +13,12 @@ import io.spectrum.wire.WireError;
 final class FieldSelector {
     private final FieldView fieldView = new FieldView();
     int first;
+    /** The name entries of the second and third level, or NONE (e.g. {@code :settings.app.unit}). */
+    int second;
+    int third;
     int levels;
+    /** True when no level has an index or a list mode ({@code :a.b.c}, not {@code :a[1]}). */
+    boolean scalar;
     int mode;
     int index;
     long gen;
@@ -24,7 +29,10 @@ final class FieldSelector {
      */
     int parse(TlvIndex x, int f) {
         first = TlvIndex.NONE;
+        second = TlvIndex.NONE;
+        third = TlvIndex.NONE;
         levels = 0;
+        scalar = false;
         mode = 0;
         index = -1;
         gen = -1;
@@ -34,10 +42,14 @@ final class FieldSelector {
         }
         levels = fieldView.levels();
         first = fieldView.nameEntry(0);
+        second = levels > 1 ? fieldView.nameEntry(1) : TlvIndex.NONE;
+        third = levels > 2 ? fieldView.nameEntry(2) : TlvIndex.NONE;
         mode = fieldView.mode(0);
         index = fieldView.index(0);
         gen = fieldView.generation(0);
+        scalar = true;
         for (int i = 0; i < levels; i++) {
+            scalar &= fieldView.mode(i) == FieldView.MODE_SCALAR;
             if (fieldView.mode(i) == FieldView.MODE_WILDCARD && (i != 0 || !x.payloadEquals(first, Names.SUBSCRIBERS))) {
                 return WireError.PATH_INVALID; // [*] only as the first step under subscribers
             }

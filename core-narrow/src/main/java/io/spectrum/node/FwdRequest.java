@@ -1,6 +1,8 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.AccessPolicy;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.wire.AccessMask;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvIndex;
@@ -20,6 +22,7 @@ final class FwdRequest {
     private final LinkTable links;
     private final FrameBuffers buffers;
     private final AccessPolicy access;
+    private final boolean undeclaredWritable;
     private final Publisher publisher = new Publisher();
     private final Extensions extensions = new Extensions();
 
@@ -36,6 +39,7 @@ final class FwdRequest {
         this.links = p.links;
         this.buffers = p.buffers;
         this.access = p.config.accessPolicy();
+        this.undeclaredWritable = p.config.remoteWritesToUndeclared();
     }
 
     void set(int li, int p, int opByte, int dstEntry, int srcEntry) {
@@ -79,14 +83,39 @@ final class FwdRequest {
         return holderLink == link && holderPeer == peer;
     }
 
+    /*
+     * The gates for remote callers (the owner passes them all): first the vertex's declaration
+     * (its rights for remote callers; an undeclared vertex is readable and subscribable, and
+     * writable only when the node's config says so), then the node's access policy.
+     */
+
+    /** READ (read, await, the :subscribers list) on v. */
     boolean canRead(int v) {
-        return link == NarrowNode.OWNER || access == null
-                || access.canRead(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer);
+        if (link == NarrowNode.OWNER) {
+            return true;
+        }
+        final VertexSchema sc = vt.schema(v);
+        return (sc == null || sc.allows(AccessMask.READ)) && (access == null
+                || access.canRead(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer));
     }
 
+    /** WRITE of v's value. */
     boolean canWrite(int v) {
-        return link == NarrowNode.OWNER || access == null
-                || access.canWrite(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer);
+        if (link == NarrowNode.OWNER) {
+            return true;
+        }
+        final VertexSchema sc = vt.schema(v);
+        return (sc == null ? undeclaredWritable : sc.allows(AccessMask.WRITE)) && (access == null
+                || access.canWrite(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer));
+    }
+
+    /** SUBSCRIBE on v: an append to or a replace in its :subscribers. */
+    boolean canSubscribe(int v) {
+        if (link == NarrowNode.OWNER) {
+            return true;
+        }
+        final VertexSchema sc = vt.schema(v);
+        return sc == null || sc.allows(AccessMask.SUBSCRIBE);
     }
 
     /** The vertex the dst PATH names, or a negative value when absent. */

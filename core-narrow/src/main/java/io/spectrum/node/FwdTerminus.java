@@ -21,6 +21,7 @@ final class FwdTerminus {
     private final FieldSelector sel;
     private final SubscribersField subscribers;
     private final ChildrenField children;
+    private final SettingsField settings;
     private final ComposedRead composed;
     private final VertexTable vt;
     private final BlockPool values;
@@ -38,6 +39,7 @@ final class FwdTerminus {
         this.sel = p.sel;
         this.subscribers = p.subscribers;
         this.children = p.children;
+        this.settings = p.settings;
         this.composed = p.composed;
         this.vt = p.vt;
         this.values = p.values;
@@ -139,8 +141,10 @@ final class FwdTerminus {
             subscribers.read(v);
         } else if (x.payloadEquals(sel.first, Names.CHILDREN)) {
             children.read(v);
-        } else if (x.payloadEquals(sel.first, Names.SETTINGS) && sel.levels == 1 && sel.mode == 0) {
-            req.replyResult(Names.EMPTY_SETTINGS, 0, 4);
+        } else if (x.payloadEquals(sel.first, Names.SETTINGS)) {
+            settings.readSettings(v);
+        } else if (x.payloadEquals(sel.first, Names.SCHEMA)) {
+            settings.readSchema(v);
         } else if (x.payloadEquals(sel.first, Names.ACL) && sel.levels == 1 && sel.mode == 0) {
             req.replyError(WireError.PATH_NOT_FOUND); // no ACL is set on any vertex
         } else {
@@ -167,6 +171,15 @@ final class FwdTerminus {
             req.replyError(req.findDst() < 0 ? WireError.PATH_NOT_FOUND : WireError.SCHEMA_TYPE_MISMATCH);
             return;
         }
+        if (x.payloadEquals(sel.first, Names.SETTINGS) || x.payloadEquals(sel.first, Names.SCHEMA)) {
+            int v = req.findDst();
+            if (v < 0) {
+                req.replyError(WireError.PATH_NOT_FOUND);
+            } else {
+                settings.write(v);
+            }
+            return;
+        }
         if (!x.payloadEquals(sel.first, Names.SUBSCRIBERS)) {
             req.replyError(WireError.SCHEMA_NOT_FOUND);
             return;
@@ -185,6 +198,10 @@ final class FwdTerminus {
         // the RFC-0035 §7.2 gate (READ on the vertex) runs before the slot is looked up
         int v = readableDst();
         if (v < 0) {
+            return;
+        }
+        if (payload != TlvIndex.NONE && x.type(payload) == TlvType.SUBSCRIBER && !req.canSubscribe(v)) {
+            req.replyError(WireError.ACCESS_DENIED); // append and replace need SUBSCRIBE (digest §4.4)
             return;
         }
         subscribers.write(v, payload);

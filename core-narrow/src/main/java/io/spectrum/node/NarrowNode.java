@@ -7,6 +7,7 @@ import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.pool.BlockPool;
@@ -118,6 +119,33 @@ public final class NarrowNode implements Node, FrameHandler {
             return WireError.FRAME_INVALID;
         }
         return fanout.publishOwned(v, tlv, off, tl);
+    }
+
+    @Override
+    public int declare(NodePath path, VertexSchema schema) {
+        if (schema == null) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v < 0) {
+            return NodeResult.code(v);
+        }
+        VertexSchema before = vt.schema(v);
+        vt.declare(v, schema);
+        if (vt.valLen(v) >= 0) {
+            int r = topic.admit(v, values.memory(), vt.valOff(v), vt.valLen(v));
+            if (r != WireError.OK) {
+                vt.declare(v, before);
+                return r;
+            }
+        }
+        return WireError.OK;
+    }
+
+    @Override
+    public VertexSchema declaration(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        return v < 0 ? null : vt.schema(v);
     }
 
     @Override

@@ -37,6 +37,7 @@ final class NodeParts {
     final ChildOrder order;
     final SubscribersField subscribers;
     final ChildrenField children;
+    final SettingsField settings;
     final ComposedRead composed;
     final FwdTerminus terminus;
 
@@ -63,6 +64,7 @@ final class NodeParts {
         order = new ChildOrder(this);
         subscribers = new SubscribersField(this);
         children = new ChildrenField(this);
+        settings = new SettingsField(this);
         composed = new ComposedRead(this);
         terminus = new FwdTerminus(this);
     }

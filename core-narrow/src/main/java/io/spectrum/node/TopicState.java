@@ -1,7 +1,9 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.wire.Bytes;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
 import io.spectrum.wire.WireError;
@@ -16,6 +18,8 @@ final class TopicState {
     private final BlockPool values;
     private final BlockPool records;
     private final int payloadCap;
+    /** Frame bytes an answer or a delivery may take: the bound of a value that must be readable. */
+    private final int frameBytes;
     private final long staleGrace;
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
     private long retiredSeqFloor;
@@ -25,6 +29,7 @@ final class TopicState {
         this.values = p.values;
         this.records = p.records;
         this.payloadCap = p.config.payloadCap();
+        this.frameBytes = p.config.frameBytes();
         this.staleGrace = p.config.staleGraceNanos();
     }
 
@@ -69,13 +74,15 @@ final class TopicState {
      * The assign half of a write: stores the value and does the topic bookkeeping (sequence, last
      * publisher, not stale, publisher notice route when asked for).
      *
-     * @return OK, or FLOW_BACKPRESSURE (above the payload cap, or the value pool is full)
+     * @return OK, SCHEMA_TYPE_MISMATCH (against the declaration), or FLOW_BACKPRESSURE (above the
+     *     payload cap or one frame, or the value pool is full)
      */
     int assign(int v, byte[] b, int off, int len, Publisher pub) {
-        if (len > payloadCap) {
-            return WireError.FLOW_BACKPRESSURE;
+        int r = admit(v, b, off, len);
+        if (r != WireError.OK) {
+            return r;
         }
-        int r = storeValue(v, b, off, len);
+        r = storeValue(v, b, off, len);
         if (r != WireError.OK) {
             return r;
         }
@@ -85,6 +92,38 @@ final class TopicState {
         vt.setPublisherNotify(v, pub.wantsNotices()
                 && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
         return WireError.OK;
+    }
+
+    /**
+     * Whether the trailer-less value TLV {@code b[off, off+len)} may be assigned to v: it fits the
+     * vertex's declaration (SCHEMA_TYPE_MISMATCH otherwise), the payload cap, and one frame together
+     * with the envelope of a READ answer or a delivery (FLOW_BACKPRESSURE otherwise: a value that
+     * could never be read back is refused when it is written).
+     */
+    int admit(int v, byte[] b, int off, int len) {
+        final VertexSchema sc = vt.schema(v);
+        if (sc != null) {
+            final int opt = b[off + 1] & 0xFF;
+            final int h = Opt.headerSize(opt);
+            final long bl = (opt & Opt.LL) != 0 ? Bytes.u32(b, off + 2) : Bytes.u16(b, off + 2);
+            final int r = sc.check(b[off] & 0xFF, b, off + h, (int) bl);
+            if (r != WireError.OK) {
+                return r;
+            }
+        }
+        if (len > payloadCap || len > frameBytes - envelope(v)) {
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        return WireError.OK;
+    }
+
+    /**
+     * Bytes around a value in the frame that carries it back: FWD header (4), op (5), answer kind
+     * (5), a topic stamp (14), the vertex's own PATH (4 + key) and a return route taken to be no
+     * longer than that PATH (a reply endpoint or a subscriber's route usually is shorter).
+     */
+    private int envelope(int v) {
+        return 36 + 2 * vt.keyLen(v);
     }
 
     /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */

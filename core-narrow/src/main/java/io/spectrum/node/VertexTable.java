@@ -1,5 +1,7 @@
 package io.spectrum.node;
 
+import io.spectrum.node.api.VertexSchema;
+
 /**
  * The vertex table of a NARROW node as parallel primitive arrays indexed by vertex id. Keys (the
  * canonical PATH bodies) live in fixed per-vertex slots of {@code maxKey} bytes; lookup is an
@@ -47,6 +49,8 @@ final class VertexTable {
     private final int[] slotCount;
     /** Pending remote awaits on this vertex. */
     private final int[] awaits;
+    /** The owner's declaration of each vertex, or null (see {@link VertexSchema}). */
+    private final VertexSchema[] schema;
 
     private final int[] table;
     private final int mask;
@@ -79,6 +83,7 @@ final class VertexTable {
         lastSlot = new int[capacity];
         slotCount = new int[capacity];
         awaits = new int[capacity];
+        schema = new VertexSchema[capacity];
         int size = 1;
         while (size < capacity * 2) {
             size <<= 1;
@@ -137,6 +142,15 @@ final class VertexTable {
     }
 
     /** A {@code $} vertex or one under it: node-internal. */
+    /** The owner's declaration of v, or null when undeclared. */
+    VertexSchema schema(int v) {
+        return schema[v];
+    }
+
+    void declare(int v, VertexSchema s) {
+        schema[v] = s;
+    }
+
     boolean isReserved(int v) {
         return (flags[v] & F_RESERVED) != 0;
     }
@@ -396,6 +410,7 @@ final class VertexTable {
         lastSlot[v] = NONE;
         slotCount[v] = 0;
         awaits[v] = 0;
+        schema[v] = null;
         // seq is deliberately kept: a vertex id's sequence never goes back while the node runs
         return v;
     }

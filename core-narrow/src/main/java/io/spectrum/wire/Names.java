@@ -12,6 +12,22 @@ public final class Names {
     public static final byte[] CHILDREN = ascii("children");
     public static final byte[] SETTINGS = ascii("settings");
     public static final byte[] ACL = ascii("acl");
+    public static final byte[] SCHEMA = ascii("schema");
+    /** The owner-declared namespace of {@code :settings} (digest §4.3). */
+    public static final byte[] APP = ascii("app");
+
+    // ---- the vertex declaration, as owner-declared read-only settings.app keys (docs/extensions.md)
+    public static final byte[] DECL_TYPE = ascii("type");
+    public static final byte[] DECL_WIDTH = ascii("width");
+    public static final byte[] DECL_MAX_SIZE = ascii("max_size");
+    public static final byte[] DECL_SIGNED = ascii("signed");
+    public static final byte[] DECL_MIN = ascii("min");
+    public static final byte[] DECL_MAX = ascii("max");
+    public static final byte[] DECL_UNIT = ascii("unit");
+    public static final byte[] DECL_SCALE = ascii("scale");
+    public static final byte[] DECL_OFFSET = ascii("offset");
+    public static final byte[] DECL_RIGHTS = ascii("rights");
+    public static final byte[] DECL_DESCRIPTION = ascii("description");
 
     // ---- SUBSCRIBER qos keys (digest §4.1)
     public static final byte[] DELIVERY_POLICY = ascii("delivery_policy");

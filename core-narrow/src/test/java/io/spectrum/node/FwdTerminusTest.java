@@ -197,13 +197,19 @@ class FwdTerminusTest extends NodeHarness {
     }
 
     @Test
-    void anAnswerLargerThanTheFrameBufferIsBackpressure() {
-        NodeHarness h = new NodeHarness(c -> c.frameBytes(64));
+    void aValueThatCouldNotBeReadBackInOneFrameIsRefusedWhenWritten() {
+        NodeHarness h = new NodeHarness(c -> c.frameBytes(96));
         byte[] big = new byte[80];
         big[0] = 1;
         big[2] = 76;
-        h.node.write(h.temp, big, 0, big.length);
-        assertEquals(WireError.FLOW_BACKPRESSURE, h.request(Frames.fwd(0, h.temp.tlv(), null, Frames.REPLY_EP)).errorCode());
+        assertEquals(WireError.FLOW_BACKPRESSURE, h.node.write(h.temp, big, 0, big.length), "local write");
+        assertEquals(WireError.FLOW_BACKPRESSURE, h.request(Frames.fwd(1, h.temp.tlv(), null, Frames.REPLY_EP, big)).errorCode(),
+                "remote write");
+        assertEquals(0, h.node.sequence(h.temp), "nothing was published");
+        assertEquals(WireError.PATH_NOT_FOUND, h.request(Frames.fwd(0, h.temp.tlv(), null, Frames.REPLY_EP)).errorCode());
+        byte[] fits = Frames.value(7, 4);
+        assertEquals(WireError.OK, h.node.write(h.temp, fits, 0, fits.length));
+        assertEquals(WireError.OK, h.request(Frames.fwd(0, h.temp.tlv(), null, Frames.REPLY_EP)).errorCode());
     }
 
     @Test

@@ -41,6 +41,9 @@ final class MixedWorkload {
     MixedWorkload() {
         node = new NarrowNode(NodeConfig.builder().clock(clock).build());
         node.attach(link);
+        // a declared vertex: every write below, local and remote, passes the declaration gate
+        check(node.declare(temp, io.spectrum.node.api.VertexSchema.value(4, false).unit("Cel").scale(0.01)
+                .writable().build()));
         node.write(temp, value, 0, value.length);
         node.subscribe(temp, 0, counter);
         toggled = node.subscribe(temp, 0, counter);
@@ -79,6 +82,11 @@ final class MixedWorkload {
         node.poll();
         if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("composed read refused");
+        }
+        link.inject(2, remoteWrite);
+        node.poll();
+        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+            throw new IllegalStateException("remote write to the declared vertex refused");
         }
         link.inject(3, clear);
         node.poll();

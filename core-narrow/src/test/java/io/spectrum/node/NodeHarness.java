@@ -21,7 +21,8 @@ class NodeHarness {
     }
 
     NodeHarness(java.util.function.Consumer<NodeConfig.Builder> tweak) {
-        NodeConfig.Builder b = NodeConfig.builder().clock(clock);
+        // the terminus and topic tests write undeclared vertices remotely; DeclarationTest covers the gate
+        NodeConfig.Builder b = NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true);
         if (tweak != null) {
             tweak.accept(b);
         }
@@ -86,6 +87,10 @@ class NodeHarness {
     }
 
     byte[] listRead() {
-        return Frames.fwd(0, temp.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP);
+        return listReadOf(temp);
+    }
+
+    byte[] listReadOf(NodePath p) {
+        return Frames.fwd(0, p.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP);
     }
 }

@@ -38,7 +38,7 @@ public final class MiniHost implements AutoCloseable {
     private int boards;
 
     public MiniHost(String name, UpdateListener listener) {
-        this(name, listener, NodeConfig.defaults());
+        this(name, listener, NodeConfig.builder().remoteWritesToUndeclared(true).build()); // a mirror
     }
 
     public MiniHost(String name, UpdateListener listener, NodeConfig config) {

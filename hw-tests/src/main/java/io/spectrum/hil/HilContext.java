@@ -41,7 +41,8 @@ public final class HilContext {
         // The host is a proper peer from the first frame: a board that pings its peers (a READ of
         // the host's $node/caps) and reaps the edges of a silent one must get its answers, or the
         // suite's own subscriptions would be evicted in the middle of a scenario.
-        this.hostNode = new NarrowNode(NodeConfig.defaults());
+        // the host mirrors the board's values under its own undeclared paths (deliveries are remote writes)
+        this.hostNode = new NarrowNode(NodeConfig.builder().remoteWritesToUndeclared(true).build());
         // The runtime's one node loop, run on the scenario's thread: the client pumps it while it
         // waits. It polls the link (every frame goes to the client first, then to the node), runs
         // the node's timers and the project's liveness ping (CapsProbe: READs the board's

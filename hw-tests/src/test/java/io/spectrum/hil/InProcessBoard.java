@@ -21,7 +21,14 @@ import java.util.function.Function;
  * can break the board on purpose and prove a scenario notices (negative controls).
  */
 final class InProcessBoard implements BoardTarget {
-    private final NarrowNode node = new NarrowNode(NodeConfig.defaults());
+    private final NarrowNode node = newBoardNode();
+    /** A node with the stock board's declarations, like the firmware the suite targets. */
+    private static NarrowNode newBoardNode() {
+        NarrowNode n = new NarrowNode(NodeConfig.defaults());
+        io.spectrum.board.Board.declare(n);
+        return n;
+    }
+
     private final Function<byte[], List<byte[]>> tamper;
     private final Function<byte[], byte[]> rxTamper;
     private final ArrayDeque<byte[]> toBoard = new ArrayDeque<>();

@@ -27,6 +27,21 @@ public interface Node extends PeerListener, AutoCloseable {
     int write(NodePath path, byte[] tlv, int off, int len);
 
     /**
+     * Declares what the vertex holds and which rights remote callers have ({@link VertexSchema}),
+     * creating it and missing ancestors. From then on every write to it, local or remote, must fit
+     * the declaration ({@code tr::schema::type_mismatch} otherwise, nothing changed), remote
+     * callers are gated by its rights, and it is readable as the vertex's {@code settings.app}
+     * keys. Configuration-time: call it before the node serves peers.
+     *
+     * @return OK; SCHEMA_TYPE_MISMATCH when the vertex already holds a value the declaration
+     *     refuses (nothing changes); PATH_INVALID or FLOW_BACKPRESSURE as a write's creation would
+     */
+    int declare(NodePath path, VertexSchema schema);
+
+    /** The vertex's declaration, or null when it has none or does not exist. */
+    VertexSchema declaration(NodePath path);
+
+    /**
      * Copies the vertex's value TLV into {@code dst}.
      *
      * @return quantity: bytes copied, or a negated error code (PATH_NOT_FOUND, FLOW_BACKPRESSURE

@@ -128,6 +128,15 @@ public final class NodeConfig {
         return v.accessPolicy;
     }
 
+    /**
+     * Whether remote callers may write vertices that carry no {@link VertexSchema} declaration.
+     * Off by default: a remote write to an undeclared vertex is {@code tr::access::denied}. A node
+     * that mirrors other nodes' values under its own paths (a host) turns it on.
+     */
+    public boolean remoteWritesToUndeclared() {
+        return v.remoteWritesToUndeclared;
+    }
+
     /** Collects a {@link NodeConfig}; {@link #build()} validates. Not thread-safe. */
     public static final class Builder {
         static final int MAX_TABLE = 1 << 24;
@@ -151,6 +160,7 @@ public final class NodeConfig {
         private int framesPerPoll = 32;
         private Clock clock = SystemClock.INSTANCE;
         private AccessPolicy accessPolicy;
+        private boolean remoteWritesToUndeclared;
 
         private Builder() {
         }
@@ -174,6 +184,7 @@ public final class NodeConfig {
             framesPerPoll = c.framesPerPoll;
             clock = c.clock;
             accessPolicy = c.accessPolicy;
+            remoteWritesToUndeclared = c.remoteWritesToUndeclared;
         }
 
         /** Vertices, the root included: 2..16777216 (default 256). */
@@ -257,6 +268,12 @@ public final class NodeConfig {
         /** How long a stale value waits for its publisher: at least 0 (default 60 s). */
         public Builder staleGraceNanos(long v) {
             staleGraceNanos = v;
+            return this;
+        }
+
+        /** Let remote callers write vertices without a declaration (default false: access::denied). */
+        public Builder remoteWritesToUndeclared(boolean v) {
+            remoteWritesToUndeclared = v;
             return this;
         }
 

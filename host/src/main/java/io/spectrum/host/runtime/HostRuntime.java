@@ -13,6 +13,7 @@ import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.VertexValue;
@@ -48,6 +49,13 @@ import java.util.function.Consumer;
  * the host's own slots and through {@code :subscribers[N]} for remote ones.
  */
 public final class HostRuntime implements HostModel, AutoCloseable {
+    /**
+     * The node configuration of a host: its mirrored board values live under undeclared paths of
+     * its own and arrive as remote writes (deliveries), so remote writes to undeclared vertices are
+     * allowed here; a board's own declarations still gate writes on the board.
+     */
+    public static final NodeConfig MIRROR_CONFIG = NodeConfig.builder().remoteWritesToUndeclared(true).build();
+
     /** A value delivered to a {@link #watch} subscription (copied off the node thread's buffers). */
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
 

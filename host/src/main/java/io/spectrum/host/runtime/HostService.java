@@ -71,7 +71,7 @@ public final class HostService implements AutoCloseable {
         this.dashboardPort = dashboardPort;
         this.ansi = ansi;
         this.out = out;
-        this.host = new HostRuntime(nodeName, new NarrowNode(NodeConfig.defaults()));
+        this.host = new HostRuntime(nodeName, new NarrowNode(HostRuntime.MIRROR_CONFIG));
     }
 
     public HostRuntime runtime() {

@@ -40,7 +40,7 @@ class HostRuntimeTest {
     }
 
     private HostRuntime runtime(String name) {
-        HostRuntime r = new HostRuntime(name, new NarrowNode(NodeConfig.defaults()));
+        HostRuntime r = new HostRuntime(name, new NarrowNode(HostRuntime.MIRROR_CONFIG));
         closing.add(r);
         return r;
     }
