@@ -150,7 +150,8 @@ class NodeProcessTest {
         int port = freeUdpPort();
         try (NodeChild board = new NodeChild("board", "--udp", "127.0.0.1:" + port, "--name", "b3")) {
             assertNotNull(board.await(l -> l.startsWith("b3 ready"), 30), board.output());
-            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(board.process.pid())).start();
+            // the shell's own kill: a fresh Debian has no procps (/usr/bin/kill)
+            Process kill = new ProcessBuilder("sh", "-c", "kill -INT " + board.process.pid()).start();
             assertEquals(0, kill.waitFor());
             assertTrue(board.process.waitFor(20, TimeUnit.SECONDS), "exited on SIGINT");
             try (DatagramChannel c = DatagramChannel.open()) {
