@@ -212,7 +212,7 @@ class FlashRootTest {
         assertTrue(names.contains("io/spectrum/runtime/NodeLoop.class"), "runtime present");
         for (String banned : List.of("io/spectrum/cli/", "io/spectrum/host/", "io/spectrum/hil/", "io/spectrum/packaging/",
                 "io/spectrum/vectors/", "picocli/", "com/fasterxml/", "com/pi4j/",
-                "com/sun/jna/", "io/spectrum/link/serial/Pty")) {
+                "com/sun/jna/", "io/spectrum/link/serial/pty/")) {
             List<String> hits = names.stream().filter(n -> n.startsWith(banned)).limit(3).toList();
             assertTrue(hits.isEmpty(), "the board bundle carries " + banned + ": " + hits);
         }

@@ -1,6 +1,6 @@
 package io.spectrum.cli.demo;
 
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.link.Link;

@@ -1,6 +1,6 @@
 package io.spectrum.cli.demo;
 
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.cli.SpectrumCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

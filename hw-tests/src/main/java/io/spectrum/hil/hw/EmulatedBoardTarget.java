@@ -3,7 +3,7 @@ package io.spectrum.hil.hw;
 import com.pi4j.io.gpio.digital.DigitalStateChangeEvent;
 import io.spectrum.hil.BoardTarget;
 import io.spectrum.hil.SerialBoardTarget;
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.link.Link;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

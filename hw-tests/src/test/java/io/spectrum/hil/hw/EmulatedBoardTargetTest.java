@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.spectrum.link.serial;
 
+import io.spectrum.link.serial.pty.PtyPair;
+
 import java.io.IOException;
 import java.nio.file.Path;
 

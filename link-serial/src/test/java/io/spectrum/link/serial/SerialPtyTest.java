@@ -1,5 +1,7 @@
 package io.spectrum.link.serial;
 
+import io.spectrum.link.serial.pty.PtyPair;
+
 import io.spectrum.link.Link;
 import io.spectrum.testing.Collector;
 import io.spectrum.testing.Frames;

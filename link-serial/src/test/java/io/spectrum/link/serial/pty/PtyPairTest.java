@@ -1,4 +1,4 @@
-package io.spectrum.link.serial;
+package io.spectrum.link.serial.pty;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.spectrum.link.serial;
+package io.spectrum.link.serial.pty;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  * writer dies. Closing stops the relay, closes the masters (every program holding a device sees it
  * hang up, as a vanished adapter) and removes the links. Used by the demo and by the emulated HIL
  * board (hw-tests). link-serial declares JNA optional: a user of this class (cli, hw-tests) declares
- * it too, and the board bundle carries neither JNA nor the Pty classes.
+ * it too, and the board bundle carries neither JNA nor this package.
  */
 public final class PtyPair implements AutoCloseable {
     private final Path hostEnd;

@@ -1,4 +1,4 @@
-package io.spectrum.link.serial;
+package io.spectrum.link.serial.pty;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
@@ -8,7 +8,7 @@ import com.sun.jna.Pointer;
 /**
  * The libc calls {@link PtyPair} makes, through JNA (Linux; glibc or musl). Loaded on first use only,
  * so the serial link itself never needs JNA: link-serial declares it optional, and the board bundle
- * carries neither JNA nor the Pty classes. The constants are Linux's (the same on x86-64 and aarch64).
+ * carries neither JNA nor this package. The constants are Linux's (the same on x86-64 and aarch64).
  */
 interface PtyLibc extends Library {
     PtyLibc C = Native.load("c", PtyLibc.class);

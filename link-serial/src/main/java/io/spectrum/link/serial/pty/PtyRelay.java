@@ -1,6 +1,6 @@
-package io.spectrum.link.serial;
+package io.spectrum.link.serial.pty;
 
-import static io.spectrum.link.serial.PtyLibc.C;
+import static io.spectrum.link.serial.pty.PtyLibc.C;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
