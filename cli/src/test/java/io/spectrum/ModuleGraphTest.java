@@ -44,8 +44,16 @@ class ModuleGraphTest {
     @ArchTest
     static final ArchRule link_serial_depends_on_core_narrow_and_jserialcomm = classes()
             .that().resideInAPackage("io.spectrum.link.serial..")
+            .and().resideOutsideOfPackage("io.spectrum.link.serial.pty..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
-                    with("io.spectrum.link.serial..", "java..", "javax..", "com.fazecast..", ""))
+                    with("io.spectrum.link.serial", "java..", "javax..", "com.fazecast..", ""))
+            .allowEmptyShould(true);
+
+    /** Pseudo-terminal pairs (demo, emulated HIL board): JNA and nothing else; the serial link never uses them. */
+    @ArchTest
+    static final ArchRule link_serial_pty_depends_on_jna_only = classes()
+            .that().resideInAPackage("io.spectrum.link.serial.pty..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.spectrum.link.serial.pty..", "java..", "com.sun.jna..", "")
             .allowEmptyShould(true);
 
     @ArchTest

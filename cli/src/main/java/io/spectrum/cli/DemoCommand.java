@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 /** {@code spectrum demo}: host + emulated boards, live terminal view and dashboard, no hardware. */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a host and two emulated boards here; no hardware needed.",
-                "Each board is its own JVM running the board node, linked to the host through socat "
-                        + "pseudo-terminals (the serial link) when socat is installed, over UDP loopback otherwise. "
+                "Each board is its own JVM running the board node, linked to the host through a pair of "
+                        + "pseudo-terminals (the serial link) on Linux, over UDP loopback otherwise. "
                         + "Prints new values every second and the dashboard's address; Ctrl-C stops everything.",
                 ""},
         footer = {"", "In the dashboard, Suspend on the \"terminal view\" subscriber of /board1 silences board1 here."})
@@ -29,7 +29,7 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Dashboard port on 127.0.0.1 (default: ${DEFAULT-VALUE}; a free one if busy; 0 = any).")
     int port;
 
-    @Option(names = "--udp", description = "Link the boards over UDP loopback even when socat is installed.")
+    @Option(names = "--udp", description = "Link the boards over UDP loopback instead of pseudo-terminals.")
     boolean udp;
 
     @Option(names = "--boards", paramLabel = "N", defaultValue = "2", description = "Number of emulated boards (default: ${DEFAULT-VALUE}).")
@@ -63,7 +63,7 @@ public final class DemoCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> {
             demo.stop();
             try {
-                finished.await(10, TimeUnit.SECONDS); // let run() close boards, socat and the dashboard
+                finished.await(10, TimeUnit.SECONDS); // let run() close boards, pseudo-terminals and the dashboard
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -1,6 +1,6 @@
 package io.spectrum.cli.demo;
 
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.link.Link;
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code spectrum demo}: a host node in this JVM and emulated boards in their own JVMs, linked by
- * socat pseudo-terminal pairs (the serial link: COBS framing + CRC-32C) or by UDP loopback. The host
+ * pseudo-terminal pairs ({@link PtyPair}: the serial link: COBS framing + CRC-32C) or by UDP loopback. The host
  * side is {@link HostService}: each board's vertices mirrored under /boardN, a terminal view that
  * prints new values once a second, and the dashboard. Suspending the "terminal view" subscriber of
  * /board1 in the dashboard silences board1 in the terminal.
@@ -52,7 +52,7 @@ public final class Demo implements AutoCloseable {
                 service.tick();
             }
             service.flush();
-            out.println("demo: stopping (boards, socat, dashboard)");
+            out.println("demo: stopping (boards, pseudo-terminals, dashboard)");
             out.flush();
             return 0;
         } finally {
@@ -71,10 +71,11 @@ public final class Demo implements AutoCloseable {
             workDir = Files.createTempDirectory("spectrum-demo-");
             ownWorkDir = true;
         }
-        boolean serial = !options.forceUdp() && PtyPair.socatAvailable();
+        String noPty = PtyPair.unavailableReason();
+        boolean serial = !options.forceUdp() && noPty == null;
         out.printf("Spectrum demo: a host and %d emulated boards (separate JVMs) linked %s%n", options.boards(),
-                serial ? "by socat pseudo-terminals (serial link: COBS framing + CRC-32C)"
-                        : "over UDP loopback" + (options.forceUdp() ? "" : " (socat is not installed)"));
+                serial ? "by pseudo-terminal pairs (serial link: COBS framing + CRC-32C)"
+                        : "over UDP loopback" + (options.forceUdp() ? "" : " (" + noPty + ")"));
         out.flush();
 
         List<HostService.Board> boards = new ArrayList<>();

@@ -1,6 +1,6 @@
 package io.spectrum.cli.demo;
 
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.cli.SpectrumCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -82,13 +82,13 @@ class DemoTest {
             assertTrue(run.printed("/board2/temp = "), String.join("\n", run.lines));
             assertTrue(run.lines.stream().anyMatch(l -> l.matches("/board2/counter = \\d+  \\(seq \\d+\\)")), String.join("\n", run.lines));
             assertTrue(run.printed("demo: stopping"));
-            assertTrue(children.size() >= 2, "boards (and socat, when installed) ran as child processes: " + children);
+            assertTrue(children.size() >= 2, "boards ran as child processes: " + children);
             for (ProcessHandle c : children) {
                 c.onExit().get(10, TimeUnit.SECONDS);
                 assertFalse(c.isAlive(), "left running: " + c.info().commandLine().orElse("?"));
             }
-            if (PtyPair.socatAvailable()) {
-                assertTrue(run.lines.get(0).contains("socat pseudo-terminals"), run.lines.get(0));
+            if (PtyPair.available()) {
+                assertTrue(run.lines.get(0).contains("by pseudo-terminal pairs"), run.lines.get(0));
                 assertFalse(work.resolve("board1-host").toFile().exists(), "pty links removed");
             }
         } finally {

@@ -1,11 +1,12 @@
 package io.spectrum.host.dashboard;
 
 import io.spectrum.host.view.InMemoryHostModel;
+import io.spectrum.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -13,23 +14,22 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Drives the real page in headless chromium: it loads, values change live, suspend takes effect. */
+/** Drives the real page in headless chromium (skipped, naming why, where chromium is not installed): it loads, values change live, suspend takes effect. */
 class DashboardBrowserTest {
     private static final String TEMP = "/board1/temp";
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void liveValuesAndSuspendThroughThePage() throws Exception {
-        assumeTrue(Files.isExecutable(HeadlessChromium.BINARY), "chromium is not installed; CI installs it");
+        Path chromium = Tools.require("chromium", "chromium", "the dashboard page is driven in headless chromium");
         InMemoryHostModel model = new InMemoryHostModel("test-host");
         model.publish(TEMP, "20.0");
         model.publish("/board1/name", "kitchen");
         int slot = model.subscribe(TEMP, "udp:127.0.0.1:47001", "peer#1");
 
         try (DashboardServer dash = new DashboardServer(model, new InetSocketAddress("127.0.0.1", 0), 0);
-             HeadlessChromium chrome = new HeadlessChromium(dash.url())) {
+             HeadlessChromium chrome = new HeadlessChromium(chromium, dash.url())) {
             String value = "document.querySelector('.vertex[data-path=\"" + TEMP + "\"] .value')?.textContent";
             String state = "document.querySelector('tr.sub[data-path=\"" + TEMP + "\"][data-slot=\"" + slot + "\"] .state')?.textContent";
 

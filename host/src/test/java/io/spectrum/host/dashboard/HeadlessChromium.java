@@ -29,7 +29,6 @@ import java.util.stream.Stream;
  * profile directory.
  */
 final class HeadlessChromium implements AutoCloseable {
-    static final Path BINARY = Path.of("/usr/bin/chromium");
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final Path profile;
@@ -38,9 +37,9 @@ final class HeadlessChromium implements AutoCloseable {
     private final AtomicInteger ids = new AtomicInteger();
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
 
-    HeadlessChromium(String url) throws Exception {
+    HeadlessChromium(Path binary, String url) throws Exception {
         profile = Files.createTempDirectory("spectrum-chromium-");
-        process = new ProcessBuilder(List.of(BINARY.toString(),
+        process = new ProcessBuilder(List.of(binary.toString(),
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + profile, "--remote-debugging-port=0", url))

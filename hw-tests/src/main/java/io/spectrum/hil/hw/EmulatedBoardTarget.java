@@ -3,7 +3,7 @@ package io.spectrum.hil.hw;
 import com.pi4j.io.gpio.digital.DigitalStateChangeEvent;
 import io.spectrum.hil.BoardTarget;
 import io.spectrum.hil.SerialBoardTarget;
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.link.Link;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,11 +14,11 @@ import java.util.List;
 
 /**
  * An emulated board: a separate board process ({@code spectrum board --serial DIR/board}) behind a
- * fresh socat pseudo-terminal pair ({@link PtyPair}), reached by the host through the serial link on
+ * fresh pseudo-terminal pair ({@link PtyPair}), reached by the host through the serial link on
  * {@code DIR/host}.
  * Its reset line is a pi4j mock DigitalOutput; asserting it stops the board process and releasing it
  * starts a new one, as a real reset would. The host end, and so the host's link, stay up across a
- * reset. Closing stops the board and socat (by pid) and removes the pty links.
+ * reset. Closing stops the board and the pty pair (its devices hang up) and removes the pty links.
  */
 public final class EmulatedBoardTarget implements BoardTarget {
     private final String name;
@@ -43,7 +43,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
         this.boardLog = dir.resolve("board.log");
         Files.createDirectories(dir);
         Files.deleteIfExists(boardLog); // one log per run
-        this.pair = new PtyPair(dir.resolve("host"), dir.resolve("board"), dir.resolve("socat.log"));
+        this.pair = new PtyPair(dir.resolve("host"), dir.resolve("board"), dir.resolve("pty.log"));
         try {
             this.resetLine = Pi4jResetLine.mock(17);
             this.resetLine.addListener(this::onResetLine);
@@ -59,7 +59,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
     }
 
     /**
-     * Starts socat and the board process in {@code dir} (created; one directory per target).
+     * Makes the pty pair and starts the board process in {@code dir} (created; one directory per target).
      *
      * @param timeout how long the suite waits for each answer (longer under qemu)
      */
@@ -201,7 +201,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
             return "the emulated board process exited with " + p.exitValue() + " (see " + boardLog + ")";
         }
         if (!pair.isAlive()) {
-            return "socat exited (see " + pair.log() + ")";
+            return "the pty pair's relay stopped (see " + pair.log() + ")";
         }
         return null;
     }
@@ -210,7 +210,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
     public String diagnostics() {
         Process p = board;
         String state = p == null ? "not started" : p.isAlive() ? "running" : "exited with " + p.exitValue();
-        return "board process " + state + "; socat " + (pair.isAlive() ? "running" : "gone")
+        return "board process " + state + "; pty relay " + (pair.isAlive() ? "running" : "stopped")
                 + "; board log tail:\n" + tail(boardLog, 25);
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spectrum.link.serial.PtyPair;
+import io.spectrum.link.serial.pty.PtyPair;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The emulated target's machinery: socat pair, board process, reset through the pi4j mock line, cleanup. */
+/** The emulated target's machinery: pty pair, board process, reset through the pi4j mock line, cleanup. */
 class EmulatedBoardTargetTest {
     @Test
     @Timeout(60)
@@ -45,7 +45,7 @@ class EmulatedBoardTargetTest {
             t.close();
         }
         assertFalse(second.isAlive(), "close stops the board");
-        assertFalse(pair.isAlive(), "close stops socat");
+        assertFalse(pair.isAlive(), "close stops the pty relay");
         assertFalse(Files.exists(pair.boardEnd(), java.nio.file.LinkOption.NOFOLLOW_LINKS), "close removes the links");
         assertEquals(2, t.starts(), "closing (pi4j shutdown drives the line) is not a reset");
     }

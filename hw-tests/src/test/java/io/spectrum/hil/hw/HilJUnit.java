@@ -17,7 +17,7 @@ import org.junit.jupiter.api.DynamicTest;
 /**
  * Turns the suite into JUnit dynamic tests, one per scenario, against one target; when the stream is
  * closed (after the last scenario) it writes the Markdown report beside the surefire XML and closes
- * the target (board process, socat, link).
+ * the target (board process, pty pair, link).
  */
 final class HilJUnit {
     private HilJUnit() {

@@ -1,5 +1,7 @@
 package io.spectrum.link.serial;
 
+import io.spectrum.link.serial.pty.PtyPair;
+
 import io.spectrum.link.Link;
 import io.spectrum.testing.Collector;
 import io.spectrum.testing.Frames;
@@ -25,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** SerialLink over real pseudo-terminals (socat) through jSerialComm. */
+/** SerialLink over real pseudo-terminals ({@link PtyPair}) through jSerialComm. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SerialPtyTest {
     /** A pty ignores baud, but JSerialCommPort paces its writes to it: 3 Mbaud = 300 KB/s. */
@@ -35,8 +37,8 @@ class SerialPtyTest {
     private final List<AutoCloseable> cleanup = new ArrayList<>();
 
     @BeforeEach
-    void needSocat() {
-        assumeTrue(SocatPair.available(), "socat is not installed (CI installs it)");
+    void needPtys() {
+        assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "pseudo-terminal pairs are made on Linux only");
     }
 
     @AfterEach
@@ -46,10 +48,10 @@ class SerialPtyTest {
         }
     }
 
-    private SocatPair pair(String name) throws Exception {
+    private ReplugPty pair(String name) throws Exception {
         Path d = dir.resolve(name);
         java.nio.file.Files.createDirectories(d);
-        SocatPair p = new SocatPair(d);
+        ReplugPty p = new ReplugPty(d);
         cleanup.add(p);
         return p;
     }
@@ -88,7 +90,7 @@ class SerialPtyTest {
 
     @Test
     void framesCrossAPtyPairInBothDirections() throws Exception {
-        SocatPair p = pair("x");
+        ReplugPty p = pair("x");
         SerialLink a = link(1, p.a);
         SerialLink b = link(2, p.b);
         Collector atA = new Collector();
@@ -124,8 +126,8 @@ class SerialPtyTest {
     }
 
     @Test
-    void whenSocatDiesTheLinksGoDownAndReopenByThemselvesWhenItIsBack() throws Exception {
-        SocatPair p = pair("y");
+    void whenThePtyPairIsUnpluggedTheLinksGoDownAndReopenByThemselvesWhenItIsBack() throws Exception {
+        ReplugPty p = pair("y");
         SerialLink a = link(1, p.a);
         SerialLink b = link(2, p.b);
         Collector atA = new Collector();
@@ -140,7 +142,7 @@ class SerialPtyTest {
         assertEquals(List.of("up 0"), atA.events);
         assertEquals(List.of("up 0"), atB.events);
 
-        p.kill();                                            // both pty ends vanish
+        p.unplug();                                          // both pty ends vanish
         long deadline = System.nanoTime() + 10_000_000_000L;
         while ((a.isPortOpen() || b.isPortOpen()) && System.nanoTime() < deadline) {
             a.poll(atA, 8);
@@ -154,7 +156,7 @@ class SerialPtyTest {
         a.poll(atA, 8);                                       // a failed reopen or two while it is gone
         assertTrue(a.openFailures() > 0, "it tried to reopen while the port was gone");
 
-        p.restart();                                         // same link names, new /dev/pts numbers
+        p.replug();                                          // same link names, new /dev/pts numbers
         deadline = System.nanoTime() + 10_000_000_000L;
         while (!(a.isPortOpen() && b.isPortOpen()) && System.nanoTime() < deadline) {
             a.poll(atA, 8);
@@ -172,7 +174,7 @@ class SerialPtyTest {
 
     @Test
     void aChildProcessOnTheOtherEndEchoesEveryFrame() throws Exception {
-        SocatPair p = pair("z");
+        ReplugPty p = pair("z");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 SerialEchoMain.class.getName(), p.b.toString(), Integer.toString(BAUD));
@@ -219,8 +221,8 @@ class SerialPtyTest {
 
     @Test
     void aNoisyRelayBetweenTwoPtyPairsNeverDeliversADamagedFrame() throws Exception {
-        SocatPair left = pair("l");
-        SocatPair right = pair("r");
+        ReplugPty left = pair("l");
+        ReplugPty right = pair("r");
         SerialLink sender = link(1, left.a);
         SerialLink receiver = link(2, right.b);
         JSerialCommPort relayIn = new JSerialCommPort(left.b.toString(), BAUD);
