@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * deterministically.
  */
 final class NodeFixture implements AutoCloseable {
-    final NarrowNode node = new NarrowNode(NodeConfig.defaults());
+    // the client writes undeclared test vertices; the declaration gate has its own tests in core-narrow
+    final NarrowNode node = new NarrowNode(NodeConfig.builder().remoteWritesToUndeclared(true).build());
     final MemoryLink nodeEnd;
     final MemoryLink clientEnd;
     final PeerClient client;
