@@ -30,7 +30,7 @@ public final class CreateSuspendedScenario implements Scenario {
         String r = ctx.route(name());
         Duration quiet = Duration.ofMillis(Math.max(300, ctx.timeout().toMillis() / 10));
         try {
-            Check.result(c.write(v, Wire.value(0x44, 1)), "write a value to latch");
+            Check.result(c.write(v, Wire.value(1, 1)), "write a value to latch");
             long t0 = System.nanoTime();
             Check.result(c.subscribe(v, r, DeliveryPolicy.SUSPENDED | DeliveryPolicy.DURABILITY_REQUEST, false).reply(),
                     "append suspended with durability");
@@ -40,7 +40,7 @@ public final class CreateSuspendedScenario implements Scenario {
             Tlv rec = Check.value(c.slot(v, n, -1), "read [" + n + "]");
             Check.equal(DeliveryPolicy.SUSPENDED | DeliveryPolicy.DURABILITY_REQUEST, Subscribers.policyOf(rec),
                     "policy word rendered for a slot created suspended");
-            Check.result(c.write(v, Wire.value(0x45, 1)), "write while suspended");
+            Check.result(c.write(v, Wire.value(0, 1)), "write while suspended");
             c.pumpFor(quiet);
             Check.equal(0, ctx.deliveries().since(r, t0).size(), "deliveries to the suspended edge");
 

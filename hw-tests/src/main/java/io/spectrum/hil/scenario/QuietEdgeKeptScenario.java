@@ -42,7 +42,7 @@ public final class QuietEdgeKeptScenario implements Scenario {
                     "§9.3: the quiet suspended slot must be kept as it was; before " + before + " after " + after);
             Check.result(c.resume(v, n, -1), "resume [" + n + "] (the toggle arm, bit 9 cleared)");
             long t0 = System.nanoTime();
-            Check.result(c.write(v, Wire.value(0x66, 1)), "write after resume");
+            Check.result(c.write(v, Wire.value(1, 1)), "write after resume");
             Check.equal(1, ctx.deliveries().await(c, r, t0, 1, ctx.timeout()).size(), "deliveries after resume");
             ctx.note("slot [" + n + "] kept through " + IDLE.toSeconds() + " s");
         } finally {

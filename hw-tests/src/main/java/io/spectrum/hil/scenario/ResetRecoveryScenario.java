@@ -29,7 +29,7 @@ public final class ResetRecoveryScenario implements Scenario {
         }
         PeerClient c = ctx.client();
         String route = ctx.route(name());
-        Check.result(c.write(DemoBoard.LED, Wire.value(0x77, 1)), "write a marker value before the reset");
+        Check.result(c.write(DemoBoard.LED, Wire.value(1, 1)), "write a marker value before the reset");
         Check.result(c.subscribe(DemoBoard.LED, route, -1, false).reply(), "subscribe before the reset");
         long t0 = System.nanoTime();
         ctx.target().reset();

@@ -35,7 +35,7 @@ public final class RetainedReplayScenario implements Scenario {
         String plain = ctx.route(name());
         Duration quiet = Duration.ofMillis(Math.max(300, ctx.timeout().toMillis() / 10));
         try {
-            byte[] value = Wire.value(0x2A, 1);
+            byte[] value = Wire.value(1, 1);
             Check.result(c.write(v, value), "write the value to retain");
             long mark = ctx.frames().mark(c);
             long t0 = System.nanoTime();

@@ -41,7 +41,7 @@ public final class SequenceScenario implements Scenario {
             Check.result(c.subscribe(DemoBoard.LED, led, -1, true).reply(), "stamped subscribe to led");
             long t1 = System.nanoTime();
             for (int i = 0; i < SAMPLES; i++) {
-                Check.result(c.write(DemoBoard.LED, Wire.value(i, 1)), "write led " + i);
+                Check.result(c.write(DemoBoard.LED, Wire.value(i & 1, 1)), "write led " + (i & 1));
             }
             List<Delivery> leds = ctx.deliveries().await(c, led, t1, SAMPLES, ctx.timeout());
             Check.equal(SAMPLES, leds.size(), "stamped deliveries of " + SAMPLES + " writes");

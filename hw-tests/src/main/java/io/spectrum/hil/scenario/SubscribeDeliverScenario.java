@@ -48,7 +48,7 @@ public final class SubscribeDeliverScenario implements Scenario {
 
             Check.result(c.subscribe(DemoBoard.LED, ledRoute, -1, false).reply(), "subscribe to " + DemoBoard.LED);
             long t1 = System.nanoTime();
-            byte[] v = Wire.value(0x5A, 1);
+            byte[] v = Wire.value(1, 1);
             Check.result(c.write(DemoBoard.LED, v), "write " + DemoBoard.LED);
             List<Delivery> led = ctx.deliveries().await(c, ledRoute, t1, 1, ctx.timeout());
             Check.that(led.size() == 1, "expected one delivery of the write to " + DemoBoard.LED + ", got " + led);

@@ -74,7 +74,7 @@ public final class SubscriptionSurfaceScenario implements Scenario {
 
             // a write reaches B only
             long t1 = System.nanoTime();
-            Check.result(c.write(v, Wire.value(0x11, 1)), "write while A is suspended");
+            Check.result(c.write(v, Wire.value(1, 1)), "write while A is suspended");
             Check.equal(1, ctx.deliveries().await(c, rb, t1, 1, ctx.timeout()).size(), "deliveries to B");
             c.pumpFor(quiet);
             Check.equal(0, ctx.deliveries().since(ra, t1).size(), "§4.1: deliveries to suspended A");
@@ -93,7 +93,7 @@ public final class SubscriptionSurfaceScenario implements Scenario {
                             Check.value(c.slot(v, na, -1), "read resumed").encoded()),
                     "a resumed slot renders its record unchanged again");
             long t3 = System.nanoTime();
-            Check.result(c.write(v, Wire.value(0x22, 1)), "write after resume");
+            Check.result(c.write(v, Wire.value(0, 1)), "write after resume");
             Check.equal(1, ctx.deliveries().await(c, ra, t3, 1, ctx.timeout()).size(), "deliveries to resumed A");
 
             // arm 4: anything else is a type mismatch and the slot stays
@@ -113,7 +113,7 @@ public final class SubscriptionSurfaceScenario implements Scenario {
                     "§5.2: a cleared slot lists as 09 00 00 00, got " + after.get(na));
             Check.equal(rb, Subscribers.targetOf(after.get(nb)), "target at B's position after clearing A");
             long t4 = System.nanoTime();
-            Check.result(c.write(v, Wire.value(0x33, 1)), "write after clear");
+            Check.result(c.write(v, Wire.value(1, 1)), "write after clear");
             Check.equal(1, ctx.deliveries().await(c, rb, t4, 1, ctx.timeout()).size(), "deliveries to B after clearing A");
             c.pumpFor(quiet);
             List<Delivery> toA = ctx.deliveries().since(ra, t4);
