@@ -13,7 +13,7 @@ import com.tngtech.archunit.lang.ArchRule;
  * but bench), by package prefix:
  * core-narrow = io.spectrum.{wire,node,time,stats}.. and io.spectrum.link (the SPI package only);
  * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..;
- * core-wide = io.spectrum.wide..; vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
+ * core-wide (io.spectrum.wide.., not built yet: the rule holds it to its place once it is); vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
  * client = io.spectrum.client..; board = io.spectrum.board..; host = io.spectrum.host..;
  * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
  */
