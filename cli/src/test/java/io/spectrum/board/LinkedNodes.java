@@ -17,7 +17,9 @@ import java.util.function.BooleanSupplier;
  */
 final class LinkedNodes implements AutoCloseable {
     final ManualClock clock = new ManualClock(0);
-    final NarrowNode board = new NarrowNode(NodeConfig.builder().clock(clock).staleGraceNanos(60_000_000_000L).build());
+    // the link tests write the board's plain (undeclared) vertices remotely; the declaration gate has its own tests
+    final NarrowNode board = new NarrowNode(NodeConfig.builder().clock(clock).staleGraceNanos(60_000_000_000L)
+            .remoteWritesToUndeclared(true).build());
     final NarrowNode host = new NarrowNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
     final CapsProbe boardProbe = new CapsProbe(board, 2, 8);
     final CapsProbe hostProbe = new CapsProbe(host, 2, 8);

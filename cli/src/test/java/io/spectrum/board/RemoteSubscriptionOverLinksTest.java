@@ -98,7 +98,9 @@ class RemoteSubscriptionOverLinksTest {
     @Test
     void aBoardRestartFasterThanTheTimeoutIsCaughtByItsChangedCaps() throws Exception {
         io.spectrum.time.ManualClock clock = new io.spectrum.time.ManualClock(0);
-        io.spectrum.node.NarrowNode host = new io.spectrum.node.NarrowNode(io.spectrum.node.api.NodeConfig.builder().clock(clock).build());
+        // a host mirrors the board's value under its own undeclared path (deliveries are remote writes)
+        io.spectrum.node.NarrowNode host = new io.spectrum.node.NarrowNode(io.spectrum.node.api.NodeConfig.builder().clock(clock)
+                .remoteWritesToUndeclared(true).build());
         CapsProbe.stampBoot(host);
         CapsProbe hostProbe = new CapsProbe(host, 1, 1);
         UdpLinkConfig cfg = new UdpLinkConfig().pingIntervalMillis(300).peerTimeoutMillis(1000);
