@@ -1,6 +1,7 @@
 package io.spectrum.node.api;
 
 import io.spectrum.wire.AccessMask;
+import io.spectrum.wire.Bytes;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.SettingsReader;
@@ -136,12 +137,9 @@ public final class VertexSchema {
         return bodyLength <= maxSize ? WireError.OK : WireError.SCHEMA_TYPE_MISMATCH;
     }
 
-    /** A VALUE payload of this declaration's width as a long, sign-extended when signed (big-endian). */
+    /** A VALUE payload of this declaration's width as a long (little-endian, as the wire), sign-extended when signed. */
     public long rawValue(byte[] buf, int bodyOff) {
-        long v = 0;
-        for (int i = 0; i < width; i++) {
-            v = (v << 8) | (buf[bodyOff + i] & 0xFF);
-        }
+        long v = Bytes.uLe(buf, bodyOff, width);
         if (signed && width < 8) {
             int shift = 64 - 8 * width;
             v = (v << shift) >> shift;

@@ -23,6 +23,9 @@ class VertexSchemaTest {
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, TEMP.check(TlvType.VALUE, b, 0, 1), "narrower");
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, TEMP.check(TlvType.NAME, b, 0, 2), "a NAME");
         assertEquals(WireError.OK, LED.check(TlvType.VALUE, new byte[] {1}, 0, 1));
+        VertexSchema permille = VertexSchema.value(2, false).range(0, 1000).build();
+        assertEquals(WireError.OK, permille.check(TlvType.VALUE, new byte[] {(byte) 0xE0, 0x01}, 0, 2), "480, little-endian");
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, permille.check(TlvType.VALUE, new byte[] {(byte) 0xE9, 0x03}, 0, 2), "1001");
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, LED.check(TlvType.VALUE, new byte[] {2}, 0, 1), "out of range");
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, LED.check(TlvType.VALUE, new byte[] {(byte) 0xFF}, 0, 1), "unsigned 255");
     }
@@ -37,7 +40,7 @@ class VertexSchemaTest {
 
     @Test
     void signedValuesSignExtendAndScaleToTheirUnit() {
-        byte[] minus = {(byte) 0xFF, (byte) 0x38}; // -200
+        byte[] minus = {(byte) 0x38, (byte) 0xFF}; // -200, little-endian as on the wire
         assertEquals(-200, TEMP.rawValue(minus, 0));
         assertEquals(-2.0, TEMP.toUnit(-200), 1e-9);
         assertEquals(2328, TEMP.fromUnit(23.28));
