@@ -1,11 +1,11 @@
 import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
+import io.spectrum.client.SubscriberList;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.SystemClock;
-import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.SubscriberRenderer;
-import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -34,7 +34,7 @@ public final class FwdKinds {
         show("READ absent (ERROR reply)", c.read("/board/nope"));
         show("READ composed tree", c.read("/board"));
         show("READ :children[]", c.call(READ, "/board", field("children", -1, 1), null));
-        show("READ :subscribers[]", c.subscribers(counter));
+        show("READ :subscribers[]", c.subscribers(counter).reply());
         show("READ :settings", c.call(READ, counter, field("settings", -1, -1), null));
         show("READ :acl", c.call(READ, counter, field("acl", -1, -1), null));
         show("READ /$node/caps (plain peer)", c.read("/$node/caps"));
@@ -48,9 +48,10 @@ public final class FwdKinds {
         // a plain v1 append: SUBSCRIBER{PATH route}, no qos; v1 answers RESULT with no payload
         String route = "/cli/plain";
         byte[] rec = subscriber(route);
-        PeerClient.Reply appended = c.callVia(route, WRITE, counter, field("subscribers", -1, 1), rec);
+        Reply appended = c.callVia(route, WRITE, counter, field("subscribers", -1, 1), rec);
         show("WRITE :subscribers[] plain v1 append", appended);
-        c.pump(Duration.ofMillis(1200), d -> System.out.println("  delivery to " + d.route()));
+        c.onDelivery(d -> System.out.println("  delivery to " + d.route()));
+        c.pumpFor(Duration.ofMillis(1200));
         int n = slotOf(c.subscribers(counter), rec);
         show("READ :subscribers[" + n + "]", c.call(READ, counter, field("subscribers", n, 1), null));
         byte[] suspended = new byte[rec.length + SubscriberRenderer.MAX_GROWTH];
@@ -64,9 +65,9 @@ public final class FwdKinds {
         c.close();
     }
 
-    static void show(String what, PeerClient.Reply r) {
+    static void show(String what, Reply r) {
         String answer = r.code() == WireError.FLOW_TIMEOUT && what.contains("no reply") ? "no reply, as asked"
-                : r.ok() ? (r.payload() == null ? "RESULT, no payload" : "RESULT " + hex(r.payload()))
+                : r.ok() ? (r.value() == null ? "RESULT, no payload" : "RESULT " + hex(r.value()))
                 : "ERROR " + WireError.identity(r.code());
         System.out.println(what + ": " + answer);
     }
@@ -99,20 +100,11 @@ public final class FwdKinds {
         return Arrays.copyOf(b, w.length());
     }
 
-    /** The position of {@code rec} in a :subscribers[] answer (a POINT of renderings), or -1. */
-    static int slotOf(PeerClient.Reply list, byte[] rec) {
-        if (!list.ok() || list.payload() == null) {
-            return -1;
-        }
-        byte[] p = list.payload();
-        TlvIndex x = new TlvIndex();
-        if (new FrameDecoder().decode(p, 0, p.length, x) != WireError.OK) {
-            return -1;
-        }
-        int i = 0;
-        for (int e = x.firstChild(0); e != TlvIndex.NONE; e = x.nextSibling(e), i++) {
-            if (Arrays.equals(Arrays.copyOfRange(p, x.start(e), x.end(e)), rec)) {
-                return i;
+    /** The position of {@code rec} in a :subscribers[] answer, or -1. */
+    static int slotOf(SubscriberList list, byte[] rec) {
+        for (io.spectrum.client.Slot slot : list.slots()) {
+            if (!slot.isHole() && Arrays.equals(slot.record(), rec)) {
+                return slot.index();
             }
         }
         return -1;
