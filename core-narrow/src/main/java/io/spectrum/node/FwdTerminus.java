@@ -240,7 +240,7 @@ final class FwdTerminus {
             }
         }
         if (v < 0) {
-            if (isReservedKey(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
+            if (PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
                 req.replyError(WireError.ACCESS_DENIED);
             } else {
                 req.replyError(WireError.PATH_NOT_FOUND); // only local writes create
@@ -283,18 +283,5 @@ final class FwdTerminus {
         if (r != WireError.OK) {
             req.replyError(r);
         }
-    }
-
-    private static boolean isReservedKey(byte[] b, int off, int len) {
-        int p = off;
-        final int end = off + len;
-        while (p < end) {
-            int sl = b[p] & 0xFF;
-            if (sl > 0 && p + 1 < end && b[p + 1] == '$') {
-                return true;
-            }
-            p += 1 + sl;
-        }
-        return false;
     }
 }

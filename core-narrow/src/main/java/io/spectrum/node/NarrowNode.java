@@ -13,13 +13,12 @@ import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
-import io.spectrum.wire.Bytes;
+import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.TlvIndex;
-import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
@@ -97,13 +96,7 @@ public final class NarrowNode implements Node, FrameHandler {
     /** {@code $node/caps}: the extensions map a peer reads (core 1, rfc0035 1, topic 1). */
     private void publishCaps() {
         byte[] b = new byte[128];
-        TlvWriter cw = new TlvWriter(4).wrap(b, 0, b.length);
-        cw.begin(TlvType.SETTINGS)
-                .leaf(TlvType.NAME, Names.CORE).value(1, 2)
-                .leaf(TlvType.NAME, Names.RFC0035).value(1, 2)
-                .leaf(TlvType.NAME, Names.TOPIC_EXT).value(1, 2)
-                .end();
-        write(CAPS, b, 0, cw.length());
+        write(CAPS, b, 0, Extensions.writeCaps(b, 0, b.length));
     }
 
     // ------------------------------------------------------------------ local API
@@ -114,7 +107,7 @@ public final class NarrowNode implements Node, FrameHandler {
         if (v < 0) {
             return NodeResult.code(v);
         }
-        int tl = untrailed(tlv, off, len);
+        int tl = Opt.untrailedLength(tlv, off, len);
         if (tl < 0) {
             return WireError.FRAME_INVALID;
         }
@@ -393,26 +386,6 @@ public final class NarrowNode implements Node, FrameHandler {
 
     TlvWriter txWriter() {
         return buffers.txWriter();
-    }
-
-    /** Header + payload length of the one TLV at {@code b[off, off+len)}, or -1 when it is not one TLV. */
-    private static int untrailed(byte[] b, int off, int len) {
-        if (len < 4 || (b[off] & 0xFF) == 0) {
-            return -1;
-        }
-        int opt = b[off + 1] & 0xFF;
-        if ((opt & Opt.RESERVED) != 0) {
-            return -1;
-        }
-        int h = Opt.headerSize(opt);
-        if (len < h) {
-            return -1;
-        }
-        long bl = (opt & Opt.LL) != 0 ? Bytes.u32(b, off + 2) : Bytes.u16(b, off + 2);
-        if (h + bl + Opt.tsSize(opt) + Opt.crcSize(opt) != len) {
-            return -1;
-        }
-        return (int) (h + bl);
     }
 
     /** BoundedResource views of the vertex and slot tables. */

@@ -1,9 +1,8 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
-import io.spectrum.node.api.VertexSchema;
+import io.spectrum.node.api.ValueAdmission;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.wire.Bytes;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
 import io.spectrum.wire.WireError;
@@ -95,35 +94,11 @@ final class TopicState {
     }
 
     /**
-     * Whether the trailer-less value TLV {@code b[off, off+len)} may be assigned to v: it fits the
-     * vertex's declaration (SCHEMA_TYPE_MISMATCH otherwise), the payload cap, and one frame together
-     * with the envelope of a READ answer or a delivery (FLOW_BACKPRESSURE otherwise: a value that
-     * could never be read back is refused when it is written).
+     * Whether the trailer-less value TLV {@code b[off, off+len)} may be assigned to v: the rule of
+     * {@link ValueAdmission} with this node's payload cap and frame size.
      */
     int admit(int v, byte[] b, int off, int len) {
-        final VertexSchema sc = vt.schema(v);
-        if (sc != null) {
-            final int opt = b[off + 1] & 0xFF;
-            final int h = Opt.headerSize(opt);
-            final long bl = (opt & Opt.LL) != 0 ? Bytes.u32(b, off + 2) : Bytes.u16(b, off + 2);
-            final int r = sc.check(b[off] & 0xFF, b, off + h, (int) bl);
-            if (r != WireError.OK) {
-                return r;
-            }
-        }
-        if (len > payloadCap || len > frameBytes - envelope(v)) {
-            return WireError.FLOW_BACKPRESSURE;
-        }
-        return WireError.OK;
-    }
-
-    /**
-     * Bytes around a value in the frame that carries it back: FWD header (4), op (5), answer kind
-     * (5), a topic stamp (14), the vertex's own PATH (4 + key) and a return route taken to be no
-     * longer than that PATH (a reply endpoint or a subscriber's route usually is shorter).
-     */
-    private int envelope(int v) {
-        return 36 + 2 * vt.keyLen(v);
+        return ValueAdmission.admit(vt.schema(v), b, off, len, vt.keyLen(v), payloadCap, frameBytes);
     }
 
     /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */

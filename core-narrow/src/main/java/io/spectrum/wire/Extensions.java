@@ -38,6 +38,23 @@ public final class Extensions {
     }
 
     /**
+     * Writes the extensions map a node publishes at {@link Names#CAPS_PATH} ({@code SETTINGS{core 1,
+     * rfc0035 1, topic 1}}, each a VALUE u16) into {@code b[off, off+cap)}: the one spelling every
+     * core publishes.
+     *
+     * @return bytes written, or -1 when {@code cap} is too small
+     */
+    public static int writeCaps(byte[] b, int off, int cap) {
+        TlvWriter cw = new TlvWriter(4).wrap(b, off, cap);
+        cw.begin(TlvType.SETTINGS)
+                .leaf(TlvType.NAME, Names.CORE).value(1, 2)
+                .leaf(TlvType.NAME, Names.RFC0035).value(1, 2)
+                .leaf(TlvType.NAME, Names.TOPIC_EXT).value(1, 2)
+                .end();
+        return cw.error() == WireError.OK ? cw.length() : -1;
+    }
+
+    /**
      * The version a FWD request announces: the winning {@code spectrum.ext} VALUE u16 of the first
      * SETTINGS among {@code first} and its following siblings (pass the child after {@code src}, or
      * after a WRITE's payload). 0 when there is none (a plain v1 request).

@@ -31,4 +31,33 @@ public final class Opt {
     public static int crcSize(int opt) {
         return (opt & CR) == 0 ? 0 : ((opt & CW) != 0 ? 2 : 4);
     }
+
+    /** The payload length in the header at {@code b[off]} (u16, or u32 with {@link #LL}). */
+    public static long bodyLength(byte[] b, int off) {
+        return (b[off + 1] & LL) != 0 ? Bytes.u32(b, off + 2) : Bytes.u16(b, off + 2);
+    }
+
+    /**
+     * Header + payload length of the one TLV at {@code b[off, off+len)} (its trailers excluded), or
+     * -1 when the bytes are not exactly one TLV (type 0, reserved opt bits, or a length that does
+     * not add up with the trailers the opt byte announces).
+     */
+    public static int untrailedLength(byte[] b, int off, int len) {
+        if (len < 4 || (b[off] & 0xFF) == 0) {
+            return -1;
+        }
+        int opt = b[off + 1] & 0xFF;
+        if ((opt & RESERVED) != 0) {
+            return -1;
+        }
+        int h = headerSize(opt);
+        if (len < h) {
+            return -1;
+        }
+        long bl = bodyLength(b, off);
+        if (h + bl + tsSize(opt) + crcSize(opt) != len) {
+            return -1;
+        }
+        return (int) (h + bl);
+    }
 }

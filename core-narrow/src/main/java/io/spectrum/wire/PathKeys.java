@@ -144,6 +144,23 @@ public final class PathKeys {
     }
 
     /**
+     * True when a segment of key body {@code b[off, off+len)} starts with {@code $}: the path names
+     * a node-internal ({@code $}) vertex or one under it, which only the node's owner may write.
+     */
+    public static boolean hasReservedSegment(byte[] b, int off, int len) {
+        int p = off;
+        final int end = off + len;
+        while (p < end) {
+            int sl = b[p] & 0xFF;
+            if (sl > 0 && p + 1 < end && b[p + 1] == '$') {
+                return true;
+            }
+            p += 1 + sl;
+        }
+        return false;
+    }
+
+    /**
      * True when body {@code a} is body {@code b} or one of its ancestors: for canonical keys that
      * is exactly "a is a byte prefix of b" (records are self-delimiting from the start).
      */

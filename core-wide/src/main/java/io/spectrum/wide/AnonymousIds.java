@@ -1,0 +1,29 @@
+package io.spectrum.wide;
+
+import io.spectrum.time.Clock;
+import java.util.SplittableRandom;
+
+/**
+ * Anonymous peer identities {@code anon-<8 lowercase hex>-<unix seconds>} (DESIGN §4 decision 7, the
+ * ABP profile's {@code synth_anon_id}). The hex is a bijective mix of a counter that starts at a
+ * random value, so one node never hands out the same identity twice (within 2^32 connections) and
+ * needs no set of the names it issued. Never persisted.
+ */
+final class AnonymousIds {
+    static final String PREFIX = "anon-";
+    private final Clock clock;
+    private int counter;
+
+    AnonymousIds(Clock clock) {
+        this.clock = clock;
+        this.counter = new SplittableRandom().nextInt();
+    }
+
+    String next() {
+        int x = counter++;
+        x = (x ^ (x >>> 16)) * 0x45D9F3B; // an odd multiplier and xor-shifts: a bijection on 32 bits
+        x = (x ^ (x >>> 16)) * 0x45D9F3B;
+        x ^= x >>> 16;
+        return PREFIX + String.format("%08x", x) + "-" + Math.floorDiv(clock.epochNanos(), 1_000_000_000L);
+    }
+}

@@ -1,0 +1,115 @@
+package io.spectrum.wide;
+
+import io.spectrum.node.api.VertexSchema;
+
+/**
+ * One vertex of a {@link WideNode}: its canonical key (the PATH body), its place in the tree, the
+ * retained value (a trailer-less copy, {@code valLen} -1 when none), the topic bookkeeping
+ * (sequence, last publisher, stale) and its subscriber edges by position, holes included.
+ * Package-private state for the node's single thread.
+ */
+final class Vertex {
+    private static final Vertex[] NO_CHILDREN = {};
+    private static final Edge[] NO_EDGES = {};
+
+    final byte[] key;
+    final int hash;
+    final Vertex parent;
+    /** Offset in {@link #key} of the last segment record ({@code [len][bytes]}); 0 for the root. */
+    final int segOff;
+    /** A {@code $} segment on the way here: node-internal, refused to identified peers. */
+    final boolean reserved;
+
+    Vertex[] children = NO_CHILDREN;
+    int childCount;
+
+    byte[] value;
+    int valLen = -1;
+    /** Publish sequence; never goes back while the node runs (DESIGN §4 decision 2). */
+    long seq;
+    /** Last publisher, null when never published. */
+    WidePeer publisher;
+    boolean stale;
+    long staleSince;
+    VertexSchema schema;
+
+    /** Delivering edges held by this vertex. */
+    int ownSubs;
+    /** Delivering edges that see a write here: own plus every ancestor's. */
+    int listeners;
+    /** Edges by position; null entries are holes. {@code edgeEnd} is one past the highest used position. */
+    Edge[] edges = NO_EDGES;
+    int edgeEnd;
+    int edgeCount;
+    /** Admissions so far: the generation of the next edge. */
+    int admissions;
+
+    Vertex(byte[] key, int hash, Vertex parent, int segOff, boolean reserved) {
+        this.key = key;
+        this.hash = hash;
+        this.parent = parent;
+        this.segOff = segOff;
+        this.reserved = reserved;
+    }
+
+    boolean hasValue() {
+        return valLen >= 0;
+    }
+
+    void addChild(Vertex c) {
+        if (childCount == children.length) {
+            children = java.util.Arrays.copyOf(children, Math.max(4, childCount * 2));
+        }
+        children[childCount++] = c;
+    }
+
+    /** Places an edge at the lowest free position; returns the position. */
+    int place(Edge e) {
+        int pos = edgeCount == edgeEnd ? edgeEnd : lowestHole();
+        if (pos == edges.length) {
+            edges = java.util.Arrays.copyOf(edges, Math.max(4, pos * 2));
+        }
+        edges[pos] = e;
+        if (pos == edgeEnd) {
+            edgeEnd++;
+        }
+        edgeCount++;
+        return pos;
+    }
+
+    private int lowestHole() {
+        for (int i = 0; i < edgeEnd; i++) {
+            if (edges[i] == null) {
+                return i;
+            }
+        }
+        return edgeEnd;
+    }
+
+    void unplace(int pos) {
+        edges[pos] = null;
+        edgeCount--;
+        while (edgeEnd > 0 && edges[edgeEnd - 1] == null) {
+            edgeEnd--;
+        }
+    }
+
+    /** The last segment's name bytes start at {@code key[segOff + 1]}, {@code segLen()} long. */
+    int segLen() {
+        return key.length == 0 ? 0 : key[segOff] & 0xFF;
+    }
+
+    /** Unsigned byte order of two siblings' last segments (a proper prefix sorts first). */
+    static int compareSegments(Vertex a, Vertex b) {
+        final int al = a.segLen();
+        final int bl = b.segLen();
+        final int n = Math.min(al, bl);
+        for (int i = 1; i <= n; i++) {
+            int d = (a.key[a.segOff + i] & 0xFF) - (b.key[b.segOff + i] & 0xFF);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return al - bl;
+    }
+}

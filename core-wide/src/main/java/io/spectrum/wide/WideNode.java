@@ -1,0 +1,677 @@
+package io.spectrum.wide;
+
+import io.spectrum.link.Link;
+import io.spectrum.node.api.ActivityListener;
+import io.spectrum.node.api.Node;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.NodeResult;
+import io.spectrum.node.api.Subscription;
+import io.spectrum.node.api.ValueAdmission;
+import io.spectrum.node.api.ValueListener;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.stats.BoundedResource;
+import io.spectrum.stats.ResourceCounter;
+import io.spectrum.time.Clock;
+import io.spectrum.wire.AccessMask;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.Extensions;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.Opt;
+import io.spectrum.wire.PathKeys;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The WIDE (host-scale) node: the {@link Node} API of core-narrow's {@code NarrowNode} over tables
+ * that grow instead of pools sized once. Vertices are objects found by canonical key in a growing
+ * hash ({@link VertexIndex}), values are byte-array copies, subscriber edges are objects in a
+ * per-vertex array by position. The {@link NodeConfig}'s sizes are ceilings here, not
+ * pre-allocations: reaching one is the same typed refusal as on a NARROW node, reported in the same
+ * counters (capacity = the ceiling, inUse, peak, refusals). {@link #hostConfig()} gives host-sized
+ * ceilings. Single-threaded, like every {@link Node}.
+ *
+ * <p>Semantics shared with {@code NarrowNode} (core-narrow's tests run against both): write = assign
+ * + propagate to the delivering edges of the vertex and its ancestors, creation with mkdir -p, the
+ * value rule of {@link ValueAdmission} (declaration, payload cap, one frame), the delivery_policy
+ * word (bit 5 durability replay on subscribe, bit 8 one_shot, bit 9 suspended), edge positions that
+ * reuse the lowest hole, clear with a notice that spends a fresh sequence number, a sequence that
+ * never goes back (DESIGN §4 decision 2), stale marking when the last publisher goes, purge after
+ * the grace on the injected clock ({@link #tick()}), active / idle notices on delivering-count
+ * transitions, and the composed {@link #readTree}. One difference: a refused write creates nothing
+ * (NarrowNode creates the path before it looks at the value TLV).
+ *
+ * <p>Beyond {@link Node}: identified in-process callers ({@link #connect(String)}, a
+ * {@link WidePeer} per connection, named or anonymous), and {@link #topics} / {@link #lastPublisher}
+ * for listings. Together these reach every operation of the ABP topic profile from one Java API.
+ *
+ * <p>Not done yet (the next part of issue 10 item 3): links and FWD. {@link #attach} and
+ * {@link #subscribeRemote} throw {@link UnsupportedOperationException}; {@link #poll()} has no link
+ * to read and answers 0; {@link #onPeerUp} / {@link #onPeerDown} are never called (no link is
+ * attached) and do nothing. There is no {@code handleOwnerRequest} or {@code remote()}.
+ */
+public final class WideNode implements Node {
+    /** The identity the owner's in-process writes publish under ({@code $}: no peer can register it). */
+    public static final String OWNER_IDENTITY = "$owner";
+    private static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
+    private static final String NO_LINKS = "WideNode serves no links yet (issue 10 item 3: links and FWD "
+            + "come next); use the in-process API (write/read/subscribe, connect)";
+    private static final int UNCHANGED_VALUE_SLACK = 64;
+
+    private final Clock clock;
+    private final int payloadCap;
+    private final int frameBytes;
+    private final int maxKey;
+    private final long staleGrace;
+
+    private final VertexIndex index = new VertexIndex();
+    private final Vertex root;
+    private final ResourceCounter vertices;
+    private final ResourceCounter edges;
+    private final ResourceCounter values;
+    private final ResourceCounter peers;
+    private final WidePeer owner;
+    private ActivityListener activity;
+    private final ValueView view = new ValueView();
+    private final ValueView pathView = new ValueView();
+    private final ArrayList<Vertex> staleList = new ArrayList<>();
+    private final AnonymousIds anonymousIds;
+
+    public WideNode(NodeConfig cfg) {
+        clock = cfg.clock();
+        payloadCap = cfg.payloadCap();
+        frameBytes = cfg.frameBytes();
+        maxKey = cfg.maxKeyBytes();
+        staleGrace = cfg.staleGraceNanos();
+        vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
+        edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
+        values = new ResourceCounter("wide.values", cfg.valueBytes());
+        peers = new ResourceCounter("wide.peers", Integer.MAX_VALUE);
+        owner = new WidePeer(this, OWNER_IDENTITY, false);
+        anonymousIds = new AnonymousIds(clock);
+        root = new Vertex(new byte[0], VertexIndex.hash(new byte[0], 0, 0), null, 0, false);
+        index.insert(root);
+        vertices.taken();
+        byte[] b = new byte[128];
+        write(CAPS, b, 0, Extensions.writeCaps(b, 0, b.length));
+    }
+
+    /**
+     * A configuration with host-sized ceilings (1M vertices with keys up to 1 KiB, the most
+     * {@link NodeConfig} admits together; 16M edges; 1 GiB of values; 2 MiB frames so a value at
+     * the default 1 MiB payload cap is admitted); set the clock and the rest on the builder.
+     */
+    public static NodeConfig.Builder hostConfig() {
+        return NodeConfig.builder().maxVertices(1 << 20).maxSubscribers(1 << 24).valueBytes(1 << 30)
+                .maxKeyBytes(PathKeys.MAX_BODY_BYTES).frameBytes(2 << 20);
+    }
+
+    // ------------------------------------------------------------------ identified peers
+
+    /**
+     * An identified in-process caller (the ABP profile's connection). {@code name} null or empty:
+     * an anonymous identity {@code anon-<8 hex>-<unix seconds>}, never handed out twice by this
+     * node. Names are not exclusive: each call is its own connection (stale marking and edge
+     * reaping are per connection, like ABP's channel-scoped teardown).
+     *
+     * @throws IllegalArgumentException for a name starting with {@code $} or {@code anon-}
+     */
+    public WidePeer connect(String name) {
+        WidePeer p;
+        if (name == null || name.isEmpty()) {
+            p = new WidePeer(this, anonymousIds.next(), true);
+        } else {
+            if (name.startsWith("$") || name.startsWith(AnonymousIds.PREFIX)) {
+                throw new IllegalArgumentException("a peer name may not start with $ or " + AnonymousIds.PREFIX + ": " + name);
+            }
+            p = new WidePeer(this, name, false);
+        }
+        peers.taken();
+        return p;
+    }
+
+    /** The identity of the vertex's last publisher ({@link #OWNER_IDENTITY} for the owner), or null. */
+    public String lastPublisher(NodePath path) {
+        Vertex v = find(path);
+        return v == null || v.publisher == null ? null : v.publisher.identity();
+    }
+
+    /**
+     * The vertices at or under {@code prefix} that hold a value or subscriber edges, sorted by path
+     * (the ABP profile's {@code topic.list}); node-internal {@code $} vertices are left out.
+     * Allocates (diagnostics and listings).
+     */
+    public List<TopicInfo> topics(NodePath prefix) {
+        List<TopicInfo> out = new ArrayList<>();
+        Vertex top = find(prefix);
+        if (top != null) {
+            collect(top, out);
+        }
+        out.sort((a, b) -> a.path().compareTo(b.path()));
+        return out;
+    }
+
+    private void collect(Vertex v, List<TopicInfo> out) {
+        if (v.reserved) {
+            return;
+        }
+        if (v.hasValue() || v.edgeCount > 0) {
+            out.add(new TopicInfo(NodePath.render(v.key, 0, v.key.length), v.edgeCount, v.hasValue(), v.seq,
+                    v.publisher == null ? null : v.publisher.identity(), v.stale));
+        }
+        for (int i = 0; i < v.childCount; i++) {
+            collect(v.children[i], out);
+        }
+    }
+
+    // ------------------------------------------------------------------ Node: local API
+
+    @Override
+    public int write(NodePath path, byte[] tlv, int off, int len) {
+        return publishAs(owner, path, tlv, off, len);
+    }
+
+    int publishAs(WidePeer p, NodePath path, byte[] tlv, int off, int len) {
+        if (!p.connected) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        final byte[] b = path.tlv();
+        final int ko = path.bodyOffset();
+        final int kl = path.bodyLength();
+        Vertex v = index.find(b, ko, kl);
+        if (p != owner) {
+            if (v != null ? v.reserved : PathKeys.hasReservedSegment(b, ko, kl)) {
+                return WireError.ACCESS_DENIED; // $ names are the node's own
+            }
+            if (v != null && v.schema != null && !v.schema.allows(AccessMask.WRITE)) {
+                return WireError.ACCESS_DENIED;
+            }
+        }
+        int r = v == null ? creatable(b, ko, kl) : WireError.OK;
+        if (r != WireError.OK) {
+            return r;
+        }
+        final int tl = Opt.untrailedLength(tlv, off, len);
+        if (tl < 0) {
+            return WireError.FRAME_INVALID;
+        }
+        if (v == null) {
+            r = ValueAdmission.admit(null, tlv, off, tl, kl, payloadCap, frameBytes);
+            if (r != WireError.OK) {
+                return r; // a refused write creates nothing
+            }
+            v = create(b, ko, kl);
+        }
+        return publish(v, tlv, off, tl, p);
+    }
+
+    /** Write = assign (value, sequence, publisher, not stale) + propagate. */
+    private int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p) {
+        int r = ValueAdmission.admit(v.schema, tlv, off, tl, v.key.length, payloadCap, frameBytes);
+        if (r != WireError.OK) {
+            return r;
+        }
+        r = store(v, tlv, off, tl);
+        if (r != WireError.OK) {
+            return r;
+        }
+        v.seq++;
+        setPublisher(v, p);
+        v.stale = false;
+        propagate(v, v.value, v.valLen, false);
+        return WireError.OK;
+    }
+
+    /** Copies the trailer-less value TLV, reusing the vertex's array when it fits and is not far too big. */
+    private int store(Vertex v, byte[] tlv, int off, int tl) {
+        final int old = Math.max(v.valLen, 0);
+        if ((long) values.inUse() - old + tl > values.capacity()) {
+            values.refused();
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        byte[] dst = v.value;
+        if (dst == null || dst.length < tl || dst.length > 2 * tl + UNCHANGED_VALUE_SLACK) {
+            dst = new byte[tl];
+        }
+        System.arraycopy(tlv, off, dst, 0, tl);
+        dst[1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
+        v.value = dst;
+        v.valLen = tl;
+        values.returned(old);
+        values.taken(tl);
+        return WireError.OK;
+    }
+
+    private void dropValue(Vertex v) {
+        if (v.hasValue()) {
+            values.returned(v.valLen);
+            v.value = null;
+            v.valLen = -1;
+        }
+    }
+
+    private void setPublisher(Vertex v, WidePeer p) {
+        if (v.publisher == p) {
+            return;
+        }
+        if (v.publisher != null && v.publisher != owner) {
+            v.publisher.published.remove(v);
+        }
+        if (p != owner) {
+            p.published.add(v);
+        }
+        v.publisher = p;
+    }
+
+    /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
+    private void propagate(Vertex v, byte[] vb, int vl, boolean deleted) {
+        if (v.listeners == 0) {
+            return; // unobserved: one load
+        }
+        final long seq = v.seq;
+        final boolean stale = v.stale;
+        for (Vertex a = v; a != null; a = a.parent) {
+            if (a.ownSubs == 0) {
+                continue;
+            }
+            final Edge[] es = a.edges;
+            final int end = Math.min(a.edgeEnd, es.length);
+            for (int i = 0; i < end; i++) {
+                final Edge e = es[i];
+                if (e != null && e.delivering()) {
+                    deliver(e, v, vb, vl, seq, stale, deleted);
+                }
+            }
+        }
+    }
+
+    private void deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        e.listener.onValue(e, view.wrap(vb, vl, v.key, deleted), seq, stale);
+        if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
+            remove(e); // a one_shot edge goes after its first delivery
+        }
+    }
+
+    @Override
+    public int declare(NodePath path, VertexSchema schema) {
+        if (schema == null) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        Vertex v = resolveOrCreate(path);
+        if (v == null) {
+            return lastRefusal;
+        }
+        VertexSchema before = v.schema;
+        v.schema = schema;
+        if (v.hasValue()) {
+            int r = ValueAdmission.admit(schema, v.value, 0, v.valLen, v.key.length, payloadCap, frameBytes);
+            if (r != WireError.OK) {
+                v.schema = before;
+                return r;
+            }
+        }
+        return WireError.OK;
+    }
+
+    @Override
+    public VertexSchema declaration(NodePath path) {
+        Vertex v = find(path);
+        return v == null ? null : v.schema;
+    }
+
+    @Override
+    public int read(NodePath path, byte[] dst, int off, int cap) {
+        Vertex v = find(path);
+        if (v == null || !v.hasValue()) {
+            return NodeResult.refusal(WireError.PATH_NOT_FOUND);
+        }
+        if (v.valLen > cap) {
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
+        }
+        System.arraycopy(v.value, 0, dst, off, v.valLen);
+        return v.valLen;
+    }
+
+    @Override
+    public int readTree(NodePath path, byte[] dst, int off, int cap) {
+        Vertex v = find(path);
+        if (v == null || v.childCount == 0) {
+            return read(path, dst, off, cap);
+        }
+        TlvWriter t = new TlvWriter(PathKeys.MAX_SEGMENTS + 2).wrap(dst, off, cap);
+        writeTree(t, v);
+        return t.error() == WireError.OK ? t.length() : NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
+    }
+
+    /** {@code POINT{NAME <leaf segment>, [value], POINT{…} per child}}, children in byte order of their names. */
+    private static void writeTree(TlvWriter t, Vertex v) {
+        t.begin(TlvType.POINT);
+        t.leaf(TlvType.NAME, v.key, v.key.length == 0 ? 0 : v.segOff + 1, v.segLen());
+        if (v.hasValue()) {
+            t.raw(v.value, 0, v.valLen);
+        }
+        Vertex[] kids = Arrays.copyOf(v.children, v.childCount);
+        Arrays.sort(kids, Vertex::compareSegments);
+        for (Vertex c : kids) {
+            if (t.error() != WireError.OK) {
+                return;
+            }
+            writeTree(t, c);
+        }
+        t.end();
+    }
+
+    @Override
+    public Subscription subscribe(NodePath path, int policy, ValueListener listener) {
+        return subscribeAs(owner, path, policy, listener);
+    }
+
+    Subscription subscribeAs(WidePeer p, NodePath path, int policy, ValueListener listener) {
+        if (!p.connected) {
+            return Edge.refused(this, path, listener, p, WireError.TRANSPORT_DOWN);
+        }
+        final int word = policy & 0xFFFF;
+        Vertex v = find(path);
+        if (p != owner && v != null) {
+            if (v.schema != null && !v.schema.allows(AccessMask.SUBSCRIBE)) {
+                return Edge.refused(this, path, listener, p, WireError.ACCESS_DENIED);
+            }
+            Edge dup = duplicate(p, v, word, listener);
+            if (dup != null) {
+                return dup; // the existing edge, its state untouched: no second replay, no second notice
+            }
+        }
+        if (v == null) {
+            v = resolveOrCreate(path);
+            if (v == null) {
+                return Edge.refused(this, path, listener, p, lastRefusal);
+            }
+        }
+        if (edges.inUse() >= edges.capacity()) {
+            edges.refused();
+            return Edge.refused(this, path, listener, p, WireError.FLOW_BACKPRESSURE);
+        }
+        Edge e = new Edge(this, v, path, word, listener, p);
+        e.pos = v.place(e);
+        e.gen = ++v.admissions;
+        e.open = true;
+        edges.taken();
+        if (p != owner) {
+            p.edges.add(e);
+        }
+        if (e.delivering()) {
+            adjust(v, 1);
+            if ((word & DeliveryPolicy.DURABILITY_REQUEST) != 0 && v.hasValue()) {
+                deliver(e, v, v.value, v.valLen, v.seq, v.stale, false); // the durability latch
+            }
+        }
+        return e;
+    }
+
+    private static Edge duplicate(WidePeer p, Vertex v, int word, ValueListener listener) {
+        for (int i = 0; i < v.edgeEnd; i++) {
+            Edge e = v.edges[i];
+            if (e != null && e.holder == p && e.listener == listener
+                    && DeliveryPolicy.masked(e.word) == DeliveryPolicy.masked(word)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    int unsubscribeAs(WidePeer p, NodePath path) {
+        Vertex v = find(path);
+        if (v == null || p == owner) {
+            return WireError.OK;
+        }
+        for (int i = v.edgeEnd - 1; i >= 0; i--) {
+            Edge e = v.edges[i];
+            if (e != null && e.holder == p) {
+                remove(e);
+            }
+        }
+        return WireError.OK;
+    }
+
+    /** Reaps an edge (close, one_shot fire, its peer's disconnect). */
+    void remove(Edge e) {
+        if (!e.open) {
+            return;
+        }
+        final boolean wasDelivering = e.delivering();
+        e.vertex.unplace(e.pos);
+        e.open = false;
+        edges.returned();
+        if (e.holder != owner) {
+            e.holder.edges.remove(e);
+        }
+        if (wasDelivering) {
+            adjust(e.vertex, -1);
+        }
+    }
+
+    /** The toggle: bit 9 of the edge's word, plus the delivering counts. Nothing is replayed. */
+    int setSuspended(Edge e, boolean suspended) {
+        if (e.isSuspended() == suspended) {
+            return WireError.OK;
+        }
+        e.word = DeliveryPolicy.withSuspended(e.word, suspended);
+        adjust(e.vertex, suspended ? -1 : 1);
+        return WireError.OK;
+    }
+
+    /** Changes the delivering count of v's own edges and every listener count in its subtree. */
+    private void adjust(Vertex v, int delta) {
+        v.ownSubs += delta;
+        adjustSubtree(v, delta);
+    }
+
+    private void adjustSubtree(Vertex d, int delta) {
+        final int old = d.listeners;
+        final int now = old + delta;
+        d.listeners = now;
+        if (old == 0 && now > 0) {
+            notice(d, true, now);
+        } else if (old > 0 && now == 0) {
+            notice(d, false, 0);
+        }
+        for (int i = 0; i < d.childCount; i++) {
+            adjustSubtree(d.children[i], delta);
+        }
+    }
+
+    /** Active / idle notice to the vertex's last publisher, when it is still connected. */
+    private void notice(Vertex v, boolean active, int n) {
+        final WidePeer p = v.publisher;
+        if (p == null || !p.connected) {
+            return;
+        }
+        final ActivityListener to = p == owner ? activity : p.activity;
+        if (to != null) {
+            to.onActivity(pathView.wrap(null, 0, v.key, false), active, n);
+        }
+    }
+
+    @Override
+    public int clear(NodePath path, boolean notify) {
+        Vertex v = find(path);
+        if (v == null) {
+            return WireError.OK;
+        }
+        dropValue(v);
+        v.stale = false;
+        if (notify) {
+            v.seq++; // a notifying clear spends a fresh number, held value or not (DESIGN §4 decision 2)
+            propagate(v, Names.EMPTY_STATUS, Names.EMPTY_STATUS.length, true);
+        }
+        return WireError.OK;
+    }
+
+    @Override
+    public long sequence(NodePath path) {
+        Vertex v = find(path);
+        return v == null ? 0 : v.seq;
+    }
+
+    @Override
+    public boolean isStale(NodePath path) {
+        Vertex v = find(path);
+        return v != null && v.stale;
+    }
+
+    @Override
+    public int listenerCount(NodePath path) {
+        Vertex v = find(path);
+        return v == null ? 0 : v.listeners;
+    }
+
+    @Override
+    public void setActivityListener(ActivityListener listener) {
+        activity = listener;
+    }
+
+    /** Runs timers: purges the values whose publisher did not come back within the grace. */
+    @Override
+    public void tick() {
+        final long now = clock.nanoTime();
+        for (int i = staleList.size() - 1; i >= 0; i--) {
+            Vertex v = staleList.get(i);
+            if (v.stale && now - v.staleSince < staleGrace) {
+                continue;
+            }
+            if (v.stale) {
+                dropValue(v);
+                v.stale = false;
+            }
+            staleList.set(i, staleList.get(staleList.size() - 1));
+            staleList.remove(staleList.size() - 1);
+        }
+    }
+
+    /** A peer's connection went: what it last published goes stale from now, its edges are reaped. */
+    void disconnect(WidePeer p) {
+        if (!p.connected || p == owner) {
+            return;
+        }
+        final long now = clock.nanoTime();
+        p.connected = false;
+        for (Vertex v : p.published) {
+            if (v.hasValue() && !v.stale) {
+                v.stale = true;
+                v.staleSince = now;
+                staleList.add(v);
+            }
+        }
+        p.published.clear();
+        for (Edge e : p.edges.toArray(new Edge[0])) {
+            remove(e);
+        }
+        peers.returned();
+    }
+
+    // ------------------------------------------------------------------ Node: links (not yet)
+
+    /** Not yet: the WIDE node serves no links in this first part. */
+    @Override
+    public int attach(Link link) {
+        throw new UnsupportedOperationException(NO_LINKS);
+    }
+
+    /** No link can be attached yet: nothing to read. */
+    @Override
+    public int poll() {
+        return 0;
+    }
+
+    /** Not yet: the WIDE node has no remote client in this first part. */
+    @Override
+    public int subscribeRemote(Link link, int peer, NodePath remotePath, NodePath localTarget, int policy) {
+        throw new UnsupportedOperationException(NO_LINKS);
+    }
+
+    /** Never called: no link is attached. */
+    @Override
+    public void onPeerUp(Link link, int peer) {
+    }
+
+    /** Never called: no link is attached. */
+    @Override
+    public void onPeerDown(Link link, int peer) {
+    }
+
+    @Override
+    public BoundedResource[] resources() {
+        return new BoundedResource[] {vertices, edges, values, peers};
+    }
+
+    @Override
+    public void close() {
+    }
+
+    // ------------------------------------------------------------------ vertices
+
+    private Vertex find(NodePath path) {
+        return index.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+    }
+
+    /** The refusal of the last {@link #resolveOrCreate} that answered null (single-threaded). */
+    private int lastRefusal;
+
+    private Vertex resolveOrCreate(NodePath path) {
+        final byte[] b = path.tlv();
+        final int ko = path.bodyOffset();
+        final int kl = path.bodyLength();
+        Vertex v = index.find(b, ko, kl);
+        if (v != null) {
+            return v;
+        }
+        lastRefusal = creatable(b, ko, kl);
+        return lastRefusal == WireError.OK ? create(b, ko, kl) : null;
+    }
+
+    /** Whether the key and its missing ancestors may be created: OK, PATH_INVALID or FLOW_BACKPRESSURE. */
+    private int creatable(byte[] b, int off, int len) {
+        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > maxKey) {
+            vertices.refused();
+            return WireError.PATH_INVALID;
+        }
+        int missing = 0;
+        int p = 0;
+        while (p < len) {
+            p += 1 + (b[off + p] & 0xFF);
+            if (index.find(b, off, p) == null) {
+                missing++;
+            }
+        }
+        if ((long) vertices.inUse() + missing > vertices.capacity()) {
+            vertices.refused();
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        return WireError.OK;
+    }
+
+    /** mkdir -p of a key that {@link #creatable} accepted. */
+    private Vertex create(byte[] b, int off, int len) {
+        Vertex parent = root;
+        int p = 0;
+        while (p < len) {
+            final int seg = p;
+            p += 1 + (b[off + p] & 0xFF);
+            Vertex c = index.find(b, off, p);
+            if (c == null) {
+                boolean reserved = parent.reserved || (b[off + seg] != 0 && b[off + seg + 1] == '$');
+                c = new Vertex(Arrays.copyOfRange(b, off, off + p), VertexIndex.hash(b, off, p), parent, seg, reserved);
+                c.listeners = parent.listeners;
+                index.insert(c);
+                parent.addChild(c);
+                vertices.taken();
+            }
+            parent = c;
+        }
+        return parent;
+    }
+}

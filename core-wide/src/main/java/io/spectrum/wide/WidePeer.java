@@ -1,0 +1,98 @@
+package io.spectrum.wide;
+
+import io.spectrum.node.api.ActivityListener;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.Subscription;
+import io.spectrum.node.api.ValueListener;
+import org.agrona.collections.ObjectHashSet;
+
+/**
+ * An identified caller of a {@link WideNode} in the same process: the ABP profile's connection.
+ * It is known by the name it registered or, without one, by a connection-scoped anonymous identity
+ * {@code anon-<8 hex>-<unix seconds>} that the node never hands out twice (DESIGN §4 decision 7).
+ * Made by {@link WideNode#connect(String)}; single-threaded like its node.
+ *
+ * <p>What it may do differs from the owner's in-process calls in one way each:
+ * <ul>
+ *   <li>{@link #publish}: a {@code $} name is the node's own and is refused ({@code
+ *       tr::access::denied}, nothing created, no sequence spent) — the rule NarrowNode applies to
+ *       remote writers; a declared vertex must grant WRITE in its rights. An undeclared vertex is
+ *       created on first publish (ABP topics are implicit).
+ *   <li>{@link #subscribe} is idempotent per (peer, vertex, policy without bit 9, listener): a
+ *       repeat answers the existing edge, with no second replay and no second active notice (the
+ *       RFC-0035 §6.2 duplicate-append rule, ABP's idempotent subscribe). A declared vertex must
+ *       grant SUBSCRIBE. {@code $} vertices may be subscribed.
+ *   <li>Active / idle notices for the vertices it last published go to its own
+ *       {@link #setActivityListener listener}, not to the node's.
+ *   <li>{@link #disconnect()} reaps its edges and marks every vertex it last published stale, to be
+ *       purged after the grace unless a publisher comes back.
+ * </ul>
+ */
+public final class WidePeer {
+    final WideNode node;
+    private final String identity;
+    private final boolean anonymous;
+    boolean connected = true;
+    ActivityListener activity;
+    /** Vertices whose last publisher this peer is. */
+    final ObjectHashSet<Vertex> published = new ObjectHashSet<>();
+    /** Open edges this peer holds. */
+    final ObjectHashSet<Edge> edges = new ObjectHashSet<>();
+
+    WidePeer(WideNode node, String identity, boolean anonymous) {
+        this.node = node;
+        this.identity = identity;
+        this.anonymous = anonymous;
+    }
+
+    /** The registered name, or the anonymous identity. */
+    public String identity() {
+        return identity;
+    }
+
+    public boolean isAnonymous() {
+        return anonymous;
+    }
+
+    public boolean isConnected() {
+        return connected;
+    }
+
+    /**
+     * Publishes (write = assign + propagate) as this peer.
+     *
+     * @return status: OK; ACCESS_DENIED for a {@code $} name or a declared vertex without WRITE;
+     *     TRANSPORT_DOWN after {@link #disconnect()}; otherwise what the owner's write answers
+     */
+    public int publish(NodePath path, byte[] tlv, int off, int len) {
+        return node.publishAs(this, path, tlv, off, len);
+    }
+
+    /** Subscribes as this peer (see the class comment for what differs from the owner's subscribe). */
+    public Subscription subscribe(NodePath path, int policy, ValueListener listener) {
+        return node.subscribeAs(this, path, policy, listener);
+    }
+
+    /**
+     * Closes every edge this peer holds on the vertex (ABP's {@code topic.unsubscribe}); OK also
+     * when it holds none or the vertex does not exist.
+     */
+    public int unsubscribe(NodePath path) {
+        return node.unsubscribeAs(this, path);
+    }
+
+    /** Receives active / idle notices for the vertices this peer last published (null: none). */
+    public void setActivityListener(ActivityListener listener) {
+        activity = listener;
+    }
+
+    /** The connection went: its edges are reaped, what it last published goes stale. Idempotent. */
+    public void disconnect() {
+        node.disconnect(this);
+    }
+
+    @Override
+    public String toString() {
+        return "WidePeer[" + identity + (connected ? "" : " gone") + "]";
+    }
+}

@@ -1,0 +1,355 @@
+package io.spectrum.wide;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.Subscription;
+import io.spectrum.node.api.ValueListener;
+import io.spectrum.time.ManualClock;
+import io.spectrum.wire.Extensions;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.WireError;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ABP profile of ../shared/reference/flybus-abp-scenarios.md against {@link WideNode}, one test
+ * per scenario, named after it. The mapping: an ABP topic is a vertex ({@code sysmon.metrics} is
+ * {@code /sysmon/metrics}); an ABP connection is a {@link WidePeer} ({@link WideNode#connect}); the
+ * inner message is the value TLV; {@code publish} is {@link WidePeer#publish} (every publish retains,
+ * DESIGN §4 decision 6); {@code subscribe} is a subscribe with the durability bit (0x20), which is
+ * what asks for the replay; {@code delivered} is the number of deliveries the publish made;
+ * {@code subscriber_count} is {@link WideNode#listenerCount}; {@code list} is {@link WideNode#topics};
+ * {@code topic.active/idle} are the publisher's {@link io.spectrum.node.api.ActivityListener}
+ * notices; ABP's rc 10 errors are the typed WireError refusals. Where a scenario contradicts
+ * DESIGN.md §4, the decision stands and the test says so.
+ */
+class AbpProfileTest {
+    static final int REPLAY = 0x20;
+    static final long GRACE = 60_000_000_000L;
+    final ManualClock clock = new ManualClock(0);
+    final WideNode node = new WideNode(WideNode.hostConfig().clock(clock).staleGraceNanos(GRACE).build());
+    final NodePath metrics = NodePath.of("/sysmon/metrics");
+    final NodePath t = NodePath.of("/t");
+    final List<String> got = new ArrayList<>();
+
+    /** A listener that records "tag path value seq=N [stale] [deleted]". */
+    ValueListener rec(String tag) {
+        return (s, v, seq, stale) -> got.add(tag + " " + v.path() + " " + Tlv.hex(v.copy()) + " seq=" + seq
+                + (stale ? " stale" : "") + (v.deleted() ? " deleted" : ""));
+    }
+
+    /** Collects a peer's active / idle notices as "path active|idle n". */
+    static List<String> notices(WidePeer p) {
+        List<String> out = new ArrayList<>();
+        p.setActivityListener((path, active, n) -> out.add(path.path() + (active ? " active " : " idle ") + n));
+        return out;
+    }
+
+    static int publish(WidePeer p, NodePath path, byte[] tlv) {
+        return p.publish(path, tlv, 0, tlv.length);
+    }
+
+    byte[] read(NodePath p) {
+        byte[] out = new byte[64];
+        int n = node.read(p, out, 0, out.length);
+        return n < 0 ? null : Arrays.copyOf(out, n);
+    }
+
+    @Test
+    @DisplayName("A-01 retained publish with no subscribers, then a subscriber gets the replay with seq 1")
+    void a01_retainedPublishThenSubscribeReplays() {
+        WidePeer producer = node.connect("producer");
+        List<String> activity = notices(producer);
+        byte[] inner = Tlv.text("command: ui.batch");
+        assertEquals(WireError.OK, publish(producer, metrics, inner));
+        assertEquals(1, node.sequence(metrics), "seq 1");
+        assertEquals(0, node.listenerCount(metrics), "delivered 0");
+        Subscription s = node.connect("viewer").subscribe(metrics, REPLAY, rec("viewer"));
+        assertTrue(s.isOpen());
+        assertEquals(List.of("viewer /sysmon/metrics " + Tlv.hex(inner) + " seq=1"), got, "replayed, topic and topic_seq 1");
+        assertEquals(List.of("/sysmon/metrics active 1"), activity);
+    }
+
+    @Test
+    @DisplayName("A-02 a publish to a subscribed topic is delivered once, with the response's seq")
+    void a02_publishDeliversWithTheSequence() {
+        WidePeer producer = node.connect("producer");
+        node.connect("viewer").subscribe(metrics, REPLAY, rec("viewer"));
+        assertEquals(WireError.OK, publish(producer, metrics, Tlv.value(7, 1)));
+        assertEquals(1, node.listenerCount(metrics), "delivered 1");
+        assertEquals(List.of("viewer /sysmon/metrics 0100010007 seq=" + node.sequence(metrics)), got);
+    }
+
+    @Test
+    @DisplayName("A-04 three publishes are seq 1, 2, 3")
+    void a04_everyPublishSpendsTheNextNumber() {
+        // ABP's retain=false has no spelling here: every write retains (DESIGN §4 decision 6); the
+        // sequence counts publishes either way, which is what the scenario checks.
+        WidePeer p = node.connect(null);
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(WireError.OK, publish(p, t, Tlv.value(i, 1)));
+            assertEquals(i, node.sequence(t));
+        }
+    }
+
+    @Test
+    @DisplayName("A-08 publishing to $stats is refused (access::denied), nothing cached, no seq; subscribing is allowed")
+    void a08_reservedNamesAreTheNodesOwn() {
+        NodePath stats = NodePath.of("/$stats");
+        WidePeer p = node.connect("producer");
+        assertEquals(WireError.ACCESS_DENIED, publish(p, stats, Tlv.value(1, 1)), "ABP rc 10 reserved_name");
+        assertNull(read(stats), "nothing cached");
+        assertEquals(0, node.sequence(stats), "no seq allocated");
+        assertEquals(WireError.ACCESS_DENIED, publish(p, NodePath.of("/a/$b/c"), Tlv.value(1, 1)), "any $ segment");
+        assertTrue(node.topics(NodePath.of("/")).isEmpty(), "nothing was created");
+        Subscription s = p.subscribe(stats, REPLAY, rec("p"));
+        assertEquals(WireError.OK, s.error());
+        assertTrue(s.isOpen());
+        // the owner rule: the node's owner writes its $ names (as NarrowNode's owner does)
+        assertEquals(WireError.OK, node.write(stats, Tlv.value(5, 1), 0, 5));
+        assertEquals(List.of("p /$stats 0100010005 seq=1"), got, "a $ subscriber hears the owner");
+        assertEquals(WireError.ACCESS_DENIED, publish(p, stats, Tlv.value(6, 1)), "still refused once it exists");
+        assertArrayEquals(Tlv.value(5, 1), read(stats));
+        assertEquals(1, node.sequence(stats));
+    }
+
+    @Test
+    @DisplayName("A-09 a value one byte above the 1 MiB cap is refused, the cap itself is accepted")
+    void a09_payloadCap() {
+        WidePeer p = node.connect("producer");
+        byte[] over = Tlv.blob(1_048_577);
+        byte[] at = Tlv.blob(1_048_576);
+        assertEquals(WireError.FLOW_BACKPRESSURE, publish(p, t, over), "ABP rc 10 payload_too_large");
+        assertEquals(0, node.sequence(t), "a refused publish spends no number");
+        assertEquals(-WireError.PATH_NOT_FOUND, node.read(t, new byte[8], 0, 8), "nothing stored, nothing created");
+        assertEquals(WireError.OK, publish(p, t, at));
+        assertEquals(1, node.sequence(t));
+        byte[] back = new byte[at.length];
+        assertEquals(at.length, node.read(t, back, 0, back.length));
+        assertArrayEquals(at, back);
+    }
+
+    @Test
+    @DisplayName("A-11 unsubscribe when not subscribed is OK; after an unsubscribe nothing is delivered")
+    void a11_unsubscribe() {
+        WidePeer viewer = node.connect("viewer");
+        assertEquals(WireError.OK, viewer.unsubscribe(t), "not subscribed: rc 0");
+        Subscription s = viewer.subscribe(t, REPLAY, rec("viewer"));
+        assertEquals(WireError.OK, viewer.unsubscribe(t));
+        assertFalse(s.isOpen());
+        assertEquals(WireError.OK, node.connect("producer").publish(t, Tlv.value(1, 1), 0, 5));
+        assertEquals(List.of(), got, "no delivery after the unsubscribe");
+        assertEquals(0, node.listenerCount(t));
+    }
+
+    @Test
+    @DisplayName("A-12 subscriber count: 0 for an absent topic, 2 after two peers subscribe (one twice)")
+    void a12_subscriberCountAndIdempotentSubscribe() {
+        assertEquals(0, node.listenerCount(NodePath.of("/absent")));
+        WidePeer a = node.connect("a");
+        WidePeer b = node.connect("b");
+        ValueListener la = rec("a");
+        Subscription first = a.subscribe(t, REPLAY, la);
+        Subscription again = a.subscribe(t, REPLAY, la);
+        b.subscribe(t, REPLAY, rec("b"));
+        assertSame(first, again, "a repeated subscribe answers the existing edge");
+        assertEquals(2, node.listenerCount(t));
+        node.write(t, Tlv.value(1, 1), 0, 5);
+        assertEquals(2, got.size(), "no duplicate delivery");
+    }
+
+    @Test
+    @DisplayName("A-13 list: sorted entries with value, seq, last publisher and stale; a prefix narrows it")
+    void a13_list() {
+        WidePeer producer = node.connect("producer");
+        publish(producer, metrics, Tlv.value(1, 1));
+        node.connect("viewer").subscribe(metrics, REPLAY, rec("v"));
+        NodePath mail = NodePath.of("/mail/x");
+        node.connect("mailer").subscribe(mail, REPLAY, rec("m"));
+        List<TopicInfo> all = node.topics(NodePath.of("/"));
+        assertEquals(List.of(
+                new TopicInfo("/mail/x", 1, false, 0, null, false),
+                new TopicInfo("/sysmon/metrics", 1, true, 1, "producer", false)), all);
+        assertEquals(List.of(new TopicInfo("/sysmon/metrics", 1, true, 1, "producer", false)),
+                node.topics(NodePath.of("/sysmon")));
+    }
+
+    @Test
+    @DisplayName("A-14 clear with notify delivers a delete notice; then no replay; clear without notify and of an absent topic are quiet OKs")
+    void a14_clear() {
+        WidePeer producer = node.connect("producer");
+        publish(producer, t, Tlv.value(1, 1));
+        node.connect("early").subscribe(t, REPLAY, rec("early"));
+        assertEquals(1, got.size(), "the replay");
+        assertEquals(WireError.OK, node.clear(t, true));
+        assertEquals("early /t 09000000 seq=2 deleted", got.get(1), "delivered 1: op delete, empty body (the empty STATUS)");
+        node.connect("late").subscribe(t, REPLAY, rec("late"));
+        assertEquals(2, got.size(), "replayed false");
+
+        publish(producer, t, Tlv.value(2, 1));
+        got.clear();
+        assertEquals(WireError.OK, node.clear(t, false));
+        assertEquals(List.of(), got, "notify=false delivers nothing");
+        assertNull(read(t));
+        assertEquals(WireError.OK, node.clear(NodePath.of("/absent"), true), "absent: rc 0");
+        assertEquals(List.of(), got);
+    }
+
+    @Test
+    @DisplayName("A-15 clear does not reset the counter (the notice spends a fresh number: DESIGN §4 decision 2)")
+    void a15_clearKeepsTheCounter() {
+        WidePeer producer = node.connect("producer");
+        node.connect("viewer").subscribe(t, 0, rec("viewer"));
+        for (int i = 1; i <= 5; i++) {
+            publish(producer, t, Tlv.value(i, 1));
+        }
+        got.clear();
+        node.clear(t, true);
+        publish(producer, t, Tlv.value(6, 1));
+        // ABP's reference stamps the delete notice with the current seq (5) and publishes 6 next.
+        // DESIGN §4 decision 2: a notifying clear spends a fresh number, so the notice is 6 and the
+        // next publish 7; the counter is not reset either way.
+        assertEquals(List.of("viewer /t 09000000 seq=6 deleted", "viewer /t 0100010006 seq=7"), got);
+    }
+
+    @Test
+    @DisplayName("A-16 the publisher gets exactly one active (1) and one idle (0) over two subscribers coming and going")
+    void a16_activeThenIdle() {
+        WidePeer producer = node.connect("producer");
+        List<String> activity = notices(producer);
+        publish(producer, t, Tlv.value(1, 1));
+        WidePeer s1 = node.connect("s1");
+        WidePeer s2 = node.connect("s2");
+        s1.subscribe(t, REPLAY, rec("s1"));
+        s2.subscribe(t, REPLAY, rec("s2"));
+        s2.unsubscribe(t);
+        s1.unsubscribe(t);
+        assertEquals(List.of("/t active 1", "/t idle 0"), activity);
+    }
+
+    @Test
+    @DisplayName("A-17 a publisher that starts after its subscribers gets no active notice")
+    void a17_noActiveForAPublishThatFindsSubscribers() {
+        node.connect("s1").subscribe(t, REPLAY, rec("s1"));
+        WidePeer producer = node.connect("producer");
+        List<String> activity = notices(producer);
+        publish(producer, t, Tlv.value(1, 1));
+        publish(producer, t, Tlv.value(2, 1));
+        assertEquals(List.of(), activity, "only subscribe transitions notify");
+        assertEquals(2, got.size());
+    }
+
+    @Test
+    @DisplayName("A-19 anonymous publishers: anon-<8 hex>-<unix seconds>, distinct, shown in the list, told of activity")
+    void a19_anonymousIdentities() {
+        clock.advanceMillis(5_000);
+        WidePeer p1 = node.connect(null);
+        WidePeer p2 = node.connect("");
+        List<String> activity = notices(p1);
+        publish(p1, NodePath.of("/one"), Tlv.value(1, 1));
+        publish(p2, NodePath.of("/two"), Tlv.value(2, 1));
+        List<TopicInfo> all = node.topics(NodePath.of("/"));
+        assertEquals(2, all.size());
+        String a = all.get(0).lastPublisher();
+        String b = all.get(1).lastPublisher();
+        assertTrue(a.matches("^anon-[0-9a-f]{8}-[0-9]+$"), a);
+        assertTrue(b.matches("^anon-[0-9a-f]{8}-[0-9]+$"), b);
+        assertNotEquals(a, b);
+        assertEquals(p1.identity(), a);
+        assertTrue(p1.isAnonymous());
+        long seconds = clock.epochNanos() / 1_000_000_000L;
+        assertTrue(a.endsWith("-" + seconds), a + " ends with the unix seconds " + seconds);
+        node.connect(null).subscribe(NodePath.of("/one"), REPLAY, rec("s"));
+        assertEquals(List.of("/one active 1"), activity);
+    }
+
+    @Test
+    @DisplayName("A-22 a stale snapshot is purged after the grace; the sequence continues (DESIGN §4 decision 2)")
+    void a22_stalePurgeKeepsTheSequence() {
+        WidePeer producer = node.connect("producer");
+        publish(producer, t, Tlv.value(1, 1));
+        producer.disconnect();
+        assertTrue(node.isStale(t));
+        assertEquals(List.of(new TopicInfo("/t", 0, true, 1, "producer", true)), node.topics(t));
+        clock.advanceNanos(GRACE - 1);
+        node.tick();
+        assertArrayEquals(Tlv.value(1, 1), read(t), "kept within the grace");
+        clock.advanceNanos(1);
+        node.tick();
+        assertNull(read(t), "purged");
+        assertFalse(node.isStale(t));
+        assertEquals(List.of(), node.topics(NodePath.of("/")), "gone from the list");
+        node.connect("late").subscribe(t, REPLAY, rec("late"));
+        assertEquals(List.of(), got, "replayed false");
+        publish(node.connect("producer"), t, Tlv.value(2, 1));
+        // the reference restarts at seq 1 here; DESIGN §4 decision 2: the sequence never goes back
+        assertEquals(2, node.sequence(t));
+        assertEquals(List.of("late /t 0100010002 seq=2"), got);
+
+        // with a remaining subscriber: the entry stays and the sequence continues
+        NodePath kept = NodePath.of("/kept");
+        node.connect("watcher").subscribe(kept, 0, rec("w"));
+        WidePeer p2 = node.connect("p2");
+        publish(p2, kept, Tlv.value(1, 1));
+        p2.disconnect();
+        clock.advanceNanos(GRACE);
+        node.tick();
+        assertEquals(List.of(new TopicInfo("/kept", 1, false, 1, "p2", false)), node.topics(kept));
+        publish(node.connect("p3"), kept, Tlv.value(2, 1));
+        assertEquals(2, node.sequence(kept));
+    }
+
+    @Test
+    @DisplayName("A-25 the node's extensions include core and topic ($node/caps, libtracer's ping)")
+    void a25_extensions() {
+        byte[] caps = new byte[128];
+        int n = node.read(NodePath.of(Names.CAPS_PATH), caps, 0, caps.length);
+        byte[] expected = new byte[128];
+        int m = Extensions.writeCaps(expected, 0, expected.length);
+        assertArrayEquals(Arrays.copyOf(expected, m), Arrays.copyOf(caps, n), "the same caps map as a NARROW node");
+        String hex = Tlv.hex(Arrays.copyOf(caps, n));
+        assertTrue(hex.contains("02000400" + Tlv.hex("core".getBytes()) + "0100020001"), hex);
+        assertTrue(hex.contains("02000500" + Tlv.hex("topic".getBytes()) + "0100020001"), hex);
+    }
+
+    @Test
+    @DisplayName("A-26 the replay reaches the subscriber before its subscribe answers")
+    void a26_replayBeforeTheResponse() {
+        publish(node.connect("producer"), t, Tlv.value(1, 1));
+        List<String> order = new ArrayList<>();
+        node.connect("viewer").subscribe(t, REPLAY, (s, v, seq, stale) -> order.add("replay seq=" + seq));
+        order.add("subscribe answered");
+        assertEquals(List.of("replay seq=1", "subscribe answered"), order);
+    }
+
+    @Test
+    @DisplayName("A-27 two alternating publishers: strictly increasing seqs, last write wins, active goes to the most recent")
+    void a27_alternatingPublishers() {
+        WidePeer p1 = node.connect("p1");
+        WidePeer p2 = node.connect("p2");
+        List<String> a1 = notices(p1);
+        List<String> a2 = notices(p2);
+        long last = 0;
+        for (int i = 1; i <= 4; i++) {
+            publish(i % 2 == 1 ? p1 : p2, t, Tlv.value(i, 1));
+            assertTrue(node.sequence(t) > last);
+            last = node.sequence(t);
+        }
+        assertEquals(4, last);
+        assertArrayEquals(Tlv.value(4, 1), read(t), "last write wins");
+        assertEquals("p2", node.lastPublisher(t));
+        node.connect("viewer").subscribe(t, REPLAY, rec("v"));
+        assertEquals(List.of(), a1);
+        assertEquals(List.of("/t active 1"), a2);
+    }
+}
