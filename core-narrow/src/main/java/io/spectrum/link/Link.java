@@ -64,6 +64,14 @@ public interface Link {
     /** Counters an operator reads: frames in/out, frames dropped and why. */
     LinkStats stats();
 
+    /**
+     * The link's peer table in the BoundedResource vocabulary (capacity, peers known, peak, senders
+     * refused), or null for a link without one (a serial line has its one peer).
+     */
+    default io.spectrum.stats.BoundedResource peers() {
+        return null;
+    }
+
     /** Releases the transport; further sends answer TRANSPORT_DOWN. */
     void close();
 }

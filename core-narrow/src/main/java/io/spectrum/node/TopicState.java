@@ -18,8 +18,8 @@ final class TopicState {
     private final BlockPool values;
     private final BlockPool records;
     private final int payloadCap;
-    /** Frame bytes an answer or a delivery may take: the bound of a value that must be readable. */
-    private final int frameBytes;
+    /** The node's frame size and its links' limits: the bound of a value that must be readable. */
+    private final LinkTable links;
     private final long staleGrace;
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
     private long retiredSeqFloor;
@@ -29,7 +29,7 @@ final class TopicState {
         this.values = p.values;
         this.records = p.records;
         this.payloadCap = p.config.payloadCap();
-        this.frameBytes = p.config.frameBytes();
+        this.links = p.links;
         this.staleGrace = p.config.staleGraceNanos();
     }
 
@@ -98,7 +98,9 @@ final class TopicState {
      * Whether the trailer-less value TLV {@code b[off, off+len)} may be assigned to v: it fits the
      * vertex's declaration (SCHEMA_TYPE_MISMATCH otherwise), the payload cap, and one frame together
      * with the envelope of a READ answer or a delivery (FLOW_BACKPRESSURE otherwise: a value that
-     * could never be read back is refused when it is written).
+     * could never be read back is refused when it is written). The frame is the node's
+     * {@code frameBytes}, or the smallest attached link's frame limit when that is smaller
+     * ({@link LinkTable#frameLimit()}).
      */
     int admit(int v, byte[] b, int off, int len) {
         final VertexSchema sc = vt.schema(v);
@@ -111,7 +113,7 @@ final class TopicState {
                 return r;
             }
         }
-        if (len > payloadCap || len > frameBytes - envelope(v)) {
+        if (len > payloadCap || len > links.frameLimit() - envelope(v)) {
             return WireError.FLOW_BACKPRESSURE;
         }
         return WireError.OK;

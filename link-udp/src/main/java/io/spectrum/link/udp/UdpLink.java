@@ -403,4 +403,9 @@ public final class UdpLink implements Link {
     public BoundedResource peerTable() {
         return peerTable;
     }
+
+    @Override
+    public BoundedResource peers() {
+        return peerTable;
+    }
 }
