@@ -72,6 +72,13 @@ public interface Link {
         return null;
     }
 
+    /**
+     * Refreshes the counters the link has to ask its OS for ({@link LinkStats#droppedByOs}); the
+     * node loop calls it on its stats period, on the link's thread, never per frame. May allocate.
+     */
+    default void refreshCounters() {
+    }
+
     /** Releases the transport; further sends answer TRANSPORT_DOWN. */
     void close();
 }

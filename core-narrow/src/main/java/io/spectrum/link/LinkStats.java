@@ -24,6 +24,11 @@ public final class LinkStats {
     public volatile long shareRefusals;
     /** Delivery frames the node did not send because the peer was over its outbound rate. */
     public volatile long deliveriesDropped;
+    /**
+     * Frames the operating system dropped before the link could read them (a full UDP receive
+     * buffer), where the OS reports it; refreshed by {@link Link#refreshCounters()}.
+     */
+    public volatile long droppedByOs;
 
     public void reset() {
         framesIn = 0;
@@ -39,5 +44,6 @@ public final class LinkStats {
         peersEvicted = 0;
         shareRefusals = 0;
         deliveriesDropped = 0;
+        droppedByOs = 0;
     }
 }

@@ -20,7 +20,7 @@ import io.spectrum.wire.WireError;
  *   NAME link.&lt;id&gt;, SETTINGS{name NAME, cap/in_use/peak/refused of its peer table (if any),
  *                           frames_in, frames_out, dropped_corrupt, dropped_oversize,
  *                           dropped_invalid, send_refused, peers_refused, peers_evicted,
- *                           share_refusals, deliveries_dropped  (u64 each)}
+ *                           share_refusals, deliveries_dropped, dropped_by_os  (u64 each)}
  *   NAME peer.&lt;link id&gt;.&lt;peer&gt;, SETTINGS{slots u32, awaits u32, refused u64, dropped u64}  per share entry
  *   NAME peers_omitted, VALUE u32    share entries that did not fit the frame
  * }
@@ -44,6 +44,7 @@ final class NodeStats {
     private static final byte[] PEERS_EVICTED = ascii("peers_evicted");
     private static final byte[] SHARE_REFUSALS = ascii("share_refusals");
     private static final byte[] DELIVERIES_DROPPED = ascii("deliveries_dropped");
+    private static final byte[] DROPPED_BY_OS = ascii("dropped_by_os");
     private static final byte[] SLOTS = ascii("slots");
     private static final byte[] AWAITS = ascii("awaits");
     private static final byte[] DROPPED = ascii("dropped");
@@ -154,6 +155,7 @@ final class NodeStats {
                 .leaf(TlvType.NAME, PEERS_EVICTED).value(s.peersEvicted, 8)
                 .leaf(TlvType.NAME, SHARE_REFUSALS).value(s.shareRefusals, 8)
                 .leaf(TlvType.NAME, DELIVERIES_DROPPED).value(s.deliveriesDropped, 8)
+                .leaf(TlvType.NAME, DROPPED_BY_OS).value(s.droppedByOs, 8)
                 .end();
     }
 

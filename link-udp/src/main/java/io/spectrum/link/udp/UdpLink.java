@@ -446,6 +446,41 @@ public final class UdpLink implements Link {
         return maxFrame;
     }
 
+    /**
+     * Reads the kernel's drop count for this socket (Linux: the {@code drops} column of
+     * {@code /proc/net/udp} for the bound port: datagrams that found the receive buffer full) into
+     * {@link LinkStats#droppedByOs}. Elsewhere, or when it cannot be read, the counter stays as it is.
+     * Allocates (reads a file): the node loop calls it on its stats period, not per frame.
+     */
+    @Override
+    public void refreshCounters() {
+        InetSocketAddress local = localAddress();
+        if (closed || local == null) {
+            return;
+        }
+        long drops = kernelDrops(java.nio.file.Path.of("/proc/net/udp"), local.getPort());
+        if (drops >= 0) {
+            stats.droppedByOs = drops;
+        }
+    }
+
+    /** The drops column of the {@code /proc/net/udp}-format table for local port {@code port}, or -1. */
+    static long kernelDrops(java.nio.file.Path table, int port) {
+        String hexPort = String.format(":%04X", port);
+        try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(table)) {
+            r.readLine(); // header
+            for (String line; (line = r.readLine()) != null; ) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length >= 13 && f[1].endsWith(hexPort)) {
+                    return Long.parseLong(f[12]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
     @Override
     public void setPeerListener(PeerListener listener) {
         liveness.setListener(listener);
