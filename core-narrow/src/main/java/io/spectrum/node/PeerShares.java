@@ -66,59 +66,55 @@ final class PeerShares {
 
     /** Takes one slot of the peer's share: true, or false (refusal counted) when it is used up. */
     boolean takeSlot(int li, int p) {
-        if (li < 0) {
+        if (take(li, p, slots, slotCap, slotRefusals)) {
             return true;
         }
-        int e = entry(li, p, true);
-        if (e < 0 || slots[e] >= slotCap) {
-            if (e >= 0) {
-                slotRefusals[e]++;
-            }
-            slotRefusalsTotal++;
-            links.stats(li).shareRefusals++;
-            return false;
-        }
-        slots[e]++;
-        return true;
+        slotRefusalsTotal++;
+        return false;
     }
 
     /** Gives one slot back (the slot was reaped, replaced by the owner, or its append failed later). */
     void returnSlot(int li, int p) {
-        if (li < 0) {
-            return;
-        }
-        int e = entry(li, p, false);
-        if (e >= 0 && slots[e] > 0) {
-            slots[e]--;
-            releaseIfIdle(e);
-        }
+        give(li, p, slots);
     }
 
     /** Takes one await of the peer's share: true, or false (refusal counted). */
     boolean takeAwait(int li, int p) {
+        if (take(li, p, awaits, awaitCap, awaitRefusals)) {
+            return true;
+        }
+        awaitRefusalsTotal++;
+        return false;
+    }
+
+    void returnAwait(int li, int p) {
+        give(li, p, awaits);
+    }
+
+    /** One unit of {@code held} for (link, peer) up to {@code cap}; a refusal is counted per peer and on the link. */
+    private boolean take(int li, int p, int[] held, int cap, long[] refusals) {
         if (li < 0) {
             return true;
         }
         int e = entry(li, p, true);
-        if (e < 0 || awaits[e] >= awaitCap) {
-            if (e >= 0) {
-                awaitRefusals[e]++;
-            }
-            awaitRefusalsTotal++;
-            links.stats(li).shareRefusals++;
-            return false;
+        if (e >= 0 && held[e] < cap) {
+            held[e]++;
+            return true;
         }
-        awaits[e]++;
-        return true;
+        if (e >= 0) {
+            refusals[e]++;
+        }
+        links.stats(li).shareRefusals++;
+        return false;
     }
 
-    void returnAwait(int li, int p) {
+    private void give(int li, int p, int[] held) {
         if (li < 0) {
             return;
         }
         int e = entry(li, p, false);
-        if (e >= 0 && awaits[e] > 0) {
-            awaits[e]--;
+        if (e >= 0 && held[e] > 0) {
+            held[e]--;
             releaseIfIdle(e);
         }
     }

@@ -1,8 +1,5 @@
 package io.spectrum.node;
 
-import io.spectrum.link.FrameHandler;
-import io.spectrum.link.LinkStats;
-import io.spectrum.link.PeerListener;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
@@ -14,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 11 items 5 and 6: a value that could not travel in the smallest attached link's frame is
@@ -23,49 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class OverloadVisibilityTest {
     static final NodePath STATS = NodePath.of(Names.STATS_PATH);
-
-    /** A link whose frame limit is small (a serial line configured for 256-byte frames). */
-    static final class SmallFrameLink implements io.spectrum.link.Link {
-        final LinkStats stats = new LinkStats();
-
-        @Override
-        public int id() {
-            return 9;
-        }
-
-        @Override
-        public String name() {
-            return "small";
-        }
-
-        @Override
-        public int send(int peer, byte[] buf, int off, int len) {
-            return WireError.OK;
-        }
-
-        @Override
-        public int poll(FrameHandler handler, int maxFrames) {
-            return 0;
-        }
-
-        @Override
-        public int maxFrame() {
-            return 256;
-        }
-
-        @Override
-        public void setPeerListener(PeerListener listener) {
-        }
-
-        @Override
-        public LinkStats stats() {
-            return stats;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     private static byte[] name(int bodyBytes) {
         byte[] b = new byte[4 + bodyBytes];
@@ -82,7 +35,7 @@ class OverloadVisibilityTest {
         NodePath p = NodePath.of("/board/name");
         byte[] v = name(300);
         assertEquals(WireError.OK, h.node.write(p, v, 0, v.length), "fits the 4096-byte frames of the first link");
-        assertEquals(WireError.OK, h.node.attach(new SmallFrameLink()));
+        assertEquals(WireError.OK, h.node.attach(new FakeLink(9, 256)));
         assertEquals(WireError.FLOW_BACKPRESSURE, h.node.write(p, v, 0, v.length),
                 "would not fit one frame of the 256-byte link: refused at write time");
         assertEquals(WireError.FLOW_BACKPRESSURE,
