@@ -123,6 +123,9 @@ function renderTree(s) {
   tree.replaceChildren(...ordered);
 }
 
+// drops, refusals and evictions: shown highlighted as soon as they are not zero (issue 11: overload is visible)
+const OVERLOAD = /^(dropped|peersRefused|peersEvicted|shareRefusals|deliveriesDropped|sendRefused|peers\.refused)/;
+
 function renderLinks(s) {
   const tbody = document.querySelector('#links tbody');
   if (s.links.length === 0) {
@@ -133,7 +136,9 @@ function renderLinks(s) {
     el('td', {}, l.name),
     el('td', {}, el('span', {class: 'badge ' + (l.up ? 'up' : 'down')}, l.up ? 'up' : 'down')),
     el('td', {class: 'counters'},
-      Object.entries(l.counters).map(([k, v]) => k + '=' + v).join('  ')))));
+      ...Object.entries(l.counters).map(([k, v]) =>
+        el('span', {class: 'counter' + (OVERLOAD.test(k) && v > 0 ? ' overload' : ''), 'data-counter': k},
+          k + '=' + v + '  '))))));
 }
 
 function render(s) {

@@ -1,6 +1,8 @@
 package io.spectrum.board;
 
 import io.spectrum.link.Link;
+import io.spectrum.runtime.LinkNotices;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.runtime.NodeProcess;
 import io.spectrum.time.SystemClock;
@@ -15,7 +17,7 @@ import java.io.PrintWriter;
  *
  * <pre>
  * BoardMain (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE [--baud N])
- *           [--name NAME] [--period MS] [--ping MS] [--timeout MS]
+ *           [--name NAME] [--period MS] [--ping MS] [--timeout MS] [--frame BYTES] [--rcvbuf BYTES]
  *           [--duration SECONDS] [--exit-with-stdin] [--help] [--version]
  * </pre>
  * Exit codes: 0 after a normal stop, 2 for a usage error or a link that cannot be opened.
@@ -25,7 +27,9 @@ public final class BoardMain {
             "Usage: board (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE [--baud N]) [options]",
             "Run a NARROW board node with demo vertices (/board/temp, /board/humidity, /board/counter,",
             "/board/led, /board/name) on one UDP or serial link.",
-            "      --udp HOST:PORT      Bind and listen on UDP (hosts learn us by dialing).",
+            "      --udp HOST:PORT      Bind and listen on UDP (hosts learn us by dialing). A bare :PORT",
+            "                           binds 127.0.0.1; 0.0.0.0 exposes the board to every network",
+            "                           it is on (a warning says what; docs/security.md).",
             "      --peer HOST:PORT     Dial a UDP listener instead.",
             "      --serial DEVICE      Serial device (e.g. /dev/ttyUSB0 or a pty).",
             "      --baud N             Serial baud rate (8N1). Default: 115200.",
@@ -33,6 +37,9 @@ public final class BoardMain {
             "      --period MS          Update period of the demo values. Default: 250.",
             "      --ping MS            Probe a quiet peer after this long. Default: 1000.",
             "      --timeout MS         Report a silent peer down after this long. Default: 5000.",
+            "      --frame BYTES        Largest frame on the link (UDP default 65507, serial 4096); the",
+            "                           node refuses values that would not fit one frame.",
+            "      --rcvbuf BYTES       UDP receive buffer to ask the OS for. Default: 4194304.",
             "      --duration SECONDS   Stop after this long (0: until Ctrl-C). Default: 0.",
             "      --exit-with-stdin    Stop when stdin closes (for a parent process).",
             "  -h, --help               Show this help message and exit.",
@@ -46,6 +53,8 @@ public final class BoardMain {
     private long periodMillis = 250;
     private long pingMillis = LinkSpec.DEFAULT_PING_MILLIS;
     private long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
+    private int frameBytes;
+    private int receiveBuffer = io.spectrum.link.udp.UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
     private double durationSeconds;
     private boolean exitWithStdin;
 
@@ -118,6 +127,8 @@ public final class BoardMain {
                         case "--period" -> periodMillis = Long.parseLong(v);
                         case "--ping" -> pingMillis = Long.parseLong(v);
                         case "--timeout" -> timeoutMillis = Long.parseLong(v);
+                        case "--frame" -> frameBytes = Integer.parseInt(v);
+                        case "--rcvbuf" -> receiveBuffer = Integer.parseInt(v);
                         case "--duration" -> durationSeconds = Double.parseDouble(v);
                         default -> {
                             return "unknown option '" + a + "'";
@@ -136,9 +147,11 @@ public final class BoardMain {
     private int start(PrintWriter out, PrintWriter err) {
         Link link;
         try {
-            link = udp != null ? LinkSpec.udpListen(1, udp, pingMillis, timeoutMillis, SystemClock.INSTANCE)
-                    : peer != null ? LinkSpec.udpDial(1, peer, pingMillis, timeoutMillis, SystemClock.INSTANCE)
-                    : LinkSpec.serial(1, serial, baud, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+            LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
+                    .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer);
+            link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
+                    : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
+                    : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
         } catch (IllegalArgumentException | IOException e) {
             err.println("board: cannot open the link: " + e.getMessage());
             err.flush();
@@ -146,6 +159,10 @@ public final class BoardMain {
         }
         Board board = new Board(name, periodMillis);
         board.attach(link);
+        for (String warning : LinkNotices.atStart(link, board.loop().node())) {
+            err.println(warning);
+        }
+        err.flush();
         board.start();
         out.println(name + " ready on " + link.name());
         out.flush();

@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.NodeProcess;
 import io.spectrum.board.Board;
 import io.spectrum.host.runtime.HostService;
@@ -31,7 +32,9 @@ import java.util.concurrent.TimeUnit;
                 "",
                 "Examples:",
                 "  spectrum host --serial /dev/ttyUSB0 --baud 115200",
-                "  spectrum host --peer 192.168.1.20:7700 --udp 0.0.0.0:7701", ""},
+                "  spectrum host --peer 192.168.1.20:7700 --udp :7701",
+                "(--udp :PORT listens on 127.0.0.1; 0.0.0.0:PORT exposes the host to every network it is on and "
+                        + "prints what that allows; see docs/security.md)", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped", "2:bad arguments, or a link could not be opened"})
 public final class HostCommand implements Callable<Integer> {
@@ -45,7 +48,8 @@ public final class HostCommand implements Callable<Integer> {
     LinkOptions linkOptions;
 
     @Option(names = "--udp", paramLabel = "HOST:PORT",
-            description = "Also listen on UDP there for clients (spectrum ls/read/write/sub/tap --peer).")
+            description = "Also listen on UDP there for clients (spectrum ls/read/write/sub/tap --peer). A bare :PORT "
+                    + "binds 127.0.0.1.")
     String udp;
 
     @Option(names = "--path", paramLabel = "PATH", description = "Vertex to mirror from every board (repeatable; "
@@ -121,6 +125,10 @@ public final class HostCommand implements Callable<Integer> {
         }
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
         HostService service = new HostService(name, boards, clients, mirror, noDashboard ? -1 : port, ansi, out);
+        for (Link l : clients) {
+            LinkNotices.atStart(l, service.runtime().node()).forEach(cl.getErr()::println);
+        }
+        cl.getErr().flush();
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {

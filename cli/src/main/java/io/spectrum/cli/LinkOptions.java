@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.link.Link;
 import io.spectrum.time.SystemClock;
@@ -23,18 +24,34 @@ public final class LinkOptions {
     @Option(names = "--timeout", paramLabel = "MS", defaultValue = "5000", description = "Report a silent peer down after this long.")
     long timeoutMillis;
 
-    /** {@code --udp HOST:PORT}: bind and listen. */
+    @Option(names = "--frame", paramLabel = "BYTES", defaultValue = "0",
+            description = "Largest frame on each link (0: the link's default, UDP 65507, serial 4096). The node refuses "
+                    + "at write time a value that would not fit one frame of its smallest link.")
+    int frameBytes;
+
+    @Option(names = "--rcvbuf", paramLabel = "BYTES", defaultValue = "4194304",
+            description = "UDP receive buffer to ask the OS for (default: ${DEFAULT-VALUE}; 0: the OS default). A warning "
+                    + "says when the OS grants less (net.core.rmem_max).")
+    int receiveBuffer;
+
+    /** The settings every link of this process is opened with. */
+    LinkSettings settings() {
+        return new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis).frameBytes(frameBytes)
+                .receiveBufferBytes(receiveBuffer);
+    }
+
+    /** {@code --udp HOST:PORT}: bind and listen (a bare {@code :PORT} binds loopback). */
     Link udpListen(int id, String hostPort) throws IOException {
-        return LinkSpec.udpListen(id, hostPort, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+        return LinkSpec.udpListen(id, hostPort, settings(), SystemClock.INSTANCE);
     }
 
     /** {@code --peer HOST:PORT}: dial a UDP listener. */
     Link udpDial(int id, String hostPort) throws IOException {
-        return LinkSpec.udpDial(id, hostPort, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+        return LinkSpec.udpDial(id, hostPort, settings(), SystemClock.INSTANCE);
     }
 
     /** {@code --serial DEVICE} at {@code --baud}. */
     Link serial(int id, String device) {
-        return LinkSpec.serial(id, device, baud, pingMillis, timeoutMillis, SystemClock.INSTANCE);
+        return LinkSpec.serial(id, device, baud, settings(), SystemClock.INSTANCE);
     }
 }

@@ -64,6 +64,21 @@ public interface Link {
     /** Counters an operator reads: frames in/out, frames dropped and why. */
     LinkStats stats();
 
+    /**
+     * The link's peer table in the BoundedResource vocabulary (capacity, peers known, peak, senders
+     * refused), or null for a link without one (a serial line has its one peer).
+     */
+    default io.spectrum.stats.BoundedResource peers() {
+        return null;
+    }
+
+    /**
+     * Refreshes the counters the link has to ask its OS for ({@link LinkStats#droppedByOs}); the
+     * node loop calls it on its stats period, on the link's thread, never per frame. May allocate.
+     */
+    default void refreshCounters() {
+    }
+
     /** Releases the transport; further sends answer TRANSPORT_DOWN. */
     void close();
 }

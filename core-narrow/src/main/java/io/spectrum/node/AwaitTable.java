@@ -16,6 +16,7 @@ final class AwaitTable {
     private final VertexTable vt;
     private final LinkTable links;
     private final FrameBuffers buffers;
+    private final PeerShares shares;
     final ResourceCounter resource;
 
     private final int route;
@@ -33,6 +34,7 @@ final class AwaitTable {
         this.vt = p.vt;
         this.links = p.links;
         this.buffers = p.buffers;
+        this.shares = p.shares;
         resource = new ResourceCounter("node.awaits", capacity);
         route = routeBytes;
         vertex = new int[capacity];
@@ -50,7 +52,8 @@ final class AwaitTable {
     /**
      * Parks an await on v, due at {@code due}, for the request's caller, with the request's dst and
      * src TLVs as the reply route. Status: OK, or FLOW_BACKPRESSURE (counted as a refusal) when the
-     * table is full or the route does not fit an entry.
+     * table is full, the route does not fit an entry, or the caller already holds its share of awaits
+     * ({@link PeerShares}, counted there).
      */
     int add(int v, long due, FwdRequest req) {
         final TlvIndex x = req.rx;
@@ -68,6 +71,9 @@ final class AwaitTable {
         }
         if (a < 0 || dLen + sLen > route) {
             resource.refused();
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        if (!shares.takeAwait(req.link, req.peer)) {
             return WireError.FLOW_BACKPRESSURE;
         }
         vertex[a] = v;
@@ -145,6 +151,7 @@ final class AwaitTable {
     }
 
     private void free(int a) {
+        shares.returnAwait(link[a], peer[a]);
         vt.addAwaits(vertex[a], -1);
         vertex[a] = VertexTable.NONE;
         resource.returned();

@@ -24,6 +24,7 @@ final class Fanout {
     private final TopicState topic;
     private final AwaitTable awaits;
     private final SubscriberSlots slots;
+    private final PeerShares shares;
     private final ValueView view = new ValueView();
     private final Publisher owner = new Publisher().set(NarrowNode.OWNER, 0, null, 0, 0);
 
@@ -37,6 +38,7 @@ final class Fanout {
         this.topic = p.topic;
         this.awaits = p.awaits;
         this.slots = p.slots;
+        this.shares = p.shares;
     }
 
     /** The local host's write: {@link #publish} with the owner as publisher. */
@@ -107,6 +109,9 @@ final class Fanout {
             LocalSubscription sub = (LocalSubscription) st.handle(s);
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
+            if (!shares.allowDelivery(st.holderLink(s), st.holderPeer(s))) {
+                return; // over the peer's outbound rate: dropped and counted, not queued (a one_shot edge stays)
+            }
             final byte[] mem = records.memory();
             TlvWriter t = buffers.txWriter();
             t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)

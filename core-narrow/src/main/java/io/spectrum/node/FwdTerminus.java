@@ -32,6 +32,7 @@ final class FwdTerminus {
     private final RemoteClient client;
     private final Clock clock;
     private final long defaultAwait;
+    private final long maxAwait;
     private final FwdView fwd = new FwdView();
 
     FwdTerminus(NodeParts p) {
@@ -50,6 +51,7 @@ final class FwdTerminus {
         this.client = p.client;
         this.clock = p.clock;
         this.defaultAwait = p.config.defaultAwaitTimeoutNanos();
+        this.maxAwait = p.config.maxAwaitTimeoutNanos();
     }
 
     /**
@@ -279,7 +281,11 @@ final class FwdTerminus {
             return;
         }
         final TlvIndex x = req.rx;
-        int r = awaits.add(v, clock.nanoTime() + fwd.awaitTimeoutNs(defaultAwait), req);
+        long timeout = fwd.awaitTimeoutNs(defaultAwait);
+        if (!req.fromOwner() && (timeout > maxAwait || timeout < 0)) {
+            timeout = maxAwait; // a remote peer's longer request is clamped (NodeConfig#maxAwaitTimeoutNanos)
+        }
+        int r = awaits.add(v, clock.nanoTime() + timeout, req);
         if (r != WireError.OK) {
             req.replyError(r);
         }

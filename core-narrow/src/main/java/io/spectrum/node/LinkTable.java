@@ -14,6 +14,9 @@ final class LinkTable {
 
     private final Link[] links;
     private int count;
+    /** The node's own frame size, and the smallest frame any attached link carries if smaller. */
+    private final int nodeFrame;
+    private int frameLimit;
     final ResourceCounter resource;
     /** Which (link, peer) callers asked for Spectrum's extensions. */
     final PeerExtensions extensions;
@@ -23,7 +26,9 @@ final class LinkTable {
     private int ownerReplyCap;
     private int ownerReplyLen;
 
-    LinkTable(int capacity) {
+    LinkTable(int capacity, int frameBytes) {
+        nodeFrame = frameBytes;
+        frameLimit = frameBytes;
         links = new Link[capacity];
         resource = new ResourceCounter("node.links", capacity);
         extensions = new PeerExtensions(capacity * ANNOUNCED_PEERS_PER_LINK);
@@ -37,7 +42,24 @@ final class LinkTable {
         }
         links[count++] = link;
         resource.taken();
+        if (link.maxFrame() < frameLimit) {
+            frameLimit = link.maxFrame();
+        }
         return true;
+    }
+
+    /**
+     * The largest frame the node may count on delivering: its own frame size or, when smaller, the
+     * frame limit of the most restrictive attached link. A value that would not fit a frame of this
+     * size together with its envelope is refused when written (issue 11 item 5).
+     */
+    int frameLimit() {
+        return frameLimit;
+    }
+
+    /** The counters of the link at {@code index}. */
+    io.spectrum.link.LinkStats stats(int index) {
+        return links[index].stats();
     }
 
     int count() {
@@ -103,5 +125,6 @@ final class LinkTable {
             links[i] = null;
         }
         count = 0;
+        frameLimit = nodeFrame;
     }
 }

@@ -44,6 +44,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     private final Clock clock;
     private final int framesPerPoll;
+    private final boolean remoteWritesToUndeclared;
 
     final VertexTable vt;
     final SlotTable st;
@@ -65,6 +66,11 @@ public final class NarrowNode implements Node, FrameHandler {
 
     final RemoteClient client;
     static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
+    static final NodePath STATS = NodePath.of(Names.STATS_PATH);
+    private final NodeStats stats;
+    private final PeerShares shares;
+    private final long statsPeriod;
+    private long nextStats;
     private final FwdTerminus terminus;
     private final ComposedRead composed;
 
@@ -72,6 +78,7 @@ public final class NarrowNode implements Node, FrameHandler {
         NodeParts p = new NodeParts(cfg, this);
         clock = p.clock;
         framesPerPoll = cfg.framesPerPoll();
+        remoteWritesToUndeclared = cfg.remoteWritesToUndeclared();
         vt = p.vt;
         st = p.st;
         values = p.values;
@@ -89,7 +96,11 @@ public final class NarrowNode implements Node, FrameHandler {
         terminus = p.terminus;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource(),
-            links.extensions.resource};
+            links.extensions.resource, p.shares.resource};
+        shares = p.shares;
+        stats = new NodeStats(resources, links, shares, cfg.maxLinks(), cfg.frameBytes());
+        statsPeriod = cfg.statsPeriodNanos();
+        nextStats = clock.nanoTime();
         publishCaps();
     }
 
@@ -291,6 +302,81 @@ public final class NarrowNode implements Node, FrameHandler {
         final long now = clock.nanoTime();
         awaits.expire(now);
         topic.purgeExpired(now); // publishers that did not come back in their grace
+        if (statsPeriod > 0 && now - nextStats >= 0) {
+            nextStats = now + statsPeriod;
+            refreshStats();
+        }
+    }
+
+    /**
+     * Writes the node's overload counters to {@code /$node/stats} now ({@link NodeStats}: every
+     * pool, every link's drops and refusals, every peer's share). {@link #tick()} calls it every
+     * {@link NodeConfig#statsPeriodNanos()}; allocation-free after the first call per link.
+     *
+     * @return status: OK, or the write's refusal
+     */
+    public int refreshStats() {
+        int v = topic.resolveOrCreate(STATS.tlv(), STATS.bodyOffset(), STATS.bodyLength());
+        if (v < 0) {
+            return NodeResult.code(v);
+        }
+        int n = stats.render(links.frameLimit() - 36 - 2 * vt.keyLen(v));
+        if (n < 0) {
+            return NodeResult.code(n);
+        }
+        return fanout.publishOwned(v, stats.buffer(), 0, n);
+    }
+
+    /** Slots the remote peer (link, peer) holds now (its share in use). */
+    public int slotsHeldBy(Link link, int peer) {
+        int li = linkIndex(link);
+        return li < 0 ? 0 : shares.slotsOf(li, peer);
+    }
+
+    /** Awaits the remote peer (link, peer) has pending now. */
+    public int awaitsHeldBy(Link link, int peer) {
+        int li = linkIndex(link);
+        return li < 0 ? 0 : shares.awaitsOf(li, peer);
+    }
+
+    /** Requests refused because a peer was over its slot share, since start. */
+    public long slotShareRefusals() {
+        return shares.slotRefusals();
+    }
+
+    /** Requests refused because a peer was over its await share, since start. */
+    public long awaitShareRefusals() {
+        return shares.awaitRefusals();
+    }
+
+    /** Delivery frames not sent because their peer was over its outbound rate, since start. */
+    public long deliveriesDropped() {
+        return shares.deliveriesDropped();
+    }
+
+    /**
+     * The vertices a remote peer may write, for an operator's warning: the declared paths whose
+     * declaration grants WRITE, comma-separated ("none" when there are none), plus a note when
+     * undeclared vertices are writable too. Not for a hot path (it builds a String).
+     */
+    public String remotelyWritable() {
+        StringBuilder sb = new StringBuilder();
+        for (int v = 1; v < vt.capacity(); v++) {
+            VertexSchema sc = vt.inUse(v) ? vt.schema(v) : null;
+            if (sc != null && sc.allows(io.spectrum.wire.AccessMask.WRITE)) {
+                if (sb.length() > 0) {
+                    sb.append(", ");
+                }
+                sb.append(NodePath.render(vt.keys(), vt.keyOffset(v), vt.keyLen(v)));
+            }
+        }
+        if (sb.length() == 0) {
+            sb.append("none");
+        }
+        if (remoteWritesToUndeclared) {
+            sb.append(" and every undeclared vertex");
+        }
+        return sb.toString();
     }
 
     @Override
@@ -341,6 +427,7 @@ public final class NarrowNode implements Node, FrameHandler {
     @Override
     public void close() {
         links.clear();
+        stats.linksCleared();
     }
 
     /**

@@ -21,6 +21,8 @@ final class NodeParts {
     final BlockPool values;
     final BlockPool records;
     final LinkTable links;
+    /** Each remote peer's share of slots, awaits and delivery rate. */
+    final PeerShares shares;
     /** The decoded request of the frame being handled. */
     final TlvIndex rx;
     final FrameBuffers buffers;
@@ -48,7 +50,8 @@ final class NodeParts {
         st = new SlotTable(cfg.maxSubscribers());
         values = new BlockPool("node.values", cfg.valueBytes());
         records = new BlockPool("node.records", cfg.recordBytes());
-        links = new LinkTable(cfg.maxLinks());
+        links = new LinkTable(cfg.maxLinks(), cfg.frameBytes());
+        shares = new PeerShares(cfg, links, clock);
         rx = new TlvIndex(cfg.maxTlvsPerFrame(), 16);
         // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack
         buffers = new FrameBuffers(cfg.frameBytes(), Math.max(16, cfg.maxKeyBytes() / 2 + 4));

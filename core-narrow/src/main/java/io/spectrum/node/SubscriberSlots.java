@@ -13,12 +13,14 @@ final class SubscriberSlots {
     private final SlotTable st;
     private final BlockPool records;
     private final ListenerCounts counts;
+    private final PeerShares shares;
 
     SubscriberSlots(NodeParts p) {
         this.vt = p.vt;
         this.st = p.st;
         this.records = p.records;
         this.counts = p.counts;
+        this.shares = p.shares;
     }
 
     /** The slot at position {@code n} of the vertex, or -1. */
@@ -97,6 +99,7 @@ final class SubscriberSlots {
             records.free(st.recOff(s), st.recLen(s) + st.routeLen(s));
         }
         Object h = st.handle(s);
+        shares.returnSlot(st.holderLink(s), st.holderPeer(s));
         st.give(s);
         if (h instanceof LocalSubscription) {
             ((LocalSubscription) h).reaped();

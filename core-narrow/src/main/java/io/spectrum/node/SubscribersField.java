@@ -33,6 +33,7 @@ final class SubscribersField {
     private final SubscriberSlots slots;
     private final ListenerCounts counts;
     private final Fanout fanout;
+    private final PeerShares shares;
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
 
@@ -47,6 +48,7 @@ final class SubscribersField {
         this.slots = p.slots;
         this.counts = p.counts;
         this.fanout = p.fanout;
+        this.shares = p.shares;
     }
 
     /** READ of {@code v:subscribers[...]}: the whole list, or slot N rendered under its live state. */
@@ -193,8 +195,16 @@ final class SubscribersField {
                 return;
             }
         }
+        // a new slot comes out of the caller's share first (PeerShares: the owner has no limit)
+        if (replace < 0 && !shares.takeSlot(req.link, req.peer)) {
+            req.replyError(WireError.FLOW_BACKPRESSURE);
+            return;
+        }
         int off = records.alloc(recLen + routeLen);
         if (off < 0) {
+            if (replace < 0) {
+                shares.returnSlot(req.link, req.peer);
+            }
             req.replyError(WireError.FLOW_BACKPRESSURE);
             return;
         }
@@ -203,11 +213,15 @@ final class SubscribersField {
         if (s < 0) {
             s = st.take();
             if (s < 0) {
+                shares.returnSlot(req.link, req.peer);
                 records.free(off, recLen + routeLen);
                 req.replyError(WireError.FLOW_BACKPRESSURE);
                 return;
             }
         } else {
+            if (!st.heldBy(s, req.link, req.peer)) {
+                shares.returnSlot(st.holderLink(s), st.holderPeer(s)); // the owner took it over
+            }
             wasDelivering = st.delivering(s);
             if (st.recOff(s) >= 0) {
                 records.free(st.recOff(s), st.recLen(s) + st.routeLen(s));

@@ -17,8 +17,8 @@ final class TopicState {
     private final BlockPool values;
     private final BlockPool records;
     private final int payloadCap;
-    /** Frame bytes an answer or a delivery may take: the bound of a value that must be readable. */
-    private final int frameBytes;
+    /** The node's frame size and its links' limits: the bound of a value that must be readable. */
+    private final LinkTable links;
     private final long staleGrace;
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
     private long retiredSeqFloor;
@@ -28,7 +28,7 @@ final class TopicState {
         this.values = p.values;
         this.records = p.records;
         this.payloadCap = p.config.payloadCap();
-        this.frameBytes = p.config.frameBytes();
+        this.links = p.links;
         this.staleGrace = p.config.staleGraceNanos();
     }
 
@@ -95,10 +95,12 @@ final class TopicState {
 
     /**
      * Whether the trailer-less value TLV {@code b[off, off+len)} may be assigned to v: the rule of
-     * {@link ValueAdmission} with this node's payload cap and frame size.
+     * {@link ValueAdmission} with this node's payload cap and frame, which is the node's
+     * {@code frameBytes} or the smallest attached link's frame limit when that is smaller
+     * ({@link LinkTable#frameLimit()}).
      */
     int admit(int v, byte[] b, int off, int len) {
-        return ValueAdmission.admit(vt.schema(v), b, off, len, vt.keyLen(v), payloadCap, frameBytes);
+        return ValueAdmission.admit(vt.schema(v), b, off, len, vt.keyLen(v), payloadCap, links.frameLimit());
     }
 
     /** Assigns the value (stored trailer-less) reusing the block when the size class is unchanged. */

@@ -54,6 +54,11 @@ public final class Names {
     // ---- reserved paths
     /** The extensions map every node publishes, and the path a liveness probe READs. */
     public static final String CAPS_PATH = "/$node/caps";
+    /**
+     * The node's overload counters (pools, links, per-peer shares), a SETTINGS tree the owner
+     * refreshes on a period; remote peers may READ and subscribe to it, never write it.
+     */
+    public static final String STATS_PATH = "/$node/stats";
     /** Prefix of the node's remote-request reply endpoints ({@code /$reply/<k>}). */
     public static final String REPLY_PREFIX = "/$reply/";
 

@@ -25,8 +25,16 @@ final class FakeLink implements Link {
     boolean record = true;
     long sendCalls;
 
+    private final int maxFrame;
+
     FakeLink(int id) {
+        this(id, 4096);
+    }
+
+    /** A link carrying frames of at most {@code maxFrame} bytes (a serial line set to a small frame). */
+    FakeLink(int id, int maxFrame) {
         this.id = id;
+        this.maxFrame = maxFrame;
     }
 
     void inject(int peer, byte[] b, int off, int len) {
@@ -96,7 +104,7 @@ final class FakeLink implements Link {
 
     @Override
     public int maxFrame() {
-        return 4096;
+        return maxFrame;
     }
 
     @Override

@@ -239,8 +239,10 @@ class FwdTerminusTest extends NodeHarness {
     @Test
     void await_poolExhaustion_isBackpressure() {
         node.write(temp, Frames.value(1, 1), 0, 5);
+        // spread over peers so that each stays within its share (PeerShares): the pool itself runs out
+        int perPeer = config.awaitsPerPeer();
         for (int i = 0; i < config.maxAwaits(); i++) {
-            assertEquals(0, exchange(PEER, Frames.fwd(2, temp.tlv(), null, Frames.REPLY_EP)).size());
+            assertEquals(0, exchange(100 + i / perPeer, Frames.fwd(2, temp.tlv(), null, Frames.REPLY_EP)).size());
         }
         assertEquals(WireError.FLOW_BACKPRESSURE, request(Frames.fwd(2, temp.tlv(), null, Frames.REPLY_EP)).errorCode());
     }

@@ -43,6 +43,11 @@ class NodeAllocationTest {
         // the work really happened: every round sends replies and deliveries, callbacks ran
         assertTrue(w.link.sendCalls - sendsBefore >= 3 * rounds * 10, "frames sent " + (w.link.sendCalls - sendsBefore));
         assertTrue(w.delivered - deliveredBefore >= 3 * rounds * 3 * 8);
+        // the paths added by issue 11 ran inside the windows too: the per-peer delivery rate dropped
+        // frames (3 deliveries a round to one peer, 1 ms a round, against 2000/s) and tick() refreshed
+        // /$node/stats every simulated second
+        assertTrue(w.node.deliveriesDropped() > 0, "the outbound rate limit's drop path ran");
+        assertTrue(w.node.sequence(NarrowNode.STATS) >= 3 * rounds / 1000, "stats refreshed " + w.node.sequence(NarrowNode.STATS));
         SteadyStateAllocation.assertNone("node mixed operations", ops, windows);
     }
 }

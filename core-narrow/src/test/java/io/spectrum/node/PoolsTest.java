@@ -74,7 +74,7 @@ class PoolsTest {
         NodeHarness h = new NodeHarness();
         h.node.write(h.temp, Frames.value(1, 1), 0, 5);
         Map<String, BoundedResource> m = byName(h.node);
-        assertEquals(List.of("node.announcedPeers", "node.awaits", "node.links", "node.records", "node.remoteRequests", "node.remoteSubscriptions", "node.slots",
+        assertEquals(List.of("node.announcedPeers", "node.awaits", "node.links", "node.peers", "node.records", "node.remoteRequests", "node.remoteSubscriptions", "node.slots",
                 "node.values", "node.vertices"), m.keySet().stream().sorted().toList());
         assertEquals(256, m.get("node.vertices").capacity());
         assertEquals(8 * LinkTable.ANNOUNCED_PEERS_PER_LINK, m.get("node.announcedPeers").capacity());

@@ -11,8 +11,9 @@ import java.io.IOException;
 
 /**
  * Opens the link a node process asked for with the shared options: {@code --udp HOST:PORT} (bind
- * and listen), {@code --peer HOST:PORT} (dial), {@code --serial DEVICE --baud N}, with the liveness
- * timers ({@code pingMillis}: probe a quiet peer; {@code timeoutMillis}: report it down).
+ * and listen; a bare {@code :PORT} binds loopback), {@code --peer HOST:PORT} (dial),
+ * {@code --serial DEVICE --baud N}, with the {@link LinkSettings} (liveness timers, frame size,
+ * receive buffer).
  */
 public final class LinkSpec {
     public static final long DEFAULT_PING_MILLIS = 1000;
@@ -21,23 +22,48 @@ public final class LinkSpec {
     private LinkSpec() {
     }
 
+    public static Link udpListen(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
+        return UdpLink.listen(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
+    }
+
+    public static Link udpDial(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
+        return UdpLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
+    }
+
+    public static Link serial(int id, String device, int baud, LinkSettings s, Clock clock) {
+        SerialLinkConfig c = new SerialLinkConfig().baud(baud)
+                .pingIntervalMillis(s.pingMillis).peerTimeoutMillis(s.timeoutMillis)
+                .reopenBackoffMillis(50, 1000);
+        if (s.frameBytes > 0) {
+            c.maxFrame(s.frameBytes);
+        }
+        return SerialLink.open(id, device, c, clock);
+    }
+
     public static Link udpListen(int id, String hostPort, long pingMillis, long timeoutMillis, Clock clock)
             throws IOException {
-        return UdpLink.listen(id, UdpLink.parseHostPort(hostPort), udpConfig(pingMillis, timeoutMillis), clock);
+        return udpListen(id, hostPort, timers(pingMillis, timeoutMillis), clock);
     }
 
     public static Link udpDial(int id, String hostPort, long pingMillis, long timeoutMillis, Clock clock)
             throws IOException {
-        return UdpLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(pingMillis, timeoutMillis), clock);
+        return udpDial(id, hostPort, timers(pingMillis, timeoutMillis), clock);
     }
 
     public static Link serial(int id, String device, int baud, long pingMillis, long timeoutMillis, Clock clock) {
-        return SerialLink.open(id, device, new SerialLinkConfig().baud(baud)
-                .pingIntervalMillis(pingMillis).peerTimeoutMillis(timeoutMillis)
-                .reopenBackoffMillis(50, 1000), clock);
+        return serial(id, device, baud, timers(pingMillis, timeoutMillis), clock);
     }
 
-    private static UdpLinkConfig udpConfig(long pingMillis, long timeoutMillis) {
-        return new UdpLinkConfig().pingIntervalMillis(pingMillis).peerTimeoutMillis(timeoutMillis);
+    private static LinkSettings timers(long pingMillis, long timeoutMillis) {
+        return new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis);
+    }
+
+    private static UdpLinkConfig udpConfig(LinkSettings s) {
+        UdpLinkConfig c = new UdpLinkConfig().pingIntervalMillis(s.pingMillis).peerTimeoutMillis(s.timeoutMillis)
+                .receiveBufferBytes(s.receiveBufferBytes);
+        if (s.frameBytes > 0) {
+            c.maxFrame(Math.min(s.frameBytes, UdpLinkConfig.MAX_DATAGRAM));
+        }
+        return c;
     }
 }

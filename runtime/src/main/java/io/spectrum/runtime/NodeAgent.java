@@ -28,6 +28,10 @@ import java.util.function.IntSupplier;
 public final class NodeAgent implements Agent {
     /** Default period of the node's timers (AWAIT expiry, publisher grace) and the liveness sweep. */
     public static final long HOUSEKEEPING_NANOS = 100_000_000L;
+    /** Period of the links' OS counters refresh and the overload warnings check. */
+    public static final long STATS_NANOS = 1_000_000_000L;
+    /** At most one overload warning line per counter per this period. */
+    public static final long WARNING_PERIOD_NANOS = 10_000_000_000L;
     /** How long the loop may block when some link cannot signal its input (it must be polled). */
     public static final long POLL_FALLBACK_NANOS = 1_000_000L;
 
@@ -55,6 +59,8 @@ public final class NodeAgent implements Agent {
     private boolean pollOnly;
     private long nextStep;
     private long nextHousekeeping;
+    private long nextStats;
+    private volatile OverloadLog overload;
     private volatile long waits;
     private volatile boolean stopping;
 
@@ -76,6 +82,16 @@ public final class NodeAgent implements Agent {
         long now = clock.nanoTime();
         this.nextStep = now;
         this.nextHousekeeping = now;
+        this.nextStats = now + STATS_NANOS;
+        this.overload = new OverloadLog(name, WARNING_PERIOD_NANOS, System.err::println);
+    }
+
+    /**
+     * Where the rate-limited overload warnings go ({@link OverloadLog}: at most one line per counter
+     * per {@link #WARNING_PERIOD_NANOS}); stderr by default, null for none. Call before the loop starts.
+     */
+    public void setWarnings(java.util.function.Consumer<String> sink) {
+        this.overload = sink == null ? null : new OverloadLog(name, WARNING_PERIOD_NANOS, sink);
     }
 
     /**
@@ -160,6 +176,16 @@ public final class NodeAgent implements Agent {
             nextHousekeeping = now + housekeepingNanos;
             node.tick();
             probe.sweep();
+        }
+        if (now - nextStats >= 0) {
+            nextStats = now + STATS_NANOS;
+            for (int i = 0; i < links.size(); i++) {
+                links.get(i).refreshCounters(); // OS-side counters (UDP receive-buffer drops)
+            }
+            OverloadLog log = overload;
+            if (log != null) {
+                log.check(links, node.resources(), now);
+            }
         }
         for (Runnable t; (t = tasks.poll()) != null; ) {
             t.run();

@@ -119,6 +119,58 @@ public final class NodeConfig {
         return v.framesPerPoll;
     }
 
+    /**
+     * Subscriber slots one remote peer (link, peer) may hold at once; its next append is refused
+     * with {@code tr::flow::backpressure} and counted. Default: a quarter of {@link #maxSubscribers()}.
+     */
+    public int slotsPerPeer() {
+        return v.slotsPerPeer > 0 ? v.slotsPerPeer : Math.max(1, v.maxSubscribers / 4);
+    }
+
+    /**
+     * Pending AWAITs one remote peer may hold at once; its next AWAIT is refused with
+     * {@code tr::flow::backpressure} and counted. Default: a quarter of {@link #maxAwaits()}.
+     */
+    public int awaitsPerPeer() {
+        return v.awaitsPerPeer > 0 ? v.awaitsPerPeer : Math.max(1, v.maxAwaits / 4);
+    }
+
+    /**
+     * The longest AWAIT a remote peer may ask for: a longer requested timeout is clamped to this
+     * (the await is admitted and answers {@code tr::flow::timeout} at the cap), so a plain v1 client
+     * still works and nobody parks an entry for an hour.
+     */
+    public long maxAwaitTimeoutNanos() {
+        return v.maxAwaitTimeoutNanos;
+    }
+
+    /**
+     * Remote peers the node keeps shares for (an entry lives while its peer holds a slot or an
+     * await); a full table refuses a new peer's first slot or await with backpressure.
+     */
+    public int sharePeers() {
+        return v.sharePeers;
+    }
+
+    /**
+     * Delivery frames per second one remote peer may be sent (a token bucket of
+     * {@link #peerDeliveryBurst()} frames); deliveries beyond it are dropped and counted, never
+     * queued. 0 = no limit.
+     */
+    public int peerDeliveriesPerSecond() {
+        return v.peerDeliveriesPerSecond;
+    }
+
+    /** The token bucket depth of {@link #peerDeliveriesPerSecond()}: deliveries sent back to back. */
+    public int peerDeliveryBurst() {
+        return v.peerDeliveryBurst;
+    }
+
+    /** How often {@code tick()} refreshes {@code /$node/stats} (the node's overload counters); 0 = never. */
+    public long statsPeriodNanos() {
+        return v.statsPeriodNanos;
+    }
+
     public Clock clock() {
         return v.clock;
     }
@@ -158,6 +210,13 @@ public final class NodeConfig {
         private long staleGraceNanos = 60_000_000_000L;
         private long defaultAwaitTimeoutNanos = 1_000_000_000L;
         private int framesPerPoll = 32;
+        private int slotsPerPeer;
+        private int awaitsPerPeer;
+        private long maxAwaitTimeoutNanos = 60_000_000_000L;
+        private int sharePeers = 64;
+        private int peerDeliveriesPerSecond = 2000;
+        private int peerDeliveryBurst = 500;
+        private long statsPeriodNanos = 1_000_000_000L;
         private Clock clock = SystemClock.INSTANCE;
         private AccessPolicy accessPolicy;
         private boolean remoteWritesToUndeclared;
@@ -182,6 +241,13 @@ public final class NodeConfig {
             staleGraceNanos = c.staleGraceNanos;
             defaultAwaitTimeoutNanos = c.defaultAwaitTimeoutNanos;
             framesPerPoll = c.framesPerPoll;
+            slotsPerPeer = c.slotsPerPeer;
+            awaitsPerPeer = c.awaitsPerPeer;
+            maxAwaitTimeoutNanos = c.maxAwaitTimeoutNanos;
+            sharePeers = c.sharePeers;
+            peerDeliveriesPerSecond = c.peerDeliveriesPerSecond;
+            peerDeliveryBurst = c.peerDeliveryBurst;
+            statsPeriodNanos = c.statsPeriodNanos;
             clock = c.clock;
             accessPolicy = c.accessPolicy;
             remoteWritesToUndeclared = c.remoteWritesToUndeclared;
@@ -289,6 +355,48 @@ public final class NodeConfig {
             return this;
         }
 
+        /** Slots one remote peer may hold: 1..maxSubscribers (default: a quarter of maxSubscribers). */
+        public Builder slotsPerPeer(int v) {
+            slotsPerPeer = v;
+            return this;
+        }
+
+        /** Pending AWAITs one remote peer may hold: 1..maxAwaits (default: a quarter of maxAwaits). */
+        public Builder awaitsPerPeer(int v) {
+            awaitsPerPeer = v;
+            return this;
+        }
+
+        /** Longest AWAIT a remote peer gets (longer requests are clamped): at least 1 ms (default 60 s). */
+        public Builder maxAwaitTimeoutNanos(long v) {
+            maxAwaitTimeoutNanos = v;
+            return this;
+        }
+
+        /** Remote peers the share table tracks: 1..65535 (default 64). */
+        public Builder sharePeers(int v) {
+            sharePeers = v;
+            return this;
+        }
+
+        /** Delivery frames per second per remote peer: 0 (no limit)..16777216 (default 2000). */
+        public Builder peerDeliveriesPerSecond(int v) {
+            peerDeliveriesPerSecond = v;
+            return this;
+        }
+
+        /** Token bucket depth of the per-peer delivery rate: 1..16777216 (default 500). */
+        public Builder peerDeliveryBurst(int v) {
+            peerDeliveryBurst = v;
+            return this;
+        }
+
+        /** Period of the {@code /$node/stats} refresh done by {@code tick()}: 0 (never) or more (default 1 s). */
+        public Builder statsPeriodNanos(long v) {
+            statsPeriodNanos = v;
+            return this;
+        }
+
         /** The node's time source (not null; default the system clock). */
         public Builder clock(Clock c) {
             clock = c;
@@ -323,6 +431,17 @@ public final class NodeConfig {
             range("staleGraceNanos", staleGraceNanos, 0, Long.MAX_VALUE);
             range("defaultAwaitTimeoutNanos", defaultAwaitTimeoutNanos, 0, Long.MAX_VALUE);
             range("framesPerPoll", framesPerPoll, 1, 65535);
+            if (slotsPerPeer != 0) {
+                range("slotsPerPeer", slotsPerPeer, 1, maxSubscribers);
+            }
+            if (awaitsPerPeer != 0) {
+                range("awaitsPerPeer", awaitsPerPeer, 1, maxAwaits);
+            }
+            range("maxAwaitTimeoutNanos", maxAwaitTimeoutNanos, 1_000_000L, Long.MAX_VALUE);
+            range("sharePeers", sharePeers, 1, 65535);
+            range("peerDeliveriesPerSecond", peerDeliveriesPerSecond, 0, MAX_TABLE);
+            range("peerDeliveryBurst", peerDeliveryBurst, 1, MAX_TABLE);
+            range("statsPeriodNanos", statsPeriodNanos, 0, Long.MAX_VALUE);
             if (clock == null) {
                 throw new IllegalArgumentException("clock must not be null");
             }

@@ -296,9 +296,25 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
         List<LinkView> lv = new ArrayList<>(links.size());
         for (LinkEntry l : links) {
-            lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link.stats())));
+            lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link)));
         }
         return new HostSnapshot(name, version, vertices, lv);
+    }
+
+    /**
+     * A link's counters for the links panel: traffic, then every drop, refusal and eviction (issue 11:
+     * overload is visible), then its peer table in the BoundedResource vocabulary when it has one.
+     */
+    static Map<String, Long> counters(Link link) {
+        Map<String, Long> c = counters(link.stats());
+        io.spectrum.stats.BoundedResource peers = link.peers();
+        if (peers != null) {
+            c.put("peers.capacity", (long) peers.capacity());
+            c.put("peers.inUse", (long) peers.inUse());
+            c.put("peers.peak", (long) peers.peak());
+            c.put("peers.refused", peers.refusals());
+        }
+        return c;
     }
 
     static Map<String, Long> counters(LinkStats s) {
@@ -312,6 +328,11 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         c.put("droppedInvalid", s.droppedInvalid);
         c.put("sendRefused", s.sendRefused);
         c.put("reconnects", s.reconnects);
+        c.put("droppedByOs", s.droppedByOs);
+        c.put("peersRefused", s.peersRefused);
+        c.put("peersEvicted", s.peersEvicted);
+        c.put("shareRefusals", s.shareRefusals);
+        c.put("deliveriesDropped", s.deliveriesDropped);
         return c;
     }
 

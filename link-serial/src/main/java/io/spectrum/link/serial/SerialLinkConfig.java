@@ -19,7 +19,11 @@ public final class SerialLinkConfig {
         return this;
     }
 
-    /** Largest libtracer frame carried (before the CRC and stuffing). */
+    /**
+     * Largest libtracer frame carried (before the CRC and stuffing); default 4096. A node this link
+     * is attached to refuses at write time any value that would not fit one such frame with its
+     * envelope (the smallest attached link's frame wins; {@code --frame} on the command line).
+     */
     public SerialLinkConfig maxFrame(int bytes) {
         if (bytes < 4 || bytes > 16 * 1024 * 1024) {
             throw new IllegalArgumentException("maxFrame must be 4..16 MiB: " + bytes);

@@ -29,8 +29,10 @@ import java.nio.channels.DatagramChannel;
  * <ul>
  *   <li><b>listener</b> ({@code --udp HOST:PORT}): binds, learns peers from their datagrams into a
  *       fixed peer table (peer handle = slot index), answers them on the same socket. Sends to a
- *       handle it does not know answer {@link WireError#TRANSPORT_DOWN}. A full table refuses the new
- *       sender (counted in {@link #refusals()}).</li>
+ *       handle it does not know answer {@link WireError#TRANSPORT_DOWN}. A full table gives the new
+ *       sender the place of the longest-silent down peer, or refuses it; one source IP holds at most
+ *       {@link UdpLinkConfig#peersPerHost} entries (refusals and evictions are counted in
+ *       {@link #stats()} and {@link #peerTable()}).</li>
  *   <li><b>dialer</b> ({@code --peer HOST:PORT}): a channel connected to one peer (handle 0), so
  *       {@code read}/{@code write} carry no address at all. It may send before it has heard anything:
  *       somebody has to speak first.</li>
@@ -74,6 +76,11 @@ public final class UdpLink implements Link {
     private final long[] everUp;
     /** The peer table in the BoundedResource vocabulary (readable from any thread). */
     private final ResourceCounter peerTable;
+    /** Peer-table entries one source IP may hold ({@link UdpLinkConfig#peersPerHost}). */
+    private final int peersPerHost;
+    private final boolean limitLoopback;
+    private final int receiveBufferRequested;
+    private final int receiveBufferGranted;
 
     private SocketAddress lastFrom;
     private SocketAddress lastReceived;
@@ -100,6 +107,10 @@ public final class UdpLink implements Link {
         this.tx = ByteBuffer.allocateDirect(maxFrame);
         this.peerAddr = new SocketAddress[peers];
         this.peerTable = new ResourceCounter(name + " peers", peers);
+        this.peersPerHost = dialer ? peers : config.peersPerHost();
+        this.limitLoopback = config.limitLoopbackPeers;
+        this.receiveBufferRequested = config.receiveBufferBytes;
+        this.receiveBufferGranted = grantedReceiveBuffer(channel);
         this.everUp = new long[peers];
         this.nextLivenessCheck = clock.nanoTime();
         this.liveness = new PeerLiveness(this, peers, config.peerTimeoutNanos, config.pingIntervalNanos, dialer,
@@ -142,8 +153,10 @@ public final class UdpLink implements Link {
         DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
         try {
             ch.configureBlocking(false);
+            if (config.receiveBufferBytes > 0) {
+                ch.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferBytes);
+            }
             if (config.socketBufferBytes > 0) {
-                ch.setOption(StandardSocketOptions.SO_RCVBUF, config.socketBufferBytes);
                 ch.setOption(StandardSocketOptions.SO_SNDBUF, config.socketBufferBytes);
             }
         } catch (IOException | RuntimeException e) {
@@ -153,12 +166,62 @@ public final class UdpLink implements Link {
         return ch;
     }
 
+    private static int grantedReceiveBuffer(DatagramChannel ch) {
+        try {
+            return ch.getOption(StandardSocketOptions.SO_RCVBUF);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The SO_RCVBUF size asked for (0: the OS default was kept). */
+    public int receiveBufferRequested() {
+        return receiveBufferRequested;
+    }
+
+    /**
+     * The SO_RCVBUF size the OS reports for the socket, or -1 when it cannot be read. Linux reports
+     * twice the usable size it granted (its bookkeeping overhead) and caps the request at
+     * {@code net.core.rmem_max}.
+     */
+    public int receiveBufferGranted() {
+        return receiveBufferGranted;
+    }
+
+    /**
+     * True when the OS granted less receive buffer than was asked for (on Linux: the request was
+     * capped at {@code net.core.rmem_max}); bursts beyond the granted size are dropped by the kernel
+     * before the link sees them.
+     */
+    public boolean receiveBufferCapped() {
+        return receiveBufferRequested > 0 && receiveBufferGranted >= 0 && receiveBufferGranted < receiveBufferRequested;
+    }
+
+    /** True when the link listens on a wildcard address (0.0.0.0, ::): every interface reaches it. */
+    public boolean isWildcard() {
+        InetSocketAddress a = localAddress();
+        return !dialer && a != null && a.getAddress() != null && a.getAddress().isAnyLocalAddress();
+    }
+
     static String hostPort(InetSocketAddress a) {
         return a.getHostString() + ":" + a.getPort();
     }
 
-    /** Parses {@code HOST:PORT} (the {@code --udp} / {@code --peer} option value). */
+    /** The host a bare {@code :PORT} or {@code PORT} means: loopback, so nothing is exposed unless asked. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
+    /**
+     * Parses {@code HOST:PORT} (the {@code --udp} / {@code --peer} option value). A bare {@code :PORT}
+     * or {@code PORT} means {@link #DEFAULT_HOST} (loopback): a link is only reachable from other
+     * machines when a non-loopback host (or a wildcard, 0.0.0.0 / ::) is named.
+     */
     public static InetSocketAddress parseHostPort(String hostPort) {
+        if (!hostPort.isEmpty() && hostPort.chars().allMatch(Character::isDigit)) {
+            hostPort = ":" + hostPort;
+        }
+        if (hostPort.startsWith(":")) {
+            hostPort = DEFAULT_HOST + hostPort;
+        }
         int colon = hostPort.lastIndexOf(':');
         if (colon <= 0 || colon == hostPort.length() - 1) {
             throw new IllegalArgumentException("expected HOST:PORT, got '" + hostPort + "'");
@@ -325,31 +388,51 @@ public final class UdpLink implements Link {
             return lastFromSlot;
         }
         SocketAddress[] addrs = peerAddr;
+        java.net.InetAddress host = from instanceof InetSocketAddress ? ((InetSocketAddress) from).getAddress() : null;
+        if (host != null && !limitLoopback && host.isLoopbackAddress()) {
+            host = null; // this machine's own clients are not held to a host share
+        }
         int free = -1;
         int oldestDown = -1;
+        int sameHost = 0;
+        int sameHostOldestDown = -1;
         for (int i = 0; i < addrs.length; i++) {
             SocketAddress a = addrs[i];
             if (a == null) {
                 if (free < 0) {
                     free = i;
                 }
-            } else if (a.equals(from)) {
+                continue;
+            }
+            if (a.equals(from)) {
                 addrs[i] = from;
                 lastFrom = from;
                 lastFromSlot = i;
                 return i;
-            } else if (!liveness.isUp(i)
-                    && (oldestDown < 0 || liveness.lastHeard(i) - liveness.lastHeard(oldestDown) < 0)) {
+            }
+            boolean down = !liveness.isUp(i);
+            if (host != null && host.equals(((InetSocketAddress) a).getAddress())) {
+                sameHost++;
+                if (down && (sameHostOldestDown < 0 || liveness.lastHeard(i) - liveness.lastHeard(sameHostOldestDown) < 0)) {
+                    sameHostOldestDown = i;
+                }
+            }
+            if (down && (oldestDown < 0 || liveness.lastHeard(i) - liveness.lastHeard(oldestDown) < 0)) {
                 oldestDown = i;
             }
         }
-        int slot = free >= 0 ? free : oldestDown;
+        // one host (any number of ports) holds at most its share of the table: past it, a new port
+        // only takes the place of one of that host's own silent peers
+        int slot = sameHost >= peersPerHost ? sameHostOldestDown : free >= 0 ? free : oldestDown;
         if (slot < 0) {
             peerTable.refused();
+            stats.peersRefused++;
             return -1;
         }
         if (addrs[slot] == null) {
             peerTable.taken();
+        } else {
+            stats.peersEvicted++;
         }
         addrs[slot] = from;
         everUp[slot] = 0;
@@ -361,6 +444,41 @@ public final class UdpLink implements Link {
     @Override
     public int maxFrame() {
         return maxFrame;
+    }
+
+    /**
+     * Reads the kernel's drop count for this socket (Linux: the {@code drops} column of
+     * {@code /proc/net/udp} for the bound port: datagrams that found the receive buffer full) into
+     * {@link LinkStats#droppedByOs}. Elsewhere, or when it cannot be read, the counter stays as it is.
+     * Allocates (reads a file): the node loop calls it on its stats period, not per frame.
+     */
+    @Override
+    public void refreshCounters() {
+        InetSocketAddress local = localAddress();
+        if (closed || local == null) {
+            return;
+        }
+        long drops = kernelDrops(java.nio.file.Path.of("/proc/net/udp"), local.getPort());
+        if (drops >= 0) {
+            stats.droppedByOs = drops;
+        }
+    }
+
+    /** The drops column of the {@code /proc/net/udp}-format table for local port {@code port}, or -1. */
+    static long kernelDrops(java.nio.file.Path table, int port) {
+        String hexPort = String.format(":%04X", port);
+        try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(table)) {
+            r.readLine(); // header
+            for (String line; (line = r.readLine()) != null; ) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length >= 13 && f[1].endsWith(hexPort)) {
+                    return Long.parseLong(f[12]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
     }
 
     @Override
@@ -401,6 +519,11 @@ public final class UdpLink implements Link {
 
     /** The peer table (capacity, slots in use, peak, refused senders); readable from any thread. */
     public BoundedResource peerTable() {
+        return peerTable;
+    }
+
+    @Override
+    public BoundedResource peers() {
         return peerTable;
     }
 }

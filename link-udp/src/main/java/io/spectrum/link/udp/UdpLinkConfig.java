@@ -1,12 +1,25 @@
 package io.spectrum.link.udp;
 
-/** Limits and timers of one {@link UdpLink}; fixed once the link is created. */
+/**
+ * Limits and timers of one {@link UdpLink}; fixed once the link is created.
+ *
+ * <p>The frame size ({@link #maxFrame}) is the largest datagram the link sends or accepts; a node
+ * the link is attached to refuses at write time any value that would not fit a frame of this size
+ * with its envelope (the smallest attached link wins). The receive buffer ({@link
+ * #receiveBufferBytes}) is what the kernel may queue between two polls; the OS may grant less
+ * (Linux caps it at {@code net.core.rmem_max}), which {@link UdpLink#receiveBufferGranted()} reads back.
+ */
 public final class UdpLinkConfig {
     /** Largest UDP payload over IPv4 (65535 - 20 IP - 8 UDP): the hard frame limit. */
     public static final int MAX_DATAGRAM = 65507;
+    /** Receive buffer requested by default: room for bursts of small frames between two polls. */
+    public static final int DEFAULT_RECEIVE_BUFFER = 4 * 1024 * 1024;
 
     int maxFrame = MAX_DATAGRAM;
     int peerCapacity = 16;
+    int peersPerHost;
+    boolean limitLoopbackPeers;
+    int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER;
     long peerTimeoutNanos = 10_000_000_000L;
     long pingIntervalNanos = 3_000_000_000L;
     int socketBufferBytes = 0;
@@ -47,10 +60,52 @@ public final class UdpLinkConfig {
         return this;
     }
 
-    /** SO_RCVBUF/SO_SNDBUF request; 0 keeps the OS default. */
+    /** SO_RCVBUF/SO_SNDBUF request; 0 keeps the OS default. Sets the receive buffer too. */
     public UdpLinkConfig socketBufferBytes(int bytes) {
         socketBufferBytes = bytes;
+        receiveBufferBytes = bytes;
         return this;
+    }
+
+    /**
+     * SO_RCVBUF request (default {@link #DEFAULT_RECEIVE_BUFFER}, 4 MiB); 0 keeps the OS default.
+     * The OS may grant less: see {@link UdpLink#receiveBufferGranted()}.
+     */
+    public UdpLinkConfig receiveBufferBytes(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("receiveBuffer must be >= 0: " + bytes);
+        }
+        receiveBufferBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Peer-table entries one source address (IP, any port) may hold: a host sending from many
+     * ports cannot fill the table; its next new port takes the place of one of its own silent
+     * (down) peers, or is refused (counted in {@code LinkStats.peersRefused}). Default: half the
+     * peer table, at least 1. Loopback senders (this machine: a host and its command-line tools)
+     * are not limited unless {@link #limitLoopbackPeers} says so.
+     */
+    public UdpLinkConfig peersPerHost(int peers) {
+        if (peers < 1) {
+            throw new IllegalArgumentException("peersPerHost must be >= 1: " + peers);
+        }
+        peersPerHost = peers;
+        return this;
+    }
+
+    /** Applies {@link #peersPerHost} to loopback senders too (default false: this machine is trusted). */
+    public UdpLinkConfig limitLoopbackPeers(boolean on) {
+        limitLoopbackPeers = on;
+        return this;
+    }
+
+    public int peersPerHost() {
+        return Math.min(peerCapacity, peersPerHost > 0 ? peersPerHost : Math.max(1, peerCapacity / 2));
+    }
+
+    public int receiveBufferBytes() {
+        return receiveBufferBytes;
     }
 
     public int maxFrame() {

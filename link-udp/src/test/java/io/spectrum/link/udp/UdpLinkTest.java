@@ -285,7 +285,9 @@ class UdpLinkTest {
     @Test
     void parsesHostPort() {
         assertEquals(new InetSocketAddress("127.0.0.1", 7000), UdpLink.parseHostPort("127.0.0.1:7000"));
-        for (String bad : new String[] {"nohost", ":7000", "h:", "h:x", "h:70000"}) {
+        // issue 11: a bare :PORT now means loopback (it used to be refused); see UdpExposureTest
+        assertEquals(new InetSocketAddress("127.0.0.1", 7000), UdpLink.parseHostPort(":7000"));
+        for (String bad : new String[] {"nohost", "h:", "h:x", "h:70000", ":70000", ""}) {
             try {
                 UdpLink.parseHostPort(bad);
                 throw new AssertionError("accepted " + bad);

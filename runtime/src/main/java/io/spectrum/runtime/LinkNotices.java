@@ -1,0 +1,48 @@
+package io.spectrum.runtime;
+
+import io.spectrum.link.Link;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.node.NarrowNode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The warnings a node process prints once when a link is opened (issue 11 items 2 and 6): a
+ * listener bound to a wildcard address (0.0.0.0, ::) says what every network it is on can now do,
+ * and a UDP receive buffer the OS capped says by how much and which sysctl to raise.
+ */
+public final class LinkNotices {
+    private LinkNotices() {
+    }
+
+    /** The warning lines for {@code link} attached to {@code node} (empty when there is nothing to say). */
+    public static List<String> atStart(Link link, NarrowNode node) {
+        List<String> out = new ArrayList<>();
+        if (link instanceof UdpLink u) {
+            if (u.isWildcard()) {
+                out.add(exposure(link.name(), node.remotelyWritable()));
+            }
+            if (u.receiveBufferCapped()) {
+                out.add(String.format("warning: %s: receive buffer %d KiB granted of %d KiB requested (capped by "
+                                + "net.core.rmem_max); bursts beyond it are dropped by the kernel. Raise it: "
+                                + "sysctl -w net.core.rmem_max=%d",
+                        link.name(), granted(u) / 1024, u.receiveBufferRequested() / 1024, u.receiveBufferRequested()));
+            }
+        }
+        return out;
+    }
+
+    /** Linux reports twice the usable size it granted; show what the sockets can hold. */
+    private static int granted(UdpLink u) {
+        return System.getProperty("os.name", "").startsWith("Linux") ? u.receiveBufferGranted() / 2 : u.receiveBufferGranted();
+    }
+
+    /** The one line naming what a wildcard listener exposes. */
+    static String exposure(String linkName, String writable) {
+        return "warning: " + linkName + " listens on every interface: anyone who can reach this port can read "
+                + "every vertex (and $node/stats), subscribe to any of them, and write " + writable
+                + ". Bind 127.0.0.1 (the default for :PORT) or one interface address unless that is intended; "
+                + "see docs/security.md.";
+    }
+}

@@ -1,0 +1,67 @@
+package io.spectrum.runtime;
+
+import io.spectrum.link.udp.UdpLinkConfig;
+
+/**
+ * The per-link settings a node process takes from its command line, as one context object for
+ * {@link LinkSpec}: the liveness timers, the frame size and the UDP receive buffer.
+ *
+ * <ul>
+ *   <li>{@code pingMillis}: probe a quiet peer after this long; {@code timeoutMillis}: report it down.</li>
+ *   <li>{@code frameBytes}: the largest frame the link carries ({@code --frame}); 0 keeps the link's
+ *       default (UDP: the 65507-byte datagram; serial: 4096). The node the link is attached to
+ *       refuses at write time any value that would not fit one frame of the smallest attached link.</li>
+ *   <li>{@code receiveBufferBytes}: the UDP SO_RCVBUF request ({@code --rcvbuf}); default 4 MiB,
+ *       0 keeps the OS default. The OS may grant less ({@link LinkNotices} warns).</li>
+ * </ul>
+ */
+public final class LinkSettings {
+    long pingMillis = LinkSpec.DEFAULT_PING_MILLIS;
+    long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
+    int frameBytes;
+    int receiveBufferBytes = UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
+
+    public LinkSettings pingMillis(long ms) {
+        pingMillis = ms;
+        return this;
+    }
+
+    public LinkSettings timeoutMillis(long ms) {
+        timeoutMillis = ms;
+        return this;
+    }
+
+    /** Largest frame carried; 0 = the link's default. */
+    public LinkSettings frameBytes(int bytes) {
+        if (bytes != 0 && bytes < 64) {
+            throw new IllegalArgumentException("--frame must be 0 (the link's default) or at least 64 bytes, was " + bytes);
+        }
+        frameBytes = bytes;
+        return this;
+    }
+
+    /** UDP receive buffer request; 0 = the OS default. */
+    public LinkSettings receiveBufferBytes(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("--rcvbuf must be >= 0, was " + bytes);
+        }
+        receiveBufferBytes = bytes;
+        return this;
+    }
+
+    public long pingMillis() {
+        return pingMillis;
+    }
+
+    public long timeoutMillis() {
+        return timeoutMillis;
+    }
+
+    public int frameBytes() {
+        return frameBytes;
+    }
+
+    public int receiveBufferBytes() {
+        return receiveBufferBytes;
+    }
+}
