@@ -1,6 +1,7 @@
 package io.spectrum.node.api;
 
 import io.spectrum.wire.AccessMask;
+import io.spectrum.wire.Bytes;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.SettingsReader;
@@ -136,12 +137,13 @@ public final class VertexSchema {
         return bodyLength <= maxSize ? WireError.OK : WireError.SCHEMA_TYPE_MISMATCH;
     }
 
-    /** A VALUE payload of this declaration's width as a long, sign-extended when signed (big-endian). */
+    /**
+     * A VALUE payload of this declaration's width as a long, sign-extended when signed (little-endian,
+     * as every libtracer integer: digest §1). An unsigned 8-byte value above {@code Long.MAX_VALUE}
+     * comes back negative; read it with {@link Long#toUnsignedString(long)}.
+     */
     public long rawValue(byte[] buf, int bodyOff) {
-        long v = 0;
-        for (int i = 0; i < width; i++) {
-            v = (v << 8) | (buf[bodyOff + i] & 0xFF);
-        }
+        long v = Bytes.uLe(buf, bodyOff, width);
         if (signed && width < 8) {
             int shift = 64 - 8 * width;
             v = (v << shift) >> shift;
@@ -182,7 +184,7 @@ public final class VertexSchema {
      */
     public int copyKey(byte[] name, int off, int len, byte[] dst, int dstOff, int capacity) {
         for (int i = 0; i < keyAt.length; i++) {
-            if (keyLen[i] == len && io.spectrum.wire.Bytes.equals(settings, keyAt[i], len, name, off, len)) {
+            if (keyLen[i] == len && Bytes.equals(settings, keyAt[i], len, name, off, len)) {
                 if (valueLen[i] > capacity) {
                     return -WireError.FLOW_BACKPRESSURE;
                 }
