@@ -127,7 +127,9 @@ public final class ValueFormat {
                 .divide(BigDecimal.valueOf(schema.scale()), MathContext.DECIMAL128);
         BigDecimal whole = q.setScale(0, RoundingMode.HALF_EVEN);
         if (q.subtract(whole).abs().compareTo(WHOLE_STEP_SLACK) > 0) {
-            return refuse(t + " is finer than the vertex's steps; it holds " + holds(schema));
+            boolean wholeSteps = schema.scale() == 1.0 && schema.offset() == 0.0;
+            return refuse(t + (wholeSteps ? " is not a whole number; the vertex holds "
+                    : " is finer than the vertex's steps; it holds ") + holds(schema));
         }
         BigInteger raw = whole.toBigIntegerExact();
         if (raw.compareTo(min(schema)) < 0 || raw.compareTo(max(schema)) > 0) {

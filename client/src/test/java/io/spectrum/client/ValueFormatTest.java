@@ -68,7 +68,7 @@ class ValueFormatTest {
     @Test
     void whatDoesNotFitIsRefusedWithOneLine() {
         assertEquals("3 is out of range; the vertex holds a number from 0 to 1", ValueFormat.parse("3", LED).reason());
-        assertEquals("3.5 is finer than the vertex's steps; it holds a number from 0 to 1", ValueFormat.parse("3.5", LED).reason());
+        assertEquals("3.5 is not a whole number; the vertex holds a number from 0 to 1", ValueFormat.parse("3.5", LED).reason());
         assertEquals("'on' is not a number; the vertex holds a number from 0 to 1", ValueFormat.parse("on", LED).reason());
         assertEquals("12345678901234567890 is out of range; the vertex holds a number from 0 to 1",
                 ValueFormat.parse("12345678901234567890", LED).reason());
