@@ -155,6 +155,18 @@ class DeclaredValuesCommandTest {
     }
 
     @Test
+    void aPlainV1ReadOfSettingsAppAnswersThePinnedVector() throws Exception {
+        byte[] vector = io.spectrum.vectors.VectorLoader.loadClasspath(io.spectrum.vectors.VectorLoader.SPECTRUM_V1).stream()
+                .filter(v -> v.id().equals("settings/declaration-temp")).findFirst().orElseThrow().bytes();
+        UdpLink link = UdpLink.dial(9, UdpLink.parseHostPort(addr), new UdpLinkConfig(), SystemClock.INSTANCE);
+        try (io.spectrum.client.PeerClient c = new io.spectrum.client.PeerClient(link, 0, java.time.Duration.ofSeconds(2))) {
+            io.spectrum.client.Reply r = c.read("/board/temp", io.spectrum.client.Requests.settingsApp());
+            assertTrue(r.ok(), r.toString());
+            org.junit.jupiter.api.Assertions.assertArrayEquals(vector, r.value());
+        }
+    }
+
+    @Test
     void lsAndSubShowTheUnit() throws Exception {
         Cli.Run ls = Cli.run("ls", "--peer", addr, "/board");
         assertEquals(0, ls.code(), ls.all());
