@@ -1,4 +1,6 @@
 import io.spectrum.client.PeerClient;
+import io.spectrum.client.Reply;
+import io.spectrum.client.Requests;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.api.NodePath;
@@ -34,9 +36,16 @@ public final class FwdKinds {
         show("READ absent (ERROR reply)", c.read("/board/nope"));
         show("READ composed tree", c.read("/board"));
         show("READ :children[]", c.call(READ, "/board", field("children", -1, 1), null));
-        show("READ :subscribers[]", c.subscribers(counter));
+        show("READ :subscribers[]", c.read(counter, Requests.subscribers()));
         show("READ :settings", c.call(READ, counter, field("settings", -1, -1), null));
         show("READ :acl", c.call(READ, counter, field("acl", -1, -1), null));
+        show("READ :settings.app (the declaration)", c.read("/board/temp", Requests.settingsApp()));
+        show("READ :settings.app.unit", c.read("/board/temp", Requests.field("settings.app.unit")));
+        show("READ :settings.app.nope (ERROR reply)", c.read("/board/temp", Requests.field("settings.app.nope")));
+        show("READ :schema", c.read("/board/temp", Requests.field("schema")));
+        show("WRITE :settings.app.unit (ERROR reply)", c.write("/board/temp", Requests.field("settings.app.unit"), value(1, 1)));
+        show("WRITE read-only vertex (ERROR reply)", c.write("/board/temp", value(2350, 2)));
+        show("WRITE against the declaration (ERROR reply)", c.write("/board/led", value(1, 4)));
         show("READ /$node/caps (plain peer)", c.read("/$node/caps"));
         show("WRITE value", c.write("/board/led", value(1, 1)));
         show("WRITE absent (ERROR reply)", c.write("/board/nope", value(1, 1)));
@@ -48,10 +57,11 @@ public final class FwdKinds {
         // a plain v1 append: SUBSCRIBER{PATH route}, no qos; v1 answers RESULT with no payload
         String route = "/cli/plain";
         byte[] rec = subscriber(route);
-        PeerClient.Reply appended = c.callVia(route, WRITE, counter, field("subscribers", -1, 1), rec);
+        Reply appended = c.callVia(route, WRITE, counter, field("subscribers", -1, 1), rec);
         show("WRITE :subscribers[] plain v1 append", appended);
-        c.pump(Duration.ofMillis(1200), d -> System.out.println("  delivery to " + d.route()));
-        int n = slotOf(c.subscribers(counter), rec);
+        c.onDelivery(d -> System.out.println("  delivery to " + d.route()));
+        c.pumpFor(Duration.ofMillis(1200));
+        int n = slotOf(c.read(counter, Requests.subscribers()), rec);
         show("READ :subscribers[" + n + "]", c.call(READ, counter, field("subscribers", n, 1), null));
         byte[] suspended = new byte[rec.length + SubscriberRenderer.MAX_GROWTH];
         int m = new SubscriberRenderer().render(rec, 0, rec.length, true, suspended, 0, suspended.length);
@@ -64,9 +74,9 @@ public final class FwdKinds {
         c.close();
     }
 
-    static void show(String what, PeerClient.Reply r) {
+    static void show(String what, Reply r) {
         String answer = r.code() == WireError.FLOW_TIMEOUT && what.contains("no reply") ? "no reply, as asked"
-                : r.ok() ? (r.payload() == null ? "RESULT, no payload" : "RESULT " + hex(r.payload()))
+                : r.ok() ? (r.value() == null ? "RESULT, no payload" : "RESULT " + hex(r.value()))
                 : "ERROR " + WireError.identity(r.code());
         System.out.println(what + ": " + answer);
     }
@@ -100,11 +110,11 @@ public final class FwdKinds {
     }
 
     /** The position of {@code rec} in a :subscribers[] answer (a POINT of renderings), or -1. */
-    static int slotOf(PeerClient.Reply list, byte[] rec) {
-        if (!list.ok() || list.payload() == null) {
+    static int slotOf(Reply list, byte[] rec) {
+        if (!list.ok() || list.value() == null) {
             return -1;
         }
-        byte[] p = list.payload();
+        byte[] p = list.value();
         TlvIndex x = new TlvIndex();
         if (new FrameDecoder().decode(p, 0, p.length, x) != WireError.OK) {
             return -1;
