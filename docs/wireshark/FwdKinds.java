@@ -1,11 +1,13 @@
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
-import io.spectrum.client.SubscriberList;
+import io.spectrum.client.Requests;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.SystemClock;
+import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.SubscriberRenderer;
+import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -34,9 +36,16 @@ public final class FwdKinds {
         show("READ absent (ERROR reply)", c.read("/board/nope"));
         show("READ composed tree", c.read("/board"));
         show("READ :children[]", c.call(READ, "/board", field("children", -1, 1), null));
-        show("READ :subscribers[]", c.subscribers(counter).reply());
+        show("READ :subscribers[]", c.read(counter, Requests.subscribers()));
         show("READ :settings", c.call(READ, counter, field("settings", -1, -1), null));
         show("READ :acl", c.call(READ, counter, field("acl", -1, -1), null));
+        show("READ :settings.app (the declaration)", c.read("/board/temp", Requests.settingsApp()));
+        show("READ :settings.app.unit", c.read("/board/temp", Requests.field("settings.app.unit")));
+        show("READ :settings.app.nope (ERROR reply)", c.read("/board/temp", Requests.field("settings.app.nope")));
+        show("READ :schema", c.read("/board/temp", Requests.field("schema")));
+        show("WRITE :settings.app.unit (ERROR reply)", c.write("/board/temp", Requests.field("settings.app.unit"), value(1, 1)));
+        show("WRITE read-only vertex (ERROR reply)", c.write("/board/temp", value(2350, 2)));
+        show("WRITE against the declaration (ERROR reply)", c.write("/board/led", value(1, 4)));
         show("READ /$node/caps (plain peer)", c.read("/$node/caps"));
         show("WRITE value", c.write("/board/led", value(1, 1)));
         show("WRITE absent (ERROR reply)", c.write("/board/nope", value(1, 1)));
@@ -52,7 +61,7 @@ public final class FwdKinds {
         show("WRITE :subscribers[] plain v1 append", appended);
         c.onDelivery(d -> System.out.println("  delivery to " + d.route()));
         c.pumpFor(Duration.ofMillis(1200));
-        int n = slotOf(c.subscribers(counter), rec);
+        int n = slotOf(c.read(counter, Requests.subscribers()), rec);
         show("READ :subscribers[" + n + "]", c.call(READ, counter, field("subscribers", n, 1), null));
         byte[] suspended = new byte[rec.length + SubscriberRenderer.MAX_GROWTH];
         int m = new SubscriberRenderer().render(rec, 0, rec.length, true, suspended, 0, suspended.length);
@@ -100,11 +109,20 @@ public final class FwdKinds {
         return Arrays.copyOf(b, w.length());
     }
 
-    /** The position of {@code rec} in a :subscribers[] answer, or -1. */
-    static int slotOf(SubscriberList list, byte[] rec) {
-        for (io.spectrum.client.Slot slot : list.slots()) {
-            if (!slot.isHole() && Arrays.equals(slot.record(), rec)) {
-                return slot.index();
+    /** The position of {@code rec} in a :subscribers[] answer (a POINT of renderings), or -1. */
+    static int slotOf(Reply list, byte[] rec) {
+        if (!list.ok() || list.value() == null) {
+            return -1;
+        }
+        byte[] p = list.value();
+        TlvIndex x = new TlvIndex();
+        if (new FrameDecoder().decode(p, 0, p.length, x) != WireError.OK) {
+            return -1;
+        }
+        int i = 0;
+        for (int e = x.firstChild(0); e != TlvIndex.NONE; e = x.nextSibling(e), i++) {
+            if (Arrays.equals(Arrays.copyOfRange(p, x.start(e), x.end(e)), rec)) {
+                return i;
             }
         }
         return -1;

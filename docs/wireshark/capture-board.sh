@@ -32,9 +32,15 @@ echo "== every CLI command and every FWD kind, as a plain v1 peer =="
   spectrum ls --peer $p --json /board
   spectrum read --peer $p /board/temp
   spectrum read --peer $p /board/nope
+  spectrum read --peer $p /board/temp:settings.app /board/temp:schema /board/temp:settings.app.unit
+  spectrum read --peer $p --json /board/humidity /board/led:settings.app
+  spectrum write --peer $p /board/led 1
+  spectrum write --peer $p /board/led 3.5
+  spectrum write --peer $p /board/temp 23.5
   spectrum write --peer $p /board/led 1 --width 1
   spectrum write --peer $p /board/nope 1
   spectrum sub --peer $p /board/counter /board/temp --count 3
+  spectrum ls --peer $p /board
   spectrum tap --peer $p /board/counter --count 6
   spectrum decode 0f403c00010001000006000c000673656e736f720474656d7006000900087265706c792d65700b40160002000c00737065637472756d2e657874010002000100
   set +x

@@ -25,7 +25,7 @@ function remember(v) {
   }
 }
 
-function chart(path) {
+function chart(path, unit) {
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('class', 'chart');
   svg.setAttribute('viewBox', '0 0 160 28');
@@ -41,7 +41,8 @@ function chart(path) {
     line.setAttribute('points', pts.join(' '));
     svg.append(line);
     const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
-    title.textContent = `min ${lo} max ${hi} over the last ${h.length} values`;
+    const u = unit ? ' ' + unit : '';
+    title.textContent = `min ${lo}${u} max ${hi}${u} over the last ${h.length} values`;
     svg.append(title);
   }
   return svg;
@@ -105,7 +106,7 @@ function renderTree(s) {
     r.el.querySelector('.seq').textContent = 'seq ' + v.seq;
     r.el.classList.toggle('is-stale', v.stale);
     r.el.querySelector('.badge.stale').hidden = !v.stale;
-    r.el.querySelector('.chart-slot').replaceChildren(v.numeric ? chart(v.path) : '');
+    r.el.querySelector('.chart-slot').replaceChildren(v.numeric ? chart(v.path, v.unit) : '');
     // rebuild the subscriber table only when its shape changes, so a button is not replaced under a click
     const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
     if (key !== r.subsKey) {

@@ -3,34 +3,67 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.Reply;
-import io.spectrum.host.runtime.ValueText;
+import io.spectrum.client.ValueText;
 import io.spectrum.wire.WireError;
 
-/** How the client commands print values and refusals, as text or JSON. */
+/**
+ * How the client commands print values and refusals, as text or JSON. Values come rendered by
+ * their vertex's declaration ({@link io.spectrum.client.ValueFormat}).
+ *
+ * <p>JSON value fields (the same names the MQTT bridge will publish): {@code value} — the value in
+ * its unit as a JSON number when it is one ({@code 23.28}), else its text; {@code unit} — the
+ * declared unit as people write it ({@code °C}, {@code %}), present only for a declared vertex
+ * with a unit; {@code ucum} — the declared UCUM text ({@code Cel}); {@code raw} — the raw integer
+ * of a VALUE ({@code 2328}; unsigned when declared so); {@code text} — what the text output shows
+ * ({@code 23.28 °C}); {@code number} — as {@code value} for numbers (kept from before).
+ */
 final class ClientOutput {
     static final ObjectMapper JSON = new ObjectMapper();
 
     private ClientOutput() { }
 
+    /** A value TLV without a declaration (raw rendering). */
     static ValueText text(byte[] tlv) {
         return tlv == null ? ValueText.NONE : ValueText.of(tlv, 0, tlv.length);
     }
 
+    /** A reply, its value rendered raw. */
     static ObjectNode json(String path, Reply r) {
+        return json(path, r, r.ok() ? text(r.value()) : null);
+    }
+
+    /** A reply whose value was rendered as {@code v} (ignored for a refusal). */
+    static ObjectNode json(String path, Reply r, ValueText v) {
         ObjectNode o = JSON.createObjectNode();
         o.put("path", path);
         o.put("ok", r.ok());
         if (r.ok()) {
-            ValueText v = text(r.value());
-            o.put("value", v.text());
-            if (v.numeric()) {
-                o.put("number", v.number());
-            }
+            value(o, v == null ? ValueText.NONE : v);
         } else {
             o.put("error", WireError.identity(r.code()));
             o.put("code", r.code());
         }
         return o;
+    }
+
+    /** Adds the value fields of {@code v} to {@code o}. */
+    static void value(ObjectNode o, ValueText v) {
+        if (v.numeric()) {
+            o.put("value", v.value());
+            o.put("number", v.number());
+        } else {
+            o.put("value", v.text());
+        }
+        if (!v.unit().isEmpty()) {
+            o.put("unit", v.unit());
+        }
+        if (v.ucum() != null) {
+            o.put("ucum", v.ucum());
+        }
+        if (v.raw() != null) {
+            o.put("raw", v.raw());
+        }
+        o.put("text", v.text());
     }
 
     /** "refused: tr::path::not_found" plus a hint for the common cases. */

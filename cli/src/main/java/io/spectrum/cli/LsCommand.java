@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.TreeWalk;
-import io.spectrum.host.runtime.ValueText;
 import io.spectrum.wire.WireError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,7 +22,7 @@ import java.util.concurrent.Callable;
  * subtree follows, found through {@code :children[]} reads ({@link TreeWalk}) down to {@code --depth}.
  */
 @Command(name = "ls", mixinStandardHelpOptions = true,
-        description = {"List a running node's vertices with values and subscriber counts, as a tree.",
+        description = {"List a running node's vertices with values (in their declared unit) and subscriber counts, as a tree.",
                 "With no PATH the walk starts at /; under each listed vertex its children are found with "
                         + ":children[] reads, down to --depth levels. Subscriber counts come from each path's "
                         + ":subscribers[] list (suspended ones counted apart). A node that does not answer "
@@ -65,7 +64,7 @@ public final class LsCommand implements Callable<Integer> {
             TreeWalk tree = new TreeWalk(c, depth, v -> {
                 rc[0] |= refused(v) ? 1 : 0;
                 if (!peer.json) {
-                    printRow(out, v, named);
+                    printRow(out, c, v, named);
                 }
             });
             for (String p : starts) {
@@ -76,7 +75,7 @@ public final class LsCommand implements Callable<Integer> {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
                 }
                 if (peer.json) {
-                    out.println(json(root));
+                    out.println(json(c, root));
                 }
                 out.flush();
             }
@@ -93,12 +92,12 @@ public final class LsCommand implements Callable<Integer> {
         return !v.answered() || (e != 0 && e != WireError.SCHEMA_NOT_FOUND && e != WireError.PATH_NOT_FOUND);
     }
 
-    private void printRow(PrintWriter out, TreeWalk.Vertex v, boolean named) {
+    private void printRow(PrintWriter out, PeerClient client, TreeWalk.Vertex v, boolean named) {
         String indent = "  ".repeat(v.depth());
         String label = v.depth() == 0 ? v.path() : indent + v.name();
         String value;
         if (v.value().ok()) {
-            value = ValueText.of(v.value().value(), 0, v.value().value().length).text();
+            value = client.render(v.path(), v.value().value()).text();
         } else if (v.value().code() == WireError.PATH_NOT_FOUND && v.subscribers().ok() && (v.depth() > 0 || !named)) {
             value = "-"; // a listed vertex without a value of its own
         } else {
@@ -117,14 +116,14 @@ public final class LsCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static ObjectNode json(TreeWalk.Vertex v) {
-        ObjectNode o = ClientOutput.json(v.path(), v.value());
+    private static ObjectNode json(PeerClient client, TreeWalk.Vertex v) {
+        ObjectNode o = ClientOutput.json(v.path(), v.value(), v.value().ok() ? client.render(v.path(), v.value().value()) : null);
         o.put("subscribers", v.subscribers().subscribers());
         o.put("suspended", v.subscribers().suspended());
         if (v.walked()) {
             ArrayNode kids = o.putArray("children");
             for (TreeWalk.Vertex c : v.children()) {
-                kids.add(json(c));
+                kids.add(json(client, c));
             }
         }
         if (v.notWalked() > 0) {

@@ -1,7 +1,9 @@
 package io.spectrum.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
+import io.spectrum.client.Requests;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -11,18 +13,26 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code spectrum read --peer HOST:PORT PATH...}: the last-known value of each path. */
+/**
+ * {@code spectrum read --peer HOST:PORT PATH[:FIELD]...}: the last-known value of each path, shown
+ * by the vertex's declaration ({@code 23.28 °C}), or a field of the vertex decoded.
+ */
 @Command(name = "read", mixinStandardHelpOptions = true,
         description = {"Read the last-known value of paths on a running node.",
+                "A vertex that declares what it holds is shown in its unit (23.28 °C); --json adds value, unit, "
+                        + "ucum and raw. PATH:FIELD reads a field of the vertex instead and prints it decoded: "
+                        + ":settings.app (the vertex's declaration), :settings.app.unit (one key of it), :schema, "
+                        + ":settings, :subscribers[], :children[].",
                 "",
-                "Example: spectrum read --peer 127.0.0.1:7700 /board/temp", ""},
+                "Example: spectrum read --peer 127.0.0.1:7700 /board/temp",
+                "         spectrum read --peer 127.0.0.1:7700 /board/temp:settings.app", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every path answered", "1:a path was refused (the reason is printed)", "2:bad arguments"})
 public final class ReadCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Vertex paths, e.g. /board/temp.")
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Vertex paths, e.g. /board/temp or /board/temp:settings.app.")
     List<String> paths;
 
     @CommandLine.Spec
@@ -33,22 +43,39 @@ public final class ReadCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int rc = 0;
         try (PeerClient c = peer.connect(spec.commandLine())) {
-            for (String p : paths) {
+            for (String arg : paths) {
+                int colon = arg.indexOf(':');
+                String p = colon < 0 ? arg : arg.substring(0, colon);
                 Reply r;
                 try {
-                    r = c.read(p);
+                    r = colon < 0 ? c.read(p) : c.read(p, Requests.field(arg.substring(colon + 1)));
                 } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
+                    throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + arg + "': " + e.getMessage());
                 }
                 rc |= r.ok() ? 0 : 1;
-                if (peer.json) {
-                    out.println(ClientOutput.json(p, r));
+                if (colon >= 0) {
+                    printField(out, arg, r);
+                } else if (peer.json) {
+                    out.println(ClientOutput.json(p, r, r.ok() ? c.render(p, r.value()) : null));
                 } else {
-                    out.println(p + " = " + (r.ok() ? ClientOutput.text(r.value()).text() : ClientOutput.refusal(r, peer.peer)));
+                    out.println(p + " = " + (r.ok() ? c.render(p, r.value()).text() : ClientOutput.refusal(r, peer.peer)));
                 }
             }
         }
         out.flush();
         return rc;
+    }
+
+    private void printField(PrintWriter out, String arg, Reply r) {
+        if (peer.json) {
+            ObjectNode o = ClientOutput.json(arg, r, null);
+            if (r.ok()) {
+                o.remove("text");
+                o.set("value", FieldAnswer.json(r.value()));
+            }
+            out.println(o);
+        } else {
+            out.println(arg + " = " + (r.ok() ? FieldAnswer.text(r.value()) : ClientOutput.refusal(r, peer.peer)));
+        }
     }
 }

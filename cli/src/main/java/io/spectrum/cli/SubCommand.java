@@ -3,7 +3,9 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
-import io.spectrum.host.runtime.ValueText;
+import io.spectrum.client.ValueFormat;
+import io.spectrum.client.ValueText;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 import picocli.CommandLine;
@@ -22,7 +24,7 @@ import java.util.concurrent.Callable;
 /** {@code spectrum sub --peer HOST:PORT PATH...}: follows paths live. */
 @Command(name = "sub", mixinStandardHelpOptions = true,
         description = {"Follow paths on a running node live.",
-                "Prints each new value with the sequence number and stale flag the node stamps on it, starting "
+                "Prints each new value (in its declared unit) with the sequence number and stale flag the node stamps on it, starting "
                         + "with the current value. Stops on Ctrl-C, or after --count values or --duration seconds.",
                 "",
                 "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter", ""},
@@ -53,6 +55,7 @@ public final class SubCommand implements Callable<Integer> {
         }
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Map<String, String> routes = new HashMap<>();
+            Map<String, VertexSchema> schemas = new HashMap<>();
             for (int i = 0; i < paths.size(); i++) {
                 String p = paths.get(i);
                 String route = "/cli/sub/" + i;
@@ -72,6 +75,7 @@ public final class SubCommand implements Callable<Integer> {
                     return 1;
                 }
                 routes.put(route, p);
+                schemas.put(route, c.declaration(p)); // read once: deliveries render by it
             }
             long[] seen = {0};
             long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
@@ -81,14 +85,11 @@ public final class SubCommand implements Callable<Integer> {
                 }
                 seen[0]++;
                 String path = routes.getOrDefault(d.route(), d.route());
-                ValueText v = ClientOutput.text(d.value());
+                ValueText v = ValueFormat.render(d.value(), schemas.get(d.route()));
                 if (peer.json) {
                     ObjectNode o = ClientOutput.JSON.createObjectNode();
                     o.put("path", path);
-                    o.put("value", v.text());
-                    if (v.numeric()) {
-                        o.put("number", v.number());
-                    }
+                    ClientOutput.value(o, v);
                     if (d.stamped()) {
                         o.put("seq", d.seq());
                         o.put("stale", d.stale());

@@ -2,6 +2,11 @@ package io.spectrum.cli;
 
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
+import io.spectrum.client.ValueFormat;
+import io.spectrum.client.ValueText;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.wire.AccessMask;
+import io.spectrum.wire.WireError;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import picocli.CommandLine;
@@ -16,15 +21,24 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.concurrent.Callable;
 
-/** {@code spectrum write --peer HOST:PORT PATH VALUE}: writes one value. */
+/**
+ * {@code spectrum write --peer HOST:PORT PATH VALUE}: writes one value. A vertex that declares what
+ * it holds gets VALUE parsed by its declaration ({@link ValueFormat#parse}); what does not fit is
+ * refused here, before anything is sent, with one line and exit 2.
+ */
 @Command(name = "write", mixinStandardHelpOptions = true,
         description = {"Write a value to a path on a running node.",
-                "The path must exist there (a remote write never creates one). An integer is sent as a VALUE "
-                        + "(--width bytes, little-endian), anything else as text (NAME).",
+                "The path must exist there (a remote write never creates one). A vertex that declares what it "
+                        + "holds (spectrum read PATH:settings.app) takes VALUE in its unit (23.5 or 23.5 °C for a "
+                        + "temperature, 1 for an LED); a value out of its range, finer than its steps or not a number "
+                        + "is refused before sending (exit 2). Without a declaration an integer is sent as a VALUE "
+                        + "(--width bytes, little-endian), anything else as text (NAME). --width, --text and --hex "
+                        + "send exactly what they say (for experts; the node still checks it).",
                 "",
-                "Example: spectrum write --peer 127.0.0.1:7700 /board/led 1 --width 1", ""},
+                "Example: spectrum write --peer 127.0.0.1:7700 /board/led 1", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:written", "1:refused (the reason is printed)", "2:bad arguments"})
+        exitCodeList = {"0:written", "1:refused by the node (the reason is printed)",
+                "2:bad arguments, or a value the vertex's declaration does not take (the reason is printed)"})
 public final class WriteCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;
@@ -32,11 +46,12 @@ public final class WriteCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", description = "The vertex path.")
     String path;
 
-    @Parameters(index = "1", paramLabel = "VALUE", description = "The value: an integer, text, or a whole TLV in hex with --hex.")
+    @Parameters(index = "1", paramLabel = "VALUE", description = "The value: a number in the vertex's unit, text, or a whole TLV in hex with --hex.")
     String value;
 
-    @Option(names = "--width", paramLabel = "N", defaultValue = "4", description = "Integer width in bytes: 1, 2, 4 or 8 (default: ${DEFAULT-VALUE}).")
-    int width;
+    @Option(names = "--width", paramLabel = "N",
+            description = "Send an integer VALUE of N bytes: 1, 2, 4 or 8 (default without a declaration: 4).")
+    Integer width;
 
     @Option(names = "--text", description = "Send VALUE as text (NAME) even if it looks like a number.")
     boolean text;
@@ -49,23 +64,57 @@ public final class WriteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        byte[] tlv = encode(spec.commandLine());
-        PrintWriter out = spec.commandLine().getOut();
-        try (PeerClient c = peer.connect(spec.commandLine())) {
+        CommandLine cl = spec.commandLine();
+        boolean expert = hex || text || width != null;
+        byte[] raw = expert ? encode(cl) : null;
+        PrintWriter out = cl.getOut();
+        try (PeerClient c = peer.connect(cl)) {
+            VertexSchema schema;
+            try {
+                schema = expert ? null : c.declaration(path);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, "bad path '" + path + "': " + e.getMessage());
+            }
+            byte[] tlv = raw;
+            if (tlv == null && schema != null) {
+                ValueFormat.Parsed parsed = ValueFormat.parse(value, schema);
+                if (!parsed.ok()) {
+                    PrintWriter err = cl.getErr();
+                    err.println(path + ": " + parsed.reason());
+                    err.flush();
+                    return 2;
+                }
+                tlv = parsed.tlv();
+            } else if (tlv == null) {
+                tlv = encode(cl);
+            }
             Reply r;
             try {
                 r = c.write(path, tlv);
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + path + "': " + e.getMessage());
+                throw new CommandLine.ParameterException(cl, "bad path '" + path + "': " + e.getMessage());
             }
+            ValueText sent = ValueFormat.render(tlv, schema);
             if (peer.json) {
-                out.println(ClientOutput.json(path, r.ok() ? Reply.result(tlv, r.frame()) : r));
+                out.println(ClientOutput.json(path, r.ok() ? Reply.result(tlv, r.frame()) : r, sent));
             } else {
-                out.println(path + " <- " + ClientOutput.text(tlv).text() + ": " + (r.ok() ? "ok" : ClientOutput.refusal(r, peer.peer)));
+                out.println(path + " <- " + sent.text() + ": " + (r.ok() ? "ok" : ClientOutput.refusal(r, peer.peer)
+                        + hint(r, schema, path)));
             }
             out.flush();
             return r.ok() ? 0 : 1;
         }
+    }
+
+    /** Why the node refused, when the declaration says. */
+    private static String hint(Reply r, VertexSchema schema, String path) {
+        if (r.code() == WireError.ACCESS_DENIED && schema != null && !schema.allows(AccessMask.WRITE)) {
+            return " (the vertex is read-only)";
+        }
+        if (r.code() == WireError.SCHEMA_TYPE_MISMATCH) {
+            return " (the vertex does not hold this; see spectrum read " + path + ":settings.app)";
+        }
+        return "";
     }
 
     byte[] encode(CommandLine cl) {
@@ -82,6 +131,7 @@ public final class WriteCommand implements Callable<Integer> {
         byte[] b = new byte[value.length() * 4 + 16];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
         Long n = text ? null : parseLong(value);
+        int width = this.width == null ? 4 : this.width;
         if (n != null) {
             if (width != 1 && width != 2 && width != 4 && width != 8) {
                 throw new CommandLine.ParameterException(cl, "--width must be 1, 2, 4 or 8 (was " + width + ")");

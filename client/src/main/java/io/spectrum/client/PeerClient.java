@@ -1,6 +1,7 @@
 package io.spectrum.client;
 
 import io.spectrum.link.Link;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
@@ -41,6 +42,7 @@ public final class PeerClient implements AutoCloseable {
     private final String replyPrefix;
     private final Inbox inbox = new Inbox();
     private final Toggles toggles = new Toggles();
+    private final Declarations declarations = new Declarations();
     private final Transport.Sink sink = this::inbound;
     private FrameTap tap;
     /** The extensions announcement appended to each request, or null (plain v1). */
@@ -99,11 +101,36 @@ public final class PeerClient implements AutoCloseable {
     }
 
     public Reply write(String path, byte[] value) {
-        return call(FwdView.OP_WRITE, path, null, value);
+        Reply r = call(FwdView.OP_WRITE, path, null, value);
+        declarations.answered(path, r);
+        return r;
     }
 
     public Reply write(String path, byte[] field, byte[] value) {
         return call(FwdView.OP_WRITE, path, field, value);
+    }
+
+    // ---- vertex declarations (issue 9) ------------------------------------------------------------
+
+    /**
+     * The declaration of the vertex at {@code path} ({@code PATH:settings.app}, read once and kept:
+     * {@link Declarations}), or null when it has none, the peer is a plain v1 node without
+     * declarations, or it did not answer.
+     *
+     * @throws IllegalArgumentException when {@code path} is not a valid path
+     */
+    public VertexSchema declaration(String path) {
+        return declarations.get(this, path);
+    }
+
+    /** {@code tlv} rendered with {@code path}'s declaration ({@link ValueFormat}). */
+    public ValueText render(String path, byte[] tlv) {
+        return ValueFormat.render(tlv, declaration(path));
+    }
+
+    /** Forgets every declaration read so far (the peer restarted); the next use reads them again. */
+    public void forgetDeclarations() {
+        declarations.forget();
     }
 
     /** AWAIT {@code path}: the next value within {@code waitNs} (the node's answer), waiting that long plus the timeout. */

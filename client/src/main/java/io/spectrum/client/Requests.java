@@ -3,7 +3,9 @@ package io.spectrum.client;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FieldView;
+import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Names;
+import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
@@ -86,6 +88,73 @@ public final class Requests {
     public static byte[] children() {
         return build(w -> w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.CHILDREN)
                 .value(FieldView.MODE_ELEMENT, 1).end());
+    }
+
+    /**
+     * {@code :settings.app}: FIELD{NAME settings, NAME app}, the owner-declared namespace where a
+     * vertex's declaration lives (digest §4.3; docs/extensions.md, "Vertex declarations").
+     */
+    public static byte[] settingsApp() {
+        return build(w -> w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SETTINGS).leaf(TlvType.NAME, Names.APP).end());
+    }
+
+    /**
+     * A FIELD selector from its text form, the inverse of {@link FieldView#toText()} without the
+     * leading colon: levels separated by {@code .}, each a name with an optional {@code []},
+     * {@code [*]}, {@code [N]} or {@code [N@G]} (e.g. {@code settings.app.unit}, {@code schema},
+     * {@code subscribers[2]}). The bytes are checked with {@link FieldView}, the one FIELD reader.
+     *
+     * @throws IllegalArgumentException naming what is wrong with {@code text}
+     */
+    public static byte[] field(String text) {
+        String[] levels = text.split("\\.", -1);
+        byte[] out = build(w -> {
+            w.begin(TlvType.FIELD);
+            for (String level : levels) {
+                fieldLevel(w, level, text);
+            }
+            w.end();
+        });
+        TlvIndex x = new TlvIndex();
+        if (out == null || new FrameDecoder().decode(out, 0, out.length, x) != WireError.OK
+                || new FieldView().wrap(x, 0) != WireError.OK) {
+            throw new IllegalArgumentException("':" + text + "' is not a field selector (e.g. :settings.app, :schema, :subscribers[])");
+        }
+        return out;
+    }
+
+    private static void fieldLevel(TlvWriter w, String level, String text) {
+        int b = level.indexOf('[');
+        String name = b < 0 ? level : level.substring(0, b);
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("':" + text + "' has an empty level name");
+        }
+        w.leaf(TlvType.NAME, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        if (b < 0) {
+            return;
+        }
+        if (!level.endsWith("]")) {
+            throw new IllegalArgumentException("':" + text + "': '" + level + "' does not end with ]");
+        }
+        String inside = level.substring(b + 1, level.length() - 1);
+        if (inside.equals("*")) {
+            w.value(FieldView.MODE_WILDCARD, 1);
+            return;
+        }
+        if (!inside.isEmpty()) {
+            String[] ig = inside.split("@", -1);
+            try {
+                w.value(Integer.parseInt(ig[0]), 4);
+                if (ig.length == 2) {
+                    w.value(Long.parseLong(ig[1]), 4);
+                } else if (ig.length > 2) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("':" + text + "': '[" + inside + "]' is not [N] or [N@G]");
+            }
+        }
+        w.value(FieldView.MODE_ELEMENT, 1);
     }
 
     /**

@@ -300,6 +300,12 @@ public final class RemoteClient {
     /** Sends FWD{op, dst, [FIELD subscribers[N] / [] ], src = /$reply/k, [payload]}; returns k or -code. */
     private int request(int li, int p, int op, NodePath dst, int slot, boolean list, long gen,
                         byte[] pb, int po, int pl) {
+        return request(li, p, op, dst, null, slot, list, gen, pb, po, pl);
+    }
+
+    /** As above; a non-null {@code field} (a whole FIELD TLV) is sent as the selector instead. */
+    private int request(int li, int p, int op, NodePath dst, byte[] field, int slot, boolean list, long gen,
+                        byte[] pb, int po, int pl) {
         if (li < 0) {
             return NodeResult.refusal(WireError.TRANSPORT_DOWN);
         }
@@ -309,7 +315,9 @@ public final class RemoteClient {
         }
         TlvWriter t = node.txWriter();
         t.begin(TlvType.FWD).value(op, 1).raw(dst.tlv());
-        if (slot >= 0 || list) {
+        if (field != null) {
+            t.raw(field);
+        } else if (slot >= 0 || list) {
             t.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS);
             if (slot >= 0) {
                 t.value(slot, 4);
@@ -335,6 +343,14 @@ public final class RemoteClient {
     /** Remote READ of a vertex's value. Returns a request handle (poll {@link #requestState}). */
     public int read(io.spectrum.link.Link link, int p, NodePath remotePath) {
         return request(node.linkIndex(link), p, FwdView.OP_READ, remotePath, -1, false, -1, null, 0, 0);
+    }
+
+    /**
+     * Remote READ of a field of a vertex, {@code field} being the whole FIELD TLV (e.g.
+     * {@code :settings.app}, where a vertex's declaration lives). Returns a request handle.
+     */
+    public int readField(io.spectrum.link.Link link, int p, NodePath remotePath, byte[] field) {
+        return request(node.linkIndex(link), p, FwdView.OP_READ, remotePath, field, -1, false, -1, null, 0, 0);
     }
 
     /** Remote WRITE of one value TLV. */

@@ -3,6 +3,7 @@ package io.spectrum.vectors;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.SubscriberRenderer;
@@ -50,5 +51,18 @@ class SpectrumVectorsTest {
         assertEquals(WireError.OK, new FrameDecoder().decode(announced, 0, announced.length, x));
         int src = x.child(0, 2);
         assertEquals(Extensions.VERSION, new Extensions().announced(x, x.nextSibling(src)));
+    }
+
+    @Test
+    void declarationsReadBackAsTheDemoBoardDeclaresThem() {
+        byte[] temp = bytes(VectorLoader.SPECTRUM_V1, "settings/declaration-temp");
+        VertexSchema t = VertexSchema.fromSettings(temp, 0, temp.length);
+        assertEquals("VALUE i16 Cel x0.01 r-s", t.toString());
+        assertEquals("board temperature", t.description());
+        byte[] rendered = new byte[t.settingsLength()];
+        t.copySettings(rendered, 0, rendered.length);
+        assertArrayEquals(temp, rendered, "the codec writes the vector's bytes");
+        byte[] led = bytes(VectorLoader.SPECTRUM_V1, "settings/declaration-led");
+        assertEquals("VALUE u8 0..1 rws", VertexSchema.fromSettings(led, 0, led.length).toString());
     }
 }

@@ -137,7 +137,11 @@ public final class VertexSchema {
         return bodyLength <= maxSize ? WireError.OK : WireError.SCHEMA_TYPE_MISMATCH;
     }
 
-    /** A VALUE payload of this declaration's width as a long (little-endian, as the wire), sign-extended when signed. */
+    /**
+     * A VALUE payload of this declaration's width as a long, sign-extended when signed (little-endian,
+     * as every libtracer integer: digest §1). An unsigned 8-byte value above {@code Long.MAX_VALUE}
+     * comes back negative; read it with {@link Long#toUnsignedString(long)}.
+     */
     public long rawValue(byte[] buf, int bodyOff) {
         long v = Bytes.uLe(buf, bodyOff, width);
         if (signed && width < 8) {
@@ -180,7 +184,7 @@ public final class VertexSchema {
      */
     public int copyKey(byte[] name, int off, int len, byte[] dst, int dstOff, int capacity) {
         for (int i = 0; i < keyAt.length; i++) {
-            if (keyLen[i] == len && io.spectrum.wire.Bytes.equals(settings, keyAt[i], len, name, off, len)) {
+            if (keyLen[i] == len && Bytes.equals(settings, keyAt[i], len, name, off, len)) {
                 if (valueLen[i] > capacity) {
                     return -WireError.FLOW_BACKPRESSURE;
                 }

@@ -28,6 +28,12 @@ class VertexSchemaTest {
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, permille.check(TlvType.VALUE, new byte[] {(byte) 0xE9, 0x03}, 0, 2), "1001");
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, LED.check(TlvType.VALUE, new byte[] {2}, 0, 1), "out of range");
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, LED.check(TlvType.VALUE, new byte[] {(byte) 0xFF}, 0, 1), "unsigned 255");
+        // a wider ranged VALUE is read little-endian like every libtracer integer: 500 = F4 01
+        VertexSchema humidity = VertexSchema.value(2, false).range(0, 1000).build();
+        assertEquals(WireError.OK, humidity.check(TlvType.VALUE, new byte[] {(byte) 0xF4, 0x01}, 0, 2), "500");
+        assertEquals(500, humidity.rawValue(new byte[] {(byte) 0xF4, 0x01}, 0));
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, humidity.check(TlvType.VALUE, new byte[] {(byte) 0xE9, 0x03}, 0, 2), "1001");
+        assertEquals(65535, humidity.rawValue(new byte[] {(byte) 0xFF, (byte) 0xFF}, 0), "unsigned is unsigned");
     }
 
     @Test
@@ -40,7 +46,7 @@ class VertexSchemaTest {
 
     @Test
     void signedValuesSignExtendAndScaleToTheirUnit() {
-        byte[] minus = {(byte) 0x38, (byte) 0xFF}; // -200, little-endian as on the wire
+        byte[] minus = {(byte) 0x38, (byte) 0xFF}; // -200, little-endian
         assertEquals(-200, TEMP.rawValue(minus, 0));
         assertEquals(-2.0, TEMP.toUnit(-200), 1e-9);
         assertEquals(2328, TEMP.fromUnit(23.28));

@@ -30,6 +30,9 @@ public final class SnapshotJson {
             if (v.numeric()) {
                 o.put("number", v.number());
             }
+            if (!v.unit().isEmpty()) {
+                o.put("unit", v.unit()); // the declared unit as people write it (°C); see docs/extensions.md
+            }
             o.put("seq", v.seq());
             o.put("stale", v.stale());
             ArrayNode subs = o.putArray("subscribers");

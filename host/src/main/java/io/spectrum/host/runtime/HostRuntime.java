@@ -3,6 +3,8 @@ package io.spectrum.host.runtime;
 import io.spectrum.client.OwnerTransport;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Slot;
+import io.spectrum.client.ValueFormat;
+import io.spectrum.client.ValueText;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
@@ -16,6 +18,7 @@ import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.VertexValue;
 import io.spectrum.wire.WireError;
 
@@ -68,6 +71,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     private final PeerClient owner;
     private final NodeLoop loop;
+    private final MirrorDeclarations declarations;
     private final List<LinkEntry> links = new ArrayList<>();
     private final List<LocalWatch> watches = new ArrayList<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
@@ -79,7 +83,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private long version;
     private long lastRefresh;
 
-    private static final class LinkEntry implements PeerListener {
+    private final class LinkEntry implements PeerListener {
         final Link link;
         final PeerListener node;
         int peersUp;
@@ -98,6 +102,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         @Override
         public void onPeerDown(Link l, int peer) {
             peersUp = Math.max(0, peersUp - 1);
+            declarations.peerDown(l, peer); // a board that comes back may declare anew
+            dirty = true;
             node.onPeerDown(l, peer);
         }
     }
@@ -118,6 +124,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.name = name;
         this.node = node;
         this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
+        this.declarations = new MirrorDeclarations(node);
         this.loop = new NodeLoop("host " + name, node, this::step);
         this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
         // learn every vertex that gets a value: one subtree subscription at the root
@@ -150,12 +157,15 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /**
      * Subscribes {@code remotePath} on (link, peer) and lands its deliveries on {@code localTarget};
-     * the node re-subscribes by itself when the peer comes back. Returns a handle or a negated code.
+     * the node re-subscribes by itself when the peer comes back. The remote vertex's declaration is
+     * read too ({@link MirrorDeclarations}), so the mirror's values show with their unit. Returns a
+     * handle or a negated code.
      */
     public int subscribeRemote(Link link, int peer, String remotePath, String localTarget, int policy) {
         return onNodeThread(() -> {
             NodePath target = NodePath.of(localTarget);
             paths.putIfAbsent(localTarget, target);
+            declarations.mirror(link, peer, remotePath, localTarget);
             dirty = true;
             return node.subscribeRemote(link, peer, NodePath.of(remotePath), target, policy);
         });
@@ -170,7 +180,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             LocalWatch w = new LocalWatch(NodePath.of(path), holder);
             w.sub = node.subscribe(w.path, 0, (s, v, seq, stale) -> {
                 w.delivered++;
-                consumer.accept(new Delivery(v.path(), ValueText.of(v.copy(), 0, v.length()), seq, stale));
+                consumer.accept(new Delivery(v.path(), ValueFormat.render(v.copy(), 0, v.length(), schema(v.path())), seq, stale));
             });
             if (w.sub.error() != WireError.OK) {
                 throw new IllegalStateException("cannot watch " + path + ": " + WireError.identity(w.sub.error()));
@@ -225,8 +235,32 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         loop.start();
     }
 
-    /** The loop's periodic step: rebuilds the snapshot every refresh period. */
+    /**
+     * The declaration a vertex of this host renders by: the board's, read for a mirror, or the
+     * host node's own. Node thread.
+     */
+    private VertexSchema schema(String path) {
+        VertexSchema s = declarations.schema(path);
+        if (s != null) {
+            return s;
+        }
+        try {
+            return node.declaration(NodePath.of(path));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The declaration shown for {@code path} (a mirrored board vertex's or the host's own), or null. */
+    public VertexSchema declaration(String path) {
+        return onNodeThread(() -> schema(path));
+    }
+
+    /** The loop's periodic step: reads mirrors' declarations, rebuilds the snapshot every refresh period. */
     private long step(long now) {
+        if (declarations.poll(now)) {
+            dirty = true;
+        }
         if (now - lastRefresh >= REFRESH_NANOS) {
             refresh();
         }
@@ -268,7 +302,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         for (Map.Entry<String, NodePath> e : paths.entrySet()) {
             NodePath p = e.getValue();
             int n = node.read(p, valueBuf, 0, valueBuf.length);
-            ValueText value = n > 0 ? ValueText.of(valueBuf, 0, n) : ValueText.NONE;
+            ValueText value = n > 0 ? ValueFormat.render(valueBuf, 0, n, schema(e.getKey())) : ValueText.NONE;
             List<SubscriberView> subs = new ArrayList<>();
             Map<Integer, LocalWatch> mine = new HashMap<>();
             for (LocalWatch w : watches) {
@@ -291,7 +325,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
                 subs.add(new SubscriberView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
             }
             subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
-            vertices.add(new VertexView(e.getKey(), value.text(), value.numeric(), value.number(),
+            vertices.add(new VertexView(e.getKey(), value.text(), value.numeric(), value.number(), value.unit(),
                     node.sequence(p), node.isStale(p), subs));
         }
         List<LinkView> lv = new ArrayList<>(links.size());

@@ -8,12 +8,13 @@ import java.util.List;
  * @param path        the vertex path, e.g. {@code /board1/temp}
  * @param value       the last-known value as text ("" when none)
  * @param numeric     whether {@code number} holds the value (drives the chart)
- * @param number      the value as a number when numeric, else 0
+ * @param number      the value as a number when numeric (in its unit when declared), else 0
+ * @param unit        the declared unit as people write it ({@code °C}, {@code %}), "" without one
  * @param seq         the node-stamped sequence number (counts every publish)
  * @param stale       the last publisher's link went away and it has not published since
  * @param subscribers the subscriber slots in slot order (holes omitted)
  */
-public record VertexView(String path, String value, boolean numeric, double number, long seq, boolean stale,
+public record VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
                          List<SubscriberView> subscribers) {
     public VertexView {
         subscribers = List.copyOf(subscribers);

@@ -82,9 +82,21 @@ class DashboardApiTest {
         assertEquals(0, sub.get("slot").asInt());
         assertEquals("udp:10.0.0.2:4000", sub.get("holder").asText());
         assertEquals("delivering", sub.get("state").asText());
+        assertFalse(temp.has("unit"), "an undeclared vertex has no unit");
         JsonNode link = s.get("links").get(0);
         assertTrue(link.get("up").asBoolean());
         assertEquals(7, link.get("counters").get("framesIn").asLong());
+    }
+
+    @Test
+    void aDeclaredVertexCarriesItsUnit() throws Exception {
+        model.publish("/b1/humidity", "48.3", "%");
+        JsonNode s = mapper.readTree(get("api/snapshot").body());
+        JsonNode h = s.get("vertices").get(0);
+        assertEquals("/b1/humidity", h.get("path").asText());
+        assertEquals("48.3 %", h.get("value").asText());
+        assertEquals(48.3, h.get("number").asDouble());
+        assertEquals("%", h.get("unit").asText());
     }
 
     @Test

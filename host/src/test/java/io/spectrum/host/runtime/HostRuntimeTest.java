@@ -7,6 +7,8 @@ import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.TlvWriter;
@@ -149,6 +151,47 @@ class HostRuntimeTest {
                 .noneMatch(x -> x.slot() == remote.slot()), "cleared");
         assertTrue(host.snapshot().links().get(0).up(), "the board link is up");
         assertTrue(host.snapshot().links().get(0).counters().get("framesIn") > 0);
+    }
+
+    @Test
+    void mirroredValuesShowWithTheBoardsDeclarationReadAgainWhenTheBoardRestarts() throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        HostRuntime board = runtime("board");
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/temp"),
+                VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        board.attach(boardLink);
+        board.start();
+        board.write("/board/temp", value(2328, 2));
+        board.write("/board/plain", value(7, 2));
+
+        HostRuntime host = runtime("host");
+        UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE);
+        host.attach(toBoard);
+        host.start();
+        assertTrue(host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0x0020) >= 0);
+        assertTrue(host.subscribeRemote(toBoard, 0, "/board/plain", "/board1/plain", 0x0020) >= 0);
+        HostSnapshot s = await(host, x -> vertex(x, "/board1/temp").filter(v -> v.value().equals("23.28 °C")).isPresent()
+                && vertex(x, "/board1/plain").filter(v -> v.value().equals("7")).isPresent(), "23.28 °C and a raw 7");
+        VertexView temp = vertex(s, "/board1/temp").orElseThrow();
+        assertEquals("°C", temp.unit());
+        assertEquals(23.28, temp.number(), 1e-9);
+        assertEquals("", vertex(s, "/board1/plain").orElseThrow().unit(), "an undeclared board vertex renders raw");
+
+        // the board restarts on the same address, declaring the vertex anew (Kelvin this time)
+        java.net.InetSocketAddress at = boardLink.localAddress();
+        board.close();
+        await(host, x -> !x.links().get(0).up(), "the link shows down");
+        assertEquals("23.28 °C", vertex(host.snapshot(), "/board1/temp").orElseThrow().value(), "the stale value keeps its unit");
+        HostRuntime again = runtime("board again");
+        assertEquals(WireError.OK, again.node().declare(NodePath.of("/board/temp"),
+                VertexSchema.value(2, true).unit("K").scale(0.01).offset(273.15).readOnly().build()));
+        again.attach(UdpLink.listen(1, at, quick, SystemClock.INSTANCE));
+        again.start();
+        again.write("/board/temp", value(2328, 2));
+        await(host, x -> vertex(x, "/board1/temp").filter(v -> v.value().equals("296.43 K")).isPresent(),
+                "the restarted board's declaration is read again");
+        assertEquals("K", host.declaration("/board1/temp").unit());
     }
 
     @Test

@@ -40,6 +40,7 @@ public final class InMemoryHostModel implements HostModel {
         String value = "";
         boolean numeric;
         double number;
+        String unit = "";
         long seq;
         boolean stale;
         final List<Slot> slots = new ArrayList<>(); // null entries are holes left by clear
@@ -58,9 +59,15 @@ public final class InMemoryHostModel implements HostModel {
 
     /** Publishes a value: assigns it, spends a sequence number, delivers to non-suspended slots. */
     public void publish(String path, String value) {
+        publish(path, value, "");
+    }
+
+    /** Publishes a number of a declared vertex with its unit ({@code °C}): shown as {@code 21.5 °C}. */
+    public void publish(String path, String value, String unit) {
         synchronized (this) {
             Vertex v = vertices.computeIfAbsent(path, p -> new Vertex());
-            v.value = value;
+            v.value = unit.isEmpty() ? value : value + " " + unit;
+            v.unit = unit;
             v.seq++;
             v.stale = false;
             Double n = parseNumber(value);
@@ -133,7 +140,7 @@ public final class InMemoryHostModel implements HostModel {
                     subs.add(new SubscriberView(i, s.holder, s.target, s.suspended, s.delivered));
                 }
             }
-            out.add(new VertexView(e.getKey(), v.value, v.numeric, v.number, v.seq, v.stale, subs));
+            out.add(new VertexView(e.getKey(), v.value, v.numeric, v.number, v.unit, v.seq, v.stale, subs));
         }
         return new HostSnapshot(nodeName, version, out, new ArrayList<>(links.values()));
     }

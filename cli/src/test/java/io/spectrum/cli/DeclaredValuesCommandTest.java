@@ -1,0 +1,192 @@
+package io.spectrum.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spectrum.board.Board;
+import io.spectrum.host.runtime.HostRuntime;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wire.WireError;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static io.spectrum.cli.ClientCommandsTest.name;
+import static io.spectrum.cli.ClientCommandsTest.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** read / write / ls / sub on a node whose vertices are declared as the demo board declares them (issue 9). */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DeclaredValuesCommandTest {
+    private HostRuntime board;
+    private String addr;
+    private Runnable closing = () -> { };
+
+    @BeforeEach
+    void startBoard() throws Exception {
+        board = new HostRuntime("board", new NarrowNode(NodeConfig.defaults()));
+        Board.declare(board.node());
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/level"),
+                VertexSchema.value(1, false).writable().description("a u8 without a range").build()));
+        UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        board.attach(link);
+        board.start();
+        addr = "127.0.0.1:" + link.localAddress().getPort();
+        assertEquals(WireError.OK, board.write("/board/temp", value(2328, 2)));
+        assertEquals(WireError.OK, board.write("/board/humidity", value(483, 2)));
+        assertEquals(WireError.OK, board.write("/board/led", value(0, 1)));
+        assertEquals(WireError.OK, board.write("/board/level", value(0, 1)));
+        assertEquals(WireError.OK, board.write("/board/name", name("kitchen")));
+    }
+
+    @AfterEach
+    void stop() {
+        closing.run();
+        board.close();
+    }
+
+    @Test
+    void readShowsTheValueInItsUnit() throws Exception {
+        Cli.Run r = Cli.run("read", "--peer", addr, "/board/temp", "/board/humidity", "/board/name");
+        assertEquals(0, r.code(), r.all());
+        assertEquals("/board/temp = 23.28 °C\n/board/humidity = 48.3 %\n/board/name = kitchen\n", r.out());
+
+        JsonNode j = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/temp").out());
+        assertEquals("/board/temp", j.get("path").asText());
+        assertTrue(j.get("ok").asBoolean());
+        assertTrue(j.get("value").isNumber(), j.toString());
+        assertEquals("23.28", j.get("value").decimalValue().toPlainString());
+        assertEquals("°C", j.get("unit").asText());
+        assertEquals("Cel", j.get("ucum").asText());
+        assertEquals(2328, j.get("raw").asLong());
+        assertEquals(23.28, j.get("number").asDouble());
+        assertEquals("23.28 °C", j.get("text").asText());
+    }
+
+    @Test
+    void unsignedIsUnsigned() throws Exception {
+        Cli.Run w = Cli.run("write", "--peer", addr, "/board/level", "255");
+        assertEquals(0, w.code(), w.all());
+        assertEquals("/board/level <- 255: ok\n", w.out());
+        assertEquals("/board/level = 255\n", Cli.run("read", "--peer", addr, "/board/level").out());
+        JsonNode j = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/level").out());
+        assertEquals(255, j.get("raw").asLong());
+        assertEquals(255, j.get("value").asLong());
+    }
+
+    @Test
+    void writeParsesByTheDeclarationWithoutWidth() throws Exception {
+        Cli.Run w = Cli.run("write", "--peer", addr, "/board/led", "1");
+        assertEquals(0, w.code(), w.all());
+        assertEquals("/board/led <- 1: ok\n", w.out());
+        assertEquals("/board/led = 1\n", Cli.run("read", "--peer", addr, "/board/led").out());
+    }
+
+    @Test
+    void whatTheDeclarationDoesNotTakeIsRefusedBeforeSendingWithOneLine() throws Exception {
+        long seq = board.node().sequence(NodePath.of("/board/led"));
+        assertRefusedLocally("/board/led: 3.5 is not a whole number; the vertex holds a number from 0 to 1\n", "/board/led", "3.5");
+        assertRefusedLocally("/board/led: 'on' is not a number; the vertex holds a number from 0 to 1\n", "/board/led", "on");
+        assertRefusedLocally("/board/led: 2 is out of range; the vertex holds a number from 0 to 1\n", "/board/led", "2");
+        assertRefusedLocally("/board/led: 12345678901234567890 is out of range; the vertex holds a number from 0 to 1\n",
+                "/board/led", "12345678901234567890");
+        assertRefusedLocally("/board/temp: 400 is out of range; the vertex holds a number from -327.68 to 327.67 °C in steps of 0.01\n",
+                "/board/temp", "400");
+        assertRefusedLocally("/board/temp: 23.555 is finer than the vertex's steps; it holds a number from -327.68 to 327.67 °C "
+                + "in steps of 0.01\n", "/board/temp", "23.555");
+        assertRefusedLocally("/board/level: 256 is out of range; the vertex holds a number from 0 to 255\n", "/board/level", "256");
+        assertEquals(seq, board.node().sequence(NodePath.of("/board/led")), "nothing was written");
+        assertEquals("/board/led = 0\n", Cli.run("read", "--peer", addr, "/board/led").out());
+    }
+
+    private void assertRefusedLocally(String line, String path, String input) {
+        Cli.Run r = Cli.run("write", "--peer", addr, path, input);
+        assertEquals(2, r.code(), r.all());
+        assertEquals("", r.out());
+        assertEquals(line, r.err());
+    }
+
+    @Test
+    void aReadOnlyVertexIsRefusedByTheBoard() {
+        Cli.Run r = Cli.run("write", "--peer", addr, "/board/temp", "23.5");
+        assertEquals(1, r.code(), r.all());
+        assertEquals("/board/temp <- 23.50 °C: refused: tr::access::denied (the vertex is read-only)\n", r.out());
+        assertEquals("/board/temp = 23.28 °C\n", Cli.run("read", "--peer", addr, "/board/temp").out());
+        // an expert's raw write that breaks the declaration: the board refuses it with the type mismatch
+        Cli.Run wide = Cli.run("write", "--peer", addr, "/board/led", "1", "--width", "4");
+        assertEquals(1, wide.code(), wide.all());
+        assertEquals("/board/led <- 1: refused: tr::schema::type_mismatch (the vertex does not hold this; "
+                + "see spectrum read /board/led:settings.app)\n", wide.out());
+    }
+
+    @Test
+    void fieldsAreAddressableAndPrintedDecoded() throws Exception {
+        Cli.Run app = Cli.run("read", "--peer", addr, "/board/temp:settings.app");
+        assertEquals(0, app.code(), app.all());
+        assertEquals("/board/temp:settings.app = SETTINGS\n"
+                + "  type = VALUE\n  width = 2\n  signed = 1\n  unit = Cel\n  scale = 0.01\n  rights = 5\n"
+                + "  description = board temperature\n  (declaration: VALUE i16 Cel x0.01 r-s)\n", app.out());
+        assertEquals("/board/temp:settings.app.unit = Cel\n", Cli.run("read", "--peer", addr, "/board/temp:settings.app.unit").out());
+        Cli.Run schema = Cli.run("read", "--peer", addr, "/board/temp:schema");
+        assertEquals(0, schema.code(), schema.all());
+        assertTrue(schema.out().startsWith("/board/temp:schema = POINT\n  temp\n  SETTINGS {}\n  app\n  SETTINGS\n    type = VALUE\n"),
+                schema.out());
+        JsonNode j = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/led:settings.app").out());
+        assertEquals("VALUE", j.get("value").get("type").asText());
+        assertEquals(1, j.get("value").get("max").asInt());
+        assertEquals(7, j.get("value").get("rights").asInt());
+
+        Cli.Run missing = Cli.run("read", "--peer", addr, "/board/temp:settings.app.nope");
+        assertEquals(1, missing.code());
+        assertEquals("/board/temp:settings.app.nope = refused: tr::schema::not_found\n", missing.out());
+        assertEquals(2, Cli.run("read", "--peer", addr, "/board/temp:settings..app").code(), "a malformed field is a usage error");
+    }
+
+    @Test
+    void aPlainV1ReadOfSettingsAppAnswersThePinnedVector() throws Exception {
+        byte[] vector = io.spectrum.vectors.VectorLoader.loadClasspath(io.spectrum.vectors.VectorLoader.SPECTRUM_V1).stream()
+                .filter(v -> v.id().equals("settings/declaration-temp")).findFirst().orElseThrow().bytes();
+        UdpLink link = UdpLink.dial(9, UdpLink.parseHostPort(addr), new UdpLinkConfig(), SystemClock.INSTANCE);
+        try (io.spectrum.client.PeerClient c = new io.spectrum.client.PeerClient(link, 0, java.time.Duration.ofSeconds(2))) {
+            io.spectrum.client.Reply r = c.read("/board/temp", io.spectrum.client.Requests.settingsApp());
+            assertTrue(r.ok(), r.toString());
+            org.junit.jupiter.api.Assertions.assertArrayEquals(vector, r.value());
+        }
+    }
+
+    @Test
+    void lsAndSubShowTheUnit() throws Exception {
+        Cli.Run ls = Cli.run("ls", "--peer", addr, "/board");
+        assertEquals(0, ls.code(), ls.all());
+        assertTrue(ls.out().lines().anyMatch(l -> l.matches("  temp\\s+23\\.28 °C\\s+-")), ls.out());
+        assertTrue(ls.out().lines().anyMatch(l -> l.matches("  humidity\\s+48\\.3 %\\s+-")), ls.out());
+        JsonNode tree = new ObjectMapper().readTree(Cli.run("ls", "--peer", addr, "--json", "/board/temp").out());
+        assertEquals("°C", tree.get("unit").asText());
+
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        closing = ticker::shutdownNow;
+        ticker.scheduleAtFixedRate(() -> {
+            board.write("/board/temp", value(2328, 2));
+            board.write("/board/humidity", value(483, 2));
+        }, 0, 50, TimeUnit.MILLISECONDS);
+        Cli.Run sub = Cli.run("sub", "--peer", addr, "/board/temp", "--count", "1");
+        assertEquals(0, sub.code(), sub.all());
+        assertTrue(sub.out().matches("/board/temp = 23\\.28 °C  \\(seq \\d+\\)\n"), sub.out());
+        JsonNode o = new ObjectMapper().readTree(Cli.run("sub", "--peer", addr, "--json", "/board/humidity", "--count", "1").out());
+        assertEquals("%", o.get("unit").asText());
+        assertEquals(483, o.get("raw").asLong());
+        assertEquals(48.3, o.get("value").asDouble());
+    }
+}

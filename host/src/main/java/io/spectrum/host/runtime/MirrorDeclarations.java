@@ -1,0 +1,120 @@
+package io.spectrum.host.runtime;
+
+import io.spectrum.client.Requests;
+import io.spectrum.link.Link;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.RemoteClient;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.wire.WireError;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The declarations of the board vertices a host mirrors: for each mirror (link, peer, remote path
+ * → local path) one READ of {@code remote:settings.app} through the node's own remote client,
+ * parsed with {@link VertexSchema#fromSettings} and kept until the board's peer goes down (which
+ * the liveness probe also reports for a board that restarted faster than the link timeout, by its
+ * changed {@code spectrum.boot}); then it is read again once the board answers. A board without
+ * declarations (an older board, a plain v1 node) answers a refusal or an empty SETTINGS: the
+ * mirror then has none and its values render raw. Node thread only.
+ */
+final class MirrorDeclarations {
+    private static final byte[] SETTINGS_APP = Requests.settingsApp();
+    private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private static final class Entry {
+        final Link link;
+        final int peer;
+        final NodePath remote;
+        VertexSchema schema;
+        boolean known;
+        int request = -1;
+        long sentAt;
+        long triedAt = Long.MIN_VALUE / 2;
+
+        Entry(Link link, int peer, NodePath remote) {
+            this.link = link;
+            this.peer = peer;
+            this.remote = remote;
+        }
+    }
+
+    private final NarrowNode node;
+    private final Map<String, Entry> byLocal = new HashMap<>();
+    private final byte[] result = new byte[4096];
+
+    MirrorDeclarations(NarrowNode node) {
+        this.node = node;
+    }
+
+    void mirror(Link link, int peer, String remote, String local) {
+        byLocal.put(local, new Entry(link, peer, NodePath.of(remote)));
+    }
+
+    /** The declaration of the board vertex mirrored at {@code local}, or null (none, not yet read, not a mirror). */
+    VertexSchema schema(String local) {
+        Entry e = byLocal.get(local);
+        return e == null ? null : e.schema;
+    }
+
+    /**
+     * The board on (link, peer) went away (or restarted): read its declarations again once it
+     * answers. The last one stays meanwhile, so its last (stale) values still show with their unit.
+     */
+    void peerDown(Link link, int peer) {
+        for (Entry e : byLocal.values()) {
+            if (e.link == link && e.peer == peer) {
+                release(e);
+                e.known = false;
+                e.triedAt = Long.MIN_VALUE / 2;
+            }
+        }
+    }
+
+    /** Sends what is unknown, takes in answers; returns true when a declaration changed. */
+    boolean poll(long now) {
+        RemoteClient client = node.remote();
+        boolean changed = false;
+        for (Entry e : byLocal.values()) {
+            if (e.known) {
+                continue;
+            }
+            if (e.request < 0) {
+                if (now - e.triedAt >= RETRY_NANOS) {
+                    e.triedAt = now;
+                    int k = client.readField(e.link, e.peer, e.remote, SETTINGS_APP);
+                    e.request = k;
+                    e.sentAt = now;
+                }
+                continue;
+            }
+            if (client.requestState(e.request) == RemoteClient.DONE) {
+                int code = client.requestError(e.request);
+                VertexSchema before = e.schema;
+                if (code == WireError.OK) {
+                    int n = client.requestResult(e.request, result, 0);
+                    e.schema = n > 0 ? VertexSchema.fromSettings(result, 0, n) : null;
+                } else {
+                    e.schema = null; // the board answered that the vertex has no declaration
+                }
+                e.known = true;
+                changed |= e.schema != before;
+                release(e);
+            } else if (now - e.sentAt > GIVE_UP_NANOS) {
+                release(e); // unanswered: ask again after RETRY_NANOS
+            }
+        }
+        return changed;
+    }
+
+    private void release(Entry e) {
+        if (e.request >= 0) {
+            node.remote().release(e.request);
+            e.request = -1;
+        }
+    }
+}
