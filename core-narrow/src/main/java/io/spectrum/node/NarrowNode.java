@@ -335,6 +335,23 @@ public final class NarrowNode implements Node, FrameHandler {
         return client.subscribe(li, peer, remotePath, localTarget, policy);
     }
 
+    /**
+     * A remote subscription feeding {@code target} has a gap (its slot at the peer is gone or not
+     * yet admitted): the target goes stale from now, unless it already is, until the next delivery
+     * (a write clears stale) or the stale grace purges the value.
+     */
+    void markGap(NodePath target) {
+        int v = vt.find(target.tlv(), target.bodyOffset(), target.bodyLength());
+        if (v >= 0 && vt.valLen(v) >= 0 && !vt.isStale(v)) {
+            vt.markStale(v, clock.nanoTime());
+        }
+    }
+
+    /** The clock the node reads (its config's). */
+    public Clock clock() {
+        return clock;
+    }
+
     /** The client side of remote subscriptions and requests. */
     public RemoteClient remote() {
         return client;

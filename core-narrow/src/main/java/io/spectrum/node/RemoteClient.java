@@ -53,6 +53,10 @@ public final class RemoteClient {
     private final long[] gen;
     private final int[] sends;
     private final byte[][] record;
+    /** The outstanding slot check of each record (a request handle), or -1. */
+    private final int[] checkReq;
+    /** Times each record's remote slot was found gone and re-appended. */
+    private final int[] restores;
 
     // outstanding requests: each has its own reply endpoint /$reply/<k> (digest §5.2 [rec])
     /** Request states. */
@@ -65,6 +69,8 @@ public final class RemoteClient {
     private final int[] reqKind;
     private final int[] reqError;
     private final int[] reqLen;
+    /** The record a request checks ({@link #verify}), or -1 for a caller's request. */
+    private final int[] reqRecord;
     private final byte[] reqBuf;
     private final int reqCap;
     private final SubscriberRenderer renderer = new SubscriberRenderer();
@@ -85,6 +91,13 @@ public final class RemoteClient {
         gen = new long[capacity];
         sends = new int[capacity];
         record = new byte[capacity][];
+        checkReq = new int[capacity];
+        restores = new int[capacity];
+        reqRecord = new int[capacity];
+        for (int k = 0; k < capacity; k++) {
+            checkReq[k] = -1;
+            reqRecord[k] = -1;
+        }
         replyEp = new NodePath[capacity];
         reqState = new int[capacity];
         reqLink = new int[capacity];
@@ -128,6 +141,7 @@ public final class RemoteClient {
         index[h] = -1;
         gen[h] = -1;
         error[h] = WireError.OK;
+        restores[h] = 0;
         state[h] = SENT;
         record[h] = buildRecord(localTarget, pol);
         int r = send(h);
@@ -137,6 +151,9 @@ public final class RemoteClient {
     /** Forgets a record (does not clear the remote slot; use a clear request for that). */
     public void forget(int h) {
         if (state[h] != FREE) {
+            if (checkReq[h] >= 0) {
+                release(checkReq[h]);
+            }
             state[h] = FREE;
             remote[h] = null;
             target[h] = null;
@@ -164,6 +181,11 @@ public final class RemoteClient {
     /** Times the append was sent (first send plus re-sends on peer up). */
     public int sends(int h) {
         return sends[h];
+    }
+
+    /** Times the remote slot was found gone by {@link #verify} and the append sent again. */
+    public int restores(int h) {
+        return restores[h];
     }
 
     /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16}]} (config time). */
@@ -214,6 +236,69 @@ public final class RemoteClient {
         }
     }
 
+    /**
+     * Checks that every subscription this node holds at {@code peer} of {@code link} still has its
+     * remote slot, and restores what is missing (issue 11: no silent loss). Call once per liveness
+     * period for an up peer ({@code runtime}'s {@code CapsProbe} does). Per record:
+     * <ul>
+     * <li>acknowledged with an identity (the peer announced): a READ of {@code :subscribers[N@gen]}
+     *     (the generation guard); a {@code path::not_found} answer means the slot was cleared,
+     *     evicted or re-admitted by someone else, so the local target is marked stale and the
+     *     append is sent again (its durability latch brings the current value back);</li>
+     * <li>acknowledged without an identity (a plain v1 peer): the append is sent again, which a
+     *     node answers as a duplicate while the slot exists and admits anew when it is gone;</li>
+     * <li>sent and not answered for a whole period, or refused with backpressure: the local target
+     *     is marked stale and the append is sent again.</li>
+     * </ul>
+     *
+     * @return the checks and re-sends sent
+     */
+    public int verify(io.spectrum.link.Link l, int p) {
+        int li = node.linkIndex(l);
+        if (li < 0) {
+            return 0;
+        }
+        int n = 0;
+        for (int h = 0; h < state.length; h++) {
+            if (state[h] == FREE || link[h] != li || peer[h] != p) {
+                continue;
+            }
+            final int st = state[h];
+            if (st == ACKED && index[h] >= 0 && gen[h] >= 0) {
+                if (checkReq[h] < 0) {
+                    int k = request(li, p, FwdView.OP_READ, remote[h], index[h], false, gen[h], null, 0, 0);
+                    if (k >= 0) {
+                        checkReq[h] = k;
+                        reqRecord[k] = h;
+                        n++;
+                    }
+                }
+            } else if (st == ACKED || st == SENT || (st == REFUSED && error[h] == WireError.FLOW_BACKPRESSURE)) {
+                if (st != ACKED) {
+                    node.markGap(target[h]);
+                }
+                state[h] = SENT;
+                if (send(h) == WireError.OK) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** The answer to record h's slot check: a slot gone is restored at once. */
+    private void checked(int h, int code) {
+        if (code != WireError.PATH_NOT_FOUND || state[h] != ACKED) {
+            return; // there (OK), or unknowable here (e.g. READ denied): leave it
+        }
+        restores[h]++;
+        node.markGap(target[h]);
+        state[h] = SENT;
+        index[h] = -1;
+        gen[h] = -1;
+        send(h);
+    }
+
     /** A REPLY (read by the terminus's {@link FwdView}) addressed to one of our targets answers that record's append. */
     void onReply(int li, int p, FwdView f) {
         final TlvIndex x = f.index();
@@ -248,6 +333,13 @@ public final class RemoteClient {
                 reqError[k] = WireError.OK;
             }
             reqState[k] = DONE;
+            int h = reqRecord[k];
+            if (h >= 0) {
+                int code = reqError[k];
+                checkReq[h] = -1;
+                release(k);
+                checked(h, code);
+            }
             return;
         }
         for (int h = 0; h < state.length; h++) {
@@ -421,6 +513,10 @@ public final class RemoteClient {
     /** Frees a request handle (answered or not: a late reply is then ignored). */
     public void release(int k) {
         if (reqState[k] != 0) {
+            if (reqRecord[k] >= 0) {
+                checkReq[reqRecord[k]] = -1;
+                reqRecord[k] = -1;
+            }
             reqState[k] = 0;
             reqRes.returned();
         }
