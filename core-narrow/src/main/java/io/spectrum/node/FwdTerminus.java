@@ -278,7 +278,10 @@ final class FwdTerminus {
         if (v < 0) {
             return;
         }
-        final TlvIndex x = req.rx;
+        if (!req.holdGate()) {
+            req.replyHoldRefusal(); // an AWAIT is held too: a verified peer's carries its token
+            return;
+        }
         int r = awaits.add(v, clock.nanoTime() + fwd.awaitTimeoutNs(defaultAwait), req);
         if (r != WireError.OK) {
             req.replyError(r);

@@ -347,6 +347,15 @@ public final class NarrowNode implements Node, FrameHandler {
         }
     }
 
+    /**
+     * Keys the holder tokens this node mints (docs/security.md, "Holders and spoofing") with 128 bits
+     * from a strong source; a process running the node calls it once at start (the runtime's node
+     * agent does, from {@code SecureRandom}).
+     */
+    public void seedHoldTokens(long k0, long k1) {
+        links.extensions.seed(k0, k1);
+    }
+
     /** The clock the node reads (its config's). */
     public Clock clock() {
         return clock;

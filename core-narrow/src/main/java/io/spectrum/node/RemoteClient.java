@@ -73,6 +73,12 @@ public final class RemoteClient {
     private final int[] reqRecord;
     private final byte[] reqBuf;
     private final int reqCap;
+    // holder tokens the peers handed us in challenges (docs/security.md "Holders and spoofing")
+    private final int[] tokLink;
+    private final int[] tokPeer;
+    private final long[] tokValue;
+    private int tokUsed;
+    private final Extensions extensions = new Extensions();
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final byte[] work = new byte[1024];
 
@@ -94,6 +100,9 @@ public final class RemoteClient {
         checkReq = new int[capacity];
         restores = new int[capacity];
         reqRecord = new int[capacity];
+        tokLink = new int[capacity];
+        tokPeer = new int[capacity];
+        tokValue = new long[capacity];
         for (int k = 0; k < capacity; k++) {
             checkReq[k] = -1;
             reqRecord[k] = -1;
@@ -210,7 +219,7 @@ public final class RemoteClient {
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
                 .raw(tp.tlv())
                 .raw(record[h]);
-        Extensions.announce(t).end(); // this node reads the identity answer: ask for it
+        Extensions.announce(t, token(link[h], peer[h])).end(); // the identity answer; holding with a token
         if (t.error() != WireError.OK) {
             return t.error();
         }
@@ -229,6 +238,7 @@ public final class RemoteClient {
     }
 
     void peerDown(int li, int p) {
+        forgetToken(li, p); // a peer that comes back (or a new one in its place) challenges anew
         for (int h = 0; h < state.length; h++) {
             if (state[h] != FREE && link[h] == li && peer[h] == p) {
                 state[h] = DOWN; // the remote reaps the edge when it sees us go; re-sent on peer up
@@ -308,6 +318,15 @@ public final class RemoteClient {
         }
         final int kind = f.kind();
         final int payload = f.payload();
+        boolean challenged = false;
+        if (kind == FwdView.KIND_ERROR && payload != TlvIndex.NONE) {
+            long t = extensions.holdToken(x, x.nextSibling(payload));
+            if (t > 0) {
+                // sent to our address only: whoever answers there holds our slots with it
+                challenged = t != token(li, p);
+                storeToken(li, p, t);
+            }
+        }
         for (int k = 0; k < reqState.length; k++) {
             if (reqState[k] != PENDING || reqLink[k] != li || reqPeer[k] != p) {
                 continue;
@@ -350,7 +369,9 @@ public final class RemoteClient {
             if (!f.dstEquals(tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
                 continue;
             }
-            if (kind == FwdView.KIND_ERROR) {
+            if (challenged) {
+                send(h); // the append again, now with the token the challenge handed us
+            } else if (kind == FwdView.KIND_ERROR) {
                 state[h] = REFUSED;
                 error[h] = StatusView.errorCode(x, payload, WireError.SCHEMA_TYPE_MISMATCH);
             } else {
@@ -369,6 +390,50 @@ public final class RemoteClient {
             }
             return;
         }
+    }
+
+    // ---------------------------------------------------------------- holder tokens
+
+    /** The token (link, peer) handed us, or 0 (none yet: a holding request then draws a challenge). */
+    private long token(int li, int p) {
+        for (int i = 0; i < tokUsed; i++) {
+            if (tokLink[i] == li && tokPeer[i] == p) {
+                return tokValue[i];
+            }
+        }
+        return 0;
+    }
+
+    private void storeToken(int li, int p, long t) {
+        for (int i = 0; i < tokUsed; i++) {
+            if (tokLink[i] == li && tokPeer[i] == p) {
+                tokValue[i] = t;
+                return;
+            }
+        }
+        if (tokUsed < tokValue.length) {
+            tokLink[tokUsed] = li;
+            tokPeer[tokUsed] = p;
+            tokValue[tokUsed] = t;
+            tokUsed++;
+        }
+    }
+
+    private void forgetToken(int li, int p) {
+        for (int i = 0; i < tokUsed; i++) {
+            if (tokLink[i] == li && tokPeer[i] == p) {
+                tokUsed--;
+                tokLink[i] = tokLink[tokUsed];
+                tokPeer[i] = tokPeer[tokUsed];
+                tokValue[i] = tokValue[tokUsed];
+                return;
+            }
+        }
+    }
+
+    /** True once (link, peer) handed this client a holder token (tests, diagnostics). */
+    public boolean holdsToken(io.spectrum.link.Link l, int p) {
+        return token(node.linkIndex(l), p) > 0;
     }
 
     // ---------------------------------------------------------------- request helpers
@@ -415,7 +480,7 @@ public final class RemoteClient {
         if (pb != null) {
             t.raw(pb, po, pl);
         }
-        Extensions.announce(t).end(); // Spectrum's extended answers ($node/caps with spectrum.boot...)
+        Extensions.announce(t, token(li, p)).end(); // extended answers ($node/caps with spectrum.boot...), the token
         if (t.error() != WireError.OK) {
             release(k);
             return NodeResult.refusal(t.error());

@@ -131,14 +131,30 @@ class HolderCheckTest {
     }
 
     @Test
+    void aClearSpoofedFromTheHostsAddressIsRefused_theHostStaysCurrent() {
+        // a third socket forges the host's source address (the board's peer 0) and clears slot N@G
+        int sent = boardSide.sent.size();
+        byte[] forged = clear(host.remote().remoteIndex(h));
+        boardSide.inject(0, java.util.Arrays.copyOf(forged, clearLen));
+        board.poll();
+        assertEquals(1, board.listenerCount(counter), "refused: the host holds with a token the forger never saw");
+        assertEquals(sent + 1, boardSide.sent.size(), "one answer (access::denied), to the host's address");
+        boardWrite(2);
+        pump();
+        assertEquals(2, hostValue(), "the host's edge still delivers");
+        assertEquals(0, host.remote().restores(h));
+    }
+
+    @Test
     void aSlotThatIsThereIsLeftAlone() {
+        int sends = host.remote().sends(h);
         for (long t = 0; t < 3 * PERIOD; t += STEP) {
             step();
         }
         assertTrue(hostProbe.checks() >= 2, "checked every period");
         assertEquals(0, host.remote().restores(h));
         assertEquals(1, board.listenerCount(counter));
-        assertEquals(1, host.remote().sends(h), "never re-appended");
+        assertEquals(sends, host.remote().sends(h), "never re-appended");
     }
 
     int clearLen;
