@@ -9,6 +9,7 @@ import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
 import io.spectrum.link.Readiness;
 import io.spectrum.time.Clock;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
 
 /**
@@ -23,6 +24,15 @@ import io.spectrum.wire.WireError;
  * partial frame it was holding, and reports {@code onPeerUp} when the first good frame arrives.
  * With a peer timeout configured, a peer that stays silent on an open port is reported down too,
  * after being offered to the {@link LivenessProbe} at the ping interval.
+ *
+ * <p>Send queue (issue 11 item 7): a frame the line cannot take yet waits in a small fixed queue
+ * ({@link SerialLinkConfig#sendQueueFrames}) instead of being refused. With
+ * {@link SerialLinkConfig#controlYields} (the default) data goes first: a FWD WRITE (a delivery, a
+ * publish) leaves before queued control traffic (READ and AWAIT requests, REPLYs: liveness pings,
+ * tree walks, subscribe answers), so a host probing and walking a board over a slow UART does not
+ * cost the board its publish rate; control may hold at most half the queue, and after
+ * {@link #DATA_STREAK} data frames in a row one waiting control frame goes (liveness answers are
+ * control). A frame on the wire is never cut or reordered mid-way.
  *
  * <p>Counters: CRC and COBS failures are {@code droppedCorrupt}, frames over {@code maxFrame} are
  * {@code droppedOversize}, frames with a good CRC that are not one libtracer frame are
@@ -45,6 +55,18 @@ public final class SerialLink implements Link {
     private final byte[] tx;
     private int txOff;
     private int txLen;
+
+    /** Data frames sent in a row while control waited, before one control frame goes. */
+    static final int DATA_STREAK = 8;
+    private final boolean controlYields;
+    private final byte[][] qFrame;
+    private final int[] qLen;
+    private final long[] qSeq;
+    private final boolean[] qData;
+    private int qUsed;
+    private int qControl;
+    private long qNext;
+    private int dataStreak;
 
     private volatile boolean portOpen;
     private volatile boolean portFailed;
@@ -71,6 +93,12 @@ public final class SerialLink implements Link {
         this.deframer = new CobsDeframer(maxFrame);
         this.rxChunk = new byte[config.readChunk];
         this.tx = new byte[CobsFramer.maxEncodedLength(maxFrame)];
+        this.controlYields = config.controlYields;
+        int q = config.sendQueueFrames;
+        this.qFrame = new byte[q][maxFrame];
+        this.qLen = new int[q];
+        this.qSeq = new long[q];
+        this.qData = new boolean[q];
         this.backoff = reopenInitial;
         this.nextOpenAt = clock.nanoTime();
         this.liveness = new PeerLiveness(this, 1, config.peerTimeoutNanos, config.pingIntervalNanos, true,
@@ -133,15 +161,18 @@ public final class SerialLink implements Link {
             stats.droppedOversize = deframer.oversize() + sendOversize;
             return WireError.FRAME_INVALID;
         }
-        if (txOff < txLen) {
-            if (!flushTx()) {
-                stats.sendRefused++;
-                return WireError.TRANSPORT_DOWN;
-            }
-            if (txOff < txLen) {
+        if (txOff < txLen && !flushTx()) {
+            stats.sendRefused++;
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (txOff < txLen || qUsed > 0) {
+            if (!enqueue(buf, off, len)) {
                 stats.sendRefused++;
                 return WireError.FLOW_BACKPRESSURE;
             }
+            stats.framesOut++;
+            stats.bytesOut += len;
+            return pumpQueue() ? WireError.OK : WireError.TRANSPORT_DOWN;
         }
         txLen = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
         txOff = 0;
@@ -153,9 +184,90 @@ public final class SerialLink implements Link {
         return WireError.OK;
     }
 
-    /** True when a frame is still partly unsent (the line is slower than the sender). */
+    /** Queues a frame the line cannot take yet; false when its class has no room. */
+    private boolean enqueue(byte[] buf, int off, int len) {
+        final boolean data = FwdView.peekOpcode(buf, off, len) == FwdView.OP_WRITE;
+        final int cap = qFrame.length;
+        if (qUsed == cap || (!data && controlYields && qControl >= (cap + 1) / 2)) {
+            return false;
+        }
+        int i = 0;
+        while (qLen[i] > 0) {
+            i++;
+        }
+        System.arraycopy(buf, off, qFrame[i], 0, len);
+        qLen[i] = len;
+        qSeq[i] = qNext++;
+        qData[i] = data;
+        qUsed++;
+        if (!data) {
+            qControl++;
+        }
+        return true;
+    }
+
+    /** Moves queued frames onto the line while it takes them; false when the port failed. */
+    private boolean pumpQueue() {
+        while (txOff == txLen && qUsed > 0) {
+            int i = nextQueued();
+            txLen = CobsFramer.encode(qFrame[i], 0, qLen[i], tx, 0, tx.length);
+            txOff = 0;
+            qLen[i] = 0;
+            qUsed--;
+            if (!qData[i]) {
+                qControl--;
+            }
+            if (!flushTx()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The queued frame to send next: the oldest data frame first when control yields (bounded streak), else the oldest. */
+    private int nextQueued() {
+        int oldest = -1;
+        int oldestData = -1;
+        for (int i = 0; i < qLen.length; i++) {
+            if (qLen[i] == 0) {
+                continue;
+            }
+            if (oldest < 0 || qSeq[i] < qSeq[oldest]) {
+                oldest = i;
+            }
+            if (qData[i] && (oldestData < 0 || qSeq[i] < qSeq[oldestData])) {
+                oldestData = i;
+            }
+        }
+        if (!controlYields || oldestData < 0 || oldestData == oldest) {
+            dataStreak = oldestData == oldest ? dataStreak + 1 : 0;
+            return oldest;
+        }
+        if (dataStreak >= DATA_STREAK) {
+            dataStreak = 0;
+            return oldest; // a control frame waited through a whole streak: its turn
+        }
+        dataStreak++;
+        return oldestData;
+    }
+
+    private void clearQueue() {
+        for (int i = 0; i < qLen.length; i++) {
+            qLen[i] = 0;
+        }
+        qUsed = 0;
+        qControl = 0;
+        dataStreak = 0;
+    }
+
+    /** True when a frame is still partly unsent or queued (the line is slower than the sender). */
     public boolean hasPendingWrite() {
-        return txOff < txLen;
+        return txOff < txLen || qUsed > 0;
+    }
+
+    /** Frames waiting in the send queue. */
+    public int queuedFrames() {
+        return qUsed;
     }
 
     /** Pushes pending bytes; false when the port failed. Gives up quietly when the line is full. */
@@ -196,7 +308,7 @@ public final class SerialLink implements Link {
         if (!portOpen && !ensureOpen(now)) {
             return 0;
         }
-        if (txOff < txLen && !flushTx()) {
+        if ((txOff < txLen && !flushTx()) || !pumpQueue()) {
             portLost(now);
             return 0;
         }
@@ -276,6 +388,7 @@ public final class SerialLink implements Link {
         port.close();
         txOff = 0;
         txLen = 0;
+        clearQueue();
         portOpen = false;
         portFailed = false;
         deframer.reset();
