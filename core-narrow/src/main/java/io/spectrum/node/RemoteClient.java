@@ -55,6 +55,8 @@ public final class RemoteClient {
     private final byte[][] record;
     /** The outstanding slot check of each record (a request handle), or -1. */
     private final int[] checkReq;
+    /** The holder token each record's last append carried (0: none). */
+    private final long[] sentToken;
     /** Times each record's remote slot was found gone and re-appended. */
     private final int[] restores;
 
@@ -99,6 +101,7 @@ public final class RemoteClient {
         record = new byte[capacity][];
         checkReq = new int[capacity];
         restores = new int[capacity];
+        sentToken = new long[capacity];
         reqRecord = new int[capacity];
         tokLink = new int[capacity];
         tokPeer = new int[capacity];
@@ -219,7 +222,8 @@ public final class RemoteClient {
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
                 .raw(tp.tlv())
                 .raw(record[h]);
-        Extensions.announce(t, token(link[h], peer[h])).end(); // the identity answer; holding with a token
+        sentToken[h] = token(link[h], peer[h]);
+        Extensions.announce(t, sentToken[h]).end(); // the identity answer; holding with a token
         if (t.error() != WireError.OK) {
             return t.error();
         }
@@ -318,12 +322,12 @@ public final class RemoteClient {
         }
         final int kind = f.kind();
         final int payload = f.payload();
-        boolean challenged = false;
+        long challenge = 0;
         if (kind == FwdView.KIND_ERROR && payload != TlvIndex.NONE) {
             long t = extensions.holdToken(x, x.nextSibling(payload));
             if (t > 0) {
                 // sent to our address only: whoever answers there holds our slots with it
-                challenged = t != token(li, p);
+                challenge = t;
                 storeToken(li, p, t);
             }
         }
@@ -369,8 +373,11 @@ public final class RemoteClient {
             if (!f.dstEquals(tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
                 continue;
             }
-            if (challenged) {
-                send(h); // the append again, now with the token the challenge handed us
+            if (challenge > 0) {
+                if (challenge != sentToken[h]) {
+                    send(h); // the append again, now with the token the challenge handed us
+                }
+                // else: a late challenge to an earlier copy; the one with the token is on its way
             } else if (kind == FwdView.KIND_ERROR) {
                 state[h] = REFUSED;
                 error[h] = StatusView.errorCode(x, payload, WireError.SCHEMA_TYPE_MISMATCH);

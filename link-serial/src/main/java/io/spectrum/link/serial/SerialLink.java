@@ -30,9 +30,9 @@ import io.spectrum.wire.WireError;
  * {@link SerialLinkConfig#controlYields} (the default) data goes first: a FWD WRITE (a delivery, a
  * publish) leaves before queued control traffic (READ and AWAIT requests, REPLYs: liveness pings,
  * tree walks, subscribe answers), so a host probing and walking a board over a slow UART does not
- * cost the board its publish rate; control may hold at most half the queue, and after
- * {@link #DATA_STREAK} data frames in a row one waiting control frame goes (liveness answers are
- * control). A frame on the wire is never cut or reordered mid-way.
+ * cost the board its publish rate; control may hold at most a quarter of the queue, and while data waits a
+ * control frame goes after {@link #CONTROL_SHARE} times its size in data bytes (so control keeps a
+ * quarter of a busy line: liveness answers are control and must not starve). A frame on the wire is never cut or reordered mid-way.
  *
  * <p>Counters: CRC and COBS failures are {@code droppedCorrupt}, frames over {@code maxFrame} are
  * {@code droppedOversize}, frames with a good CRC that are not one libtracer frame are
@@ -56,8 +56,8 @@ public final class SerialLink implements Link {
     private int txOff;
     private int txLen;
 
-    /** Data frames sent in a row while control waited, before one control frame goes. */
-    static final int DATA_STREAK = 8;
+    /** While data waits, a control frame goes after this many times its size in data bytes. */
+    static final int CONTROL_SHARE = 3;
     private final boolean controlYields;
     private final byte[][] qFrame;
     private final int[] qLen;
@@ -66,7 +66,7 @@ public final class SerialLink implements Link {
     private int qUsed;
     private int qControl;
     private long qNext;
-    private int dataStreak;
+    private long controlDebt;
 
     private volatile boolean portOpen;
     private volatile boolean portFailed;
@@ -174,6 +174,9 @@ public final class SerialLink implements Link {
             stats.bytesOut += len;
             return pumpQueue() ? WireError.OK : WireError.TRANSPORT_DOWN;
         }
+        if (controlYields && FwdView.peekOpcode(buf, off, len) != FwdView.OP_WRITE) {
+            controlDebt = (long) CONTROL_SHARE * len; // control on the wire: data earns the next one
+        }
         txLen = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
         txOff = 0;
         stats.framesOut++;
@@ -188,7 +191,7 @@ public final class SerialLink implements Link {
     private boolean enqueue(byte[] buf, int off, int len) {
         final boolean data = FwdView.peekOpcode(buf, off, len) == FwdView.OP_WRITE;
         final int cap = qFrame.length;
-        if (qUsed == cap || (!data && controlYields && qControl >= (cap + 1) / 2)) {
+        if (qUsed == cap || (!data && controlYields && qControl >= Math.max(1, cap / 4))) {
             return false;
         }
         int i = 0;
@@ -224,7 +227,11 @@ public final class SerialLink implements Link {
         return true;
     }
 
-    /** The queued frame to send next: the oldest data frame first when control yields (bounded streak), else the oldest. */
+    /**
+     * The queued frame to send next: without priority the oldest; with it the oldest data frame,
+     * except that a waiting control frame goes once the data sent since the last one is
+     * {@link #CONTROL_SHARE} times that control frame's size (control keeps ~1/(1+share) of a busy line).
+     */
     private int nextQueued() {
         int oldest = -1;
         int oldestData = -1;
@@ -239,15 +246,14 @@ public final class SerialLink implements Link {
                 oldestData = i;
             }
         }
-        if (!controlYields || oldestData < 0 || oldestData == oldest) {
-            dataStreak = oldestData == oldest ? dataStreak + 1 : 0;
+        if (!controlYields || oldestData < 0) {
             return oldest;
         }
-        if (dataStreak >= DATA_STREAK) {
-            dataStreak = 0;
-            return oldest; // a control frame waited through a whole streak: its turn
+        if (oldestData != oldest && controlDebt <= 0) {
+            controlDebt = (long) CONTROL_SHARE * qLen[oldest]; // a control frame's turn: data earns the next
+            return oldest;
         }
-        dataStreak++;
+        controlDebt -= qLen[oldestData];
         return oldestData;
     }
 
@@ -257,7 +263,7 @@ public final class SerialLink implements Link {
         }
         qUsed = 0;
         qControl = 0;
-        dataStreak = 0;
+        controlDebt = 0;
     }
 
     /** True when a frame is still partly unsent or queued (the line is slower than the sender). */

@@ -100,10 +100,10 @@ class SerialSendQueueTest {
     }
 
     @Test
-    void controlMayHoldOnlyHalfTheQueue_dataKeepsItsRoom() {
+    void controlMayHoldOnlyAQuarterOfTheQueue_dataKeepsItsRoom() {
         InMemorySerialPort[] line = InMemorySerialPort.pair("q", 1 << 16);
         GatedPort gate = new GatedPort(line[0]);
-        SerialLink tx = new SerialLink(1, gate, new SerialLinkConfig().writeRetries(0).sendQueueFrames(4), clock);
+        SerialLink tx = new SerialLink(1, gate, new SerialLinkConfig().writeRetries(0).sendQueueFrames(8), clock);
         tx.poll(record, 0);
         gate.stalled = true;
         byte[] c = frame(FwdView.OP_REPLY, 1);
@@ -111,9 +111,10 @@ class SerialSendQueueTest {
         assertEquals(WireError.OK, tx.send(0, c, 0, c.length)); // on the wire
         assertEquals(WireError.OK, tx.send(0, c, 0, c.length));
         assertEquals(WireError.OK, tx.send(0, c, 0, c.length));
-        assertEquals(WireError.FLOW_BACKPRESSURE, tx.send(0, c, 0, c.length), "control's half is full");
-        assertEquals(WireError.OK, tx.send(0, d, 0, d.length));
-        assertEquals(WireError.OK, tx.send(0, d, 0, d.length));
+        assertEquals(WireError.FLOW_BACKPRESSURE, tx.send(0, c, 0, c.length), "control's quarter is full");
+        for (int i = 0; i < 6; i++) {
+            assertEquals(WireError.OK, tx.send(0, d, 0, d.length), "data " + i);
+        }
         assertEquals(WireError.FLOW_BACKPRESSURE, tx.send(0, d, 0, d.length), "the queue is full");
     }
 }
