@@ -1,6 +1,7 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.client.HeldSubscriptions;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.ValueFormat;
@@ -31,6 +32,9 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:followed until stopped", "1:a subscription was refused", "2:bad arguments"})
 public final class SubCommand implements Callable<Integer> {
+    /** How often the follower checks its slots are still there (a link's default ping interval). */
+    static final long CHECK_NANOS = 3_000_000_000L;
+
     @Mixin
     PeerOptions peer;
 
@@ -56,6 +60,7 @@ public final class SubCommand implements Callable<Integer> {
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Map<String, String> routes = new HashMap<>();
             Map<String, VertexSchema> schemas = new HashMap<>();
+            HeldSubscriptions held = new HeldSubscriptions(c);
             for (int i = 0; i < paths.size(); i++) {
                 String p = paths.get(i);
                 String route = "/cli/sub/" + i;
@@ -65,7 +70,7 @@ public final class SubCommand implements Callable<Integer> {
                 }
                 Reply r;
                 try {
-                    r = c.subscribe(p, route, DeliveryPolicy.DURABILITY_REQUEST, true).reply();
+                    r = held.subscribe(p, route, DeliveryPolicy.DURABILITY_REQUEST, true).reply();
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
                 }
@@ -102,8 +107,13 @@ public final class SubCommand implements Callable<Integer> {
                 }
                 out.flush();
             });
+            long nextCheck = System.nanoTime() + CHECK_NANOS;
             while (!Thread.currentThread().isInterrupted() && (count == 0 || seen[0] < count) && System.nanoTime() < deadline) {
                 c.pumpFor(Duration.ofMillis(100));
+                if (System.nanoTime() - nextCheck >= 0) {
+                    held.verify(); // a slot the node evicted or someone cleared is appended again
+                    nextCheck = System.nanoTime() + CHECK_NANOS;
+                }
             }
         }
         return WireError.OK;

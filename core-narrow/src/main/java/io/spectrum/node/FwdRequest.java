@@ -32,6 +32,8 @@ final class FwdRequest {
     int dst;
     int src;
     boolean silent;
+    /** The holder token the request carries ({@link Extensions#holdToken}), or NO_TOKEN. */
+    long hold;
 
     FwdRequest(NodeParts p) {
         this.rx = p.rx;
@@ -49,6 +51,7 @@ final class FwdRequest {
         dst = dstEntry;
         src = srcEntry;
         silent = rx.type(srcEntry) == TlvType.PATH && rx.bodyLength(srcEntry) == 0;
+        hold = Extensions.NO_TOKEN;
     }
 
     /** The caller as publisher of a WRITE; with {@code notices}, its src is the notice route. */
@@ -63,6 +66,49 @@ final class FwdRequest {
     void noteAnnouncement(int first) {
         if (first != TlvIndex.NONE && link != NarrowNode.OWNER) {
             links.extensions.announce(link, peer, extensions.announced(rx, first));
+            hold = extensions.holdToken(rx, first);
+            if (hold > 0) {
+                links.extensions.echoed(link, peer, hold); // the answer to a challenge sent to this address
+            }
+        }
+    }
+
+    /**
+     * The holder gate (docs/security.md, "Holders and spoofing"), for requests that make the caller
+     * hold something (an append, a replace, an AWAIT) and for writes to a slot it holds (clear,
+     * toggle): true for the owner; for a verified peer only when the request carries its token; for
+     * any other peer that sends the hold pair, false (it gets a challenge, {@link #replyHoldRefusal});
+     * a plain peer that sends no hold pair holds as in libtracer v1. A peer the announcement table
+     * has no room for is served as a plain one.
+     */
+    boolean holdGate() {
+        if (link == NarrowNode.OWNER) {
+            return true;
+        }
+        final PeerExtensions e = links.extensions;
+        if (e.verified(link, peer)) {
+            return e.holds(link, peer, hold);
+        }
+        return hold == Extensions.NO_TOKEN || e.token(link, peer) < 0;
+    }
+
+    /**
+     * Refuses a request the holder gate stopped: ERROR access::denied, with the challenge (the peer's
+     * token, minted now if needed) when the caller sends the hold pair. The answer goes to the
+     * caller's address only, so a third party that forged that address never sees the token.
+     */
+    void replyHoldRefusal() {
+        if (silent) {
+            return;
+        }
+        long token = hold != Extensions.NO_TOKEN ? links.extensions.token(link, peer) : -1;
+        TlvWriter t = beginReply(FwdView.KIND_ERROR).status(WireError.ACCESS_DENIED);
+        if (token > 0) {
+            Extensions.challenge(t, token);
+        }
+        t.end();
+        if (t.error() == WireError.OK) {
+            send(t.length());
         }
     }
 

@@ -280,7 +280,10 @@ final class FwdTerminus {
         if (v < 0) {
             return;
         }
-        final TlvIndex x = req.rx;
+        if (!req.holdGate()) {
+            req.replyHoldRefusal(); // an AWAIT is held too: a verified peer's carries its token
+            return;
+        }
         long timeout = fwd.awaitTimeoutNs(defaultAwait);
         if (!req.fromOwner() && (timeout > maxAwait || timeout < 0)) {
             timeout = maxAwait; // a remote peer's longer request is clamped (NodeConfig#maxAwaitTimeoutNanos)

@@ -414,6 +414,32 @@ public final class NarrowNode implements Node, FrameHandler {
         return client.subscribe(li, peer, remotePath, localTarget, policy);
     }
 
+    /**
+     * A remote subscription feeding {@code target} has a gap (its slot at the peer is gone or not
+     * yet admitted): the target goes stale from now, unless it already is, until the next delivery
+     * (a write clears stale) or the stale grace purges the value.
+     */
+    void markGap(NodePath target) {
+        int v = vt.find(target.tlv(), target.bodyOffset(), target.bodyLength());
+        if (v >= 0 && vt.valLen(v) >= 0 && !vt.isStale(v)) {
+            vt.markStale(v, clock.nanoTime());
+        }
+    }
+
+    /**
+     * Keys the holder tokens this node mints (docs/security.md, "Holders and spoofing") with 128 bits
+     * from a strong source; a process running the node calls it once at start (the runtime's node
+     * agent does, from {@code SecureRandom}).
+     */
+    public void seedHoldTokens(long k0, long k1) {
+        links.extensions.seed(k0, k1);
+    }
+
+    /** The clock the node reads (its config's). */
+    public Clock clock() {
+        return clock;
+    }
+
     /** The client side of remote subscriptions and requests. */
     public RemoteClient remote() {
         return client;

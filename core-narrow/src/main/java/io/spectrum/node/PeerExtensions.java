@@ -8,11 +8,19 @@ import io.spectrum.stats.ResourceCounter;
  * that is not in it is a plain libtracer v1 peer and is answered byte-for-byte v1. An entry lives
  * until its peer goes down. A full table records nobody new (counted as a refusal): that peer is
  * then answered as a plain one, which a v1-speaking client always understands.
+ *
+ * <p>Each entry also carries the peer's holder token (docs/security.md, "Holders and spoofing"):
+ * minted the first time the node challenges the peer, sent only to the peer's own address, and
+ * {@linkplain #verified verified} once the peer sends it back. From then on the peer's holding
+ * requests and slot writes must carry it.
  */
 final class PeerExtensions {
     private final int[] link;
     private final int[] peer;
     private final int[] version;
+    private final long[] token;
+    private final boolean[] verified;
+    private final HoldTokens tokens = new HoldTokens();
     private int used;
     final ResourceCounter resource;
 
@@ -20,6 +28,8 @@ final class PeerExtensions {
         link = new int[capacity];
         peer = new int[capacity];
         version = new int[capacity];
+        token = new long[capacity];
+        verified = new boolean[capacity];
         resource = new ResourceCounter("node.announcedPeers", capacity);
     }
 
@@ -40,6 +50,8 @@ final class PeerExtensions {
         link[used] = li;
         peer[used] = p;
         version[used] = v;
+        token[used] = 0;
+        verified[used] = false;
         used++;
         resource.taken();
     }
@@ -60,7 +72,45 @@ final class PeerExtensions {
         link[i] = link[used];
         peer[i] = peer[used];
         version[i] = version[used];
+        token[i] = token[used];
+        verified[i] = verified[used];
         resource.returned();
+    }
+
+    /** The token challenges to (link, peer) carry, minted on first use; -1 when the peer has no entry. */
+    long token(int li, int p) {
+        int i = find(li, p);
+        if (i < 0) {
+            return -1;
+        }
+        if (token[i] == 0) {
+            token[i] = tokens.next();
+        }
+        return token[i];
+    }
+
+    /** The peer echoed {@code t}: when it is the peer's token, the peer is verified from now on. */
+    void echoed(int li, int p, long t) {
+        int i = find(li, p);
+        if (i >= 0 && t > 0 && t == token[i]) {
+            verified[i] = true;
+        }
+    }
+
+    /** True once the peer answered a challenge sent to its address (its holding needs its token). */
+    boolean verified(int li, int p) {
+        int i = find(li, p);
+        return i >= 0 && verified[i];
+    }
+
+    /** True when {@code t} is the verified peer's token. */
+    boolean holds(int li, int p, long t) {
+        int i = find(li, p);
+        return i >= 0 && verified[i] && t == token[i];
+    }
+
+    void seed(long k0, long k1) {
+        tokens.seed(k0, k1);
     }
 
     private int find(int li, int p) {

@@ -53,6 +53,12 @@ public final class RemoteClient {
     private final long[] gen;
     private final int[] sends;
     private final byte[][] record;
+    /** The outstanding slot check of each record (a request handle), or -1. */
+    private final int[] checkReq;
+    /** The holder token each record's last append carried (0: none). */
+    private final long[] sentToken;
+    /** Times each record's remote slot was found gone and re-appended. */
+    private final int[] restores;
 
     // outstanding requests: each has its own reply endpoint /$reply/<k> (digest §5.2 [rec])
     /** Request states. */
@@ -65,8 +71,16 @@ public final class RemoteClient {
     private final int[] reqKind;
     private final int[] reqError;
     private final int[] reqLen;
+    /** The record a request checks ({@link #verify}), or -1 for a caller's request. */
+    private final int[] reqRecord;
     private final byte[] reqBuf;
     private final int reqCap;
+    // holder tokens the peers handed us in challenges (docs/security.md "Holders and spoofing")
+    private final int[] tokLink;
+    private final int[] tokPeer;
+    private final long[] tokValue;
+    private int tokUsed;
+    private final Extensions extensions = new Extensions();
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final byte[] work = new byte[1024];
 
@@ -85,6 +99,17 @@ public final class RemoteClient {
         gen = new long[capacity];
         sends = new int[capacity];
         record = new byte[capacity][];
+        checkReq = new int[capacity];
+        restores = new int[capacity];
+        sentToken = new long[capacity];
+        reqRecord = new int[capacity];
+        tokLink = new int[capacity];
+        tokPeer = new int[capacity];
+        tokValue = new long[capacity];
+        for (int k = 0; k < capacity; k++) {
+            checkReq[k] = -1;
+            reqRecord[k] = -1;
+        }
         replyEp = new NodePath[capacity];
         reqState = new int[capacity];
         reqLink = new int[capacity];
@@ -128,6 +153,7 @@ public final class RemoteClient {
         index[h] = -1;
         gen[h] = -1;
         error[h] = WireError.OK;
+        restores[h] = 0;
         state[h] = SENT;
         record[h] = buildRecord(localTarget, pol);
         int r = send(h);
@@ -137,6 +163,9 @@ public final class RemoteClient {
     /** Forgets a record (does not clear the remote slot; use a clear request for that). */
     public void forget(int h) {
         if (state[h] != FREE) {
+            if (checkReq[h] >= 0) {
+                release(checkReq[h]);
+            }
             state[h] = FREE;
             remote[h] = null;
             target[h] = null;
@@ -166,6 +195,11 @@ public final class RemoteClient {
         return sends[h];
     }
 
+    /** Times the remote slot was found gone by {@link #verify} and the append sent again. */
+    public int restores(int h) {
+        return restores[h];
+    }
+
     /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16}]} (config time). */
     private static byte[] buildRecord(NodePath target, int pol) {
         byte[] b = new byte[target.tlv().length + 64];
@@ -188,7 +222,8 @@ public final class RemoteClient {
                 .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end()
                 .raw(tp.tlv())
                 .raw(record[h]);
-        Extensions.announce(t).end(); // this node reads the identity answer: ask for it
+        sentToken[h] = token(link[h], peer[h]);
+        Extensions.announce(t, sentToken[h]).end(); // the identity answer; holding with a token
         if (t.error() != WireError.OK) {
             return t.error();
         }
@@ -207,11 +242,75 @@ public final class RemoteClient {
     }
 
     void peerDown(int li, int p) {
+        forgetToken(li, p); // a peer that comes back (or a new one in its place) challenges anew
         for (int h = 0; h < state.length; h++) {
             if (state[h] != FREE && link[h] == li && peer[h] == p) {
                 state[h] = DOWN; // the remote reaps the edge when it sees us go; re-sent on peer up
             }
         }
+    }
+
+    /**
+     * Checks that every subscription this node holds at {@code peer} of {@code link} still has its
+     * remote slot, and restores what is missing (issue 11: no silent loss). Call once per liveness
+     * period for an up peer ({@code runtime}'s {@code CapsProbe} does). Per record:
+     * <ul>
+     * <li>acknowledged with an identity (the peer announced): a READ of {@code :subscribers[N@gen]}
+     *     (the generation guard); a {@code path::not_found} answer means the slot was cleared,
+     *     evicted or re-admitted by someone else, so the local target is marked stale and the
+     *     append is sent again (its durability latch brings the current value back);</li>
+     * <li>acknowledged without an identity (a plain v1 peer): the append is sent again, which a
+     *     node answers as a duplicate while the slot exists and admits anew when it is gone;</li>
+     * <li>sent and not answered for a whole period, or refused with backpressure: the local target
+     *     is marked stale and the append is sent again.</li>
+     * </ul>
+     *
+     * @return the checks and re-sends sent
+     */
+    public int verify(io.spectrum.link.Link l, int p) {
+        int li = node.linkIndex(l);
+        if (li < 0) {
+            return 0;
+        }
+        int n = 0;
+        for (int h = 0; h < state.length; h++) {
+            if (state[h] == FREE || link[h] != li || peer[h] != p) {
+                continue;
+            }
+            final int st = state[h];
+            if (st == ACKED && index[h] >= 0 && gen[h] >= 0) {
+                if (checkReq[h] < 0) {
+                    int k = request(li, p, FwdView.OP_READ, remote[h], index[h], false, gen[h], null, 0, 0);
+                    if (k >= 0) {
+                        checkReq[h] = k;
+                        reqRecord[k] = h;
+                        n++;
+                    }
+                }
+            } else if (st == ACKED || st == SENT || (st == REFUSED && error[h] == WireError.FLOW_BACKPRESSURE)) {
+                if (st != ACKED) {
+                    node.markGap(target[h]);
+                }
+                state[h] = SENT;
+                if (send(h) == WireError.OK) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** The answer to record h's slot check: a slot gone is restored at once. */
+    private void checked(int h, int code) {
+        if (code != WireError.PATH_NOT_FOUND || state[h] != ACKED) {
+            return; // there (OK), or unknowable here (e.g. READ denied): leave it
+        }
+        restores[h]++;
+        node.markGap(target[h]);
+        state[h] = SENT;
+        index[h] = -1;
+        gen[h] = -1;
+        send(h);
     }
 
     /** A REPLY (read by the terminus's {@link FwdView}) addressed to one of our targets answers that record's append. */
@@ -223,6 +322,15 @@ public final class RemoteClient {
         }
         final int kind = f.kind();
         final int payload = f.payload();
+        long challenge = 0;
+        if (kind == FwdView.KIND_ERROR && payload != TlvIndex.NONE) {
+            long t = extensions.holdToken(x, x.nextSibling(payload));
+            if (t > 0) {
+                // sent to our address only: whoever answers there holds our slots with it
+                challenge = t;
+                storeToken(li, p, t);
+            }
+        }
         for (int k = 0; k < reqState.length; k++) {
             if (reqState[k] != PENDING || reqLink[k] != li || reqPeer[k] != p) {
                 continue;
@@ -248,6 +356,13 @@ public final class RemoteClient {
                 reqError[k] = WireError.OK;
             }
             reqState[k] = DONE;
+            int h = reqRecord[k];
+            if (h >= 0) {
+                int code = reqError[k];
+                checkReq[h] = -1;
+                release(k);
+                checked(h, code);
+            }
             return;
         }
         for (int h = 0; h < state.length; h++) {
@@ -258,7 +373,12 @@ public final class RemoteClient {
             if (!f.dstEquals(tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
                 continue;
             }
-            if (kind == FwdView.KIND_ERROR) {
+            if (challenge > 0) {
+                if (challenge != sentToken[h]) {
+                    send(h); // the append again, now with the token the challenge handed us
+                }
+                // else: a late challenge to an earlier copy; the one with the token is on its way
+            } else if (kind == FwdView.KIND_ERROR) {
                 state[h] = REFUSED;
                 error[h] = StatusView.errorCode(x, payload, WireError.SCHEMA_TYPE_MISMATCH);
             } else {
@@ -277,6 +397,50 @@ public final class RemoteClient {
             }
             return;
         }
+    }
+
+    // ---------------------------------------------------------------- holder tokens
+
+    /** The token (link, peer) handed us, or 0 (none yet: a holding request then draws a challenge). */
+    private long token(int li, int p) {
+        for (int i = 0; i < tokUsed; i++) {
+            if (tokLink[i] == li && tokPeer[i] == p) {
+                return tokValue[i];
+            }
+        }
+        return 0;
+    }
+
+    private void storeToken(int li, int p, long t) {
+        for (int i = 0; i < tokUsed; i++) {
+            if (tokLink[i] == li && tokPeer[i] == p) {
+                tokValue[i] = t;
+                return;
+            }
+        }
+        if (tokUsed < tokValue.length) {
+            tokLink[tokUsed] = li;
+            tokPeer[tokUsed] = p;
+            tokValue[tokUsed] = t;
+            tokUsed++;
+        }
+    }
+
+    private void forgetToken(int li, int p) {
+        for (int i = 0; i < tokUsed; i++) {
+            if (tokLink[i] == li && tokPeer[i] == p) {
+                tokUsed--;
+                tokLink[i] = tokLink[tokUsed];
+                tokPeer[i] = tokPeer[tokUsed];
+                tokValue[i] = tokValue[tokUsed];
+                return;
+            }
+        }
+    }
+
+    /** True once (link, peer) handed this client a holder token (tests, diagnostics). */
+    public boolean holdsToken(io.spectrum.link.Link l, int p) {
+        return token(node.linkIndex(l), p) > 0;
     }
 
     // ---------------------------------------------------------------- request helpers
@@ -331,7 +495,7 @@ public final class RemoteClient {
         if (pb != null) {
             t.raw(pb, po, pl);
         }
-        Extensions.announce(t).end(); // Spectrum's extended answers ($node/caps with spectrum.boot...)
+        Extensions.announce(t, token(li, p)).end(); // extended answers ($node/caps with spectrum.boot...), the token
         if (t.error() != WireError.OK) {
             release(k);
             return NodeResult.refusal(t.error());
@@ -437,6 +601,10 @@ public final class RemoteClient {
     /** Frees a request handle (answered or not: a late reply is then ignored). */
     public void release(int k) {
         if (reqState[k] != 0) {
+            if (reqRecord[k] >= 0) {
+                checkReq[reqRecord[k]] = -1;
+                reqRecord[k] = -1;
+            }
             reqState[k] = 0;
             reqRes.returned();
         }

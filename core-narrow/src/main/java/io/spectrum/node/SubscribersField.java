@@ -74,6 +74,10 @@ final class SubscribersField {
      */
     void write(int v, int payload) {
         final TlvIndex x = req.rx;
+        if (!req.holdGate()) {
+            req.replyHoldRefusal(); // a verified holder's requests carry its token (docs/security.md)
+            return;
+        }
         if (sel.index < 0) {
             appendDoor(v, payload, -1);
             return;

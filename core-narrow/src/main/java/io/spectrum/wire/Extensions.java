@@ -23,6 +23,11 @@ public final class Extensions {
     /** The SETTINGS key of the announcement. */
     private static final byte[] ANNOUNCE_KEY = {
         's', 'p', 'e', 'c', 't', 'r', 'u', 'm', '.', 'e', 'x', 't'};
+    /** The SETTINGS key of a holder token (docs/extensions.md, "Holder token"). */
+    private static final byte[] HOLD_KEY = {
+        's', 'p', 'e', 'c', 't', 'r', 'u', 'm', '.', 'h', 'o', 'l', 'd'};
+    /** What {@link #holdToken} answers for a request without the hold pair. */
+    public static final long NO_TOKEN = -1;
     /** The prefix of every key Spectrum adds to a SETTINGS (a plain v1 peer never sees one). */
     private static final byte[] KEY_PREFIX = {'s', 'p', 'e', 'c', 't', 'r', 'u', 'm', '.'};
     /** The extension set of docs/extensions.md this build speaks and announces. */
@@ -52,6 +57,41 @@ public final class Extensions {
                 .leaf(TlvType.NAME, Names.TOPIC_EXT).value(1, 2)
                 .end();
         return cw.error() == WireError.OK ? cw.length() : -1;
+    }
+
+    /**
+     * Appends the announcement child with the holder pair: {@code SETTINGS{NAME "spectrum.ext" VALUE
+     * u16 VERSION, NAME "spectrum.hold" VALUE u64 token}}; token 0 says "I hold with a token and have
+     * none yet" (the node answers a holding request with a challenge).
+     */
+    public static TlvWriter announce(TlvWriter w, long holdToken) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2)
+                .leaf(TlvType.NAME, HOLD_KEY).value(holdToken, 8).end();
+    }
+
+    /**
+     * Appends a challenge, {@code SETTINGS{NAME "spectrum.hold" VALUE u64 token}}, after the STATUS
+     * of an ERROR reply (a refused holding request of a peer that holds with a token).
+     */
+    public static TlvWriter challenge(TlvWriter w, long token) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, HOLD_KEY).value(token, 8).end();
+    }
+
+    /**
+     * The holder token among {@code first} and its following siblings: the {@code spectrum.hold}
+     * VALUE u64 of the first SETTINGS (a request's announcement child, or the SETTINGS after a
+     * REPLY's STATUS); {@link #NO_TOKEN} when there is none or it is not exactly 8 bytes.
+     */
+    public long holdToken(TlvIndex x, int first) {
+        for (int c = first; c != TlvIndex.NONE; c = x.nextSibling(c)) {
+            if (x.type(c) == TlvType.SETTINGS && x.isContainer(c)) {
+                if (reader.wrap(x, c) != WireError.OK) {
+                    return NO_TOKEN;
+                }
+                return reader.u64(HOLD_KEY, NO_TOKEN);
+            }
+        }
+        return NO_TOKEN;
     }
 
     /**

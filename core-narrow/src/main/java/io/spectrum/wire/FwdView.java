@@ -270,4 +270,30 @@ public final class FwdView {
             default: return "OP" + (opcode & OPCODE_MASK);
         }
     }
+
+    /**
+     * The opcode of the FWD frame at {@code b[off, off+len)} read from its first child without
+     * decoding the frame (a link's send path sorts deliveries from control traffic with it), or -1
+     * when the frame is not a FWD whose first child is a 1-byte VALUE.
+     */
+    public static int peekOpcode(byte[] b, int off, int len) {
+        if (len < 4 || (b[off] & 0xFF) != TlvType.FWD) {
+            return -1;
+        }
+        int opt = b[off + 1] & 0xFF;
+        if ((opt & Opt.PL) == 0) {
+            return -1;
+        }
+        int c = off + Opt.headerSize(opt);
+        if (c + 4 > off + len || (b[c] & 0xFF) != TlvType.VALUE) {
+            return -1;
+        }
+        int copt = b[c + 1] & 0xFF;
+        int h = Opt.headerSize(copt);
+        int bl = (copt & Opt.LL) != 0 ? Bytes.i32(b, c + 2) : Bytes.u16(b, c + 2);
+        if (bl != 1 || c + h + 1 > off + len) {
+            return -1;
+        }
+        return b[c + h] & OPCODE_MASK;
+    }
 }

@@ -14,7 +14,7 @@ import io.spectrum.wire.WireError;
  * list read, :children[] read, composed READ of /sensor), plus ticks. Used by the allocation test and the Epsilon run.
  */
 final class MixedWorkload {
-    static final int OPS_PER_ROUND = 18;
+    static final int OPS_PER_ROUND = 22;
 
     final ManualClock clock = new ManualClock(0);
     final NarrowNode node;
@@ -34,6 +34,12 @@ final class MixedWorkload {
     final byte[] list;
     final byte[] children;
     final byte[] composed;
+    /** Peer 4 holds with a token (docs/security.md): its append and clear carry it; a forger's clear does not. */
+    final byte[] tokenAppend;
+    final byte[] tokenClear;
+    final byte[] forgedClear;
+    /** A remote subscription at peer 5, which never answers: each verify re-sends its append. */
+    final int unanswered;
     long delivered;
 
     private final ValueListener counter = (s, v, seq, stale) -> delivered += v.length();
@@ -90,6 +96,41 @@ final class MixedWorkload {
         }
         link.inject(3, clear);
         node.poll();
+        // peer 4: challenged, then holding with its token
+        byte[] ep4 = NodePath.of("/holder/ep").tlv();
+        byte[] append4 = h.subscribeReq("/holder/ep", 0x0021, true, false, ep4);
+        link.inject(4, HolderTokenTest.withHold(append4, 0));
+        node.poll();
+        Frames.Reply challenge = Frames.parse(link.sentAt(link.sentCount - 1));
+        long token = new io.spectrum.wire.Extensions().holdToken(challenge.idx, challenge.trailing);
+        if (challenge.errorCode() != WireError.ACCESS_DENIED || token <= 0) {
+            throw new IllegalStateException("no challenge");
+        }
+        tokenAppend = HolderTokenTest.withHold(append4, token);
+        link.inject(4, tokenAppend);
+        node.poll();
+        Frames.Reply admitted = Frames.parse(link.sentAt(link.sentCount - 1));
+        if (admitted.kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+            throw new IllegalStateException("token append refused");
+        }
+        int pos4 = (int) admitted.idx.valueAsLong(admitted.idx.child(admitted.payload, 1));
+        byte[] clear4 = h.slotWrite(pos4, -1, Frames.hex("09000000"), ep4);
+        tokenClear = HolderTokenTest.withHold(clear4, token);
+        forgedClear = HolderTokenTest.withHold(clear4, 0);
+        link.inject(4, forgedClear);
+        node.poll();
+        if (Frames.parse(link.sentAt(link.sentCount - 1)).errorCode() != WireError.ACCESS_DENIED) {
+            throw new IllegalStateException("forged clear admitted");
+        }
+        link.inject(4, tokenClear);
+        node.poll();
+        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+            throw new IllegalStateException("token clear refused");
+        }
+        unanswered = node.subscribeRemote(link, 5, temp, NodePath.of("/mirror/temp"), 0x0020);
+        if (unanswered < 0) {
+            throw new IllegalStateException("remote subscribe refused");
+        }
     }
 
     /** Runs {@code rounds} rounds of {@link #OPS_PER_ROUND} operations; returns a checksum. */
@@ -112,7 +153,11 @@ final class MixedWorkload {
             link.inject(2, list, 0, list.length); // 13 list read
             link.inject(2, children, 0, children.length); // 17 :children[] read
             link.inject(2, composed, 0, composed.length); // 18 composed READ of /sensor
+            link.inject(4, tokenAppend, 0, tokenAppend.length); // 19 a token holder appends
+            link.inject(4, forgedClear, 0, forgedClear.length); // 20 a forged clear: the challenge
+            link.inject(4, tokenClear, 0, tokenClear.length); // 21 the holder clears
             sum += node.poll();
+            sum += node.remote().verify(link, 5); // 22 a slot check: the unanswered append again
             sum += node.sequence(temp); // 14
             clock.advanceMillis(1);
             node.tick(); // 15

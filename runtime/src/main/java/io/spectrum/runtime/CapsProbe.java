@@ -5,6 +5,7 @@ import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
+import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Names;
@@ -29,6 +30,13 @@ import java.security.SecureRandom;
  * announcement ({@link io.spectrum.wire.Extensions}): a node answers the {@code spectrum.boot} key
  * only to a peer that announced, so a plain libtracer v1 peer reading {@code $node/caps} never sees it.
  *
+ * <p>Slot checks (issue 11, no silent loss): once per {@code verifyNanos} (by default
+ * {@link #VERIFY_NANOS}, the links' default ping interval) the sweep asks the node's
+ * {@link RemoteClient#verify} to check, for every up peer, that each subscription this node holds
+ * there still has its slot (the generation-guarded READ of {@code :subscribers[N@gen]}), and to
+ * re-append what is gone. This runs whether or not the link is quiet: a peer that keeps delivering
+ * other values never triggers a ping, yet one of its slots may be gone.
+ *
  * <p>At most one ping per (link, peer) is outstanding: the previous request is collected and
  * released before a new ping goes out. Runs on the node's thread (links call it from inside
  * {@code node.poll()}; {@link #sweep()} from the agent). Allocation-free after construction.
@@ -38,6 +46,8 @@ public final class CapsProbe implements LivenessProbe {
     /** SETTINGS key this project adds to $node/caps: a random u32 per process start. */
     public static final byte[] BOOT_KEY = Names.BOOT;
     private static final int ANSWER_BYTES = 256;
+    /** Default slot-check period: the links' default ping interval (3 s). */
+    public static final long VERIFY_NANOS = 3_000_000_000L;
 
     private final NarrowNode node;
     private final Link[] links;
@@ -47,14 +57,32 @@ public final class CapsProbe implements LivenessProbe {
     /** The last caps answer per (link, peer); length -1 = none yet. */
     private final byte[] answers;
     private final int[] answerLen;
+    /** When each (link, peer)'s slots were last checked (node clock); Long.MIN_VALUE = not since up. */
+    private final long[] checkedAt;
+    private final Clock clock;
+    private final long verifyNanos;
     private final byte[] scratch = new byte[1 << 16];
     private int linkCount;
     private long sent;
     private long answered;
     private long restarts;
+    private long checks;
 
+    /** A probe that checks slots every {@link #VERIFY_NANOS} by the node's clock. */
     public CapsProbe(NarrowNode node, int maxLinks, int maxPeers) {
+        this(node, maxLinks, maxPeers, VERIFY_NANOS);
+    }
+
+    /**
+     * @param verifyNanos period of the slot checks ({@link RemoteClient#verify}) per up peer, by the
+     *                    node's clock; 0 turns them off
+     */
+    public CapsProbe(NarrowNode node, int maxLinks, int maxPeers, long verifyNanos) {
         this.node = node;
+        this.clock = node.clock();
+        this.verifyNanos = verifyNanos;
+        this.checkedAt = new long[maxLinks * maxPeers];
+        java.util.Arrays.fill(checkedAt, Long.MIN_VALUE);
         this.links = new Link[maxLinks];
         this.maxPeers = maxPeers;
         this.pending = new int[maxLinks * maxPeers];
@@ -142,7 +170,11 @@ public final class CapsProbe implements LivenessProbe {
                 boolean up = link.isPeerUp(peer);
                 if (!up) {
                     answerLen[s] = -1;
-                } else if (answerLen[s] < 0 && pending[s] < 0) {
+                    checkedAt[s] = Long.MIN_VALUE;
+                    continue;
+                }
+                verifyIfDue(s, link, peer);
+                if (answerLen[s] < 0 && pending[s] < 0) {
                     int k = node.remote().read(link, peer, CAPS);
                     pending[s] = k;
                     if (k >= 0) {
@@ -150,6 +182,20 @@ public final class CapsProbe implements LivenessProbe {
                     }
                 }
             }
+        }
+    }
+
+    /** Checks the slots held at an up peer once per period (the first period starts when it is seen up). */
+    private void verifyIfDue(int s, Link link, int peer) {
+        if (verifyNanos <= 0) {
+            return;
+        }
+        long now = clock.nanoTime();
+        if (checkedAt[s] == Long.MIN_VALUE) {
+            checkedAt[s] = now; // just up: the append (re-)sent on peer up is fresh
+        } else if (now - checkedAt[s] >= verifyNanos) {
+            checkedAt[s] = now;
+            checks += node.remote().verify(link, peer);
         }
     }
 
@@ -188,6 +234,11 @@ public final class CapsProbe implements LivenessProbe {
 
     public long answered() {
         return answered;
+    }
+
+    /** Slot checks and re-appends sent by the periodic verification. */
+    public long checks() {
+        return checks;
     }
 
     /** Peer restarts detected through a changed caps answer. */

@@ -79,6 +79,8 @@ public final class NodeAgent implements Agent {
         this.housekeepingNanos = housekeepingNanos;
         this.probe = new CapsProbe(node, 8, 64);
         CapsProbe.stampBoot(node);
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        node.seedHoldTokens(random.nextLong(), random.nextLong()); // unguessable holder tokens
         long now = clock.nanoTime();
         this.nextStep = now;
         this.nextHousekeeping = now;

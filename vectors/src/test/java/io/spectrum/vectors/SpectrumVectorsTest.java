@@ -65,4 +65,30 @@ class SpectrumVectorsTest {
         byte[] led = bytes(VectorLoader.SPECTRUM_V1, "settings/declaration-led");
         assertEquals("VALUE u8 0..1 rws", VertexSchema.fromSettings(led, 0, led.length).toString());
     }
+
+    @Test
+    void holderPairAndChallenge_asTheCodecWritesAndReadsThem() {
+        long token = 0x0123456789ABCDEFL;
+        byte[] clear = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-clear-hold");
+        byte[] toggle = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-toggle-generation");
+        // the same FWD head (op, dst, [3@9], src) as the pinned guarded toggle
+        assertArrayEquals(Arrays.copyOfRange(toggle, 4, 65), Arrays.copyOfRange(clear, 4, 65));
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(clear, 0, clear.length, x));
+        int payload = x.child(0, 4);
+        byte[] built = new byte[clear.length];
+        TlvWriter w = new TlvWriter().wrap(built, 0, built.length);
+        w.begin(0x0F).raw(clear, 4, x.end(payload) - 4);
+        Extensions.announce(w, token).end();
+        assertArrayEquals(clear, Arrays.copyOf(built, w.length()));
+        Extensions e = new Extensions();
+        assertEquals(Extensions.VERSION, e.announced(x, x.nextSibling(payload)));
+        assertEquals(token, e.holdToken(x, x.nextSibling(payload)));
+
+        byte[] challenge = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-reply-hold-challenge");
+        assertEquals(WireError.OK, new FrameDecoder().decode(challenge, 0, challenge.length, x));
+        int status = x.child(0, 4);
+        assertEquals(WireError.ACCESS_DENIED, io.spectrum.wire.StatusView.errorCode(x, status, -1));
+        assertEquals(token, e.holdToken(x, x.nextSibling(status)));
+    }
 }

@@ -9,6 +9,7 @@ import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
 import io.spectrum.link.Readiness;
 import io.spectrum.time.Clock;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
 
 /**
@@ -23,6 +24,15 @@ import io.spectrum.wire.WireError;
  * partial frame it was holding, and reports {@code onPeerUp} when the first good frame arrives.
  * With a peer timeout configured, a peer that stays silent on an open port is reported down too,
  * after being offered to the {@link LivenessProbe} at the ping interval.
+ *
+ * <p>Send queue (issue 11 item 7): a frame the line cannot take yet waits in a small fixed queue
+ * ({@link SerialLinkConfig#sendQueueFrames}) instead of being refused. With
+ * {@link SerialLinkConfig#controlYields} (the default) data goes first: a FWD WRITE (a delivery, a
+ * publish) leaves before queued control traffic (READ and AWAIT requests, REPLYs: liveness pings,
+ * tree walks, subscribe answers), so a host probing and walking a board over a slow UART does not
+ * cost the board its publish rate; control may hold at most a quarter of the queue, and while data waits a
+ * control frame goes after {@link #CONTROL_SHARE} times its size in data bytes (so control keeps a
+ * quarter of a busy line: liveness answers are control and must not starve). A frame on the wire is never cut or reordered mid-way.
  *
  * <p>Counters: CRC and COBS failures are {@code droppedCorrupt}, frames over {@code maxFrame} are
  * {@code droppedOversize}, frames with a good CRC that are not one libtracer frame are
@@ -45,6 +55,18 @@ public final class SerialLink implements Link {
     private final byte[] tx;
     private int txOff;
     private int txLen;
+
+    /** While data waits, a control frame goes after this many times its size in data bytes. */
+    static final int CONTROL_SHARE = 3;
+    private final boolean controlYields;
+    private final byte[][] qFrame;
+    private final int[] qLen;
+    private final long[] qSeq;
+    private final boolean[] qData;
+    private int qUsed;
+    private int qControl;
+    private long qNext;
+    private long controlDebt;
 
     private volatile boolean portOpen;
     private volatile boolean portFailed;
@@ -71,6 +93,12 @@ public final class SerialLink implements Link {
         this.deframer = new CobsDeframer(maxFrame);
         this.rxChunk = new byte[config.readChunk];
         this.tx = new byte[CobsFramer.maxEncodedLength(maxFrame)];
+        this.controlYields = config.controlYields;
+        int q = config.sendQueueFrames;
+        this.qFrame = new byte[q][maxFrame];
+        this.qLen = new int[q];
+        this.qSeq = new long[q];
+        this.qData = new boolean[q];
         this.backoff = reopenInitial;
         this.nextOpenAt = clock.nanoTime();
         this.liveness = new PeerLiveness(this, 1, config.peerTimeoutNanos, config.pingIntervalNanos, true,
@@ -133,15 +161,21 @@ public final class SerialLink implements Link {
             stats.droppedOversize = deframer.oversize() + sendOversize;
             return WireError.FRAME_INVALID;
         }
-        if (txOff < txLen) {
-            if (!flushTx()) {
-                stats.sendRefused++;
-                return WireError.TRANSPORT_DOWN;
-            }
-            if (txOff < txLen) {
+        if (txOff < txLen && !flushTx()) {
+            stats.sendRefused++;
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (txOff < txLen || qUsed > 0) {
+            if (!enqueue(buf, off, len)) {
                 stats.sendRefused++;
                 return WireError.FLOW_BACKPRESSURE;
             }
+            stats.framesOut++;
+            stats.bytesOut += len;
+            return pumpQueue() ? WireError.OK : WireError.TRANSPORT_DOWN;
+        }
+        if (controlYields && FwdView.peekOpcode(buf, off, len) != FwdView.OP_WRITE) {
+            controlDebt = (long) CONTROL_SHARE * len; // control on the wire: data earns the next one
         }
         txLen = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
         txOff = 0;
@@ -153,9 +187,93 @@ public final class SerialLink implements Link {
         return WireError.OK;
     }
 
-    /** True when a frame is still partly unsent (the line is slower than the sender). */
+    /** Queues a frame the line cannot take yet; false when its class has no room. */
+    private boolean enqueue(byte[] buf, int off, int len) {
+        final boolean data = FwdView.peekOpcode(buf, off, len) == FwdView.OP_WRITE;
+        final int cap = qFrame.length;
+        if (qUsed == cap || (!data && controlYields && qControl >= Math.max(1, cap / 4))) {
+            return false;
+        }
+        int i = 0;
+        while (qLen[i] > 0) {
+            i++;
+        }
+        System.arraycopy(buf, off, qFrame[i], 0, len);
+        qLen[i] = len;
+        qSeq[i] = qNext++;
+        qData[i] = data;
+        qUsed++;
+        if (!data) {
+            qControl++;
+        }
+        return true;
+    }
+
+    /** Moves queued frames onto the line while it takes them; false when the port failed. */
+    private boolean pumpQueue() {
+        while (txOff == txLen && qUsed > 0) {
+            int i = nextQueued();
+            txLen = CobsFramer.encode(qFrame[i], 0, qLen[i], tx, 0, tx.length);
+            txOff = 0;
+            qLen[i] = 0;
+            qUsed--;
+            if (!qData[i]) {
+                qControl--;
+            }
+            if (!flushTx()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The queued frame to send next: without priority the oldest; with it the oldest data frame,
+     * except that a waiting control frame goes once the data sent since the last one is
+     * {@link #CONTROL_SHARE} times that control frame's size (control keeps ~1/(1+share) of a busy line).
+     */
+    private int nextQueued() {
+        int oldest = -1;
+        int oldestData = -1;
+        for (int i = 0; i < qLen.length; i++) {
+            if (qLen[i] == 0) {
+                continue;
+            }
+            if (oldest < 0 || qSeq[i] < qSeq[oldest]) {
+                oldest = i;
+            }
+            if (qData[i] && (oldestData < 0 || qSeq[i] < qSeq[oldestData])) {
+                oldestData = i;
+            }
+        }
+        if (!controlYields || oldestData < 0) {
+            return oldest;
+        }
+        if (oldestData != oldest && controlDebt <= 0) {
+            controlDebt = (long) CONTROL_SHARE * qLen[oldest]; // a control frame's turn: data earns the next
+            return oldest;
+        }
+        controlDebt -= qLen[oldestData];
+        return oldestData;
+    }
+
+    private void clearQueue() {
+        for (int i = 0; i < qLen.length; i++) {
+            qLen[i] = 0;
+        }
+        qUsed = 0;
+        qControl = 0;
+        controlDebt = 0;
+    }
+
+    /** True when a frame is still partly unsent or queued (the line is slower than the sender). */
     public boolean hasPendingWrite() {
-        return txOff < txLen;
+        return txOff < txLen || qUsed > 0;
+    }
+
+    /** Frames waiting in the send queue. */
+    public int queuedFrames() {
+        return qUsed;
     }
 
     /** Pushes pending bytes; false when the port failed. Gives up quietly when the line is full. */
@@ -196,7 +314,7 @@ public final class SerialLink implements Link {
         if (!portOpen && !ensureOpen(now)) {
             return 0;
         }
-        if (txOff < txLen && !flushTx()) {
+        if ((txOff < txLen && !flushTx()) || !pumpQueue()) {
             portLost(now);
             return 0;
         }
@@ -276,6 +394,7 @@ public final class SerialLink implements Link {
         port.close();
         txOff = 0;
         txLen = 0;
+        clearQueue();
         portOpen = false;
         portFailed = false;
         deframer.reset();

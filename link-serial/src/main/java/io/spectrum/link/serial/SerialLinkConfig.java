@@ -10,6 +10,8 @@ public final class SerialLinkConfig {
     long peerTimeoutNanos = 10_000_000_000L;
     long pingIntervalNanos = 3_000_000_000L;
     int writeRetries = 3;
+    int sendQueueFrames = 8;
+    boolean controlYields = true;
 
     public SerialLinkConfig baud(int baud) {
         if (baud <= 0) {
@@ -78,6 +80,27 @@ public final class SerialLinkConfig {
             throw new IllegalArgumentException("writeRetries must be >= 0: " + retries);
         }
         writeRetries = retries;
+        return this;
+    }
+
+    /**
+     * Frames (each up to {@link #maxFrame}) that wait in the link while the line is busy, instead of
+     * being refused with backpressure; 0 keeps only the frame on the wire.
+     */
+    public SerialLinkConfig sendQueueFrames(int frames) {
+        if (frames < 0 || frames > 256) {
+            throw new IllegalArgumentException("sendQueueFrames must be 0..256: " + frames);
+        }
+        sendQueueFrames = frames;
+        return this;
+    }
+
+    /**
+     * Whether queued control traffic (READ / AWAIT requests, REPLYs) yields to queued data (FWD
+     * WRITE: deliveries, publishes); on by default. Off: the queue is first in, first out.
+     */
+    public SerialLinkConfig controlYields(boolean on) {
+        controlYields = on;
         return this;
     }
 

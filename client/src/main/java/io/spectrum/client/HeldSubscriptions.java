@@ -1,0 +1,109 @@
+package io.spectrum.client;
+
+import io.spectrum.wire.WireError;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The subscriptions a follower holds at one node, kept alive (issue 11 item 1, no silent loss): the
+ * node may evict a slot (a flood filled its tables), someone may clear it, or the node may restart,
+ * and the node tells no one. Call {@link #verify} once per liveness period (the {@code sub}
+ * command does every 3 s): each subscription is checked and re-appended when gone.
+ *
+ * <ul>
+ * <li>When the append answered the slot's identity (the client announced the extensions), the
+ *     check is a READ of {@code :subscribers[N@gen]} (the generation guard): {@code path::not_found}
+ *     means the slot is gone or someone else's now, and the record is appended again.</li>
+ * <li>Without an identity (plain v1), the check is the append itself: a node answers an append
+ *     identical to an existing slot as a duplicate (nothing changes, nothing is replayed), and admits
+ *     it anew when the slot is gone (its durability latch then brings the current value).</li>
+ * </ul>
+ *
+ * Single-threaded, on the client's thread, like {@link PeerClient}.
+ */
+public final class HeldSubscriptions {
+    private static final class Held {
+        final String vertex;
+        final String route;
+        final byte[] record;
+        int index;
+        long generation;
+
+        Held(String vertex, String route, byte[] record) {
+            this.vertex = vertex;
+            this.route = route;
+            this.record = record;
+        }
+
+        void admitted(Subscribed s) {
+            index = s.index();
+            generation = s.generation();
+        }
+    }
+
+    private final PeerClient client;
+    private final List<Held> held = new ArrayList<>();
+    private long restored;
+    private long checks;
+
+    public HeldSubscriptions(PeerClient client) {
+        this.client = client;
+    }
+
+    /**
+     * Appends SUBSCRIBER{route, [policy], [spectrum.topic]} to {@code vertex:subscribers[]}
+     * ({@link PeerClient#subscribe(String, String, int, boolean)}) and, when admitted, keeps it.
+     */
+    public Subscribed subscribe(String vertex, String route, int policy, boolean stamped) {
+        Held h = new Held(vertex, route, Requests.subscriber(route, policy, stamped));
+        Subscribed s = client.subscribe(vertex, route, h.record);
+        if (s.ok()) {
+            h.admitted(s);
+            held.add(h);
+        }
+        return s;
+    }
+
+    /**
+     * Checks every held subscription and re-appends those whose slot is gone.
+     *
+     * @return how many were found gone and admitted again (with an identity to tell; a plain node's
+     *     re-admission cannot be told from a duplicate and is not counted)
+     */
+    public int verify() {
+        int n = 0;
+        for (Held h : held) {
+            checks++;
+            if (h.index >= 0) {
+                Reply r = client.slot(h.vertex, h.index, h.generation);
+                if (r.code() != WireError.PATH_NOT_FOUND) {
+                    continue; // there, or unknowable now (timeout, denied): next period
+                }
+            }
+            Subscribed s = client.subscribe(h.vertex, h.route, h.record);
+            if (s.ok() && h.index >= 0) {
+                n++;
+            }
+            if (s.ok()) {
+                h.admitted(s);
+            }
+        }
+        restored += n;
+        return n;
+    }
+
+    /** Subscriptions found gone and admitted again, in total. */
+    public long restored() {
+        return restored;
+    }
+
+    /** Checks run, in total (one per held subscription per {@link #verify}). */
+    public long checks() {
+        return checks;
+    }
+
+    public int size() {
+        return held.size();
+    }
+}
