@@ -1,5 +1,6 @@
 package io.spectrum.client;
 
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;

@@ -1,5 +1,6 @@
 package io.spectrum.runtime;
 
+import io.spectrum.testing.MemoryLink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,9 +30,9 @@ class HolderCheckTest {
     final ManualClock clock = new ManualClock(0);
     final NarrowNode board = new NarrowNode(NodeConfig.builder().clock(clock).build());
     final NarrowNode host = new NarrowNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
-    final PairLink[] pair = PairLink.pair();
-    final PairLink boardSide = pair[0];
-    final PairLink hostSide = pair[1];
+    final MemoryLink[] pair = MemoryLink.pair();
+    final MemoryLink boardSide = pair[0];
+    final MemoryLink hostSide = pair[1];
     final CapsProbe hostProbe = new CapsProbe(host, 1, 1);
     final NodePath counter = NodePath.of("/board/counter");
     final NodePath mirror = NodePath.of("/boards/b1/counter");
@@ -133,12 +134,12 @@ class HolderCheckTest {
     @Test
     void aClearSpoofedFromTheHostsAddressIsRefused_theHostStaysCurrent() {
         // a third socket forges the host's source address (the board's peer 0) and clears slot N@G
-        int sent = boardSide.sent.size();
+        int sent = boardSide.sent().size();
         byte[] forged = clear(host.remote().remoteIndex(h));
         boardSide.inject(0, java.util.Arrays.copyOf(forged, clearLen));
         board.poll();
         assertEquals(1, board.listenerCount(counter), "refused: the host holds with a token the forger never saw");
-        assertEquals(sent + 1, boardSide.sent.size(), "one answer (access::denied), to the host's address");
+        assertEquals(sent + 1, boardSide.sent().size(), "one answer (access::denied), to the host's address");
         boardWrite(2);
         pump();
         assertEquals(2, hostValue(), "the host's edge still delivers");

@@ -1,4 +1,4 @@
-package io.spectrum.runtime;
+package io.spectrum.testing;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
@@ -7,38 +7,53 @@ import io.spectrum.link.PeerListener;
 import io.spectrum.wire.WireError;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * One end of an in-process link pair for tests: what one end sends, the other polls as peer 0;
- * {@link #inject} queues a frame as if it came from any peer handle (a forged source address is
- * peer 0's handle: on UDP the source ip:port is the peer's identity). Peer 0 is always up.
+ * One end of an in-process link pair for tests: what one end sends to peer 0, the other end polls
+ * as coming from peer 0. {@link #inject} queues a frame as if any peer handle had sent it (a forged
+ * source address is the victim's handle: on UDP a peer's identity is its source ip:port). Peer 0 is
+ * always up; a closed end refuses sends with TRANSPORT_DOWN. Every frame sent is kept in
+ * {@link #sent()} for a test to read.
  */
-final class PairLink implements Link {
+public final class MemoryLink implements Link {
     private final int id;
     private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
     private final ArrayDeque<Integer> inboxPeer = new ArrayDeque<>();
     private final LinkStats stats = new LinkStats();
-    private PairLink other;
-    /** Frames this end sent (a test reads them to learn what a peer was told). */
-    final java.util.List<byte[]> sent = new java.util.ArrayList<>();
+    private final List<byte[]> sent = new ArrayList<>();
+    private MemoryLink other;
+    private boolean closed;
 
-    private PairLink(int id) {
+    private MemoryLink(int id) {
         this.id = id;
     }
 
-    static PairLink[] pair() {
-        PairLink a = new PairLink(1);
-        PairLink b = new PairLink(2);
+    /** Two connected ends (ids 1 and 2). */
+    public static MemoryLink[] pair() {
+        MemoryLink a = new MemoryLink(1);
+        MemoryLink b = new MemoryLink(2);
         a.other = b;
         b.other = a;
-        return new PairLink[] {a, b};
+        return new MemoryLink[] {a, b};
+    }
+
+    /** Queues a frame as if the other end (peer 0) had sent it. */
+    public void inject(byte[] frame) {
+        inject(0, frame);
     }
 
     /** Queues a frame as if {@code peer} had sent it to this end. */
-    void inject(int peer, byte[] frame) {
+    public void inject(int peer, byte[] frame) {
         inbox.add(frame.clone());
         inboxPeer.add(peer);
+    }
+
+    /** Every frame this end sent, in order. */
+    public List<byte[]> sent() {
+        return sent;
     }
 
     @Override
@@ -48,11 +63,14 @@ final class PairLink implements Link {
 
     @Override
     public String name() {
-        return "pair " + id;
+        return "memory " + id;
     }
 
     @Override
     public int send(int peer, byte[] buf, int off, int len) {
+        if (closed || other.closed) {
+            return WireError.TRANSPORT_DOWN;
+        }
         byte[] f = Arrays.copyOfRange(buf, off, off + len);
         sent.add(f);
         if (peer == 0) {
@@ -74,7 +92,7 @@ final class PairLink implements Link {
 
     @Override
     public boolean isPeerUp(int peer) {
-        return peer == 0;
+        return peer == 0 && !closed;
     }
 
     @Override
@@ -93,5 +111,6 @@ final class PairLink implements Link {
 
     @Override
     public void close() {
+        closed = true;
     }
 }
