@@ -6,7 +6,7 @@
 # the `check.sh` that captures UDP on PORT with tshark and prints every expert warning; exit 1 on
 # any), runs every CLI command against the board and FwdKinds.java (a request of every FWD kind,
 # as a plain v1 peer). Then a second capture: `spectrum host` mirroring the board (two Spectrum
-# nodes that announce the extensions to each other), reported with its warnings but not failed on.
+# nodes that announce the extensions to each other), reported but not failed on.
 #
 # Run from the repository root after `mvn -B -q -o -DskipTests package -pl cli -am`.
 # Exit status: CHECK_SH's for the plain-peer capture.
@@ -51,5 +51,5 @@ plain=$?
 echo
 echo "== host <-> board (Spectrum nodes, announced) =="
 "$check" "$port" -- timeout -s INT 8 java -jar "$jar" host --peer "127.0.0.1:$port" --no-dashboard --lines
-echo "(host <-> board: exit $? -- warnings here are the generation spelling between Spectrum nodes, docs/extensions.md)"
+echo "(host <-> board: exit $?)"
 exit $plain

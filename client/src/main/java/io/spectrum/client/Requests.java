@@ -70,18 +70,12 @@ public final class Requests {
     }
 
     /**
-     * {@code :subscribers[N]}, with the generation guard when {@code generation >= 0}:
-     * FIELD{NAME subscribers, VALUE u32 N, [VALUE u32 generation,] VALUE u8 ELEMENT}. A node that
-     * holds another generation at N answers {@code path::not_found} and changes nothing.
+     * {@code :subscribers[N]}, with the generation guard when {@code generation >= 0}
+     * ({@code :subscribers[N@G]}, spelled by {@link FieldView#element}). A node that holds another
+     * generation at N answers {@code path::not_found} and changes nothing.
      */
     public static byte[] subscribersAt(int index, long generation) {
-        return build(w -> {
-            w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(index, 4);
-            if (generation >= 0) {
-                w.value(generation, 4);
-            }
-            w.value(FieldView.MODE_ELEMENT, 1).end();
-        });
+        return build(w -> FieldView.element(w.begin(TlvType.FIELD), Names.SUBSCRIBERS, index, generation).end());
     }
 
     /** {@code :children[]}: FIELD{NAME children, VALUE u8 ELEMENT} (digest §5.4). */

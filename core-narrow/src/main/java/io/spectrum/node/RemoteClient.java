@@ -6,6 +6,7 @@ import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.Extensions;
+import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.StatusView;
@@ -40,6 +41,8 @@ public final class RemoteClient {
     public static final int REFUSED = 4;
 
     private final NarrowNode node;
+    /** Reads the slot identity of an append answer. */
+    private final FieldView identity = new FieldView();
     private final ResourceCounter res;
     private final ResourceCounter reqRes;
     private final int[] link;
@@ -383,16 +386,10 @@ public final class RemoteClient {
                 error[h] = StatusView.errorCode(x, payload, WireError.SCHEMA_TYPE_MISMATCH);
             } else {
                 state[h] = ACKED;
-                if (payload != TlvIndex.NONE && x.type(payload) == TlvType.FIELD) {
-                    int c = x.findSibling(x.firstChild(payload), TlvType.VALUE);
-                    if (c != TlvIndex.NONE) {
-                        index[h] = (int) x.valueAsLong(c);
-                        int g = x.nextSibling(c);
-                        int m = g != TlvIndex.NONE ? x.nextSibling(g) : TlvIndex.NONE;
-                        if (m != TlvIndex.NONE && x.type(m) == TlvType.VALUE) {
-                            gen[h] = x.valueAsLong(g); // index, generation, mode
-                        }
-                    }
+                if (payload != TlvIndex.NONE && x.type(payload) == TlvType.FIELD
+                        && identity.wrap(x, payload) == WireError.OK && identity.levels() > 0) {
+                    index[h] = identity.index(0); // the append's slot identity: :subscribers[N@G]
+                    gen[h] = identity.generation(0);
                 }
             }
             return;
@@ -482,14 +479,8 @@ public final class RemoteClient {
         if (field != null) {
             t.raw(field);
         } else if (slot >= 0 || list) {
-            t.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS);
-            if (slot >= 0) {
-                t.value(slot, 4);
-                if (gen >= 0) {
-                    t.value(gen, 4);
-                }
-            }
-            t.value(1, 1).end();
+            t.begin(TlvType.FIELD);
+            FieldView.element(t, Names.SUBSCRIBERS, slot, gen).end();
         }
         t.raw(replyEp[k].tlv());
         if (pb != null) {

@@ -274,9 +274,8 @@ final class SubscribersField {
             return;
         }
         TlvWriter t = req.beginReply(FwdView.KIND_RESULT)
-                .begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS)
-                .value(pos, 4).value(gen & 0xFFFFFFFFL, 4).value(1, 1).end()
-                .end();
+                .begin(TlvType.FIELD);
+        FieldView.element(t, Names.SUBSCRIBERS, pos, gen).end().end();
         if (t.error() == WireError.OK) {
             req.send(t.length());
         }

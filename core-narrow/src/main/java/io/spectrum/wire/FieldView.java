@@ -1,26 +1,28 @@
 package io.spectrum.wire;
 
 /**
- * A read-only flyweight over a FIELD (0x10) selector: up to 8 levels, each a NAME followed by 0, 1,
- * 2 or (Spectrum extension) 3 VALUEs:
+ * A read-only flyweight over a FIELD (0x10) selector: up to 8 levels, each a NAME followed by 0, 1
+ * or 2 VALUEs (digest §5.3):
  *
  * <pre>
  * NAME                                 :name      SCALAR
  * NAME, VALUE u8 mode                  :name[]    ELEMENT (no index) / :name[*] WILDCARD
  * NAME, VALUE u32 index, VALUE u8 mode :name[N]   ELEMENT with index
- * NAME, VALUE u32 index, VALUE u32 generation, VALUE u8 mode
- *                                      :name[N]   ELEMENT with index and generation (extension)
  * </pre>
  *
- * The generation spelling is Spectrum's (RFC-0035 §6.1 names the generation but not its bytes; see
- * docs/extensions.md): a third VALUE of exactly 4 bytes between index and mode, allowed only with
- * mode ELEMENT. A plain v1 reader caps a level at two VALUEs, so it refuses the level with
- * {@code path::invalid} instead of misreading it, and only when a generation is actually sent.
+ * Spectrum's spelling of the RFC-0035 §6.1 generation (docs/extensions.md) is one more level right
+ * after an indexed ELEMENT level: {@code NAME "spectrum.gen", VALUE u32 G, VALUE u8 ELEMENT}, so
+ * {@code :subscribers[N]} + {@code :spectrum.gen[G]} reads as {@code :subscribers[N@G]}. This view
+ * folds that level into the one before (it is not counted in {@link #levels()}). Every level keeps the
+ * v1 shape, so libtracer's reader and dissector parse it; a plain v1 node answers the two-level
+ * selector with {@code schema::not_found} (fields are addressed whole), so the guard is never
+ * silently dropped. Write it with {@link #element}.
  *
  * <p>{@link #wrap} validates and returns PATH_INVALID for: an empty or opaque FIELD, a non-NAME
  * level head, an empty or over-long level name, more than 8 levels, a mode VALUE that is not one
- * byte of 0/1/2, an index VALUE wider than 4 bytes or above 65535, more than 3 VALUEs in a level,
- * an index or generation with a mode other than ELEMENT, a generation that is not 4 bytes. Index widths 1..4 zero-extend.
+ * byte of 0/1/2, an index VALUE wider than 4 bytes or above 65535, more than 2 VALUEs in a level, an
+ * index with a mode other than ELEMENT, a generation level that does not follow an indexed ELEMENT
+ * level or whose generation is not 4 bytes. Index widths 1..4 zero-extend.
  */
 public final class FieldView {
     public static final int MAX_LEVELS = 8;
@@ -73,7 +75,6 @@ public final class FieldView {
             }
             int v1 = TlvIndex.NONE;
             int v2 = TlvIndex.NONE;
-            int v3 = TlvIndex.NONE;
             int values = 0;
             int v = index.nextSibling(c);
             while (v != TlvIndex.NONE && index.type(v) == TlvType.VALUE) {
@@ -85,9 +86,7 @@ public final class FieldView {
                     v1 = v;
                 } else if (values == 2) {
                     v2 = v;
-                } else if (values == 3) {
-                    v3 = v;
-                } else {
+                } else if (values > 3) {
                     return fail();
                 }
                 v = index.nextSibling(v);
@@ -104,15 +103,20 @@ public final class FieldView {
                     return fail();
                 }
             } else if (values == 3) {
-                ix = indexOf(v1);
-                m = modeOf(v3);
-                if (ix < 0 || index.bodyLength(v2) != 4 || m != MODE_ELEMENT) {
-                    return fail();
-                }
-                gen = index.valueAsLong(v2);
+                return fail();
             }
             if (m < 0) {
                 return fail();
+            }
+            if (index.payloadEquals(c, Names.GENERATION)) {
+                // :spectrum.gen[G] right after an indexed element: that element's generation
+                if (n == 0 || this.index[n - 1] < 0 || generation[n - 1] >= 0 || values != 2
+                        || index.bodyLength(v1) != 4) {
+                    return fail();
+                }
+                generation[n - 1] = index.valueAsLong(v1);
+                c = v;
+                continue;
             }
             nameEntry[n] = c;
             mode[n] = m;
@@ -124,6 +128,24 @@ public final class FieldView {
         levels = n;
         entry = e;
         return WireError.OK;
+    }
+
+    /**
+     * Writes one element level into an open FIELD: {@code NAME name, [VALUE u32 index,] VALUE u8
+     * ELEMENT}, then, when {@code generation >= 0} (with an index), the generation level
+     * {@code NAME "spectrum.gen", VALUE u32 generation, VALUE u8 ELEMENT}. The one writer of the
+     * spelling this view reads.
+     */
+    public static TlvWriter element(TlvWriter w, byte[] name, int index, long generation) {
+        w.leaf(TlvType.NAME, name);
+        if (index >= 0) {
+            w.value(index, 4);
+        }
+        w.value(MODE_ELEMENT, 1);
+        if (index >= 0 && generation >= 0) {
+            w.leaf(TlvType.NAME, Names.GENERATION).value(generation & 0xFFFFFFFFL, 4).value(MODE_ELEMENT, 1);
+        }
+        return w;
     }
 
     private int fail() {

@@ -44,6 +44,11 @@ public final class Names {
     public static final byte[] ACTIVITY = ascii("spectrum.activity");
     public static final byte[] ACTIVITY_PATH = ascii("path");
     public static final byte[] ACTIVITY_SUBSCRIBERS = ascii("subscribers");
+    /**
+     * The FIELD level that carries an RFC-0035 §6.1 generation: {@code :subscribers[N]} followed by
+     * {@code :spectrum.gen[G]} is {@code :subscribers[N@G]} (FieldView folds it into the level before).
+     */
+    public static final byte[] GENERATION = ascii("spectrum.gen");
     /** {@code $node/caps} keys: the extensions a node speaks. */
     public static final byte[] CORE = ascii("core");
     public static final byte[] RFC0035 = ascii("rfc0035");

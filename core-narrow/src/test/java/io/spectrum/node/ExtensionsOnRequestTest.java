@@ -73,8 +73,9 @@ class ExtensionsOnRequestTest extends NodeHarness {
         node.write(temp, Frames.value(0, 1), 0, 5);
         Frames.Reply r = request(Frames.announced(append()));
         assertEquals(0, r.kind);
-        // FIELD{NAME subscribers, VALUE u32 0, VALUE u32 generation 1, VALUE u8 1}
-        assertEquals("10402400" + "02000b00" + hex("subscribers".getBytes()) + "0100040000000000" + "0100040001000000" + "0100010001",
+        // FIELD{NAME subscribers, VALUE u32 0, VALUE u8 1, NAME spectrum.gen, VALUE u32 generation 1, VALUE u8 1}
+        assertEquals("10403900" + "02000b00" + hex("subscribers".getBytes()) + "0100040000000000" + "0100010001"
+                + "02000c00" + hex("spectrum.gen".getBytes()) + "0100040001000000" + "0100010001",
                 hex(r.payloadBytes()));
     }
 

@@ -43,14 +43,16 @@ final class Frames {
     static byte[] subsField(int idx, int mode, long gen) {
         byte[] b = new byte[128];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.FIELD).leaf(TlvType.NAME, "subscribers".getBytes());
-        if (idx >= 0) {
-            w.value(idx, 4);
+        w.begin(TlvType.FIELD);
+        if (mode == io.spectrum.wire.FieldView.MODE_ELEMENT) {
+            io.spectrum.wire.FieldView.element(w, "subscribers".getBytes(), idx, gen); // the codec's spelling
+        } else {
+            w.leaf(TlvType.NAME, "subscribers".getBytes());
+            if (idx >= 0) {
+                w.value(idx, 4);
+            }
+            w.value(mode, 1);
         }
-        if (gen >= 0) {
-            w.value(gen, 4); // the codec's spelling: index, generation, mode
-        }
-        w.value(mode, 1);
         w.end();
         return java.util.Arrays.copyOf(b, w.length());
     }

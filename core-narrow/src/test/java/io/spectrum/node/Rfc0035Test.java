@@ -36,9 +36,10 @@ class Rfc0035Test extends NodeHarness {
     static long[] identity(Frames.Reply r) {
         TlvIndex x = r.idx;
         assertEquals(TlvType.FIELD, x.type(r.payload));
-        int n = x.child(r.payload, 1);
-        int g = x.child(r.payload, 2);
-        return new long[] {x.valueAsLong(n), x.valueAsLong(g)};
+        io.spectrum.wire.FieldView f = new io.spectrum.wire.FieldView();
+        assertEquals(io.spectrum.wire.WireError.OK, f.wrap(x, r.payload), "the identity is a valid FIELD");
+        assertEquals(1, f.levels(), "one element level, its generation folded in");
+        return new long[] {f.index(0), f.generation(0)};
     }
 
     Frames.Reply readSlot(int n) {

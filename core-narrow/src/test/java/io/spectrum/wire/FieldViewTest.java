@@ -41,16 +41,29 @@ class FieldViewTest {
 
     @Test
     void generationExtension() {
-        // NAME subscribers, VALUE u32 3, VALUE u32 gen 9, VALUE u8 1
-        String body = "02000b00737562736372696265727301000400030000000100040009000000" + "0100010001";
-        assertEquals(WireError.OK, wrap(field(body)));
+        // NAME subscribers, VALUE u32 3, VALUE u8 1, then NAME spectrum.gen, VALUE u32 9, VALUE u8 1
+        String subs3 = "02000b0073756273637269626572730100040003000000" + "0100010001";
+        String gen = "02000c00737065637472756d2e67656e";
+        assertEquals(WireError.OK, wrap(field(subs3 + gen + "0100040009000000" + "0100010001")));
         assertTrue(f.hasGeneration());
         assertEquals(9, f.generation());
         assertEquals(3, f.index(0));
+        assertEquals(1, f.levels(), "the generation level folds into the element before it");
         assertEquals(":subscribers[3@9]", f.toText());
-        // generation with a 2-byte width, or with a non-ELEMENT mode, is refused
-        assertEquals(WireError.PATH_INVALID, wrap(field("02000b0073756273637269626572730100040003000000010002000900" + "0100010001")));
-        assertEquals(WireError.PATH_INVALID, wrap(field("02000b00737562736372696265727301000400030000000100040009000000" + "0100010002")));
+        // a generation of 2 bytes, with a non-ELEMENT mode, without an index before it, or alone: refused
+        assertEquals(WireError.PATH_INVALID, wrap(field(subs3 + gen + "010002000900" + "0100010001")));
+        assertEquals(WireError.PATH_INVALID, wrap(field(subs3 + gen + "0100040009000000" + "0100010002")));
+        assertEquals(WireError.PATH_INVALID, wrap(field("02000b007375627363726962657273" + "0100010001" + gen + "0100040009000000" + "0100010001")));
+        assertEquals(WireError.PATH_INVALID, wrap(field(gen + "0100040009000000" + "0100010001")));
+        assertEquals(WireError.PATH_INVALID, wrap(field(subs3 + gen + "0100040009000000" + "0100010001" + gen + "0100040009000000" + "0100010001")),
+                "two generations");
+        // the earlier spelling (a third VALUE in the level) is no longer read
+        assertEquals(WireError.PATH_INVALID, wrap(field("02000b00737562736372696265727301000400030000000100040009000000" + "0100010001")));
+        // the one writer spells what the reader reads
+        byte[] b = new byte[128];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        FieldView.element(w.begin(TlvType.FIELD), Names.SUBSCRIBERS, 3, 9).end();
+        assertEquals(field(subs3 + gen + "0100040009000000" + "0100010001").toLowerCase(), Hex.of(b, 0, w.length()).toLowerCase());
     }
 
     @Test

@@ -72,7 +72,7 @@ class SpectrumVectorsTest {
         byte[] clear = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-clear-hold");
         byte[] toggle = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-toggle-generation");
         // the same FWD head (op, dst, [3@9], src) as the pinned guarded toggle
-        assertArrayEquals(Arrays.copyOfRange(toggle, 4, 65), Arrays.copyOfRange(clear, 4, 65));
+        assertArrayEquals(Arrays.copyOfRange(toggle, 4, 86), Arrays.copyOfRange(clear, 4, 86));
         TlvIndex x = new TlvIndex();
         assertEquals(WireError.OK, new FrameDecoder().decode(clear, 0, clear.length, x));
         int payload = x.child(0, 4);
