@@ -135,8 +135,9 @@ class PlainPeerSeesV1Test {
             assertTrue(contains(caps, "spectrum.boot".getBytes()), HEX.formatHex(caps));
             byte[] ack = ask(spectrum, append(false)); // the announcement lasts for this peer
             assertNotNull(ack);
-            assertTrue(HEX.formatHex(ack).endsWith("0100010000" + "10402400" + "02000b00" + HEX.formatHex("subscribers".getBytes())
-                    + "0100040000000000" + "0100040001000000" + "0100010001"), HEX.formatHex(ack));
+            assertTrue(HEX.formatHex(ack).endsWith("0100010000" + "10403900" + "02000b00" + HEX.formatHex("subscribers".getBytes())
+                    + "0100040000000000" + "0100010001" + "02000c00" + HEX.formatHex("spectrum.gen".getBytes())
+                    + "0100040001000000" + "0100010001"), HEX.formatHex(ack));
         }
     }
 }
