@@ -123,8 +123,9 @@ public final class Requests {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("':" + text + "' has an empty level name");
         }
-        w.leaf(TlvType.NAME, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] nameBytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         if (b < 0) {
+            w.leaf(TlvType.NAME, nameBytes);
             return;
         }
         if (!level.endsWith("]")) {
@@ -132,15 +133,17 @@ public final class Requests {
         }
         String inside = level.substring(b + 1, level.length() - 1);
         if (inside.equals("*")) {
-            w.value(FieldView.MODE_WILDCARD, 1);
+            w.leaf(TlvType.NAME, nameBytes).value(FieldView.MODE_WILDCARD, 1);
             return;
         }
+        int index = -1;
+        long generation = -1;
         if (!inside.isEmpty()) {
             String[] ig = inside.split("@", -1);
             try {
-                w.value(Integer.parseInt(ig[0]), 4);
+                index = Integer.parseInt(ig[0]);
                 if (ig.length == 2) {
-                    w.value(Long.parseLong(ig[1]), 4);
+                    generation = Long.parseLong(ig[1]);
                 } else if (ig.length > 2) {
                     throw new NumberFormatException();
                 }
@@ -148,7 +151,7 @@ public final class Requests {
                 throw new IllegalArgumentException("':" + text + "': '[" + inside + "]' is not [N] or [N@G]");
             }
         }
-        w.value(FieldView.MODE_ELEMENT, 1);
+        FieldView.element(w, nameBytes, index, generation); // [N@G]: the codec's generation level
     }
 
     /**
