@@ -65,6 +65,17 @@ final class Follower {
         return pattern.endsWith("/#") ? pattern.substring(0, pattern.length() - 2) : pattern;
     }
 
+    /** Refuses a bad pattern as a usage error (one line, exit 2) before anything is sent. */
+    static void check(picocli.CommandLine cl, java.util.List<String> patterns) {
+        for (String p : patterns) {
+            try {
+                vertexOf(p);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(cl, "bad path '" + p + "': " + e.getMessage());
+            }
+        }
+    }
+
     /**
      * Subscribes {@code pattern} with {@code route} as its reply and delivery route.
      *

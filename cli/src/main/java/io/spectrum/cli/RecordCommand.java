@@ -63,13 +63,7 @@ public final class RecordCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
         List<String> patterns = paths == null || paths.isEmpty() ? List.of("/#") : paths;
-        for (String p : patterns) {
-            try {
-                Follower.vertexOf(p);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
-            }
-        }
+        Follower.check(spec.commandLine(), patterns); // a bad pattern is a usage error before anything is sent
         try (PeerClient c = peer.connect(spec.commandLine()); Sink sink = open()) {
             Follower follower = new Follower(c);
             for (int i = 0; i < patterns.size(); i++) {

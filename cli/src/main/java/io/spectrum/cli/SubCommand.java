@@ -55,13 +55,7 @@ public final class SubCommand implements Callable<Integer> {
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
-        for (String p : paths) {
-            try {
-                Follower.vertexOf(p); // a bad pattern is a usage error before anything is sent
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
-            }
-        }
+        Follower.check(spec.commandLine(), paths); // a bad pattern is a usage error before anything is sent
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Follower follower = new Follower(c);
             for (int i = 0; i < paths.size(); i++) {
