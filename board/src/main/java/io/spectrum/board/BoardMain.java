@@ -182,8 +182,8 @@ public final class BoardMain {
         try {
             NodeProcess.runUntilStopped(board, durationSeconds, exitWithStdin);
         } catch (InterruptedException e) {
+            board.close(); // before re-asserting the interrupt, so the loop's runner closes without retrying
             Thread.currentThread().interrupt();
-            board.close();
         }
         out.println(name + " stopped");
         out.flush();
