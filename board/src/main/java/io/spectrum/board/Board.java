@@ -50,6 +50,19 @@ public final class Board implements AutoCloseable {
         this(name, periodMillis, NodeConfig.defaults());
     }
 
+    /**
+     * A board that runs {@code program} instead of the demo vertices (nothing declared or published
+     * but what the program does).
+     */
+    public Board(String name, NodeConfig config, BoardProgram program) {
+        this.name = name;
+        this.periodNanos = 0;
+        this.phase = 0;
+        NarrowNode node = new NarrowNode(config);
+        program.install(node);
+        this.loop = new NodeLoop(name, node, now -> program.step(node, now));
+    }
+
     public Board(String name, long periodMillis, NodeConfig config) {
         this.name = name;
         this.periodNanos = periodMillis * 1_000_000L;

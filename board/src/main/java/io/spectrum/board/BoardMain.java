@@ -57,8 +57,11 @@ public final class BoardMain {
     private int receiveBuffer = io.spectrum.link.udp.UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
     private double durationSeconds;
     private boolean exitWithStdin;
+    /** What the board runs instead of the demo vertices (null: the demo), made from its --name. */
+    private final java.util.function.Function<String, BoardProgram> program;
 
-    private BoardMain() {
+    private BoardMain(java.util.function.Function<String, BoardProgram> program) {
+        this.program = program;
     }
 
     public static void main(String[] args) {
@@ -69,7 +72,16 @@ public final class BoardMain {
 
     /** Runs a board with {@code args} until it is stopped; returns the process exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        BoardMain m = new BoardMain();
+        return run(args, out, err, null);
+    }
+
+    /**
+     * As {@link #run(String[], PrintWriter, PrintWriter)}, the board running {@code program} (made
+     * from the board's --name) instead of the demo vertices: the same links, options and exit codes.
+     */
+    public static int run(String[] args, PrintWriter out, PrintWriter err,
+                          java.util.function.Function<String, BoardProgram> program) {
+        BoardMain m = new BoardMain(program);
         String problem;
         try {
             problem = m.parse(args, out);
@@ -157,7 +169,8 @@ public final class BoardMain {
             err.flush();
             return 2;
         }
-        Board board = new Board(name, periodMillis);
+        Board board = program == null ? new Board(name, periodMillis)
+                : new Board(name, io.spectrum.node.api.NodeConfig.defaults(), program.apply(name));
         board.attach(link);
         for (String warning : LinkNotices.atStart(link, board.loop().node())) {
             err.println(warning);
@@ -169,8 +182,8 @@ public final class BoardMain {
         try {
             NodeProcess.runUntilStopped(board, durationSeconds, exitWithStdin);
         } catch (InterruptedException e) {
+            board.close(); // before re-asserting the interrupt, so the loop's runner closes without retrying
             Thread.currentThread().interrupt();
-            board.close();
         }
         out.println(name + " stopped");
         out.flush();

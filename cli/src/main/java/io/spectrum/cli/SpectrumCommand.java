@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
                 ReadCommand.class,
                 WriteCommand.class,
                 SubCommand.class,
+                RecordCommand.class,
+                ReplayCommand.class,
                 TapCommand.class,
                 DemoCommand.class,
                 HostCommand.class,

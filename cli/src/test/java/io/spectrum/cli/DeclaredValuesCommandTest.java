@@ -189,4 +189,39 @@ class DeclaredValuesCommandTest {
         assertEquals(483, o.get("raw").asLong());
         assertEquals(48.3, o.get("value").asDouble());
     }
+
+    @Test
+    void subOfAParentNamesTheChildThatChanged_andHashIsASubtree() throws Exception {
+        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
+        closing = writer::shutdownNow;
+        long[] n = {0};
+        writer.scheduleAtFixedRate(() -> {
+            n[0]++;
+            board.write("/board/temp", value(2300 + n[0] % 2, 2));
+            board.write("/board/humidity", value(483, 2));
+        }, 0, 50, TimeUnit.MILLISECONDS);
+        for (String pattern : new String[] {"/board/#", "/board"}) {
+            Cli.Run sub = Cli.run("sub", "--peer", addr, pattern, "--count", "4");
+            assertEquals(0, sub.code(), sub.all());
+            String[] lines = sub.out().split("\n");
+            assertEquals(4, lines.length, sub.out());
+            for (String l : lines) {
+                assertTrue(l.matches("/board/temp = 23\\.0[01] °C  \\(seq \\d+\\)|/board/humidity = 48\\.3 %  \\(seq \\d+\\)"), l);
+            }
+            assertTrue(sub.out().contains("/board/temp = ") && sub.out().contains("/board/humidity = "), sub.out());
+        }
+        JsonNode o = new ObjectMapper().readTree(Cli.run("sub", "--peer", addr, "--json", "/board/#", "--count", "1").out());
+        assertTrue(o.get("path").asText().startsWith("/board/"), o.toString());
+    }
+
+    @Test
+    void wildcardsOtherThanATrailingHashAreRefusedWithOneLine() {
+        Cli.Run plus = Cli.run("sub", "--peer", addr, "/board/+/x", "--count", "1");
+        assertEquals(2, plus.code(), plus.all());
+        assertTrue(plus.err().startsWith("bad path '/board/+/x': '+' (one level) is not supported; subscribe to the parent with '/#'"),
+                plus.err());
+        Cli.Run mid = Cli.run("sub", "--peer", addr, "/board/#/temp", "--count", "1");
+        assertEquals(2, mid.code(), mid.all());
+        assertTrue(mid.err().startsWith("bad path '/board/#/temp': '#' only as the last segment"), mid.err());
+    }
 }

@@ -4,10 +4,12 @@ package io.spectrum.client;
  * A FWD WRITE the node sent to one of our routes (digest §5.5): usually a subscription delivery
  * (src empty). {@code value} is the written TLV; {@code stamped} says whether the node's topic
  * stamp (docs/extensions.md) rode along, and then {@code seq}, {@code stale} and {@code deleted}
- * are its fields. {@code frame} is the whole frame as received. Array accessors return copies.
+ * are its fields. {@code source} is the path of the vertex that was written when the stamp carries
+ * it (a subscription that asked with {@code Names.TOPIC_WITH_PATH}: which child of a subtree
+ * changed), else null. {@code frame} is the whole frame as received. Array accessors return copies.
  */
 public record Delivery(String route, byte[] value, boolean srcEmpty, boolean stamped, long seq, boolean stale,
-        boolean deleted, long receivedNanos, byte[] frame) {
+        boolean deleted, String source, long receivedNanos, byte[] frame) {
 
     @Override
     public byte[] value() {

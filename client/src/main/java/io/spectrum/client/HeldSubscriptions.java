@@ -1,5 +1,7 @@
 package io.spectrum.client;
 
+import io.spectrum.wire.Names;
+
 import io.spectrum.wire.WireError;
 
 import java.util.ArrayList;
@@ -56,7 +58,16 @@ public final class HeldSubscriptions {
      * ({@link PeerClient#subscribe(String, String, int, boolean)}) and, when admitted, keeps it.
      */
     public Subscribed subscribe(String vertex, String route, int policy, boolean stamped) {
-        Held h = new Held(vertex, route, Requests.subscriber(route, policy, stamped));
+        return subscribe(vertex, route, policy, stamped ? Names.TOPIC_STAMP : 0);
+    }
+
+    /**
+     * As {@link #subscribe(String, String, int, boolean)} with {@code spectrum.topic} VALUE u8
+     * {@code topic} (0 = no key; {@link Names#TOPIC_STAMP} | {@link Names#TOPIC_WITH_PATH} also asks
+     * for the written vertex's path, {@link Delivery#source()}).
+     */
+    public Subscribed subscribe(String vertex, String route, int policy, int topic) {
+        Held h = new Held(vertex, route, Requests.subscriber(route, policy, topic));
         Subscribed s = client.subscribe(vertex, route, h.record);
         if (s.ok()) {
             h.admitted(s);

@@ -81,14 +81,19 @@ final class Inbox implements Transport.Sink {
         long seq = 0;
         boolean stale = false;
         boolean deleted = false;
+        String source = null;
         int after = fwd.afterPayload();
         if (after != TlvIndex.NONE && stamp.wrap(idx, after) == WireError.OK && stamp.enter(Names.TOPIC, topic) == WireError.OK) {
             stamped = true;
             seq = number(Names.STAMP_SEQ);
             stale = number(Names.STAMP_STALE) != 0;
             deleted = number(Names.STAMP_OP) != 0;
+            int p = topic.find(Names.STAMP_PATH, TlvType.PATH, SettingsReader.ANY_WIDTH);
+            if (p != TlvIndex.NONE) {
+                source = NodePath.render(idx.buffer(), idx.bodyOffset(p), idx.bodyLength(p));
+            }
         }
-        return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, seq, stale, deleted,
+        return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, seq, stale, deleted, source,
                 System.nanoTime(), frame);
     }
 

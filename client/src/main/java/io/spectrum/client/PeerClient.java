@@ -210,6 +210,15 @@ public final class PeerClient implements AutoCloseable {
         return subscribe(vertex, route, Requests.subscriber(route, policy, stamped));
     }
 
+    /**
+     * As {@link #subscribe(String, String, int, boolean)} with {@code spectrum.topic} VALUE u8
+     * {@code topic}: {@code Names.TOPIC_STAMP | Names.TOPIC_WITH_PATH} also asks for the path of the
+     * vertex each delivery was written at ({@link Delivery#source()}: which child of a subtree changed).
+     */
+    public Subscribed subscribe(String vertex, String route, int policy, int topic) {
+        return subscribe(vertex, route, Requests.subscriber(route, policy, topic));
+    }
+
     /** Appends the SUBSCRIBER {@code record} (already encoded), the request's src being {@code route}. */
     public Subscribed subscribe(String vertex, String route, byte[] record) {
         return Subscribed.of(callVia(route, FwdView.OP_WRITE, vertex, Requests.subscribers(), record));

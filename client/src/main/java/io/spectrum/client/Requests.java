@@ -160,7 +160,17 @@ public final class Requests {
      * when {@code policy >= 0}.
      */
     public static byte[] subscriber(String route, int policy, boolean stamped) {
+        return subscriber(route, policy, stamped ? Names.TOPIC_STAMP : 0);
+    }
+
+    /**
+     * As {@link #subscriber(String, String, int, boolean)} with {@code NAME spectrum.topic VALUE u8
+     * topic} when {@code topic != 0} ({@link Names#TOPIC_STAMP}, | {@link Names#TOPIC_WITH_PATH} for
+     * the written vertex's path in the stamp).
+     */
+    public static byte[] subscriber(String route, int policy, int topic) {
         byte[] target = path(route);
+        final boolean stamped = topic != 0;
         return build(w -> {
             w.begin(TlvType.SUBSCRIBER).raw(target);
             if (policy >= 0 || stamped) {
@@ -169,7 +179,7 @@ public final class Requests {
                     w.leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(policy & 0xFFFF, DeliveryPolicy.WIDTH);
                 }
                 if (stamped) {
-                    w.leaf(TlvType.NAME, Names.TOPIC).value(1, 1);
+                    w.leaf(TlvType.NAME, Names.TOPIC).value(topic & 0xFF, 1);
                 }
                 w.end();
             }

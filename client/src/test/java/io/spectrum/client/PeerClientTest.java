@@ -123,4 +123,27 @@ class PeerClientTest {
             assertFalse(stamped.get(0).deleted());
         }
     }
+
+    @Test
+    void aSubtreeSubscriberThatAskedLearnsWhichChildChanged() {
+        try (NodeFixture f = new NodeFixture()) {
+            f.set("/board1/temp", 1, 2);
+            f.set("/board1/humidity", 1, 2);
+            DeliveryLog log = new DeliveryLog();
+            f.client.onDelivery(log);
+            int withPath = io.spectrum.wire.Names.TOPIC_STAMP | io.spectrum.wire.Names.TOPIC_WITH_PATH;
+            assertTrue(f.client.subscribe("/board1", "/t/s/tree", -1, withPath).ok());
+            assertTrue(f.client.subscribe("/board1", "/t/s/stamp", -1, true).ok());
+            long t0 = System.nanoTime();
+            f.set("/board1/temp", 2328, 2);
+            f.set("/board1/humidity", 455, 2);
+            List<Delivery> tree = log.await(f.client, "/t/s/tree", t0, 2, f.client.timeout());
+            List<Delivery> stamp = log.await(f.client, "/t/s/stamp", t0, 2, f.client.timeout());
+            assertEquals(List.of("/board1/temp", "/board1/humidity"), tree.stream().map(Delivery::source).toList());
+            assertArrayEquals(NodeFixture.value(2328, 2), tree.get(0).value());
+            assertEquals(2, stamp.size());
+            assertEquals(null, stamp.get(0).source(), "stamp without the path bit: no source");
+            assertTrue(stamp.get(0).stamped());
+        }
+    }
 }

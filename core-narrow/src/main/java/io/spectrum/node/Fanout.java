@@ -123,8 +123,11 @@ final class Fanout {
                         .begin(TlvType.SETTINGS)
                         .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
                         .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
-                        .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1)
-                        .end().end();
+                        .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
+                if ((word & SlotTable.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
+                    t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, vt.keys(), vt.keyOffset(v), vt.keyLen(v));
+                }
+                t.end().end();
             }
             t.end();
             if (t.error() == WireError.OK) {

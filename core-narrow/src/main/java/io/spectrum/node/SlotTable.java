@@ -25,6 +25,8 @@ final class SlotTable {
     static final int HAS_POLICY = 1 << 20;
     /** The subscriber asked for the node's topic stamp on each delivery. */
     static final int STAMP = 1 << 21;
+    /** The subscriber asked for the written vertex's path in the stamp ({@code spectrum.topic} bit 1). */
+    static final int STAMP_PATH = 1 << 22;
 
     private final int capacity;
     private final int[] vertex;

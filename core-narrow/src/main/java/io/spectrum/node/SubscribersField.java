@@ -171,7 +171,9 @@ final class SubscribersField {
         final int t = subscriberView.target();
         final int policy = subscriberView.policy();
         final boolean hasPolicy = subscriberView.hasPolicy();
-        final boolean stamp = subscriberView.qos() != TlvIndex.NONE && subscriberView.qosReader().u8(Names.TOPIC, 0) != 0;
+        final int topicAsk = subscriberView.qos() != TlvIndex.NONE ? subscriberView.qosReader().u8(Names.TOPIC, 0) : 0;
+        final boolean stamp = topicAsk != 0;
+        final boolean stampPath = (topicAsk & Names.TOPIC_WITH_PATH) != 0;
         final boolean local = req.fromOwner();
         int targetV = VertexTable.NONE;
         if (local) {
@@ -191,7 +193,8 @@ final class SubscribersField {
         final int routeLen = local ? 0 : x.totalLength(req.src);
         final int kind = local ? SlotTable.KIND_LOCAL : SlotTable.KIND_ROUTED;
         final int word = SlotTable.IN_USE | kind | (policy & SlotTable.POLICY_MASK)
-                | (hasPolicy ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0);
+                | (hasPolicy ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0)
+                | (stampPath ? SlotTable.STAMP_PATH : 0);
         if (replace < 0) {
             int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
             if (dup >= 0) {

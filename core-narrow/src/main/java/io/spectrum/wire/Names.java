@@ -40,6 +40,12 @@ public final class Names {
     public static final byte[] STAMP_SEQ = ascii("seq");
     public static final byte[] STAMP_STALE = ascii("stale");
     public static final byte[] STAMP_OP = ascii("op");
+    /** The written vertex's PATH in the stamp, for a subscriber that asked with {@link #TOPIC_WITH_PATH}. */
+    public static final byte[] STAMP_PATH = ascii("path");
+    /** {@code spectrum.topic} VALUE u8 bit 0: stamp seq / stale / op on each delivery. */
+    public static final int TOPIC_STAMP = 1;
+    /** {@code spectrum.topic} VALUE u8 bit 1: also stamp the written vertex's path (which child changed). */
+    public static final int TOPIC_WITH_PATH = 2;
     /** The active/idle notice a publisher asked for with FWD op bit 6 ({@link FwdView#ACTIVITY}). */
     public static final byte[] ACTIVITY = ascii("spectrum.activity");
     public static final byte[] ACTIVITY_PATH = ascii("path");

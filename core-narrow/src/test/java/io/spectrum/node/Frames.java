@@ -101,6 +101,12 @@ final class Frames {
 
     /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16 policy}] [+ extra SETTINGS pairs]}. */
     static byte[] subscriber(String target, int policy, boolean withPolicy, boolean topicStamp) {
+        return subscriber(target, policy, withPolicy, topicStamp ? 1 : 0);
+    }
+
+    /** A SUBSCRIBER record whose qos asks {@code spectrum.topic} VALUE u8 {@code topic} (0 = no key). */
+    static byte[] subscriber(String target, int policy, boolean withPolicy, int topic) {
+        boolean topicStamp = topic != 0;
         byte[] b = new byte[512];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
         w.begin(TlvType.SUBSCRIBER).raw(NodePath.of(target).tlv());
@@ -110,7 +116,7 @@ final class Frames {
                 w.leaf(TlvType.NAME, "delivery_policy".getBytes()).value(policy, 2);
             }
             if (topicStamp) {
-                w.leaf(TlvType.NAME, "spectrum.topic".getBytes()).value(1, 1);
+                w.leaf(TlvType.NAME, "spectrum.topic".getBytes()).value(topic, 1);
             }
             w.end();
         }

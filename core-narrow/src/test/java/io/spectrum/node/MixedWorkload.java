@@ -60,6 +60,11 @@ final class MixedWorkload {
         byte[] standing = h.subscribeReq("/client/standing", 0, false, false, route);
         link.inject(2, standing);
         node.poll();
+        // a subtree subscriber of /sensor (peer 6) that asked for the stamp with the written path
+        byte[] tree = NodePath.of("/client/tree").tlv();
+        link.inject(6, Frames.fwd(1, sensor.tlv(), Frames.subsField(-1, 1, -1), tree,
+                Frames.subscriber("/client/tree", 0, false, 3)));
+        node.poll();
         byte[] ep = NodePath.of("/client/ep").tlv();
         remoteRead = Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP);
         remoteWrite = Frames.fwd(1, temp.tlv(), null, Frames.REPLY_EP, Frames.value(99, 4));

@@ -213,4 +213,36 @@ class TopicTest extends NodeHarness {
         Frames.Reply plain = Frames.parse(link.sentAt(1));
         assertEquals(TlvIndex.NONE, plain.trailing, "a plain v1 subscriber gets no extra child");
     }
+
+    @Test
+    void pathInStamp_onlyForSubscribersThatAskedBit1_namesTheWrittenChild() {
+        byte[] sensor = NodePath.of("/sensor").tlv();
+        byte[] treeEp = NodePath.of("/client/tree").tlv();
+        byte[] stampEp = NodePath.of("/client/stamp").tlv();
+        byte[] plainEp = NodePath.of("/client/plain").tlv();
+        node.write(temp, Frames.value(6, 1), 0, 5);
+        exchange(PEER, Frames.fwd(1, sensor, Frames.subsField(-1, 1, -1), treeEp, Frames.subscriber("/client/tree", 0, false, 3)));
+        exchange(PEER, Frames.fwd(1, sensor, Frames.subsField(-1, 1, -1), stampEp, Frames.subscriber("/client/stamp", 0, false, 1)));
+        exchange(PEER, Frames.fwd(1, sensor, Frames.subsField(-1, 1, -1), plainEp, Frames.subscriber("/client/plain", 0, false, 0)));
+        link.clearSent();
+        node.write(temp, Frames.value(7, 1), 0, 5);
+        assertEquals(3, link.sentCount);
+        Frames.Reply tree = Frames.parse(link.sentAt(0));
+        assertArrayEquals(treeEp, tree.bytes(tree.dst));
+        assertEquals("0100010007", hex(tree.payloadBytes()));
+        // SETTINGS{spectrum.topic SETTINGS{seq 2, stale 0, op 0, path PATH "/sensor/temp"}}
+        String withPath = "0b405a00" + "02000e00737065637472756d2e746f706963" + "0b404400" + "02000300736571" + "010008000200000000000000"
+                + "020005007374616c65" + "0100010000" + "020002006f70" + "0100010000"
+                + "0200040070617468" + hex(temp.tlv());
+        assertEquals(withPath, hex(tree.bytes(tree.trailing)), "the documented bytes: the stamp then path = the written child");
+        assertEquals("0f407c00010001000106000c0006636c69656e7404747265650600000001000100070b405a0002000e00737065637472756d2e746f7069630b40440002000300736571010008000200000000000000020005007374616c650100010000020002006f700100010000020004007061746806000c000673656e736f720474656d70",
+                hex(tree.frame), "the whole delivery is vector spectrum-v1/fwd/fwd-deliver-stamp-path");
+        assertEquals("06000c000673656e736f720474656d70", hex(temp.tlv()), "PATH /sensor/temp: length-prefixed segments");
+        Frames.Reply stamped = Frames.parse(link.sentAt(1));
+        assertEquals(hex(stamp(2, 0, 0)), hex(stamped.bytes(stamped.trailing)), "spectrum.topic 1: the stamp without path, as before");
+        Frames.Reply plain = Frames.parse(link.sentAt(2));
+        assertEquals(TlvIndex.NONE, plain.trailing, "a plain v1 subscriber gets plain v1: no extra child");
+        assertEquals("0f40" + hex(plain.frame).substring(4, 8) + "0100010001" + hex(plainEp) + "06000000" + "0100010007",
+                hex(plain.frame), "byte for byte a v1 delivery");
+    }
 }

@@ -91,4 +91,22 @@ class SpectrumVectorsTest {
         assertEquals(WireError.ACCESS_DENIED, io.spectrum.wire.StatusView.errorCode(x, status, -1));
         assertEquals(token, e.holdToken(x, x.nextSibling(status)));
     }
+
+    @Test
+    void stampWithPath_namesTheWrittenVertexAfterSeqStaleOp() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-deliver-stamp-path");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(d, 0, d.length, x));
+        int payload = x.child(0, 3);
+        int stamp = x.nextSibling(payload);
+        io.spectrum.wire.SettingsReader outer = new io.spectrum.wire.SettingsReader();
+        assertEquals(WireError.OK, outer.wrap(x, stamp));
+        io.spectrum.wire.SettingsReader r = new io.spectrum.wire.SettingsReader();
+        assertEquals(WireError.OK, outer.enter(io.spectrum.wire.Names.TOPIC, r));
+        assertEquals(2, r.u64(io.spectrum.wire.Names.STAMP_SEQ, -1));
+        int path = r.find(io.spectrum.wire.Names.STAMP_PATH, io.spectrum.wire.TlvType.PATH, io.spectrum.wire.SettingsReader.ANY_WIDTH);
+        assertEquals(io.spectrum.wire.TlvType.PATH, x.type(path));
+        byte[] want = io.spectrum.node.api.NodePath.of("/sensor/temp").tlv();
+        assertArrayEquals(want, Arrays.copyOfRange(d, x.start(path), x.end(path)));
+    }
 }
