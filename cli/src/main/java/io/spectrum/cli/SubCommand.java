@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,12 @@ import java.util.concurrent.Callable;
                 "Prints each new value (in its declared unit) with the sequence number and stale flag the node stamps on it, starting "
                         + "with the current value. Stops on Ctrl-C, or after --count values or --duration seconds.",
                 "",
-                "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter", ""},
+                "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter",
+                "         SPECTRUM_PEER=127.0.0.1:7700 spectrum sub -t /board/temp -C 10 --format csv",
+                "Like mosquitto_sub: -t PATH, -C COUNT, -W SECONDS; the path is always printed (-v is accepted).", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:followed until stopped", "1:a subscription was refused", "2:bad arguments"})
+        exitCodeList = {"0:followed until stopped", "1:a subscription was refused, or the node stopped answering "
+                + "(unless --wait)", "2:bad arguments"})
 public final class SubCommand implements Callable<Integer> {
     /** How often the follower checks its slots are still there (a link's default ping interval). */
     static final long CHECK_NANOS = 3_000_000_000L;
@@ -38,14 +42,23 @@ public final class SubCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Vertex paths to follow.")
-    List<String> paths;
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Vertex paths to follow.")
+    List<String> paths = new ArrayList<>();
 
-    @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N values (0 = no limit).")
+    @Option(names = {"-t", "--topic"}, paramLabel = "PATH", description = "A path to follow (repeatable; as mosquitto_sub -t).")
+    List<String> topics = new ArrayList<>();
+
+    @Option(names = {"-C", "--count"}, paramLabel = "N", defaultValue = "0", description = "Stop after N values (0 = no limit).")
     long count;
 
-    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this many seconds (0 = no limit).")
+    @Option(names = {"-W", "--duration"}, paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this many seconds (0 = no limit).")
     long seconds;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print the path with each value (always done; for mosquitto_sub habits).")
+    boolean verbose;
+
+    @Option(names = "--wait", description = "When the node stops answering, say so and keep waiting for it (default: exit 1).")
+    boolean waitForPeer;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -57,6 +70,12 @@ public final class SubCommand implements Callable<Integer> {
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
+        List<String> paths = new ArrayList<>(this.paths);
+        paths.addAll(topics);
+        if (paths.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no path to follow: give PATH or -t PATH");
+        }
+        ValuePrinter printer = new ValuePrinter(out, peer.format());
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Map<String, String> routes = new HashMap<>();
             Map<String, VertexSchema> schemas = new HashMap<>();
@@ -64,7 +83,7 @@ public final class SubCommand implements Callable<Integer> {
             for (int i = 0; i < paths.size(); i++) {
                 String p = paths.get(i);
                 String route = "/cli/sub/" + i;
-                if (!peer.json) {
+                if (!peer.json()) {
                     err.println("subscribing to " + p + " on " + peer.peer + " ...");
                     err.flush();
                 }
@@ -75,8 +94,13 @@ public final class SubCommand implements Callable<Integer> {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
                 }
                 if (!r.ok()) {
-                    err.println(p + ": " + ClientOutput.refusal(r, peer.peer));
-                    err.flush();
+                    if (peer.json()) {
+                        out.println(ClientOutput.json(p, r));
+                        out.flush();
+                    } else {
+                        err.println(p + ": " + ClientOutput.refusal(r, peer.peer));
+                        err.flush();
+                    }
                     return 1;
                 }
                 routes.put(route, p);
@@ -91,31 +115,59 @@ public final class SubCommand implements Callable<Integer> {
                 seen[0]++;
                 String path = routes.getOrDefault(d.route(), d.route());
                 ValueText v = ValueFormat.render(d.value(), schemas.get(d.route()));
-                if (peer.json) {
-                    ObjectNode o = ClientOutput.JSON.createObjectNode();
-                    o.put("path", path);
-                    ClientOutput.value(o, v);
-                    if (d.stamped()) {
-                        o.put("seq", d.seq());
-                        o.put("stale", d.stale());
-                        o.put("deleted", d.deleted());
-                    }
-                    out.println(o);
-                } else {
-                    out.println(path + " = " + (d.deleted() ? "(cleared)" : v.text())
-                            + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
+                ObjectNode o = ClientOutput.line(path);
+                ClientOutput.value(o, v);
+                if (d.stamped()) {
+                    o.put("seq", d.seq());
+                    o.put("stale", d.stale());
+                    o.put("deleted", d.deleted());
                 }
-                out.flush();
+                printer.print(o, path + " = " + (d.deleted() ? "(cleared)" : v.text())
+                        + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
             });
             long nextCheck = System.nanoTime() + CHECK_NANOS;
+            long heardAt = System.nanoTime();
+            long seenAtCheck = 0;
+            boolean lost = false;
             while (!Thread.currentThread().isInterrupted() && (count == 0 || seen[0] < count) && System.nanoTime() < deadline) {
                 c.pumpFor(Duration.ofMillis(100));
                 if (System.nanoTime() - nextCheck >= 0) {
                     held.verify(); // a slot the node evicted or someone cleared is appended again
                     nextCheck = System.nanoTime() + CHECK_NANOS;
+                    if (held.peerAnswered() || seen[0] != seenAtCheck) {
+                        heardAt = System.nanoTime();
+                        if (lost) {
+                            lost = false;
+                            notice(out, err, "back", peer.peer + " answers again");
+                        }
+                    } else if (!lost) {
+                        long silent = Math.round((System.nanoTime() - heardAt) / 1e9);
+                        notice(out, err, "lost", "lost " + peer.peer + ": no answer for " + silent + " s"
+                                + (waitForPeer ? "; waiting for it (--wait)" : " (--wait keeps waiting)"));
+                        if (!waitForPeer) {
+                            return 1;
+                        }
+                        lost = true;
+                    }
+                    seenAtCheck = seen[0];
                 }
             }
         }
         return WireError.OK;
+    }
+
+    /** A state change of the peer: a line on stderr, or a JSON object on stdout with --json. */
+    private void notice(PrintWriter out, PrintWriter err, String kind, String message) {
+        if (peer.json()) {
+            ObjectNode o = ClientOutput.error(kind, message);
+            if (kind.equals("back")) {
+                o.put("ok", true);
+            }
+            out.println(o);
+            out.flush();
+        } else {
+            err.println("spectrum sub: " + message);
+            err.flush();
+        }
     }
 }
