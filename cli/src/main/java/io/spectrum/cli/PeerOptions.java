@@ -9,6 +9,8 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Options shared by the commands that talk to a running node: where it is, how long to wait, how to
@@ -43,6 +45,17 @@ public final class PeerOptions {
 
     boolean json() {
         return format() == Format.json;
+    }
+
+    /** The paths given as PATH arguments and {@code -t PATH} options; none is a usage error ("no path to WHAT" and why). */
+    static List<String> paths(CommandLine cl, List<String> positional, List<String> topics,
+                                        String what, String why) {
+        List<String> all = new ArrayList<>(positional);
+        all.addAll(topics);
+        if (all.isEmpty()) {
+            throw new CommandLine.ParameterException(cl, "no path to " + what + ": give PATH or -t PATH" + why);
+        }
+        return all;
     }
 
     /** Dials the peer; a missing or bad address is a parameter error (exit 2) with the reason. */

@@ -47,11 +47,7 @@ public final class ReadCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<String> paths = new ArrayList<>(this.paths);
-        paths.addAll(topics);
-        if (paths.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no path to read: give PATH or -t PATH");
-        }
+        List<String> paths = PeerOptions.paths(spec.commandLine(), this.paths, topics, "read", "");
         ValuePrinter printer = new ValuePrinter(out, peer.format());
         int rc = 0;
         try (PeerClient c = peer.connect(spec.commandLine())) {

@@ -70,11 +70,7 @@ public final class SubCommand implements Callable<Integer> {
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
-        List<String> paths = new ArrayList<>(this.paths);
-        paths.addAll(topics);
-        if (paths.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no path to follow: give PATH or -t PATH");
-        }
+        List<String> paths = PeerOptions.paths(spec.commandLine(), this.paths, topics, "follow", "");
         ValuePrinter printer = new ValuePrinter(out, peer.format());
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Map<String, String> routes = new HashMap<>();

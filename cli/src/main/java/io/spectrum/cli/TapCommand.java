@@ -54,12 +54,7 @@ public final class TapCommand implements Callable<Integer> {
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
-        List<String> paths = new ArrayList<>(this.paths);
-        paths.addAll(topics);
-        if (paths.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no path to tap: give PATH or -t PATH "
-                    + "(tap subscribes to it so frames flow)");
-        }
+        List<String> paths = PeerOptions.paths(spec.commandLine(), this.paths, topics, "tap", " (tap subscribes to it so frames flow)");
         long[] frames = {0};
         TlvIndex idx = new TlvIndex(4096, 64);
         FrameDecoder decoder = new FrameDecoder();
