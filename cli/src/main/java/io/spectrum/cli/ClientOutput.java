@@ -16,6 +16,11 @@ import io.spectrum.wire.WireError;
  * with a unit; {@code ucum} — the declared UCUM text ({@code Cel}); {@code raw} — the raw integer
  * of a VALUE ({@code 2328}; unsigned when declared so); {@code text} — what the text output shows
  * ({@code 23.28 °C}); {@code number} — as {@code value} for numbers (kept from before).
+ *
+ * <p>Every JSON line of every command carries the same keys, {@code null} where they do not apply:
+ * {@code ts} (when the CLI got it, ISO-8601 UTC), {@code path}, {@code value}, {@code unit},
+ * {@code raw}, {@code seq} and {@code stale} (stamped on deliveries only). Errors are JSON objects
+ * too: {@code {"ok":false,"error":KIND,"message":...}}.
  */
 final class ClientOutput {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -34,8 +39,7 @@ final class ClientOutput {
 
     /** A reply whose value was rendered as {@code v} (ignored for a refusal). */
     static ObjectNode json(String path, Reply r, ValueText v) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("path", path);
+        ObjectNode o = line(path);
         o.put("ok", r.ok());
         if (r.ok()) {
             value(o, v == null ? ValueText.NONE : v);
@@ -44,6 +48,37 @@ final class ClientOutput {
             o.put("code", r.code());
         }
         return o;
+    }
+
+    /** A JSON line with every common key present: {@code ts} now, {@code path}, the rest null. */
+    static ObjectNode line(String path) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("ts", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+        o.put("path", path);
+        for (String k : new String[] {"value", "unit", "raw", "seq", "stale"}) {
+            o.putNull(k);
+        }
+        return o;
+    }
+
+    /** An error as a JSON object: {@code {"ok":false,"error":kind,"message":message}}. */
+    static ObjectNode error(String kind, String message) {
+        ObjectNode o = line(null);
+        o.put("ok", false);
+        o.put("error", kind);
+        o.put("message", message);
+        return o;
+    }
+
+    /** Whether the command line asks for JSON ({@code --json} or {@code --format json}). */
+    static boolean jsonWanted(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--json") || args[i].equals("--format=json")
+                    || args[i].equals("--format") && i + 1 < args.length && args[i + 1].equals("json")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Adds the value fields of {@code v} to {@code o}. */

@@ -94,6 +94,11 @@ final class Follower {
         held.verify();
     }
 
+    /** True when the node answered the last {@link #verify} ({@link HeldSubscriptions#peerAnswered}). */
+    boolean peerAnswered() {
+        return held.peerAnswered();
+    }
+
     /**
      * The next delivered value, or null when none is queued. Only subscription deliveries (empty src);
      * the path is the written vertex's when the node said it, else the subscribed vertex.

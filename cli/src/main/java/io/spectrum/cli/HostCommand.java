@@ -36,7 +36,10 @@ import java.util.concurrent.TimeUnit;
                 "(--udp :PORT listens on 127.0.0.1; 0.0.0.0:PORT exposes the host to every network it is on and "
                         + "prints what that allows; see docs/security.md)", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped", "2:bad arguments, or a link could not be opened"})
+        exitCodeList = {"0:stopped", "2:bad arguments, or a link could not be opened (a serial device that does not "
+                + "exist, an address in use)"},
+        footer = {"", "As boards come and go it prints 'board1 up' and 'board1 down (no answer for 5 s)'; a board that "
+                + "never answers is warned about after --timeout."})
 public final class HostCommand implements Callable<Integer> {
     @Option(names = "--peer", paramLabel = "HOST:PORT", description = "A board's UDP address (repeatable).")
     List<String> peers = new ArrayList<>();
@@ -148,8 +151,10 @@ public final class HostCommand implements Callable<Integer> {
             out.println(name + " ready on " + String.join(", ", boards.stream().map(b -> b.link().name()).toList()));
             out.flush();
             long end = duration > 0 ? System.nanoTime() + (long) (duration * 1e9) : Long.MAX_VALUE;
+            BoardStates states = new BoardStates(boards, linkOptions.timeoutMillis, System.nanoTime());
             while (System.nanoTime() < end && !stop.await(1, TimeUnit.SECONDS)) {
                 service.tick();
+                states.print(service.runtime().snapshot().links(), System.nanoTime(), out);
             }
             service.flush();
             out.println(name + " stopped");

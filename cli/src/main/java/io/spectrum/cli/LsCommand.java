@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
                         + ":children[] (a plain libtracer v1 peer) shows only the named paths.",
                 "",
                 "Example: spectrum ls --peer 127.0.0.1:7700",
-                "         spectrum ls --peer 127.0.0.1:7700 --depth 0 /board/temp /board/led", ""},
+                "         spectrum ls --peer 127.0.0.1:7700 --depth 0 /board/temp /board/led",
+                "--json prints the tree as one object per PATH (children nested); --format csv one row per vertex.", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every vertex answered", "1:a vertex or listing was refused", "2:bad arguments"})
 public final class LsCommand implements Callable<Integer> {
@@ -57,14 +58,17 @@ public final class LsCommand implements Callable<Integer> {
         boolean named = paths != null && !paths.isEmpty();
         List<String> starts = named ? paths : List.of("/");
         int[] rc = {0};
+        ValuePrinter csv = new ValuePrinter(out, PeerOptions.Format.csv);
         try (PeerClient c = peer.connect(spec.commandLine())) {
-            if (!peer.json) {
+            if (peer.format() == PeerOptions.Format.text) {
                 out.printf(ROW, "PATH", "VALUE", "SUBSCRIBERS");
             }
             TreeWalk tree = new TreeWalk(c, depth, v -> {
                 rc[0] |= refused(v) ? 1 : 0;
-                if (!peer.json) {
+                if (peer.format() == PeerOptions.Format.text) {
                     printRow(out, c, v, named);
+                } else if (peer.format() == PeerOptions.Format.csv) {
+                    csv.print(json(c, v, named, false), null);
                 }
             });
             for (String p : starts) {
@@ -74,8 +78,8 @@ public final class LsCommand implements Callable<Integer> {
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
                 }
-                if (peer.json) {
-                    out.println(json(c, root));
+                if (peer.json()) {
+                    out.println(json(c, root, named, true));
                 }
                 out.flush();
             }
@@ -98,13 +102,13 @@ public final class LsCommand implements Callable<Integer> {
         String value;
         if (v.value().ok()) {
             value = client.render(v.path(), v.value().value()).text();
-        } else if (v.value().code() == WireError.PATH_NOT_FOUND && v.subscribers().ok() && (v.depth() > 0 || !named)) {
+        } else if (parentWithoutValue(v, named)) {
             value = "-"; // a listed vertex without a value of its own
         } else {
             value = ClientOutput.refusal(v.value(), peer.peer);
         }
         int[] n = {v.subscribers().subscribers(), v.subscribers().suspended()};
-        out.printf(ROW, label, value, n[0] == 0 ? "-" : n[0] + (n[1] > 0 ? " (" + n[1] + " suspended)" : ""));
+        out.printf(ROW, label, value, n[0] + (n[1] > 0 ? " (" + n[1] + " suspended)" : ""));
         String more = indent + "  ";
         if (v.childrenError() != 0 && v.childrenError() != WireError.SCHEMA_NOT_FOUND
                 && !(v.childrenError() == WireError.PATH_NOT_FOUND && !v.answered())) {
@@ -116,14 +120,22 @@ public final class LsCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static ObjectNode json(PeerClient client, TreeWalk.Vertex v) {
-        ObjectNode o = ClientOutput.json(v.path(), v.value(), v.value().ok() ? client.render(v.path(), v.value().value()) : null);
+    /** A listed vertex (a parent) without a value of its own: healthy, shown with no value. */
+    private static boolean parentWithoutValue(TreeWalk.Vertex v, boolean named) {
+        return v.value().code() == WireError.PATH_NOT_FOUND && v.subscribers().ok()
+                && (v.depth() > 0 || !named || v.childrenError() == 0 && (v.walked() || v.notWalked() > 0));
+    }
+
+    /** The vertex as JSON, with its children when {@code tree} (else one flat record, for CSV). */
+    private static ObjectNode json(PeerClient client, TreeWalk.Vertex v, boolean named, boolean tree) {
+        ObjectNode o = parentWithoutValue(v, named) ? ClientOutput.line(v.path()).put("ok", true)
+                : ClientOutput.json(v.path(), v.value(), v.value().ok() ? client.render(v.path(), v.value().value()) : null);
         o.put("subscribers", v.subscribers().subscribers());
         o.put("suspended", v.subscribers().suspended());
-        if (v.walked()) {
+        if (tree && v.walked()) {
             ArrayNode kids = o.putArray("children");
             for (TreeWalk.Vertex c : v.children()) {
-                kids.add(json(client, c));
+                kids.add(json(client, c, named, true));
             }
         }
         if (v.notWalked() > 0) {

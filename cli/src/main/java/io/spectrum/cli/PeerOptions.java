@@ -9,24 +9,63 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Options shared by the commands that talk to a running node: where it is, how long to wait, JSON. */
+/**
+ * Options shared by the commands that talk to a running node: where it is, how long to wait, how to
+ * print. {@code --peer}, {@code --timeout} and {@code --format} default from {@code SPECTRUM_PEER}
+ * etc. and the config file ({@link Defaults}).
+ */
 public final class PeerOptions {
-    @Option(names = "--peer", paramLabel = "HOST:PORT", required = true,
-            description = "The node to talk to over UDP: a board's or host's --udp address, e.g. 127.0.0.1:7700.")
+    /** Output formats of {@code --format}. */
+    enum Format { text, json, csv }
+
+    @Option(names = "--peer", paramLabel = "HOST:PORT",
+            description = "The node to talk to over UDP: a board's or host's --udp address, e.g. 127.0.0.1:7700 or "
+                    + "[::1]:7700 (default: $SPECTRUM_PEER, else peer= in ~/.config/spectrum/config).")
     String peer;
 
     @Option(names = "--timeout", paramLabel = "MS", defaultValue = "2000",
             description = "How long to wait for each answer (default: ${DEFAULT-VALUE} ms).")
     long timeoutMillis;
 
-    @Option(names = "--json", description = "Print JSON (one object per line for streams) instead of text.")
+    @Option(names = "--json", description = "Print JSON lines (same as --format json).")
     boolean json;
 
-    /** Dials the peer; a bad address is a parameter error (exit 2) with the reason. */
+    @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (default), json (one object per line: ts, path, value, unit, raw, seq, stale) or csv "
+                    + "(those columns, with a header line).")
+    Format format;
+
+    /** The format asked for ({@code --json} is {@code --format json}). */
+    Format format() {
+        return json ? Format.json : format;
+    }
+
+    boolean json() {
+        return format() == Format.json;
+    }
+
+    /** The paths given as PATH arguments and {@code -t PATH} options; none is a usage error ("no path to WHAT" and why). */
+    static List<String> paths(CommandLine cl, List<String> positional, List<String> topics,
+                                        String what, String why) {
+        List<String> all = new ArrayList<>(positional);
+        all.addAll(topics);
+        if (all.isEmpty()) {
+            throw new CommandLine.ParameterException(cl, "no path to " + what + ": give PATH or -t PATH" + why);
+        }
+        return all;
+    }
+
+    /** Dials the peer; a missing or bad address is a parameter error (exit 2) with the reason. */
     PeerClient connect(CommandLine cl) {
         if (timeoutMillis <= 0) {
             throw new CommandLine.ParameterException(cl, "--timeout must be positive (was " + timeoutMillis + ")");
+        }
+        if (peer == null || peer.isBlank()) {
+            throw new CommandLine.ParameterException(cl, "no node to talk to: give --peer HOST:PORT, or set SPECTRUM_PEER "
+                    + "or peer=HOST:PORT in ~/.config/spectrum/config");
         }
         try {
             UdpLink link = UdpLink.dial(1, UdpLink.parseHostPort(peer), new UdpLinkConfig(), SystemClock.INSTANCE);

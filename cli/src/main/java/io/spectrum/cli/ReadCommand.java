@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.Requests;
+import io.spectrum.client.ValueText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -32,8 +35,11 @@ public final class ReadCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Vertex paths, e.g. /board/temp or /board/temp:settings.app.")
-    List<String> paths;
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Vertex paths, e.g. /board/temp or /board/temp:settings.app.")
+    List<String> paths = new ArrayList<>();
+
+    @Option(names = {"-t", "--topic"}, paramLabel = "PATH", description = "A path to read (repeatable; as mosquitto's -t).")
+    List<String> topics = new ArrayList<>();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -41,6 +47,8 @@ public final class ReadCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        List<String> paths = PeerOptions.paths(spec.commandLine(), this.paths, topics, "read", "");
+        ValuePrinter printer = new ValuePrinter(out, peer.format());
         int rc = 0;
         try (PeerClient c = peer.connect(spec.commandLine())) {
             for (String arg : paths) {
@@ -55,10 +63,9 @@ public final class ReadCommand implements Callable<Integer> {
                 rc |= r.ok() ? 0 : 1;
                 if (colon >= 0) {
                     printField(out, arg, r);
-                } else if (peer.json) {
-                    out.println(ClientOutput.json(p, r, r.ok() ? c.render(p, r.value()) : null));
                 } else {
-                    out.println(p + " = " + (r.ok() ? c.render(p, r.value()).text() : ClientOutput.refusal(r, peer.peer)));
+                    ValueText v = r.ok() ? c.render(p, r.value()) : null;
+                    printer.print(ClientOutput.json(p, r, v), p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer)));
                 }
             }
         }
@@ -67,7 +74,7 @@ public final class ReadCommand implements Callable<Integer> {
     }
 
     private void printField(PrintWriter out, String arg, Reply r) {
-        if (peer.json) {
+        if (peer.format() != PeerOptions.Format.text) { // a field is a structure: JSON also for --format csv
             ObjectNode o = ClientOutput.json(arg, r, null);
             if (r.ok()) {
                 o.remove("text");

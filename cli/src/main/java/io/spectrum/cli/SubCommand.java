@@ -13,6 +13,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -26,9 +27,12 @@ import java.util.concurrent.Callable;
                         + "'/board1/#' (MQTT style) says so explicitly; '#' only as the last segment, '+' is not supported.",
                 "",
                 "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter",
-                "         spectrum sub --peer 127.0.0.1:7700 '/board1/#'", ""},
+                "         spectrum sub --peer 127.0.0.1:7700 '/board1/#'",
+                "         SPECTRUM_PEER=127.0.0.1:7700 spectrum sub -t /board/temp -C 10 --format csv",
+                "Like mosquitto_sub: -t PATH, -C COUNT, -W SECONDS; the path is always printed (-v is accepted).", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:followed until stopped", "1:a subscription was refused", "2:bad arguments"})
+        exitCodeList = {"0:followed until stopped", "1:a subscription was refused, or the node stopped answering "
+                + "(unless --wait)", "2:bad arguments"})
 public final class SubCommand implements Callable<Integer> {
     /** How often the follower checks its slots are still there (a link's default ping interval). */
     static final long CHECK_NANOS = 3_000_000_000L;
@@ -36,14 +40,23 @@ public final class SubCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Vertex paths to follow (PATH/# : the vertex and everything below).")
-    List<String> paths;
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Vertex paths to follow (PATH/# : the vertex and everything below).")
+    List<String> paths = new ArrayList<>();
 
-    @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N values (0 = no limit).")
+    @Option(names = {"-t", "--topic"}, paramLabel = "PATH", description = "A path to follow (repeatable; as mosquitto_sub -t).")
+    List<String> topics = new ArrayList<>();
+
+    @Option(names = {"-C", "--count"}, paramLabel = "N", defaultValue = "0", description = "Stop after N values (0 = no limit).")
     long count;
 
-    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this many seconds (0 = no limit).")
+    @Option(names = {"-W", "--duration"}, paramLabel = "SECONDS", defaultValue = "0", description = "Stop after this many seconds (0 = no limit).")
     long seconds;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print the path with each value (always done; for mosquitto_sub habits).")
+    boolean verbose;
+
+    @Option(names = "--wait", description = "When the node stops answering, say so and keep waiting for it (default: exit 1).")
+    boolean waitForPeer;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -55,13 +68,15 @@ public final class SubCommand implements Callable<Integer> {
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
+        List<String> paths = PeerOptions.paths(spec.commandLine(), this.paths, topics, "follow", "");
         Follower.check(spec.commandLine(), paths); // a bad pattern is a usage error before anything is sent
+        ValuePrinter printer = new ValuePrinter(out, peer.format());
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Follower follower = new Follower(c);
             for (int i = 0; i < paths.size(); i++) {
                 String p = paths.get(i);
                 String route = "/cli/sub/" + i;
-                if (!peer.json) {
+                if (!peer.json()) {
                     err.println("subscribing to " + p + " on " + peer.peer + " ...");
                     err.flush();
                 }
@@ -72,23 +87,47 @@ public final class SubCommand implements Callable<Integer> {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
                 }
                 if (!r.ok()) {
-                    err.println(p + ": " + ClientOutput.refusal(r, peer.peer));
-                    err.flush();
+                    if (peer.json()) {
+                        out.println(ClientOutput.json(p, r));
+                        out.flush();
+                    } else {
+                        err.println(p + ": " + ClientOutput.refusal(r, peer.peer));
+                        err.flush();
+                    }
                     return 1;
                 }
             }
-            long[] seen = {0};
+            long seen = 0;
             long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
             long nextCheck = System.nanoTime() + CHECK_NANOS;
-            while (!Thread.currentThread().isInterrupted() && (count == 0 || seen[0] < count) && System.nanoTime() < deadline) {
+            long heardAt = System.nanoTime();
+            long seenAtCheck = 0;
+            boolean lost = false;
+            while (!Thread.currentThread().isInterrupted() && (count == 0 || seen < count) && System.nanoTime() < deadline) {
                 c.pumpFor(Duration.ofMillis(100));
-                for (Follower.Sample x = follower.next(); x != null && (count == 0 || seen[0] < count); x = follower.next()) {
-                    seen[0]++;
-                    print(out, x);
+                for (Follower.Sample x = follower.next(); x != null && (count == 0 || seen < count); x = follower.next()) {
+                    seen++;
+                    print(printer, x);
                 }
                 if (System.nanoTime() - nextCheck >= 0) {
                     follower.verify(); // a slot the node evicted or someone cleared is appended again
                     nextCheck = System.nanoTime() + CHECK_NANOS;
+                    if (follower.peerAnswered() || seen != seenAtCheck) {
+                        heardAt = System.nanoTime();
+                        if (lost) {
+                            lost = false;
+                            notice(out, err, "back", peer.peer + " answers again");
+                        }
+                    } else if (!lost) {
+                        long silent = Math.round((System.nanoTime() - heardAt) / 1e9);
+                        notice(out, err, "lost", "lost " + peer.peer + ": no answer for " + silent + " s"
+                                + (waitForPeer ? "; waiting for it (--wait)" : " (--wait keeps waiting)"));
+                        if (!waitForPeer) {
+                            return 1;
+                        }
+                        lost = true;
+                    }
+                    seenAtCheck = seen;
                 }
             }
         }
@@ -96,23 +135,32 @@ public final class SubCommand implements Callable<Integer> {
     }
 
     /** One line per value: the path that was written (which child of a subtree), its value, seq / stale. */
-    private void print(PrintWriter out, Follower.Sample x) {
+    private static void print(ValuePrinter printer, Follower.Sample x) {
         io.spectrum.client.Delivery d = x.delivery();
         ValueText v = x.value();
-        if (peer.json) {
-            ObjectNode o = ClientOutput.JSON.createObjectNode();
-            o.put("path", x.path());
-            ClientOutput.value(o, v);
-            if (d.stamped()) {
-                o.put("seq", d.seq());
-                o.put("stale", d.stale());
-                o.put("deleted", d.deleted());
+        ObjectNode o = ClientOutput.line(x.path());
+        ClientOutput.value(o, v);
+        if (d.stamped()) {
+            o.put("seq", d.seq());
+            o.put("stale", d.stale());
+            o.put("deleted", d.deleted());
+        }
+        printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : v.text())
+                + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
+    }
+
+    /** A state change of the peer: a line on stderr, or a JSON object on stdout with --json. */
+    private void notice(PrintWriter out, PrintWriter err, String kind, String message) {
+        if (peer.json()) {
+            ObjectNode o = ClientOutput.error(kind, message);
+            if (kind.equals("back")) {
+                o.put("ok", true);
             }
             out.println(o);
+            out.flush();
         } else {
-            out.println(x.path() + " = " + (d.deleted() ? "(cleared)" : v.text())
-                    + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
+            err.println("spectrum sub: " + message);
+            err.flush();
         }
-        out.flush();
     }
 }

@@ -6,6 +6,8 @@ import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.AccessMask;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -35,7 +37,8 @@ import java.util.concurrent.Callable;
                         + "(--width bytes, little-endian), anything else as text (NAME). --width, --text and --hex "
                         + "send exactly what they say (for experts; the node still checks it).",
                 "",
-                "Example: spectrum write --peer 127.0.0.1:7700 /board/led 1", ""},
+                "Example: spectrum write --peer 127.0.0.1:7700 /board/led 1",
+                "         spectrum write -t /board/led -m 1      (as mosquitto_pub; --peer from SPECTRUM_PEER)", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:refused by the node (the reason is printed)",
                 "2:bad arguments, or a value the vertex's declaration does not take (the reason is printed)"})
@@ -43,11 +46,17 @@ public final class WriteCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;
 
-    @Parameters(index = "0", paramLabel = "PATH", description = "The vertex path.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PATH", description = "The vertex path.")
     String path;
 
-    @Parameters(index = "1", paramLabel = "VALUE", description = "The value: a number in the vertex's unit, text, or a whole TLV in hex with --hex.")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", description = "The value: a number in the vertex's unit, text, or a whole TLV in hex with --hex.")
     String value;
+
+    @Option(names = {"-t", "--topic"}, paramLabel = "PATH", description = "The vertex path (as mosquitto_pub -t).")
+    String topic;
+
+    @Option(names = {"-m", "--message"}, paramLabel = "VALUE", description = "The value (as mosquitto_pub -m).")
+    String message;
 
     @Option(names = "--width", paramLabel = "N",
             description = "Send an integer VALUE of N bytes: 1, 2, 4 or 8 (default without a declaration: 4).")
@@ -65,6 +74,18 @@ public final class WriteCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CommandLine cl = spec.commandLine();
+        if (topic != null && path != null && value == null && message == null) {
+            value = path; // write -t PATH VALUE
+            path = null;
+        }
+        if (topic != null && path != null || message != null && value != null) {
+            throw new CommandLine.ParameterException(cl, "give the path once (PATH or -t) and the value once (VALUE or -m)");
+        }
+        path = topic != null ? topic : path;
+        value = message != null ? message : value;
+        if (path == null || value == null) {
+            throw new CommandLine.ParameterException(cl, "give PATH and VALUE (or -t PATH -m VALUE)");
+        }
         boolean expert = hex || text || width != null;
         byte[] raw = expert ? encode(cl) : null;
         PrintWriter out = cl.getOut();
@@ -79,9 +100,14 @@ public final class WriteCommand implements Callable<Integer> {
             if (tlv == null && schema != null) {
                 ValueFormat.Parsed parsed = ValueFormat.parse(value, schema);
                 if (!parsed.ok()) {
-                    PrintWriter err = cl.getErr();
-                    err.println(path + ": " + parsed.reason());
-                    err.flush();
+                    if (peer.json()) {
+                        out.println(ClientOutput.error("value", path + ": " + parsed.reason()).put("path", path));
+                        out.flush();
+                    } else {
+                        PrintWriter err = cl.getErr();
+                        err.println(path + ": " + parsed.reason());
+                        err.flush();
+                    }
                     return 2;
                 }
                 tlv = parsed.tlv();
@@ -95,7 +121,7 @@ public final class WriteCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cl, "bad path '" + path + "': " + e.getMessage());
             }
             ValueText sent = ValueFormat.render(tlv, schema);
-            if (peer.json) {
+            if (peer.json()) {
                 out.println(ClientOutput.json(path, r.ok() ? Reply.result(tlv, r.frame()) : r, sent));
             } else {
                 out.println(path + " <- " + sent.text() + ": " + (r.ok() ? "ok" : ClientOutput.refusal(r, peer.peer)
@@ -122,11 +148,19 @@ public final class WriteCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "--hex and --text exclude each other");
         }
         if (hex) {
+            byte[] tlv;
             try {
-                return HexFormat.of().parseHex(value.replaceAll("\\s+", ""));
+                tlv = HexFormat.of().parseHex(value.replaceAll("\\s+", ""));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(cl, "--hex: '" + value + "' is not hex");
             }
+            TlvIndex idx = new TlvIndex(256, 64);
+            int code = new FrameDecoder().decode(tlv, 0, tlv.length, idx);
+            if (code != WireError.OK) {
+                throw new CommandLine.ParameterException(cl, "--hex " + value + " is not one complete TLV: "
+                        + WireError.identity(code) + " at byte " + idx.errorOffset() + "; nothing was sent");
+            }
+            return tlv;
         }
         byte[] b = new byte[value.length() * 4 + 16];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);

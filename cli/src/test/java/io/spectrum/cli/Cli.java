@@ -20,10 +20,15 @@ final class Cli {
 
     private Cli() { }
 
+    /** Runs with no defaults from this machine's environment or config file. */
     static Run run(String... args) {
+        return runWith(Defaults.none(), args);
+    }
+
+    static Run runWith(Defaults defaults, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new SpectrumCommand());
+        CommandLine cl = SpectrumCommand.commandLine(defaults);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);

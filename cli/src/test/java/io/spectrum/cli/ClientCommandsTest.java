@@ -123,7 +123,7 @@ class ClientCommandsTest {
             Cli.Run ls = Cli.run("ls", "--peer", addr, "/board/temp", "/board/led");
             assertEquals(0, ls.code(), ls.all());
             assertTrue(ls.out().lines().anyMatch(l -> l.matches("/board/temp\\s+200\\s+1")), ls.out());
-            assertTrue(ls.out().lines().anyMatch(l -> l.matches("/board/led\\s+0\\s+-")), ls.out());
+            assertTrue(ls.out().lines().anyMatch(l -> l.matches("/board/led\\s+0\\s+0")), ls.out());
 
             int slot = -1;
             for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); slot < 0 && System.nanoTime() < deadline; ) {

@@ -170,8 +170,8 @@ class DeclaredValuesCommandTest {
     void lsAndSubShowTheUnit() throws Exception {
         Cli.Run ls = Cli.run("ls", "--peer", addr, "/board");
         assertEquals(0, ls.code(), ls.all());
-        assertTrue(ls.out().lines().anyMatch(l -> l.matches("  temp\\s+23\\.28 °C\\s+-")), ls.out());
-        assertTrue(ls.out().lines().anyMatch(l -> l.matches("  humidity\\s+48\\.3 %\\s+-")), ls.out());
+        assertTrue(ls.out().lines().anyMatch(l -> l.matches("  temp\\s+23\\.28 °C\\s+0")), ls.out());
+        assertTrue(ls.out().lines().anyMatch(l -> l.matches("  humidity\\s+48\\.3 %\\s+0")), ls.out());
         JsonNode tree = new ObjectMapper().readTree(Cli.run("ls", "--peer", addr, "--json", "/board/temp").out());
         assertEquals("°C", tree.get("unit").asText());
 

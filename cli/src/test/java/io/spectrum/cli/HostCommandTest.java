@@ -56,7 +56,8 @@ class HostCommandTest {
             assertEquals(0, run.code(), run.all());
             assertTrue(run.out().contains("board1: udp->127.0.0.1:" + boardPort), run.out());
             assertTrue(run.out().contains("dashboard: http://127.0.0.1:"), run.out());
-            assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/temp = \\d+  \\(seq \\d+\\)")), run.out());
+            assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/temp = -?\\d+\\.\\d\\d °C  \\(seq \\d+\\)")), run.out());
+            assertTrue(run.out().lines().anyMatch("board1 up"::equals), "the host says when a board answers: " + run.out());
             assertTrue(run.out().contains("host stopped"), run.out());
         }
     }

@@ -63,13 +63,13 @@ class LsTreeCommandTest {
             String tree = String.join("\n", rows);
             // byte order of names; values and counts in the same columns as for named paths
             assertTrue(tree.matches("(?s)PATH\\s+VALUE\\s+SUBSCRIBERS\n"
-                    + "/\\s+-\\s+-\n"
-                    + "  board\\s+-\\s+-\n"
-                    + "    deep\\s+-\\s+-\n"
-                    + "      a\\s+-\\s+-\n"
-                    + "        b\\s+7\\s+-\n"
-                    + "    led\\s+0\\s+-\n"
-                    + "    name\\s+kitchen\\s+-\n"
+                    + "/\\s+-\\s+0\n"
+                    + "  board\\s+-\\s+0\n"
+                    + "    deep\\s+-\\s+0\n"
+                    + "      a\\s+-\\s+0\n"
+                    + "        b\\s+7\\s+0\n"
+                    + "    led\\s+0\\s+0\n"
+                    + "    name\\s+kitchen\\s+0\n"
                     + "    temp\\s+200\\s+1"), ls.out());
             assertFalse(ls.out().contains("$"), "node-internal $ vertices are not listed to a client: " + ls.out());
         }
@@ -80,10 +80,10 @@ class LsTreeCommandTest {
         Cli.Run ls = Cli.run("ls", "--peer", addr, "--depth", "1", "/board/deep", "/board/temp");
         assertEquals(0, ls.code(), ls.all());
         List<String> rows = ls.out().lines().map(String::stripTrailing).toList();
-        assertTrue(rows.get(1).matches("/board/deep\\s+refused: tr::path::not_found\\s+-"), "named rows as before: " + rows);
-        assertTrue(rows.get(2).matches("  a\\s+-\\s+-"), rows.toString());
+        assertTrue(rows.get(1).matches("/board/deep\\s+-\\s+0"), "a named parent is healthy, with no value of its own: " + rows);
+        assertTrue(rows.get(2).matches("  a\\s+-\\s+0"), rows.toString());
         assertEquals("    ... 1 more below (raise --depth)", rows.get(3));
-        assertTrue(rows.get(4).matches("/board/temp\\s+200\\s+-"), rows.toString());
+        assertTrue(rows.get(4).matches("/board/temp\\s+200\\s+0"), rows.toString());
         assertEquals(5, rows.size(), rows.toString());
 
         Cli.Run flat = Cli.run("ls", "--peer", addr, "--depth", "0", "/board/deep");
@@ -133,10 +133,10 @@ class LsTreeCommandTest {
             Cli.Run ls = Cli.run("ls", "--peer", hostAddr);
             assertEquals(0, ls.code(), ls.all());
             List<String> rows = ls.out().lines().map(String::stripTrailing).toList();
-            int b1 = rows.indexOf(rows.stream().filter(l -> l.matches("  board1\\s+-\\s+-")).findFirst().orElse("?"));
+            int b1 = rows.indexOf(rows.stream().filter(l -> l.matches("  board1\\s+-\\s+0")).findFirst().orElse("?"));
             assertTrue(b1 > 0, ls.out());
-            assertTrue(rows.get(b1 + 1).matches("    led\\s+0\\s+-"), ls.out());
-            assertTrue(rows.get(b1 + 2).matches("    temp\\s+200\\s+-"), ls.out());
+            assertTrue(rows.get(b1 + 1).matches("    led\\s+0\\s+0"), ls.out());
+            assertTrue(rows.get(b1 + 2).matches("    temp\\s+200\\s+0"), ls.out());
         }
     }
 

@@ -48,6 +48,7 @@ public final class HeldSubscriptions {
     private final List<Held> held = new ArrayList<>();
     private long restored;
     private long checks;
+    private boolean answered = true;
 
     public HeldSubscriptions(PeerClient client) {
         this.client = client;
@@ -84,15 +85,18 @@ public final class HeldSubscriptions {
      */
     public int verify() {
         int n = 0;
+        boolean heard = held.isEmpty();
         for (Held h : held) {
             checks++;
             if (h.index >= 0) {
                 Reply r = client.slot(h.vertex, h.index, h.generation);
+                heard |= r.answered();
                 if (r.code() != WireError.PATH_NOT_FOUND) {
                     continue; // there, or unknowable now (timeout, denied): next period
                 }
             }
             Subscribed s = client.subscribe(h.vertex, h.route, h.record);
+            heard |= s.reply().answered();
             if (s.ok() && h.index >= 0) {
                 n++;
             }
@@ -101,7 +105,13 @@ public final class HeldSubscriptions {
             }
         }
         restored += n;
+        answered = heard;
         return n;
+    }
+
+    /** Whether the node answered anything during the last {@link #verify} (true before the first). */
+    public boolean peerAnswered() {
+        return answered;
     }
 
     /** Subscriptions found gone and admitted again, in total. */

@@ -30,7 +30,17 @@ public final class LinkSpec {
         return UdpLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
     }
 
+    /**
+     * Opens a serial line. A device path that does not exist at start is refused (the caller prints
+     * the reason and exits 2); once open, a device that goes away is reopened by the link.
+     *
+     * @throws IllegalArgumentException when {@code device} is a path that does not exist
+     */
     public static Link serial(int id, String device, int baud, LinkSettings s, Clock clock) {
+        if (device.startsWith("/") && !java.nio.file.Files.exists(java.nio.file.Path.of(device))) {
+            throw new IllegalArgumentException("serial device " + device + " does not exist (is the board plugged in? "
+                    + "ls /dev/ttyUSB* /dev/ttyACM* lists the ports)");
+        }
         SerialLinkConfig c = new SerialLinkConfig().baud(baud)
                 .pingIntervalMillis(s.pingMillis).peerTimeoutMillis(s.timeoutMillis)
                 .reopenBackoffMillis(50, 1000);

@@ -120,9 +120,13 @@ public final class UdpLink implements Link {
     /** A listener bound to {@code bind} ({@code --udp HOST:PORT}). */
     public static UdpLink listen(int id, InetSocketAddress bind, UdpLinkConfig config, Clock clock)
             throws IOException {
-        DatagramChannel ch = open(config);
+        DatagramChannel ch = open(config, bind.getAddress());
         try {
             ch.bind(bind);
+        } catch (java.net.BindException e) {
+            ch.close();
+            throw new java.net.BindException("cannot listen on " + hostPort(bind) + ": " + e.getMessage()
+                    + " (is another board or host already there? pick another port)");
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -134,7 +138,7 @@ public final class UdpLink implements Link {
     /** A dialer connected to {@code peer} ({@code --peer HOST:PORT}); the peer is handle 0. */
     public static UdpLink dial(int id, InetSocketAddress peer, UdpLinkConfig config, Clock clock)
             throws IOException {
-        DatagramChannel ch = open(config);
+        DatagramChannel ch = open(config, peer.getAddress());
         try {
             ch.bind(new InetSocketAddress(peer.getAddress().isLoopbackAddress()
                     ? peer.getAddress() : null, 0));
@@ -149,8 +153,10 @@ public final class UdpLink implements Link {
         return link;
     }
 
-    private static DatagramChannel open(UdpLinkConfig config) throws IOException {
-        DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+    /** An IPv4 socket, or IPv6 for an IPv6 address ({@code [::1]:7700}). */
+    private static DatagramChannel open(UdpLinkConfig config, java.net.InetAddress address) throws IOException {
+        DatagramChannel ch = DatagramChannel.open(address instanceof java.net.Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
         try {
             ch.configureBlocking(false);
             if (config.receiveBufferBytes > 0) {
@@ -204,7 +210,8 @@ public final class UdpLink implements Link {
     }
 
     static String hostPort(InetSocketAddress a) {
-        return a.getHostString() + ":" + a.getPort();
+        String h = a.getHostString();
+        return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + a.getPort();
     }
 
     /** The host a bare {@code :PORT} or {@code PORT} means: loopback, so nothing is exposed unless asked. */
@@ -219,7 +226,7 @@ public final class UdpLink implements Link {
         if (!hostPort.isEmpty() && hostPort.chars().allMatch(Character::isDigit)) {
             hostPort = ":" + hostPort;
         }
-        if (hostPort.startsWith(":")) {
+        if (hostPort.startsWith(":") && hostPort.length() > 1 && hostPort.substring(1).chars().allMatch(Character::isDigit)) {
             hostPort = DEFAULT_HOST + hostPort;
         }
         int colon = hostPort.lastIndexOf(':');
@@ -235,7 +242,20 @@ public final class UdpLink implements Link {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range in '" + hostPort + "'");
         }
-        return new InetSocketAddress(hostPort.substring(0, colon), port);
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1); // an IPv6 literal: [::1]:7700
+        } else if (host.indexOf(':') >= 0) {
+            throw new IllegalArgumentException("an IPv6 address goes in brackets: [" + host + "]:" + port);
+        }
+        if (host.isEmpty()) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + hostPort + "'");
+        }
+        InetSocketAddress a = new InetSocketAddress(host, port);
+        if (a.isUnresolved()) {
+            throw new IllegalArgumentException("cannot resolve host '" + host + "'");
+        }
+        return a;
     }
 
     @Override

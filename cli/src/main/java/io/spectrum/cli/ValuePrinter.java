@@ -1,0 +1,58 @@
+package io.spectrum.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/**
+ * Prints value lines in the {@code --format} asked for: text (the line the command composed), JSON
+ * lines ({@link ClientOutput#line}: ts, path, value, unit, raw, seq, stale, plus the command's own
+ * keys) or CSV (the common keys as columns, then {@code error}; a header line first).
+ */
+final class ValuePrinter {
+    static final List<String> CSV_COLUMNS = List.of("ts", "path", "value", "unit", "raw", "seq", "stale", "error");
+
+    private final PrintWriter out;
+    private final PeerOptions.Format format;
+    private boolean header;
+
+    ValuePrinter(PrintWriter out, PeerOptions.Format format) {
+        this.out = out;
+        this.format = format;
+    }
+
+    /** One record: {@code json} carries the keys, {@code text} is the text line. */
+    void print(ObjectNode json, String text) {
+        switch (format) {
+            case json -> out.println(json);
+            case csv -> {
+                if (!header) {
+                    header = true;
+                    out.println(String.join(",", CSV_COLUMNS));
+                }
+                out.println(csvRow(json));
+            }
+            default -> out.println(text);
+        }
+        out.flush();
+    }
+
+    static String csvRow(JsonNode o) {
+        StringBuilder b = new StringBuilder();
+        for (String k : CSV_COLUMNS) {
+            if (b.length() > 0 || !k.equals(CSV_COLUMNS.get(0))) {
+                b.append(',');
+            }
+            JsonNode v = o.get(k);
+            b.append(v == null || v.isNull() ? "" : csv(v.asText()));
+        }
+        return b.toString();
+    }
+
+    static String csv(String s) {
+        return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")
+                ? '"' + s.replace("\"", "\"\"") + '"' : s;
+    }
+}
