@@ -43,6 +43,9 @@ final class MirrorDeclarations {
         }
     }
 
+    /** {@link #write}'s answer for a path that is not a mirror (the host's own vertex). */
+    static final int NOT_A_MIRROR = Integer.MIN_VALUE;
+
     private final NarrowNode node;
     private final Map<String, Entry> byLocal = new HashMap<>();
     private final byte[] result = new byte[4096];
@@ -59,6 +62,16 @@ final class MirrorDeclarations {
     VertexSchema schema(String local) {
         Entry e = byLocal.get(local);
         return e == null ? null : e.schema;
+    }
+
+    /**
+     * Sends {@code tlv} as a remote WRITE to the board vertex mirrored at {@code local}. Returns the
+     * request handle (poll it with the node's remote client, then release it), a negated code, or {@link #NOT_A_MIRROR} when
+     * {@code local} is not a mirror.
+     */
+    int write(String local, byte[] tlv) {
+        Entry e = byLocal.get(local);
+        return e == null ? NOT_A_MIRROR : node.remote().write(e.link, e.peer, e.remote, tlv, 0, tlv.length);
     }
 
     /**
