@@ -15,8 +15,8 @@ import java.util.TreeMap;
 public final class VertexHistory {
     /** The longest window the dashboard offers: 15 minutes. */
     public static final long WINDOW_MS = 15 * 60_000L;
-    /** Samples kept per vertex: 15 minutes at two a second. */
-    public static final int CAPACITY = 1800;
+    /** Samples kept per vertex: 15 minutes at five a second. */
+    public static final int CAPACITY = 4500;
 
     /** One recorded value: epoch milliseconds and the value in its unit. */
     public record Sample(long ts, double value) { }
