@@ -6,6 +6,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 const MAX_WINDOW_S = 900;
 const history = new Map();   // path -> [[ts, value], ...] oldest first (host clock, ms)
 const lastSeq = new Map();   // path -> seq of the last sample taken from a snapshot
+const units = new Map();     // path -> the unit its points are in
 const rows = new Map();      // path -> {el, subsKey, kind}
 const boards = new Map();    // board name -> section element
 let windowS = Number(localStorage.getItem('spectrum.window')) || 300;
@@ -33,6 +34,9 @@ function svg(tag, attrs, text) {
 
 function remember(v, ts) {
   if (!v.numeric) { history.delete(v.path); lastSeq.delete(v.path); return; }
+  const unit = v.unit || '';
+  if (units.has(v.path) && units.get(v.path) !== unit) { history.delete(v.path); lastSeq.delete(v.path); }
+  units.set(v.path, unit); // a value rendered by another declaration now: the earlier points were in another unit
   if (lastSeq.get(v.path) === v.seq) return;
   lastSeq.set(v.path, v.seq);
   let h = history.get(v.path);
@@ -46,9 +50,11 @@ async function loadHistory() {
     const r = await fetch('api/history?window=' + MAX_WINDOW_S);
     const body = await r.json();
     for (const [path, points] of Object.entries(body.series)) {
+      if (points.length === 0) continue;
       const mine = history.get(path) || [];
       const first = mine.length ? mine[0][0] : Infinity;
-      history.set(path, points.filter(p => p[0] < first).concat(mine));
+      history.set(path, points.filter(p => p[0] < first).map(p => [p[0], p[1]]).concat(mine));
+      if (!lastSeq.has(path)) lastSeq.set(path, points[points.length - 1][2]); // the live value is on the chart already
     }
   } catch (e) { /* the charts start empty; live values still arrive */ }
 }
@@ -63,7 +69,7 @@ function fmt(n) {
 }
 
 function ago(s) {
-  return s === 0 ? 'now' : s % 60 === 0 ? '−' + (s / 60) + ' min' : '−' + s + ' s';
+  return s === 0 ? 'now' : s >= 60 ? '−' + Number((s / 60).toFixed(1)) + ' min' : '−' + s + ' s';
 }
 
 const W = 300, H = 110, L = 46, R = 6, T = 8, B = 18;

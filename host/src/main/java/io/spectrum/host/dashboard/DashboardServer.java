@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * GET  /                              the page (resources under /dashboard/)
  * GET  /api/snapshot                  the current {@link io.spectrum.host.view.HostSnapshot} as JSON
  * GET  /api/events                    text/event-stream; one "snapshot" event per change (coalesced)
- * GET  /api/history?window=S         the host's last S seconds (at most 900) of every numeric vertex
+ * GET  /api/history?window=S         the host's last S seconds (at most 900) of every numeric vertex,
+ *                                     {"series": {path: [[ts ms, value, seq], ...]}}
  * POST /api/subscribers/{suspend|resume|clear}   body {"path": "...", "slot": N}
  * POST /api/write                     body {"path": "...", "value": "1"}: parsed by the declaration, written
  *                                     on the board for a mirror; refusals are one line in "message"

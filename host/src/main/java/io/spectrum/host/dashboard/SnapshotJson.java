@@ -77,7 +77,7 @@ public final class SnapshotJson {
     }
 
     /**
-     * The history answer: {@code {"now": ms, "window": ms, "series": {path: [[ts, value], ...]}}},
+     * The history answer: {@code {"now": ms, "window": ms, "series": {path: [[ts, value, seq], ...]}}},
      * samples oldest first.
      */
     public static ObjectNode history(ObjectMapper mapper, VertexHistory history, long now, long windowMs) {
@@ -88,7 +88,7 @@ public final class SnapshotJson {
         for (Map.Entry<String, List<VertexHistory.Sample>> e : history.all(now - windowMs).entrySet()) {
             ArrayNode a = series.putArray(e.getKey());
             for (VertexHistory.Sample p : e.getValue()) {
-                a.addArray().add(p.ts()).add(p.value());
+                a.addArray().add(p.ts()).add(p.value()).add(p.seq());
             }
         }
         return root;

@@ -84,6 +84,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final VertexHistory history = new VertexHistory();
     /** The seq of each vertex's last recorded history sample (node thread). */
     private final Map<String, Long> recordedSeq = new HashMap<>();
+    /** The unit each vertex's history is in (node thread). */
+    private final Map<String, String> recordedUnit = new HashMap<>();
     private volatile HostSnapshot snapshot;
     private volatile boolean running;
     private boolean dirty = true;
@@ -368,12 +370,20 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             if (recordedSeq.remove(path) != null) {
                 history.forget(path);
             }
+            recordedUnit.remove(path);
             return;
+        }
+        String unit = value.unit();
+        if (!unit.equals(recordedUnit.put(path, unit))) {
+            // rendered by another declaration now (read after the first values came raw, or the board
+            // restarted with another): earlier samples are in another unit, so they go
+            history.forget(path);
+            recordedSeq.remove(path);
         }
         Long last = recordedSeq.get(path);
         if (last == null || last != seq) {
             recordedSeq.put(path, seq);
-            history.record(path, System.currentTimeMillis(), value.number());
+            history.record(path, System.currentTimeMillis(), value.number(), seq);
         }
     }
 

@@ -18,16 +18,17 @@ public final class VertexHistory {
     /** Samples kept per vertex: 15 minutes at five a second. */
     public static final int CAPACITY = 4500;
 
-    /** One recorded value: epoch milliseconds and the value in its unit. */
-    public record Sample(long ts, double value) { }
+    /** One recorded value: epoch milliseconds, the value in its unit and the vertex's seq for it. */
+    public record Sample(long ts, double value, long seq) { }
 
     private static final class Ring {
         final long[] ts = new long[CAPACITY];
         final double[] value = new double[CAPACITY];
+        final long[] seq = new long[CAPACITY];
         int start;
         int size;
 
-        void add(long t, double v) {
+        void add(long t, double v, long n) {
             while (size > 0 && t - ts[start] > WINDOW_MS) {
                 start = (start + 1) % CAPACITY;
                 size--;
@@ -35,6 +36,7 @@ public final class VertexHistory {
             int at = (start + size) % CAPACITY;
             ts[at] = t;
             value[at] = v;
+            seq[at] = n;
             if (size == CAPACITY) {
                 start = (start + 1) % CAPACITY;
             } else {
@@ -47,7 +49,7 @@ public final class VertexHistory {
             for (int i = 0; i < size; i++) {
                 int k = (start + i) % CAPACITY;
                 if (ts[k] >= from) {
-                    out.add(new Sample(ts[k], value[k]));
+                    out.add(new Sample(ts[k], value[k], seq[k]));
                 }
             }
             return out;
@@ -56,9 +58,9 @@ public final class VertexHistory {
 
     private final Map<String, Ring> rings = new HashMap<>();
 
-    /** Records a value of {@code path} at {@code ts} (epoch ms). */
-    public synchronized void record(String path, long ts, double value) {
-        rings.computeIfAbsent(path, p -> new Ring()).add(ts, value);
+    /** Records the value {@code path} got with {@code seq} at {@code ts} (epoch ms). */
+    public synchronized void record(String path, long ts, double value, long seq) {
+        rings.computeIfAbsent(path, p -> new Ring()).add(ts, value, seq);
     }
 
     /** Forgets a vertex (it is gone or no longer numeric). */

@@ -76,7 +76,7 @@ public final class InMemoryHostModel implements HostModel {
             v.numeric = n != null;
             v.number = n == null ? 0 : n;
             if (n != null) {
-                history.record(path, System.currentTimeMillis(), n);
+                history.record(path, System.currentTimeMillis(), n, v.seq);
             }
             for (Slot s : v.slots) {
                 if (s != null && !s.suspended) {
@@ -159,9 +159,9 @@ public final class InMemoryHostModel implements HostModel {
         fire();
     }
 
-    /** Records a sample at a given time, as if the value had been published then. */
+    /** Records a sample at a given time, as if the value had been published then (seq 0: before the live ones). */
     public void recordAt(String path, long ts, double value) {
-        history.record(path, ts, value);
+        history.record(path, ts, value, 0);
     }
 
     @Override
