@@ -120,7 +120,7 @@ function chart(path, unit, now) {
 
 // ---------------------------------------------------------------- vertices
 
-function subscribersTable(v) {
+function subscribersTable(v, scope) {
   if (v.subscribers.length === 0) return '';
   const tbody = el('tbody');
   for (const s of v.subscribers) {
@@ -137,7 +137,7 @@ function subscribersTable(v) {
   }
   const n = v.subscribers.length;
   return el('div', {},
-    el('div', {class: 'subs-title'}, n + (n === 1 ? ' subscriber' : ' subscribers')),
+    el('div', {class: 'subs-title'}, n + (n === 1 ? ' subscriber' : ' subscribers') + (scope || '')),
     el('table', {class: 'subs'},
       el('thead', {}, el('tr', {}, ...['slot', 'holder', 'target', 'state', 'delivered', ''].map(h => el('th', {}, h)))),
       tbody));
@@ -203,8 +203,8 @@ function updateRow(r, v, now) {
     ? chart(v.path, v.unit, now) : []));
   // rebuild the subscriber table only when its shape changes, so a button is not replaced under a click
   const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
-  const slot = v.path === '/' + v.board ? null : e.querySelector('.subs-slot');
-  if (slot && key !== r.subsKey) {
+  const slot = e.querySelector('.subs-slot');
+  if (key !== r.subsKey) {
     slot.replaceChildren(subscribersTable(v));
     r.subsKey = key;
   }
@@ -226,16 +226,19 @@ function renderTree(s) {
   const seen = new Set();
   const sections = [];
   const members = new Map();
+  // a board's own vertex (/board1, where the host's terminal view subscribes) belongs to its board
+  const names = new Set([...s.vertices.map(v => v.board), ...s.links.map(l => l.board)].filter(b => b));
   for (const v of s.vertices) {
     seen.add(v.path);
     remember(v, s.ts);
-    const sec = boardSection(v.board);
-    if (!members.has(v.board)) { members.set(v.board, []); sections.push(sec); }
-    if (v.path === '/' + v.board) {
+    const board = v.board || (names.has(v.path.substring(1)) ? v.path.substring(1) : '');
+    const sec = boardSection(board);
+    if (!members.has(board)) { members.set(board, []); sections.push(sec); }
+    if (v.path === '/' + board) {
       // the board's own vertex: its subtree subscribers belong to the board header, it has no value row
       const head = sec.querySelector('.board-subs');
       const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
-      if (head.dataset.key !== key) { head.replaceChildren(subscribersTable(v)); head.dataset.key = key; }
+      if (head.dataset.key !== key) { head.replaceChildren(subscribersTable(v, ' to ' + v.path + ' and everything under it')); head.dataset.key = key; }
       for (const x of v.subscribers) {
         const cell = head.querySelector(`tr.sub[data-slot="${x.slot}"] .delivered`);
         if (cell) cell.textContent = x.delivered < 0 ? '—' : String(x.delivered);
@@ -245,7 +248,7 @@ function renderTree(s) {
     let r = rows.get(v.path);
     if (!r) { r = {el: vertexRow(v), subsKey: null}; rows.set(v.path, r); }
     updateRow(r, v, hostNow());
-    members.get(v.board).push(r.el);
+    members.get(board).push(r.el);
   }
   for (const sec of sections) {
     const name = sec.dataset.board;
@@ -370,5 +373,8 @@ function connect() {
 
 setWindow(windowS);
 setInterval(() => { if (lastSnapshot) renderTree(lastSnapshot); }, 5000); // the time axis moves on
+// ?live=0: one snapshot, no event stream (a still picture: printing, `chromium --screenshot`)
+const live = new URLSearchParams(location.search).get('live') !== '0';
 loadHistory().then(() => fetch('api/snapshot')).then(r => r.json())
-  .then(s => { if (!lastSnapshot) render(s); else render(lastSnapshot); }).catch(() => {}).finally(connect);
+  .then(s => { if (!lastSnapshot) render(s); else render(lastSnapshot); }).catch(() => {})
+  .finally(() => { if (live) connect(); else document.getElementById('conn').replaceWith(''); });

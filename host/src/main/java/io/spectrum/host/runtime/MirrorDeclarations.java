@@ -107,6 +107,10 @@ final class MirrorDeclarations {
             }
             if (client.requestState(e.request) == RemoteClient.DONE) {
                 int code = client.requestError(e.request);
+                if (transientFailure(code)) {
+                    release(e); // no answer about the vertex (timed out, link busy or down): ask again later
+                    continue;
+                }
                 VertexSchema before = e.schema;
                 if (code == WireError.OK) {
                     int n = client.requestResult(e.request, result, 0);
@@ -122,6 +126,19 @@ final class MirrorDeclarations {
             }
         }
         return changed;
+    }
+
+    /**
+     * A failure that says nothing about the vertex's declaration: the request timed out, the link was
+     * busy or down, the frame was damaged. Seen on a serial board still starting up; taking it for
+     * "no declaration" left that mirror raw until the board restarted.
+     */
+    static boolean transientFailure(int code) {
+        return switch (code) {
+            case WireError.FLOW_TIMEOUT, WireError.FLOW_BACKPRESSURE, WireError.TRANSPORT_DOWN,
+                 WireError.FRAME_TRUNCATED, WireError.FRAME_INVALID, WireError.FRAME_CRC_FAIL -> true;
+            default -> false;
+        };
     }
 
     private void release(Entry e) {
