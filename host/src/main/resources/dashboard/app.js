@@ -72,7 +72,7 @@ function ago(s) {
   return s === 0 ? 'now' : s >= 60 ? '−' + Number((s / 60).toFixed(1)) + ' min' : '−' + s + ' s';
 }
 
-const W = 300, H = 110, L = 46, R = 6, T = 8, B = 18;
+const W = 300, H = 110, L = 52, R = 6, T = 8, B = 18;
 
 function chart(path, unit, now) {
   const from = now - windowS * 1000;
@@ -92,7 +92,10 @@ function chart(path, unit, now) {
     box.append(svg('line', {class: 'grid', x1: L, y1: y(v), x2: W - R, y2: y(v)}));
     box.append(svg('text', {class: 'tick', x: L - 4, y: y(v) + 3, 'text-anchor': 'end'}, fmt(v)));
   }
-  if (unit) box.append(svg('text', {class: 'unit', x: 2, y: T + 2, 'dominant-baseline': 'hanging'}, unit));
+  if (unit) {
+    const my = (T + H - B) / 2; // the value axis's title, turned along it
+    box.append(svg('text', {class: 'unit', x: 9, y: my, 'text-anchor': 'middle', transform: `rotate(-90 9 ${my})`}, unit));
+  }
   for (const s of [windowS, windowS / 2, 0]) {
     const tx = x(now - s * 1000);
     box.append(svg('line', {class: 'tickmark', x1: tx, y1: H - B, x2: tx, y2: H - B + 3}));

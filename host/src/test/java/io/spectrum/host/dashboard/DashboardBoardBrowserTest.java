@@ -82,6 +82,7 @@ class DashboardBoardBrowserTest {
             assertTrue(host.subscribeRemote(toBoard, 0, "/board/" + v, "/board1/" + v, DeliveryPolicy.DURABILITY_REQUEST) >= 0);
         }
         host.watch("/board1/temp", "test watch", d -> { });
+        host.watch("/board1", "board watch", d -> { });
 
         DashboardServer dash = new DashboardServer(host, new InetSocketAddress("127.0.0.1", 0), 0);
         closing.add(dash);
@@ -106,6 +107,10 @@ class DashboardBoardBrowserTest {
         assertEquals("frames in", chrome.evalString("document.querySelector('#links th[data-counter=\"framesIn\"]').textContent"));
         assertFalse(chrome.evalString("document.body.innerText").contains("no subscribers"), "leaves without subscribers say nothing");
         assertEquals("1 subscriber", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .subs-title').textContent"));
+        awaitEquals("1 subscriber to /board1 and everything under it", () -> chrome.evalString(
+                "document.querySelector('section.board[data-board=\"board1\"] .board-subs .subs-title')?.textContent"), chrome);
+        assertEquals("0", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1\"]').length)"),
+                "the board's own vertex is its header, not a value card");
         // only the declared-writable LED has a control, a toggle
         assertEquals("1", chrome.evalString("String(document.querySelectorAll('.control').length)"));
 
