@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -90,8 +89,8 @@ class DashboardBoardBrowserTest {
         closing.add(chrome);
 
         String temp = "document.querySelector('.vertex[data-path=\"/board1/temp\"] .value')?.textContent";
-        awaitEquals("23.28 °C", () -> chrome.evalString(temp), chrome);
-        awaitEquals("48.3 %", () -> chrome.evalString(
+        DashboardBrowserTest.awaitEquals("23.28 °C", () -> chrome.evalString(temp), chrome);
+        DashboardBrowserTest.awaitEquals("48.3 %", () -> chrome.evalString(
                 "document.querySelector('.vertex[data-path=\"/board1/humidity\"] .value')?.textContent"), chrome);
         // charts with axes: the unit on the value axis, a time axis, min and max
         assertEquals("°C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] svg.chart .unit')?.textContent"));
@@ -101,13 +100,13 @@ class DashboardBoardBrowserTest {
         assertEquals("%", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/humidity\"] svg.chart .unit')?.textContent"));
         // grouped by board, its link state beside it; the links table names the board; the client listener is listening
         assertEquals("board1", chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] h3').textContent"));
-        awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
         assertEquals("board1", chrome.evalString("document.querySelector('tr.link[data-board=\"board1\"] .board-name').textContent"));
         assertEquals("listening", chrome.evalString("document.querySelector('tr.link[data-board=\"\"] .link-state').textContent"));
         assertEquals("frames in", chrome.evalString("document.querySelector('#links th[data-counter=\"framesIn\"]').textContent"));
         assertFalse(chrome.evalString("document.body.innerText").contains("no subscribers"), "leaves without subscribers say nothing");
         assertEquals("1 subscriber", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .subs-title').textContent"));
-        awaitEquals("1 subscriber to /board1 and everything under it", () -> chrome.evalString(
+        DashboardBrowserTest.awaitEquals("1 subscriber to /board1 and everything under it", () -> chrome.evalString(
                 "document.querySelector('section.board[data-board=\"board1\"] .board-subs .subs-title')?.textContent"), chrome);
         assertEquals("0", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1\"]').length)"),
                 "the board's own vertex is its header, not a value card");
@@ -116,15 +115,15 @@ class DashboardBoardBrowserTest {
 
         // toggle the LED: the board's own value changes, and the page follows
         String toggle = "document.querySelector('.vertex[data-path=\"/board1/led\"] button.toggle')";
-        awaitEquals("off", () -> chrome.evalString(toggle + "?.textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("off", () -> chrome.evalString(toggle + "?.textContent"), chrome);
         chrome.eval(toggle + ".click()");
-        awaitEquals("1", () -> String.valueOf(ledOn(board)), chrome);
-        awaitEquals("on", () -> chrome.evalString(toggle + ".textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("1", () -> String.valueOf(ledOn(board)), chrome);
+        DashboardBrowserTest.awaitEquals("on", () -> chrome.evalString(toggle + ".textContent"), chrome);
         chrome.screenshot(Path.of("target", "dashboard-board.png"), 1400, 1000);
 
         // a value the declaration refuses is refused inline, and nothing is written
         chrome.eval("write('/board1/led', '5')");
-        awaitEquals("5 is out of range; the vertex holds a number from 0 to 1", () -> chrome.evalString(
+        DashboardBrowserTest.awaitEquals("5 is out of range; the vertex holds a number from 0 to 1", () -> chrome.evalString(
                 "document.querySelector('.vertex[data-path=\"/board1/led\"] .write-error').textContent"), chrome);
         assertEquals(1, ledOn(board));
 
@@ -132,23 +131,23 @@ class DashboardBoardBrowserTest {
         String state = "document.querySelector('.vertex[data-path=\"/board1/temp\"] tr.sub .state')?.textContent";
         assertEquals("delivering", chrome.evalString(state));
         chrome.eval("document.querySelector('.vertex[data-path=\"/board1/temp\"] button[data-action=\"suspend\"]').click()");
-        awaitEquals("suspended", () -> chrome.evalString(state), chrome);
+        DashboardBrowserTest.awaitEquals("suspended", () -> chrome.evalString(state), chrome);
 
         // the board goes away: stale, link down; it comes back: fresh, link up
         String stale = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/temp\"] .badge.stale')).display === 'none' ? 'fresh' : 'stale'";
         board.close();
-        awaitEquals("stale", () -> chrome.evalString(stale), chrome);
-        awaitEquals("link down", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("stale", () -> chrome.evalString(stale), chrome);
+        DashboardBrowserTest.awaitEquals("link down", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
         HostRuntime again = board(UdpLink.listen(1, boardAt, QUICK, SystemClock.INSTANCE));
         again.write("/board/temp", value(2400, 2));
-        awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
-        awaitEquals("fresh", () -> chrome.evalString(stale), chrome);
-        awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
+        DashboardBrowserTest.awaitEquals("fresh", () -> chrome.evalString(stale), chrome);
+        DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
 
         // a reload draws the host's history: the values from before the reload are on the chart
         chrome.eval("location.reload()");
-        awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
-        awaitEquals("max 24 °C", () -> chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
+        DashboardBrowserTest.awaitEquals("max 24 °C", () -> chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"), chrome);
         int values = Integer.parseInt(chrome.evalString(
                 "document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .count').textContent").split(" ")[0]);
         assertTrue(values >= 2, "the chart after a reload holds the earlier values too: " + values);
@@ -167,19 +166,5 @@ class DashboardBoardBrowserTest {
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
         w.value(v, width);
         return Arrays.copyOf(b, w.length());
-    }
-
-    /** Polls until the page shows the expected text; the deadline only keeps a broken run from hanging. */
-    private static void awaitEquals(String expected, Callable<String> probe, HeadlessChromium chrome) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            last = probe.call();
-            if (expected.equals(last)) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        assertEquals(expected, last, "page never showed it; chromium log:\n" + chrome.log());
     }
 }
