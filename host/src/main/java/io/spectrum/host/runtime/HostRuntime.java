@@ -484,15 +484,17 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return awaitBoard(path, request);
     }
 
-    /** Waits (off the node thread) for the board's answer to a remote write, then releases the request. */
+    /** Waits (off the node thread) for the board's answer to a remote write, then frees the request. */
     private WriteOutcome awaitBoard(String path, int request) {
         RemoteClient client = node.remote();
         long deadline = System.nanoTime() + WRITE_TIMEOUT_NANOS;
+        boolean answered = false;
         try {
             while (true) {
                 int[] done = onNodeThread(() -> client.requestState(request) == RemoteClient.DONE
                         ? new int[] {client.requestError(request)} : null);
                 if (done != null) {
+                    answered = true;
                     return done[0] == WireError.OK ? WriteOutcome.OK : WriteOutcome.refused(done[0],
                             "the board refused " + path + ": " + WireError.identity(done[0]));
                 }
@@ -506,8 +508,13 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             Thread.currentThread().interrupt();
             return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "interrupted waiting for the board");
         } finally {
+            boolean free = answered;
             onNodeThread(() -> {
-                client.release(request);
+                if (free) {
+                    client.release(request);
+                } else {
+                    declarations.abandon(request, System.nanoTime()); // a late answer must not land on the next request
+                }
                 return null;
             });
         }

@@ -8,7 +8,9 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.WireError;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -47,7 +49,12 @@ final class MirrorDeclarations {
     static final int NOT_A_MIRROR = Integer.MIN_VALUE;
 
     private final NarrowNode node;
+    /** How long an unanswered request keeps its slot after it was given up ({@link #abandon}). */
+    private static final long ABANDON_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     private final Map<String, Entry> byLocal = new HashMap<>();
+    private final List<Integer> abandonedRequest = new ArrayList<>();
+    private final List<Long> abandonedAt = new ArrayList<>();
     private final byte[] result = new byte[4096];
 
     MirrorDeclarations(NarrowNode node) {
@@ -122,16 +129,47 @@ final class MirrorDeclarations {
                 changed |= e.schema != before;
                 release(e);
             } else if (now - e.sentAt > GIVE_UP_NANOS) {
-                release(e); // unanswered: ask again after RETRY_NANOS
+                abandon(e, now); // unanswered: ask again after RETRY_NANOS
             }
         }
+        releaseAbandoned(now);
         return changed;
     }
 
     /**
-     * A failure that says nothing about the vertex's declaration: the request timed out, the link was
-     * busy or down, the frame was damaged. Seen on a serial board still starting up; taking it for
-     * "no declaration" left that mirror raw until the board restarted.
+     * Gives up waiting for {@code e}'s answer without freeing its request yet. A request's reply
+     * endpoint is its slot number, and a freed slot is the next one taken: a late answer (a serial
+     * board still starting reads a backlog of requests) would then be taken for the next request's,
+     * the declaration of one vertex landing on another (seen in the demo: /board1/temp shown raw
+     * with the counter's declaration). The slot is freed once its own answer came, or after
+     * {@link #ABANDON_NANOS}.
+     */
+    private void abandon(Entry e, long now) {
+        abandon(e.request, now);
+        e.request = -1;
+    }
+
+    /** Gives up on any remote request of the host node (a write nobody answered), as above. Node thread. */
+    void abandon(int request, long now) {
+        abandonedRequest.add(request);
+        abandonedAt.add(now);
+    }
+
+    private void releaseAbandoned(long now) {
+        RemoteClient client = node.remote();
+        for (int i = abandonedRequest.size() - 1; i >= 0; i--) {
+            int k = abandonedRequest.get(i);
+            if (client.requestState(k) == RemoteClient.DONE || now - abandonedAt.get(i) > ABANDON_NANOS) {
+                client.release(k);
+                abandonedRequest.remove(i);
+                abandonedAt.remove(i);
+            }
+        }
+    }
+
+    /**
+     * A failure that says nothing about the vertex's declaration (the request timed out, the link was
+     * busy or down, the frame was damaged): the declaration is asked for again, not taken to be none.
      */
     static boolean transientFailure(int code) {
         return switch (code) {
