@@ -1,10 +1,18 @@
 // Spectrum dashboard: renders snapshots pushed over Server-Sent Events; no page reloads.
+// History comes from the host (api/history), so a reload or a second browser draws the same charts.
 'use strict';
 
-const HISTORY = 60;          // points per sparkline
-const history = new Map();   // path -> [{seq, number}]
-const rows = new Map();      // path -> {el, subsKey}
+const SVG = 'http://www.w3.org/2000/svg';
+const MAX_WINDOW_S = 900;
+const history = new Map();   // path -> [[ts, value], ...] oldest first (host clock, ms)
+const lastSeq = new Map();   // path -> seq of the last sample taken from a snapshot
+const units = new Map();     // path -> the unit its points are in
+const rows = new Map();      // path -> {el, subsKey, kind}
+const boards = new Map();    // board name -> section element
+let windowS = Number(localStorage.getItem('spectrum.window')) || 300;
 let lastSnapshot = null;
+let skew = 0;                // host clock - this browser's clock, ms
+const hostNow = () => Date.now() + skew;
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -15,44 +23,111 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
-function remember(v) {
-  if (!v.numeric) { history.delete(v.path); return; }
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// ---------------------------------------------------------------- history
+
+function remember(v, ts) {
+  if (!v.numeric) { history.delete(v.path); lastSeq.delete(v.path); return; }
+  const unit = v.unit || '';
+  if (units.has(v.path) && units.get(v.path) !== unit) { history.delete(v.path); lastSeq.delete(v.path); }
+  units.set(v.path, unit); // a value rendered by another declaration now: the earlier points were in another unit
+  if (lastSeq.get(v.path) === v.seq) return;
+  lastSeq.set(v.path, v.seq);
   let h = history.get(v.path);
   if (!h) { h = []; history.set(v.path, h); }
-  if (h.length === 0 || h[h.length - 1].seq !== v.seq) {
-    h.push({seq: v.seq, number: v.number});
-    if (h.length > HISTORY) h.shift();
-  }
+  if (h.length === 0 || h[h.length - 1][0] < ts) h.push([ts, v.number]);
+  while (h.length > 0 && ts - h[0][0] > MAX_WINDOW_S * 1000) h.shift();
 }
 
-function chart(path, unit) {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('class', 'chart');
-  svg.setAttribute('viewBox', '0 0 160 28');
-  svg.setAttribute('preserveAspectRatio', 'none');
-  const h = history.get(path) || [];
-  if (h.length > 0) {
-    let lo = Infinity, hi = -Infinity;
-    for (const p of h) { lo = Math.min(lo, p.number); hi = Math.max(hi, p.number); }
-    const span = hi - lo || 1;
-    const step = h.length > 1 ? 160 / (HISTORY - 1) : 0;
-    const pts = h.map((p, i) => (i * step).toFixed(1) + ',' + (26 - ((p.number - lo) / span) * 24).toFixed(1));
-    const line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline');
-    line.setAttribute('points', pts.join(' '));
-    svg.append(line);
-    const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
-    const u = unit ? ' ' + unit : '';
-    title.textContent = `min ${lo}${u} max ${hi}${u} over the last ${h.length} values`;
-    svg.append(title);
-  }
-  return svg;
+async function loadHistory() {
+  try {
+    const r = await fetch('api/history?window=' + MAX_WINDOW_S);
+    const body = await r.json();
+    for (const [path, points] of Object.entries(body.series)) {
+      if (points.length === 0) continue;
+      const mine = history.get(path) || [];
+      const first = mine.length ? mine[0][0] : Infinity;
+      history.set(path, points.filter(p => p[0] < first).map(p => [p[0], p[1]]).concat(mine));
+      if (!lastSeq.has(path)) lastSeq.set(path, points[points.length - 1][2]); // the live value is on the chart already
+    }
+  } catch (e) { /* the charts start empty; live values still arrive */ }
 }
 
-function subscribersTable(v) {
-  if (v.subscribers.length === 0) return el('p', {class: 'hint subs'}, 'no subscribers');
+// ---------------------------------------------------------------- charts
+
+function fmt(n) {
+  if (!isFinite(n)) return '—';
+  const a = Math.abs(n);
+  if (a !== 0 && (a >= 1e6 || a < 1e-3)) return n.toExponential(2);
+  return String(Number(n.toFixed(a >= 100 ? 1 : 2)));
+}
+
+function ago(s) {
+  return s === 0 ? 'now' : s >= 60 ? '−' + Number((s / 60).toFixed(1)) + ' min' : '−' + s + ' s';
+}
+
+const W = 300, H = 110, L = 52, R = 6, T = 8, B = 18;
+
+function chart(path, unit, now) {
+  const from = now - windowS * 1000;
+  const pts = (history.get(path) || []).filter(p => p[0] >= from);
+  const box = svg('svg', {class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img'});
+  let lo = Infinity, hi = -Infinity;
+  for (const p of pts) { lo = Math.min(lo, p[1]); hi = Math.max(hi, p[1]); }
+  let ylo = lo, yhi = hi;
+  if (pts.length === 0) { ylo = 0; yhi = 1; }
+  if (ylo === yhi) { ylo -= 1; yhi += 1; }
+  const x = t => L + (t - from) / (windowS * 1000) * (W - L - R);
+  const y = v => T + (1 - (v - ylo) / (yhi - ylo)) * (H - T - B);
+  // axes, grid and labels: value (with the unit) on the left, time at the bottom
+  box.append(svg('line', {class: 'axis', x1: L, y1: T, x2: L, y2: H - B}));
+  box.append(svg('line', {class: 'axis', x1: L, y1: H - B, x2: W - R, y2: H - B}));
+  for (const v of [ylo, (ylo + yhi) / 2, yhi]) {
+    box.append(svg('line', {class: 'grid', x1: L, y1: y(v), x2: W - R, y2: y(v)}));
+    box.append(svg('text', {class: 'tick', x: L - 4, y: y(v) + 3, 'text-anchor': 'end'}, fmt(v)));
+  }
+  if (unit) {
+    const my = (T + H - B) / 2; // the value axis's title, turned along it
+    box.append(svg('text', {class: 'unit', x: 9, y: my, 'text-anchor': 'middle', transform: `rotate(-90 9 ${my})`}, unit));
+  }
+  for (const s of [windowS, windowS / 2, 0]) {
+    const tx = x(now - s * 1000);
+    box.append(svg('line', {class: 'tickmark', x1: tx, y1: H - B, x2: tx, y2: H - B + 3}));
+    box.append(svg('text', {class: 'tick', x: tx, y: H - 4, 'text-anchor': s === 0 ? 'end' : s === windowS ? 'start' : 'middle'}, ago(s)));
+  }
+  if (pts.length > 0) {
+    // a step line: a value holds until the next one; the last holds until now
+    const d = [];
+    pts.forEach((p, i) => {
+      if (i > 0) d.push(x(p[0]).toFixed(1) + ',' + y(pts[i - 1][1]).toFixed(1));
+      d.push(x(p[0]).toFixed(1) + ',' + y(p[1]).toFixed(1));
+    });
+    d.push(x(now).toFixed(1) + ',' + y(pts[pts.length - 1][1]).toFixed(1));
+    box.append(svg('polyline', {class: 'line', points: d.join(' ')}));
+  }
+  const u = unit ? ' ' + unit : '';
+  const stats = pts.length === 0
+    ? el('div', {class: 'minmax'}, 'no values in the last ' + ago(windowS).slice(1))
+    : el('div', {class: 'minmax'},
+        el('span', {class: 'min'}, 'min ' + fmt(lo) + u), ' · ',
+        el('span', {class: 'max'}, 'max ' + fmt(hi) + u), ' · ',
+        el('span', {class: 'count'}, pts.length + (pts.length === 1 ? ' value' : ' values')));
+  return [box, stats];
+}
+
+// ---------------------------------------------------------------- vertices
+
+function subscribersTable(v, scope) {
+  if (v.subscribers.length === 0) return '';
   const tbody = el('tbody');
   for (const s of v.subscribers) {
-    const tr = el('tr', {class: 'sub', 'data-path': v.path, 'data-slot': String(s.slot)},
+    tbody.append(el('tr', {class: 'sub', 'data-path': v.path, 'data-slot': String(s.slot)},
       el('td', {}, '[' + s.slot + ']'),
       el('td', {class: 'mono'}, s.holder),
       el('td', {class: 'mono'}, s.target),
@@ -61,24 +136,85 @@ function subscribersTable(v) {
       el('td', {},
         el('button', {'data-action': s.suspended ? 'resume' : 'suspend', 'data-path': v.path, 'data-slot': String(s.slot)},
           s.suspended ? 'Resume' : 'Suspend'),
-        el('button', {'data-action': 'clear', 'data-path': v.path, 'data-slot': String(s.slot)}, 'Clear')));
-    tbody.append(tr);
+        el('button', {'data-action': 'clear', 'data-path': v.path, 'data-slot': String(s.slot)}, 'Clear'))));
   }
-  return el('table', {class: 'subs'},
-    el('thead', {}, el('tr', {}, ...['slot', 'holder', 'target', 'state', 'delivered', ''].map(h => el('th', {}, h)))),
-    tbody);
+  const n = v.subscribers.length;
+  return el('div', {},
+    el('div', {class: 'subs-title'}, n + (n === 1 ? ' subscriber' : ' subscribers') + (scope || '')),
+    el('table', {class: 'subs'},
+      el('thead', {}, el('tr', {}, ...['slot', 'holder', 'target', 'state', 'delivered', ''].map(h => el('th', {}, h)))),
+      tbody));
+}
+
+function controlFor(v) {
+  const c = v.control;
+  if (!c) return '';
+  if (c.kind === 'toggle') {
+    return el('span', {class: 'control'},
+      el('button', {class: 'toggle', 'data-write': 'toggle', 'data-path': v.path, 'aria-pressed': 'false'}, 'off'));
+  }
+  const input = c.kind === 'text'
+    ? el('input', {type: 'text', maxlength: String(c.max), 'data-path': v.path, size: '12'})
+    : el('input', {type: 'number', min: String(c.min), max: String(c.max), step: String(c.step), 'data-path': v.path});
+  return el('span', {class: 'control'}, input,
+    el('button', {'data-write': 'set', 'data-path': v.path}, 'Set' + (c.unit ? ' (' + c.unit + ')' : '')));
 }
 
 function vertexRow(v) {
-  const row = el('div', {class: 'vertex', 'data-path': v.path},
-    el('div', {class: 'vrow'},
-      el('span', {class: 'name'}, v.path),
-      el('span', {class: 'value'}),
-      el('span', {class: 'seq'}),
-      el('span', {class: 'chart-slot'}),
-      el('span', {class: 'badge stale', hidden: ''}, 'stale')),
+  const name = v.board ? v.path.substring(v.board.length + 2) : v.path;
+  return el('div', {class: 'vertex', 'data-path': v.path},
+    el('div', {class: 'vhead'},
+      el('span', {class: 'name', title: v.path}, name),
+      el('span', {class: 'badge stale', hidden: ''}, 'stale'),
+      el('span', {class: 'seq', title: 'seq: how many values this vertex has had (stamped by the node)'})),
+    el('div', {class: 'value'}),
+    controlFor(v),
+    el('div', {class: 'write-error', role: 'status'}),
+    el('div', {class: 'chart-slot'}),
     el('div', {class: 'subs-slot'}));
-  return row;
+}
+
+function boardSection(name) {
+  let s = boards.get(name);
+  if (!s) {
+    s = el('section', {class: 'board', 'data-board': name},
+      el('div', {class: 'board-head'},
+        el('h3', {}, name || 'this host'),
+        el('span', {class: 'badge link-state', hidden: ''}),
+        el('span', {class: 'link-name'})),
+      el('div', {class: 'board-subs'}),
+      el('div', {class: 'vertices'}));
+    boards.set(name, s);
+  }
+  return s;
+}
+
+function updateRow(r, v, now) {
+  const e = r.el;
+  e.querySelector('.value').textContent = v.value === '' ? '—' : v.value;
+  e.querySelector('.seq').textContent = 'seq ' + v.seq;
+  e.classList.toggle('is-stale', v.stale);
+  e.querySelector('.badge.stale').hidden = !v.stale;
+  const t = e.querySelector('button.toggle');
+  if (t) {
+    const on = v.numeric && v.number !== 0;
+    t.textContent = on ? 'on' : 'off';
+    t.setAttribute('aria-pressed', String(on));
+    t.dataset.next = on ? '0' : '1';
+  }
+  e.querySelector('.chart-slot').replaceChildren(...(v.numeric && !(v.control && v.control.kind === 'toggle')
+    ? chart(v.path, v.unit, now) : []));
+  // rebuild the subscriber table only when its shape changes, so a button is not replaced under a click
+  const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
+  const slot = e.querySelector('.subs-slot');
+  if (key !== r.subsKey) {
+    slot.replaceChildren(subscribersTable(v));
+    r.subsKey = key;
+  }
+  for (const x of v.subscribers) {
+    const cell = e.querySelector(`tr.sub[data-slot="${x.slot}"] .delivered`);
+    if (cell) cell.textContent = x.delivered < 0 ? '—' : String(x.delivered);
+  }
 }
 
 function renderTree(s) {
@@ -86,90 +222,149 @@ function renderTree(s) {
   if (s.vertices.length === 0) {
     tree.replaceChildren(el('p', {class: 'empty'}, 'No vertices yet.'));
     rows.clear();
+    boards.clear();
     return;
   }
+  const linkOf = new Map(s.links.filter(l => l.board).map(l => [l.board, l]));
   const seen = new Set();
-  const ordered = [];
-  let lastGroup = null;
+  const sections = [];
+  const members = new Map();
+  // a board's own vertex (/board1, where the host's terminal view subscribes) belongs to its board
+  const names = new Set([...s.vertices.map(v => v.board), ...s.links.map(l => l.board)].filter(b => b));
   for (const v of s.vertices) {
     seen.add(v.path);
-    remember(v);
-    const cut = v.path.lastIndexOf('/');
-    const group = cut > 0 ? v.path.substring(0, cut) : '/';
-    if (group !== lastGroup) {
-      ordered.push(el('div', {class: 'group'}, group));
-      lastGroup = group;
+    remember(v, s.ts);
+    const board = v.board || (names.has(v.path.substring(1)) ? v.path.substring(1) : '');
+    const sec = boardSection(board);
+    if (!members.has(board)) { members.set(board, []); sections.push(sec); }
+    if (v.path === '/' + board) {
+      // the board's own vertex: its subtree subscribers belong to the board header, it has no value row
+      const head = sec.querySelector('.board-subs');
+      const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
+      if (head.dataset.key !== key) { head.replaceChildren(subscribersTable(v, ' to ' + v.path + ' and everything under it')); head.dataset.key = key; }
+      for (const x of v.subscribers) {
+        const cell = head.querySelector(`tr.sub[data-slot="${x.slot}"] .delivered`);
+        if (cell) cell.textContent = x.delivered < 0 ? '—' : String(x.delivered);
+      }
+      continue;
     }
     let r = rows.get(v.path);
     if (!r) { r = {el: vertexRow(v), subsKey: null}; rows.set(v.path, r); }
-    r.el.querySelector('.value').textContent = v.value === '' ? '—' : v.value;
-    r.el.querySelector('.seq').textContent = 'seq ' + v.seq;
-    r.el.classList.toggle('is-stale', v.stale);
-    r.el.querySelector('.badge.stale').hidden = !v.stale;
-    r.el.querySelector('.chart-slot').replaceChildren(v.numeric ? chart(v.path, v.unit) : '');
-    // rebuild the subscriber table only when its shape changes, so a button is not replaced under a click
-    const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
-    if (key !== r.subsKey) {
-      r.el.querySelector('.subs-slot').replaceChildren(subscribersTable(v));
-      r.subsKey = key;
-    } else {
-      for (const x of v.subscribers) {
-        const cell = r.el.querySelector(`tr.sub[data-slot="${x.slot}"] .delivered`);
-        if (cell) cell.textContent = x.delivered < 0 ? '—' : String(x.delivered);
-      }
-    }
-    ordered.push(r.el);
+    updateRow(r, v, hostNow());
+    members.get(board).push(r.el);
   }
-  for (const p of [...rows.keys()]) if (!seen.has(p)) { rows.delete(p); history.delete(p); }
-  tree.replaceChildren(...ordered);
+  for (const sec of sections) {
+    const name = sec.dataset.board;
+    sec.querySelector('.vertices').replaceChildren(...members.get(name));
+    const l = linkOf.get(name);
+    const badge = sec.querySelector('.link-state');
+    badge.hidden = !l;
+    if (l) {
+      badge.textContent = 'link ' + l.state;
+      badge.className = 'badge link-state ' + l.state;
+      sec.querySelector('.link-name').textContent = l.name;
+    }
+  }
+  for (const p of [...rows.keys()]) if (!seen.has(p)) { rows.delete(p); history.delete(p); lastSeq.delete(p); }
+  tree.replaceChildren(...sections);
 }
+
+// ---------------------------------------------------------------- links
 
 // drops, refusals and evictions: shown highlighted as soon as they are not zero (issue 11: overload is visible)
 const OVERLOAD = /^(dropped|peersRefused|peersEvicted|shareRefusals|deliveriesDropped|sendRefused|peers\.refused)/;
+const HEADERS = {framesIn: 'frames in', framesOut: 'frames out', bytesIn: 'bytes in', bytesOut: 'bytes out',
+  droppedCorrupt: 'dropped corrupt', droppedOversize: 'dropped oversize', droppedInvalid: 'dropped invalid',
+  sendRefused: 'send refused', reconnects: 'reconnects', droppedByOs: 'dropped by OS', peersRefused: 'peers refused',
+  peersEvicted: 'peers evicted', shareRefusals: 'share refusals', deliveriesDropped: 'deliveries dropped',
+  'peers.capacity': 'peer slots', 'peers.inUse': 'peers', 'peers.peak': 'peers peak', 'peers.refused': 'peer refusals'};
 
 function renderLinks(s) {
-  const tbody = document.querySelector('#links tbody');
+  const table = document.getElementById('links');
+  const keys = [];
+  for (const l of s.links) for (const k of Object.keys(l.counters)) if (!keys.includes(k)) keys.push(k);
+  table.querySelector('thead').replaceChildren(el('tr', {},
+    el('th', {}, 'board'), el('th', {}, 'link'), el('th', {}, 'state'),
+    ...keys.map(k => el('th', {class: 'num', 'data-counter': k, title: k}, HEADERS[k] || k))));
+  const tbody = table.querySelector('tbody');
   if (s.links.length === 0) {
     tbody.replaceChildren(el('tr', {}, el('td', {colspan: '3', class: 'empty'}, 'no links')));
     return;
   }
-  tbody.replaceChildren(...s.links.map(l => el('tr', {class: 'link', 'data-link': l.name},
-    el('td', {}, l.name),
-    el('td', {}, el('span', {class: 'badge ' + (l.up ? 'up' : 'down')}, l.up ? 'up' : 'down')),
-    el('td', {class: 'counters'},
-      ...Object.entries(l.counters).map(([k, v]) =>
-        el('span', {class: 'counter' + (OVERLOAD.test(k) && v > 0 ? ' overload' : ''), 'data-counter': k},
-          k + '=' + v + '  '))))));
+  tbody.replaceChildren(...s.links.map(l => el('tr', {class: 'link', 'data-link': l.name, 'data-board': l.board},
+    el('td', {class: 'board-name'}, l.board || (l.listener ? 'clients' : '—')),
+    el('td', {class: 'mono link-name'}, l.name),
+    el('td', {}, el('span', {class: 'badge link-state ' + l.state}, l.state)),
+    ...keys.map(k => {
+      const v = l.counters[k];
+      return el('td', {class: 'num counter' + (OVERLOAD.test(k) && v > 0 ? ' overload' : ''), 'data-counter': k},
+        v === undefined ? '' : v.toLocaleString('en'));
+    }))));
 }
+
+// ---------------------------------------------------------------- page
 
 function render(s) {
   lastSnapshot = s;
+  skew = s.ts - Date.now();
   document.getElementById('node').textContent = s.node ? '— ' + s.node : '';
   renderTree(s);
   renderLinks(s);
   document.body.dataset.version = String(s.version);
 }
 
+async function post(url, body) {
+  const r = await fetch(url, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+  return r.json();
+}
+
 async function act(action, path, slot) {
   const msg = document.getElementById('message');
   msg.textContent = '';
   try {
-    const r = await fetch('api/subscribers/' + action, {
-      method: 'POST',
-      headers: {'Content-Type': 'application/json'},
-      body: JSON.stringify({path, slot: Number(slot)}),
-    });
-    const body = await r.json();
+    const body = await post('api/subscribers/' + action, {path, slot: Number(slot)});
     if (!body.ok) msg.textContent = body.message || body.error;
   } catch (e) {
     msg.textContent = action + ' failed: ' + e;
   }
 }
 
+async function write(path, value) {
+  const r = rows.get(path);
+  const out = r ? r.el.querySelector('.write-error') : document.getElementById('message');
+  out.textContent = '';
+  try {
+    const body = await post('api/write', {path, value: String(value)});
+    if (!body.ok) out.textContent = body.message || body.error;
+  } catch (e) {
+    out.textContent = 'write failed: ' + e;
+  }
+}
+
 document.addEventListener('click', e => {
   const b = e.target.closest('button[data-action]');
-  if (b) act(b.dataset.action, b.dataset.path, b.dataset.slot);
+  if (b) { act(b.dataset.action, b.dataset.path, b.dataset.slot); return; }
+  const w = e.target.closest('button[data-write]');
+  if (w && w.dataset.write === 'toggle') { write(w.dataset.path, w.dataset.next || '1'); return; }
+  if (w) {
+    const input = w.parentElement.querySelector('input');
+    write(w.dataset.path, input.value);
+    return;
+  }
+  const win = e.target.closest('button[data-window]');
+  if (win) setWindow(Number(win.dataset.window));
 });
+
+document.addEventListener('keydown', e => {
+  if (e.key === 'Enter' && e.target.matches('.control input')) write(e.target.dataset.path, e.target.value);
+});
+
+function setWindow(s) {
+  windowS = s;
+  localStorage.setItem('spectrum.window', String(s));
+  for (const b of document.querySelectorAll('button[data-window]')) b.classList.toggle('active', Number(b.dataset.window) === s);
+  if (lastSnapshot) renderTree(lastSnapshot);
+}
 
 function connect() {
   const conn = document.getElementById('conn');
@@ -179,5 +374,10 @@ function connect() {
   es.addEventListener('error', () => { conn.textContent = 'reconnecting'; conn.className = 'badge down'; });
 }
 
-fetch('api/snapshot').then(r => r.json()).then(s => { if (!lastSnapshot) render(s); }).catch(() => {});
-connect();
+setWindow(windowS);
+setInterval(() => { if (lastSnapshot) renderTree(lastSnapshot); }, 5000); // the time axis moves on
+// ?live=0: one snapshot, no event stream (a still picture: printing, `chromium --screenshot`)
+const live = new URLSearchParams(location.search).get('live') !== '0';
+loadHistory().then(() => fetch('api/snapshot')).then(r => r.json())
+  .then(s => { if (!lastSnapshot) render(s); else render(lastSnapshot); }).catch(() => {})
+  .finally(() => { if (live) connect(); else document.getElementById('conn').replaceWith(''); });

@@ -24,7 +24,7 @@ class DemoTest {
     @TempDir
     Path tmp;
 
-    private static final class Run {
+    static final class Run {
         final Process process;
         final List<String> lines = new CopyOnWriteArrayList<>();
         final Thread reader;

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.spectrum.host.view.HostModel;
+import io.spectrum.host.view.VertexHistory;
+import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.wire.WireError;
 
 import java.io.IOException;
@@ -24,7 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * GET  /                              the page (resources under /dashboard/)
  * GET  /api/snapshot                  the current {@link io.spectrum.host.view.HostSnapshot} as JSON
  * GET  /api/events                    text/event-stream; one "snapshot" event per change (coalesced)
+ * GET  /api/history?window=S         the host's last S seconds (at most 900) of every numeric vertex,
+ *                                     {"series": {path: [[ts ms, value, seq], ...]}}
  * POST /api/subscribers/{suspend|resume|clear}   body {"path": "...", "slot": N}
+ * POST /api/write                     body {"path": "...", "value": "1"}: parsed by the declaration, written
+ *                                     on the board for a mirror; refusals are one line in "message"
  * </pre>
  *
  * <p>Locking: the model's change listener only bumps a counter under {@link #signal}; each event
@@ -69,6 +75,8 @@ public final class DashboardServer implements AutoCloseable {
         server.createContext("/api/snapshot", this::handleSnapshot);
         server.createContext("/api/events", this::handleEvents);
         server.createContext("/api/subscribers/", this::handleAction);
+        server.createContext("/api/history", this::handleHistory);
+        server.createContext("/api/write", this::handleWrite);
         this.registration = model.onChange(this::changed);
         server.start();
     }
@@ -152,6 +160,87 @@ public final class DashboardServer implements AutoCloseable {
         }
     }
 
+    private void handleHistory(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!"GET".equals(ex.getRequestMethod())) {
+                sendError(ex, 405, "method_not_allowed", "use GET");
+                return;
+            }
+            long windowMs = VertexHistory.WINDOW_MS;
+            String q = ex.getRequestURI().getQuery();
+            if (q != null && q.startsWith("window=")) {
+                try {
+                    long seconds = Long.parseLong(q.substring("window=".length()));
+                    if (seconds <= 0) {
+                        throw new NumberFormatException();
+                    }
+                    windowMs = Math.min(windowMs, seconds * 1000);
+                } catch (NumberFormatException e) {
+                    sendError(ex, 400, "bad_request", "window is a number of seconds, 1 to 900");
+                    return;
+                }
+            }
+            sendJson(ex, 200, SnapshotJson.history(mapper, model.history(), System.currentTimeMillis(), windowMs));
+        }
+    }
+
+    private void handleWrite(HttpExchange ex) throws IOException {
+        try (ex) {
+            JsonNode body = jsonBody(ex, "{\"path\": ..., \"value\": ...}");
+            if (body == null) {
+                return;
+            }
+            JsonNode value = body.path("value");
+            if (!body.path("path").isTextual() || !(value.isTextual() || value.isNumber() || value.isBoolean())) {
+                sendError(ex, 400, "bad_request", "the body must be {\"path\": \"/board1/led\", \"value\": \"1\"}");
+                return;
+            }
+            String path = body.get("path").asText();
+            String text = value.isBoolean() ? (value.asBoolean() ? "1" : "0") : value.asText();
+            WriteOutcome w = model.write(path, text);
+            ObjectNode reply = mapper.createObjectNode();
+            reply.put("ok", w.ok());
+            reply.put("code", w.code());
+            reply.put("error", w.ok() ? null : WireError.identity(w.code()));
+            if (!w.ok()) {
+                reply.put("message", w.message());
+            }
+            sendJson(ex, w.ok() ? 200 : statusFor(w.code()), reply);
+        }
+    }
+
+    /**
+     * The JSON body of a POST, or null after answering the refusal (wrong method or type, too
+     * large, not JSON).
+     */
+    private JsonNode jsonBody(HttpExchange ex, String shape) throws IOException {
+        if (!"POST".equals(ex.getRequestMethod())) {
+            sendError(ex, 405, "method_not_allowed", "use POST with a JSON body " + shape);
+            return null;
+        }
+        String ct = ex.getRequestHeaders().getFirst("Content-Type");
+        if (ct == null || !ct.toLowerCase().startsWith("application/json")) {
+            sendError(ex, 415, "unsupported_media_type", "send Content-Type: application/json");
+            return null;
+        }
+        byte[] raw = ex.getRequestBody().readNBytes(MAX_BODY + 1);
+        if (raw.length > MAX_BODY) {
+            sendError(ex, 413, "too_large", "the body is limited to " + MAX_BODY + " bytes");
+            return null;
+        }
+        try {
+            JsonNode body = mapper.readTree(raw);
+            if (body == null || !body.isObject()) {
+                sendError(ex, 400, "bad_request", "the body must be a JSON object " + shape);
+                return null;
+            }
+            return body;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            sendError(ex, 400, "bad_json", "the body is not JSON: " + e.getOriginalMessage());
+            return null;
+        }
+    }
+
     private void handleEvents(HttpExchange ex) throws IOException {
         try (ex) {
             if (streams.incrementAndGet() > MAX_STREAMS) {
@@ -198,29 +287,12 @@ public final class DashboardServer implements AutoCloseable {
 
     private void handleAction(HttpExchange ex) throws IOException {
         try (ex) {
-            if (!"POST".equals(ex.getRequestMethod())) {
-                sendError(ex, 405, "method_not_allowed", "use POST with a JSON body {\"path\":..., \"slot\":...}");
-                return;
-            }
-            String ct = ex.getRequestHeaders().getFirst("Content-Type");
-            if (ct == null || !ct.toLowerCase().startsWith("application/json")) {
-                sendError(ex, 415, "unsupported_media_type", "send Content-Type: application/json");
+            JsonNode body = jsonBody(ex, "{\"path\":..., \"slot\":...}");
+            if (body == null) {
                 return;
             }
             String action = ex.getRequestURI().getPath().substring("/api/subscribers/".length());
-            byte[] raw = ex.getRequestBody().readNBytes(MAX_BODY + 1);
-            if (raw.length > MAX_BODY) {
-                sendError(ex, 413, "too_large", "the body is limited to " + MAX_BODY + " bytes");
-                return;
-            }
-            JsonNode body;
-            try {
-                body = mapper.readTree(raw);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                sendError(ex, 400, "bad_json", "the body is not JSON: " + e.getOriginalMessage());
-                return;
-            }
-            if (body == null || !body.path("path").isTextual() || !body.path("slot").canConvertToInt()
+            if (!body.path("path").isTextual() || !body.path("slot").canConvertToInt()
                     || !body.path("slot").isIntegralNumber()) {
                 sendError(ex, 400, "bad_request", "the body must be {\"path\": \"/a/b\", \"slot\": 0}");
                 return;
@@ -253,6 +325,7 @@ public final class DashboardServer implements AutoCloseable {
             case WireError.PATH_NOT_FOUND -> 404;
             case WireError.ACCESS_DENIED -> 403;
             case WireError.PATH_INVALID, WireError.SCHEMA_TYPE_MISMATCH -> 400;
+            case WireError.FLOW_TIMEOUT, WireError.TRANSPORT_DOWN -> 504;
             default -> 409;
         };
     }

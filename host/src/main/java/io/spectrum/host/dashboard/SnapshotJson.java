@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.VertexControl;
+import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.VertexView;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +24,7 @@ public final class SnapshotJson {
         ObjectNode root = mapper.createObjectNode();
         root.put("node", s.node());
         root.put("version", s.version());
+        root.put("ts", System.currentTimeMillis()); // the host's clock: charts place samples by it
         ArrayNode vs = root.putArray("vertices");
         for (VertexView v : s.vertices()) {
             ObjectNode o = vs.addObject();
@@ -35,6 +39,16 @@ public final class SnapshotJson {
             }
             o.put("seq", v.seq());
             o.put("stale", v.stale());
+            o.put("board", v.board());
+            VertexControl c = v.control();
+            if (c != null) {
+                ObjectNode co = o.putObject("control");
+                co.put("kind", c.kind());
+                co.put("min", c.min());
+                co.put("max", c.max());
+                co.put("step", c.step());
+                co.put("unit", c.unit());
+            }
             ArrayNode subs = o.putArray("subscribers");
             for (SubscriberView sub : v.subscribers()) {
                 ObjectNode so = subs.addObject();
@@ -51,9 +65,30 @@ public final class SnapshotJson {
             ObjectNode o = ls.addObject();
             o.put("name", l.name());
             o.put("up", l.up());
+            o.put("state", l.state());
+            o.put("board", l.board());
+            o.put("listener", l.listener());
             ObjectNode c = o.putObject("counters");
             for (Map.Entry<String, Long> e : l.counters().entrySet()) {
                 c.put(e.getKey(), e.getValue());
+            }
+        }
+        return root;
+    }
+
+    /**
+     * The history answer: {@code {"now": ms, "window": ms, "series": {path: [[ts, value, seq], ...]}}},
+     * samples oldest first.
+     */
+    public static ObjectNode history(ObjectMapper mapper, VertexHistory history, long now, long windowMs) {
+        ObjectNode root = mapper.createObjectNode();
+        root.put("now", now);
+        root.put("window", windowMs);
+        ObjectNode series = root.putObject("series");
+        for (Map.Entry<String, List<VertexHistory.Sample>> e : history.all(now - windowMs).entrySet()) {
+            ArrayNode a = series.putArray(e.getKey());
+            for (VertexHistory.Sample p : e.getValue()) {
+                a.addArray().add(p.ts()).add(p.value()).add(p.seq());
             }
         }
         return root;

@@ -10,11 +10,15 @@ import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.VertexControl;
+import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.VertexView;
+import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.node.NarrowNode;
+import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
@@ -77,6 +81,11 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Map<String, NodePath> paths = new TreeMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final byte[] valueBuf = new byte[64 * 1024];
+    private final VertexHistory history = new VertexHistory();
+    /** The seq of each vertex's last recorded history sample (node thread). */
+    private final Map<String, Long> recordedSeq = new HashMap<>();
+    /** The unit each vertex's history is in (node thread). */
+    private final Map<String, String> recordedUnit = new HashMap<>();
     private volatile HostSnapshot snapshot;
     private volatile boolean running;
     private boolean dirty = true;
@@ -86,11 +95,15 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final class LinkEntry implements PeerListener {
         final Link link;
         final PeerListener node;
+        final String board;
+        final boolean listener;
         int peersUp;
 
-        LinkEntry(Link link, PeerListener node) {
+        LinkEntry(Link link, PeerListener node, String board, boolean listener) {
             this.link = link;
             this.node = node;
+            this.board = board;
+            this.listener = listener;
         }
 
         @Override
@@ -145,9 +158,23 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /** Attaches a link to the node; call before {@link #start()} or from a task. */
     public void attach(Link link) {
+        attach(link, "", false);
+    }
+
+    /** Attaches the link a board is reached over; the links panel names it by the board. */
+    public void attachBoard(Link link, String board) {
+        attach(link, board, false);
+    }
+
+    /** Attaches a link clients connect to; with no client it shows "listening", not "down". */
+    public void attachListener(Link link) {
+        attach(link, "", true);
+    }
+
+    private void attach(Link link, String board, boolean listener) {
         onNodeThread(() -> {
             loop.attach(link);        // node, liveness probe (a READ of /$node/caps), wake-on-input
-            LinkEntry e = new LinkEntry(link, node);
+            LinkEntry e = new LinkEntry(link, node, board, listener);
             link.setPeerListener(e); // count peers for the link view, then let the node handle it
             links.add(e);
             dirty = true;
@@ -325,14 +352,39 @@ public final class HostRuntime implements HostModel, AutoCloseable {
                 subs.add(new SubscriberView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
             }
             subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
+            long seq = node.sequence(p);
+            remember(e.getKey(), value, seq);
             vertices.add(new VertexView(e.getKey(), value.text(), value.numeric(), value.number(), value.unit(),
-                    node.sequence(p), node.isStale(p), subs));
+                    seq, node.isStale(p), subs, VertexControl.of(schema(e.getKey()))));
         }
         List<LinkView> lv = new ArrayList<>(links.size());
         for (LinkEntry l : links) {
-            lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link)));
+            lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link), l.board, l.listener));
         }
         return new HostSnapshot(name, version, vertices, lv);
+    }
+
+    /** Adds a numeric vertex's value to its history once per published seq. Node thread. */
+    private void remember(String path, ValueText value, long seq) {
+        if (!value.numeric()) {
+            if (recordedSeq.remove(path) != null) {
+                history.forget(path);
+            }
+            recordedUnit.remove(path);
+            return;
+        }
+        String unit = value.unit();
+        if (!unit.equals(recordedUnit.put(path, unit))) {
+            // rendered by another declaration now (read after the first values came raw, or the board
+            // restarted with another): earlier samples are in another unit, so they go
+            history.forget(path);
+            recordedSeq.remove(path);
+        }
+        Long last = recordedSeq.get(path);
+        if (last == null || last != seq) {
+            recordedSeq.put(path, seq);
+            history.record(path, System.currentTimeMillis(), value.number(), seq);
+        }
     }
 
     /**
@@ -390,6 +442,82 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     @Override
     public int clear(String path, int slot) {
         return action(path, slot, Action.CLEAR);
+    }
+
+    @Override
+    public VertexHistory history() {
+        return history;
+    }
+
+    /** How long a board's write answer is awaited. */
+    private static final long WRITE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(3);
+
+    @Override
+    public WriteOutcome write(String path, String text) {
+        NodePath p;
+        try {
+            p = NodePath.of(path);
+        } catch (IllegalArgumentException e) {
+            return WriteOutcome.refused(WireError.PATH_INVALID, "'" + path + "' is not a path");
+        }
+        VertexSchema schema = declaration(p.toString());
+        if (schema == null) {
+            return WriteOutcome.refused(WireError.ACCESS_DENIED, path + " has no declaration, so it is not writable here");
+        }
+        if (!schema.allows(io.spectrum.wire.AccessMask.WRITE)) {
+            return WriteOutcome.refused(WireError.ACCESS_DENIED, path + " is declared read-only");
+        }
+        ValueFormat.Parsed parsed = ValueFormat.parse(text == null ? "" : text, schema);
+        if (!parsed.ok()) {
+            return WriteOutcome.refused(WireError.SCHEMA_TYPE_MISMATCH, parsed.reason());
+        }
+        byte[] tlv = parsed.tlv();
+        int request = onNodeThread(() -> declarations.write(p.toString(), tlv));
+        if (request == MirrorDeclarations.NOT_A_MIRROR) { // the host's own vertex
+            int code = onNodeThread(() -> node.write(p, tlv, 0, tlv.length));
+            return code == WireError.OK ? WriteOutcome.OK
+                    : WriteOutcome.refused(code, "write " + path + " refused: " + WireError.identity(code));
+        }
+        if (request < 0) {
+            return WriteOutcome.refused(-request, "write " + path + " not sent: " + WireError.identity(-request));
+        }
+        return awaitBoard(path, request);
+    }
+
+    /** Waits (off the node thread) for the board's answer to a remote write, then frees the request. */
+    private WriteOutcome awaitBoard(String path, int request) {
+        RemoteClient client = node.remote();
+        long deadline = System.nanoTime() + WRITE_TIMEOUT_NANOS;
+        boolean answered = false;
+        try {
+            while (true) {
+                int[] done = onNodeThread(() -> client.requestState(request) == RemoteClient.DONE
+                        ? new int[] {client.requestError(request)} : null);
+                if (done != null) {
+                    answered = true;
+                    return done[0] == WireError.OK ? WriteOutcome.OK : WriteOutcome.refused(done[0],
+                            "the board refused " + path + ": " + WireError.identity(done[0]));
+                }
+                if (System.nanoTime() > deadline || loop.isNodeThread()) {
+                    return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "the board did not answer the write of " + path
+                            + " within " + TimeUnit.NANOSECONDS.toSeconds(WRITE_TIMEOUT_NANOS) + " s");
+                }
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "interrupted waiting for the board");
+        } finally {
+            boolean free = answered;
+            onNodeThread(() -> {
+                if (free) {
+                    client.release(request);
+                } else {
+                    declarations.abandon(request, System.nanoTime()); // a late answer must not land on the next request
+                }
+                return null;
+            });
+        }
     }
 
     private enum Action { SUSPEND, RESUME, CLEAR }

@@ -85,10 +85,10 @@ public final class HostService implements AutoCloseable {
 
     public void start() throws IOException {
         for (Board b : boards) {
-            host.attach(b.link());
+            host.attachBoard(b.link(), b.name());
         }
         for (Link l : clientLinks) {
-            host.attach(l);
+            host.attachListener(l);
         }
         host.start();
         for (Board b : boards) {

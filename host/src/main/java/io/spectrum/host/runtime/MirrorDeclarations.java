@@ -8,7 +8,9 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.WireError;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -43,8 +45,16 @@ final class MirrorDeclarations {
         }
     }
 
+    /** {@link #write}'s answer for a path that is not a mirror (the host's own vertex). */
+    static final int NOT_A_MIRROR = Integer.MIN_VALUE;
+
     private final NarrowNode node;
+    /** How long an unanswered request keeps its slot after it was given up ({@link #abandon}). */
+    private static final long ABANDON_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     private final Map<String, Entry> byLocal = new HashMap<>();
+    private final List<Integer> abandonedRequest = new ArrayList<>();
+    private final List<Long> abandonedAt = new ArrayList<>();
     private final byte[] result = new byte[4096];
 
     MirrorDeclarations(NarrowNode node) {
@@ -59,6 +69,16 @@ final class MirrorDeclarations {
     VertexSchema schema(String local) {
         Entry e = byLocal.get(local);
         return e == null ? null : e.schema;
+    }
+
+    /**
+     * Sends {@code tlv} as a remote WRITE to the board vertex mirrored at {@code local}. Returns the
+     * request handle (poll it with the node's remote client, then release it), a negated code, or {@link #NOT_A_MIRROR} when
+     * {@code local} is not a mirror.
+     */
+    int write(String local, byte[] tlv) {
+        Entry e = byLocal.get(local);
+        return e == null ? NOT_A_MIRROR : node.remote().write(e.link, e.peer, e.remote, tlv, 0, tlv.length);
     }
 
     /**
@@ -94,6 +114,10 @@ final class MirrorDeclarations {
             }
             if (client.requestState(e.request) == RemoteClient.DONE) {
                 int code = client.requestError(e.request);
+                if (transientFailure(code)) {
+                    release(e); // no answer about the vertex (timed out, link busy or down): ask again later
+                    continue;
+                }
                 VertexSchema before = e.schema;
                 if (code == WireError.OK) {
                     int n = client.requestResult(e.request, result, 0);
@@ -105,10 +129,54 @@ final class MirrorDeclarations {
                 changed |= e.schema != before;
                 release(e);
             } else if (now - e.sentAt > GIVE_UP_NANOS) {
-                release(e); // unanswered: ask again after RETRY_NANOS
+                abandon(e, now); // unanswered: ask again after RETRY_NANOS
             }
         }
+        releaseAbandoned(now);
         return changed;
+    }
+
+    /**
+     * Gives up waiting for {@code e}'s answer without freeing its request yet. A request's reply
+     * endpoint is its slot number, and a freed slot is the next one taken: a late answer (a serial
+     * board still starting reads a backlog of requests) would then be taken for the next request's,
+     * the declaration of one vertex landing on another (seen in the demo: /board1/temp shown raw
+     * with the counter's declaration). The slot is freed once its own answer came, or after
+     * {@link #ABANDON_NANOS}.
+     */
+    private void abandon(Entry e, long now) {
+        abandon(e.request, now);
+        e.request = -1;
+    }
+
+    /** Gives up on any remote request of the host node (a write nobody answered), as above. Node thread. */
+    void abandon(int request, long now) {
+        abandonedRequest.add(request);
+        abandonedAt.add(now);
+    }
+
+    private void releaseAbandoned(long now) {
+        RemoteClient client = node.remote();
+        for (int i = abandonedRequest.size() - 1; i >= 0; i--) {
+            int k = abandonedRequest.get(i);
+            if (client.requestState(k) == RemoteClient.DONE || now - abandonedAt.get(i) > ABANDON_NANOS) {
+                client.release(k);
+                abandonedRequest.remove(i);
+                abandonedAt.remove(i);
+            }
+        }
+    }
+
+    /**
+     * A failure that says nothing about the vertex's declaration (the request timed out, the link was
+     * busy or down, the frame was damaged): the declaration is asked for again, not taken to be none.
+     */
+    static boolean transientFailure(int code) {
+        return switch (code) {
+            case WireError.FLOW_TIMEOUT, WireError.FLOW_BACKPRESSURE, WireError.TRANSPORT_DOWN,
+                 WireError.FRAME_TRUNCATED, WireError.FRAME_INVALID, WireError.FRAME_CRC_FAIL -> true;
+            default -> false;
+        };
     }
 
     private void release(Entry e) {

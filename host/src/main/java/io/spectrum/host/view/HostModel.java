@@ -22,6 +22,16 @@ public interface HostModel {
     int clear(String path, int slot);
 
     /**
+     * Writes {@code text} to the vertex, parsed by its declaration; a board's mirrored vertex is
+     * written on the board (the host's remote write), whose value then comes back as a delivery.
+     * A vertex without the WRITE right is refused. Blocks until the write is answered.
+     */
+    WriteOutcome write(String path, String text);
+
+    /** The last minutes of every numeric vertex (kept by the model, not by a page). */
+    VertexHistory history();
+
+    /**
      * Registers a listener called after every change (values, subscribers, links). The listener
      * runs on the thread that made the change, so it must only signal, never do I/O.
      * Returns a handle that unregisters it.

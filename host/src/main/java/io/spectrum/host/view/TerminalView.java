@@ -28,7 +28,7 @@ public final class TerminalView {
                     subscribers(v.subscribers()), v.stale() ? "  STALE" : ""));
         }
         for (LinkView l : s.links()) {
-            b.append(String.format("link %-30s %-4s %s%n", l.name(), l.up() ? "up" : "DOWN", counters(l.counters())));
+            b.append(String.format("link %-30s %-4s %s%n", l.name(), l.up() ? "up" : l.listener() ? "listening" : "DOWN", counters(l.counters())));
         }
         if (footer != null && !footer.isEmpty()) {
             b.append(footer).append(System.lineSeparator());

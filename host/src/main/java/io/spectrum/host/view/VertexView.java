@@ -13,10 +13,23 @@ import java.util.List;
  * @param seq         the node-stamped sequence number (counts every publish)
  * @param stale       the last publisher's link went away and it has not published since
  * @param subscribers the subscriber slots in slot order (holes omitted)
+ * @param control     how a write is offered (from the declaration), null when the vertex is not writable
  */
 public record VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
-                         List<SubscriberView> subscribers) {
+                         List<SubscriberView> subscribers, VertexControl control) {
     public VertexView {
         subscribers = List.copyOf(subscribers);
+    }
+
+    /** A vertex nobody may write from a view. */
+    public VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
+                      List<SubscriberView> subscribers) {
+        this(path, value, numeric, number, unit, seq, stale, subscribers, null);
+    }
+
+    /** The first path segment ({@code board1} of {@code /board1/temp}), "" for a top-level vertex. */
+    public String board() {
+        int second = path.indexOf('/', 1);
+        return second < 0 ? "" : path.substring(1, second);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.spectrum.host.view.InMemoryHostModel;
 import io.spectrum.host.view.LinkView;
+import io.spectrum.host.view.VertexControl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,77 @@ class DashboardApiTest {
     }
 
     @Test
+    void historyIsKeptByTheHostForEveryPageThatAsks() throws Exception {
+        long now = System.currentTimeMillis();
+        model.recordAt("/b1/hum", now - 20 * 60_000L, 10.0); // older than the longest window: dropped
+        model.recordAt("/b1/hum", now - 2 * 60_000L, 40.0);
+        model.recordAt("/b1/hum", now - 1_000L, 41.0);
+        model.publish("/b1/temp", "22.0");
+        JsonNode all = mapper.readTree(get("api/history").body());
+        assertEquals(900_000, all.get("window").asLong());
+        JsonNode hum = all.get("series").get("/b1/hum");
+        assertEquals(2, hum.size(), hum.toString());
+        assertEquals(40.0, hum.get(0).get(1).asDouble());
+        assertEquals(41.0, hum.get(1).get(1).asDouble());
+        JsonNode temp = all.get("series").get("/b1/temp");
+        assertEquals(List.of(21.5, 22.0), List.of(temp.get(0).get(1).asDouble(), temp.get(1).get(1).asDouble()));
+        assertEquals(2, temp.get(1).get(2).asLong(), "each sample carries the seq it had");
+        assertFalse(all.get("series").has("/b1/name"), "text has no chart");
+
+        JsonNode minute = mapper.readTree(get("api/history?window=60").body()); // a second page, a shorter window
+        assertEquals(1, minute.get("series").get("/b1/hum").size());
+        assertEquals(41.0, minute.get("series").get("/b1/hum").get(0).get(1).asDouble());
+        assertEquals(400, get("api/history?window=soon").statusCode());
+        assertEquals(400, get("api/history?window=0").statusCode());
+    }
+
+    @Test
+    void writesGoThroughTheModelByTheDeclarationAndRefusalsAreOneLine() throws Exception {
+        model.publish("/b1/led", "0");
+        model.writable("/b1/led", new VertexControl("toggle", 0, 1, 1, ""));
+        JsonNode s = mapper.readTree(get("api/snapshot").body());
+        JsonNode led = s.get("vertices").get(0);
+        assertEquals("/b1/led", led.get("path").asText());
+        assertEquals("b1", led.get("board").asText());
+        assertEquals("toggle", led.get("control").get("kind").asText());
+        assertEquals(1.0, led.get("control").get("max").asDouble());
+        assertFalse(s.get("vertices").get(2).has("control"), "a vertex without the WRITE right has no control");
+
+        HttpResponse<String> ok = write("{\"path\":\"/b1/led\",\"value\":\"1\"}", "application/json");
+        assertEquals(200, ok.statusCode(), ok.body());
+        assertTrue(mapper.readTree(ok.body()).get("ok").asBoolean());
+        assertEquals("1", model.snapshot().vertices().get(0).value());
+        assertEquals(200, write("{\"path\":\"/b1/led\",\"value\":false}", "application/json").statusCode());
+        assertEquals("0", model.snapshot().vertices().get(0).value());
+
+        HttpResponse<String> range = write("{\"path\":\"/b1/led\",\"value\":\"5\"}", "application/json");
+        assertEquals(400, range.statusCode());
+        JsonNode r = mapper.readTree(range.body());
+        assertEquals("tr::schema::type_mismatch", r.get("error").asText());
+        assertTrue(r.get("message").asText().startsWith("'5' is out of range"), r.toString());
+        HttpResponse<String> ro = write("{\"path\":\"/b1/temp\",\"value\":\"3\"}", "application/json");
+        assertEquals(403, ro.statusCode());
+        assertEquals("/b1/temp is declared read-only", mapper.readTree(ro.body()).get("message").asText());
+        assertEquals(415, write("path=/b1/led&value=1", "application/x-www-form-urlencoded").statusCode());
+        assertEquals(400, write("{\"path\":\"/b1/led\"}", "application/json").statusCode());
+        assertEquals(400, write("[1]", "application/json").statusCode());
+        assertEquals(405, get("api/write").statusCode());
+        assertEquals(List.of("write /b1/led 1", "write /b1/led 0"), model.actions(), "refusals wrote nothing");
+    }
+
+    @Test
+    void linksCarryTheirBoardAndAListenerWithoutClientsIsListening() throws Exception {
+        model.putLink(new LinkView("serial /dev/pts/4", false, Map.of("framesIn", 1L), "board1", false));
+        model.putLink(new LinkView("udp 127.0.0.1:7701", false, Map.of("framesIn", 0L), "", true));
+        JsonNode links = mapper.readTree(get("api/snapshot").body()).get("links");
+        assertEquals("up", links.get(0).get("state").asText());
+        assertEquals("board1", links.get(1).get("board").asText());
+        assertEquals("down", links.get(1).get("state").asText());
+        assertEquals("listening", links.get(2).get("state").asText());
+        assertTrue(links.get(2).get("listener").asBoolean());
+    }
+
+    @Test
     void eventStreamPushesAChange() throws Exception {
         HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(dash.url() + "api/events")).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
@@ -155,6 +227,12 @@ class DashboardApiTest {
 
     private HttpResponse<String> get(String rel) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(dash.url() + rel)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> write(String body, String type) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(dash.url() + "api/write"))
+                .header("Content-Type", type)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String action, String body, String type) throws Exception {

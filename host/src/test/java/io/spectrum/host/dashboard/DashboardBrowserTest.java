@@ -81,7 +81,7 @@ class DashboardBrowserTest {
     }
 
     /** Polls until the page shows the expected text; the deadline only keeps a broken run from hanging. */
-    private static void awaitEquals(String expected, Callable<String> probe, HeadlessChromium chrome) throws Exception {
+    static void awaitEquals(String expected, Callable<String> probe, HeadlessChromium chrome) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         String last = null;
         while (System.nanoTime() < deadline) {

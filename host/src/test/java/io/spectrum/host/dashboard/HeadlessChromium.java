@@ -100,16 +100,13 @@ final class HeadlessChromium implements AutoCloseable {
         }
     }
 
-    /** Evaluates a JavaScript expression in the page and returns its value (returnByValue). */
-    JsonNode eval(String expression) throws Exception {
+    /** Sends one DevTools command and returns its "result". */
+    private JsonNode call(String method, ObjectNode params) throws Exception {
         int id = ids.incrementAndGet();
         ObjectNode msg = mapper.createObjectNode();
         msg.put("id", id);
-        msg.put("method", "Runtime.evaluate");
-        ObjectNode params = msg.putObject("params");
-        params.put("expression", expression);
-        params.put("returnByValue", true);
-        params.put("awaitPromise", true);
+        msg.put("method", method);
+        msg.set("params", params);
         CompletableFuture<JsonNode> reply = new CompletableFuture<>();
         pending.put(id, reply);
         socket.sendText(mapper.writeValueAsString(msg), true).get(10, TimeUnit.SECONDS);
@@ -117,7 +114,31 @@ final class HeadlessChromium implements AutoCloseable {
         if (r.has("error")) {
             throw new IllegalStateException("CDP error: " + r.get("error"));
         }
-        JsonNode result = r.path("result");
+        return r.path("result");
+    }
+
+    /** Saves what the page shows at {@code width} x {@code height} CSS pixels as a PNG. */
+    void screenshot(Path png, int width, int height) throws Exception {
+        ObjectNode metrics = mapper.createObjectNode();
+        metrics.put("width", width);
+        metrics.put("height", height);
+        metrics.put("deviceScaleFactor", 1);
+        metrics.put("mobile", false);
+        call("Emulation.setDeviceMetricsOverride", metrics);
+        ObjectNode shot = mapper.createObjectNode();
+        shot.put("format", "png");
+        JsonNode r = call("Page.captureScreenshot", shot);
+        Files.createDirectories(png.toAbsolutePath().getParent());
+        Files.write(png, java.util.Base64.getDecoder().decode(r.path("data").asText()));
+    }
+
+    /** Evaluates a JavaScript expression in the page and returns its value (returnByValue). */
+    JsonNode eval(String expression) throws Exception {
+        ObjectNode params = mapper.createObjectNode();
+        params.put("expression", expression);
+        params.put("returnByValue", true);
+        params.put("awaitPromise", true);
+        JsonNode result = call("Runtime.evaluate", params);
         if (result.has("exceptionDetails")) {
             throw new IllegalStateException("page threw: " + result.get("exceptionDetails"));
         }

@@ -195,6 +195,49 @@ class HostRuntimeTest {
     }
 
     @Test
+    void aWriteFromAViewIsParsedByTheBoardsDeclarationAndLandsOnTheBoard() throws Exception {
+        HostRuntime board = runtime("board");
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/led"),
+                VertexSchema.value(1, false).range(0, 1).writable().build()));
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/temp"),
+                VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        board.attach(boardLink);
+        board.start();
+        board.write("/board/led", value(0, 1));
+        board.write("/board/temp", value(2250, 2));
+
+        HostRuntime host = runtime("host");
+        UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        host.attachBoard(toBoard, "board1");
+        host.start();
+        assertTrue(host.subscribeRemote(toBoard, 0, "/board/led", "/board1/led", 0x0020) >= 0);
+        assertTrue(host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0x0020) >= 0);
+        HostSnapshot s = await(host, x -> vertex(x, "/board1/led").filter(v -> v.control() != null).isPresent()
+                && vertex(x, "/board1/temp").filter(v -> v.unit().equals("°C")).isPresent(), "the declarations read");
+        assertEquals("toggle", vertex(s, "/board1/led").orElseThrow().control().kind());
+        assertEquals(null, vertex(s, "/board1/temp").orElseThrow().control(), "read-only: no control");
+        assertEquals("board1", s.links().get(0).board());
+
+        assertEquals(WireError.OK, host.write("/board1/led", "1").code());
+        byte[] b = new byte[16];
+        int n = board.onNodeThread(() -> board.node().read(NodePath.of("/board/led"), b, 0, b.length));
+        assertEquals(1, b[n - 1], "the board's own value changed");
+        await(host, x -> vertex(x, "/board1/led").filter(v -> v.value().equals("1")).isPresent(), "the mirror follows");
+
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, host.write("/board1/led", "2").code());
+        assertEquals("2 is out of range; the vertex holds a number from 0 to 1", host.write("/board1/led", "2").message());
+        assertEquals(WireError.ACCESS_DENIED, host.write("/board1/temp", "20").code());
+        assertEquals(WireError.ACCESS_DENIED, host.write("/nowhere", "1").code(), "no declaration: not writable");
+
+        // the host keeps the history, in the declared unit
+        board.write("/board/temp", value(2300, 2));
+        await(host, x -> host.history().since("/board1/temp", 0).stream().anyMatch(p -> p.value() == 23.0), "23 °C recorded");
+        assertTrue(host.history().since("/board1/temp", 0).stream().allMatch(p -> p.value() < 100),
+                "no raw sample from before the declaration was read: " + host.history().since("/board1/temp", 0));
+    }
+
+    @Test
     void aBoardThatGoesAwayMarksItsMirroredValuesStale() throws Exception {
         UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
         HostRuntime board = runtime("board");

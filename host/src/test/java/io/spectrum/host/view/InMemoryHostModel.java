@@ -43,6 +43,7 @@ public final class InMemoryHostModel implements HostModel {
         String unit = "";
         long seq;
         boolean stale;
+        VertexControl control;
         final List<Slot> slots = new ArrayList<>(); // null entries are holes left by clear
     }
 
@@ -51,6 +52,7 @@ public final class InMemoryHostModel implements HostModel {
     private final Map<String, LinkView> links = new LinkedHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final List<String> actions = new ArrayList<>();
+    private final VertexHistory history = new VertexHistory();
     private long version;
 
     public InMemoryHostModel(String nodeName) {
@@ -73,6 +75,9 @@ public final class InMemoryHostModel implements HostModel {
             Double n = parseNumber(value);
             v.numeric = n != null;
             v.number = n == null ? 0 : n;
+            if (n != null) {
+                history.record(path, System.currentTimeMillis(), n, v.seq);
+            }
             for (Slot s : v.slots) {
                 if (s != null && !s.suspended) {
                     s.delivered++;
@@ -140,9 +145,55 @@ public final class InMemoryHostModel implements HostModel {
                     subs.add(new SubscriberView(i, s.holder, s.target, s.suspended, s.delivered));
                 }
             }
-            out.add(new VertexView(e.getKey(), v.value, v.numeric, v.number, v.unit, v.seq, v.stale, subs));
+            out.add(new VertexView(e.getKey(), v.value, v.numeric, v.number, v.unit, v.seq, v.stale, subs, v.control));
         }
         return new HostSnapshot(nodeName, version, out, new ArrayList<>(links.values()));
+    }
+
+    /** Declares the vertex writable from a view with {@code control} (as a board's WRITE right would). */
+    public void writable(String path, VertexControl control) {
+        synchronized (this) {
+            vertices.computeIfAbsent(path, p -> new Vertex()).control = control;
+            version++;
+        }
+        fire();
+    }
+
+    /** Records a sample at a given time, as if the value had been published then (seq 0: before the live ones). */
+    public void recordAt(String path, long ts, double value) {
+        history.record(path, ts, value, 0);
+    }
+
+    @Override
+    public VertexHistory history() {
+        return history;
+    }
+
+    /**
+     * Writes like a board: only a vertex declared {@link #writable}, a number within the control's
+     * range (0 or 1 for a toggle); the value is then published (subscribers receive it).
+     */
+    @Override
+    public WriteOutcome write(String path, String text) {
+        String unit;
+        synchronized (this) {
+            Vertex v = vertices.get(path);
+            if (v == null) {
+                return WriteOutcome.refused(WireError.PATH_NOT_FOUND, path + " does not exist");
+            }
+            if (v.control == null) {
+                return WriteOutcome.refused(WireError.ACCESS_DENIED, path + " is declared read-only");
+            }
+            Double n = parseNumber(text);
+            if (n == null || n < v.control.min() || n > v.control.max()) {
+                return WriteOutcome.refused(WireError.SCHEMA_TYPE_MISMATCH, "'" + text + "' is out of range; the vertex holds a number from "
+                        + v.control.min() + " to " + v.control.max());
+            }
+            actions.add("write " + path + " " + text);
+            unit = v.unit;
+        }
+        publish(path, text, unit);
+        return WriteOutcome.OK;
     }
 
     @Override

@@ -1,0 +1,170 @@
+package io.spectrum.host.dashboard;
+
+import io.spectrum.host.runtime.HostRuntime;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.testing.Tools;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A user's clicks on the dashboard of a real host mirroring a real (emulated) board over UDP, in
+ * headless chromium (skipped, naming why, where chromium is not installed): values with their units
+ * on charts with axes, the LED toggle changing the board's own value through the host's remote
+ * write, a refusal shown inline, suspending a subscriber, the board going stale and coming back,
+ * and the host's history surviving a reload. Leaves target/dashboard-board.png for a look.
+ */
+class DashboardBoardBrowserTest {
+    private static final UdpLinkConfig QUICK = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private HostRuntime board(UdpLink link) throws Exception {
+        HostRuntime board = new HostRuntime("board", new NarrowNode(io.spectrum.node.api.NodeConfig.defaults()));
+        closing.add(board);
+        NarrowNode n = board.node();
+        assertEquals(WireError.OK, n.declare(NodePath.of("/board/temp"),
+                VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
+        assertEquals(WireError.OK, n.declare(NodePath.of("/board/humidity"),
+                VertexSchema.value(2, false).unit("%").scale(0.1).range(0, 1000).readOnly().build()));
+        assertEquals(WireError.OK, n.declare(NodePath.of("/board/led"),
+                VertexSchema.value(1, false).range(0, 1).writable().build()));
+        board.attach(link);
+        board.start();
+        board.write("/board/temp", value(2250, 2));
+        board.write("/board/temp", value(2328, 2));
+        board.write("/board/humidity", value(483, 2));
+        board.write("/board/led", value(0, 1));
+        return board;
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void aUsersClicksOnARealBoardsDashboard() throws Exception {
+        Path chromium = Tools.require("chromium", "chromium", "the dashboard page is driven in headless chromium");
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE);
+        InetSocketAddress boardAt = boardLink.localAddress();
+        HostRuntime board = board(boardLink);
+
+        HostRuntime host = new HostRuntime("host", new NarrowNode(HostRuntime.MIRROR_CONFIG));
+        closing.add(host);
+        UdpLink toBoard = UdpLink.dial(2, boardAt, QUICK, SystemClock.INSTANCE);
+        host.attachBoard(toBoard, "board1");
+        host.attachListener(UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE));
+        host.start();
+        for (String v : List.of("temp", "humidity", "led")) {
+            assertTrue(host.subscribeRemote(toBoard, 0, "/board/" + v, "/board1/" + v, DeliveryPolicy.DURABILITY_REQUEST) >= 0);
+        }
+        host.watch("/board1/temp", "test watch", d -> { });
+        host.watch("/board1", "board watch", d -> { });
+
+        DashboardServer dash = new DashboardServer(host, new InetSocketAddress("127.0.0.1", 0), 0);
+        closing.add(dash);
+        HeadlessChromium chrome = new HeadlessChromium(chromium, dash.url());
+        closing.add(chrome);
+
+        String temp = "document.querySelector('.vertex[data-path=\"/board1/temp\"] .value')?.textContent";
+        DashboardBrowserTest.awaitEquals("23.28 °C", () -> chrome.evalString(temp), chrome);
+        DashboardBrowserTest.awaitEquals("48.3 %", () -> chrome.evalString(
+                "document.querySelector('.vertex[data-path=\"/board1/humidity\"] .value')?.textContent"), chrome);
+        // charts with axes: the unit on the value axis, a time axis, min and max
+        assertEquals("°C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] svg.chart .unit')?.textContent"));
+        assertEquals("2", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1/temp\"] svg.chart line.axis').length)"));
+        assertEquals("now", chrome.evalString("[...document.querySelectorAll('.vertex[data-path=\"/board1/temp\"] svg.chart text.tick')].pop().textContent"));
+        assertEquals("max 23.28 °C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"));
+        assertEquals("%", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/humidity\"] svg.chart .unit')?.textContent"));
+        // grouped by board, its link state beside it; the links table names the board; the client listener is listening
+        assertEquals("board1", chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] h3').textContent"));
+        DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
+        assertEquals("board1", chrome.evalString("document.querySelector('tr.link[data-board=\"board1\"] .board-name').textContent"));
+        assertEquals("listening", chrome.evalString("document.querySelector('tr.link[data-board=\"\"] .link-state').textContent"));
+        assertEquals("frames in", chrome.evalString("document.querySelector('#links th[data-counter=\"framesIn\"]').textContent"));
+        assertFalse(chrome.evalString("document.body.innerText").contains("no subscribers"), "leaves without subscribers say nothing");
+        assertEquals("1 subscriber", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .subs-title').textContent"));
+        DashboardBrowserTest.awaitEquals("1 subscriber to /board1 and everything under it", () -> chrome.evalString(
+                "document.querySelector('section.board[data-board=\"board1\"] .board-subs .subs-title')?.textContent"), chrome);
+        assertEquals("0", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1\"]').length)"),
+                "the board's own vertex is its header, not a value card");
+        // only the declared-writable LED has a control, a toggle
+        assertEquals("1", chrome.evalString("String(document.querySelectorAll('.control').length)"));
+
+        // toggle the LED: the board's own value changes, and the page follows
+        String toggle = "document.querySelector('.vertex[data-path=\"/board1/led\"] button.toggle')";
+        DashboardBrowserTest.awaitEquals("off", () -> chrome.evalString(toggle + "?.textContent"), chrome);
+        chrome.eval(toggle + ".click()");
+        DashboardBrowserTest.awaitEquals("1", () -> String.valueOf(ledOn(board)), chrome);
+        DashboardBrowserTest.awaitEquals("on", () -> chrome.evalString(toggle + ".textContent"), chrome);
+        chrome.screenshot(Path.of("target", "dashboard-board.png"), 1400, 1000);
+
+        // a value the declaration refuses is refused inline, and nothing is written
+        chrome.eval("write('/board1/led', '5')");
+        DashboardBrowserTest.awaitEquals("5 is out of range; the vertex holds a number from 0 to 1", () -> chrome.evalString(
+                "document.querySelector('.vertex[data-path=\"/board1/led\"] .write-error').textContent"), chrome);
+        assertEquals(1, ledOn(board));
+
+        // suspend the subscriber
+        String state = "document.querySelector('.vertex[data-path=\"/board1/temp\"] tr.sub .state')?.textContent";
+        assertEquals("delivering", chrome.evalString(state));
+        chrome.eval("document.querySelector('.vertex[data-path=\"/board1/temp\"] button[data-action=\"suspend\"]').click()");
+        DashboardBrowserTest.awaitEquals("suspended", () -> chrome.evalString(state), chrome);
+
+        // the board goes away: stale, link down; it comes back: fresh, link up
+        String stale = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/temp\"] .badge.stale')).display === 'none' ? 'fresh' : 'stale'";
+        board.close();
+        DashboardBrowserTest.awaitEquals("stale", () -> chrome.evalString(stale), chrome);
+        DashboardBrowserTest.awaitEquals("link down", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
+        HostRuntime again = board(UdpLink.listen(1, boardAt, QUICK, SystemClock.INSTANCE));
+        again.write("/board/temp", value(2400, 2));
+        DashboardBrowserTest.awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
+        DashboardBrowserTest.awaitEquals("fresh", () -> chrome.evalString(stale), chrome);
+        DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
+
+        // a reload draws the host's history: the values from before the reload are on the chart
+        chrome.eval("location.reload()");
+        DashboardBrowserTest.awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
+        DashboardBrowserTest.awaitEquals("max 24 °C", () -> chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"), chrome);
+        int values = Integer.parseInt(chrome.evalString(
+                "document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .count').textContent").split(" ")[0]);
+        assertTrue(values >= 2, "the chart after a reload holds the earlier values too: " + values);
+    }
+
+    private static int ledOn(HostRuntime board) {
+        return board.onNodeThread(() -> {
+            byte[] b = new byte[16];
+            int n = board.node().read(NodePath.of("/board/led"), b, 0, b.length);
+            return n > 0 ? b[n - 1] : -1;
+        });
+    }
+
+    private static byte[] value(long v, int width) {
+        byte[] b = new byte[16];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        w.value(v, width);
+        return Arrays.copyOf(b, w.length());
+    }
+}
