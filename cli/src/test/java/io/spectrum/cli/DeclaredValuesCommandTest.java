@@ -12,6 +12,7 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.WireError;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -218,10 +219,12 @@ class DeclaredValuesCommandTest {
     void wildcardsOtherThanATrailingHashAreRefusedWithOneLine() {
         Cli.Run plus = Cli.run("sub", "--peer", addr, "/board/+/x", "--count", "1");
         assertEquals(2, plus.code(), plus.all());
-        assertTrue(plus.err().startsWith("bad path '/board/+/x': '+' (one level) is not supported; subscribe to the parent with '/#'"),
+        assertTrue(plus.err().startsWith("spectrum sub: bad path '/board/+/x': '+' (one level) is not supported; subscribe to the parent with '/#'"),
                 plus.err());
+        assertEquals(List.of("Try 'spectrum sub --help' for more."), plus.err().lines().skip(1).toList(), "one line and the hint");
         Cli.Run mid = Cli.run("sub", "--peer", addr, "/board/#/temp", "--count", "1");
         assertEquals(2, mid.code(), mid.all());
-        assertTrue(mid.err().startsWith("bad path '/board/#/temp': '#' only as the last segment"), mid.err());
+        assertTrue(mid.err().startsWith("spectrum sub: bad path '/board/#/temp': '#' only as the last segment"), mid.err());
+        assertEquals(2, mid.err().lines().count(), mid.err());
     }
 }
