@@ -147,6 +147,16 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     @Override
+    public int report(NodePath path, VertexSchema othersDeclaration) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v < 0) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        vt.report(v, othersDeclaration);
+        return WireError.OK;
+    }
+
+    @Override
     public VertexSchema declaration(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
         return v < 0 ? null : vt.schema(v);

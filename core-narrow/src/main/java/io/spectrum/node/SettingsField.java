@@ -44,7 +44,7 @@ final class SettingsField {
     /** READ of {@code :settings…} on the readable vertex v (the selector is parsed). */
     void readSettings(int v) {
         final TlvIndex x = req.rx;
-        final VertexSchema sc = vt.schema(v);
+        final VertexSchema sc = vt.described(v);
         if (!sel.scalar || sel.levels > 3) {
             req.replyError(WireError.SCHEMA_NOT_FOUND);
             return;
@@ -86,7 +86,7 @@ final class SettingsField {
             t.leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF);
         }
         t.raw(Names.EMPTY_SETTINGS);
-        final VertexSchema sc = vt.schema(v);
+        final VertexSchema sc = vt.described(v);
         if (sc == null) {
             t.end();
             answer(t.error() == WireError.OK ? t.length() : NodeResult.refusal(WireError.FLOW_BACKPRESSURE));
@@ -99,7 +99,7 @@ final class SettingsField {
     /** WRITE of {@code :settings…}: declarations are read-only on the wire. */
     void write(int v) {
         final TlvIndex x = req.rx;
-        final VertexSchema sc = vt.schema(v);
+        final VertexSchema sc = vt.described(v);
         if (sc != null && sel.scalar && sel.levels == 3 && x.payloadEquals(sel.second, Names.APP)
                 && sc.copyKey(x.buffer(), x.bodyOffset(sel.third), x.bodyLength(sel.third), buffers.scratch, 0,
                         buffers.scratch.length) >= 0) {

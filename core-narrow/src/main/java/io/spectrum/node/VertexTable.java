@@ -51,6 +51,8 @@ final class VertexTable {
     private final int[] awaits;
     /** The owner's declaration of each vertex, or null (see {@link VertexSchema}). */
     private final VertexSchema[] schema;
+    /** Another node's declaration a mirror reports for readers, or null (it gates nothing). */
+    private final VertexSchema[] reported;
 
     private final int[] table;
     private final int mask;
@@ -84,6 +86,7 @@ final class VertexTable {
         slotCount = new int[capacity];
         awaits = new int[capacity];
         schema = new VertexSchema[capacity];
+        reported = new VertexSchema[capacity];
         int size = 1;
         while (size < capacity * 2) {
             size <<= 1;
@@ -149,6 +152,15 @@ final class VertexTable {
 
     void declare(int v, VertexSchema s) {
         schema[v] = s;
+    }
+
+    /** What readers of v's :settings.app see: its own declaration, else a reported one, else null. */
+    VertexSchema described(int v) {
+        return schema[v] != null ? schema[v] : reported[v];
+    }
+
+    void report(int v, VertexSchema s) {
+        reported[v] = s;
     }
 
     boolean isReserved(int v) {
@@ -411,6 +423,7 @@ final class VertexTable {
         slotCount[v] = 0;
         awaits[v] = 0;
         schema[v] = null;
+        reported[v] = null;
         // seq is deliberately kept: a vertex id's sequence never goes back while the node runs
         return v;
     }

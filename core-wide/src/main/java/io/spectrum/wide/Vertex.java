@@ -32,6 +32,8 @@ final class Vertex {
     boolean stale;
     long staleSince;
     VertexSchema schema;
+    /** Another node's declaration this vertex mirrors (Node#report); gates nothing. */
+    VertexSchema reported;
 
     /** Delivering edges held by this vertex. */
     int ownSubs;

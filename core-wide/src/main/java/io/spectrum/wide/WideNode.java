@@ -318,6 +318,16 @@ public final class WideNode implements Node {
     }
 
     @Override
+    public int report(NodePath path, VertexSchema othersDeclaration) {
+        Vertex v = find(path);
+        if (v == null) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        v.reported = othersDeclaration; // kept for when this node serves :settings.app (no links yet)
+        return WireError.OK;
+    }
+
+    @Override
     public VertexSchema declaration(NodePath path) {
         Vertex v = find(path);
         return v == null ? null : v.schema;

@@ -42,6 +42,16 @@ public interface Node extends PeerListener, AutoCloseable {
     VertexSchema declaration(NodePath path);
 
     /**
+     * Publishes another node's declaration of a vertex this node mirrors (a host's copy of a board
+     * vertex), so {@code :settings.app} / {@code :schema} readers of the mirror learn what it holds.
+     * Unlike {@link #declare} it gates nothing: the mirror keeps being written by that node's
+     * deliveries. A vertex's own declaration wins over a reported one; null withdraws it.
+     *
+     * @return OK, or PATH_NOT_FOUND when the vertex does not exist
+     */
+    int report(NodePath path, VertexSchema othersDeclaration);
+
+    /**
      * Copies the vertex's value TLV into {@code dst}.
      *
      * @return quantity: bytes copied, or a negated error code (PATH_NOT_FOUND, FLOW_BACKPRESSURE

@@ -99,7 +99,8 @@ final class MirrorDeclarations {
     boolean poll(long now) {
         RemoteClient client = node.remote();
         boolean changed = false;
-        for (Entry e : byLocal.values()) {
+        for (Map.Entry<String, Entry> m : byLocal.entrySet()) {
+            Entry e = m.getValue();
             if (e.known) {
                 continue;
             }
@@ -127,6 +128,8 @@ final class MirrorDeclarations {
                 }
                 e.known = true;
                 changed |= e.schema != before;
+                // readers of the mirror's :settings.app / :schema learn what the board declared
+                node.report(NodePath.of(m.getKey()), e.schema);
                 release(e);
             } else if (now - e.sentAt > GIVE_UP_NANOS) {
                 abandon(e, now); // unanswered: ask again after RETRY_NANOS

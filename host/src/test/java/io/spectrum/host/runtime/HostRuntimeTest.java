@@ -177,6 +177,19 @@ class HostRuntimeTest {
         assertEquals("°C", temp.unit());
         assertEquals(23.28, temp.number(), 1e-9);
         assertEquals("", vertex(s, "/board1/plain").orElseThrow().unit(), "an undeclared board vertex renders raw");
+        // the host answers its mirror's :settings.app with the board's declaration (on the node thread, by its owner door)
+        String[] answers = host.onNodeThread(() -> {
+            try (io.spectrum.client.PeerClient owner = new io.spectrum.client.PeerClient(
+                    new io.spectrum.client.OwnerTransport(host.node()), java.time.Duration.ofSeconds(2), "/t/r/")) {
+                io.spectrum.client.Reply r = owner.read("/board1/temp", io.spectrum.client.Requests.settingsApp());
+                io.spectrum.client.Reply plain = owner.read("/board1/plain", io.spectrum.client.Requests.settingsApp());
+                return new String[] {
+                    r.ok() ? VertexSchema.fromSettings(r.value(), 0, r.value().length).toString() : WireError.identity(r.code()),
+                    WireError.identity(plain.code())};
+            }
+        });
+        assertEquals("VALUE i16 Cel x0.01 r-s", answers[0], "the mirror reports the board's declaration");
+        assertEquals(WireError.identity(WireError.SCHEMA_NOT_FOUND), answers[1], "an undeclared board vertex reports nothing");
 
         // the board restarts on the same address, declaring the vertex anew (Kelvin this time)
         java.net.InetSocketAddress at = boardLink.localAddress();
