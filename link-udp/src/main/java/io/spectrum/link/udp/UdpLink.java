@@ -120,6 +120,13 @@ public final class UdpLink implements Link {
     /** A listener bound to {@code bind} ({@code --udp HOST:PORT}). */
     public static UdpLink listen(int id, InetSocketAddress bind, UdpLinkConfig config, Clock clock)
             throws IOException {
+        DatagramChannel ch = openBound(config, bind);
+        InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
+        return new UdpLink(id, "udp " + hostPort(local), ch, false, config.peerCapacity, config, clock);
+    }
+
+    /** A listener's socket ({@link #open}) bound to {@code bind}; a taken port says so in one line. */
+    public static DatagramChannel openBound(UdpLinkConfig config, InetSocketAddress bind) throws IOException {
         DatagramChannel ch = open(config, bind.getAddress());
         try {
             ch.bind(bind);
@@ -131,13 +138,21 @@ public final class UdpLink implements Link {
             ch.close();
             throw e;
         }
-        InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
-        return new UdpLink(id, "udp " + hostPort(local), ch, false, config.peerCapacity, config, clock);
+        return ch;
     }
 
     /** A dialer connected to {@code peer} ({@code --peer HOST:PORT}); the peer is handle 0. */
     public static UdpLink dial(int id, InetSocketAddress peer, UdpLinkConfig config, Clock clock)
             throws IOException {
+        DatagramChannel ch = openConnected(config, peer);
+        UdpLink link = new UdpLink(id, "udp->" + hostPort(peer), ch, true, 1, config, clock);
+        link.peerAddr[0] = peer;
+        link.peerTable.taken();
+        return link;
+    }
+
+    /** A dialer's socket ({@link #open}) on an ephemeral port, connected to {@code peer}. */
+    public static DatagramChannel openConnected(UdpLinkConfig config, InetSocketAddress peer) throws IOException {
         DatagramChannel ch = open(config, peer.getAddress());
         try {
             ch.bind(new InetSocketAddress(peer.getAddress().isLoopbackAddress()
@@ -147,14 +162,14 @@ public final class UdpLink implements Link {
             ch.close();
             throw e;
         }
-        UdpLink link = new UdpLink(id, "udp->" + hostPort(peer), ch, true, 1, config, clock);
-        link.peerAddr[0] = peer;
-        link.peerTable.taken();
-        return link;
+        return ch;
     }
 
-    /** An IPv4 socket, or IPv6 for an IPv6 address ({@code [::1]:7700}). */
-    private static DatagramChannel open(UdpLinkConfig config, java.net.InetAddress address) throws IOException {
+    /**
+     * A non-blocking IPv4 socket, or IPv6 for an IPv6 address ({@code [::1]:7700}), with the
+     * config's buffer sizes; the DTLS link opens its socket here too.
+     */
+    public static DatagramChannel open(UdpLinkConfig config, java.net.InetAddress address) throws IOException {
         DatagramChannel ch = DatagramChannel.open(address instanceof java.net.Inet6Address
                 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
         try {
@@ -209,7 +224,8 @@ public final class UdpLink implements Link {
         return !dialer && a != null && a.getAddress() != null && a.getAddress().isAnyLocalAddress();
     }
 
-    static String hostPort(InetSocketAddress a) {
+    /** {@code host:port}, an IPv6 host in brackets: how links name their addresses. */
+    public static String hostPort(InetSocketAddress a) {
         String h = a.getHostString();
         return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + a.getPort();
     }

@@ -1,0 +1,29 @@
+package io.spectrum.link.dtls;
+
+import java.net.SocketAddress;
+import javax.net.ssl.SSLEngine;
+
+/** One DTLS association (an SSLEngine and the address it talks to), owned by the link's thread. */
+final class Association {
+    final SSLEngine engine;
+    SocketAddress address;
+    /** The peer's certificate name once the handshake accepted it. */
+    String name;
+    byte[] sessionId;
+    boolean established;
+    /** The peer handle it was given (listener: by name; dialer: 0), -1 while handshaking. */
+    int slot = -1;
+    final long started;
+    long lastHeard;
+    long nextRetransmit;
+    long rto;
+
+    Association(SSLEngine engine, SocketAddress address, long now, long rto) {
+        this.engine = engine;
+        this.address = address;
+        this.started = now;
+        this.lastHeard = now;
+        this.rto = rto;
+        this.nextRetransmit = now + rto;
+    }
+}

@@ -1,0 +1,670 @@
+package io.spectrum.link.dtls;
+
+import io.spectrum.link.LinkStats;
+import io.spectrum.link.Readiness;
+import io.spectrum.stats.ResourceCounter;
+import io.spectrum.time.Clock;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLEngineResult.HandshakeStatus;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSession;
+
+/**
+ * The DTLS link's own thread: it alone touches the socket and the SSLEngines, so handshakes and
+ * record encryption never run on the node's loop. Frames come from the node through the outbound
+ * {@link FrameRing} and go to it, decrypted, through the inbound one (with UP/GONE peer events).
+ *
+ * <p>Listener: a datagram from an unknown address is looked at only if it is an epoch-0
+ * ClientHello; it gets a server engine in the small handshake table (not the peer table), and the
+ * engine answers with a HelloVerifyRequest cookie, so a spoofed source, which never sees the
+ * cookie, never gets further (its entry times out or is evicted by the next ClientHello). Only a
+ * completed handshake with an accepted certificate takes a peer handle, found by the certificate's
+ * name: a name that comes back (from any address) gets its old handle.
+ *
+ * <p>Dialer: one client engine towards the peer; the handshake restarts (offering the last session
+ * for resumption) when the peer has been silent for the peer timeout, or a ping interval after a
+ * failed or abandoned one.
+ */
+final class DtlsWorker implements Runnable {
+    /** Half-done handshakes a listener keeps at once. */
+    static final int HANDSHAKE_SLOTS = 8;
+    /** DTLS record header (13) + AES-GCM explicit nonce (8) and tag (16), with room to spare. */
+    static final int RECORD_OVERHEAD = 64;
+    /** Largest DTLS record payload (2^14). */
+    static final int MAX_PLAINTEXT = 16384;
+    static final long INITIAL_RTO_NANOS = 500_000_000L;
+    static final long MAX_RTO_NANOS = 4_000_000_000L;
+
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+    private final DtlsLink link;
+    private final DatagramChannel channel;
+    private final Selector selector;
+    private final SSLContext context;
+    private final boolean dialer;
+    private final InetSocketAddress remote;
+    private final Clock clock;
+    private final int maxFrame;
+    private final long peerTimeout;
+    private final long pingInterval;
+    private final long handshakeTimeout;
+    private final FrameRing in;
+    private final FrameRing out;
+    private final DtlsStats dtls;
+    private final LinkStats stats;
+    private final ResourceCounter peerTable;
+
+    /** Per peer handle: the current association, the name that owns the handle (kept while the peer is away). */
+    final Association[] peers;
+    final String[] slotName;
+    private final byte[][] lastSession;
+    private final boolean[] upPending;
+    private final boolean[] gonePending;
+    private final Association[] pending;
+
+    private final ByteBuffer netIn;
+    private final ByteBuffer netOut;
+    private final ByteBuffer app;
+
+    /** Dialer: the one association (handshaking or established), and when to try again after a failure. */
+    private Association dial;
+    private long retryAt;
+
+    volatile boolean sleeping;
+    volatile boolean closed;
+    volatile Readiness readiness;
+
+    DtlsWorker(DtlsLink link, DatagramChannel channel, SSLContext context, InetSocketAddress remote, int peers,
+               int maxFrame, long peerTimeout, long pingInterval, Clock clock, FrameRing in, FrameRing out,
+               DtlsStats dtls, LinkStats stats, ResourceCounter peerTable) throws IOException {
+        this.link = link;
+        this.channel = channel;
+        this.context = context;
+        this.remote = remote;
+        this.dialer = remote != null;
+        this.clock = clock;
+        this.maxFrame = maxFrame;
+        this.peerTimeout = peerTimeout;
+        this.pingInterval = pingInterval;
+        this.handshakeTimeout = Math.max(peerTimeout, 8 * INITIAL_RTO_NANOS);
+        this.in = in;
+        this.out = out;
+        this.dtls = dtls;
+        this.stats = stats;
+        this.peerTable = peerTable;
+        this.peers = new Association[peers];
+        this.slotName = new String[peers];
+        this.lastSession = new byte[peers][];
+        this.upPending = new boolean[peers];
+        this.gonePending = new boolean[peers];
+        this.pending = new Association[dialer ? 0 : HANDSHAKE_SLOTS];
+        this.netIn = ByteBuffer.allocate(65536);
+        this.netOut = ByteBuffer.allocate(maxFrame + RECORD_OVERHEAD + 2048);
+        this.app = ByteBuffer.allocate(Math.max(maxFrame, MAX_PLAINTEXT) + 2048);
+        this.selector = Selector.open();
+        channel.register(selector, SelectionKey.OP_READ);
+    }
+
+    /** Wakes the thread if it sleeps in its selector (from the node's thread; allocation-free). */
+    void wake() {
+        if (sleeping) {
+            selector.wakeup();
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            if (dialer) {
+                startClient(clock.nanoTime());
+            }
+            while (!closed) {
+                long now = clock.nanoTime();
+                receive(now);
+                flushEvents();
+                send();
+                timers(now);
+                sleeping = true;
+                if (out.isEmpty() && !closed) {
+                    selector.select(handshaking() ? 10 : 50);
+                }
+                sleeping = false;
+                selector.selectedKeys().clear();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (!closed) {
+                stats.reconnects++; // the socket failed under us; the link is dead, its peers go down
+                link.workerDied(e);
+            }
+        } finally {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // nothing left to release
+            }
+        }
+    }
+
+    private boolean handshaking() {
+        if (dialer) {
+            return dial == null || !dial.established;
+        }
+        for (Association p : pending) {
+            if (p != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- input ----
+
+    private void receive(long now) throws IOException {
+        for (int i = 0; i < 256; i++) {
+            ByteBuffer b = netIn;
+            b.clear();
+            SocketAddress from;
+            try {
+                if (dialer) {
+                    from = channel.read(b) > 0 ? remote : null;
+                } else {
+                    from = channel.receive(b);
+                }
+            } catch (java.net.PortUnreachableException e) {
+                continue; // the peer's port was closed when we last sent: nothing to read now
+            }
+            if (from == null) {
+                return;
+            }
+            b.flip();
+            onDatagram(from, now);
+        }
+    }
+
+    private void onDatagram(SocketAddress from, long now) {
+        boolean hello = isClientHello(netIn);
+        if (dialer) {
+            if (dial != null) {
+                feed(dial, now);
+            }
+            return;
+        }
+        Association p = find(pending, from);
+        if (p == null && hello) {
+            p = newServer(from, now);
+        }
+        if (p != null) {
+            feed(p, now);
+            return;
+        }
+        Association a = find(peers, from);
+        if (a != null && a.established) {
+            feed(a, now);
+        } else {
+            dtls.recordsDropped++;
+        }
+    }
+
+    /** An epoch-0 handshake record carrying a ClientHello (RFC 6347 4.1, 4.2.2): the only thing a stranger may send. */
+    static boolean isClientHello(ByteBuffer b) {
+        int p = b.position();
+        return b.remaining() >= 25 && b.get(p) == 22 && b.get(p + 3) == 0 && b.get(p + 4) == 0 && b.get(p + 13) == 1;
+    }
+
+    private static Association find(Association[] table, SocketAddress from) {
+        for (Association a : table) {
+            if (a != null && from.equals(a.address)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private void feed(Association a, long now) {
+        try {
+            while (netIn.hasRemaining()) {
+                app.clear();
+                SSLEngineResult r = a.engine.unwrap(netIn, app);
+                if (r.bytesProduced() > 0) {
+                    deliver(a, now);
+                }
+                if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
+                    ended(a);
+                    return;
+                }
+                if (r.getStatus() != SSLEngineResult.Status.OK) {
+                    break;
+                }
+                handshake(a, r.getHandshakeStatus(), now);
+                if (r.bytesConsumed() == 0) {
+                    break;
+                }
+            }
+        } catch (SSLException e) {
+            failed(a, e, now);
+        }
+    }
+
+    private void handshake(Association a, HandshakeStatus hs, long now) throws SSLException {
+        for (int guard = 0; guard < 64; guard++) {
+            switch (hs) {
+                case NEED_TASK -> {
+                    for (Runnable t; (t = a.engine.getDelegatedTask()) != null; ) {
+                        t.run();
+                    }
+                    hs = a.engine.getHandshakeStatus();
+                }
+                case NEED_WRAP -> hs = wrapHandshake(a, now);
+                case NEED_UNWRAP_AGAIN -> {
+                    app.clear();
+                    SSLEngineResult r = a.engine.unwrap(EMPTY, app);
+                    if (r.bytesProduced() > 0) {
+                        deliver(a, now);
+                    }
+                    hs = r.getHandshakeStatus();
+                }
+                case FINISHED -> {
+                    established(a, now);
+                    hs = a.engine.getHandshakeStatus();
+                    if (hs == HandshakeStatus.FINISHED) {
+                        return;
+                    }
+                }
+                default -> {
+                    return; // NEED_UNWRAP: wait for the peer; NOT_HANDSHAKING: done
+                }
+            }
+        }
+    }
+
+    private HandshakeStatus wrapHandshake(Association a, long now) throws SSLException {
+        netOut.clear();
+        SSLEngineResult r = a.engine.wrap(EMPTY, netOut);
+        if (r.bytesProduced() > 0) {
+            netOut.flip();
+            if (isHelloVerifyRequest(netOut)) {
+                dtls.cookiesSent++;
+            }
+            transmit(a.address);
+            a.nextRetransmit = now + a.rto;
+        }
+        if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
+            return HandshakeStatus.NOT_HANDSHAKING;
+        }
+        return r.getHandshakeStatus();
+    }
+
+    static boolean isHelloVerifyRequest(ByteBuffer b) {
+        int p = b.position();
+        return b.remaining() >= 14 && b.get(p) == 22 && b.get(p + 13) == 3;
+    }
+
+    private void deliver(Association a, long now) {
+        a.lastHeard = now;
+        if (!a.established) {
+            dtls.recordsDropped++; // application data before the handshake accepted the peer
+            return;
+        }
+        int slot = a.slot;
+        app.flip();
+        int len = app.remaining();
+        if (len > maxFrame) {
+            stats.droppedOversize++;
+            return;
+        }
+        flushEvents();
+        int s = upPending[slot] ? -1 : in.claim();
+        if (s < 0) {
+            dtls.inboundDropped++;
+            return;
+        }
+        app.get(in.data[s], 0, len);
+        in.publish(s, FrameRing.FRAME, slot, len);
+        Readiness r = readiness;
+        if (r != null) {
+            r.wake();
+        }
+    }
+
+    // ---- handshake outcomes ----
+
+    private void established(Association a, long now) {
+        if (a.established) {
+            return;
+        }
+        SSLSession session = a.engine.getSession();
+        String name;
+        try {
+            Certificate[] chain = session.getPeerCertificates();
+            name = DtlsCredentials.nameOf((X509Certificate) chain[0]);
+        } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+            failed(a, e, now);
+            return;
+        }
+        int slot = dialer ? 0 : slotFor(name, now);
+        removePending(a);
+        if (slot < 0) {
+            stats.peersRefused++;
+            peerTable.refused();
+            closeQuietly(a);
+            return;
+        }
+        byte[] id = session.getId();
+        boolean resumed = name.equals(slotName[slot]) && lastSession[slot] != null && Arrays.equals(lastSession[slot], id);
+        Association old = peers[slot];
+        if (old != null && old != a) {
+            if (!name.equals(slotName[slot])) {
+                stats.peersEvicted++;
+                gonePending[slot] = true;
+            } else if (!resumed) {
+                gonePending[slot] = true; // the same peer with a new session: it restarted, its old state is stale
+            }
+            if (old.address != null && !old.address.equals(a.address) || !resumed) {
+                closeQuietly(old);
+            }
+        }
+        if (peers[slot] == null && slotName[slot] == null && !dialer) {
+            peerTable.taken();
+        }
+        a.name = name;
+        a.sessionId = id;
+        a.slot = slot;
+        a.established = true;
+        a.lastHeard = now;
+        peers[slot] = a;
+        slotName[slot] = name;
+        lastSession[slot] = id;
+        upPending[slot] = true;
+        dtls.handshakes++;
+        if (resumed) {
+            dtls.resumed++;
+        }
+        flushEvents();
+    }
+
+    /** The handle of {@code name}: its own, else a free one, else the longest-silent one past the timeout; -1 when full. */
+    private int slotFor(String name, long now) {
+        int free = -1;
+        int stalest = -1;
+        for (int i = 0; i < slotName.length; i++) {
+            if (name.equals(slotName[i])) {
+                return i;
+            }
+            if (slotName[i] == null) {
+                if (free < 0) {
+                    free = i;
+                }
+                continue;
+            }
+            Association a = peers[i];
+            long heard = a == null ? Long.MIN_VALUE : a.lastHeard;
+            if ((a == null || now - heard > peerTimeout)
+                    && (stalest < 0 || peers[stalest] != null && (a == null || heard - peers[stalest].lastHeard < 0))) {
+                stalest = i;
+            }
+        }
+        return free >= 0 ? free : stalest;
+    }
+
+    private void failed(Association a, Exception e, long now) {
+        PeerRefusal refusal = PeerRefusal.in(e);
+        if (refusal != null && refusal.reason() == PeerRefusal.REVOKED) {
+            dtls.refusedRevoked++;
+            stats.peersRefused++;
+        } else if (refusal != null) {
+            dtls.refusedUntrusted++;
+            stats.peersRefused++;
+        } else if (!dialer && noCertificate(e)) {
+            dtls.refusedNoCertificate++;
+            stats.peersRefused++;
+        } else {
+            dtls.handshakeFailures++;
+        }
+        link.refusal(e);
+        alert(a);
+        if (a.established) {
+            ended(a);
+        } else {
+            removePending(a);
+        }
+        if (dialer && a == dial) {
+            dial = null;
+            retryAt = now + pingInterval;
+        }
+    }
+
+    private static boolean noCertificate(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && (m.contains("Empty client certificate chain") || m.contains("certificate_required")
+                    || m.contains("Empty server certificate chain"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Sends the fatal alert the engine queued after a failure, so the peer stops at once instead of timing out. */
+    private void alert(Association a) {
+        try {
+            a.engine.closeOutbound();
+            for (int i = 0; i < 4 && !a.engine.isOutboundDone(); i++) {
+                netOut.clear();
+                SSLEngineResult r = a.engine.wrap(EMPTY, netOut);
+                if (r.bytesProduced() == 0) {
+                    break;
+                }
+                netOut.flip();
+                transmit(a.address);
+            }
+        } catch (SSLException | RuntimeException ignored) {
+            // the engine has nothing more to say
+        }
+    }
+
+    private void closeQuietly(Association a) {
+        alert(a);
+    }
+
+    /** The association ended (close_notify, or a failure after it was established): its peer is gone. */
+    private void ended(Association a) {
+        if (a.established && a.slot >= 0 && peers[a.slot] == a) {
+            peers[a.slot] = null;
+            gonePending[a.slot] = true;
+            upPending[a.slot] = false;
+        }
+        a.established = false;
+        removePending(a);
+        if (dialer && a == dial) {
+            dial = null;
+            retryAt = clock.nanoTime() + pingInterval;
+        }
+    }
+
+    private void removePending(Association a) {
+        for (int i = 0; i < pending.length; i++) {
+            if (pending[i] == a) {
+                pending[i] = null;
+            }
+        }
+    }
+
+    /** Posts the GONE/UP events the node has not yet been told (an event waits while the inbound ring is full). */
+    private void flushEvents() {
+        for (int i = 0; i < upPending.length; i++) {
+            if (gonePending[i]) {
+                int s = in.claim();
+                if (s < 0) {
+                    return;
+                }
+                in.publish(s, FrameRing.GONE, i, 0);
+                gonePending[i] = false;
+            }
+            if (upPending[i]) {
+                int s = in.claim();
+                if (s < 0) {
+                    return;
+                }
+                in.publish(s, FrameRing.UP, i, 0);
+                upPending[i] = false;
+                Readiness r = readiness;
+                if (r != null) {
+                    r.wake();
+                }
+            }
+        }
+    }
+
+    // ---- engines ----
+
+    private Association newServer(SocketAddress from, long now) {
+        int free = -1;
+        int oldest = -1;
+        for (int i = 0; i < pending.length; i++) {
+            if (pending[i] == null) {
+                free = i;
+                break;
+            }
+            if (oldest < 0 || pending[i].started - pending[oldest].started < 0) {
+                oldest = i;
+            }
+        }
+        if (free < 0) {
+            dtls.handshakesEvicted++;
+            free = oldest;
+        }
+        SSLEngine e = context.createSSLEngine();
+        e.setUseClientMode(false);
+        configure(e);
+        e.setNeedClientAuth(true);
+        Association a = new Association(e, from, now, INITIAL_RTO_NANOS);
+        pending[free] = a;
+        return a;
+    }
+
+    private void startClient(long now) {
+        SSLEngine e = context.createSSLEngine(remote.getHostString(), remote.getPort());
+        e.setUseClientMode(true);
+        configure(e);
+        Association a = new Association(e, remote, now, INITIAL_RTO_NANOS);
+        dial = a;
+        try {
+            e.beginHandshake();
+            handshake(a, HandshakeStatus.NEED_WRAP, now);
+        } catch (SSLException ex) {
+            failed(a, ex, now);
+        }
+    }
+
+    private void configure(SSLEngine e) {
+        SSLParameters p = e.getSSLParameters();
+        p.setProtocols(new String[] {"DTLSv1.2"});
+        p.setMaximumPacketSize(maxFrame + RECORD_OVERHEAD);
+        p.setEnableRetransmissions(true);
+        e.setSSLParameters(p);
+    }
+
+    // ---- output ----
+
+    private void send() {
+        for (int s; (s = out.peek()) >= 0; out.release()) {
+            int peer = out.peer[s];
+            Association a = peer >= 0 && peer < peers.length ? peers[peer] : null;
+            if (a == null || !a.established) {
+                stats.sendRefused++;
+                continue;
+            }
+            ByteBuffer src = out.buffer[s];
+            src.clear();
+            src.limit(out.length[s]);
+            try {
+                netOut.clear();
+                SSLEngineResult r = a.engine.wrap(src, netOut);
+                if (r.bytesProduced() > 0) {
+                    netOut.flip();
+                    transmit(a.address);
+                }
+                if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
+                    ended(a);
+                }
+            } catch (SSLException e) {
+                failed(a, e, clock.nanoTime());
+            }
+        }
+    }
+
+    private void transmit(SocketAddress to) {
+        try {
+            if (dialer) {
+                channel.write(netOut);
+            } else {
+                channel.send(netOut, to);
+            }
+        } catch (IOException e) {
+            stats.sendRefused++; // an ICMP port unreachable from an earlier datagram, or no route
+        }
+    }
+
+    // ---- timers ----
+
+    private void timers(long now) {
+        for (Association p : pending) {
+            if (p != null) {
+                retransmit(p, now);
+            }
+        }
+        if (!dialer) {
+            return;
+        }
+        if (dial == null) {
+            if (now - retryAt >= 0) {
+                startClient(now);
+            }
+        } else if (!dial.established) {
+            retransmit(dial, now);
+        } else if (now - dial.lastHeard > peerTimeout) {
+            // silent past the timeout: the peer restarted (its keys are gone) or went away. Handshake
+            // again, offering the session (resumed if the peer still has it).
+            Association old = dial;
+            ended(old);
+            startClient(now);
+        }
+    }
+
+    private void retransmit(Association a, long now) {
+        if (now - a.started > handshakeTimeout) {
+            dtls.handshakeTimeouts++;
+            removePending(a);
+            if (a == dial) {
+                dial = null;
+                retryAt = now + pingInterval;
+            }
+            return;
+        }
+        if (now - a.nextRetransmit < 0 || a.engine.getHandshakeStatus() != HandshakeStatus.NEED_UNWRAP) {
+            return;
+        }
+        a.rto = Math.min(a.rto * 2, MAX_RTO_NANOS);
+        dtls.retransmissions++;
+        try {
+            handshake(a, HandshakeStatus.NEED_WRAP, now);
+        } catch (SSLException e) {
+            failed(a, e, now);
+        }
+        a.nextRetransmit = now + a.rto;
+    }
+}
