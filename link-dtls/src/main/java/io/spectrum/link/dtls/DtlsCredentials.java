@@ -82,6 +82,17 @@ public final class DtlsCredentials {
         X509Certificate caCert = readCertificates(ca).get(0);
         X509CRL list = crl == null ? null : readCrl(crl, caCert);
         try {
+            chain.get(0).verify(caCert.getPublicKey());
+        } catch (GeneralSecurityException e) {
+            throw new IOException(cert + " is not signed by the CA in " + ca + " (issue it with `spectrum keys issue`)");
+        }
+        return build(privateKey, chain, caCert, list, key + " with " + cert);
+    }
+
+    /** The context for a key and its chain, trusting {@code caCert} minus {@code list}. */
+    static DtlsCredentials build(PrivateKey privateKey, List<X509Certificate> chain, X509Certificate caCert, X509CRL list,
+                                 String what) throws IOException {
+        try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
             char[] pass = new char[0];
@@ -103,16 +114,11 @@ public final class DtlsCredentials {
             if (pkix == null) {
                 throw new IOException("the JDK has no PKIX trust manager");
             }
-            try {
-                chain.get(0).verify(caCert.getPublicKey());
-            } catch (GeneralSecurityException e) {
-                throw new IOException(cert + " is not signed by the CA in " + ca + " (issue it with `spectrum keys issue`)");
-            }
             SSLContext ctx = SSLContext.getInstance("DTLS");
             ctx.init(kmf.getKeyManagers(), new TrustManager[] {new FleetTrustManager(pkix, caCert, list)}, null);
             return new DtlsCredentials(ctx, chain.get(0), list, nameOf(chain.get(0)));
         } catch (GeneralSecurityException e) {
-            throw new IOException("cannot use " + key + " with " + cert + ": " + e.getMessage(), e);
+            throw new IOException("cannot use " + what + ": " + e.getMessage(), e);
         }
     }
 

@@ -50,6 +50,8 @@ final class DtlsWorker implements Runnable {
     static final long MAX_RTO_NANOS = 4_000_000_000L;
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    /** The DTLS record content type of application data (RFC 6347 4.1). */
+    private static final byte APPLICATION_DATA = 23;
 
     private final DtlsLink link;
     private final DatagramChannel channel;
@@ -62,6 +64,8 @@ final class DtlsWorker implements Runnable {
     private final long peerTimeout;
     private final long pingInterval;
     private final long handshakeTimeout;
+    /** Dialer: silence after which it handshakes again (two unanswered probes, at most the peer timeout). */
+    private final long silenceLimit;
     private final FrameRing in;
     private final FrameRing out;
     private final DtlsStats dtls;
@@ -101,6 +105,7 @@ final class DtlsWorker implements Runnable {
         this.peerTimeout = peerTimeout;
         this.pingInterval = pingInterval;
         this.handshakeTimeout = Math.max(peerTimeout, 8 * INITIAL_RTO_NANOS);
+        this.silenceLimit = Math.min(peerTimeout, 2 * pingInterval);
         this.in = in;
         this.out = out;
         this.dtls = dtls;
@@ -197,10 +202,19 @@ final class DtlsWorker implements Runnable {
 
     private void onDatagram(SocketAddress from, long now) {
         boolean hello = isClientHello(netIn);
+        // application data goes to the established session even while a new handshake runs beside it
+        boolean data = netIn.remaining() > 0 && netIn.get(netIn.position()) == APPLICATION_DATA;
         if (dialer) {
-            if (dial != null) {
-                feed(dial, now);
+            Association current = peers[0];
+            Association to = data && current != null && current.established ? current : dial;
+            if (to != null) {
+                feed(to, now);
             }
+            return;
+        }
+        Association a = find(peers, from);
+        if (data && a != null && a.established) {
+            feed(a, now);
             return;
         }
         Association p = find(pending, from);
@@ -209,10 +223,7 @@ final class DtlsWorker implements Runnable {
         }
         if (p != null) {
             feed(p, now);
-            return;
-        }
-        Association a = find(peers, from);
-        if (a != null && a.established) {
+        } else if (a != null && a.established) {
             feed(a, now);
         } else {
             dtls.recordsDropped++;
@@ -373,8 +384,8 @@ final class DtlsWorker implements Runnable {
             } else if (!resumed) {
                 gonePending[slot] = true; // the same peer with a new session: it restarted, its old state is stale
             }
-            if (old.address != null && !old.address.equals(a.address) || !resumed) {
-                closeQuietly(old);
+            if (!name.equals(slotName[slot])) {
+                closeQuietly(old); // another peer's entry given away: tell it
             }
         }
         if (peers[slot] == null && slotName[slot] == null && !dialer) {
@@ -636,11 +647,10 @@ final class DtlsWorker implements Runnable {
             }
         } else if (!dial.established) {
             retransmit(dial, now);
-        } else if (now - dial.lastHeard > peerTimeout) {
-            // silent past the timeout: the peer restarted (its keys are gone) or went away. Handshake
-            // again, offering the session (resumed if the peer still has it).
-            Association old = dial;
-            ended(old);
+        } else if (now - dial.lastHeard > silenceLimit) {
+            // no answer to the node's probes: the peer restarted (its keys are gone) or went away.
+            // Handshake again beside the current session, offering it for resumption; the node
+            // keeps its peer until the new handshake says whether the peer restarted (a new session).
             startClient(now);
         }
     }

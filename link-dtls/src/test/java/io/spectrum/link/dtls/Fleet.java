@@ -23,6 +23,13 @@ final class Fleet {
         return DtlsCredentials.fromDir(dir, name);
     }
 
+    /** {@code name}, issued by this CA, but trusting {@code other}'s CA: a stranger to {@code other}'s fleet. */
+    DtlsCredentials strangerTo(Fleet other, String name) throws IOException {
+        ca.issue(name, FleetCa.NODE_VALIDITY);
+        return DtlsCredentials.build(DtlsCredentials.readKey(dir.resolve(name + ".key")),
+                DtlsCredentials.readCertificates(dir.resolve(name + ".crt")), other.ca.certificate(), null, name);
+    }
+
     /** A client trusting this CA but showing no certificate. */
     DtlsCredentials anonymous() throws IOException {
         return DtlsCredentials.withoutKey(dir.resolve(DtlsCredentials.CA_CERT), "anonymous");
