@@ -5,6 +5,8 @@ package io.spectrum.link.dtls;
  * Refused peers got nothing: no peer handle, no frame reached the node.
  */
 public final class DtlsStats {
+    /** Handshakes begun (a client engine started, or a server engine made for a ClientHello). */
+    public volatile long started;
     /** Handshakes that ended with an accepted certificate. */
     public volatile long handshakes;
     /** Of those, abbreviated handshakes that resumed an earlier session of the same peer. */
@@ -29,6 +31,15 @@ public final class DtlsStats {
     public volatile long recordsDropped;
     /** Decrypted frames dropped because the node had not taken the earlier ones (the inbound ring was full). */
     public volatile long inboundDropped;
+
+    /** Handshakes begun and not yet ended one way or another (a snapshot; the counters move on the link's thread). */
+    public long inFlight() {
+        return Math.max(0, started - handshakes - refused() - handshakeFailures - handshakeTimeouts - handshakesEvicted
+                - unfinished);
+    }
+
+    /** Handshakes dropped without an outcome (the association ended, or the peer table had no room). */
+    public volatile long unfinished;
 
     /** Refusals for any certificate reason (untrusted, revoked, none). */
     public long refused() {

@@ -370,6 +370,7 @@ final class DtlsWorker implements Runnable {
         removePending(a);
         if (slot < 0) {
             stats.peersRefused++;
+            dtls.unfinished++;
             peerTable.refused();
             closeQuietly(a);
             return;
@@ -493,6 +494,9 @@ final class DtlsWorker implements Runnable {
 
     /** The association ended (close_notify, or a failure after it was established): its peer is gone. */
     private void ended(Association a) {
+        if (!a.established && a.slot < 0) {
+            dtls.unfinished++; // closed before its handshake ended
+        }
         if (a.established && a.slot >= 0 && peers[a.slot] == a) {
             peers[a.slot] = null;
             gonePending[a.slot] = true;
@@ -564,6 +568,7 @@ final class DtlsWorker implements Runnable {
         e.setNeedClientAuth(true);
         Association a = new Association(e, from, now, INITIAL_RTO_NANOS);
         pending[free] = a;
+        dtls.started++;
         return a;
     }
 
@@ -573,6 +578,7 @@ final class DtlsWorker implements Runnable {
         configure(e);
         Association a = new Association(e, remote, now, INITIAL_RTO_NANOS);
         dial = a;
+        dtls.started++;
         try {
             e.beginHandshake();
             handshake(a, HandshakeStatus.NEED_WRAP, now);

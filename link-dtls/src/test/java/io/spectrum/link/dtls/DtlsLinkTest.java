@@ -233,4 +233,33 @@ class DtlsLinkTest {
         pollUntil(() -> atBoard.frames.size() == 1, new Collector[] {atBoard, new Collector()}, board, again);
         assertEquals(List.of(handle), atBoard.peers);
     }
+
+    @Test
+    void aListenerReopenedWithTheSameKeysResumesTheSessionAndThePeerKeepsItsState() throws Exception {
+        Fleet fleet = new Fleet(dir, "fleet");
+        SharedClock clock = new SharedClock();
+        UdpLinkConfig cfg = new UdpLinkConfig().pingIntervalMillis(1000).peerTimeoutMillis(5000);
+        DtlsCredentials boardKeys = fleet.node("board1");
+        DtlsLink board = listener(boardKeys, cfg, clock);
+        int port = board.localAddress().getPort();
+        DtlsLink host = dialer(board, fleet.node("host"), cfg, clock);
+        Collector atHost = new Collector();
+        host.setPeerListener(atHost);
+        pollUntil(() -> host.isPeerUp(0) && board.isPeerUp(0), new Collector[] {new Collector(), atHost}, board, host);
+
+        // the board's link is reopened in the same process (same SSLContext, so its session cache survives)
+        board.close();
+        DtlsLink again = DtlsLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), port), cfg, boardKeys, clock);
+        open.add(again::close);
+        Collector atBoard = new Collector();
+        again.setPeerListener(atBoard);
+        clock.advanceMillis(2100); // two unanswered ping intervals: the host handshakes again, offering its session
+        pollUntil(() -> host.dtlsStats().handshakes == 2 && again.isPeerUp(0), new Collector[] {atBoard, atHost}, again, host);
+        assertEquals(1, host.dtlsStats().resumed, "an abbreviated handshake: " + host.dtlsStats());
+        assertEquals(List.of("up 0"), atHost.events, "the host's node never saw its board go: same session, same state");
+        byte[] f = Frames.value(9, 16);
+        assertEquals(WireError.OK, host.send(0, f, 0, f.length));
+        pollUntil(() -> atBoard.frames.size() == 1, new Collector[] {atBoard, atHost}, again, host);
+        assertEquals(1, atBoard.frames.size());
+    }
 }
