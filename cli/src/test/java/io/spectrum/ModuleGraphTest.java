@@ -12,7 +12,7 @@ import com.tngtech.archunit.lang.ArchRule;
  * The module boundaries of DESIGN.md §1, checked over every class the cli module sees (every module
  * but bench), by package prefix:
  * core-narrow = io.spectrum.{wire,node,time,stats}.. and io.spectrum.link (the SPI package only);
- * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..;
+ * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..; link-dtls = io.spectrum.link.dtls..;
  * core-wide (io.spectrum.wide.., not built yet: the rule holds it to its place once it is); vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
  * client = io.spectrum.client..; board = io.spectrum.board..; host = io.spectrum.host..;
  * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
@@ -60,6 +60,23 @@ class ModuleGraphTest {
     static final ArchRule link_udp_depends_on_core_narrow_only = classes()
             .that().resideInAPackage("io.spectrum.link.udp..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(with("io.spectrum.link.udp..", "java..", ""))
+            .allowEmptyShould(true);
+
+    /** The DTLS link: the UDP link's sockets and the JDK's SSLEngine; no library (a board runs it with the JDK alone). */
+    @ArchTest
+    static final ArchRule link_dtls_depends_on_core_narrow_link_udp_and_the_jdk = classes()
+            .that().resideInAPackage("io.spectrum.link.dtls..")
+            .and().resideOutsideOfPackage("io.spectrum.link.dtls.keys..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.link.dtls..", "io.spectrum.link.udp..", "java..", "javax..", "com.sun.management..", ""))
+            .allowEmptyShould(true);
+
+    /** The fleet CA tools: Bouncy Castle PKIX, used by the cli's keys command only. */
+    @ArchTest
+    static final ArchRule link_dtls_keys_depends_on_link_dtls_and_bouncy_castle = classes()
+            .that().resideInAPackage("io.spectrum.link.dtls.keys..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    "io.spectrum.link.dtls..", "java..", "org.bouncycastle..", "")
             .allowEmptyShould(true);
 
     @ArchTest

@@ -18,6 +18,7 @@ import java.io.PrintWriter;
  * <pre>
  * BoardMain (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE [--baud N])
  *           [--name NAME] [--period MS] [--ping MS] [--timeout MS] [--frame BYTES] [--rcvbuf BYTES]
+ *           [--dtls-key FILE --dtls-ca FILE | --dtls-keys DIR]
  *           [--duration SECONDS] [--exit-with-stdin] [--help] [--version]
  * </pre>
  * Exit codes: 0 after a normal stop, 2 for a usage error or a link that cannot be opened.
@@ -40,6 +41,11 @@ public final class BoardMain {
             "      --frame BYTES        Largest frame on the link (UDP default 65507, serial 4096); the",
             "                           node refuses values that would not fit one frame.",
             "      --rcvbuf BYTES       UDP receive buffer to ask the OS for. Default: 4194304.",
+            "      --dtls-key FILE      DTLS on the UDP link: this board's key (its certificate is the",
+            "                           .crt beside it; spectrum keys issue NAME makes both).",
+            "      --dtls-ca FILE       The fleet CA certificate, the only one trusted (revoked.crl",
+            "                           beside it is read at start when present).",
+            "      --dtls-keys DIR      Both from a keys directory: DIR/<name>.key, DIR/ca.crt.",
             "      --duration SECONDS   Stop after this long (0: until Ctrl-C). Default: 0.",
             "      --exit-with-stdin    Stop when stdin closes (for a parent process).",
             "  -h, --help               Show this help message and exit.",
@@ -55,6 +61,9 @@ public final class BoardMain {
     private long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
     private int frameBytes;
     private int receiveBuffer = io.spectrum.link.udp.UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
+    private String dtlsKey;
+    private String dtlsCa;
+    private String dtlsKeys;
     private double durationSeconds;
     private boolean exitWithStdin;
     /** What the board runs instead of the demo vertices (null: the demo), made from its --name. */
@@ -142,6 +151,9 @@ public final class BoardMain {
                         case "--frame" -> frameBytes = Integer.parseInt(v);
                         case "--rcvbuf" -> receiveBuffer = Integer.parseInt(v);
                         case "--duration" -> durationSeconds = Double.parseDouble(v);
+                        case "--dtls-key" -> dtlsKey = v;
+                        case "--dtls-ca" -> dtlsCa = v;
+                        case "--dtls-keys" -> dtlsKeys = v;
                         default -> {
                             return "unknown option '" + a + "'";
                         }
@@ -152,6 +164,9 @@ public final class BoardMain {
         if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 64) {
             return "--name must be at most 64 bytes";
         }
+        if (serial != null && (dtlsKey != null || dtlsCa != null || dtlsKeys != null)) {
+            return "DTLS is for a UDP link (--udp or --peer), not --serial";
+        }
         int given = (udp != null ? 1 : 0) + (peer != null ? 1 : 0) + (serial != null ? 1 : 0);
         return given == 1 ? null : "give exactly one of --udp HOST:PORT, --peer HOST:PORT, --serial DEVICE";
     }
@@ -160,7 +175,8 @@ public final class BoardMain {
         Link link;
         try {
             LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
-                    .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer);
+                    .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer)
+                    .dtls(LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, name));
             link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
                     : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
                     : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);

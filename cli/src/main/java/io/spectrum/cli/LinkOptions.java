@@ -34,10 +34,37 @@ public final class LinkOptions {
                     + "says when the OS grants less (net.core.rmem_max).")
     int receiveBuffer;
 
-    /** The settings every link of this process is opened with. */
+    @Option(names = "--dtls-key", paramLabel = "FILE",
+            description = "DTLS on the board links (--peer): this host's key; its certificate is the .crt beside it "
+                    + "(spectrum keys issue NAME makes both). The --udp client listener stays plain.")
+    String dtlsKey;
+
+    @Option(names = "--dtls-ca", paramLabel = "FILE",
+            description = "The fleet CA certificate, the only one trusted; revoked.crl beside it is read at start.")
+    String dtlsCa;
+
+    @Option(names = "--dtls-keys", paramLabel = "DIR",
+            description = "Both from a keys directory: DIR/<--dtls-name>.key and DIR/ca.crt.")
+    String dtlsKeys;
+
+    @Option(names = "--dtls-name", paramLabel = "NAME", defaultValue = "host",
+            description = "Whose key --dtls-keys takes. Default: ${DEFAULT-VALUE}.")
+    String dtlsName;
+
+    private io.spectrum.link.dtls.DtlsCredentials dtls;
+
+    /** The settings every link of this process is opened with (plain UDP). */
     LinkSettings settings() {
         return new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis).frameBytes(frameBytes)
                 .receiveBufferBytes(receiveBuffer);
+    }
+
+    /** The settings of the board links: DTLS when the options name credentials (read once, shared). */
+    LinkSettings boardSettings() {
+        if (dtls == null) {
+            dtls = LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, dtlsName);
+        }
+        return settings().dtls(dtls);
     }
 
     /** {@code --udp HOST:PORT}: bind and listen (a bare {@code :PORT} binds loopback). */
@@ -45,9 +72,9 @@ public final class LinkOptions {
         return LinkSpec.udpListen(id, hostPort, settings(), SystemClock.INSTANCE);
     }
 
-    /** {@code --peer HOST:PORT}: dial a UDP listener. */
+    /** {@code --peer HOST:PORT}: dial a board's UDP listener (DTLS with {@code --dtls-*}). */
     Link udpDial(int id, String hostPort) throws IOException {
-        return LinkSpec.udpDial(id, hostPort, settings(), SystemClock.INSTANCE);
+        return LinkSpec.udpDial(id, hostPort, boardSettings(), SystemClock.INSTANCE);
     }
 
     /** {@code --serial DEVICE} at {@code --baud}. */

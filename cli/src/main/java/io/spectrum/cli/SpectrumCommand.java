@@ -27,6 +27,7 @@ import java.io.PrintWriter;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 FlashCommand.class,
+                KeysCommand.class,
                 LsCommand.class,
                 ReadCommand.class,
                 WriteCommand.class,

@@ -1,5 +1,6 @@
 package io.spectrum.runtime;
 
+import io.spectrum.link.dtls.DtlsCredentials;
 import io.spectrum.link.udp.UdpLinkConfig;
 
 /**
@@ -13,6 +14,9 @@ import io.spectrum.link.udp.UdpLinkConfig;
  *       refuses at write time any value that would not fit one frame of the smallest attached link.</li>
  *   <li>{@code receiveBufferBytes}: the UDP SO_RCVBUF request ({@code --rcvbuf}); default 4 MiB,
  *       0 keeps the OS default. The OS may grant less ({@link LinkNotices} warns).</li>
+ *   <li>{@code dtls}: the node's DTLS credentials ({@code --dtls-key}/{@code --dtls-ca} or
+ *       {@code --dtls-keys}); null (the default) keeps UDP plain. With them, the UDP links this
+ *       settings object opens are DTLS links, never both.</li>
  * </ul>
  */
 public final class LinkSettings {
@@ -20,6 +24,7 @@ public final class LinkSettings {
     long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
     int frameBytes;
     int receiveBufferBytes = UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
+    DtlsCredentials dtls;
 
     public LinkSettings pingMillis(long ms) {
         pingMillis = ms;
@@ -47,6 +52,16 @@ public final class LinkSettings {
         }
         receiveBufferBytes = bytes;
         return this;
+    }
+
+    /** DTLS credentials for the UDP links opened with these settings; null = plain UDP. */
+    public LinkSettings dtls(DtlsCredentials credentials) {
+        dtls = credentials;
+        return this;
+    }
+
+    public DtlsCredentials dtls() {
+        return dtls;
     }
 
     public long pingMillis() {

@@ -1,6 +1,8 @@
 package io.spectrum.runtime;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.dtls.DtlsCredentials;
+import io.spectrum.link.dtls.DtlsLink;
 import io.spectrum.link.serial.SerialLink;
 import io.spectrum.link.serial.SerialLinkConfig;
 import io.spectrum.link.udp.UdpLink;
@@ -13,7 +15,8 @@ import java.io.IOException;
  * Opens the link a node process asked for with the shared options: {@code --udp HOST:PORT} (bind
  * and listen; a bare {@code :PORT} binds loopback), {@code --peer HOST:PORT} (dial),
  * {@code --serial DEVICE --baud N}, with the {@link LinkSettings} (liveness timers, frame size,
- * receive buffer).
+ * receive buffer). With DTLS credentials in the settings a UDP link is a {@link DtlsLink} (a
+ * listener is the DTLS server, a dialer the client).
  */
 public final class LinkSpec {
     public static final long DEFAULT_PING_MILLIS = 1000;
@@ -23,11 +26,43 @@ public final class LinkSpec {
     }
 
     public static Link udpListen(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
-        return UdpLink.listen(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
+        return s.dtls != null ? DtlsLink.listen(id, UdpLink.parseHostPort(hostPort), udpConfig(s), s.dtls, clock)
+                : UdpLink.listen(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
     }
 
     public static Link udpDial(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
-        return UdpLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
+        return s.dtls != null ? DtlsLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(s), s.dtls, clock)
+                : UdpLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
+    }
+
+    /**
+     * The DTLS credentials the options name, or null when none is given (plain UDP): {@code key}
+     * and {@code ca} files ({@code --dtls-key}, {@code --dtls-ca}; the certificate is the key's
+     * {@code .crt} sibling), or a keys directory ({@code --dtls-keys DIR}: {@code DIR/NAME.key},
+     * {@code DIR/ca.crt}). The revocation list {@code revoked.crl} beside the CA is read when present.
+     *
+     * @throws IllegalArgumentException (one line) when the options are incomplete or a file cannot be used
+     */
+    public static DtlsCredentials dtls(String key, String ca, String keysDir, String name) {
+        if (key == null && ca == null && keysDir == null) {
+            return null;
+        }
+        try {
+            if (keysDir != null) {
+                if (key != null || ca != null) {
+                    throw new IllegalArgumentException("give --dtls-keys DIR, or --dtls-key and --dtls-ca, not both");
+                }
+                return DtlsCredentials.fromDir(java.nio.file.Path.of(keysDir), name);
+            }
+            if (key == null || ca == null) {
+                throw new IllegalArgumentException("DTLS needs both --dtls-key FILE and --dtls-ca FILE (or --dtls-keys DIR)");
+            }
+            return DtlsCredentials.fromFiles(java.nio.file.Path.of(key), java.nio.file.Path.of(ca));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("DTLS: " + e.getFile() + " does not exist (spectrum keys issue NAME makes it)");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("DTLS: " + e.getMessage());
+        }
     }
 
     /**

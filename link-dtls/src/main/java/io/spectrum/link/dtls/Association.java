@@ -11,6 +11,8 @@ final class Association {
     String name;
     byte[] sessionId;
     boolean established;
+    /** Anything came back from the peer on this engine (a dialer's first ClientHello may have gone nowhere). */
+    boolean heardAny;
     /** The peer handle it was given (listener: by name; dialer: 0), -1 while handshaking. */
     int slot = -1;
     final long started;

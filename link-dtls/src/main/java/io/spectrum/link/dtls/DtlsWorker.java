@@ -246,6 +246,7 @@ final class DtlsWorker implements Runnable {
     }
 
     private void feed(Association a, long now) {
+        a.heardAny = true;
         try {
             while (netIn.hasRemaining()) {
                 app.clear();
@@ -676,6 +677,18 @@ final class DtlsWorker implements Runnable {
         }
         a.rto = Math.min(a.rto * 2, MAX_RTO_NANOS);
         dtls.retransmissions++;
+        if (a == dial && !a.heardAny) {
+            // The JDK's engine does not resend its very first ClientHello (it went to a port nobody
+            // had bound yet, or was lost): start over with a fresh engine, which sends a new one.
+            long rto = a.rto;
+            dtls.unfinished++;
+            startClient(now);
+            if (dial != null) {
+                dial.rto = rto;
+                dial.nextRetransmit = now + rto;
+            }
+            return;
+        }
         try {
             handshake(a, HandshakeStatus.NEED_WRAP, now);
         } catch (SSLException e) {

@@ -262,4 +262,30 @@ class DtlsLinkTest {
         pollUntil(() -> atBoard.frames.size() == 1, new Collector[] {atBoard, atHost}, again, host);
         assertEquals(1, atBoard.frames.size());
     }
+
+    @Test
+    void aHostStartedBeforeItsBoardConnectsOnceTheBoardListens() throws Exception {
+        Fleet fleet = new Fleet(dir, "fleet");
+        SharedClock clock = new SharedClock();
+        int port;
+        try (java.net.DatagramSocket s = new java.net.DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        DtlsLink host = DtlsLink.dial(2, new InetSocketAddress(InetAddress.getLoopbackAddress(), port), new UdpLinkConfig(),
+                fleet.node("host"), clock);
+        open.add(host::close);
+        pollUntil(() -> host.dtlsStats().started == 1, host); // its first ClientHello went to a port nobody bound
+        DtlsLink board = DtlsLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), port), new UdpLinkConfig(),
+                fleet.node("board1"), clock);
+        open.add(board::close);
+        for (int step = 0; step < 40 && !host.isPeerUp(0); step++) {
+            clock.advanceMillis(250); // the retransmission timer (500 ms, doubling) fires on the link clock
+            pollUntil(() -> host.isPeerUp(0) || host.dtlsStats().inFlight() == 1 && board.dtlsStats().inFlight() == 0,
+                    board, host);
+            Thread.sleep(20);
+        }
+        pollUntil(() -> host.isPeerUp(0), board, host);
+        assertTrue(host.isPeerUp(0), host.dtlsStats().toString());
+        assertTrue(host.dtlsStats().retransmissions >= 1);
+    }
 }
