@@ -68,6 +68,14 @@ public final class FlashCommand implements Callable<Integer> {
             description = "Link by UDP instead: dial a host listening at HOST:PORT.")
     String peer;
 
+    @Option(names = "--dtls-keys", paramLabel = "DIR",
+            description = "DTLS on the board's UDP link: install DIR/<--dtls-name>.key and .crt, ca.crt and revoked.crl "
+                    + "(never ca.key) into /etc/spectrum/keys and point board.conf at them (spectrum keys issue NAME).")
+    Path dtlsKeys;
+
+    @Option(names = "--dtls-name", paramLabel = "NAME", description = "Whose key --dtls-keys installs: the board's name.")
+    String dtlsName;
+
     @Option(names = "--reset-config",
             description = "Rewrite /etc/spectrum/board.conf from these options even if it exists (it is kept otherwise).")
     boolean resetConfig;
@@ -98,7 +106,12 @@ public final class FlashCommand implements Callable<Integer> {
                 // serial is the default link unless UDP was asked for
                 String port = serial != null ? serial : udp.isEmpty() && peer.isEmpty() ? BoardConfig.DEFAULT_SERIAL : "";
                 config = new BoardConfig(port, baud, udp, peer);
-                bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig);
+                io.spectrum.packaging.BoardKeys keys = null;
+                if (dtlsKeys != null) {
+                    keys = io.spectrum.packaging.BoardKeys.fromDir(dtlsKeys, dtlsName);
+                    config = config.withDtls();
+                }
+                bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig, keys);
             } catch (IllegalArgumentException e) {
                 throw new FlashException(FlashException.USAGE, e.getMessage());
             }

@@ -92,4 +92,39 @@ class KeysCommandTest {
         assertEquals(2, missing.code());
         assertTrue(missing.err().contains("nobody.key") && missing.err().lines().count() == 1, missing.err());
     }
+
+    @Test
+    void flashInstallsTheBoardsKeyAndTheCaButNeverTheCaKey() throws Exception {
+        Path dir = tmp.resolve("keys");
+        assertEquals(0, Cli.run("keys", "init", "--dir", dir.toString()).code());
+        assertEquals(0, Cli.run("keys", "issue", "board1", "--dir", dir.toString()).code());
+        Path root = tmp.resolve("pi");
+        Files.createDirectories(root.resolve("etc"));
+        Files.createDirectories(root.resolve("usr/bin"));
+
+        Cli.Run serial = Cli.run("flash", "--root", root.toString(), "--dtls-keys", dir.toString(), "--dtls-name", "board1");
+        assertEquals(2, serial.code());
+        assertTrue(serial.err().contains("DTLS is for a UDP link"), serial.err());
+        Cli.Run noName = Cli.run("flash", "--root", root.toString(), "--udp", "0.0.0.0:7700", "--dtls-keys", dir.toString());
+        assertEquals(2, noName.code());
+        assertTrue(noName.err().contains("--dtls-name"), noName.err());
+
+        Cli.Run r = Cli.run("flash", "--root", root.toString(), "--udp", "0.0.0.0:7700", "--dtls-keys", dir.toString(),
+                "--dtls-name", "board1");
+        assertEquals(0, r.code(), r.all());
+        Path keys = root.resolve("etc/spectrum/keys");
+        assertEquals(Files.readString(dir.resolve("board1.key")), Files.readString(keys.resolve("board.key")));
+        assertEquals(java.util.Set.of(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE), Files.getPosixFilePermissions(keys.resolve("board.key")));
+        assertTrue(Files.exists(keys.resolve("board.crt")) && Files.exists(keys.resolve("ca.crt"))
+                && Files.exists(keys.resolve("revoked.crl")));
+        try (java.util.stream.Stream<Path> files = Files.list(keys)) {
+            assertEquals(java.util.List.of("board.crt", "board.key", "ca.crt", "revoked.crl"),
+                    files.map(p -> p.getFileName().toString()).sorted().toList(), "never ca.key");
+        }
+        String conf = Files.readString(root.resolve("etc/spectrum/board.conf"));
+        assertTrue(conf.contains("DTLS_KEY=/etc/spectrum/keys/board.key\n") && conf.contains("DTLS_CA=/etc/spectrum/keys/ca.crt\n"), conf);
+        // what the service gets through LoadCredential= is what the board reads
+        assertEquals("board1", DtlsCredentials.fromFiles(keys.resolve("board.key"), keys.resolve("ca.crt")).name());
+    }
 }

@@ -51,6 +51,7 @@ public final class BoardBundle {
     private final List<Path> classpath;
     private final Path runtime;
     private final BoardConfig config;
+    private final BoardKeys keys;
     private final boolean resetConfig;
 
     /**
@@ -60,6 +61,14 @@ public final class BoardBundle {
      * @param resetConfig overwrite an existing board.conf
      */
     public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig) {
+        this(classpath, runtime, config, resetConfig, null);
+    }
+
+    /**
+     * As above, also installing the board's DTLS files ({@code keys}, null for none) into
+     * {@code /etc/spectrum/keys}; the config should then point at them ({@link BoardConfig#withDtls}).
+     */
+    public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig, BoardKeys keys) {
         if (classpath.isEmpty()) {
             throw new IllegalArgumentException("nothing to install: the classpath is empty");
         }
@@ -75,6 +84,7 @@ public final class BoardBundle {
         this.runtime = runtime;
         this.config = config;
         this.resetConfig = resetConfig;
+        this.keys = keys;
     }
 
     /**
@@ -84,7 +94,7 @@ public final class BoardBundle {
      */
     public void install(Path root, boolean enable, PrintWriter out) throws IOException {
         Path home = root.resolve(HOME);
-        int steps = 5 + (enable ? 1 : 0) + (runtime != null ? 1 : 0);
+        int steps = 5 + (enable ? 1 : 0) + (runtime != null ? 1 : 0) + (keys != null ? 1 : 0);
         int step = 0;
 
         out.printf("[%d/%d] libraries -> /%s/lib%n", ++step, steps, HOME);
@@ -113,6 +123,11 @@ public final class BoardBundle {
             report(out, conf, writeIfChanged(conf, text));
         }
 
+        if (keys != null) {
+            out.printf("[%d/%d] keys      -> /%s%n", ++step, steps, BoardKeys.DIR);
+        }
+        installKeys(root.resolve(BoardKeys.DIR), out);
+
         out.printf("[%d/%d] readme    -> /%s/README.board%n", ++step, steps, HOME);
         report(out, home.resolve("README.board"), writeIfChanged(home.resolve("README.board"), resource("README.board")));
 
@@ -121,6 +136,31 @@ public final class BoardBundle {
             enable(root, out);
         }
         out.flush();
+    }
+
+    /**
+     * The board's DTLS key, certificate, the CA certificate and revocation list (the key readable by
+     * root only; the service gets it through systemd's LoadCredential=). The directory is made even
+     * without keys: the service loads it (empty).
+     */
+    private void installKeys(Path dir, PrintWriter out) throws IOException {
+        Files.createDirectories(dir);
+        if (keys == null) {
+            return;
+        }
+        Path key = dir.resolve(BoardKeys.KEY);
+        report(out, key, writeIfChanged(key, Files.readAllBytes(keys.key())));
+        try {
+            Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system
+        }
+        report(out, dir.resolve(BoardKeys.CERT), writeIfChanged(dir.resolve(BoardKeys.CERT), Files.readAllBytes(keys.cert())));
+        report(out, dir.resolve(BoardKeys.CA), writeIfChanged(dir.resolve(BoardKeys.CA), Files.readAllBytes(keys.ca())));
+        if (keys.revocationList() != null) {
+            report(out, dir.resolve(BoardKeys.CRL), writeIfChanged(dir.resolve(BoardKeys.CRL),
+                    Files.readAllBytes(keys.revocationList())));
+        }
     }
 
     private void installLibraries(Path lib, PrintWriter out) throws IOException {

@@ -4,7 +4,7 @@ package io.spectrum.packaging;
  * The settings written to a new {@code /etc/spectrum/board.conf}. Values are checked here so a
  * typo is refused on the host, not discovered by a service that will not start on the board.
  */
-public record BoardConfig(String serialPort, int baud, String udp, String peer) {
+public record BoardConfig(String serialPort, int baud, String udp, String peer, String dtlsKey, String dtlsCa) {
     public static final String DEFAULT_SERIAL = "/dev/serial0";
     public static final int DEFAULT_BAUD = 115200;
 
@@ -12,7 +12,22 @@ public record BoardConfig(String serialPort, int baud, String udp, String peer) 
         return new BoardConfig(DEFAULT_SERIAL, DEFAULT_BAUD, "", "");
     }
 
+    /** A plain (no DTLS) config. */
+    public BoardConfig(String serialPort, int baud, String udp, String peer) {
+        this(serialPort, baud, udp, peer, "", "");
+    }
+
+    /** This config with DTLS on its UDP link, reading the key and CA the bundle installs ({@link BoardKeys}). */
+    public BoardConfig withDtls() {
+        if (!serialPort.isEmpty()) {
+            throw new IllegalArgumentException("DTLS is for a UDP link (--udp or --peer), not the serial line");
+        }
+        return new BoardConfig(serialPort, baud, udp, peer, BoardKeys.keyOnBoard(), BoardKeys.caOnBoard());
+    }
+
     public BoardConfig {
+        dtlsKey = dtlsKey == null ? "" : dtlsKey;
+        dtlsCa = dtlsCa == null ? "" : dtlsCa;
         serialPort = serialPort == null ? "" : serialPort;
         udp = udp == null ? "" : udp;
         peer = peer == null ? "" : peer;
@@ -55,6 +70,8 @@ public record BoardConfig(String serialPort, int baud, String udp, String peer) 
         return template.replace("@SERIAL_PORT@", serialPort)
                 .replace("@BAUD@", Integer.toString(baud))
                 .replace("@UDP@", udp)
-                .replace("@PEER@", peer);
+                .replace("@PEER@", peer)
+                .replace("@DTLS_KEY@", dtlsKey)
+                .replace("@DTLS_CA@", dtlsCa);
     }
 }

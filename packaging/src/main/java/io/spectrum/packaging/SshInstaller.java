@@ -118,7 +118,9 @@ public final class SshInstaller {
                 "set -e",
                 "S=" + remoteDir,
                 "trap 'rm -rf \"$S\"' EXIT",
-                "mkdir -p /opt/spectrum /etc/spectrum /etc/systemd/system",
+                "mkdir -p /opt/spectrum /etc/spectrum /etc/spectrum/keys /etc/systemd/system",
+                "if [ -d \"$S/etc/spectrum/keys\" ]; then cp -R \"$S/etc/spectrum/keys/.\" /etc/spectrum/keys/;"
+                        + " chmod 600 /etc/spectrum/keys/*.key 2>/dev/null || true; fi",
                 "rm -rf /opt/spectrum/lib /opt/spectrum/bin" + (shipsRuntime ? " /opt/spectrum/runtime" : ""),
                 "cp -R \"$S/opt/spectrum/.\" /opt/spectrum/",
                 "chmod 755 /opt/spectrum/bin/spectrum-board",

@@ -62,7 +62,10 @@ public final class DtlsCredentials {
         String k = key.getFileName().toString();
         Path cert = key.resolveSibling((k.endsWith(KEY_SUFFIX) ? k.substring(0, k.length() - KEY_SUFFIX.length()) : k)
                 + CERT_SUFFIX);
-        Path crl = ca.resolveSibling(REVOCATION_LIST);
+        // beside the CA, with the CA file's prefix if it has one (systemd credentials: keys_ca.crt, keys_revoked.crl)
+        String c = ca.getFileName().toString();
+        Path crl = ca.resolveSibling(c.endsWith(CA_CERT) ? c.substring(0, c.length() - CA_CERT.length()) + REVOCATION_LIST
+                : REVOCATION_LIST);
         return load(key, cert, ca, Files.exists(crl) ? crl : null);
     }
 
