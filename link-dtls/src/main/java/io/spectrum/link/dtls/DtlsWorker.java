@@ -346,6 +346,11 @@ final class DtlsWorker implements Runnable {
         }
         app.get(in.data[s], 0, len);
         in.publish(s, FrameRing.FRAME, slot, len);
+        wakeNode();
+    }
+
+    /** Tells the node's loop that the inbound ring has something (frames, UP, GONE). */
+    private void wakeNode() {
         Readiness r = readiness;
         if (r != null) {
             r.wake();
@@ -529,6 +534,7 @@ final class DtlsWorker implements Runnable {
                 }
                 in.publish(s, FrameRing.GONE, i, 0);
                 gonePending[i] = false;
+                wakeNode();
             }
             if (upPending[i]) {
                 int s = in.claim();
@@ -537,10 +543,7 @@ final class DtlsWorker implements Runnable {
                 }
                 in.publish(s, FrameRing.UP, i, 0);
                 upPending[i] = false;
-                Readiness r = readiness;
-                if (r != null) {
-                    r.wake();
-                }
+                wakeNode();
             }
         }
     }

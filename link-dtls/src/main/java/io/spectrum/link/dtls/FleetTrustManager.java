@@ -24,64 +24,49 @@ final class FleetTrustManager extends X509ExtendedTrustManager {
         this.revoked = revoked;
     }
 
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+    /** One of the PKIX delegate's checks. */
+    private interface Pkix {
+        void check() throws CertificateException;
+    }
+
+    /** The delegate's check, then the revocation list; every refusal a {@link PeerRefusal}. */
+    private void check(X509Certificate[] chain, Pkix pkixCheck) throws CertificateException {
         try {
-            pkix.checkClientTrusted(chain, authType, engine);
+            pkixCheck.check();
         } catch (CertificateException e) {
             throw untrusted(chain, e);
         }
         notRevoked(chain);
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+        check(chain, () -> pkix.checkClientTrusted(chain, authType, engine));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-        try {
-            pkix.checkServerTrusted(chain, authType, engine);
-        } catch (CertificateException e) {
-            throw untrusted(chain, e);
-        }
-        notRevoked(chain);
+        check(chain, () -> pkix.checkServerTrusted(chain, authType, engine));
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        try {
-            pkix.checkClientTrusted(chain, authType, socket);
-        } catch (CertificateException e) {
-            throw untrusted(chain, e);
-        }
-        notRevoked(chain);
+        check(chain, () -> pkix.checkClientTrusted(chain, authType, socket));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        try {
-            pkix.checkServerTrusted(chain, authType, socket);
-        } catch (CertificateException e) {
-            throw untrusted(chain, e);
-        }
-        notRevoked(chain);
+        check(chain, () -> pkix.checkServerTrusted(chain, authType, socket));
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        try {
-            pkix.checkClientTrusted(chain, authType);
-        } catch (CertificateException e) {
-            throw untrusted(chain, e);
-        }
-        notRevoked(chain);
+        check(chain, () -> pkix.checkClientTrusted(chain, authType));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        try {
-            pkix.checkServerTrusted(chain, authType);
-        } catch (CertificateException e) {
-            throw untrusted(chain, e);
-        }
-        notRevoked(chain);
+        check(chain, () -> pkix.checkServerTrusted(chain, authType));
     }
 
     @Override
