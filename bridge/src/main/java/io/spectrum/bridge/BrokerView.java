@@ -13,6 +13,7 @@ import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 import org.eclipse.paho.mqttv5.common.packet.UserProperty;
+import org.eclipse.paho.mqttv5.common.util.MqttTopicValidator;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,10 +45,25 @@ public final class BrokerView implements AutoCloseable {
     private static final int TIMEOUT_MS = 5_000;
 
     private final MqttAsyncClient client;
+    private final String filter;
     private final BlockingQueue<Value> values = new LinkedBlockingQueue<>();
 
-    private BrokerView(MqttAsyncClient client) {
+    private BrokerView(MqttAsyncClient client, String filter) {
         this.client = client;
+        this.filter = filter;
+    }
+
+    /**
+     * What is subscribed for {@code filter}: its levels up to the first wildcard, then {@code #};
+     * the filter itself is applied here. (Debian's Mosquitto 2.0.11 did not send the retained
+     * messages matching {@code spectrum/lab/+/led} on subscribe; {@code spectrum/lab/#} it does.)
+     */
+    static String subscribed(String filter) {
+        int plus = filter.indexOf('+');
+        if (plus < 0) {
+            return filter;
+        }
+        return filter.substring(0, plus) + "#";
     }
 
     /**
@@ -59,7 +75,8 @@ public final class BrokerView implements AutoCloseable {
         try {
             MqttAsyncClient c = new MqttAsyncClient(address.serverUri(),
                     "spectrum-view-" + Long.toHexString(System.nanoTime() & 0xFFFFFFL), new MemoryPersistence());
-            BrokerView v = new BrokerView(c);
+            MqttTopicValidator.validate(filter, true, true);
+            BrokerView v = new BrokerView(c, filter);
             c.setCallback(v.new Callback());
             MqttConnectionOptions o = new MqttConnectionOptions();
             o.setCleanStart(true);
@@ -71,8 +88,10 @@ public final class BrokerView implements AutoCloseable {
                 o.setPassword(address.password());
             }
             c.connect(o).waitForCompletion(TIMEOUT_MS);
-            c.subscribe(filter, 1).waitForCompletion(TIMEOUT_MS);
+            c.subscribe(subscribed(filter), 1).waitForCompletion(TIMEOUT_MS);
             return v;
+        } catch (IllegalArgumentException e) {
+            throw new IOException("'" + filter + "' is not an MQTT topic filter: " + e.getMessage());
         } catch (MqttException e) {
             throw new IOException("cannot read " + filter + " from " + address + ": " + BrokerSide.reason(e));
         }
@@ -163,7 +182,7 @@ public final class BrokerView implements AutoCloseable {
 
         @Override
         public void messageArrived(String topic, MqttMessage message) {
-            Value v = value(topic, message);
+            Value v = MqttTopicValidator.isMatched(filter, topic) ? value(topic, message) : null;
             if (v != null) {
                 values.add(v);
             }

@@ -55,6 +55,11 @@ public final class MqttBridge implements AutoCloseable {
                 outbox.queued(), outbox.retainedTopics(), broker.connects(), peer.writesDone(), peer.writesRefused());
     }
 
+    /** True when the peer side gave up (the peer refused the subscription at its root). */
+    public boolean stopped() {
+        return !peerThread.isAlive();
+    }
+
     /** Stops both sides, says {@code $online} = false, disconnects and closes the client. */
     @Override
     public void close() {
