@@ -18,9 +18,9 @@ public final class PathGlob {
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
             if (c == '*' && i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
-                boolean slashBefore = re.length() >= 1 && i > 0 && glob.charAt(i - 1) == '/';
+                boolean slashBefore = i > 0 && glob.charAt(i - 1) == '/';
                 if (slashBefore && i + 2 == glob.length()) {
-                    re.setLength(re.length() - 1); // "/**" at the end: the vertex itself and everything below
+                    re.setLength(re.length() - 2); // "/**" at the end (drop the "\/"): the vertex itself and everything below
                     re.append("(/.*)?");
                 } else {
                     re.append(".*");
@@ -29,7 +29,7 @@ public final class PathGlob {
             } else if (c == '*') {
                 re.append("[^/]*");
             } else {
-                re.append(Pattern.quote(String.valueOf(c)));
+                re.append(Character.isLetterOrDigit(c) ? String.valueOf(c) : "\\" + c); // a literal
             }
         }
         this.pattern = Pattern.compile(re.toString());

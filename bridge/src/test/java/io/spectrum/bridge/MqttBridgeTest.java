@@ -35,6 +35,7 @@ class MqttBridgeTest {
     private Board south;
     private MqttBridge bridgeN;
     private MqttBridge bridgeS;
+    private int northPort;
     private final List<String> notes = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -43,6 +44,7 @@ class MqttBridgeTest {
         int[] pn = new int[1];
         int[] ps = new int[1];
         north = Fabric.board("north-board", 50, pn);
+        northPort = pn[0];
         south = Fabric.board("south-board", 50, ps);
         bridgeN = bridge(pn[0], new BridgeOptions().host("north").writable("/board/led"));
         bridgeS = bridge(ps[0], new BridgeOptions().host("south"));
@@ -130,6 +132,33 @@ class MqttBridgeTest {
 
     private static String find(List<String[]> errors, String topic) {
         return errors.stream().filter(e -> e[0].equals(topic)).map(e -> e[1]).findFirst().orElse("(none on " + topic + ")");
+    }
+
+    @Test
+    void discoveryAnnouncesSensorsWithUnitsAndWritableTogglesAsSwitches() throws Exception {
+        bridgeN.close();
+        bridgeN = bridge(northPort, new BridgeOptions().host("north").writable("/board/led").discovery(true));
+        Map<String, String> configs = new java.util.concurrent.ConcurrentHashMap<>();
+        MqttClient c = new MqttClient(broker.address().serverUri(), "test-ha", new MemoryPersistence());
+        c.connect();
+        try {
+            c.subscribe(new MqttSubscription[] {new MqttSubscription("homeassistant/#", 1)},
+                    new IMqttMessageListener[] {(t, m) -> configs.put(t, new String(m.getPayload(), StandardCharsets.UTF_8))});
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (configs.size() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        } finally {
+            c.disconnect();
+            c.close();
+        }
+        String temp = configs.get("homeassistant/sensor/spectrum_north/board_temp/config");
+        assertTrue(temp != null && temp.contains("\"unit_of_measurement\":\"°C\"")
+                && temp.contains("\"state_topic\":\"spectrum/north/board/temp\""), configs.toString());
+        String led = configs.get("homeassistant/switch/spectrum_north/board_led/config");
+        assertTrue(led != null && led.contains("\"command_topic\":\"spectrum/north/board/led/set\""), configs.toString());
+        assertTrue(configs.containsKey("homeassistant/sensor/spectrum_north/board_counter/config"), configs.toString());
+        assertFalse(configs.keySet().stream().anyMatch(k -> k.contains("board_name")), "a NAME is no sensor: " + configs);
     }
 
     @Test
