@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * message, so only the bridges can bring them back). Where it is not installed the test is skipped
  * with the reason named (a failure under CI, which installs it).
  */
-final class Mosquitto implements AutoCloseable {
+public final class Mosquitto implements AutoCloseable {
     private final Path program;
     private final Path dir;
     private final int port;
@@ -28,7 +28,7 @@ final class Mosquitto implements AutoCloseable {
         this.port = port;
     }
 
-    static Mosquitto start() throws IOException, InterruptedException {
+    public static Mosquitto start() throws IOException, InterruptedException {
         Path p = Path.of("/usr/sbin/mosquitto");
         if (!Files.isExecutable(p)) {
             p = Tools.require("mosquitto", "mosquitto", "the MQTT bridge's tests run against a real broker");
@@ -46,16 +46,16 @@ final class Mosquitto implements AutoCloseable {
         return m;
     }
 
-    String url() {
+    public String url() {
         return "mqtt://127.0.0.1:" + port;
     }
 
-    BrokerAddress address() {
+    public BrokerAddress address() {
         return BrokerAddress.parse(url(), null, java.util.Map.of());
     }
 
     /** Starts the broker (again, on the same port) and waits until it accepts connections. */
-    void restart() throws IOException, InterruptedException {
+    public void restart() throws IOException, InterruptedException {
         process = new ProcessBuilder(program.toString(), "-c", dir.resolve("mosquitto.conf").toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("mosquitto.log").toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -74,7 +74,7 @@ final class Mosquitto implements AutoCloseable {
     }
 
     /** Kills the broker (SIGKILL: no goodbye to anyone) and waits for it to be gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
     }
