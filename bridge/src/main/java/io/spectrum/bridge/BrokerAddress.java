@@ -78,6 +78,20 @@ public record BrokerAddress(String url, String serverUri, boolean tls, String us
         return new String[] {user, pass};
     }
 
+    /** Connection options with this address's credentials, a clean start and a {@code timeoutSeconds} connect timeout. */
+    org.eclipse.paho.mqttv5.client.MqttConnectionOptions connectionOptions(int timeoutSeconds) {
+        org.eclipse.paho.mqttv5.client.MqttConnectionOptions o = new org.eclipse.paho.mqttv5.client.MqttConnectionOptions();
+        o.setCleanStart(true);
+        o.setConnectionTimeout(timeoutSeconds);
+        if (username != null) {
+            o.setUserName(username);
+        }
+        if (password != null) {
+            o.setPassword(password.clone());
+        }
+        return o;
+    }
+
     @Override
     public byte[] password() {
         return password == null ? null : password.clone();

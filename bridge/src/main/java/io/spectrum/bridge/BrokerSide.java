@@ -1,8 +1,6 @@
 package io.spectrum.bridge;
 
-import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
 import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
 import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
 import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
@@ -101,20 +99,11 @@ final class BrokerSide implements Runnable {
     }
 
     private void connect() throws MqttException {
-        MqttConnectionOptions o = new MqttConnectionOptions();
-        o.setCleanStart(true);
+        MqttConnectionOptions o = address.connectionOptions(CONNECT_TIMEOUT_S);
         o.setSessionExpiryInterval(0L);
         o.setAutomaticReconnect(false); // our loop reconnects, so the first connect is retried the same way
-        o.setConnectionTimeout(CONNECT_TIMEOUT_S);
         o.setKeepAliveInterval(10);
-        MqttMessage will = new MqttMessage(FALSE, QOS, true, null);
-        o.setWill(topics.online(), will);
-        if (address.username() != null) {
-            o.setUserName(address.username());
-        }
-        if (address.password() != null) {
-            o.setPassword(address.password());
-        }
+        o.setWill(topics.online(), new MqttMessage(FALSE, QOS, true, null));
         client.connect(o).waitForCompletion(CONNECT_TIMEOUT_S * 1000L);
         MqttSubscription set = new MqttSubscription(topics.all(), QOS);
         set.setNoLocal(true);      // our own state does not come back
@@ -138,7 +127,7 @@ final class BrokerSide implements Runnable {
         MqttMessage msg = new MqttMessage(m.payload(), QOS, m.retained(), properties(m));
         while (running) {
             try {
-                IMqttToken t = client.publish(m.topic(), msg);
+                org.eclipse.paho.mqttv5.client.IMqttToken t = client.publish(m.topic(), msg);
                 published.incrementAndGet();
                 return t != null;
             } catch (MqttException e) {
@@ -200,7 +189,7 @@ final class BrokerSide implements Runnable {
         return (m == null ? "reason " + e.getReasonCode() : m) + (c != null && c.getMessage() != null ? ": " + c.getMessage() : "");
     }
 
-    private final class Callback implements MqttCallback {
+    private final class Callback extends CallbackAdapter {
         @Override
         public void disconnected(MqttDisconnectResponse r) {
             connected = false;
@@ -222,16 +211,7 @@ final class BrokerSide implements Runnable {
             }
         }
 
-        @Override
-        public void deliveryComplete(IMqttToken token) {
-        }
 
-        @Override
-        public void connectComplete(boolean reconnect, String serverURI) {
-        }
 
-        @Override
-        public void authPacketArrived(int reasonCode, MqttProperties properties) {
-        }
     }
 }

@@ -3,11 +3,8 @@ package io.spectrum.bridge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.ValueText;
-import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
 import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
-import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
 import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
@@ -78,15 +75,7 @@ public final class BrokerView implements AutoCloseable {
             MqttTopicValidator.validate(filter, true, true);
             BrokerView v = new BrokerView(c, filter);
             c.setCallback(v.new Callback());
-            MqttConnectionOptions o = new MqttConnectionOptions();
-            o.setCleanStart(true);
-            o.setConnectionTimeout(TIMEOUT_MS / 1000);
-            if (address.username() != null) {
-                o.setUserName(address.username());
-            }
-            if (address.password() != null) {
-                o.setPassword(address.password());
-            }
+            MqttConnectionOptions o = address.connectionOptions(TIMEOUT_MS / 1000);
             c.connect(o).waitForCompletion(TIMEOUT_MS);
             c.subscribe(subscribed(filter), 1).waitForCompletion(TIMEOUT_MS);
             return v;
@@ -171,14 +160,8 @@ public final class BrokerView implements AutoCloseable {
         }
     }
 
-    private final class Callback implements MqttCallback {
-        @Override
-        public void disconnected(MqttDisconnectResponse r) {
-        }
+    private final class Callback extends CallbackAdapter {
 
-        @Override
-        public void mqttErrorOccurred(MqttException e) {
-        }
 
         @Override
         public void messageArrived(String topic, MqttMessage message) {
@@ -188,16 +171,7 @@ public final class BrokerView implements AutoCloseable {
             }
         }
 
-        @Override
-        public void deliveryComplete(IMqttToken token) {
-        }
 
-        @Override
-        public void connectComplete(boolean reconnect, String serverURI) {
-        }
 
-        @Override
-        public void authPacketArrived(int reasonCode, MqttProperties properties) {
-        }
     }
 }

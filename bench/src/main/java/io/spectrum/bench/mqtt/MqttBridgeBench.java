@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.spectrum.board.Board;
 import io.spectrum.board.BoardProgram;
 import io.spectrum.bridge.BridgeOptions;
+import io.spectrum.bridge.CallbackAdapter;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.MqttBridge;
 import io.spectrum.bridge.ValueJson;
@@ -16,14 +17,10 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.TlvWriter;
-import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
-import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
 import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
-import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -195,7 +192,7 @@ public final class MqttBridgeBench {
     }
 
     /** Counts values and records each one's latency from the payload's raw nanoTime. */
-    static final class Subscriber implements MqttCallback {
+    static final class Subscriber extends CallbackAdapter {
         private final MqttAsyncClient client;
         private final long[] lat;
         private final AtomicLong n = new AtomicLong();
@@ -241,24 +238,9 @@ public final class MqttBridgeBench {
             client.close(true);
         }
 
-        @Override
-        public void disconnected(MqttDisconnectResponse r) {
-        }
 
-        @Override
-        public void mqttErrorOccurred(MqttException e) {
-        }
 
-        @Override
-        public void deliveryComplete(IMqttToken token) {
-        }
 
-        @Override
-        public void connectComplete(boolean reconnect, String serverURI) {
-        }
 
-        @Override
-        public void authPacketArrived(int reasonCode, MqttProperties properties) {
-        }
     }
 }
