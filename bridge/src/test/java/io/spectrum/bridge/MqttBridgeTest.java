@@ -36,6 +36,7 @@ class MqttBridgeTest {
     private MqttBridge bridgeN;
     private MqttBridge bridgeS;
     private int northPort;
+    private int southPort;
     private final List<String> notes = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -46,6 +47,7 @@ class MqttBridgeTest {
         north = Fabric.board("north-board", 50, pn);
         northPort = pn[0];
         south = Fabric.board("south-board", 50, ps);
+        southPort = ps[0];
         bridgeN = bridge(pn[0], new BridgeOptions().host("north").writable("/board/led"));
         bridgeS = bridge(ps[0], new BridgeOptions().host("south"));
     }
@@ -162,6 +164,19 @@ class MqttBridgeTest {
         assertTrue(led != null && led.contains("\"command_topic\":\"spectrum/north/board/led/set\""), configs.toString());
         assertTrue(configs.containsKey("homeassistant/sensor/spectrum_north/board_counter/config"), configs.toString());
         assertFalse(configs.keySet().stream().anyMatch(k -> k.contains("board_name")), "a NAME is no sensor: " + configs);
+    }
+
+    @Test
+    void rawPayloadsCarryTheTlvAndTheStampInUserProperties() throws Exception {
+        bridgeS.close();
+        bridgeS = bridge(southPort, new BridgeOptions().host("south").raw(true));
+        Map<String, BrokerView.Value> seen = Fabric.until(broker, "spectrum/south/board/counter",
+                m -> m.containsKey("/south/board/counter") && m.get("/south/board/counter").json().get("seq").isNumber(),
+                "a raw stamped counter");
+        BrokerView.Value counter = seen.get("/south/board/counter");
+        assertTrue(counter.json().get("raw").isNumber(), counter.json().toString()); // the TLV VALUE, rendered raw by the reader
+        assertFalse(counter.json().has("publisher"), "a raw payload is the TLV only: " + counter.json());
+        assertFalse(counter.json().get("stale").asBoolean());
     }
 
     @Test
