@@ -14,7 +14,7 @@ import com.tngtech.archunit.lang.ArchRule;
  * core-narrow = io.spectrum.{wire,node,time,stats}.. and io.spectrum.link (the SPI package only);
  * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..; link-dtls = io.spectrum.link.dtls..;
  * core-wide (io.spectrum.wide.., not built yet: the rule holds it to its place once it is); vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
- * client = io.spectrum.client..; board = io.spectrum.board..; host = io.spectrum.host..;
+ * client = io.spectrum.client..; bridge = io.spectrum.bridge..; board = io.spectrum.board..; host = io.spectrum.host..;
  * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
  */
 @AnalyzeClasses(packages = "io.spectrum",
@@ -104,6 +104,14 @@ class ModuleGraphTest {
             .that().resideInAPackage("io.spectrum.client..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
                     with("io.spectrum.client..", LINKS, "io.spectrum.runtime..", "java..", ""));
+
+    /** The MQTT bridge is a client (issue 15): never the host's internals, never in the board bundle. */
+    @ArchTest
+    static final ArchRule bridge_depends_on_client_jackson_and_paho = classes()
+            .that().resideInAPackage("io.spectrum.bridge..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.bridge..", "io.spectrum.client..", "java..", "javax..", "com.fasterxml.jackson..",
+                            "org.eclipse.paho.mqttv5..", ""));
 
     @ArchTest
     static final ArchRule board_application_is_runtime_core_narrow_and_links_only = classes()

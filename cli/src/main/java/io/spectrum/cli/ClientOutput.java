@@ -2,6 +2,7 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.bridge.ValueJson;
 import io.spectrum.client.Reply;
 import io.spectrum.client.ValueText;
 import io.spectrum.wire.WireError;
@@ -10,7 +11,7 @@ import io.spectrum.wire.WireError;
  * How the client commands print values and refusals, as text or JSON. Values come rendered by
  * their vertex's declaration ({@link io.spectrum.client.ValueFormat}).
  *
- * <p>JSON value fields (the same names the MQTT bridge will publish): {@code value} — the value in
+ * <p>JSON value fields (rendered by {@link ValueJson}, which the MQTT bridge's payloads share): {@code value} — the value in
  * its unit as a JSON number when it is one ({@code 23.28}), else its text; {@code unit} — the
  * declared unit as people write it ({@code °C}, {@code %}), present only for a declared vertex
  * with a unit; {@code ucum} — the declared UCUM text ({@code Cel}); {@code raw} — the raw integer
@@ -23,7 +24,7 @@ import io.spectrum.wire.WireError;
  * too: {@code {"ok":false,"error":KIND,"message":...}}.
  */
 final class ClientOutput {
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = ValueJson.JSON;
 
     private ClientOutput() { }
 
@@ -50,15 +51,9 @@ final class ClientOutput {
         return o;
     }
 
-    /** A JSON line with every common key present: {@code ts} now, {@code path}, the rest null. */
+    /** A JSON line with every common key present: {@code ts} now, {@code path}, the rest null ({@link ValueJson#line}). */
     static ObjectNode line(String path) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("ts", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
-        o.put("path", path);
-        for (String k : new String[] {"value", "unit", "raw", "seq", "stale"}) {
-            o.putNull(k);
-        }
-        return o;
+        return ValueJson.line(path);
     }
 
     /** An error as a JSON object: {@code {"ok":false,"error":kind,"message":message}}. */
@@ -81,24 +76,9 @@ final class ClientOutput {
         return false;
     }
 
-    /** Adds the value fields of {@code v} to {@code o}. */
+    /** Adds the value fields of {@code v} to {@code o} ({@link ValueJson#value}). */
     static void value(ObjectNode o, ValueText v) {
-        if (v.numeric()) {
-            o.put("value", v.value());
-            o.put("number", v.number());
-        } else {
-            o.put("value", v.text());
-        }
-        if (!v.unit().isEmpty()) {
-            o.put("unit", v.unit());
-        }
-        if (v.ucum() != null) {
-            o.put("ucum", v.ucum());
-        }
-        if (v.raw() != null) {
-            o.put("raw", v.raw());
-        }
-        o.put("text", v.text());
+        ValueJson.value(o, v);
     }
 
     /** "refused: tr::path::not_found" plus a hint for the common cases. */

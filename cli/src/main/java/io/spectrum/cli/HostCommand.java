@@ -78,6 +78,10 @@ public final class HostCommand implements Callable<Integer> {
     @Mixin
     RunOptions run;
 
+    /** {@code --mqtt URL}: the bridge of {@code spectrum bridge}, run in this process as a client of this host. */
+    @Mixin
+    MqttOptions mqtt;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -126,6 +130,7 @@ public final class HostCommand implements Callable<Integer> {
         for (Link l : clients) {
             out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
         }
+        HostBridge bridge = HostBridge.open(cl, mqtt, linkOptions, name, id + 1, clients);
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
         HostService service = new HostService(name, boards, clients, mirror, noDashboard ? -1 : port, ansi, out);
         for (Link l : clients) {
@@ -148,6 +153,7 @@ public final class HostCommand implements Callable<Integer> {
         }
         try {
             service.start();
+            bridge.start();
             out.println(name + " ready on " + String.join(", ", boards.stream().map(b -> b.link().name()).toList()));
             out.flush();
             long end = duration > 0 ? System.nanoTime() + (long) (duration * 1e9) : Long.MAX_VALUE;
@@ -161,6 +167,7 @@ public final class HostCommand implements Callable<Integer> {
             out.flush();
             return 0;
         } finally {
+            bridge.close();
             service.close();
             finished.countDown();
             try {

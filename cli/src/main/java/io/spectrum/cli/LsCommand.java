@@ -30,7 +30,9 @@ import java.util.concurrent.Callable;
                 "",
                 "Example: spectrum ls --peer 127.0.0.1:7700",
                 "         spectrum ls --peer 127.0.0.1:7700 --depth 0 /board/temp /board/led",
-                "--json prints the tree as one object per PATH (children nested); --format csv one row per vertex.", ""},
+                "--json prints the tree as one object per PATH (children nested); --format csv one row per vertex.",
+                "With --mqtt URL it lists what MQTT bridges published to that broker instead, every host's boards together: "
+                        + "PATH is /<host>/<board>/..., patterns take MQTT's + and #.", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every vertex answered", "1:a vertex or listing was refused", "2:bad arguments"})
 public final class LsCommand implements Callable<Integer> {
@@ -46,11 +48,18 @@ public final class LsCommand implements Callable<Integer> {
             description = "How many levels below each PATH to list (default: ${DEFAULT-VALUE}; 0 = only the named paths).")
     int depth;
 
+    @Mixin
+    BrokerOptions mqtt;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
+        if (mqtt.given()) { // the fabric as the broker holds it: every bridged host's boards (docs/mqtt.md)
+            return MqttListing.ls(mqtt.address(spec.commandLine()), paths == null ? List.of() : paths, peer.format(),
+                    spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
         if (depth < 0 || depth > 64) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--depth must be 0..64 (was " + depth + ")");
         }

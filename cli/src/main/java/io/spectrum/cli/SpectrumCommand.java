@@ -37,6 +37,7 @@ import java.io.PrintWriter;
                 TapCommand.class,
                 DemoCommand.class,
                 HostCommand.class,
+                BridgeCommand.class,
                 DecodeCommand.class,
                 BoardCommand.class,
                 HilCommand.class,

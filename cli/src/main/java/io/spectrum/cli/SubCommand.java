@@ -29,7 +29,9 @@ import java.util.concurrent.Callable;
                 "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter",
                 "         spectrum sub --peer 127.0.0.1:7700 '/board1/#'",
                 "         SPECTRUM_PEER=127.0.0.1:7700 spectrum sub -t /board/temp -C 10 --format csv",
-                "Like mosquitto_sub: -t PATH, -C COUNT, -W SECONDS; the path is always printed (-v is accepted).", ""},
+                "Like mosquitto_sub: -t PATH, -C COUNT, -W SECONDS; the path is always printed (-v is accepted).",
+                "With --mqtt URL it follows what MQTT bridges publish to that broker instead: PATTERN is /<host>/<board>/... "
+                        + "with MQTT's + and #, e.g. spectrum sub --mqtt mqtt://127.0.0.1 '/+/board1/#'.", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:followed until stopped", "1:a subscription was refused, or the node stopped answering "
                 + "(unless --wait)", "2:bad arguments"})
@@ -58,17 +60,23 @@ public final class SubCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "When the node stops answering, say so and keep waiting for it (default: exit 1).")
     boolean waitForPeer;
 
+    @Mixin
+    BrokerOptions mqtt;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
         List<String> paths = PeerOptions.paths(spec.commandLine(), this.paths, topics, "follow", "");
+        if (mqtt.given()) { // from the broker: /<host>/<board>/... with MQTT's + and # (docs/mqtt.md)
+            return MqttListing.sub(mqtt.address(spec.commandLine()), paths, count, seconds, peer.format(), out, err);
+        }
         Follower.check(spec.commandLine(), paths); // a bad pattern is a usage error before anything is sent
         ValuePrinter printer = new ValuePrinter(out, peer.format());
         try (PeerClient c = peer.connect(spec.commandLine())) {
@@ -141,8 +149,7 @@ public final class SubCommand implements Callable<Integer> {
         ObjectNode o = ClientOutput.line(x.path());
         ClientOutput.value(o, v);
         if (d.stamped()) {
-            o.put("seq", d.seq());
-            o.put("stale", d.stale());
+            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale());
             o.put("deleted", d.deleted());
         }
         printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : v.text())

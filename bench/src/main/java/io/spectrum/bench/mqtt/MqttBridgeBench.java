@@ -1,0 +1,246 @@
+package io.spectrum.bench.mqtt;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.spectrum.board.Board;
+import io.spectrum.board.BoardProgram;
+import io.spectrum.bridge.BridgeOptions;
+import io.spectrum.bridge.CallbackAdapter;
+import io.spectrum.bridge.BrokerAddress;
+import io.spectrum.bridge.MqttBridge;
+import io.spectrum.bridge.ValueJson;
+import io.spectrum.client.PeerClient;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wire.TlvWriter;
+import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
+import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.eclipse.paho.mqttv5.common.MqttMessage;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Board-to-MQTT-subscriber latency and sustained values per second through the bridge: an emulated
+ * board (a NarrowNode on its loop, UDP loopback) with {@code vertices} vertices, each written at
+ * {@code hz} (spread evenly, every millisecond a slice), the bridge as a client of it publishing JSON
+ * at QoS 1 to a Mosquitto it starts on a free port, and a Paho subscriber to {@code spectrum/bench/#}.
+ * Each value is the {@link System#nanoTime()} of its write (one process, one clock), so the subscriber
+ * reads its one-way latency from the payload's {@code raw}. Prints p50 / p99 / max latency and the
+ * values per second the subscriber received, after a warm-up.
+ *
+ * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.mqtt.MqttBridgeBench [vertices] [hz] [seconds] [mosquitto]</pre>
+ */
+public final class MqttBridgeBench {
+    private MqttBridgeBench() { }
+
+    public static void main(String[] args) throws Exception {
+        int vertices = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int hz = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        String mosquitto = args.length > 3 ? args[3] : "/usr/sbin/mosquitto";
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path dir = Files.createTempDirectory("bench-mosquitto");
+        Files.writeString(dir.resolve("m.conf"), "listener " + port + " 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                + "max_queued_messages 1000000\n");
+        Process broker = new ProcessBuilder(mosquitto, "-c", dir.resolve("m.conf").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("m.log").toFile()).start();
+        waitListening(port);
+        String url = "mqtt://127.0.0.1:" + port;
+        Paced program = new Paced(vertices, hz);
+        NodeConfig config = NodeConfig.builder().maxVertices(vertices + 64).peerDeliveriesPerSecond(0).build();
+        Board board = new Board("bench", config, program);
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        board.attach(boardLink);
+        board.start();
+        UdpLink dial = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        MqttBridge bridge = MqttBridge.start(new PeerClient(dial, 0, Duration.ofSeconds(2)),
+                BrokerAddress.parse(url, null, java.util.Map.of()), new BridgeOptions().host("bench").queue(100_000),
+                note -> { });
+        Subscriber sub = new Subscriber(url, seconds * (long) vertices * hz + 1_000_000);
+        long warm = System.nanoTime() + 120_000_000_000L; // warm-up: the walk of every vertex, JIT, then 5 s more
+        while (bridge.stats().values() < 2L * vertices && System.nanoTime() < warm) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(5_000);
+        sub.reset();
+        long t0 = System.nanoTime();
+        long v0 = bridge.stats().values();
+        java.util.Map<String, Long> cpu0 = cpu();
+        Thread.sleep(seconds * 1000L);
+        long t1 = System.nanoTime();
+        long v1 = bridge.stats().values();
+        java.util.Map<String, Long> cpu1 = cpu();
+        long n = sub.count();
+        long[] lat = sub.latencies();
+        MqttBridge.Stats st = bridge.stats();
+        Arrays.sort(lat);
+        double secs = (t1 - t0) / 1e9;
+        System.out.printf("vertices %d at %d Hz (%d values/s offered), %d s measured%n", vertices, hz, vertices * hz, seconds);
+        System.out.printf("received by the MQTT subscriber: %d values, %.0f values/s%n", n, n / secs);
+        if (lat.length > 0) {
+            System.out.printf("board write -> MQTT subscriber latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d)%n",
+                    pct(lat, 0.50) / 1e6, pct(lat, 0.99) / 1e6, lat[lat.length - 1] / 1e6, lat.length);
+        }
+        long perValue = Math.max(1, v1 - v0);
+        System.out.printf("CPU per value through the bridge (thread CPU time / values): peer side %.1f us, broker side %.1f us, "
+                + "Paho %.1f us; the board's loop %.1f us; load average %.1f on %d cores%n",
+                (cpu1.get("peer") - cpu0.get("peer")) / 1e3 / perValue, (cpu1.get("broker") - cpu0.get("broker")) / 1e3 / perValue,
+                (cpu1.get("paho") - cpu0.get("paho")) / 1e3 / perValue, (cpu1.get("board") - cpu0.get("board")) / 1e3 / perValue,
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                Runtime.getRuntime().availableProcessors());
+        System.out.printf("bridge: %d values from the board, %d published, %d dropped, %d queued now%n",
+                st.values(), st.published(), st.dropped(), st.queued());
+        sub.close();
+        bridge.close();
+        board.close();
+        broker.destroyForcibly();
+        System.exit(0);
+    }
+
+    /** Thread CPU time (ns) summed by role: the bridge's peer and broker threads, Paho's, the board's loop. */
+    private static java.util.Map<String, Long> cpu() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        java.util.Map<String, Long> m = new java.util.HashMap<>(java.util.Map.of("peer", 0L, "broker", 0L, "paho", 0L, "board", 0L));
+        for (java.lang.management.ThreadInfo t : mx.dumpAllThreads(false, false)) {
+            String n = t.getThreadName();
+            String role = n.startsWith("mqtt-peer") ? "peer" : n.startsWith("mqtt-broker") ? "broker"
+                    : n.startsWith("MQTT") ? "paho" : n.contains("bench") ? "board" : null;
+            long c = mx.getThreadCpuTime(t.getThreadId());
+            if (role != null && c > 0) {
+                m.merge(role, c, Long::sum);
+            }
+        }
+        return m;
+    }
+
+    private static double pct(long[] sorted, double p) {
+        return sorted[Math.min(sorted.length - 1, (int) (p * sorted.length))];
+    }
+
+    private static void waitListening(int port) throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException e) {
+                Thread.sleep(50);
+            }
+        }
+        throw new IOException("mosquitto did not listen on " + port);
+    }
+
+    /** {@code n} vertices /bench/v&lt;i&gt;, each written at {@code hz} with the write's nanoTime, a slice every ms. */
+    static final class Paced implements BoardProgram {
+        private final NodePath[] paths;
+        private final long periodNanos;
+        private final byte[] buf = new byte[32];
+        private final TlvWriter w = new TlvWriter(2);
+        private long start;
+        private long written;
+
+        Paced(int n, int hz) {
+            paths = new NodePath[n];
+            for (int i = 0; i < n; i++) {
+                paths[i] = NodePath.of("/bench/v" + i);
+            }
+            periodNanos = 1_000_000_000L / hz;
+        }
+
+        @Override
+        public void install(NarrowNode node) {
+            VertexSchema s = VertexSchema.value(8, true).readOnly().description("write time, ns").build();
+            for (NodePath p : paths) {
+                node.declare(p, s);
+                write(node, p);
+            }
+        }
+
+        @Override
+        public long step(NarrowNode node, long now) {
+            if (start == 0) {
+                start = now;
+            }
+            long due = (now - start) * paths.length / periodNanos; // writes due so far
+            while (written < due) {
+                write(node, paths[(int) (written % paths.length)]);
+                written++;
+            }
+            return now + 1_000_000L;
+        }
+
+        private void write(NarrowNode node, NodePath p) {
+            w.wrap(buf, 0, buf.length).value(System.nanoTime(), 8);
+            node.write(p, buf, 0, w.length());
+        }
+    }
+
+    /** Counts values and records each one's latency from the payload's raw nanoTime. */
+    static final class Subscriber extends CallbackAdapter {
+        private final MqttAsyncClient client;
+        private final long[] lat;
+        private final AtomicLong n = new AtomicLong();
+        private volatile boolean recording;
+
+        Subscriber(String url, long capacity) throws MqttException {
+            lat = new long[(int) Math.min(capacity, 20_000_000L)];
+            client = new MqttAsyncClient(url.replace("mqtt://", "tcp://"), "bench-sub", new MemoryPersistence());
+            client.setCallback(this);
+            client.connect().waitForCompletion(5_000);
+            client.subscribe("spectrum/bench/bench/#", 1).waitForCompletion(5_000);
+        }
+
+        void reset() {
+            n.set(0);
+            recording = true;
+        }
+
+        long count() {
+            recording = false;
+            return n.get();
+        }
+
+        long[] latencies() {
+            return Arrays.copyOf(lat, (int) Math.min(n.get(), lat.length));
+        }
+
+        @Override
+        public void messageArrived(String topic, MqttMessage message) throws Exception {
+            long now = System.nanoTime();
+            if (!recording || message.isRetained()) {
+                return;
+            }
+            JsonNode raw = ValueJson.JSON.readTree(message.getPayload()).get("raw");
+            long i = n.getAndIncrement();
+            if (raw != null && raw.isNumber() && i < lat.length) {
+                lat[(int) i] = now - raw.asLong();
+            }
+        }
+
+        void close() throws MqttException {
+            client.disconnect().waitForCompletion(2_000);
+            client.close(true);
+        }
+
+
+
+
+
+    }
+}

@@ -1,0 +1,81 @@
+package io.spectrum.bridge;
+
+import io.spectrum.client.PeerClient;
+
+import java.util.function.Consumer;
+
+/**
+ * The MQTT bridge (issue 15; docs/mqtt.md): a client of a running host or board, through the one
+ * client ({@link PeerClient} over any transport), publishing every vertex it finds to a broker.
+ * Two threads of its own plus Paho's: the peer side ({@link PeerSide}, the only user of the
+ * client) and the broker side ({@link BrokerSide}, the only publisher), with the non-blocking
+ * {@link Outbox} between them, so neither a slow broker nor a lost one ever holds up the peer.
+ *
+ * <p>Hand the client over at {@link #start}: from then on only the bridge's peer thread uses it.
+ */
+public final class MqttBridge implements AutoCloseable {
+    /** What the bridge did so far (the dashboard can show it). */
+    public record Stats(boolean connected, boolean following, long values, long published, long dropped, int queued,
+                        int retainedTopics, long connects, long writesDone, long writesRefused) { }
+
+    private final Outbox outbox;
+    private final PeerSide peer;
+    private final BrokerSide broker;
+    private final Thread peerThread;
+    private final Thread brokerThread;
+    private final PeerClient client;
+
+    private MqttBridge(PeerClient client, BrokerAddress address, BridgeOptions options, Consumer<String> notes) {
+        Topics topics = new Topics(options.host());
+        this.client = client;
+        this.outbox = new Outbox(options.queue());
+        this.peer = new PeerSide(client, options, topics, outbox, notes);
+        this.broker = new BrokerSide(address, topics, outbox, options.clientId(), peer::onSet, notes);
+        this.peerThread = new Thread(peer, "mqtt-peer " + options.host());
+        this.brokerThread = new Thread(broker, "mqtt-broker " + options.host());
+        peerThread.setDaemon(true);
+        brokerThread.setDaemon(true);
+    }
+
+    /**
+     * Starts bridging what {@code client} reaches to the broker at {@code address}; {@code notes}
+     * gets one-line state changes (connected, lost, refused). Returns at once.
+     *
+     * @throws IllegalArgumentException when the options or the address are not usable
+     */
+    public static MqttBridge start(PeerClient client, BrokerAddress address, BridgeOptions options, Consumer<String> notes) {
+        MqttBridge b = new MqttBridge(client, address, options, notes);
+        b.brokerThread.start();
+        b.peerThread.start();
+        return b;
+    }
+
+    public Stats stats() {
+        return new Stats(broker.connected(), peer.subscribed(), peer.values(), broker.published(), outbox.dropped(),
+                outbox.queued(), outbox.retainedTopics(), broker.connects(), peer.writesDone(), peer.writesRefused());
+    }
+
+    /** True when the peer side gave up (the peer refused the subscription at its root). */
+    public boolean stopped() {
+        return !peerThread.isAlive();
+    }
+
+    /** Stops both sides, says {@code $online} = false, disconnects and closes the client. */
+    @Override
+    public void close() {
+        peer.stop();
+        try {
+            peerThread.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        broker.close();
+        brokerThread.interrupt();
+        try {
+            brokerThread.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        client.close();
+    }
+}

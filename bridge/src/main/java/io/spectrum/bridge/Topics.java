@@ -1,0 +1,78 @@
+package io.spectrum.bridge;
+
+/**
+ * How vertex paths map to MQTT topics: {@code spectrum/<host>} followed by the path, so a host's
+ * {@code /board1/sensor/temp} is {@code spectrum/<host>/board1/sensor/temp} (the path's first
+ * segment is the board: a host mounts each board under its name; a board bridged directly names
+ * itself by its first segment, e.g. {@code /board/temp}). Writes arrive on
+ * {@code <state topic>/set}, their refusals leave on {@code <state topic>/set/error}; presence is
+ * {@code spectrum/<host>/$online}.
+ */
+public final class Topics {
+    public static final String ROOT = "spectrum";
+    public static final String SET = "/set";
+    public static final String ERROR = "/error";
+    public static final String ONLINE = "$online";
+
+    private final String host;
+    private final String prefix;
+
+    /**
+     * @throws IllegalArgumentException when {@code host} is empty or holds {@code / + #} or starts with {@code $}
+     */
+    public Topics(String host) {
+        if (host == null || host.isEmpty() || host.startsWith("$") || !publishable(host) || host.contains("/")) {
+            throw new IllegalArgumentException("the host name in MQTT topics must be one topic level without / + # "
+                    + "and not start with $ (was '" + host + "')");
+        }
+        this.host = host;
+        this.prefix = ROOT + "/" + host;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    /** {@code spectrum/<host>/#}: everything this host publishes, and the set topics it takes. */
+    public String all() {
+        return prefix + "/#";
+    }
+
+    /** The state topic of {@code path}, or null when the path cannot be a topic (holds + or #, or is /). */
+    public String state(String path) {
+        if (path == null || path.length() < 2 || !publishable(path)) {
+            return null;
+        }
+        return prefix + path;
+    }
+
+    public String online() {
+        return prefix + "/" + ONLINE;
+    }
+
+    /** The path a {@code …/set} topic writes, or null when {@code topic} is not one of this host's. */
+    public String setPath(String topic) {
+        if (!topic.startsWith(prefix + "/") || !topic.endsWith(SET) || topic.length() <= prefix.length() + SET.length() + 1) {
+            return null;
+        }
+        return topic.substring(prefix.length(), topic.length() - SET.length());
+    }
+
+    /** The path of a state topic of any host: {@code spectrum/h/board1/temp} is {@code /h/board1/temp}; null otherwise. */
+    public static String fabricPath(String topic) {
+        if (!topic.startsWith(ROOT + "/") || topic.endsWith(SET) || topic.endsWith(SET + ERROR)) {
+            return null;
+        }
+        return topic.substring(ROOT.length());
+    }
+
+    /** The topic filter of a fabric pattern: {@code /h/board1/#} is {@code spectrum/h/board1/#}, {@code /#} is {@code spectrum/#}. */
+    public static String filter(String pattern) {
+        String p = pattern.startsWith("/") ? pattern : "/" + pattern;
+        return ROOT + p;
+    }
+
+    private static boolean publishable(String s) {
+        return s.indexOf('+') < 0 && s.indexOf('#') < 0 && s.indexOf('\0') < 0;
+    }
+}
