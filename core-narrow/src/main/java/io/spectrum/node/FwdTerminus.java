@@ -1,7 +1,6 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
-import io.spectrum.node.pool.BlockPool;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
@@ -23,11 +22,8 @@ final class FwdTerminus {
     private final ChildrenField children;
     private final SettingsField settings;
     private final ComposedRead composed;
-    private final VertexTable vt;
-    private final BlockPool values;
+    private final FwdStore vt;
     private final LinkTable links;
-    private final TopicState topic;
-    private final Fanout fanout;
     private final AwaitTable awaits;
     private final RemoteClient client;
     private final Clock clock;
@@ -35,18 +31,15 @@ final class FwdTerminus {
     private final long maxAwait;
     private final FwdView fwd = new FwdView();
 
-    FwdTerminus(NodeParts p) {
+    FwdTerminus(FwdParts p) {
         this.req = p.req;
         this.sel = p.sel;
         this.subscribers = p.subscribers;
         this.children = p.children;
         this.settings = p.settings;
         this.composed = p.composed;
-        this.vt = p.vt;
-        this.values = p.values;
+        this.vt = p.store;
         this.links = p.links;
-        this.topic = p.topic;
-        this.fanout = p.fanout;
         this.awaits = p.awaits;
         this.client = p.client;
         this.clock = p.clock;
@@ -132,10 +125,10 @@ final class FwdTerminus {
             }
             if (vt.isReserved(v) && !req.extended()) {
                 // the node's own SETTINGS ($node/caps) without its spectrum.* keys
-                req.replyResultWithoutExtensionKeys(values.memory(), vt.valOff(v), vt.valLen(v));
+                req.replyResultWithoutExtensionKeys(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
                 return;
             }
-            req.replyResult(values.memory(), vt.valOff(v), vt.valLen(v));
+            req.replyResult(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
             return;
         }
         final TlvIndex x = req.rx;
@@ -235,7 +228,7 @@ final class FwdTerminus {
             return;
         }
         if (v < 0 && req.fromOwner()) {
-            v = topic.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
+            v = vt.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
             if (v < 0) {
                 req.replyError(NodeResult.code(v));
                 return;
@@ -259,7 +252,8 @@ final class FwdTerminus {
         }
         int len = x.untrailedLength(payload);
         boolean notify = fwd.activity() && !req.silent;
-        int r = fanout.publish(v, x.buffer(), x.start(payload), len, req.publisher(notify));
+        int r = vt.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, x.buffer(), x.start(req.src),
+                notify ? x.totalLength(req.src) : 0);
         if (r != WireError.OK) {
             req.replyError(r);
         } else {

@@ -14,12 +14,8 @@ import io.spectrum.node.pool.BlockPool;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Extensions;
-import io.spectrum.wire.FrameDecoder;
-import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
-import io.spectrum.wire.TlvIndex;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 /**
@@ -32,8 +28,10 @@ import io.spectrum.wire.WireError;
  * configuration and hands to each part's constructor, each part in its own class:
  * {@link TopicState} (value, sequence, publisher, stale), {@link Fanout} (write propagation and
  * delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists, delivering counts,
- * activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side: {@link FwdTerminus},
- * {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField}, {@link ChildrenField}.
+ * activity notices), and the FWD side shared with core-wide's WideNode, {@link FwdServer} over
+ * this node's tables through {@link NarrowStore}: {@link LinkTable}, {@link AwaitTable},
+ * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField},
+ * {@link ChildrenField}, {@link Deliveries}.
  *
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
@@ -54,9 +52,6 @@ public final class NarrowNode implements Node, FrameHandler {
 
     private final LinkTable links;
 
-    private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
-    private final TlvIndex rx;
-    private final FrameBuffers buffers;
     private final BoundedResource[] resources;
 
     private final AwaitTable awaits;
@@ -71,7 +66,7 @@ public final class NarrowNode implements Node, FrameHandler {
     private final PeerShares shares;
     private final long statsPeriod;
     private long nextStats;
-    private final FwdTerminus terminus;
+    private final FwdServer server;
     private final ComposedRead composed;
 
     public NarrowNode(NodeConfig cfg) {
@@ -85,15 +80,13 @@ public final class NarrowNode implements Node, FrameHandler {
         records = p.records;
         topic = p.topic;
         links = p.links;
-        rx = p.rx;
-        buffers = p.buffers;
         awaits = p.awaits;
         counts = p.counts;
         slots = p.slots;
         fanout = p.fanout;
         client = p.client;
         composed = p.composed;
-        terminus = p.terminus;
+        server = p.server;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource(),
             links.extensions.resource, p.shares.resource};
@@ -291,8 +284,9 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public int attach(Link link) {
-        if (!links.add(link)) {
-            return WireError.FLOW_BACKPRESSURE;
+        int r = server.attach(link);
+        if (r != WireError.OK) {
+            return r;
         }
         link.setPeerListener(this);
         return WireError.OK;
@@ -300,11 +294,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public int poll() {
-        int n = 0;
-        for (int i = 0; i < links.count(); i++) {
-            n += links.link(i).poll(this, framesPerPoll);
-        }
-        return n;
+        return server.poll(this, framesPerPoll);
     }
 
     @Override
@@ -393,7 +383,7 @@ public final class NarrowNode implements Node, FrameHandler {
     public void onPeerUp(Link link, int peer) {
         int li = linkIndex(link);
         if (li >= 0) {
-            client.peerUp(li, peer);
+            server.peerUp(li, peer);
         }
     }
 
@@ -406,9 +396,7 @@ public final class NarrowNode implements Node, FrameHandler {
         final long now = clock.nanoTime();
         topic.publisherDown(li, peer, now);
         slots.removeHeldBy(li, peer); // reaping trigger 4
-        awaits.dropPeer(li, peer);
-        client.peerDown(li, peer);
-        links.extensions.forget(li, peer); // whoever comes up in its place announces again
+        server.peerDown(li, peer); // its awaits, remote records, announcement and token
     }
 
     @Override
@@ -442,7 +430,7 @@ public final class NarrowNode implements Node, FrameHandler {
      * agent does, from {@code SecureRandom}).
      */
     public void seedHoldTokens(long k0, long k1) {
-        links.extensions.seed(k0, k1);
+        server.seedHoldTokens(k0, k1);
     }
 
     /** The clock the node reads (its config's). */
@@ -473,13 +461,7 @@ public final class NarrowNode implements Node, FrameHandler {
      * @return quantity: reply length (0 when nothing was answered) or a negated decode error
      */
     public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
-        int r = decoder.decode(req, off, len, rx);
-        if (r != WireError.OK) {
-            return NodeResult.refusal(r);
-        }
-        links.captureOwnerReply(reply, rOff, rCap);
-        terminus.handle(OWNER, 0);
-        return links.endOwnerReply();
+        return server.handleOwnerRequest(req, off, len, reply, rOff, rCap);
     }
 
     // ------------------------------------------------------------------ links
@@ -490,25 +472,12 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
-        int li = linkIndex(link);
-        if (li < 0) {
-            return;
-        }
-        int r = decoder.decode(buf, off, len, rx);
-        if (r != WireError.OK) {
-            link.stats().droppedInvalid++;
-            return;
-        }
-        terminus.handle(li, peer);
+        server.onFrame(link, peer, buf, off, len);
     }
 
-    /** Sends a frame built in the node's transmit buffer (used by the remote client). */
-    void sendTx(int li, int peer, int len) {
-        links.send(li, peer, buffers.tx, len);
-    }
-
-    TlvWriter txWriter() {
-        return buffers.txWriter();
+    /** The shared FWD side this node serves its links with. */
+    public FwdServer server() {
+        return server;
     }
 
     /** BoundedResource views of the vertex and slot tables. */
