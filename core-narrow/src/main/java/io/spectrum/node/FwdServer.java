@@ -92,6 +92,16 @@ public final class FwdServer {
         return p.links.endOwnerReply();
     }
 
+    /**
+     * Subscribes {@code remotePath} at (link index, peer) for the local {@code target} (which the
+     * core has created): the remote client sends the append and re-sends it when the peer comes
+     * back. Quantity: the remote client's handle, or a negated code.
+     */
+    public int subscribeRemote(int li, int peer, io.spectrum.node.api.NodePath remotePath,
+            io.spectrum.node.api.NodePath target, int policy) {
+        return p.client.subscribe(li, peer, remotePath, target, policy);
+    }
+
     /** (link, peer) came up: the remote client re-sends its subscriptions there. */
     public void peerUp(int li, int peer) {
         p.client.peerUp(li, peer);

@@ -1,9 +1,8 @@
 package io.spectrum.node;
 
-import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.node.api.ActivityListener;
-import io.spectrum.node.api.Node;
+import io.spectrum.node.api.ServingNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
@@ -36,7 +35,7 @@ import io.spectrum.wire.WireError;
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
  */
-public final class NarrowNode implements Node, FrameHandler {
+public final class NarrowNode implements ServingNode {
     public static final int OWNER = -1;
     static final int NO_PUBLISHER = -2;
 
@@ -273,6 +272,7 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     /** True when the vertex exists (diagnostics, tests). */
+    @Override
     public boolean exists(NodePath path) {
         return vt.find(path.tlv(), path.bodyOffset(), path.bodyLength()) >= 0;
     }
@@ -328,28 +328,33 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     /** Slots the remote peer (link, peer) holds now (its share in use). */
+    @Override
     public int slotsHeldBy(Link link, int peer) {
         int li = linkIndex(link);
         return li < 0 ? 0 : shares.slotsOf(li, peer);
     }
 
     /** Awaits the remote peer (link, peer) has pending now. */
+    @Override
     public int awaitsHeldBy(Link link, int peer) {
         int li = linkIndex(link);
         return li < 0 ? 0 : shares.awaitsOf(li, peer);
     }
 
     /** Requests refused because a peer was over its slot share, since start. */
+    @Override
     public long slotShareRefusals() {
         return shares.slotRefusals();
     }
 
     /** Requests refused because a peer was over its await share, since start. */
+    @Override
     public long awaitShareRefusals() {
         return shares.awaitRefusals();
     }
 
     /** Delivery frames not sent because their peer was over its outbound rate, since start. */
+    @Override
     public long deliveriesDropped() {
         return shares.deliveriesDropped();
     }
@@ -359,6 +364,7 @@ public final class NarrowNode implements Node, FrameHandler {
      * declaration grants WRITE, comma-separated ("none" when there are none), plus a note when
      * undeclared vertices are writable too. Not for a hot path (it builds a String).
      */
+    @Override
     public String remotelyWritable() {
         StringBuilder sb = new StringBuilder();
         for (int v = 1; v < vt.capacity(); v++) {
@@ -429,16 +435,19 @@ public final class NarrowNode implements Node, FrameHandler {
      * from a strong source; a process running the node calls it once at start (the runtime's node
      * agent does, from {@code SecureRandom}).
      */
+    @Override
     public void seedHoldTokens(long k0, long k1) {
         server.seedHoldTokens(k0, k1);
     }
 
     /** The clock the node reads (its config's). */
+    @Override
     public Clock clock() {
         return clock;
     }
 
     /** The client side of remote subscriptions and requests. */
+    @Override
     public RemoteClient remote() {
         return client;
     }
@@ -460,6 +469,7 @@ public final class NarrowNode implements Node, FrameHandler {
      *
      * @return quantity: reply length (0 when nothing was answered) or a negated decode error
      */
+    @Override
     public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
         return server.handleOwnerRequest(req, off, len, reply, rOff, rCap);
     }
