@@ -6,6 +6,7 @@ import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
 
 /**
@@ -22,8 +23,24 @@ import io.spectrum.wire.WireError;
  * (a NARROW node starts at the ceiling: its table never grows). Single-threaded.
  */
 public final class FwdServer {
+    /**
+     * Consulted for every FWD frame that arrives over a link, before the terminus (the router's hook,
+     * issue 10 item 1): {@link #LOCAL} means the terminus handles it; anything else means the
+     * forwarder took it (forwarded, or refused with its own answer). Its {@code fwd} is valid during
+     * the call only.
+     */
+    @FunctionalInterface
+    public interface Forwarder {
+        int route(Link inLink, int inPeer, FwdView fwd);
+    }
+
+    /** A {@link Forwarder}'s answer: not a routed frame, the terminus handles it. */
+    public static final int LOCAL = 0;
+
     private final FwdParts p;
     private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
+    private final FwdView routed = new FwdView();
+    private Forwarder forwarder;
 
     public FwdServer(NodeConfig cfg, FwdStore store, int linkCapacity) {
         p = new FwdParts(cfg, store, this, linkCapacity);
@@ -73,7 +90,16 @@ public final class FwdServer {
             link.stats().droppedInvalid++;
             return;
         }
+        // the one place a forwarder is consulted, for both cores (the owner's door is never routed)
+        if (forwarder != null && routed.wrap(p.rx, 0) == WireError.OK && forwarder.route(link, peer, routed) != LOCAL) {
+            return;
+        }
         p.terminus.handle(li, peer);
+    }
+
+    /** Installs the router (null: none; every frame ends at this node's terminus). */
+    public void setForwarder(Forwarder f) {
+        forwarder = f;
     }
 
     /**

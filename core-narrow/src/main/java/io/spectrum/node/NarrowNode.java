@@ -2,7 +2,6 @@ package io.spectrum.node;
 
 import io.spectrum.link.Link;
 import io.spectrum.node.api.ActivityListener;
-import io.spectrum.node.api.ServingNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;

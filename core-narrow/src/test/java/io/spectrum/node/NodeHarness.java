@@ -2,7 +2,6 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
-import io.spectrum.node.api.ServingNode;
 import io.spectrum.time.ManualClock;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.spectrum.node.NarrowNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
-import io.spectrum.node.api.ServingNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
@@ -54,10 +54,15 @@ import org.agrona.collections.Long2ObjectHashMap;
  * {@link WidePeer} per connection, named or anonymous), and {@link #topics} / {@link #lastPublisher}
  * for listings. Together these reach every operation of the ABP topic profile from one Java API.
  *
- * <p>Not done yet (the next part of issue 10 item 3): links and FWD. {@link #attach} and
- * {@link #subscribeRemote} throw {@link UnsupportedOperationException}; {@link #poll()} has no link
- * to read and answers 0; {@link #onPeerUp} / {@link #onPeerDown} are never called (no link is
- * attached) and do nothing. There is no {@code handleOwnerRequest} or {@code remote()}.
+ * <p>Links: {@link #attach} / {@link #poll} / {@link #onPeerUp} / {@link #onPeerDown} over a link
+ * table that grows up to {@code maxLinks}. Every FWD rule (the terminus, the whole RFC-0035
+ * {@code :subscribers} surface, {@code :children}, {@code :settings}, {@code :schema}, awaits,
+ * routed deliveries, activity notices, per-peer shares, extensions and holder tokens, the owner's
+ * door, the remote client, the router hook) is core-narrow's one copy, {@link FwdServer}, reaching
+ * this node's vertices and edges through {@link WideStore}. A remote caller (link, peer) is a
+ * {@link WidePeer} of this node from its first write or edge: its edges are reaped and what it
+ * published goes stale when it goes. Still fixed-size on this core (the shared tables of the FWD
+ * side, sized from the config): awaits, announced peers, per-peer shares, remote subscriptions.
  */
 public final class WideNode implements ServingNode {
     /** The identity the owner's in-process writes publish under ({@code $}: no peer can register it). */

@@ -1,15 +1,18 @@
-package io.spectrum.node.api;
+package io.spectrum.node;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.api.Node;
+import io.spectrum.node.api.NodePath;
 import io.spectrum.time.Clock;
 
 /**
  * A {@link Node} that serves links: what a process running a node (core-narrow's NarrowNode on a
  * board, core-wide's WideNode on a host) needs beyond the Node API, so the runtime (its node loop,
  * agent, caps probe, link notices) and the client's owner door take either core. Both cores serve
- * FWD through the one shared terminus (core-narrow's {@code FwdServer}).
+ * FWD through the one shared terminus ({@link FwdServer}). It lives beside NarrowNode rather than in
+ * {@code node.api} because it hands out the {@link RemoteClient} (the api package knows no
+ * implementation: NodeArchitectureTest).
  */
 public interface ServingNode extends Node, FrameHandler {
     /**
