@@ -213,6 +213,38 @@ public final class FwdServer {
 
     // ------------------------------------------------------------------ readouts
 
+    /**
+     * The vertices a remote peer may write, for an operator's warning: the declared paths whose
+     * declaration grants WRITE, in tree order, comma-separated ("none" when there are none), plus a
+     * note when undeclared vertices are writable too ({@link NodeConfig#remoteWritesToUndeclared()}).
+     * Not for a hot path (it builds a String).
+     */
+    public String remotelyWritable() {
+        final FwdStore st = p.store;
+        StringBuilder sb = new StringBuilder();
+        int v = 0;
+        while (v != FwdStore.NONE) { // pre-order walk: down to the first child, else the next sibling up the tree
+            io.spectrum.node.api.VertexSchema sc = st.schema(v);
+            if (v != 0 && sc != null && sc.allows(io.spectrum.wire.AccessMask.WRITE)) {
+                sb.append(sb.length() > 0 ? ", " : "")
+                        .append(io.spectrum.node.api.NodePath.render(st.keys(v), st.keyOffset(v), st.keyLen(v)));
+            }
+            int next = st.firstChild(v);
+            while (next == FwdStore.NONE && v != FwdStore.NONE) {
+                next = st.nextSibling(v);
+                v = st.parent(v);
+            }
+            v = next;
+        }
+        if (sb.length() == 0) {
+            sb.append("none");
+        }
+        if (p.config.remoteWritesToUndeclared()) {
+            sb.append(" and every undeclared vertex");
+        }
+        return sb.toString();
+    }
+
     /** The client side of remote subscriptions and requests. */
     public RemoteClient remote() {
         return p.client;

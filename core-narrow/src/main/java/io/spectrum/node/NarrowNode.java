@@ -365,23 +365,7 @@ public final class NarrowNode implements ServingNode {
      */
     @Override
     public String remotelyWritable() {
-        StringBuilder sb = new StringBuilder();
-        for (int v = 1; v < vt.capacity(); v++) {
-            VertexSchema sc = vt.inUse(v) ? vt.schema(v) : null;
-            if (sc != null && sc.allows(io.spectrum.wire.AccessMask.WRITE)) {
-                if (sb.length() > 0) {
-                    sb.append(", ");
-                }
-                sb.append(NodePath.render(vt.keys(), vt.keyOffset(v), vt.keyLen(v)));
-            }
-        }
-        if (sb.length() == 0) {
-            sb.append("none");
-        }
-        if (remoteWritesToUndeclared) {
-            sb.append(" and every undeclared vertex");
-        }
-        return sb.toString();
+        return server.remotelyWritable();
     }
 
     @Override

@@ -74,7 +74,6 @@ public final class WideNode implements ServingNode {
     private final int payloadCap;
     private final int maxKey;
     private final long staleGrace;
-    private final boolean remoteWritesToUndeclared;
 
     private final VertexIndex index = new VertexIndex();
     private final Vertex root;
@@ -109,7 +108,6 @@ public final class WideNode implements ServingNode {
         payloadCap = cfg.payloadCap();
         maxKey = cfg.maxKeyBytes();
         staleGrace = cfg.staleGraceNanos();
-        remoteWritesToUndeclared = cfg.remoteWritesToUndeclared();
         vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
         edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
         values = new ResourceCounter("wide.values", cfg.valueBytes());
@@ -743,23 +741,9 @@ public final class WideNode implements ServingNode {
         return clock;
     }
 
-    /** The declared paths whose declaration grants WRITE (NarrowNode's wording). Allocates. */
     @Override
     public String remotelyWritable() {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i < vertexCount; i++) {
-            Vertex v = byId[i];
-            if (v.schema != null && v.schema.allows(AccessMask.WRITE)) {
-                sb.append(sb.length() > 0 ? ", " : "").append(NodePath.render(v.key, 0, v.key.length));
-            }
-        }
-        if (sb.length() == 0) {
-            sb.append("none");
-        }
-        if (remoteWritesToUndeclared) {
-            sb.append(" and every undeclared vertex");
-        }
-        return sb.toString();
+        return server.remotelyWritable();
     }
 
     @Override
