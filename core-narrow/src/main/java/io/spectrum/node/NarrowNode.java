@@ -11,6 +11,7 @@ import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.route.FwdRouter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Extensions;
@@ -73,6 +74,7 @@ public final class NarrowNode implements Node, FrameHandler {
     private long nextStats;
     private final FwdTerminus terminus;
     private final ComposedRead composed;
+    private final FwdRouter router;
 
     public NarrowNode(NodeConfig cfg) {
         NodeParts p = new NodeParts(cfg, this);
@@ -94,11 +96,12 @@ public final class NarrowNode implements Node, FrameHandler {
         client = p.client;
         composed = p.composed;
         terminus = p.terminus;
+        router = p.router;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource(),
-            links.extensions.resource, p.shares.resource};
+            links.extensions.resource, p.shares.resource, p.mounts.mountResource(), p.mounts.peerResource()};
         shares = p.shares;
-        stats = new NodeStats(resources, links, shares, cfg.maxLinks(), cfg.frameBytes());
+        stats = new NodeStats(resources, links, shares, router, cfg.maxLinks(), cfg.frameBytes());
         statsPeriod = cfg.statsPeriodNanos();
         nextStats = clock.nanoTime();
         publishCaps();
@@ -299,6 +302,36 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     @Override
+    public int mount(String name, Link link, int peer) {
+        return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : router.mounts().mount(name, link, peer);
+    }
+
+    @Override
+    public int mountListener(String name, Link link) {
+        return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : router.mounts().mountListener(name, link);
+    }
+
+    @Override
+    public int unmount(String name) {
+        return router.mounts().unmount(name);
+    }
+
+    /** FWD frames forwarded under a mount since start. */
+    public long forwarded() {
+        return router.forwarded();
+    }
+
+    /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
+    public long routeRefusals() {
+        return router.refused();
+    }
+
+    /** Of the router's refusals, those with no route (sender without an inbound run, egress gone). */
+    public long noRoute() {
+        return router.noRoute();
+    }
+
+    @Override
     public int poll() {
         int n = 0;
         for (int i = 0; i < links.count(); i++) {
@@ -408,6 +441,7 @@ public final class NarrowNode implements Node, FrameHandler {
         slots.removeHeldBy(li, peer); // reaping trigger 4
         awaits.dropPeer(li, peer);
         client.peerDown(li, peer);
+        router.peerDown(link, peer); // a later peer on this handle gets a new return-route generation
         links.extensions.forget(li, peer); // whoever comes up in its place announces again
     }
 
@@ -462,6 +496,9 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void close() {
+        for (int i = 0; i < links.count(); i++) {
+            router.mounts().linkGone(links.link(i));
+        }
         links.clear();
         stats.linksCleared();
     }

@@ -2,6 +2,8 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.route.FwdRouter;
+import io.spectrum.route.MountTable;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.TlvIndex;
 
@@ -27,6 +29,9 @@ final class NodeParts {
     final TlvIndex rx;
     final FrameBuffers buffers;
     final FieldSelector sel;
+    /** The mounts FWD frames are routed under, and the router that forwards them. */
+    final MountTable mounts;
+    final FwdRouter router;
 
     // ------------------------------------------------------------------ parts, in build order
     final TopicState topic;
@@ -56,6 +61,8 @@ final class NodeParts {
         // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack
         buffers = new FrameBuffers(cfg.frameBytes(), Math.max(16, cfg.maxKeyBytes() / 2 + 4));
         sel = new FieldSelector();
+        mounts = new MountTable(cfg.maxMounts(), cfg.maxMounts() == 0 ? 0 : cfg.sharePeers());
+        router = new FwdRouter(mounts, cfg.frameBytes(), cfg.serveSubscriptionsUnderMounts());
 
         topic = new TopicState(this);
         awaits = new AwaitTable(this);
