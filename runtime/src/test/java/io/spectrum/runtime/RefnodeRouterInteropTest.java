@@ -191,7 +191,7 @@ class RefnodeRouterInteropTest {
     }
 
     /** A UDP port whose successor is free too (refnode binds its relay link to PORT+1). */
-    private static int freePortPair() throws IOException {
+    static int freePortPair() throws IOException {
         for (int i = 0; i < 50; i++) {
             int p;
             try (DatagramSocket s = new DatagramSocket(0)) {
