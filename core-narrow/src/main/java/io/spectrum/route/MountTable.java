@@ -38,6 +38,8 @@ public final class MountTable {
     private final int[] runLen;
     private final byte[] runs;
     private long generation;
+    /** One past the highest entry ever used: scans stop here (0 on a node that routes nothing). */
+    private int limit;
     private final ResourceCounter mountResource;
     private final ResourceCounter peerResource;
 
@@ -98,6 +100,7 @@ public final class MountTable {
         link[free] = l;
         peer[free] = p;
         runLen[free] = n;
+        limit = Math.max(limit, free + 1);
         mountResource.taken();
         return WireError.OK;
     }
@@ -140,7 +143,7 @@ public final class MountTable {
      */
     public int match(byte[] b, int off, int len) {
         int best = -1;
-        for (int i = 0; i < kind.length; i++) {
+        for (int i = 0; i < limit; i++) {
             if (kind[i] != FREE && (best < 0 || runLen[i] > runLen[best])
                     && FwdRewrite.runLength(b, off, len, runs, i * RUN_BYTES, runLen[i]) > 0) {
                 best = i;
@@ -171,6 +174,9 @@ public final class MountTable {
         }
         int free = -1;
         for (int i = mountCapacity; i < kind.length; i++) {
+            if (i >= limit && free >= 0) {
+                break; // nothing in use beyond the limit
+            }
             if (kind[i] == PEER && link[i] == l && peer[i] == p) {
                 return i;
             }
@@ -191,13 +197,14 @@ public final class MountTable {
         link[free] = l;
         peer[free] = p;
         runLen[free] = nameLen + n;
+        limit = Math.max(limit, free + 1);
         peerResource.taken();
         return free;
     }
 
     /** Forgets the return routes of (link, peer) under listener mounts: the peer went down. */
     public void peerDown(Link l, int p) {
-        for (int i = mountCapacity; i < kind.length; i++) {
+        for (int i = mountCapacity; i < limit; i++) {
             if (kind[i] == PEER && link[i] == l && peer[i] == p) {
                 free(i);
             }
