@@ -1,6 +1,8 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeConfig;
+import io.spectrum.route.FwdRouter;
+import io.spectrum.route.MountTable;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.TlvIndex;
 
@@ -18,6 +20,9 @@ final class FwdParts {
     final TlvIndex rx;
     final FrameBuffers buffers;
     final FieldSelector sel;
+    /** The mounts FWD frames are routed under, and the router that forwards them (issue 10 item 1). */
+    final MountTable mounts;
+    final FwdRouter router;
 
     final Deliveries deliveries;
     final AwaitTable awaits;
@@ -40,6 +45,8 @@ final class FwdParts {
         // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack
         buffers = new FrameBuffers(cfg.frameBytes(), Math.max(16, cfg.maxKeyBytes() / 2 + 4));
         sel = new FieldSelector();
+        mounts = new MountTable(cfg.maxMounts(), cfg.maxMounts() == 0 ? 0 : cfg.sharePeers());
+        router = new FwdRouter(mounts, cfg.frameBytes(), cfg.serveSubscriptionsUnderMounts());
 
         deliveries = new Deliveries(this);
         awaits = new AwaitTable(this);

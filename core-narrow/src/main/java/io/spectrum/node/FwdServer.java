@@ -6,7 +6,6 @@ import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wire.FrameDecoder;
-import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
 
 /**
@@ -23,24 +22,8 @@ import io.spectrum.wire.WireError;
  * (a NARROW node starts at the ceiling: its table never grows). Single-threaded.
  */
 public final class FwdServer {
-    /**
-     * Consulted for every FWD frame that arrives over a link, before the terminus (the router's hook,
-     * issue 10 item 1): {@link #LOCAL} means the terminus handles it; anything else means the
-     * forwarder took it (forwarded, or refused with its own answer). Its {@code fwd} is valid during
-     * the call only.
-     */
-    @FunctionalInterface
-    public interface Forwarder {
-        int route(Link inLink, int inPeer, FwdView fwd);
-    }
-
-    /** A {@link Forwarder}'s answer: not a routed frame, the terminus handles it. */
-    public static final int LOCAL = 0;
-
     private final FwdParts p;
     private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
-    private final FwdView routed = new FwdView();
-    private Forwarder forwarder;
 
     public FwdServer(NodeConfig cfg, FwdStore store, int linkCapacity) {
         p = new FwdParts(cfg, store, this, linkCapacity);
@@ -90,16 +73,7 @@ public final class FwdServer {
             link.stats().droppedInvalid++;
             return;
         }
-        // the one place a forwarder is consulted, for both cores (the owner's door is never routed)
-        if (forwarder != null && routed.wrap(p.rx, 0) == WireError.OK && forwarder.route(link, peer, routed) != LOCAL) {
-            return;
-        }
-        p.terminus.handle(li, peer);
-    }
-
-    /** Installs the router (null: none; every frame ends at this node's terminus). */
-    public void setForwarder(Forwarder f) {
-        forwarder = f;
+        p.terminus.handle(li, peer); // the router is consulted there first (FwdRouter.route), for both cores
     }
 
     /**
@@ -141,12 +115,47 @@ public final class FwdServer {
     public void peerDown(int li, int peer) {
         p.awaits.dropPeer(li, peer);
         p.client.peerDown(li, peer);
+        p.router.peerDown(p.links.link(li), peer); // a later peer on this handle gets a new return-route generation
         p.links.extensions.forget(li, peer);
     }
 
-    /** Detaches every link. */
+    /** Detaches every link (their mounts go with them). */
     public void clearLinks() {
+        for (int i = 0; i < p.links.count(); i++) {
+            p.router.mounts().linkGone(p.links.link(i));
+        }
         p.links.clear();
+    }
+
+    // ------------------------------------------------------------------ router (issue 10 item 1)
+
+    /** A single-peer mount of an attached link (see Node#mount). Status. */
+    public int mount(String name, Link link, int peer) {
+        return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mount(name, link, peer);
+    }
+
+    /** A listener mount of an attached multi-peer link (see Node#mountListener). Status. */
+    public int mountListener(String name, Link link) {
+        return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mountListener(name, link);
+    }
+
+    public int unmount(String name) {
+        return p.router.mounts().unmount(name);
+    }
+
+    /** FWD frames forwarded under a mount since start. */
+    public long forwarded() {
+        return p.router.forwarded();
+    }
+
+    /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
+    public long routeRefusals() {
+        return p.router.refused();
+    }
+
+    /** Of the router's refusals, those with no route. */
+    public long noRoute() {
+        return p.router.noRoute();
     }
 
     /** The largest frame the node may count on delivering (its own, or its smallest link's). */
@@ -276,9 +285,10 @@ public final class FwdServer {
         return p.shares.deliveriesDropped();
     }
 
-    /** Links, awaits, remote subscriptions and requests, announced peers, peer shares. */
+    /** Links, awaits, remote subscriptions and requests, announced peers, peer shares, mounts, routed peers. */
     public BoundedResource[] resources() {
         return new BoundedResource[] {p.awaits.resource, p.links.resource, p.client.resource(),
-            p.client.requestResource(), p.links.extensions.resource, p.shares.resource};
+            p.client.requestResource(), p.links.extensions.resource, p.shares.resource, p.mounts.mountResource(),
+            p.mounts.peerResource()};
     }
 }

@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
+import io.spectrum.route.FwdRouter;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
@@ -30,6 +31,9 @@ final class FwdTerminus {
     private final long defaultAwait;
     private final long maxAwait;
     private final FwdView fwd = new FwdView();
+    private final FwdRouter router;
+    /** The request being handled is a :subscribers request under a mount served here (an append may create). */
+    private boolean servedUnderMount;
 
     FwdTerminus(FwdParts p) {
         this.req = p.req;
@@ -45,6 +49,7 @@ final class FwdTerminus {
         this.clock = p.clock;
         this.defaultAwait = p.config.defaultAwaitTimeoutNanos();
         this.maxAwait = p.config.maxAwaitTimeoutNanos();
+        this.router = p.router;
     }
 
     /**
@@ -58,6 +63,10 @@ final class FwdTerminus {
             links.dropped(li);
             return;
         }
+        if (li >= 0 && router.route(links.link(li), peer, fwd) != FwdRouter.LOCAL) {
+            return; // forwarded under a mount, or refused with its typed error
+        }
+        servedUnderMount = li >= 0 && router.servedUnderMount();
         final int op = fwd.opcode();
         if (op == FwdView.OP_REPLY) {
             client.onReply(li, peer, fwd);
@@ -189,6 +198,16 @@ final class FwdTerminus {
         }
         if (sel.index < 0 && req.silent) {
             return; // a subscribe with no return route is dropped silently
+        }
+        if (servedUnderMount && sel.index < 0 && payload != TlvIndex.NONE && x.type(payload) == TlvType.SUBSCRIBER
+                && req.findDst() < 0
+                && !PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
+            // a host serves subscriptions under its mounts on the full path: the append creates it
+            int c = vt.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
+            if (c < 0) {
+                req.replyError(NodeResult.code(c));
+                return;
+            }
         }
         // the RFC-0035 §7.2 gate (READ on the vertex) runs before the slot is looked up
         int v = readableDst();

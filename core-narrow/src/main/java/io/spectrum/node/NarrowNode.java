@@ -9,6 +9,7 @@ import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.route.FwdRouter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Extensions;
@@ -66,6 +67,7 @@ public final class NarrowNode implements ServingNode {
     private long nextStats;
     private final FwdServer server;
     private final ComposedRead composed;
+    private final FwdRouter router;
 
     public NarrowNode(NodeConfig cfg) {
         NodeParts p = new NodeParts(cfg, this);
@@ -85,11 +87,12 @@ public final class NarrowNode implements ServingNode {
         client = p.client;
         composed = p.composed;
         server = p.server;
+        router = p.router;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource(),
-            links.extensions.resource, p.shares.resource};
+            links.extensions.resource, p.shares.resource, p.mounts.mountResource(), p.mounts.peerResource()};
         shares = p.shares;
-        stats = new NodeStats(resources, links, shares, cfg.maxLinks(), cfg.frameBytes());
+        stats = new NodeStats(resources, links, shares, router, cfg.maxLinks(), cfg.frameBytes());
         statsPeriod = cfg.statsPeriodNanos();
         nextStats = clock.nanoTime();
         publishCaps();
@@ -292,6 +295,39 @@ public final class NarrowNode implements ServingNode {
     }
 
     @Override
+    public int mount(String name, Link link, int peer) {
+        return server.mount(name, link, peer);
+    }
+
+    @Override
+    public int mountListener(String name, Link link) {
+        return server.mountListener(name, link);
+    }
+
+    @Override
+    public int unmount(String name) {
+        return server.unmount(name);
+    }
+
+    /** FWD frames forwarded under a mount since start. */
+    @Override
+    public long forwarded() {
+        return server.forwarded();
+    }
+
+    /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
+    @Override
+    public long routeRefusals() {
+        return server.routeRefusals();
+    }
+
+    /** Of the router's refusals, those with no route (sender without an inbound run, egress gone). */
+    @Override
+    public long noRoute() {
+        return server.noRoute();
+    }
+
+    @Override
     public int poll() {
         return server.poll(this, framesPerPoll);
     }
@@ -442,7 +478,7 @@ public final class NarrowNode implements ServingNode {
 
     @Override
     public void close() {
-        links.clear();
+        server.clearLinks();
         stats.linksCleared();
     }
 

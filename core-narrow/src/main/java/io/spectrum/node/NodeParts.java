@@ -2,6 +2,8 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.route.FwdRouter;
+import io.spectrum.route.MountTable;
 import io.spectrum.time.Clock;
 
 /**
@@ -23,6 +25,9 @@ final class NodeParts {
     final LinkTable links;
     /** Each remote peer's share of slots, awaits and delivery rate. */
     final PeerShares shares;
+    /** The mounts FWD frames are routed under, and the router that forwards them (shared FWD side). */
+    final MountTable mounts;
+    final FwdRouter router;
 
     // ------------------------------------------------------------------ parts, in build order
     final AwaitTable awaits;
@@ -52,6 +57,8 @@ final class NodeParts {
         deliveries = f.deliveries;
         client = f.client;
         composed = f.composed;
+        mounts = f.mounts;
+        router = f.router;
 
         topic = new TopicState(this);
         counts = new ListenerCounts(this);

@@ -54,4 +54,13 @@ public interface ServingNode extends Node, FrameHandler {
      * plus a note when undeclared vertices are writable too. Not for a hot path.
      */
     String remotelyWritable();
+
+    /** FWD frames forwarded under a mount since start (the router, issue 10 item 1). */
+    long forwarded();
+
+    /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
+    long routeRefusals();
+
+    /** Of the router's refusals, those with no route (sender without an inbound run, egress gone). */
+    long noRoute();
 }

@@ -74,8 +74,8 @@ class PoolsTest {
         NodeHarness h = new NodeHarness();
         h.node.write(h.temp, Frames.value(1, 1), 0, 5);
         Map<String, BoundedResource> m = byName(h.narrow());
-        assertEquals(List.of("node.announcedPeers", "node.awaits", "node.links", "node.peers", "node.records", "node.remoteRequests", "node.remoteSubscriptions", "node.slots",
-                "node.values", "node.vertices"), m.keySet().stream().sorted().toList());
+        assertEquals(List.of("node.announcedPeers", "node.awaits", "node.links", "node.mounts", "node.peers", "node.records", "node.remoteRequests",
+                "node.remoteSubscriptions", "node.routedPeers", "node.slots", "node.values", "node.vertices"), m.keySet().stream().sorted().toList());
         assertEquals(256, m.get("node.vertices").capacity());
         assertEquals(8 * LinkTable.ANNOUNCED_PEERS_PER_LINK, m.get("node.announcedPeers").capacity());
         assertEquals(5, m.get("node.vertices").inUse(), "root, $node, $node/caps, sensor, sensor/temp");

@@ -721,6 +721,37 @@ public final class WideNode implements ServingNode {
         return server.awaitsHeldBy(server.linkIndex(link), peer);
     }
 
+    /** A single-peer mount (the router's, shared with NarrowNode through FwdServer). Status. */
+    @Override
+    public int mount(String name, Link link, int peer) {
+        return server.mount(name, link, peer);
+    }
+
+    @Override
+    public int mountListener(String name, Link link) {
+        return server.mountListener(name, link);
+    }
+
+    @Override
+    public int unmount(String name) {
+        return server.unmount(name);
+    }
+
+    @Override
+    public long forwarded() {
+        return server.forwarded();
+    }
+
+    @Override
+    public long routeRefusals() {
+        return server.routeRefusals();
+    }
+
+    @Override
+    public long noRoute() {
+        return server.noRoute();
+    }
+
     @Override
     public long slotShareRefusals() {
         return server.slotShareRefusals();

@@ -135,27 +135,4 @@ class WideServesLinksTest {
         h.node.onPeerUp(h.link, NodeHarness.PEER);
         assertEquals(2, h.node.remote().sends(k), "re-subscribed when the peer came back");
     }
-
-    @Test
-    void aForwarderIsConsultedBeforeTheTerminus_inTheOneSharedDispatch() {
-        NodeHarness h = new NodeHarness();
-        h.node.write(h.temp, Frames.value(3, 1), 0, 5);
-        byte[] mount = NodePath.of("/board1").tlv();
-        int[] taken = {0};
-        ((WideNode) h.node).server().setForwarder((l, p, fwd) -> {
-            io.spectrum.wire.TlvIndex x = fwd.index();
-            boolean under = x.bodyLength(fwd.dst()) >= mount.length - 4
-                    && Arrays.equals(x.buffer(), x.bodyOffset(fwd.dst()), x.bodyOffset(fwd.dst()) + mount.length - 4,
-                            mount, 4, mount.length);
-            if (under) {
-                taken[0]++;
-                return 1;
-            }
-            return FwdServer.LOCAL;
-        });
-        assertEquals(0, h.exchange(NodeHarness.PEER, Frames.fwd(0, NodePath.of("/board1/x").tlv(), null, Frames.REPLY_EP)).size(),
-                "taken by the forwarder: the terminus answers nothing");
-        assertEquals(1, taken[0]);
-        assertEquals(0, h.request(Frames.fwd(0, h.temp.tlv(), null, Frames.REPLY_EP)).kind, "the rest ends at the terminus");
-    }
 }
