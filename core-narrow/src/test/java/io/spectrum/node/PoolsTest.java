@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** Fixed pools: running out is a typed refusal, never growth, and every pool reports it. */
 class PoolsTest {
-    static Map<String, BoundedResource> byName(NarrowNode n) {
+    static Map<String, BoundedResource> byName(io.spectrum.node.api.Node n) {
         Map<String, BoundedResource> m = new HashMap<>();
         for (BoundedResource r : n.resources()) {
             m.put(r.resourceName(), r);
