@@ -295,39 +295,6 @@ public final class NarrowNode implements ServingNode {
     }
 
     @Override
-    public int mount(String name, Link link, int peer) {
-        return server.mount(name, link, peer);
-    }
-
-    @Override
-    public int mountListener(String name, Link link) {
-        return server.mountListener(name, link);
-    }
-
-    @Override
-    public int unmount(String name) {
-        return server.unmount(name);
-    }
-
-    /** FWD frames forwarded under a mount since start. */
-    @Override
-    public long forwarded() {
-        return server.forwarded();
-    }
-
-    /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
-    @Override
-    public long routeRefusals() {
-        return server.routeRefusals();
-    }
-
-    /** Of the router's refusals, those with no route (sender without an inbound run, egress gone). */
-    @Override
-    public long noRoute() {
-        return server.noRoute();
-    }
-
-    @Override
     public int poll() {
         return server.poll(this, framesPerPoll);
     }
@@ -360,48 +327,6 @@ public final class NarrowNode implements ServingNode {
             return NodeResult.code(n);
         }
         return fanout.publishOwned(v, stats.buffer(), 0, n);
-    }
-
-    /** Slots the remote peer (link, peer) holds now (its share in use). */
-    @Override
-    public int slotsHeldBy(Link link, int peer) {
-        int li = linkIndex(link);
-        return li < 0 ? 0 : shares.slotsOf(li, peer);
-    }
-
-    /** Awaits the remote peer (link, peer) has pending now. */
-    @Override
-    public int awaitsHeldBy(Link link, int peer) {
-        int li = linkIndex(link);
-        return li < 0 ? 0 : shares.awaitsOf(li, peer);
-    }
-
-    /** Requests refused because a peer was over its slot share, since start. */
-    @Override
-    public long slotShareRefusals() {
-        return shares.slotRefusals();
-    }
-
-    /** Requests refused because a peer was over its await share, since start. */
-    @Override
-    public long awaitShareRefusals() {
-        return shares.awaitRefusals();
-    }
-
-    /** Delivery frames not sent because their peer was over its outbound rate, since start. */
-    @Override
-    public long deliveriesDropped() {
-        return shares.deliveriesDropped();
-    }
-
-    /**
-     * The vertices a remote peer may write, for an operator's warning: the declared paths whose
-     * declaration grants WRITE, comma-separated ("none" when there are none), plus a note when
-     * undeclared vertices are writable too. Not for a hot path (it builds a String).
-     */
-    @Override
-    public String remotelyWritable() {
-        return server.remotelyWritable();
     }
 
     @Override
@@ -449,26 +374,10 @@ public final class NarrowNode implements ServingNode {
         }
     }
 
-    /**
-     * Keys the holder tokens this node mints (docs/security.md, "Holders and spoofing") with 128 bits
-     * from a strong source; a process running the node calls it once at start (the runtime's node
-     * agent does, from {@code SecureRandom}).
-     */
-    @Override
-    public void seedHoldTokens(long k0, long k1) {
-        server.seedHoldTokens(k0, k1);
-    }
-
     /** The clock the node reads (its config's). */
     @Override
     public Clock clock() {
         return clock;
-    }
-
-    /** The client side of remote subscriptions and requests. */
-    @Override
-    public RemoteClient remote() {
-        return client;
     }
 
     @Override
@@ -480,17 +389,6 @@ public final class NarrowNode implements ServingNode {
     public void close() {
         server.clearLinks();
         stats.linksCleared();
-    }
-
-    /**
-     * Handles one FWD request as the node's owner (the local host, empty caller context) and
-     * copies the reply frame, if any, into {@code reply}.
-     *
-     * @return quantity: reply length (0 when nothing was answered) or a negated decode error
-     */
-    @Override
-    public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
-        return server.handleOwnerRequest(req, off, len, reply, rOff, rCap);
     }
 
     // ------------------------------------------------------------------ links
@@ -505,6 +403,7 @@ public final class NarrowNode implements ServingNode {
     }
 
     /** The shared FWD side this node serves its links with. */
+    @Override
     public FwdServer server() {
         return server;
     }

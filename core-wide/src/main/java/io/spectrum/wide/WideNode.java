@@ -4,7 +4,6 @@ import io.spectrum.link.Link;
 import io.spectrum.node.FwdServer;
 import io.spectrum.node.FwdStore;
 import io.spectrum.node.NarrowNode;
-import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.ServingNode;
@@ -675,32 +674,10 @@ public final class WideNode implements ServingNode {
         server.peerDown(li, peer);
     }
 
-    /**
-     * Handles one FWD request as the node's owner (empty caller context) and copies the reply frame,
-     * if any, into {@code reply} (the client's OwnerTransport door).
-     *
-     * @return quantity: reply length (0 when nothing was answered) or a negated decode error
-     */
-    @Override
-    public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
-        return server.handleOwnerRequest(req, off, len, reply, rOff, rCap);
-    }
-
-    /** The client side of remote subscriptions and requests. */
-    @Override
-    public RemoteClient remote() {
-        return server.remote();
-    }
-
     /** The shared FWD side this node serves its links with (shares, counters). */
+    @Override
     public FwdServer server() {
         return server;
-    }
-
-    /** Keys the holder tokens this node mints (see NarrowNode#seedHoldTokens). */
-    @Override
-    public void seedHoldTokens(long k0, long k1) {
-        server.seedHoldTokens(k0, k1);
     }
 
     /** True when the vertex exists (diagnostics, tests). */
@@ -709,72 +686,9 @@ public final class WideNode implements ServingNode {
         return find(path) != null;
     }
 
-    /** Slots the remote peer (link, peer) holds now (its share in use). */
-    @Override
-    public int slotsHeldBy(Link link, int peer) {
-        return server.slotsHeldBy(server.linkIndex(link), peer);
-    }
-
-    /** Awaits the remote peer (link, peer) has pending now. */
-    @Override
-    public int awaitsHeldBy(Link link, int peer) {
-        return server.awaitsHeldBy(server.linkIndex(link), peer);
-    }
-
-    /** A single-peer mount (the router's, shared with NarrowNode through FwdServer). Status. */
-    @Override
-    public int mount(String name, Link link, int peer) {
-        return server.mount(name, link, peer);
-    }
-
-    @Override
-    public int mountListener(String name, Link link) {
-        return server.mountListener(name, link);
-    }
-
-    @Override
-    public int unmount(String name) {
-        return server.unmount(name);
-    }
-
-    @Override
-    public long forwarded() {
-        return server.forwarded();
-    }
-
-    @Override
-    public long routeRefusals() {
-        return server.routeRefusals();
-    }
-
-    @Override
-    public long noRoute() {
-        return server.noRoute();
-    }
-
-    @Override
-    public long slotShareRefusals() {
-        return server.slotShareRefusals();
-    }
-
-    @Override
-    public long awaitShareRefusals() {
-        return server.awaitShareRefusals();
-    }
-
-    @Override
-    public long deliveriesDropped() {
-        return server.deliveriesDropped();
-    }
-
     @Override
     public Clock clock() {
         return clock;
-    }
-
-    @Override
-    public String remotelyWritable() {
-        return server.remotelyWritable();
     }
 
     @Override
