@@ -1,8 +1,8 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeConfig;
-import io.spectrum.route.FwdRouter;
-import io.spectrum.route.MountTable;
+import io.spectrum.node.route.FwdRouter;
+import io.spectrum.node.route.MountTable;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.TlvIndex;
 

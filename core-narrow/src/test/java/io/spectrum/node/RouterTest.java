@@ -270,6 +270,15 @@ class RouterTest {
     }
 
     @Test
+    void aRequestWhoseSrcCannotGrowIsDropped() {
+        chain(false);
+        byte[] ref = Frames.hex("14000800" + "0100000002000000"); // src PATH_REF: no route to grow
+        assertEquals(0, send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), null, ref)).size());
+        assertEquals(1, a.routeRefusals());
+        assertEquals(0, ab[0].sent().size(), "not forwarded");
+    }
+
+    @Test
     void mountRefusalsAreTyped() {
         ServingNode n = NodeHarness.core.apply(NodeConfig.builder().maxMounts(2).build());
         MemoryLink[] l = MemoryLink.pair();
@@ -277,6 +286,7 @@ class RouterTest {
         n.attach(l[0]);
         assertEquals(WireError.PATH_INVALID, n.mount("a/b", l[0], 0));
         assertEquals(WireError.PATH_INVALID, n.mount("", l[0], 0));
+        assertEquals(WireError.PATH_INVALID, n.mount("$node", l[0], 0), "the node's own names");
         assertEquals(WireError.OK, n.mount("x", l[0], 0));
         assertEquals(WireError.PATH_IN_USE, n.mountListener("x", l[0]));
         assertEquals(WireError.OK, n.mountListener("y", l[0]));

@@ -1,8 +1,9 @@
-package io.spectrum.route;
+package io.spectrum.node.route;
 
 import io.spectrum.link.Link;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.FwdRewrite;
+import io.spectrum.wire.PathKeys;
 import io.spectrum.wire.WireError;
 
 /**
@@ -60,7 +61,8 @@ public final class MountTable {
     }
 
     /**
-     * Mounts a single-peer link under {@code name} (one PATH segment, ASCII).
+     * Mounts a single-peer link under {@code name} (one PATH segment, ASCII, not starting with
+     * {@code $}: those names are the node's own).
      *
      * @return status: OK, PATH_INVALID (not a segment), PATH_IN_USE (the name is mounted),
      *     FLOW_BACKPRESSURE (table full, counted)
@@ -85,8 +87,8 @@ public final class MountTable {
             }
         }
         int n = FwdRewrite.writeSegment(name, runs, scratchOff(), RUN_BYTES);
-        if (n < 0) {
-            return WireError.PATH_INVALID;
+        if (n < 0 || PathKeys.hasReservedSegment(runs, scratchOff(), n)) {
+            return WireError.PATH_INVALID; // not a segment, or a $ name (the node's own: $node, $reply)
         }
         if (named(runs, scratchOff(), n) >= 0) {
             return WireError.PATH_IN_USE;

@@ -1,4 +1,4 @@
-package io.spectrum.route;
+package io.spectrum.node.route;
 
 import io.spectrum.link.Link;
 import io.spectrum.wire.FieldView;
@@ -31,7 +31,8 @@ import io.spectrum.wire.WireError;
  *       LOCAL, and {@link #servedUnderMount()} is true for the terminus;</li>
  *   <li>a request from a (link, peer) with no inbound run (its link is not mounted, or the peer table
  *       is full): ERROR {@code path::not_found}, counted as no-route;</li>
- *   <li>otherwise forwarded; a frame too large for the buffer is ERROR {@code flow::backpressure},
+ *   <li>otherwise forwarded; a frame the rewrite cannot forward (a request whose src is a
+ *       PATH_REF) is dropped, as libtracer does; one too large for the buffer is ERROR {@code flow::backpressure},
  *       an egress that refuses the frame (peer gone) ERROR {@code transport::down}, counted as
  *       no-route.</li>
  * </ol>
@@ -110,6 +111,10 @@ public final class FwdRouter {
         }
         final int n = FwdRewrite.forward(fwd, strip, mounts.runs(), in < 0 ? 0 : mounts.runOffset(in),
                 in < 0 ? 0 : mounts.runLength(in), out, 0, out.length);
+        if (n == -WireError.FRAME_INVALID) {
+            refused++; // not forwardable (a request whose src cannot grow): dropped, as libtracer does
+            return REFUSED;
+        }
         if (n < 0) {
             return refuse(inLink, inPeer, fwd, -n, false);
         }
