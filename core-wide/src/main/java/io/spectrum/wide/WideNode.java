@@ -247,7 +247,13 @@ public final class WideNode implements ServingNode {
         v.seq++;
         setPublisher(v, p);
         v.stale = false;
-        v.noticeRoute = rl > 0 ? Arrays.copyOfRange(route, ro, ro + rl) : null;
+        if (rl <= 0) {
+            v.noticeRoute = null;
+        } else if (v.noticeRoute == null || v.noticeRoute.length != rl) {
+            v.noticeRoute = Arrays.copyOfRange(route, ro, ro + rl);
+        } else {
+            System.arraycopy(route, ro, v.noticeRoute, 0, rl); // the same publisher's route: no new array per write
+        }
         if (v.awaits > 0) {
             server.answerAwaits(v.id, v.value, 0, v.valLen);
         }
