@@ -1,19 +1,19 @@
 package io.spectrum.client;
 
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.wire.WireError;
 
 /**
  * A {@link Transport} into a local node through its owner door
- * ({@link NarrowNode#handleOwnerRequest}): each request is answered synchronously and its reply
+ * ({@link ServingNode#handleOwnerRequest}, either core): each request is answered synchronously and its reply
  * handed out on the next poll. Must be used on the node's thread.
  */
 public final class OwnerTransport implements Transport {
-    private final NarrowNode node;
+    private final ServingNode node;
     private final byte[] reply = new byte[64 * 1024];
     private int pending;
 
-    public OwnerTransport(NarrowNode node) {
+    public OwnerTransport(ServingNode node) {
         this.node = node;
     }
 

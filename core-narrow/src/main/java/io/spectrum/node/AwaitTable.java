@@ -13,7 +13,7 @@ import io.spectrum.wire.WireError;
  * retirement (PATH_NOT_FOUND); it goes silently when its caller's peer departs.
  */
 final class AwaitTable {
-    private final VertexTable vt;
+    private final FwdStore store;
     private final LinkTable links;
     private final FrameBuffers buffers;
     private final PeerShares shares;
@@ -28,10 +28,10 @@ final class AwaitTable {
     private final int[] srcLen;
     private final byte[] routes;
 
-    AwaitTable(NodeParts p) {
+    AwaitTable(FwdParts p) {
         final int capacity = p.config.maxAwaits();
         final int routeBytes = p.config.awaitRouteBytes();
-        this.vt = p.vt;
+        this.store = p.store;
         this.links = p.links;
         this.buffers = p.buffers;
         this.shares = p.shares;
@@ -45,7 +45,7 @@ final class AwaitTable {
         srcLen = new int[capacity];
         routes = new byte[capacity * routeBytes];
         for (int i = 0; i < capacity; i++) {
-            vertex[i] = VertexTable.NONE;
+            vertex[i] = FwdStore.NONE;
         }
     }
 
@@ -64,7 +64,7 @@ final class AwaitTable {
         final int sLen = x.totalLength(req.src);
         int a = -1;
         for (int i = 0; i < vertex.length; i++) {
-            if (vertex[i] == VertexTable.NONE) {
+            if (vertex[i] == FwdStore.NONE) {
                 a = i;
                 break;
             }
@@ -84,14 +84,14 @@ final class AwaitTable {
         srcLen[a] = sLen;
         System.arraycopy(b, dstStart, routes, a * route, dLen);
         System.arraycopy(b, srcStart, routes, a * route + dLen, sLen);
-        vt.addAwaits(v, 1);
+        store.addAwaits(v, 1);
         resource.taken();
         return WireError.OK;
     }
 
     /** Answers every await on v with the value just written. */
     void answerValue(int v, byte[] pb, int po, int pl) {
-        if (vt.awaits(v) > 0) {
+        if (store.awaits(v) > 0) {
             for (int a = 0; a < vertex.length; a++) {
                 if (vertex[a] == v) {
                     answer(a, FwdView.KIND_RESULT, 0, pb, po, pl);
@@ -112,7 +112,7 @@ final class AwaitTable {
     /** Answers FLOW_TIMEOUT to every await whose deadline has passed. */
     void expire(long now) {
         for (int a = 0; a < vertex.length; a++) {
-            if (vertex[a] != VertexTable.NONE && now - deadline[a] >= 0) {
+            if (vertex[a] != FwdStore.NONE && now - deadline[a] >= 0) {
                 answer(a, FwdView.KIND_ERROR, WireError.FLOW_TIMEOUT, null, 0, 0);
             }
         }
@@ -121,7 +121,7 @@ final class AwaitTable {
     /** Frees, unanswered, every await of a departed peer. */
     void dropPeer(int li, int p) {
         for (int a = 0; a < vertex.length; a++) {
-            if (vertex[a] != VertexTable.NONE && link[a] == li && peer[a] == p) {
+            if (vertex[a] != FwdStore.NONE && link[a] == li && peer[a] == p) {
                 free(a);
             }
         }
@@ -152,8 +152,8 @@ final class AwaitTable {
 
     private void free(int a) {
         shares.returnAwait(link[a], peer[a]);
-        vt.addAwaits(vertex[a], -1);
-        vertex[a] = VertexTable.NONE;
+        store.addAwaits(vertex[a], -1);
+        vertex[a] = FwdStore.NONE;
         resource.returned();
     }
 }

@@ -9,15 +9,15 @@ package io.spectrum.node;
  * per step, O(k²) per listing of k children, and no scratch memory.
  *
  * <p>Visibility: the owner sees every child; a remote caller (the request's caller) sees neither
- * {@code $}-named children (flag {@link VertexTable#F_RESERVED}) nor children its
+ * {@code $}-named children (flag {@link FwdStore#isReserved}) nor children its
  * {@link io.spectrum.node.api.AccessPolicy} does not let it READ.
  */
 final class ChildOrder {
-    private final VertexTable vt;
+    private final FwdStore vt;
     private final FwdRequest req;
 
-    ChildOrder(NodeParts p) {
-        this.vt = p.vt;
+    ChildOrder(FwdParts p) {
+        this.vt = p.store;
         this.req = p.req;
     }
 
@@ -29,13 +29,13 @@ final class ChildOrder {
      */
     int next(int v, int last, boolean ownerView) {
         final int prefix = vt.keyLen(v);
-        int best = VertexTable.NONE;
-        for (int c = vt.firstChild(v); c != VertexTable.NONE; c = vt.nextSibling(c)) {
+        int best = FwdStore.NONE;
+        for (int c = vt.firstChild(v); c != FwdStore.NONE; c = vt.nextSibling(c)) {
             if (!visible(c, ownerView)) {
                 continue;
             }
-            if ((last == VertexTable.NONE || compareSegments(c, last, prefix) > 0)
-                    && (best == VertexTable.NONE || compareSegments(c, best, prefix) < 0)) {
+            if ((last == FwdStore.NONE || compareSegments(c, last, prefix) > 0)
+                    && (best == FwdStore.NONE || compareSegments(c, best, prefix) < 0)) {
                 best = c;
             }
         }
@@ -49,21 +49,22 @@ final class ChildOrder {
         return !vt.isReserved(c) && req.canRead(c);
     }
 
-    /** Offset in {@code vt.keys()} of the vertex's last PATH record ({@code [len][bytes]}); v must not be the root. */
+    /** Offset in {@code keys(v)} of the vertex's last PATH record ({@code [len][bytes]}); v must not be the root. */
     int lastSegment(int v) {
         return vt.keyOffset(v) + vt.keyLen(vt.parent(v));
     }
 
     /** Unsigned byte order of two siblings' last segments (a proper prefix sorts first). */
     private int compareSegments(int a, int b, int prefix) {
-        final byte[] k = vt.keys();
+        final byte[] ka = vt.keys(a);
+        final byte[] kb = vt.keys(b);
         final int ao = vt.keyOffset(a) + prefix;
         final int bo = vt.keyOffset(b) + prefix;
-        final int al = k[ao] & 0xFF;
-        final int bl = k[bo] & 0xFF;
+        final int al = ka[ao] & 0xFF;
+        final int bl = kb[bo] & 0xFF;
         final int n = Math.min(al, bl);
         for (int i = 1; i <= n; i++) {
-            int d = (k[ao + i] & 0xFF) - (k[bo + i] & 0xFF);
+            int d = (ka[ao + i] & 0xFF) - (kb[bo + i] & 0xFF);
             if (d != 0) {
                 return d;
             }

@@ -13,7 +13,7 @@ import io.spectrum.wire.WireError;
  * frame buffer answers {@code flow::backpressure}. Allocation-free: the order and visibility come from
  * {@link ChildOrder} (O(k²) compares for k children, no scratch array).
  *
- * <p>Visibility: {@code $}-named children (node-internal, flag {@link VertexTable#F_RESERVED}) are
+ * <p>Visibility: {@code $}-named children (node-internal, {@link FwdStore#isReserved}) are
  * listed to the owner only; a remote caller also sees only the children its {@link
  * io.spectrum.node.api.AccessPolicy} lets it read (the composed-read pruning rule of digest §6).
  * Retired vertices are gone from the vertex table, so they vanish from the listing.
@@ -21,13 +21,13 @@ import io.spectrum.wire.WireError;
 final class ChildrenField {
     private final FwdRequest req;
     private final FieldSelector sel;
-    private final VertexTable vt;
+    private final FwdStore vt;
     private final ChildOrder order;
 
-    ChildrenField(NodeParts p) {
+    ChildrenField(FwdParts p) {
         this.req = p.req;
         this.sel = p.sel;
-        this.vt = p.vt;
+        this.vt = p.store;
         this.order = p.order;
     }
 
@@ -43,9 +43,10 @@ final class ChildrenField {
         final boolean ownerView = req.fromOwner();
         TlvWriter t = req.beginReply(FwdView.KIND_RESULT);
         t.begin(TlvType.POINT);
-        for (int c = order.next(v, VertexTable.NONE, ownerView); c != VertexTable.NONE; c = order.next(v, c, ownerView)) {
+        for (int c = order.next(v, FwdStore.NONE, ownerView); c != FwdStore.NONE; c = order.next(v, c, ownerView)) {
             final int at = order.lastSegment(c);
-            t.begin(TlvType.POINT).leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF).end();
+            final byte[] k = vt.keys(c);
+            t.begin(TlvType.POINT).leaf(TlvType.NAME, k, at + 1, k[at] & 0xFF).end();
         }
         t.end().end();
         if (t.error() == WireError.OK) {

@@ -1,7 +1,6 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
-import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -22,15 +21,13 @@ import io.spectrum.wire.WireError;
  */
 final class ComposedRead {
     private static final byte[] NO_BYTES = {};
-    private final VertexTable vt;
-    private final BlockPool values;
+    private final FwdStore vt;
     private final ChildOrder order;
     private final FwdRequest req;
     private final FrameBuffers buffers;
 
-    ComposedRead(NodeParts p) {
-        this.vt = p.vt;
-        this.values = p.values;
+    ComposedRead(FwdParts p) {
+        this.vt = p.store;
         this.order = p.order;
         this.req = p.req;
         this.buffers = p.buffers;
@@ -42,7 +39,7 @@ final class ComposedRead {
      * stored value or not_found), as its {@code :children[]} listing is empty.
      */
     boolean composes(int v, boolean ownerView) {
-        return order.next(v, VertexTable.NONE, ownerView) != VertexTable.NONE;
+        return order.next(v, FwdStore.NONE, ownerView) != FwdStore.NONE;
     }
 
     /** Answers the FWD READ of {@code v} (dst and READ gate already checked) with RESULT + the tree. */
@@ -82,16 +79,17 @@ final class ComposedRead {
                 t.leaf(TlvType.NAME, NO_BYTES, 0, 0);
             } else {
                 final int at = order.lastSegment(v);
-                t.leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF);
+                final byte[] k = vt.keys(v);
+                t.leaf(TlvType.NAME, k, at + 1, k[at] & 0xFF);
             }
             if (vt.valLen(v) >= 0) {
-                t.raw(values.memory(), vt.valOff(v), vt.valLen(v)); // stored trailer-less
+                t.raw(vt.valueMemory(v), vt.valOff(v), vt.valLen(v)); // stored trailer-less
             }
             if (t.error() != WireError.OK) {
                 return t.error();
             }
-            int c = order.next(v, VertexTable.NONE, ownerView);
-            if (c != VertexTable.NONE) {
+            int c = order.next(v, FwdStore.NONE, ownerView);
+            if (c != FwdStore.NONE) {
                 v = c; // down to the first child
                 continue;
             }
@@ -102,7 +100,7 @@ final class ComposedRead {
                 }
                 final int p = vt.parent(v);
                 final int n = order.next(p, v, ownerView);
-                if (n != VertexTable.NONE) {
+                if (n != FwdStore.NONE) {
                     v = n;
                     break;
                 }

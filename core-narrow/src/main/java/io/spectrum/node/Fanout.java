@@ -2,10 +2,6 @@ package io.spectrum.node;
 
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.DeliveryPolicy;
-import io.spectrum.wire.FwdView;
-import io.spectrum.wire.Names;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 /**
@@ -19,12 +15,10 @@ final class Fanout {
     private final SlotTable st;
     private final BlockPool values;
     private final BlockPool records;
-    private final LinkTable links;
-    private final FrameBuffers buffers;
+    private final Deliveries deliveries;
     private final TopicState topic;
     private final AwaitTable awaits;
     private final SubscriberSlots slots;
-    private final PeerShares shares;
     private final ValueView view = new ValueView();
     private final Publisher owner = new Publisher().set(NarrowNode.OWNER, 0, null, 0, 0);
 
@@ -33,12 +27,10 @@ final class Fanout {
         this.st = p.st;
         this.values = p.values;
         this.records = p.records;
-        this.links = p.links;
-        this.buffers = p.buffers;
+        this.deliveries = p.deliveries;
         this.topic = p.topic;
         this.awaits = p.awaits;
         this.slots = p.slots;
-        this.shares = p.shares;
     }
 
     /** The local host's write: {@link #publish} with the owner as publisher. */
@@ -109,29 +101,9 @@ final class Fanout {
             LocalSubscription sub = (LocalSubscription) st.handle(s);
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
-            if (!shares.allowDelivery(st.holderLink(s), st.holderPeer(s))) {
+            if (!deliveries.routed(word, st.holderLink(s), st.holderPeer(s), records.memory(), st.recOff(s) + st.recLen(s),
+                    st.routeLen(s), vb, vo, vl, seq, stale, deleted, vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
                 return; // over the peer's outbound rate: dropped and counted, not queued (a one_shot edge stays)
-            }
-            final byte[] mem = records.memory();
-            TlvWriter t = buffers.txWriter();
-            t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
-                    .raw(mem, st.recOff(s) + st.recLen(s), st.routeLen(s))
-                    .raw(Names.EMPTY_PATH)
-                    .raw(vb, vo, vl);
-            if ((word & SlotTable.STAMP) != 0) {
-                t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
-                        .begin(TlvType.SETTINGS)
-                        .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
-                        .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
-                        .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
-                if ((word & SlotTable.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
-                    t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, vt.keys(), vt.keyOffset(v), vt.keyLen(v));
-                }
-                t.end().end();
-            }
-            t.end();
-            if (t.error() == WireError.OK) {
-                links.send(st.holderLink(s), st.holderPeer(s), buffers.tx, t.length());
             }
         } else if ((word & SlotTable.KIND_LOCAL) != 0) {
             int tv = st.target(s);

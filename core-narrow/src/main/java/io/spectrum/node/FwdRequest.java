@@ -4,6 +4,7 @@ import io.spectrum.node.api.AccessPolicy;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.AccessMask;
 import io.spectrum.wire.Extensions;
+import io.spectrum.wire.FwdRewrite;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -18,12 +19,11 @@ import io.spectrum.wire.WireError;
 final class FwdRequest {
     /** The decoded request frame. */
     final TlvIndex rx;
-    private final VertexTable vt;
+    private final FwdStore vt;
     private final LinkTable links;
     private final FrameBuffers buffers;
     private final AccessPolicy access;
     private final boolean undeclaredWritable;
-    private final Publisher publisher = new Publisher();
     private final Extensions extensions = new Extensions();
 
     int link;
@@ -35,9 +35,9 @@ final class FwdRequest {
     /** The holder token the request carries ({@link Extensions#holdToken}), or NO_TOKEN. */
     long hold;
 
-    FwdRequest(NodeParts p) {
+    FwdRequest(FwdParts p) {
         this.rx = p.rx;
-        this.vt = p.vt;
+        this.vt = p.store;
         this.links = p.links;
         this.buffers = p.buffers;
         this.access = p.config.accessPolicy();
@@ -52,11 +52,6 @@ final class FwdRequest {
         src = srcEntry;
         silent = rx.type(srcEntry) == TlvType.PATH && rx.bodyLength(srcEntry) == 0;
         hold = Extensions.NO_TOKEN;
-    }
-
-    /** The caller as publisher of a WRITE; with {@code notices}, its src is the notice route. */
-    Publisher publisher(boolean notices) {
-        return publisher.set(link, peer, rx.buffer(), rx.start(src), notices ? rx.totalLength(src) : 0);
     }
 
     /**
@@ -142,7 +137,7 @@ final class FwdRequest {
         }
         final VertexSchema sc = vt.schema(v);
         return (sc == null || sc.allows(AccessMask.READ)) && (access == null
-                || access.canRead(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer));
+                || access.canRead(vt.keys(v), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer));
     }
 
     /** WRITE of v's value. */
@@ -152,7 +147,7 @@ final class FwdRequest {
         }
         final VertexSchema sc = vt.schema(v);
         return (sc == null ? undeclaredWritable : sc.allows(AccessMask.WRITE)) && (access == null
-                || access.canWrite(vt.keys(), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer));
+                || access.canWrite(vt.keys(v), vt.keyOffset(v), vt.keyLen(v), links.id(link), peer));
     }
 
     /** SUBSCRIBE on v: an append to or a replace in its :subscribers. */
@@ -171,13 +166,7 @@ final class FwdRequest {
 
     /** Starts a reply in the transmit buffer: FWD{REPLY, dst = request src, src = request dst, kind. */
     TlvWriter beginReply(int kind) {
-        final TlvIndex x = rx;
-        TlvWriter t = buffers.txWriter();
-        t.begin(TlvType.FWD).value(FwdView.OP_REPLY, 1)
-                .raw(x.buffer(), x.start(src), x.totalLength(src))
-                .raw(x.buffer(), x.start(dst), x.totalLength(dst))
-                .value(kind, 1);
-        return t;
+        return FwdRewrite.beginReply(buffers.txWriter(), rx, src, dst, kind);
     }
 
     /** Sends the reply built in the transmit buffer to the caller. */

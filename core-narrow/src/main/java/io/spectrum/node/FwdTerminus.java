@@ -1,7 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
-import io.spectrum.node.pool.BlockPool;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
@@ -23,35 +23,33 @@ final class FwdTerminus {
     private final ChildrenField children;
     private final SettingsField settings;
     private final ComposedRead composed;
-    private final VertexTable vt;
-    private final BlockPool values;
+    private final FwdStore vt;
     private final LinkTable links;
-    private final TopicState topic;
-    private final Fanout fanout;
     private final AwaitTable awaits;
     private final RemoteClient client;
     private final Clock clock;
     private final long defaultAwait;
     private final long maxAwait;
     private final FwdView fwd = new FwdView();
+    private final FwdRouter router;
+    /** The request being handled is a :subscribers request under a mount served here (an append may create). */
+    private boolean servedUnderMount;
 
-    FwdTerminus(NodeParts p) {
+    FwdTerminus(FwdParts p) {
         this.req = p.req;
         this.sel = p.sel;
         this.subscribers = p.subscribers;
         this.children = p.children;
         this.settings = p.settings;
         this.composed = p.composed;
-        this.vt = p.vt;
-        this.values = p.values;
+        this.vt = p.store;
         this.links = p.links;
-        this.topic = p.topic;
-        this.fanout = p.fanout;
         this.awaits = p.awaits;
         this.client = p.client;
         this.clock = p.clock;
         this.defaultAwait = p.config.defaultAwaitTimeoutNanos();
         this.maxAwait = p.config.maxAwaitTimeoutNanos();
+        this.router = p.router;
     }
 
     /**
@@ -65,6 +63,10 @@ final class FwdTerminus {
             links.dropped(li);
             return;
         }
+        if (li >= 0 && router.route(links.link(li), peer, fwd) != FwdRouter.LOCAL) {
+            return; // forwarded under a mount, or refused with its typed error
+        }
+        servedUnderMount = li >= 0 && router.servedUnderMount();
         final int op = fwd.opcode();
         if (op == FwdView.OP_REPLY) {
             client.onReply(li, peer, fwd);
@@ -132,10 +134,10 @@ final class FwdTerminus {
             }
             if (vt.isReserved(v) && !req.extended()) {
                 // the node's own SETTINGS ($node/caps) without its spectrum.* keys
-                req.replyResultWithoutExtensionKeys(values.memory(), vt.valOff(v), vt.valLen(v));
+                req.replyResultWithoutExtensionKeys(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
                 return;
             }
-            req.replyResult(values.memory(), vt.valOff(v), vt.valLen(v));
+            req.replyResult(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
             return;
         }
         final TlvIndex x = req.rx;
@@ -197,6 +199,16 @@ final class FwdTerminus {
         if (sel.index < 0 && req.silent) {
             return; // a subscribe with no return route is dropped silently
         }
+        if (servedUnderMount && sel.index < 0 && payload != TlvIndex.NONE && x.type(payload) == TlvType.SUBSCRIBER
+                && req.findDst() < 0
+                && !PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
+            // a host serves subscriptions under its mounts on the full path: the append creates it
+            int c = vt.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
+            if (c < 0) {
+                req.replyError(NodeResult.code(c));
+                return;
+            }
+        }
         // the RFC-0035 §7.2 gate (READ on the vertex) runs before the slot is looked up
         int v = readableDst();
         if (v < 0) {
@@ -235,7 +247,7 @@ final class FwdTerminus {
             return;
         }
         if (v < 0 && req.fromOwner()) {
-            v = topic.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
+            v = vt.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
             if (v < 0) {
                 req.replyError(NodeResult.code(v));
                 return;
@@ -259,7 +271,8 @@ final class FwdTerminus {
         }
         int len = x.untrailedLength(payload);
         boolean notify = fwd.activity() && !req.silent;
-        int r = fanout.publish(v, x.buffer(), x.start(payload), len, req.publisher(notify));
+        int r = vt.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, x.buffer(), x.start(req.src),
+                notify ? x.totalLength(req.src) : 0);
         if (r != WireError.OK) {
             req.replyError(r);
         } else {

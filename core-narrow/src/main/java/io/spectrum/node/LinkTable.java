@@ -12,7 +12,8 @@ final class LinkTable {
     /** Announced peers a link can hold (the extensions table is sized once from the link capacity). */
     static final int ANNOUNCED_PEERS_PER_LINK = 8;
 
-    private final Link[] links;
+    private Link[] links;
+    private final int ceiling;
     private int count;
     /** The node's own frame size, and the smallest frame any attached link carries if smaller. */
     private final int nodeFrame;
@@ -26,19 +27,29 @@ final class LinkTable {
     private int ownerReplyCap;
     private int ownerReplyLen;
 
-    LinkTable(int capacity, int frameBytes) {
+    /**
+     * {@code initial} entries now, growing (doubling, on attach only) up to {@code ceiling}; a NARROW
+     * node passes its ceiling as the initial size, so its table never grows.
+     */
+    LinkTable(int initial, int ceiling, int frameBytes) {
         nodeFrame = frameBytes;
         frameLimit = frameBytes;
-        links = new Link[capacity];
-        resource = new ResourceCounter("node.links", capacity);
-        extensions = new PeerExtensions(capacity * ANNOUNCED_PEERS_PER_LINK);
+        this.ceiling = ceiling;
+        links = new Link[Math.max(1, Math.min(initial, ceiling))];
+        resource = new ResourceCounter("node.links", ceiling);
+        extensions = new PeerExtensions(ceiling * ANNOUNCED_PEERS_PER_LINK);
     }
 
-    /** Adds the link; FLOW_BACKPRESSURE (counted as a refusal) when the table is full. */
+    /** Adds the link; false (counted as a refusal) at the ceiling. */
     boolean add(Link link) {
-        if (count == links.length) {
+        if (count == ceiling) {
             resource.refused();
             return false;
+        }
+        if (count == links.length) {
+            Link[] grown = new Link[(int) Math.min(ceiling, 2L * links.length)];
+            System.arraycopy(links, 0, grown, 0, count);
+            links = grown;
         }
         links[count++] = link;
         resource.taken();

@@ -2,11 +2,6 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.wire.FwdView;
-import io.spectrum.wire.Names;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
-import io.spectrum.wire.WireError;
 
 /**
  * The delivering-edge counts: a vertex's own count and the listener count of every vertex in its
@@ -16,8 +11,7 @@ import io.spectrum.wire.WireError;
 final class ListenerCounts {
     private final VertexTable vt;
     private final BlockPool records;
-    private final LinkTable links;
-    private final FrameBuffers buffers;
+    private final Deliveries deliveries;
     private ActivityListener activity;
     /** The read-only path view handed to the activity listener. */
     private final ValueView path = new ValueView();
@@ -25,8 +19,7 @@ final class ListenerCounts {
     ListenerCounts(NodeParts p) {
         this.vt = p.vt;
         this.records = p.records;
-        this.links = p.links;
-        this.buffers = p.buffers;
+        this.deliveries = p.deliveries;
     }
 
     /** The local host's receiver of active / idle notices (null: none). */
@@ -57,18 +50,8 @@ final class ListenerCounts {
                 activity.onActivity(path.wrapPath(vt.keys(), vt.keyOffset(v), vt.keyLen(v)), active, n);
             }
         } else if (pl >= 0 && vt.publisherNotify(v) && vt.pubRouteOff(v) >= 0) {
-            TlvWriter t = buffers.scratchWriter();
-            t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
-                    .raw(records.memory(), vt.pubRouteOff(v), vt.pubRouteLen(v))
-                    .raw(Names.EMPTY_PATH)
-                    .begin(TlvType.SETTINGS)
-                    .leaf(TlvType.NAME, Names.ACTIVITY).value(active ? 1 : 0, 1)
-                    .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, vt.keys(), vt.keyOffset(v), vt.keyLen(v))
-                    .leaf(TlvType.NAME, Names.ACTIVITY_SUBSCRIBERS).value(n, 4)
-                    .end().end();
-            if (t.error() == WireError.OK) {
-                links.send(pl, vt.pubPeer(v), buffers.scratch, t.length());
-            }
+            deliveries.notice(pl, vt.pubPeer(v), records.memory(), vt.pubRouteOff(v), vt.pubRouteLen(v), active,
+                    vt.keys(), vt.keyOffset(v), vt.keyLen(v), n);
         }
     }
 }

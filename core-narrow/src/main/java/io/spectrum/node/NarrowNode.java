@@ -1,9 +1,7 @@
 package io.spectrum.node;
 
-import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.node.api.ActivityListener;
-import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
@@ -11,15 +9,12 @@ import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Extensions;
-import io.spectrum.wire.FrameDecoder;
-import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
-import io.spectrum.wire.TlvIndex;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 /**
@@ -32,13 +27,15 @@ import io.spectrum.wire.WireError;
  * configuration and hands to each part's constructor, each part in its own class:
  * {@link TopicState} (value, sequence, publisher, stale), {@link Fanout} (write propagation and
  * delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists, delivering counts,
- * activity notices), {@link AwaitTable}, {@link LinkTable}, and the FWD side: {@link FwdTerminus},
- * {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField}, {@link ChildrenField}.
+ * activity notices), and the FWD side shared with core-wide's WideNode, {@link FwdServer} over
+ * this node's tables through {@link NarrowStore}: {@link LinkTable}, {@link AwaitTable},
+ * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField},
+ * {@link ChildrenField}, {@link Deliveries}.
  *
  * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
  * a remote caller is (attached link index, peer).
  */
-public final class NarrowNode implements Node, FrameHandler {
+public final class NarrowNode implements ServingNode {
     public static final int OWNER = -1;
     static final int NO_PUBLISHER = -2;
 
@@ -54,9 +51,6 @@ public final class NarrowNode implements Node, FrameHandler {
 
     private final LinkTable links;
 
-    private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
-    private final TlvIndex rx;
-    private final FrameBuffers buffers;
     private final BoundedResource[] resources;
 
     private final AwaitTable awaits;
@@ -71,8 +65,9 @@ public final class NarrowNode implements Node, FrameHandler {
     private final PeerShares shares;
     private final long statsPeriod;
     private long nextStats;
-    private final FwdTerminus terminus;
+    private final FwdServer server;
     private final ComposedRead composed;
+    private final FwdRouter router;
 
     public NarrowNode(NodeConfig cfg) {
         NodeParts p = new NodeParts(cfg, this);
@@ -85,20 +80,19 @@ public final class NarrowNode implements Node, FrameHandler {
         records = p.records;
         topic = p.topic;
         links = p.links;
-        rx = p.rx;
-        buffers = p.buffers;
         awaits = p.awaits;
         counts = p.counts;
         slots = p.slots;
         fanout = p.fanout;
         client = p.client;
         composed = p.composed;
-        terminus = p.terminus;
+        server = p.server;
+        router = p.router;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource(),
-            links.extensions.resource, p.shares.resource};
+            links.extensions.resource, p.shares.resource, p.mounts.mountResource(), p.mounts.peerResource()};
         shares = p.shares;
-        stats = new NodeStats(resources, links, shares, cfg.maxLinks(), cfg.frameBytes());
+        stats = new NodeStats(resources, links, shares, router, cfg.maxLinks(), cfg.frameBytes());
         statsPeriod = cfg.statsPeriodNanos();
         nextStats = clock.nanoTime();
         publishCaps();
@@ -280,6 +274,7 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     /** True when the vertex exists (diagnostics, tests). */
+    @Override
     public boolean exists(NodePath path) {
         return vt.find(path.tlv(), path.bodyOffset(), path.bodyLength()) >= 0;
     }
@@ -291,8 +286,9 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public int attach(Link link) {
-        if (!links.add(link)) {
-            return WireError.FLOW_BACKPRESSURE;
+        int r = server.attach(link);
+        if (r != WireError.OK) {
+            return r;
         }
         link.setPeerListener(this);
         return WireError.OK;
@@ -300,11 +296,7 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public int poll() {
-        int n = 0;
-        for (int i = 0; i < links.count(); i++) {
-            n += links.link(i).poll(this, framesPerPoll);
-        }
-        return n;
+        return server.poll(this, framesPerPoll);
     }
 
     @Override
@@ -337,63 +329,11 @@ public final class NarrowNode implements Node, FrameHandler {
         return fanout.publishOwned(v, stats.buffer(), 0, n);
     }
 
-    /** Slots the remote peer (link, peer) holds now (its share in use). */
-    public int slotsHeldBy(Link link, int peer) {
-        int li = linkIndex(link);
-        return li < 0 ? 0 : shares.slotsOf(li, peer);
-    }
-
-    /** Awaits the remote peer (link, peer) has pending now. */
-    public int awaitsHeldBy(Link link, int peer) {
-        int li = linkIndex(link);
-        return li < 0 ? 0 : shares.awaitsOf(li, peer);
-    }
-
-    /** Requests refused because a peer was over its slot share, since start. */
-    public long slotShareRefusals() {
-        return shares.slotRefusals();
-    }
-
-    /** Requests refused because a peer was over its await share, since start. */
-    public long awaitShareRefusals() {
-        return shares.awaitRefusals();
-    }
-
-    /** Delivery frames not sent because their peer was over its outbound rate, since start. */
-    public long deliveriesDropped() {
-        return shares.deliveriesDropped();
-    }
-
-    /**
-     * The vertices a remote peer may write, for an operator's warning: the declared paths whose
-     * declaration grants WRITE, comma-separated ("none" when there are none), plus a note when
-     * undeclared vertices are writable too. Not for a hot path (it builds a String).
-     */
-    public String remotelyWritable() {
-        StringBuilder sb = new StringBuilder();
-        for (int v = 1; v < vt.capacity(); v++) {
-            VertexSchema sc = vt.inUse(v) ? vt.schema(v) : null;
-            if (sc != null && sc.allows(io.spectrum.wire.AccessMask.WRITE)) {
-                if (sb.length() > 0) {
-                    sb.append(", ");
-                }
-                sb.append(NodePath.render(vt.keys(), vt.keyOffset(v), vt.keyLen(v)));
-            }
-        }
-        if (sb.length() == 0) {
-            sb.append("none");
-        }
-        if (remoteWritesToUndeclared) {
-            sb.append(" and every undeclared vertex");
-        }
-        return sb.toString();
-    }
-
     @Override
     public void onPeerUp(Link link, int peer) {
         int li = linkIndex(link);
         if (li >= 0) {
-            client.peerUp(li, peer);
+            server.peerUp(li, peer);
         }
     }
 
@@ -406,9 +346,7 @@ public final class NarrowNode implements Node, FrameHandler {
         final long now = clock.nanoTime();
         topic.publisherDown(li, peer, now);
         slots.removeHeldBy(li, peer); // reaping trigger 4
-        awaits.dropPeer(li, peer);
-        client.peerDown(li, peer);
-        links.extensions.forget(li, peer); // whoever comes up in its place announces again
+        server.peerDown(li, peer); // its awaits, remote records, announcement and token
     }
 
     @Override
@@ -436,23 +374,10 @@ public final class NarrowNode implements Node, FrameHandler {
         }
     }
 
-    /**
-     * Keys the holder tokens this node mints (docs/security.md, "Holders and spoofing") with 128 bits
-     * from a strong source; a process running the node calls it once at start (the runtime's node
-     * agent does, from {@code SecureRandom}).
-     */
-    public void seedHoldTokens(long k0, long k1) {
-        links.extensions.seed(k0, k1);
-    }
-
     /** The clock the node reads (its config's). */
+    @Override
     public Clock clock() {
         return clock;
-    }
-
-    /** The client side of remote subscriptions and requests. */
-    public RemoteClient remote() {
-        return client;
     }
 
     @Override
@@ -462,24 +387,8 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void close() {
-        links.clear();
+        server.clearLinks();
         stats.linksCleared();
-    }
-
-    /**
-     * Handles one FWD request as the node's owner (the local host, empty caller context) and
-     * copies the reply frame, if any, into {@code reply}.
-     *
-     * @return quantity: reply length (0 when nothing was answered) or a negated decode error
-     */
-    public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
-        int r = decoder.decode(req, off, len, rx);
-        if (r != WireError.OK) {
-            return NodeResult.refusal(r);
-        }
-        links.captureOwnerReply(reply, rOff, rCap);
-        terminus.handle(OWNER, 0);
-        return links.endOwnerReply();
     }
 
     // ------------------------------------------------------------------ links
@@ -490,25 +399,13 @@ public final class NarrowNode implements Node, FrameHandler {
 
     @Override
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
-        int li = linkIndex(link);
-        if (li < 0) {
-            return;
-        }
-        int r = decoder.decode(buf, off, len, rx);
-        if (r != WireError.OK) {
-            link.stats().droppedInvalid++;
-            return;
-        }
-        terminus.handle(li, peer);
+        server.onFrame(link, peer, buf, off, len);
     }
 
-    /** Sends a frame built in the node's transmit buffer (used by the remote client). */
-    void sendTx(int li, int peer, int len) {
-        links.send(li, peer, buffers.tx, len);
-    }
-
-    TlvWriter txWriter() {
-        return buffers.txWriter();
+    /** The shared FWD side this node serves its links with. */
+    @Override
+    public FwdServer server() {
+        return server;
     }
 
     /** BoundedResource views of the vertex and slot tables. */

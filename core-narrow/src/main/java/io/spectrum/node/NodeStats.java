@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -17,6 +18,7 @@ import io.spectrum.wire.WireError;
  * <pre>
  * SETTINGS{
  *   NAME node.slots, SETTINGS{cap u32, in_use u32, peak u32, refused u64}, ...   every BoundedResource
+ *   NAME router, SETTINGS{forwarded u64, refused u64, no_route u64}              the FWD router's hops
  *   NAME link.&lt;id&gt;, SETTINGS{name NAME, cap/in_use/peak/refused of its peer table (if any),
  *                           frames_in, frames_out, dropped_corrupt, dropped_oversize,
  *                           dropped_invalid, send_refused, peers_refused, peers_evicted,
@@ -49,6 +51,9 @@ final class NodeStats {
     private static final byte[] AWAITS = ascii("awaits");
     private static final byte[] DROPPED = ascii("dropped");
     private static final byte[] PEERS_OMITTED = ascii("peers_omitted");
+    private static final byte[] ROUTER = ascii("router");
+    private static final byte[] FORWARDED = ascii("forwarded");
+    private static final byte[] NO_ROUTE = ascii("no_route");
     private static final byte[] LINK_PREFIX = ascii("link.");
     private static final byte[] PEER_PREFIX = ascii("peer.");
     /** Bytes one peer entry can take at most (name of two 10-digit numbers + four pairs). */
@@ -60,13 +65,16 @@ final class NodeStats {
     private final byte[][] resourceNames;
     private final LinkTable links;
     private final PeerShares shares;
+    private final FwdRouter router;
     private final byte[][] linkNames;
     private final byte[] out;
     private final byte[] name = new byte[32];
     private final TlvWriter w = new TlvWriter(4);
 
-    NodeStats(BoundedResource[] resources, LinkTable links, PeerShares shares, int maxLinks, int frameBytes) {
+    NodeStats(BoundedResource[] resources, LinkTable links, PeerShares shares, FwdRouter router, int maxLinks,
+            int frameBytes) {
         this.resources = resources;
+        this.router = router;
         this.links = links;
         this.shares = shares;
         resourceNames = new byte[resources.length][];
@@ -98,6 +106,11 @@ final class NodeStats {
             resource(t, r);
             t.end();
         }
+        t.leaf(TlvType.NAME, ROUTER).begin(TlvType.SETTINGS)
+                .leaf(TlvType.NAME, FORWARDED).value(router.forwarded(), 8)
+                .leaf(TlvType.NAME, REFUSED).value(router.refused(), 8)
+                .leaf(TlvType.NAME, NO_ROUTE).value(router.noRoute(), 8)
+                .end();
         for (int i = 0; i < links.count(); i++) {
             link(t, i);
         }

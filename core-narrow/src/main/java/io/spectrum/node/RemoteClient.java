@@ -4,7 +4,6 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
-import io.spectrum.wire.Bytes;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
@@ -40,7 +39,8 @@ public final class RemoteClient {
     public static final int DOWN = 3;
     public static final int REFUSED = 4;
 
-    private final NarrowNode node;
+    private final FwdServer node;
+    private final FwdStore store;
     /** Reads the slot identity of an append answer. */
     private final FieldView identity = new FieldView();
     private final ResourceCounter res;
@@ -87,8 +87,9 @@ public final class RemoteClient {
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final byte[] work = new byte[1024];
 
-    RemoteClient(NarrowNode node, int capacity, int resultBytes) {
+    RemoteClient(FwdServer node, FwdStore store, int capacity, int resultBytes) {
         this.node = node;
+        this.store = store;
         res = new ResourceCounter("node.remoteSubscriptions", capacity);
         reqRes = new ResourceCounter("node.remoteRequests", capacity);
         link = new int[capacity];
@@ -292,7 +293,7 @@ public final class RemoteClient {
                 }
             } else if (st == ACKED || st == SENT || (st == REFUSED && error[h] == WireError.FLOW_BACKPRESSURE)) {
                 if (st != ACKED) {
-                    node.markGap(target[h]);
+                    store.markGap(target[h]);
                 }
                 state[h] = SENT;
                 if (send(h) == WireError.OK) {
@@ -309,7 +310,7 @@ public final class RemoteClient {
             return; // there (OK), or unknowable here (e.g. READ denied): leave it
         }
         restores[h]++;
-        node.markGap(target[h]);
+        store.markGap(target[h]);
         state[h] = SENT;
         index[h] = -1;
         gen[h] = -1;

@@ -29,14 +29,14 @@ final class SettingsField {
 
     private final FwdRequest req;
     private final FieldSelector sel;
-    private final VertexTable vt;
+    private final FwdStore vt;
     private final ChildOrder order;
     private final FrameBuffers buffers;
 
-    SettingsField(NodeParts p) {
+    SettingsField(FwdParts p) {
         this.req = p.req;
         this.sel = p.sel;
-        this.vt = p.vt;
+        this.vt = p.store;
         this.order = p.order;
         this.buffers = p.buffers;
     }
@@ -83,7 +83,8 @@ final class SettingsField {
             t.leaf(TlvType.NAME, NO_BYTES, 0, 0);
         } else {
             final int at = order.lastSegment(v);
-            t.leaf(TlvType.NAME, vt.keys(), at + 1, vt.keys()[at] & 0xFF);
+            final byte[] k = vt.keys(v);
+            t.leaf(TlvType.NAME, k, at + 1, k[at] & 0xFF);
         }
         t.raw(Names.EMPTY_SETTINGS);
         final VertexSchema sc = vt.described(v);

@@ -12,21 +12,21 @@ import io.spectrum.wire.DeliveryPolicy;
 final class SlotTable {
     static final int NONE = -1;
 
-    static final int POLICY_MASK = 0xFFFF;
+    static final int POLICY_MASK = FwdStore.POLICY_MASK;
 
-    static final int IN_USE = 1 << 16;
+    static final int IN_USE = FwdStore.IN_USE;
     /** An in-process callback edge: no record (listed as a hole). */
-    static final int KIND_CALLBACK = 1 << 17;
+    static final int KIND_CALLBACK = FwdStore.KIND_CALLBACK;
     /** A remote edge: delivers FWD WRITE over (link, peer) to its stored route. */
-    static final int KIND_ROUTED = 1 << 18;
+    static final int KIND_ROUTED = FwdStore.KIND_ROUTED;
     /** A local edge from a SUBSCRIBER record: delivers by assigning its local target. */
-    static final int KIND_LOCAL = 1 << 19;
+    static final int KIND_LOCAL = FwdStore.KIND_LOCAL;
     /** The stored record carries a delivery_policy pair (rendering rule 1). */
-    static final int HAS_POLICY = 1 << 20;
+    static final int HAS_POLICY = FwdStore.HAS_POLICY;
     /** The subscriber asked for the node's topic stamp on each delivery. */
-    static final int STAMP = 1 << 21;
+    static final int STAMP = FwdStore.STAMP;
     /** The subscriber asked for the written vertex's path in the stamp ({@code spectrum.topic} bit 1). */
-    static final int STAMP_PATH = 1 << 22;
+    static final int STAMP_PATH = FwdStore.STAMP_PATH;
 
     private final int capacity;
     private final int[] vertex;

@@ -1,7 +1,6 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
-import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FieldView;
@@ -25,29 +24,17 @@ import io.spectrum.wire.WireError;
 final class SubscribersField {
     private final FwdRequest req;
     private final FieldSelector sel;
-    private final VertexTable vt;
-    private final SlotTable st;
-    private final BlockPool records;
+    private final FwdStore st;
     private final FrameBuffers buffers;
-    private final TopicState topic;
-    private final SubscriberSlots slots;
-    private final ListenerCounts counts;
-    private final Fanout fanout;
     private final PeerShares shares;
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final SubscriberView subscriberView = new SubscriberView(1, 1);
 
-    SubscribersField(NodeParts p) {
+    SubscribersField(FwdParts p) {
         this.req = p.req;
         this.sel = p.sel;
-        this.vt = p.vt;
-        this.st = p.st;
-        this.records = p.records;
+        this.st = p.store;
         this.buffers = p.buffers;
-        this.topic = p.topic;
-        this.slots = p.slots;
-        this.counts = p.counts;
-        this.fanout = p.fanout;
         this.shares = p.shares;
     }
 
@@ -58,12 +45,12 @@ final class SubscribersField {
         } else if (sel.index < 0) {
             replyList(v);
         } else {
-            int s = slots.slotAt(v, sel.index);
+            int s = st.slotAt(v, sel.index);
             if (s < 0 || (sel.gen >= 0 && st.gen(s) != (int) sel.gen)) {
                 req.replyError(WireError.PATH_NOT_FOUND);
                 return;
             }
-            int n = render(s, st.suspended(s), buffers.scratch, 0);
+            int n = render(s, suspended(s), buffers.scratch, 0);
             req.replyResult(buffers.scratch, 0, n);
         }
     }
@@ -82,7 +69,7 @@ final class SubscribersField {
             appendDoor(v, payload, -1);
             return;
         }
-        int s = slots.slotAt(v, sel.index);
+        int s = st.slotAt(v, sel.index);
         if (s < 0) {
             req.replyError(WireError.PATH_INVALID); // never grow from a wire index
             return;
@@ -101,7 +88,7 @@ final class SubscribersField {
         }
         // arm 1: the empty STATUS clears
         if (x.type(payload) == TlvType.STATUS && x.bodyLength(payload) == 0 && !x.isContainer(payload)) {
-            slots.remove(s);
+            st.removeSlot(s);
             req.replyResult(null, 0, 0);
             return;
         }
@@ -110,7 +97,7 @@ final class SubscribersField {
             if (st.recOff(s) >= 0) {
                 int xState = toggleState(s, payload);
                 if (xState >= 0) {
-                    slots.setSuspended(s, xState == 1);
+                    st.setSuspended(s, xState == 1);
                     req.replyResult(null, 0, 0);
                     return;
                 }
@@ -133,17 +120,17 @@ final class SubscribersField {
         TlvWriter t = req.beginReply(FwdView.KIND_RESULT)
                 .begin(TlvType.POINT);
         int expect = 0;
-        for (int s = vt.firstSlot(v); s != SlotTable.NONE; s = st.next(s)) {
+        for (int s = st.firstSlot(v); s != FwdStore.NONE; s = st.nextSlot(s)) {
             while (expect < st.pos(s)) {
                 t.raw(Names.EMPTY_STATUS);
                 expect++;
             }
-            if ((st.word(s) & SlotTable.KIND_CALLBACK) != 0) {
+            if ((st.word(s) & FwdStore.KIND_CALLBACK) != 0) {
                 t.raw(Names.EMPTY_STATUS); // an in-process callback edge carries no record
             } else {
                 int p = t.position();
                 int room = tx.length - p;
-                int n = room > 0 ? render(s, st.suspended(s), scratch, 0) : 0;
+                int n = room > 0 ? render(s, suspended(s), scratch, 0) : 0;
                 t.raw(scratch, 0, n);
             }
             expect++;
@@ -175,13 +162,13 @@ final class SubscribersField {
         final boolean stamp = topicAsk != 0;
         final boolean stampPath = (topicAsk & Names.TOPIC_WITH_PATH) != 0;
         final boolean local = req.fromOwner();
-        int targetV = VertexTable.NONE;
+        int targetV = FwdStore.NONE;
         if (local) {
             if (PathKeys.validateKey(x.buffer(), x.bodyOffset(t), x.bodyLength(t)) != WireError.OK) {
                 req.replyError(WireError.PATH_INVALID);
                 return;
             }
-            targetV = topic.resolveOrCreate(x.buffer(), x.bodyOffset(t), x.bodyLength(t));
+            targetV = st.resolveOrCreate(x.buffer(), x.bodyOffset(t), x.bodyLength(t));
             if (targetV < 0) {
                 req.replyError(NodeResult.code(targetV));
                 return;
@@ -191,10 +178,10 @@ final class SubscribersField {
         final int recLen = x.totalLength(p);
         final int routeStart = x.start(req.src);
         final int routeLen = local ? 0 : x.totalLength(req.src);
-        final int kind = local ? SlotTable.KIND_LOCAL : SlotTable.KIND_ROUTED;
-        final int word = SlotTable.IN_USE | kind | (policy & SlotTable.POLICY_MASK)
-                | (hasPolicy ? SlotTable.HAS_POLICY : 0) | (stamp ? SlotTable.STAMP : 0)
-                | (stampPath ? SlotTable.STAMP_PATH : 0);
+        final int kind = local ? FwdStore.KIND_LOCAL : FwdStore.KIND_ROUTED;
+        final int word = FwdStore.IN_USE | kind | (policy & FwdStore.POLICY_MASK)
+                | (hasPolicy ? FwdStore.HAS_POLICY : 0) | (stamp ? FwdStore.STAMP : 0)
+                | (stampPath ? FwdStore.STAMP_PATH : 0);
         if (replace < 0) {
             int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
             if (dup >= 0) {
@@ -207,57 +194,24 @@ final class SubscribersField {
             req.replyError(WireError.FLOW_BACKPRESSURE);
             return;
         }
-        int off = records.alloc(recLen + routeLen);
-        if (off < 0) {
+        final int oldLink = replace < 0 ? req.link : st.holderLink(replace);
+        final int oldPeer = replace < 0 ? req.peer : st.holderPeer(replace);
+        final int s = st.admit(v, replace, word, req.link, req.peer, x.buffer(), recStart, recLen, routeStart, routeLen,
+                hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1, targetV);
+        if (s < 0) {
             if (replace < 0) {
                 shares.returnSlot(req.link, req.peer);
             }
-            req.replyError(WireError.FLOW_BACKPRESSURE);
+            req.replyError(NodeResult.code(s));
             return;
         }
-        int s = replace;
-        boolean wasDelivering = false;
-        if (s < 0) {
-            s = st.take();
-            if (s < 0) {
-                shares.returnSlot(req.link, req.peer);
-                records.free(off, recLen + routeLen);
-                req.replyError(WireError.FLOW_BACKPRESSURE);
-                return;
-            }
-        } else {
-            if (!st.heldBy(s, req.link, req.peer)) {
-                shares.returnSlot(st.holderLink(s), st.holderPeer(s)); // the owner took it over
-            }
-            wasDelivering = st.delivering(s);
-            if (st.recOff(s) >= 0) {
-                records.free(st.recOff(s), st.recLen(s) + st.routeLen(s));
-            }
-            Object h = st.handle(s);
-            st.setHandle(s, null);
-            if (h instanceof LocalSubscription) {
-                ((LocalSubscription) h).reaped(); // a replace reaps the in-process edge it displaces
-            }
-        }
-        final byte[] mem = records.memory();
-        System.arraycopy(x.buffer(), recStart, mem, off, recLen);
-        if (routeLen > 0) {
-            System.arraycopy(x.buffer(), routeStart, mem, off + recLen, routeLen);
-        }
-        st.fill(s, v, word, req.link, req.peer, off, recLen, routeLen);
-        st.setPolicyHi(s, hasPolicy ? subscriberView.policyOffset() - recStart + 1 : -1);
-        st.setTarget(s, targetV);
-        if (replace < 0) {
-            slots.place(v, s);
-        }
-        boolean delivering = st.delivering(s);
-        if (delivering != wasDelivering) {
-            counts.adjust(v, delivering ? 1 : -1);
+        if (replace >= 0 && !req.isCaller(oldLink, oldPeer)) {
+            shares.returnSlot(oldLink, oldPeer); // the owner took it over
         }
         int pos = st.pos(s);
         int gen = st.gen(s);
-        if (delivering) {
-            fanout.latch(s, v);
+        if ((st.word(s) & DeliveryPolicy.SUSPENDED) == 0) {
+            st.latch(s, v);
         }
         // the identity survives a one_shot latch that already reaped the slot
         replyIdentity(pos, gen);
@@ -293,7 +247,7 @@ final class SubscribersField {
      */
     private int toggleState(int s, int p) {
         final TlvIndex x = req.rx;
-        final byte[] mem = records.memory();
+        final byte[] mem = st.recordMemory(s);
         final int ro = st.recOff(s);
         final int rl = st.recLen(s);
         final int cOff = x.start(p);
@@ -309,7 +263,7 @@ final class SubscribersField {
             }
             return hi < 0 ? 0 : (c[cOff + hi] >> 1) & 1; // rule 2 (verbatim is x = 0) / rule 1
         }
-        if ((st.word(s) & SlotTable.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
+        if ((st.word(s) & FwdStore.HAS_POLICY) != 0 || cLen <= rl || cLen > rl + SubscriberRenderer.MAX_GROWTH) {
             return -1;
         }
         // rule 3 candidate: the record grew by the appended pair
@@ -319,16 +273,16 @@ final class SubscribersField {
 
     /** Same target, same binding/holder, same policy with bit 9 masked (absent = 0). */
     private int findDuplicate(int v, int word, byte[] b, int tOff, int tLen, int rOff, int rLen) {
-        final byte[] mem = records.memory();
-        final int kinds = SlotTable.KIND_ROUTED | SlotTable.KIND_LOCAL;
-        for (int s = vt.firstSlot(v); s != SlotTable.NONE; s = st.next(s)) {
+        final int kinds = FwdStore.KIND_ROUTED | FwdStore.KIND_LOCAL;
+        for (int s = st.firstSlot(v); s != FwdStore.NONE; s = st.nextSlot(s)) {
             int sw = st.word(s);
             if ((sw & kinds) != (word & kinds) || !req.isCaller(st.holderLink(s), st.holderPeer(s))) {
                 continue;
             }
-            if (((sw ^ word) & SlotTable.POLICY_MASK & ~DeliveryPolicy.SUSPENDED) != 0) {
+            if (((sw ^ word) & FwdStore.POLICY_MASK & ~DeliveryPolicy.SUSPENDED) != 0) {
                 continue;
             }
+            final byte[] mem = st.recordMemory(s);
             int ro = st.recOff(s);
             int sto = ro + Opt.headerSize(mem[ro + 1] & 0xFF);
             int stl = tlvTotal(mem, sto);
@@ -359,7 +313,11 @@ final class SubscribersField {
             System.arraycopy(Names.EMPTY_STATUS, 0, out, o, 4);
             return 4;
         }
-        int n = renderer.render(records.memory(), st.recOff(s), st.recLen(s), suspended, out, o, out.length - o);
+        int n = renderer.render(st.recordMemory(s), st.recOff(s), st.recLen(s), suspended, out, o, out.length - o);
         return n < 0 ? 0 : n;
+    }
+
+    private boolean suspended(int s) {
+        return (st.word(s) & DeliveryPolicy.SUSPENDED) != 0;
     }
 }

@@ -86,16 +86,16 @@ class ChildrenFieldTest extends NodeHarness {
             node.write(NodePath.of("/o/" + s), Frames.value(0, 1), 0, 5);
         }
         assertEquals("B|a|ab|b|c", names(request(readChildren("/o", true))));
-        assertEquals(WireError.OK, node.retire(NodePath.of("/o/a")));
+        assertEquals(WireError.OK, narrow().retire(NodePath.of("/o/a")));
         node.write(NodePath.of("/o/a"), Frames.value(0, 1), 0, 5);
         assertEquals("B|a|ab|b|c", names(request(readChildren("/o", true))), "re-created: same place");
     }
 
     @Test
     void retiredVertexVanishes() {
-        assertEquals(WireError.OK, node.retire(NodePath.of("/sensor/hum")));
+        assertEquals(WireError.OK, narrow().retire(NodePath.of("/sensor/hum")));
         assertEquals("temp", names(request(readChildren("/sensor", true))));
-        assertEquals(WireError.OK, node.retire(temp));
+        assertEquals(WireError.OK, narrow().retire(temp));
         assertEquals("07400000", hex(request(readChildren("/sensor", true)).payloadBytes()));
     }
 
@@ -147,9 +147,9 @@ class ChildrenFieldTest extends NodeHarness {
             h.node.write(NodePath.of("/many/child-with-a-long-name-" + i), Frames.value(i, 1), 0, 5);
         }
         assertEquals(WireError.FLOW_BACKPRESSURE, h.request(PEER, readChildren("/many", true)).errorCode());
-        h.node.retire(NodePath.of("/many/child-with-a-long-name-0"));
+        h.narrow().retire(NodePath.of("/many/child-with-a-long-name-0"));
         for (int i = 1; i < 7; i++) {
-            h.node.retire(NodePath.of("/many/child-with-a-long-name-" + i));
+            h.narrow().retire(NodePath.of("/many/child-with-a-long-name-" + i));
         }
         assertEquals("child-with-a-long-name-7", names(h.request(PEER, readChildren("/many", true))));
     }

@@ -131,7 +131,7 @@ class ComposedReadTest extends NodeHarness {
         assertEquals(WireError.FLOW_BACKPRESSURE, h.request(PEER, read("/many")).errorCode());
         assertEquals("0100040005000000", hex(h.request(PEER, read("/many/child-5")).payloadBytes()), "a leaf still answers");
         for (int i = 1; i < 8; i++) {
-            h.node.retire(NodePath.of("/many/child-" + i));
+            h.narrow().retire(NodePath.of("/many/child-" + i));
         }
         assertEquals(io.spectrum.wire.FwdView.KIND_RESULT, h.request(PEER, read("/many")).kind, "fits again");
     }

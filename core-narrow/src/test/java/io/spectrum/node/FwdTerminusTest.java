@@ -199,6 +199,8 @@ class FwdTerminusTest extends NodeHarness {
     @Test
     void aValueThatCouldNotBeReadBackInOneFrameIsRefusedWhenWritten() {
         NodeHarness h = new NodeHarness(c -> c.frameBytes(96));
+        // the vertex exists first (a subscribe publishes nothing): WideNode's refused write creates nothing
+        h.node.subscribe(h.temp, 0, (s, v, q, st) -> { });
         byte[] big = new byte[80];
         big[0] = 1;
         big[2] = 76;

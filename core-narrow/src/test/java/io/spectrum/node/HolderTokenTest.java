@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class HolderTokenTest {
     final ManualClock clock = new ManualClock(0);
-    final NarrowNode board = new NarrowNode(NodeConfig.builder().clock(clock).build());
-    final NarrowNode host = new NarrowNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
+    final ServingNode board = NodeHarness.core.apply(NodeConfig.builder().clock(clock).build());
+    final ServingNode host = NodeHarness.core.apply(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
     final FakeLink boardSide = new FakeLink(1); // the board's link; its peer 0 is the host's address
     final FakeLink hostSide = new FakeLink(2);
     final NodePath temp = NodePath.of("/sensor/temp");

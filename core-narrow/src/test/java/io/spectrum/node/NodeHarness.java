@@ -11,8 +11,14 @@ class NodeHarness {
     static final int PEER = 7;
     static final int OTHER_PEER = 8;
     final ManualClock clock = new ManualClock(0);
+    /**
+     * The core the harness builds: NarrowNode here; core-wide's tests run the same remote-facing
+     * tests against WideNode by setting it (once, in their class's static initializer, in their own
+     * test JVM).
+     */
+    static volatile java.util.function.Function<NodeConfig, ServingNode> core = NarrowNode::new;
     final NodeConfig config;
-    NarrowNode node;
+    ServingNode node;
     final FakeLink link = new FakeLink(3);
     final NodePath temp = NodePath.of("/sensor/temp");
 
@@ -27,7 +33,7 @@ class NodeHarness {
             tweak.accept(b);
         }
         config = b.build();
-        node = new NarrowNode(config);
+        node = core.apply(config);
         node.attach(link);
     }
 
@@ -37,6 +43,11 @@ class NodeHarness {
      */
     void announce(int peer) {
         exchange(peer, Frames.announced(Frames.fwd(0, NarrowNode.CAPS.tlv(), null, Frames.REPLY_EP)));
+    }
+
+    /** The node as a NarrowNode, for what only the NARROW core has (retire, the last publisher's link). */
+    NarrowNode narrow() {
+        return (NarrowNode) node;
     }
 
     /** Sends one request from {@code peer} and returns every frame the node sent in answer. */

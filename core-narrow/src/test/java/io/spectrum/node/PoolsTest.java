@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** Fixed pools: running out is a typed refusal, never growth, and every pool reports it. */
 class PoolsTest {
-    static Map<String, BoundedResource> byName(NarrowNode n) {
+    static Map<String, BoundedResource> byName(io.spectrum.node.api.Node n) {
         Map<String, BoundedResource> m = new HashMap<>();
         for (BoundedResource r : n.resources()) {
             m.put(r.resourceName(), r);
@@ -34,7 +34,7 @@ class PoolsTest {
         assertEquals(WireError.FLOW_BACKPRESSURE, third.error());
         assertEquals(WireError.FLOW_BACKPRESSURE,
                 h.request(h.subscribeReq("/client/a", 0, false, false, NodePath.of("/client/a").tlv())).errorCode());
-        BoundedResource slots = byName(h.node).get("node.slots");
+        BoundedResource slots = byName(h.narrow()).get("node.slots");
         assertEquals(2, slots.capacity());
         assertEquals(2, slots.inUse());
         assertEquals(2, slots.peak());
@@ -56,9 +56,9 @@ class PoolsTest {
             }
         }
         assertTrue(refused > 0);
-        BoundedResource slots = byName(h.node).get("node.slots");
+        BoundedResource slots = byName(h.narrow()).get("node.slots");
         assertEquals(4 - refused, slots.inUse(), "a refused append holds no slot");
-        assertTrue(byName(h.node).get("node.records").refusals() > 0);
+        assertTrue(byName(h.narrow()).get("node.records").refusals() > 0);
     }
 
     @Test
@@ -66,16 +66,16 @@ class PoolsTest {
         NodeHarness h = new NodeHarness(c -> c.maxLinks(2));
         assertEquals(WireError.OK, h.node.attach(new FakeLink(5)));
         assertEquals(WireError.FLOW_BACKPRESSURE, h.node.attach(new FakeLink(6)));
-        assertEquals(1, byName(h.node).get("node.links").refusals());
+        assertEquals(1, byName(h.narrow()).get("node.links").refusals());
     }
 
     @Test
     void everyPoolReportsInTheBoundedResourceVocabulary() {
         NodeHarness h = new NodeHarness();
         h.node.write(h.temp, Frames.value(1, 1), 0, 5);
-        Map<String, BoundedResource> m = byName(h.node);
-        assertEquals(List.of("node.announcedPeers", "node.awaits", "node.links", "node.peers", "node.records", "node.remoteRequests", "node.remoteSubscriptions", "node.slots",
-                "node.values", "node.vertices"), m.keySet().stream().sorted().toList());
+        Map<String, BoundedResource> m = byName(h.narrow());
+        assertEquals(List.of("node.announcedPeers", "node.awaits", "node.links", "node.mounts", "node.peers", "node.records", "node.remoteRequests",
+                "node.remoteSubscriptions", "node.routedPeers", "node.slots", "node.values", "node.vertices"), m.keySet().stream().sorted().toList());
         assertEquals(256, m.get("node.vertices").capacity());
         assertEquals(8 * LinkTable.ANNOUNCED_PEERS_PER_LINK, m.get("node.announcedPeers").capacity());
         assertEquals(5, m.get("node.vertices").inUse(), "root, $node, $node/caps, sensor, sensor/temp");

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 /** Two nodes joined by fake links: the remote-subscription client and the request helpers. */
 class RemoteClientTest {
     final ManualClock clock = new ManualClock(0);
-    final NarrowNode board = new NarrowNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
+    final ServingNode board = NodeHarness.core.apply(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
     // the host mirrors the board's values under its own undeclared paths
-    final NarrowNode host = new NarrowNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
+    final ServingNode host = NodeHarness.core.apply(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
     final FakeLink boardSide = new FakeLink(1); // attached to the board; its peer 0 is the host
     final FakeLink hostSide = new FakeLink(2); // attached to the host; its peer 0 is the board
     int boardSent;

@@ -459,8 +459,8 @@ class Rfc0035Test extends NodeHarness {
         node.write(temp, Frames.value(5, 1), 0, 5);
         append(PEER, EP_A, "/client/a", 0x0200, true);
         io.spectrum.node.api.Subscription local = node.subscribe(temp, 0, (s, v, q, st) -> { });
-        assertEquals(WireError.PATH_IN_USE, node.retire(NodePath.of("/sensor")), "has children");
-        assertEquals(WireError.OK, node.retire(temp));
+        assertEquals(WireError.PATH_IN_USE, narrow().retire(NodePath.of("/sensor")), "has children");
+        assertEquals(WireError.OK, narrow().retire(temp));
         assertTrue(!local.isOpen());
         assertEquals(WireError.PATH_NOT_FOUND, request(listRead()).errorCode());
         assertEquals(0, node.listenerCount(NodePath.of("/sensor")));

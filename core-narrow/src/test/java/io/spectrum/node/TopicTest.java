@@ -60,7 +60,7 @@ class TopicTest extends NodeHarness {
         for (int i = 0; i < 5; i++) {
             node.write(temp, Frames.value(1, 1), 0, 5);
         }
-        assertEquals(WireError.OK, node.retire(temp));
+        assertEquals(WireError.OK, narrow().retire(temp));
         node.write(NodePath.of("/sensor/other"), Frames.value(1, 1), 0, 5); // may take the freed id
         node.write(temp, Frames.value(1, 1), 0, 5);
         assertTrue(node.sequence(temp) > 5, "seq " + node.sequence(temp));
@@ -96,10 +96,10 @@ class TopicTest extends NodeHarness {
     @Test
     void lastPublisherIdentity_isTheCallersLinkAndPeer() {
         node.write(temp, Frames.value(1, 1), 0, 5);
-        assertEquals(NarrowNode.OWNER, node.lastPublisherLinkId(temp));
+        assertEquals(NarrowNode.OWNER, narrow().lastPublisherLinkId(temp));
         remotePublish(PEER, 2);
-        assertEquals(link.id(), node.lastPublisherLinkId(temp));
-        assertEquals(PEER, node.lastPublisherPeer(temp));
+        assertEquals(link.id(), narrow().lastPublisherLinkId(temp));
+        assertEquals(PEER, narrow().lastPublisherPeer(temp));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.spectrum.wide;
 
+import io.spectrum.node.FwdStore;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
@@ -15,10 +16,22 @@ import io.spectrum.wire.WireError;
 final class Edge implements Subscription {
     private final WideNode node;
     final Vertex vertex;
-    final WidePeer holder;
+    WidePeer holder;
     final ValueListener listener;
     private final NodePath path;
     int word;
+    /** The slot bits beyond the policy (FwdStore KIND_*, HAS_POLICY, STAMP*): KIND_CALLBACK for an in-process edge. */
+    int flags = FwdStore.KIND_CALLBACK;
+    /** The handle the shared FWD side knows it by (its index in the node's edge array), -1 when closed. */
+    int id = -1;
+    /** A FWD edge's SUBSCRIBER record then its return route, or null for an in-process edge. */
+    byte[] rec;
+    int recLen;
+    int routeLen;
+    /** Record-relative offset of the winning delivery_policy word's high byte, or -1. */
+    int policyHi = -1;
+    /** The local target of a KIND_LOCAL edge, or null. */
+    Vertex target;
     int pos = -1;
     int gen;
     boolean open;

@@ -20,8 +20,16 @@ final class Vertex {
     /** A {@code $} segment on the way here: node-internal, refused to identified peers. */
     final boolean reserved;
 
+    /** The handle the shared FWD side knows it by (its index in the node's vertex array; the root is 0). */
+    int id;
+    /** Its index in the parent's {@link #children}. */
+    int childIndex;
     Vertex[] children = NO_CHILDREN;
     int childCount;
+    /** Pending FWD AWAITs on this vertex. */
+    int awaits;
+    /** The route a remote publisher asked its active / idle notices at (a PATH TLV), or null. */
+    byte[] noticeRoute;
 
     byte[] value;
     int valLen = -1;
@@ -62,6 +70,7 @@ final class Vertex {
         if (childCount == children.length) {
             children = java.util.Arrays.copyOf(children, Math.max(4, childCount * 2));
         }
+        c.childIndex = childCount;
         children[childCount++] = c;
     }
 

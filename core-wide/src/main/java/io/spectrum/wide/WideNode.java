@@ -1,8 +1,12 @@
 package io.spectrum.wide;
 
 import io.spectrum.link.Link;
+import io.spectrum.node.FwdServer;
+import io.spectrum.node.FwdStore;
+import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
@@ -19,12 +23,12 @@ import io.spectrum.wire.Extensions;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * The WIDE (host-scale) node: the {@link Node} API of core-narrow's {@code NarrowNode} over tables
@@ -49,22 +53,24 @@ import java.util.List;
  * {@link WidePeer} per connection, named or anonymous), and {@link #topics} / {@link #lastPublisher}
  * for listings. Together these reach every operation of the ABP topic profile from one Java API.
  *
- * <p>Not done yet (the next part of issue 10 item 3): links and FWD. {@link #attach} and
- * {@link #subscribeRemote} throw {@link UnsupportedOperationException}; {@link #poll()} has no link
- * to read and answers 0; {@link #onPeerUp} / {@link #onPeerDown} are never called (no link is
- * attached) and do nothing. There is no {@code handleOwnerRequest} or {@code remote()}.
+ * <p>Links: {@link #attach} / {@link #poll} / {@link #onPeerUp} / {@link #onPeerDown} over a link
+ * table that grows up to {@code maxLinks}. Every FWD rule (the terminus, the whole RFC-0035
+ * {@code :subscribers} surface, {@code :children}, {@code :settings}, {@code :schema}, awaits,
+ * routed deliveries, activity notices, per-peer shares, extensions and holder tokens, the owner's
+ * door, the remote client, the router hook) is core-narrow's one copy, {@link FwdServer}, reaching
+ * this node's vertices and edges through {@link WideStore}. A remote caller (link, peer) is a
+ * {@link WidePeer} of this node from its first write or edge: its edges are reaped and what it
+ * published goes stale when it goes. Still fixed-size on this core (the shared tables of the FWD
+ * side, sized from the config): awaits, announced peers, per-peer shares, remote subscriptions.
  */
-public final class WideNode implements Node {
+public final class WideNode implements ServingNode {
     /** The identity the owner's in-process writes publish under ({@code $}: no peer can register it). */
     public static final String OWNER_IDENTITY = "$owner";
     private static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
-    private static final String NO_LINKS = "WideNode serves no links yet (issue 10 item 3: links and FWD "
-            + "come next); use the in-process API (write/read/subscribe, connect)";
     private static final int UNCHANGED_VALUE_SLACK = 64;
 
     private final Clock clock;
     private final int payloadCap;
-    private final int frameBytes;
     private final int maxKey;
     private final long staleGrace;
 
@@ -81,21 +87,37 @@ public final class WideNode implements Node {
     private final ArrayList<Vertex> staleList = new ArrayList<>();
     private final AnonymousIds anonymousIds;
 
+    /** The shared FWD side (terminus, :subscribers, awaits, deliveries, remote client) over {@link WideStore}. */
+    private final FwdServer server;
+    private final int framesPerPoll;
+    /** Vertices by handle (the root is 0); vertices are never removed, so handles are dense. */
+    Vertex[] byId = new Vertex[64];
+    int vertexCount;
+    /** Open edges by handle; freed handles are reused. */
+    Edge[] edgeById = new Edge[64];
+    private int edgeIds;
+    private final IntArrayList freeEdgeIds = new IntArrayList();
+    /** The remote callers (link index, peer) that published or hold edges, as peers of this node. */
+    private final Long2ObjectHashMap<WidePeer> linkPeers = new Long2ObjectHashMap<>();
+    private int inProcessPeers;
+
     public WideNode(NodeConfig cfg) {
         clock = cfg.clock();
+        framesPerPoll = cfg.framesPerPoll();
         payloadCap = cfg.payloadCap();
-        frameBytes = cfg.frameBytes();
         maxKey = cfg.maxKeyBytes();
         staleGrace = cfg.staleGraceNanos();
         vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
         edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
         values = new ResourceCounter("wide.values", cfg.valueBytes());
         peers = new ResourceCounter("wide.peers", Integer.MAX_VALUE);
-        owner = new WidePeer(this, OWNER_IDENTITY, false);
+        owner = new WidePeer(this, OWNER_IDENTITY, false, NarrowNode.OWNER, 0);
         anonymousIds = new AnonymousIds(clock);
         root = new Vertex(new byte[0], VertexIndex.hash(new byte[0], 0, 0), null, 0, false);
         index.insert(root);
+        register(root);
         vertices.taken();
+        server = new FwdServer(cfg, new WideStore(this), 4); // the link table grows up to maxLinks
         byte[] b = new byte[128];
         write(CAPS, b, 0, Extensions.writeCaps(b, 0, b.length));
     }
@@ -123,12 +145,12 @@ public final class WideNode implements Node {
     public WidePeer connect(String name) {
         WidePeer p;
         if (name == null || name.isEmpty()) {
-            p = new WidePeer(this, anonymousIds.next(), true);
+            p = new WidePeer(this, anonymousIds.next(), true, WidePeer.IN_PROCESS, ++inProcessPeers);
         } else {
             if (name.startsWith("$") || name.startsWith(AnonymousIds.PREFIX)) {
                 throw new IllegalArgumentException("a peer name may not start with $ or " + AnonymousIds.PREFIX + ": " + name);
             }
-            p = new WidePeer(this, name, false);
+            p = new WidePeer(this, name, false, WidePeer.IN_PROCESS, ++inProcessPeers);
         }
         peers.taken();
         return p;
@@ -200,18 +222,21 @@ public final class WideNode implements Node {
             return WireError.FRAME_INVALID;
         }
         if (v == null) {
-            r = ValueAdmission.admit(null, tlv, off, tl, kl, payloadCap, frameBytes);
+            r = ValueAdmission.admit(null, tlv, off, tl, kl, payloadCap, server.frameLimit());
             if (r != WireError.OK) {
                 return r; // a refused write creates nothing
             }
             v = create(b, ko, kl);
         }
-        return publish(v, tlv, off, tl, p);
+        return publish(v, tlv, off, tl, p, null, 0, 0);
     }
 
-    /** Write = assign (value, sequence, publisher, not stale) + propagate. */
-    private int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p) {
-        int r = ValueAdmission.admit(v.schema, tlv, off, tl, v.key.length, payloadCap, frameBytes);
+    /**
+     * Write = assign (value, sequence, publisher, not stale, the publisher's notice route when it
+     * gave one) + answer the awaits + propagate.
+     */
+    int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl) {
+        int r = ValueAdmission.admit(v.schema, tlv, off, tl, v.key.length, payloadCap, server.frameLimit());
         if (r != WireError.OK) {
             return r;
         }
@@ -222,12 +247,22 @@ public final class WideNode implements Node {
         v.seq++;
         setPublisher(v, p);
         v.stale = false;
+        if (rl <= 0) {
+            v.noticeRoute = null;
+        } else if (v.noticeRoute == null || v.noticeRoute.length != rl) {
+            v.noticeRoute = Arrays.copyOfRange(route, ro, ro + rl);
+        } else {
+            System.arraycopy(route, ro, v.noticeRoute, 0, rl); // the same publisher's route: no new array per write
+        }
+        if (v.awaits > 0) {
+            server.answerAwaits(v.id, v.value, 0, v.valLen);
+        }
         propagate(v, v.value, v.valLen, false);
         return WireError.OK;
     }
 
     /** Copies the trailer-less value TLV, reusing the vertex's array when it fits and is not far too big. */
-    private int store(Vertex v, byte[] tlv, int off, int tl) {
+    int store(Vertex v, byte[] tlv, int off, int tl) {
         final int old = Math.max(v.valLen, 0);
         if ((long) values.inUse() - old + tl > values.capacity()) {
             values.refused();
@@ -289,8 +324,20 @@ public final class WideNode implements Node {
         }
     }
 
-    private void deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
-        e.listener.onValue(e, view.wrap(vb, vl, v.key, deleted), seq, stale);
+    void deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
+            final WidePeer h = e.holder;
+            if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
+                    deleted, v.key, 0, v.key.length)) {
+                return; // over the holder's outbound rate: dropped and counted (a one_shot edge stays)
+            }
+        } else if ((e.flags & FwdStore.KIND_LOCAL) != 0) {
+            if (e.target != null && e.target != v && !deleted) {
+                store(e.target, vb, 0, vl); // delivery ends at the target: no re-fan-out
+            }
+        } else {
+            e.listener.onValue(e, view.wrap(vb, vl, v.key, deleted), seq, stale);
+        }
         if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
             remove(e); // a one_shot edge goes after its first delivery
         }
@@ -308,7 +355,7 @@ public final class WideNode implements Node {
         VertexSchema before = v.schema;
         v.schema = schema;
         if (v.hasValue()) {
-            int r = ValueAdmission.admit(schema, v.value, 0, v.valLen, v.key.length, payloadCap, frameBytes);
+            int r = ValueAdmission.admit(schema, v.value, 0, v.valLen, v.key.length, payloadCap, server.frameLimit());
             if (r != WireError.OK) {
                 v.schema = before;
                 return r;
@@ -323,7 +370,7 @@ public final class WideNode implements Node {
         if (v == null) {
             return WireError.PATH_NOT_FOUND;
         }
-        v.reported = othersDeclaration; // kept for when this node serves :settings.app (no links yet)
+        v.reported = othersDeclaration; // what :settings.app and :schema answer when v has no declaration
         return WireError.OK;
     }
 
@@ -349,30 +396,10 @@ public final class WideNode implements Node {
     @Override
     public int readTree(NodePath path, byte[] dst, int off, int cap) {
         Vertex v = find(path);
-        if (v == null || v.childCount == 0) {
+        if (v == null || !server.composes(v.id)) {
             return read(path, dst, off, cap);
         }
-        TlvWriter t = new TlvWriter(PathKeys.MAX_SEGMENTS + 2).wrap(dst, off, cap);
-        writeTree(t, v);
-        return t.error() == WireError.OK ? t.length() : NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
-    }
-
-    /** {@code POINT{NAME <leaf segment>, [value], POINT{…} per child}}, children in byte order of their names. */
-    private static void writeTree(TlvWriter t, Vertex v) {
-        t.begin(TlvType.POINT);
-        t.leaf(TlvType.NAME, v.key, v.key.length == 0 ? 0 : v.segOff + 1, v.segLen());
-        if (v.hasValue()) {
-            t.raw(v.value, 0, v.valLen);
-        }
-        Vertex[] kids = Arrays.copyOf(v.children, v.childCount);
-        Arrays.sort(kids, Vertex::compareSegments);
-        for (Vertex c : kids) {
-            if (t.error() != WireError.OK) {
-                return;
-            }
-            writeTree(t, c);
-        }
-        t.end();
+        return server.composedCopy(v.id, dst, off, cap); // the one composed-tree writer, shared with NarrowNode
     }
 
     @Override
@@ -409,6 +436,7 @@ public final class WideNode implements Node {
         e.pos = v.place(e);
         e.gen = ++v.admissions;
         e.open = true;
+        register(e);
         edges.taken();
         if (p != owner) {
             p.edges.add(e);
@@ -455,10 +483,12 @@ public final class WideNode implements Node {
         final boolean wasDelivering = e.delivering();
         e.vertex.unplace(e.pos);
         e.open = false;
+        unregister(e);
         edges.returned();
         if (e.holder != owner) {
             e.holder.edges.remove(e);
         }
+        server.returnSlot(e.holder.link, e.holder.peer); // a remote holder's share (others have none)
         if (wasDelivering) {
             adjust(e.vertex, -1);
         }
@@ -498,6 +528,12 @@ public final class WideNode implements Node {
     private void notice(Vertex v, boolean active, int n) {
         final WidePeer p = v.publisher;
         if (p == null || !p.connected) {
+            return;
+        }
+        if (p.link >= 0) {
+            if (v.noticeRoute != null) { // a remote publisher that asked: a FWD notice at its route
+                server.notice(p.link, p.peer, v.noticeRoute, 0, v.noticeRoute.length, active, v.key, 0, v.key.length, n);
+            }
             return;
         }
         final ActivityListener to = p == owner ? activity : p.activity;
@@ -548,6 +584,7 @@ public final class WideNode implements Node {
     @Override
     public void tick() {
         final long now = clock.nanoTime();
+        server.expireAwaits(now);
         for (int i = staleList.size() - 1; i >= 0; i--) {
             Vertex v = staleList.get(i);
             if (v.stale && now - v.staleSince < staleGrace) {
@@ -583,43 +620,180 @@ public final class WideNode implements Node {
         peers.returned();
     }
 
-    // ------------------------------------------------------------------ Node: links (not yet)
+    // ------------------------------------------------------------------ Node: links
 
-    /** Not yet: the WIDE node serves no links in this first part. */
+    /** Attaches a link (the table grows up to maxLinks). Status: OK or FLOW_BACKPRESSURE at the ceiling. */
     @Override
     public int attach(Link link) {
-        throw new UnsupportedOperationException(NO_LINKS);
+        int r = server.attach(link);
+        if (r == WireError.OK) {
+            link.setPeerListener(this);
+        }
+        return r;
     }
 
-    /** No link can be attached yet: nothing to read. */
+    /** Reads every attached link once (up to framesPerPoll frames each) and serves what came. Quantity. */
     @Override
     public int poll() {
-        return 0;
+        return server.poll(this, framesPerPoll);
     }
 
-    /** Not yet: the WIDE node has no remote client in this first part. */
+    @Override
+    public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
+        server.onFrame(link, peer, buf, off, len);
+    }
+
     @Override
     public int subscribeRemote(Link link, int peer, NodePath remotePath, NodePath localTarget, int policy) {
-        throw new UnsupportedOperationException(NO_LINKS);
+        int li = server.linkIndex(link);
+        if (li < 0) {
+            return NodeResult.refusal(WireError.TRANSPORT_DOWN);
+        }
+        if (resolveOrCreate(localTarget) == null) {
+            return NodeResult.refusal(lastRefusal);
+        }
+        return server.subscribeRemote(li, peer, remotePath, localTarget, policy);
     }
 
-    /** Never called: no link is attached. */
     @Override
     public void onPeerUp(Link link, int peer) {
+        int li = server.linkIndex(link);
+        if (li >= 0) {
+            server.peerUp(li, peer);
+        }
     }
 
-    /** Never called: no link is attached. */
+    /**
+     * The peer went: its edges are reaped (RFC-0035 reaping trigger 4), what it last published goes
+     * stale (purged after the grace), its awaits go unanswered, its announcement is forgotten.
+     */
     @Override
     public void onPeerDown(Link link, int peer) {
+        int li = server.linkIndex(link);
+        if (li < 0) {
+            return;
+        }
+        WidePeer p = linkPeers.remove(peerKey(li, peer));
+        if (p != null) {
+            disconnect(p);
+        }
+        server.peerDown(li, peer);
+    }
+
+    /** The shared FWD side this node serves its links with (shares, counters). */
+    @Override
+    public FwdServer server() {
+        return server;
+    }
+
+    /** True when the vertex exists (diagnostics, tests). */
+    @Override
+    public boolean exists(NodePath path) {
+        return find(path) != null;
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
     }
 
     @Override
     public BoundedResource[] resources() {
-        return new BoundedResource[] {vertices, edges, values, peers};
+        BoundedResource[] fwd = server.resources();
+        BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {vertices, edges, values, peers}, 4 + fwd.length);
+        System.arraycopy(fwd, 0, all, 4, fwd.length);
+        return all;
     }
 
     @Override
     public void close() {
+        server.clearLinks();
+    }
+
+    // ------------------------------------------------------------------ handles and remote peers
+
+    private static long peerKey(int li, int peer) {
+        return ((long) li << 32) | (peer & 0xFFFFFFFFL);
+    }
+
+    /** The peer of this node that remote caller (link index, peer) is, made on first use; the owner for OWNER. */
+    WidePeer linkPeer(int li, int peer) {
+        if (li == NarrowNode.OWNER) {
+            return owner;
+        }
+        final long k = peerKey(li, peer);
+        WidePeer p = linkPeers.get(k);
+        if (p == null) {
+            p = new WidePeer(this, "link" + server.linkId(li) + "/" + peer, false, li, peer);
+            linkPeers.put(k, p);
+            peers.taken();
+        }
+        return p;
+    }
+
+    private void register(Vertex v) {
+        if (vertexCount == byId.length) {
+            byId = Arrays.copyOf(byId, vertexCount * 2);
+        }
+        v.id = vertexCount;
+        byId[vertexCount++] = v;
+    }
+
+    void register(Edge e) {
+        final int id = freeEdgeIds.isEmpty() ? edgeIds++ : freeEdgeIds.popInt();
+        if (id >= edgeById.length) {
+            edgeById = Arrays.copyOf(edgeById, edgeById.length * 2);
+        }
+        e.id = id;
+        edgeById[id] = e;
+    }
+
+    private void unregister(Edge e) {
+        if (e.id >= 0) {
+            edgeById[e.id] = null;
+            freeEdgeIds.addInt(e.id);
+            e.id = -1;
+        }
+    }
+
+    /** The vertex handle of a PATH body, created (mkdir -p) when missing. Quantity. */
+    int resolveOrCreate(byte[] b, int off, int len) {
+        Vertex v = index.find(b, off, len);
+        if (v != null) {
+            return v.id;
+        }
+        int r = creatable(b, off, len);
+        return r == WireError.OK ? create(b, off, len).id : NodeResult.refusal(r);
+    }
+
+    Vertex vertexAt(int id) {
+        return byId[id];
+    }
+
+    Vertex findKey(byte[] b, int off, int len) {
+        return index.find(b, off, len);
+    }
+
+    WidePeer ownerPeer() {
+        return owner;
+    }
+
+    ResourceCounter edgeCounter() {
+        return edges;
+    }
+
+    /** A remote subscription feeding v has a gap: v goes stale from now until its next delivery. */
+    void markGap(Vertex v) {
+        if (v.hasValue() && !v.stale) {
+            v.stale = true;
+            v.staleSince = clock.nanoTime();
+            staleList.add(v);
+        }
+    }
+
+    /** Changes the delivering count of v's own edges (an admitted or replaced FWD edge). */
+    void adjustDelivering(Vertex v, int delta) {
+        adjust(v, delta);
     }
 
     // ------------------------------------------------------------------ vertices
@@ -678,6 +852,7 @@ public final class WideNode implements Node {
                 c.listeners = parent.listeners;
                 index.insert(c);
                 parent.addChild(c);
+                register(c);
                 vertices.taken();
             }
             parent = c;

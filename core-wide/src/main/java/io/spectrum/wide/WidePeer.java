@@ -30,6 +30,13 @@ import org.agrona.collections.ObjectHashSet;
  */
 public final class WidePeer {
     final WideNode node;
+    /**
+     * Where the shared FWD side knows it: (link index, peer) of a remote caller; the owner is
+     * (NarrowNode.OWNER, 0); an in-process connection is ({@link #IN_PROCESS}, its number).
+     */
+    final int link;
+    final int peer;
+    static final int IN_PROCESS = -3;
     private final String identity;
     private final boolean anonymous;
     boolean connected = true;
@@ -39,8 +46,10 @@ public final class WidePeer {
     /** Open edges this peer holds. */
     final ObjectHashSet<Edge> edges = new ObjectHashSet<>();
 
-    WidePeer(WideNode node, String identity, boolean anonymous) {
+    WidePeer(WideNode node, String identity, boolean anonymous, int link, int peer) {
         this.node = node;
+        this.link = link;
+        this.peer = peer;
         this.identity = identity;
         this.anonymous = anonymous;
     }

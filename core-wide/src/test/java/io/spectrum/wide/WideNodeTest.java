@@ -23,14 +23,6 @@ class WideNodeTest {
     final NodePath t = NodePath.of("/t");
 
     @Test
-    void linksAreNotServedYet_andSaySo() {
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> node.attach(null));
-        assertTrue(e.getMessage().contains("no links yet"), e.getMessage());
-        assertThrows(UnsupportedOperationException.class, () -> node.subscribeRemote(null, 0, t, t, 0));
-        assertEquals(0, node.poll());
-    }
-
-    @Test
     void aDisconnectedPeerLosesItsEdges_andIsRefusedAfterwards() {
         WidePeer p = node.connect("p");
         List<String> got = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.spectrum.host;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
@@ -50,7 +51,7 @@ public final class MiniHost implements AutoCloseable {
     public void addBoard(Link link, List<String> paths) {
         loop.attach(link);
         int b = boards++;
-        NarrowNode node = loop.node();
+        ServingNode node = loop.node();
         String board = link.name();
         for (String p : paths) {
             NodePath target = NodePath.of("/boards/" + b + p);

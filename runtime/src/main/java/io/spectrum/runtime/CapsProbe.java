@@ -2,7 +2,7 @@ package io.spectrum.runtime;
 
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.Clock;
@@ -49,7 +49,7 @@ public final class CapsProbe implements LivenessProbe {
     /** Default slot-check period: the links' default ping interval (3 s). */
     public static final long VERIFY_NANOS = 3_000_000_000L;
 
-    private final NarrowNode node;
+    private final ServingNode node;
     private final Link[] links;
     private final int maxPeers;
     /** Outstanding ping request handle per (installed link, peer), or -1. */
@@ -69,7 +69,7 @@ public final class CapsProbe implements LivenessProbe {
     private long checks;
 
     /** A probe that checks slots every {@link #VERIFY_NANOS} by the node's clock. */
-    public CapsProbe(NarrowNode node, int maxLinks, int maxPeers) {
+    public CapsProbe(ServingNode node, int maxLinks, int maxPeers) {
         this(node, maxLinks, maxPeers, VERIFY_NANOS);
     }
 
@@ -77,7 +77,7 @@ public final class CapsProbe implements LivenessProbe {
      * @param verifyNanos period of the slot checks ({@link RemoteClient#verify}) per up peer, by the
      *                    node's clock; 0 turns them off
      */
-    public CapsProbe(NarrowNode node, int maxLinks, int maxPeers, long verifyNanos) {
+    public CapsProbe(ServingNode node, int maxLinks, int maxPeers, long verifyNanos) {
         this.node = node;
         this.clock = node.clock();
         this.verifyNanos = verifyNanos;
@@ -97,7 +97,7 @@ public final class CapsProbe implements LivenessProbe {
      * so peers can tell this process start from the previous one. The node leaves the key out of
      * the answer to a peer that did not announce the extensions (it sees the v1 caps).
      */
-    public static void stampBoot(NarrowNode node) {
+    public static void stampBoot(ServingNode node) {
         byte[] caps = new byte[ANSWER_BYTES];
         int n = node.read(CAPS, caps, 0, caps.length);
         TlvIndex x = new TlvIndex();

@@ -2,7 +2,7 @@ package io.spectrum.runtime;
 
 import io.spectrum.link.Link;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,7 @@ public final class LinkNotices {
     }
 
     /** The warning lines for {@code link} attached to {@code node} (empty when there is nothing to say). */
-    public static List<String> atStart(Link link, NarrowNode node) {
+    public static List<String> atStart(Link link, ServingNode node) {
         List<String> out = new ArrayList<>();
         if (link instanceof UdpLink u) {
             if (u.isWildcard()) {

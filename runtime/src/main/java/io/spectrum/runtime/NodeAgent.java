@@ -2,7 +2,7 @@ package io.spectrum.runtime;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.WireError;
 import org.agrona.concurrent.Agent;
@@ -46,7 +46,7 @@ public final class NodeAgent implements Agent {
     }
 
     private final String name;
-    private final NarrowNode node;
+    private final ServingNode node;
     private final Clock clock;
     private final Step step;
     private final CapsProbe probe;
@@ -71,7 +71,7 @@ public final class NodeAgent implements Agent {
      * @param step              the owner's periodic work, or null
      * @param housekeepingNanos period of the node's timers and the liveness sweep
      */
-    public NodeAgent(String name, NarrowNode node, Clock clock, Step step, long housekeepingNanos) {
+    public NodeAgent(String name, ServingNode node, Clock clock, Step step, long housekeepingNanos) {
         this.name = name;
         this.node = node;
         this.clock = clock;
@@ -120,7 +120,7 @@ public final class NodeAgent implements Agent {
         this.tap = handler;
     }
 
-    public NarrowNode node() {
+    public ServingNode node() {
         return node;
     }
 

@@ -1,7 +1,7 @@
 package io.spectrum.runtime;
 
 import io.spectrum.link.Link;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.time.Clock;
 import io.spectrum.time.SystemClock;
 import org.agrona.concurrent.AgentRunner;
@@ -9,7 +9,7 @@ import org.agrona.concurrent.AgentRunner;
 import java.util.List;
 
 /**
- * Drives one NarrowNode on its own thread: a {@link NodeAgent} run by an agrona {@link AgentRunner}
+ * Drives one node (either core, {@link ServingNode}) on its own thread: a {@link NodeAgent} run by an agrona {@link AgentRunner}
  * with the {@link WakeIdleStrategy} (spin briefly after work, then block until input, a task or the
  * next deadline). The node is single-threaded, so everything that touches it goes through this
  * thread ({@link #submit}). An exception from a duty cycle is printed and the loop keeps serving.
@@ -31,11 +31,11 @@ public final class NodeLoop implements AutoCloseable {
     private volatile boolean closed;
 
     /** A loop on the system clock with the default housekeeping period and spin window. */
-    public NodeLoop(String name, NarrowNode node, NodeAgent.Step step) {
+    public NodeLoop(String name, ServingNode node, NodeAgent.Step step) {
         this(name, node, step, SystemClock.INSTANCE, NodeAgent.HOUSEKEEPING_NANOS, SPIN_NANOS);
     }
 
-    public NodeLoop(String name, NarrowNode node, NodeAgent.Step step, Clock clock, long housekeepingNanos,
+    public NodeLoop(String name, ServingNode node, NodeAgent.Step step, Clock clock, long housekeepingNanos,
                     long spinNanos) {
         this.agent = new NodeAgent(name, node, clock, step, housekeepingNanos);
         this.runner = new AgentRunner(new WakeIdleStrategy(agent, spinNanos),
@@ -51,7 +51,7 @@ public final class NodeLoop implements AutoCloseable {
         return agent;
     }
 
-    public NarrowNode node() {
+    public ServingNode node() {
         return agent.node();
     }
 

@@ -104,6 +104,32 @@ public interface Node extends PeerListener, AutoCloseable {
      */
     int attach(Link link);
 
+    /**
+     * Mounts a single-peer link (a dialed peer, a serial line) under {@code name}, one PATH segment:
+     * a FWD request whose dst begins with {@code /name} is forwarded to (link, peer) with the name
+     * stripped, and frames from (link, peer) grow their src by {@code /name} when forwarded
+     * (docs/routing.md). The link must be attached.
+     *
+     * @return status: OK, PATH_INVALID (not a segment), PATH_IN_USE (name mounted), FLOW_BACKPRESSURE
+     *     (mount table full), TRANSPORT_DOWN (link not attached)
+     */
+    default int mount(String name, Link link, int peer) {
+        throw new UnsupportedOperationException("this node does not route");
+    }
+
+    /**
+     * Mounts a multi-peer listener link under {@code name}: each peer's frames grow src by
+     * {@code /name/<peer>-<generation>}, and replies come back by that run. Status as {@link #mount}.
+     */
+    default int mountListener(String name, Link link) {
+        throw new UnsupportedOperationException("this node does not route");
+    }
+
+    /** Removes a mount (and a listener's peer routes): OK or PATH_NOT_FOUND. */
+    default int unmount(String name) {
+        throw new UnsupportedOperationException("this node does not route");
+    }
+
     /** Reads pending frames from every attached link and handles them. Returns frames handled. */
     int poll();
 

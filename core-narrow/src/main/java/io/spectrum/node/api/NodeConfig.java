@@ -189,6 +189,23 @@ public final class NodeConfig {
         return v.remoteWritesToUndeclared;
     }
 
+    /**
+     * Mount names the node routes FWD frames under (single-peer mounts and listener mounts
+     * together); a further mount is refused with {@code tr::flow::backpressure}.
+     */
+    public int maxMounts() {
+        return v.maxMounts;
+    }
+
+    /**
+     * Whether a {@code :subscribers} request under a mount is served here, on the full local path,
+     * instead of being forwarded (a host terminates subscriptions; docs/routing.md). Off by default:
+     * a routing board forwards it like a libtracer router.
+     */
+    public boolean serveSubscriptionsUnderMounts() {
+        return v.serveSubscriptionsUnderMounts;
+    }
+
     /** Collects a {@link NodeConfig}; {@link #build()} validates. Not thread-safe. */
     public static final class Builder {
         static final int MAX_TABLE = 1 << 24;
@@ -220,6 +237,8 @@ public final class NodeConfig {
         private Clock clock = SystemClock.INSTANCE;
         private AccessPolicy accessPolicy;
         private boolean remoteWritesToUndeclared;
+        private int maxMounts = 4;
+        private boolean serveSubscriptionsUnderMounts;
 
         private Builder() {
         }
@@ -251,6 +270,8 @@ public final class NodeConfig {
             clock = c.clock;
             accessPolicy = c.accessPolicy;
             remoteWritesToUndeclared = c.remoteWritesToUndeclared;
+            maxMounts = c.maxMounts;
+            serveSubscriptionsUnderMounts = c.serveSubscriptionsUnderMounts;
         }
 
         /** Vertices, the root included: 2..16777216 (default 256). */
@@ -340,6 +361,18 @@ public final class NodeConfig {
         /** Let remote callers write vertices without a declaration (default false: access::denied). */
         public Builder remoteWritesToUndeclared(boolean v) {
             remoteWritesToUndeclared = v;
+            return this;
+        }
+
+        /** Mounts the router keeps: 0..65535 (default 4). */
+        public Builder maxMounts(int v) {
+            maxMounts = v;
+            return this;
+        }
+
+        /** Serve {@code :subscribers} requests under a mount locally (default false: forward them). */
+        public Builder serveSubscriptionsUnderMounts(boolean v) {
+            serveSubscriptionsUnderMounts = v;
             return this;
         }
 
@@ -442,6 +475,7 @@ public final class NodeConfig {
             range("peerDeliveriesPerSecond", peerDeliveriesPerSecond, 0, MAX_TABLE);
             range("peerDeliveryBurst", peerDeliveryBurst, 1, MAX_TABLE);
             range("statsPeriodNanos", statsPeriodNanos, 0, Long.MAX_VALUE);
+            range("maxMounts", maxMounts, 0, 65535);
             if (clock == null) {
                 throw new IllegalArgumentException("clock must not be null");
             }

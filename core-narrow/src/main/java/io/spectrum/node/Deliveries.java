@@ -1,0 +1,75 @@
+package io.spectrum.node;
+
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+
+/**
+ * The frames a node sends unasked, for both cores: a routed edge's delivery (FWD WRITE to the
+ * subscriber's stored route, empty src, the value, the topic stamp when the edge asked), metered by
+ * the holder's delivery share, and the active / idle notice to a publisher that asked for them.
+ * Allocation-free.
+ */
+final class Deliveries {
+    private final LinkTable links;
+    private final PeerShares shares;
+    private final FrameBuffers buffers;
+
+    Deliveries(FwdParts p) {
+        this.links = p.links;
+        this.shares = p.shares;
+        this.buffers = p.buffers;
+    }
+
+    /**
+     * Sends one delivery of value {@code vb[vo, +vl)} of the vertex keyed {@code key[ko, +kl)} to
+     * (link, peer) at {@code route[ro, +rl)}; {@code word} is the slot word (its STAMP bits).
+     *
+     * @return false when the peer is over its outbound rate (dropped and counted; a one_shot edge stays)
+     */
+    boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
+            long seq, boolean stale, boolean deleted, byte[] key, int ko, int kl) {
+        if (!shares.allowDelivery(li, peer)) {
+            return false;
+        }
+        TlvWriter t = buffers.txWriter();
+        t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
+                .raw(route, ro, rl)
+                .raw(Names.EMPTY_PATH)
+                .raw(vb, vo, vl);
+        if ((word & FwdStore.STAMP) != 0) {
+            t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
+                    .begin(TlvType.SETTINGS)
+                    .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
+                    .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
+                    .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
+            if ((word & FwdStore.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
+                t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, key, ko, kl);
+            }
+            t.end().end();
+        }
+        t.end();
+        if (t.error() == WireError.OK) {
+            links.send(li, peer, buffers.tx, t.length());
+        }
+        return true;
+    }
+
+    /** The active / idle notice to a remote publisher at {@code route[ro, +rl)} about the vertex keyed {@code key}. */
+    void notice(int li, int peer, byte[] route, int ro, int rl, boolean active, byte[] key, int ko, int kl, int n) {
+        TlvWriter t = buffers.scratchWriter();
+        t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
+                .raw(route, ro, rl)
+                .raw(Names.EMPTY_PATH)
+                .begin(TlvType.SETTINGS)
+                .leaf(TlvType.NAME, Names.ACTIVITY).value(active ? 1 : 0, 1)
+                .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, key, ko, kl)
+                .leaf(TlvType.NAME, Names.ACTIVITY_SUBSCRIBERS).value(n, 4)
+                .end().end();
+        if (t.error() == WireError.OK) {
+            links.send(li, peer, buffers.scratch, t.length());
+        }
+    }
+}

@@ -1,0 +1,294 @@
+package io.spectrum.node;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Link;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodeResult;
+import io.spectrum.stats.BoundedResource;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.WireError;
+
+/**
+ * The FWD side of a node, shared by both cores over a {@link FwdStore}: the attached links, the
+ * terminus (READ / WRITE / AWAIT on a vertex or its {@code :subscribers}, {@code :children},
+ * {@code :settings}, {@code :schema} field, every refusal typed), the RFC-0035 surface, the await
+ * table, routed deliveries and activity notices, per-peer shares, the peers' extension announcements
+ * and holder tokens, the owner's request door, and the remote client. One copy of every FWD rule:
+ * NarrowNode and WideNode each build one of these over their own tables and forward link events to
+ * it.
+ *
+ * <p>A caller is (link index, peer); link index {@link NarrowNode#OWNER} is the node's owner. The
+ * link table starts at {@code linkCapacity} entries and grows up to {@link NodeConfig#maxLinks()}
+ * (a NARROW node starts at the ceiling: its table never grows). Single-threaded.
+ */
+public final class FwdServer {
+    private final FwdParts p;
+    private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
+
+    public FwdServer(NodeConfig cfg, FwdStore store, int linkCapacity) {
+        p = new FwdParts(cfg, store, this, linkCapacity);
+    }
+
+    FwdParts parts() {
+        return p;
+    }
+
+    // ------------------------------------------------------------------ links
+
+    /** Adds a link. Status: OK, or FLOW_BACKPRESSURE (counted) at the link ceiling. */
+    public int attach(Link link) {
+        return p.links.add(link) ? WireError.OK : WireError.FLOW_BACKPRESSURE;
+    }
+
+    /** The index of an attached link, or -1. */
+    public int linkIndex(Link link) {
+        return p.links.indexOf(link);
+    }
+
+    public int linkCount() {
+        return p.links.count();
+    }
+
+    /** The id of the link at {@code index} (what an AccessPolicy sees). */
+    public int linkId(int index) {
+        return p.links.id(index);
+    }
+
+    /** Polls every attached link once, up to {@code frames} frames each, into {@code handler}. Quantity. */
+    public int poll(FrameHandler handler, int frames) {
+        int n = 0;
+        for (int i = 0; i < p.links.count(); i++) {
+            n += p.links.link(i).poll(handler, frames);
+        }
+        return n;
+    }
+
+    /** A frame from (link, peer): decoded and handled by the terminus; an undecodable one is counted on the link. */
+    public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
+        int li = p.links.indexOf(link);
+        if (li < 0) {
+            return;
+        }
+        if (decoder.decode(buf, off, len, p.rx) != WireError.OK) {
+            link.stats().droppedInvalid++;
+            return;
+        }
+        p.terminus.handle(li, peer); // the router is consulted there first (FwdRouter.route), for both cores
+    }
+
+    /**
+     * Handles one FWD request as the node's owner (the local host, empty caller context) and copies
+     * the reply frame, if any, into {@code reply}.
+     *
+     * @return quantity: reply length (0 when nothing was answered) or a negated decode error
+     */
+    public int handleOwnerRequest(byte[] req, int off, int len, byte[] reply, int rOff, int rCap) {
+        int r = decoder.decode(req, off, len, p.rx);
+        if (r != WireError.OK) {
+            return NodeResult.refusal(r);
+        }
+        p.links.captureOwnerReply(reply, rOff, rCap);
+        p.terminus.handle(NarrowNode.OWNER, 0);
+        return p.links.endOwnerReply();
+    }
+
+    /**
+     * Subscribes {@code remotePath} at (link index, peer) for the local {@code target} (which the
+     * core has created): the remote client sends the append and re-sends it when the peer comes
+     * back. Quantity: the remote client's handle, or a negated code.
+     */
+    public int subscribeRemote(int li, int peer, io.spectrum.node.api.NodePath remotePath,
+            io.spectrum.node.api.NodePath target, int policy) {
+        return p.client.subscribe(li, peer, remotePath, target, policy);
+    }
+
+    /** (link, peer) came up: the remote client re-sends its subscriptions there. */
+    public void peerUp(int li, int peer) {
+        p.client.peerUp(li, peer);
+    }
+
+    /**
+     * (link, peer) went: its awaits go unanswered, the remote client marks its records down, its
+     * announcement and token are forgotten (whoever comes up in its place announces again). The core
+     * reaps the peer's slots and marks what it published stale itself.
+     */
+    public void peerDown(int li, int peer) {
+        p.awaits.dropPeer(li, peer);
+        p.client.peerDown(li, peer);
+        p.router.peerDown(p.links.link(li), peer); // a later peer on this handle gets a new return-route generation
+        p.links.extensions.forget(li, peer);
+    }
+
+    /** Detaches every link (their mounts go with them). */
+    public void clearLinks() {
+        for (int i = 0; i < p.links.count(); i++) {
+            p.router.mounts().linkGone(p.links.link(i));
+        }
+        p.links.clear();
+    }
+
+    // ------------------------------------------------------------------ router (issue 10 item 1)
+
+    /** A single-peer mount of an attached link (see Node#mount). Status. */
+    public int mount(String name, Link link, int peer) {
+        return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mount(name, link, peer);
+    }
+
+    /** A listener mount of an attached multi-peer link (see Node#mountListener). Status. */
+    public int mountListener(String name, Link link) {
+        return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mountListener(name, link);
+    }
+
+    public int unmount(String name) {
+        return p.router.mounts().unmount(name);
+    }
+
+    /** FWD frames forwarded under a mount since start. */
+    public long forwarded() {
+        return p.router.forwarded();
+    }
+
+    /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
+    public long routeRefusals() {
+        return p.router.refused();
+    }
+
+    /** Of the router's refusals, those with no route. */
+    public long noRoute() {
+        return p.router.noRoute();
+    }
+
+    /** The largest frame the node may count on delivering (its own, or its smallest link's). */
+    public int frameLimit() {
+        return p.links.frameLimit();
+    }
+
+    // ------------------------------------------------------------------ what a core calls on a write
+
+    /** Answers every await on v with the value just written. */
+    public void answerAwaits(int v, byte[] b, int off, int len) {
+        p.awaits.answerValue(v, b, off, len);
+    }
+
+    /** Refuses every await on v with {@code code} (the vertex is being retired). */
+    public void failAwaits(int v, int code) {
+        p.awaits.failVertex(v, code);
+    }
+
+    /** Answers FLOW_TIMEOUT to every await due by {@code now} (the node's tick). */
+    public void expireAwaits(long now) {
+        p.awaits.expire(now);
+    }
+
+    /**
+     * One delivery to a routed slot (its word, holder and stored route) of the value of the vertex
+     * keyed {@code key[ko, +kl)}. False when the holder is over its outbound rate (dropped, counted).
+     */
+    public boolean deliver(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
+            long seq, boolean stale, boolean deleted, byte[] key, int ko, int kl) {
+        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, deleted, key, ko, kl);
+    }
+
+    /** The active / idle notice to a remote publisher that asked for them at {@code route}. */
+    public void notice(int li, int peer, byte[] route, int ro, int rl, boolean active, byte[] key, int ko, int kl,
+            int n) {
+        p.deliveries.notice(li, peer, route, ro, rl, active, key, ko, kl, n);
+    }
+
+    /** A slot of (link, peer) was reaped: its share gets it back. */
+    public void returnSlot(int li, int peer) {
+        p.shares.returnSlot(li, peer);
+    }
+
+    /** True when v's READ answers the composed tree for the owner (it has a child). */
+    public boolean composes(int v) {
+        return p.composed.composes(v, true);
+    }
+
+    /** The owner's composed tree of v into {@code dst}. Quantity: bytes, or -FLOW_BACKPRESSURE. */
+    public int composedCopy(int v, byte[] dst, int off, int cap) {
+        return p.composed.copy(v, dst, off, cap);
+    }
+
+    /** The writer over the transmit buffer (the remote client's requests). */
+    io.spectrum.wire.TlvWriter txWriter() {
+        return p.buffers.txWriter();
+    }
+
+    /** Sends a frame built in the transmit buffer to (link index, peer). */
+    void sendTx(int li, int peer, int len) {
+        p.links.send(li, peer, p.buffers.tx, len);
+    }
+
+    // ------------------------------------------------------------------ readouts
+
+    /**
+     * The vertices a remote peer may write, for an operator's warning: the declared paths whose
+     * declaration grants WRITE, in tree order, comma-separated ("none" when there are none), plus a
+     * note when undeclared vertices are writable too ({@link NodeConfig#remoteWritesToUndeclared()}).
+     * Not for a hot path (it builds a String).
+     */
+    public String remotelyWritable() {
+        final FwdStore st = p.store;
+        StringBuilder sb = new StringBuilder();
+        int v = 0;
+        while (v != FwdStore.NONE) { // pre-order walk: down to the first child, else the next sibling up the tree
+            io.spectrum.node.api.VertexSchema sc = st.schema(v);
+            if (v != 0 && sc != null && sc.allows(io.spectrum.wire.AccessMask.WRITE)) {
+                sb.append(sb.length() > 0 ? ", " : "")
+                        .append(io.spectrum.node.api.NodePath.render(st.keys(v), st.keyOffset(v), st.keyLen(v)));
+            }
+            int next = st.firstChild(v);
+            while (next == FwdStore.NONE && v != FwdStore.NONE) {
+                next = st.nextSibling(v);
+                v = st.parent(v);
+            }
+            v = next;
+        }
+        if (sb.length() == 0) {
+            sb.append("none");
+        }
+        if (p.config.remoteWritesToUndeclared()) {
+            sb.append(" and every undeclared vertex");
+        }
+        return sb.toString();
+    }
+
+    /** The client side of remote subscriptions and requests. */
+    public RemoteClient remote() {
+        return p.client;
+    }
+
+    /** Keys the holder tokens this node mints (see NarrowNode#seedHoldTokens). */
+    public void seedHoldTokens(long k0, long k1) {
+        p.links.extensions.seed(k0, k1);
+    }
+
+    /** Slots (link index, peer) holds now. */
+    public int slotsHeldBy(int li, int peer) {
+        return li < 0 ? 0 : p.shares.slotsOf(li, peer);
+    }
+
+    public int awaitsHeldBy(int li, int peer) {
+        return li < 0 ? 0 : p.shares.awaitsOf(li, peer);
+    }
+
+    public long slotShareRefusals() {
+        return p.shares.slotRefusals();
+    }
+
+    public long awaitShareRefusals() {
+        return p.shares.awaitRefusals();
+    }
+
+    public long deliveriesDropped() {
+        return p.shares.deliveriesDropped();
+    }
+
+    /** Links, awaits, remote subscriptions and requests, announced peers, peer shares, mounts, routed peers. */
+    public BoundedResource[] resources() {
+        return new BoundedResource[] {p.awaits.resource, p.links.resource, p.client.resource(),
+            p.client.requestResource(), p.links.extensions.resource, p.shares.resource, p.mounts.mountResource(),
+            p.mounts.peerResource()};
+    }
+}

@@ -1,0 +1,141 @@
+package io.spectrum.node;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
+
+/**
+ * What a node core hands the shared FWD side ({@link FwdServer}: the terminus, the
+ * {@code :subscribers} surface, {@code :children}, {@code :settings}, the composed READ, awaits,
+ * deliveries, the remote client): its vertices and subscriber slots by int handle. NarrowNode
+ * answers from its fixed tables (handles are table rows), WideNode from its growing ones (handles are
+ * ids of its vertex and edge objects). Every rule of the FWD surface lives on the shared side; a core
+ * only stores and finds. Single-threaded, like the node; no call allocates on a NARROW core.
+ *
+ * <p>A slot's {@link #word} is the live delivery_policy in its low 16 bits plus the bits below.
+ * Quantities follow the node API's return convention ({@code >= 0} or a negated WireError code).
+ */
+public interface FwdStore {
+    /** No vertex / no slot. */
+    int NONE = -1;
+
+    /** The live delivery_policy part of a slot word. */
+    int POLICY_MASK = 0xFFFF;
+    int IN_USE = 1 << 16;
+    /** An in-process callback edge: no record (listed as a hole). */
+    int KIND_CALLBACK = 1 << 17;
+    /** A remote edge: delivers FWD WRITE over (link, peer) to its stored route. */
+    int KIND_ROUTED = 1 << 18;
+    /** A local edge from a SUBSCRIBER record: delivers by assigning its local target. */
+    int KIND_LOCAL = 1 << 19;
+    /** The stored record carries a delivery_policy pair (rendering rule 1). */
+    int HAS_POLICY = 1 << 20;
+    /** The subscriber asked for the node's topic stamp on each delivery. */
+    int STAMP = 1 << 21;
+    /** The subscriber asked for the written vertex's path in the stamp. */
+    int STAMP_PATH = 1 << 22;
+
+    // ------------------------------------------------------------------ vertices
+
+    /** The vertex of a canonical PATH body, or NONE. */
+    int find(byte[] b, int off, int len);
+
+    /** Finds or creates (mkdir -p) the vertex of a PATH body (the owner's write). Quantity. */
+    int resolveOrCreate(byte[] b, int off, int len);
+
+    /** The parent of v, NONE for the root (handle 0 is the root on both cores). */
+    int parent(int v);
+
+    int firstChild(int v);
+
+    int nextSibling(int c);
+
+    /** The array holding v's canonical key ({@link #keyOffset}, {@link #keyLen} into it). */
+    byte[] keys(int v);
+
+    int keyOffset(int v);
+
+    int keyLen(int v);
+
+    /** True for a {@code $} vertex (the node's own) or one under it. */
+    boolean isReserved(int v);
+
+    /** The owner's declaration (the rights gate), or null. */
+    VertexSchema schema(int v);
+
+    /** What {@code :settings.app} answers: the declaration or a reported one, or null. */
+    VertexSchema described(int v);
+
+    /** Length of v's stored value TLV, -1 when it holds none. */
+    int valLen(int v);
+
+    byte[] valueMemory(int v);
+
+    int valOff(int v);
+
+    /**
+     * A write from (link, peer) = assign + propagate (the awaits of v are answered through
+     * {@link FwdServer#answerAwaits}); {@code routeLen > 0}: the publisher asked for activity
+     * notices at that route. Status.
+     */
+    int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen);
+
+    /** Pending awaits on v (a write scans the await table only when there are some). */
+    int awaits(int v);
+
+    void addAwaits(int v, int delta);
+
+    /** A remote subscription feeding {@code target} has a gap: the target goes stale until its next delivery. */
+    void markGap(NodePath target);
+
+    // ------------------------------------------------------------------ slots
+
+    /** v's first slot by position, or NONE; {@link #nextSlot} walks the rest in position order. */
+    int firstSlot(int v);
+
+    int nextSlot(int s);
+
+    /** The slot at position n of v, or NONE. */
+    int slotAt(int v, int n);
+
+    int pos(int s);
+
+    int gen(int s);
+
+    int word(int s);
+
+    /** The holder: link index ({@link NarrowNode#OWNER} for the owner) and peer. */
+    int holderLink(int s);
+
+    int holderPeer(int s);
+
+    /** The stored record then its route in {@link #recordMemory}; recOff -1 for a record-less slot. */
+    byte[] recordMemory(int s);
+
+    int recOff(int s);
+
+    int recLen(int s);
+
+    int routeLen(int s);
+
+    /** Record-relative offset of the winning delivery_policy word's high byte (bit 9 lives there), or -1. */
+    int policyHi(int s);
+
+    /** Reaps a slot (it returns its holder's share through {@link FwdServer#returnSlot}). */
+    void removeSlot(int s);
+
+    /** The toggle: bit 9 of the live word plus the delivering counts; nothing is replayed. */
+    void setSuspended(int s, boolean suspended);
+
+    /**
+     * Stores an admitted SUBSCRIBER: a new slot placed at v's lowest free position, or, with
+     * {@code replace >= 0}, that slot re-filled in place (its generation moves on either way). The
+     * record {@code b[recStart, +recLen)} and the route {@code b[routeStart, +routeLen)} are copied.
+     * {@code target} is the local target vertex of a KIND_LOCAL slot, else NONE. The holder's share
+     * is the caller's business. Quantity: the slot, or FLOW_BACKPRESSURE when storage is out.
+     */
+    int admit(int v, int replace, int word, int link, int peer, byte[] b, int recStart, int recLen,
+            int routeStart, int routeLen, int policyHi, int target);
+
+    /** The durability latch: one delivery of v's value to the newly admitted slot s, if it asked. */
+    void latch(int s, int v);
+}

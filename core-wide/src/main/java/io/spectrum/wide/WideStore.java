@@ -1,0 +1,285 @@
+package io.spectrum.wide;
+
+import io.spectrum.node.FwdStore;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.NodeResult;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.stats.ResourceCounter;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.WireError;
+import java.util.Arrays;
+
+/**
+ * WideNode's {@link FwdStore}: the shared FWD side (core-narrow's FwdServer: terminus,
+ * {@code :subscribers}, awaits, deliveries) reaches the node's {@link Vertex} and {@link Edge}
+ * objects through their handles ({@code id}: the index in the node's growing vertex and edge
+ * arrays). It stores and finds; every FWD rule is on the shared side.
+ */
+final class WideStore implements FwdStore {
+    private final WideNode node;
+
+    WideStore(WideNode node) {
+        this.node = node;
+    }
+
+    private Vertex v(int id) {
+        return node.byId[id];
+    }
+
+    private Edge e(int id) {
+        return node.edgeById[id];
+    }
+
+    // ------------------------------------------------------------------ vertices
+
+    @Override
+    public int find(byte[] b, int off, int len) {
+        Vertex v = node.findKey(b, off, len);
+        return v == null ? NONE : v.id;
+    }
+
+    @Override
+    public int resolveOrCreate(byte[] b, int off, int len) {
+        return node.resolveOrCreate(b, off, len);
+    }
+
+    @Override
+    public int parent(int v) {
+        Vertex p = v(v).parent;
+        return p == null ? NONE : p.id;
+    }
+
+    @Override
+    public int firstChild(int v) {
+        Vertex x = v(v);
+        return x.childCount == 0 ? NONE : x.children[0].id;
+    }
+
+    @Override
+    public int nextSibling(int c) {
+        Vertex x = v(c);
+        Vertex p = x.parent;
+        int i = x.childIndex + 1;
+        return p == null || i >= p.childCount ? NONE : p.children[i].id;
+    }
+
+    @Override
+    public byte[] keys(int v) {
+        return v(v).key;
+    }
+
+    @Override
+    public int keyOffset(int v) {
+        return 0;
+    }
+
+    @Override
+    public int keyLen(int v) {
+        return v(v).key.length;
+    }
+
+    @Override
+    public boolean isReserved(int v) {
+        return v(v).reserved;
+    }
+
+    @Override
+    public VertexSchema schema(int v) {
+        return v(v).schema;
+    }
+
+    @Override
+    public VertexSchema described(int v) {
+        Vertex x = v(v);
+        return x.schema != null ? x.schema : x.reported;
+    }
+
+    @Override
+    public int valLen(int v) {
+        return v(v).valLen;
+    }
+
+    @Override
+    public byte[] valueMemory(int v) {
+        return v(v).value;
+    }
+
+    @Override
+    public int valOff(int v) {
+        return 0;
+    }
+
+    @Override
+    public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen) {
+        return node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen);
+    }
+
+    @Override
+    public int awaits(int v) {
+        return v(v).awaits;
+    }
+
+    @Override
+    public void addAwaits(int v, int delta) {
+        v(v).awaits += delta;
+    }
+
+    @Override
+    public void markGap(NodePath target) {
+        Vertex x = node.findKey(target.tlv(), target.bodyOffset(), target.bodyLength());
+        if (x != null) {
+            node.markGap(x);
+        }
+    }
+
+    // ------------------------------------------------------------------ slots
+
+    @Override
+    public int firstSlot(int v) {
+        return from(v(v), 0);
+    }
+
+    @Override
+    public int nextSlot(int s) {
+        Edge x = e(s);
+        return from(x.vertex, x.pos + 1);
+    }
+
+    /** The first edge of v at position {@code pos} or above, or NONE. */
+    private static int from(Vertex v, int pos) {
+        for (int i = pos; i < v.edgeEnd; i++) {
+            if (v.edges[i] != null) {
+                return v.edges[i].id;
+            }
+        }
+        return NONE;
+    }
+
+    @Override
+    public int slotAt(int v, int n) {
+        Vertex x = v(v);
+        return n >= 0 && n < x.edgeEnd && x.edges[n] != null ? x.edges[n].id : NONE;
+    }
+
+    @Override
+    public int pos(int s) {
+        return e(s).pos;
+    }
+
+    @Override
+    public int gen(int s) {
+        return e(s).gen;
+    }
+
+    @Override
+    public int word(int s) {
+        Edge x = e(s);
+        return IN_USE | x.flags | (x.word & POLICY_MASK);
+    }
+
+    @Override
+    public int holderLink(int s) {
+        return e(s).holder.link;
+    }
+
+    @Override
+    public int holderPeer(int s) {
+        return e(s).holder.peer;
+    }
+
+    @Override
+    public byte[] recordMemory(int s) {
+        return e(s).rec;
+    }
+
+    @Override
+    public int recOff(int s) {
+        return e(s).rec == null ? -1 : 0;
+    }
+
+    @Override
+    public int recLen(int s) {
+        return e(s).recLen;
+    }
+
+    @Override
+    public int routeLen(int s) {
+        return e(s).routeLen;
+    }
+
+    @Override
+    public int policyHi(int s) {
+        return e(s).policyHi;
+    }
+
+    @Override
+    public void removeSlot(int s) {
+        node.remove(e(s));
+    }
+
+    @Override
+    public void setSuspended(int s, boolean suspended) {
+        node.setSuspended(e(s), suspended);
+    }
+
+    @Override
+    public int admit(int v, int replace, int word, int link, int peer, byte[] b, int recStart, int recLen,
+            int routeStart, int routeLen, int policyHi, int target) {
+        final Vertex x = v(v);
+        final ResourceCounter edges = node.edgeCounter();
+        if (replace < 0 && edges.inUse() >= edges.capacity()) {
+            edges.refused();
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
+        }
+        final WidePeer holder = node.linkPeer(link, peer);
+        final Edge e = new Edge(node, x, null, word & POLICY_MASK, null, holder);
+        e.flags = word & ~(POLICY_MASK | IN_USE);
+        e.rec = Arrays.copyOfRange(b, recStart, recStart + recLen + routeLen);
+        if (routeLen > 0) {
+            System.arraycopy(b, routeStart, e.rec, recLen, routeLen);
+        }
+        e.recLen = recLen;
+        e.routeLen = routeLen;
+        e.policyHi = policyHi;
+        e.target = target >= 0 ? v(target) : null;
+        e.open = true;
+        final boolean delivering = (word & DeliveryPolicy.SUSPENDED) == 0;
+        if (replace < 0) {
+            e.pos = x.place(e);
+            node.register(e);
+            edges.taken();
+            if (delivering) {
+                node.adjustDelivering(x, 1);
+            }
+        } else {
+            final Edge old = e(replace); // re-filled in place: same position, same handle, a new generation
+            final boolean was = old.delivering();
+            old.open = false;
+            if (old.holder != node.ownerPeer()) {
+                old.holder.edges.remove(old);
+            }
+            e.pos = old.pos;
+            e.id = old.id;
+            old.id = -1;
+            x.edges[e.pos] = e;
+            node.edgeById[e.id] = e;
+            if (delivering != was) {
+                node.adjustDelivering(x, delivering ? 1 : -1);
+            }
+        }
+        e.gen = ++x.admissions;
+        if (holder != node.ownerPeer()) {
+            holder.edges.add(e);
+        }
+        return e.id;
+    }
+
+    @Override
+    public void latch(int s, int v) {
+        Edge e = e(s);
+        Vertex x = v(v);
+        if ((e.word & DeliveryPolicy.DURABILITY_REQUEST) != 0 && x.hasValue()) {
+            node.deliver(e, x, x.value, x.valLen, x.seq, x.stale, false);
+        }
+    }
+}
