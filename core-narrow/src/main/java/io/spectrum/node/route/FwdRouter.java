@@ -27,7 +27,8 @@ import io.spectrum.wire.WireError;
  *   <li>the match's (link, peer) is the arrival's own: LOCAL (a frame addressed back where it came
  *       from ends here: the deliveries a host's own remote subscriptions receive on mirror paths
  *       under the mount);</li>
- *   <li>with serve-subscriptions-locally on, a request whose FIELD starts with {@code subscribers}:
+ *   <li>with serve-subscriptions-locally on, a request under a single-peer mount whose FIELD starts
+ *       with {@code subscribers}:
  *       LOCAL, and {@link #servedUnderMount()} is true for the terminus;</li>
  *   <li>a request from a (link, peer) with no inbound run (its link is not mounted, or the peer table
  *       is full): ERROR {@code path::not_found}, counted as no-route;</li>
@@ -96,7 +97,7 @@ public final class FwdRouter {
             return LOCAL;
         }
         final boolean reply = fwd.opcode() == FwdView.OP_REPLY;
-        if (serveSubscriptions && !reply && fwd.field() != TlvIndex.NONE
+        if (serveSubscriptions && !reply && mounts.kind(m) == MountTable.SINGLE && fwd.field() != TlvIndex.NONE
                 && field.wrap(x, fwd.field()) == WireError.OK && field.levels() > 0
                 && x.payloadEquals(field.nameEntry(0), Names.SUBSCRIBERS)) {
             servedUnderMount = true;
