@@ -81,6 +81,7 @@ public final class QueuedLink implements Link {
     private volatile PeerListener listener;
     private volatile LivenessProbe probe;
     private volatile boolean closed;
+    private volatile Thread ioThread;
 
     private QueuedLink(Link inner, QueuedLinkConfig config) {
         this.inner = inner;
@@ -112,6 +113,7 @@ public final class QueuedLink implements Link {
             return th;
         });
         link.wait.thread(t);
+        link.ioThread = t;
         return link;
     }
 
@@ -313,8 +315,9 @@ public final class QueuedLink implements Link {
         return wait.mode();
     }
 
+    /** The link's I/O thread (for tests that read its allocation counter or check that it stopped). */
     Thread ioThread() {
-        return runner.thread();
+        return ioThread;
     }
 
     /** Asks the I/O thread to refresh the inner link's OS counters (it runs them on its own thread). */

@@ -145,6 +145,6 @@ public final class QueuedLinkStats {
                 + droppedDown + " invalid " + droppedInvalid + " on-close " + droppedOnClose + " quarantine "
                 + droppedQuarantine + "; disconnects " + disconnects + " rejoins " + rejoins + "; refused: no-buffer "
                 + refusedNoBuffer + " disconnected " + refusedDisconnected + " peer " + refusedPeer + " oversize "
-                + refusedOversize + " closed " + refusedClosed;
+                + refusedOversize + " closed " + refusedClosed + "; io errors " + ioErrors + ", events allocated " + eventsAllocated;
     }
 }
