@@ -18,7 +18,7 @@ import java.util.Arrays;
  * one {@link QueuedLink} as fast as the link takes them, for a few seconds per round; the inner link is in
  * memory (a UDP peer that stops reading costs its sender nothing: the kernel drops for it, so only an inner
  * link that answers FLOW_BACKPRESSURE shows what a slow consumer does to the others). Three cases, run in
- * interleaved rounds, medians printed:
+ * interleaved rounds (each case takes each place in the order in turn), medians printed:
  * <ul>
  *   <li>{@code none}: 100 peers that take every frame (the baseline);</li>
  *   <li>{@code slow+disconnect}: peer 42 answers FLOW_BACKPRESSURE to every send; it loses its oldest
@@ -120,7 +120,7 @@ public final class SlowSubscriberBench {
                 int r;
                 while ((r = link.send(p, frame, 0, FRAME)) == WireError.FLOW_BACKPRESSURE) {
                     link.poll(ignore, 64);
-                    Thread.onSpinWait();
+                    Thread.yield(); // every outbound buffer in flight: let the I/O thread have the core
                 }
                 if (r == WireError.OK) {
                     accepted++;
@@ -158,7 +158,8 @@ public final class SlowSubscriberBench {
         }
         double[][] rates = new double[modes.length][rounds];
         for (int r = 0; r < rounds; r++) {
-            for (int m = 0; m < modes.length; m++) {
+            for (int k = 0; k < modes.length; k++) {
+                int m = (r + k) % modes.length; // each case takes each place in the order in turn
                 Result res = round(modes[m], seconds);
                 rates[m][r] = res.othersPerSecond();
                 System.out.printf("round %d %-26s other 99 peers: %,12.0f frames/s   %s%n", r + 1, modes[m],
