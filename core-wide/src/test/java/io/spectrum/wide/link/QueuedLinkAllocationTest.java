@@ -5,9 +5,11 @@ import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Steady state allocates nothing on either thread of a {@link QueuedLink}: the node thread sending to 8
@@ -63,7 +65,7 @@ class QueuedLinkAllocationTest {
             System.out.println("QueuedLink " + link.ioWaitMode() + ": " + link.queueStats());
             SteadyStateAllocation.assertNone("QueuedLink node thread (" + link.ioWaitMode() + ")",
                     (long) ROUNDS * PEERS, nodeWindows);
-            SteadyStateAllocation.assertNone("QueuedLink I/O thread (" + link.ioWaitMode() + ")",
+            assertIoThreadAllocatesNothingPerFrame("QueuedLink I/O thread (" + link.ioWaitMode() + ")",
                     (long) ROUNDS * PEERS, ioWindows);
             for (int p = 0; p < PEERS; p++) {
                 assertEquals(0, inner.outOfOrder.get(p), "peer " + p + " in order");
@@ -74,6 +76,30 @@ class QueuedLinkAllocationTest {
         } finally {
             link.close();
         }
+    }
+
+    /**
+     * The I/O thread's rule: most windows allocate exactly 0 bytes and none more than
+     * {@link #IO_ONE_OFF_LIMIT_BYTES}. Wider than {@link SteadyStateAllocation}'s 1 KiB for one reason
+     * seen on the loaded build machine: once in a while (one window in about three runs) the JVM makes a
+     * few String/byte[] pairs on this thread while it runs a jctools cold path or an idle branch (a
+     * recording with -XX:-UseTLAB shows them with no Spectrum allocation site: lazy VM linkage), 560 or
+     * 7 176 bytes at once. One object per frame would be 40 000 x 16 bytes = 640 KB per window, so the
+     * bound still proves that nothing is allocated per frame.
+     */
+    static final long IO_ONE_OFF_LIMIT_BYTES = 8 * 1024;
+
+    private static void assertIoThreadAllocatesNothingPerFrame(String what, long operationsPerWindow, long[] windows) {
+        System.out.println(what + ": operations per window=" + operationsPerWindow + " allocated bytes="
+                + Arrays.toString(windows));
+        int zero = 0;
+        for (long w : windows) {
+            assertTrue(w <= IO_ONE_OFF_LIMIT_BYTES, what + " allocated " + w
+                    + " bytes in one window of " + operationsPerWindow + " operations");
+            zero += w == 0 ? 1 : 0;
+        }
+        assertTrue(zero * 2 > windows.length, what + ": only " + zero + " of "
+                + windows.length + " windows were allocation-free");
     }
 
     /** One frame to every peer and one from every peer; waits for the inbound ones (no lambda: no allocation). */
