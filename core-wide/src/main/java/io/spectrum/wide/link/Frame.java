@@ -18,6 +18,8 @@ final class Frame {
     int kind;
     /** The peer's session generation the node knew when it queued an outbound frame. */
     int gen;
+    /** An outbound FWD WRITE (a delivery, a publish): what a full peer queue drops first. */
+    boolean data;
 
     Frame(int bytes) {
         buf = new byte[bytes];

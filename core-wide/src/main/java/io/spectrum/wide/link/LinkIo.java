@@ -7,6 +7,7 @@ import io.spectrum.link.Link;
 import io.spectrum.link.PeerListener;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.time.Clock;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
 import org.agrona.concurrent.Agent;
 import org.jctools.queues.SpscArrayQueue;
@@ -17,8 +18,9 @@ import org.jctools.queues.SpscUnboundedArrayQueue;
  * {@code send}), as an agrona {@link Agent}. Each duty cycle it
  * <ol>
  *   <li>moves frames the node thread queued into their peers' bounded queues ({@link PeerQueue}); a full
- *       queue first tries to send, then pushes its oldest frame out (counted); a peer whose drops pass
- *       the threshold within the window is disconnected;</li>
+ *       queue first tries to send, then pushes its oldest delivery out (its oldest frame when it holds no
+ *       delivery: replies and probes are shed last), counted; a peer whose drops pass the threshold within
+ *       the window is disconnected;</li>
  *   <li>sends from every peer queue with frames, round robin, at most a burst per peer; a peer whose
  *       inner send answers FLOW_BACKPRESSURE keeps its frames and is retried later;</li>
  *   <li>polls the inner link: each frame is copied into a pooled buffer and queued for the node thread
@@ -182,10 +184,11 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
             outPool.give(f);
             return;
         }
+        f.data = FwdView.peekOpcode(f.buf, 0, f.len) == FwdView.OP_WRITE;
         if (q.isFull()) {
             send(q);
             if (q.isFull()) {
-                outPool.give(q.pop());
+                outPool.give(q.dropOldestData());
                 stats.droppedOldest++;
                 q.dropped++;
                 if (overThreshold(q)) {

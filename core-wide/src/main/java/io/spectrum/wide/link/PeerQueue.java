@@ -74,6 +74,33 @@ final class PeerQueue {
         }
     }
 
+    /**
+     * Removes and returns the oldest data frame (a delivery), or the oldest frame when none is data: a
+     * full queue sheds stale deliveries before it sheds a reply or a probe. The others keep their order.
+     */
+    Frame dropOldestData() {
+        int n = ring.length;
+        int k = 0;
+        while (k < size && !ring[wrap(head + k, n)].data) {
+            k++;
+        }
+        if (k == size || k == 0) {
+            return pop();
+        }
+        Frame victim = ring[wrap(head + k, n)];
+        for (int j = k; j < size - 1; j++) {
+            ring[wrap(head + j, n)] = ring[wrap(head + j + 1, n)];
+        }
+        ring[wrap(head + size - 1, n)] = null;
+        size--;
+        depth = size;
+        return victim;
+    }
+
+    private static int wrap(int i, int n) {
+        return i >= n ? i - n : i;
+    }
+
     /** Removes and returns the oldest frame, or null. */
     Frame pop() {
         if (size == 0) {

@@ -33,8 +33,9 @@ import org.agrona.concurrent.AgentRunner;
  * thread, which appends it to the peer's own queue of {@link QueuedLinkConfig#peerQueueFrames} frames and
  * sends from every peer's queue round robin. Frames to one peer keep their order. A queue that is full when
  * a frame arrives first tries to send; if the inner link still answers FLOW_BACKPRESSURE the oldest queued
- * frame is dropped (drop-oldest: a subscriber behind would rather have the newest value) and counted for
- * that peer. A peer that loses more than {@link QueuedLinkConfig#disconnectDrops} frames within
+ * delivery (FWD WRITE) is dropped (drop-oldest: a subscriber behind would rather have the newest value; a
+ * queue holding no delivery drops its oldest frame), and counted for that peer: replies and liveness
+ * answers are shed last, so control does not starve behind data. A peer that loses more than {@link QueuedLinkConfig#disconnectDrops} frames within
  * {@link QueuedLinkConfig#disconnectWindowNanos} is disconnected as a slow consumer: its queue is emptied,
  * it gets no more frames (sends to it answer TRANSPORT_DOWN once the node has been told), and the node's
  * listener hears {@code onPeerDown}. It is served again, with an empty queue and a fresh window, when the

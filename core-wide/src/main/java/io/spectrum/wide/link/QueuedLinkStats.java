@@ -52,7 +52,7 @@ public final class QueuedLinkStats {
         return inboundDropped;
     }
 
-    /** Queued frames pushed out of a full peer queue by a newer one (drop-oldest). */
+    /** Queued frames pushed out of a full peer queue by a newer one (drop-oldest: the oldest delivery first). */
     public long droppedOldest() {
         return droppedOldest;
     }

@@ -2,12 +2,16 @@ package io.spectrum.wide.link;
 
 import io.spectrum.link.Readiness;
 import io.spectrum.time.Clock;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Opt;
+import io.spectrum.wire.TlvType;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -332,6 +336,40 @@ class QueuedLinkTest {
             assertEquals(84, link.queueStats().inboundDropped());
             assertEquals(16, link.inboundFrames().peak());
             assertEquals(84, link.inboundFrames().refusals());
+        } finally {
+            link.close();
+        }
+    }
+
+    /** A FWD frame whose first child is the 1-byte opcode, then a tag byte (what the test reads back). */
+    static byte[] fwd(int opcode, int tag) {
+        return new byte[] {(byte) TlvType.FWD, (byte) Opt.PL, 10, 0, (byte) TlvType.VALUE, 0, 1, 0, (byte) opcode,
+            (byte) TlvType.VALUE, 0, 1, 0, (byte) tag};
+    }
+
+    @Test
+    void aFullQueueShedsTheOldestDeliveryBeforeAReply() {
+        ScriptedLink inner = new ScriptedLink(1, false);
+        inner.slow.set(0, 1);
+        QueuedLink link = QueuedLink.wrap(inner, QueuedLinkConfig.builder().peerQueueFrames(4).disconnectDrops(0)
+                .build());
+        NodeSide node = new NodeSide(1);
+        try {
+            byte[] reply = fwd(FwdView.OP_REPLY, 100);
+            assertEquals(WireError.OK, link.send(0, reply, 0, reply.length));
+            for (int d = 1; d <= 6; d++) {
+                byte[] delivery = fwd(FwdView.OP_WRITE, d);
+                assertEquals(WireError.OK, link.send(0, delivery, 0, delivery.length));
+            }
+            node.pumpUntil(link, () -> link.queueStats().droppedOldest() == 3, "three deliveries shed");
+            inner.slow.set(0, 0);
+            node.pumpUntil(link, () -> inner.tagCount == 4, "the queue sent");
+            int[] sent = new int[4];
+            for (int i = 0; i < 4; i++) {
+                sent[i] = inner.tags.get(i);
+            }
+            assertArrayEquals(new int[] {100, 4, 5, 6}, sent,
+                    "the reply kept its place; the oldest deliveries went, the newest three stayed in order");
         } finally {
             link.close();
         }
