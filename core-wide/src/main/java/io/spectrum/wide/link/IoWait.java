@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  *       thread); the thread parks for at most {@code maxBlockNanos};</li>
  *   <li><b>poll</b>: the inner link does neither; the configured agrona idle strategy (back off) runs.</li>
  * </ul>
- * While a peer's inner send answers FLOW_BACKPRESSURE the thread waits at most {@code retryNanos}. A
+ * While a peer's inner send answers FLOW_BACKPRESSURE a selecting or parking thread waits at most
+ * {@code retryNanos} (a polling one at most its idle strategy's longest park). A
  * wake costs a syscall only when the thread is asleep (the {@code sleeping} flag), so a busy node thread
  * queueing frames does not pay for one per frame. Allocation-free after setup.
  */
@@ -117,11 +118,11 @@ final class IoWait implements IdleStrategy, Readiness {
 
     @Override
     public void idle() {
-        boolean blocked = io.hasBlockedPeers();
-        if (selector == null && !innerWakes && !blocked) {
-            pollIdle.idle();
+        if (selector == null && !innerWakes) {
+            pollIdle.idle(); // its back-off also paces the retries of a backpressured peer
             return;
         }
+        boolean blocked = io.hasBlockedPeers();
         if (idleCount < SPINS) {
             idleCount++;
             Thread.onSpinWait();
