@@ -1,0 +1,180 @@
+package io.spectrum.bench.host;
+
+import io.spectrum.client.PeerClient;
+import io.spectrum.client.Requests;
+import io.spectrum.client.Subscribed;
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Link;
+import io.spectrum.link.Readiness;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.WireError;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Spectrum side: a {@link BenchHost} JVM on a UDP port, N subscribers that are each a real UDP
+ * link (one socket, {@link UdpLink#dial}) subscribed through the client module's
+ * {@link PeerClient} (a SUBSCRIBER appended to {@code /bench/v:subscribers[]}), and a publisher
+ * that sends FWD WRITEs of the vertex with an empty src (no reply wanted, digest §5.2), as MQTT QoS
+ * 0 publishes are not acknowledged. One receiver thread, woken by a selector, counts the FWD WRITE
+ * deliveries arriving on the N sockets (decoded with the wire package's FrameDecoder/FwdView).
+ */
+final class SpectrumSide implements Side {
+    private static final String ROUTE = "/sub/";
+    private final Process host;
+    private final String core;
+    private final List<UdpLink> subscribers = new ArrayList<>();
+    private final UdpLink publisher;
+    private final byte[] dst = Requests.path(BenchHost.VERTEX);
+    private final byte[] noReply = Requests.path("/");
+    private final Selector selector;
+    private final Thread receiver;
+    private volatile boolean running = true;
+    private volatile long delivered;
+    private long others;
+
+    SpectrumSide(String core, int subscriberCount) throws IOException {
+        this.core = core;
+        int port = Ports.freeUdp();
+        host = new ProcessBuilder(Ports.java(), "-Xms256m", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                BenchHost.class.getName(), String.valueOf(port), core)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String ready = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        if (ready == null || !ready.startsWith("READY")) {
+            host.destroy();
+            throw new IllegalStateException(ready != null && ready.startsWith("SKIP") ? ready.substring(5)
+                    : "the bench host did not start: " + ready);
+        }
+        InetSocketAddress at = new InetSocketAddress("127.0.0.1", port);
+        selector = Selector.open();
+        for (int i = 0; i < subscriberCount; i++) {
+            UdpLink link = UdpLink.dial(100 + i, at, new UdpLinkConfig(), SystemClock.INSTANCE);
+            Subscribed s = new PeerClient(link, 0, Duration.ofSeconds(5)).subscribe(BenchHost.VERTEX, ROUTE + i, -1, false);
+            if (!s.ok()) {
+                throw new IllegalStateException("subscriber " + i + " refused: " + WireError.identity(s.code()));
+            }
+            link.setReadiness(new Watch(selector, link));
+            subscribers.add(link);
+        }
+        publisher = UdpLink.dial(99, at, new UdpLinkConfig(), SystemClock.INSTANCE);
+        receiver = new Thread(this::receive, "spectrum-subscribers");
+        receiver.setDaemon(true);
+        receiver.start();
+    }
+
+    @Override
+    public String name() {
+        return "spectrum-" + core;
+    }
+
+    @Override
+    public long serverPid() {
+        return host.pid();
+    }
+
+    @Override
+    public long delivered() {
+        return delivered;
+    }
+
+    @Override
+    public void publish(byte[] payload) {
+        byte[] frame = Requests.fwd(FwdView.OP_WRITE, dst, null, noReply, payload);
+        publisher.send(0, frame, 0, frame.length);
+        if (publisher.poll(Counter.DISCARD, 16) > 0) {
+            others++; // an answer the publisher did not ask for: the empty src was not honoured
+        }
+    }
+
+    /** Frames the publisher received (replies it should not get); 0 when the empty src works. */
+    long unexpectedReplies() {
+        return others;
+    }
+
+    private void receive() {
+        Counter counter = new Counter();
+        try {
+            while (running) {
+                selector.select(k -> ((Link) k.attachment()).poll(counter, 256), 100);
+                delivered = counter.writes;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        selector.wakeup();
+        try {
+            receiver.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (UdpLink l : subscribers) {
+            l.close();
+        }
+        publisher.close();
+        try {
+            selector.close();
+            host.getOutputStream().close();
+            host.waitFor();
+        } catch (IOException e) {
+            host.destroy();
+        } catch (InterruptedException e) {
+            host.destroy();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Counts FWD WRITEs (deliveries); the link's liveness probes (FWD READs) are not counted. */
+    static final class Counter implements FrameHandler {
+        static final FrameHandler DISCARD = (link, peer, buf, off, len) -> { };
+        private final FrameDecoder decoder = new FrameDecoder();
+        private final TlvIndex index = new TlvIndex(64, 8);
+        private final FwdView fwd = new FwdView();
+        long writes;
+
+        @Override
+        public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
+            if (decoder.decode(buf, off, len, index) == WireError.OK && fwd.wrap(index, 0) == WireError.OK
+                    && fwd.opcode() == FwdView.OP_WRITE) {
+                writes++;
+            }
+        }
+    }
+
+    /** Registers one link's channel with the receiver's selector, the link as the key's attachment. */
+    private record Watch(Selector selector, Link link) implements Readiness {
+        @Override
+        public boolean watch(Object channel) {
+            try {
+                ((SelectableChannel) channel).register(selector, SelectionKey.OP_READ, link);
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public void wake() {
+            selector.wakeup();
+        }
+    }
+}
