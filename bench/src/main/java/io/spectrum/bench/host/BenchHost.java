@@ -21,7 +21,7 @@ import java.net.InetSocketAddress;
  *
  * <p>Benchmark settings, not defaults: the per-peer delivery rate limit is off (default 2,000/s per
  * peer would cap the run, which is its job on a real host), the share table and the UDP peer table
- * hold 1,024 peers, and a silent peer stays up for an hour (the receivers only receive; a real
+ * hold 1,024 peers, and a silent peer is neither probed nor dropped for an hour (the receivers only receive; a real
  * subscriber answers the link's liveness probes or re-verifies its slot, as {@code spectrum sub} does).
  */
 public final class BenchHost {
@@ -49,7 +49,7 @@ public final class BenchHost {
             throw new IllegalStateException("declare " + VERTEX + ": " + io.spectrum.wire.WireError.identity(rc));
         }
         UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", port),
-                new UdpLinkConfig().peerCapacity(1024).peerTimeoutMillis(3_600_000L), SystemClock.INSTANCE);
+                new UdpLinkConfig().peerCapacity(1024).peerTimeoutMillis(3_600_000L).pingIntervalMillis(3_600_000L), SystemClock.INSTANCE);
         try (HostCore.Served served = core.serve("bench-host", node, link)) {
             System.out.println("READY " + core + " pid " + ProcessHandle.current().pid());
             System.out.flush();
