@@ -35,7 +35,7 @@ enum HostCore {
             probe.attach(new NullLink());
             return null;
         } catch (UnsupportedOperationException e) {
-            return "WideNode does not serve links yet (attach: " + e.getMessage() + "); needs issue 10's widesrv";
+            return "WideNode does not serve links yet (attach is unsupported; issue 10's widesrv adds it)";
         }
     }
 

@@ -51,9 +51,13 @@ final class SpectrumSide implements Side {
     SpectrumSide(String core, int subscriberCount) throws IOException {
         this.core = core;
         int port = Ports.freeUdp();
-        host = new ProcessBuilder(Ports.java(), "-Xms256m", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                BenchHost.class.getName(), String.valueOf(port), core)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> cmd = new ArrayList<>(List.of(Ports.java(), "-Xms256m", "-Xmx256m"));
+        String extra = System.getProperty("bench.hostJvmArgs", "").strip(); // e.g. a JFR recording
+        if (!extra.isEmpty()) {
+            cmd.addAll(List.of(extra.split("\\s+")));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchHost.class.getName(), String.valueOf(port), core));
+        host = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String ready = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8)).readLine();
         if (ready == null || !ready.startsWith("READY")) {
             host.destroy();
