@@ -32,6 +32,7 @@ public final class BenchHost {
 
     static NodeConfig config() {
         return NodeConfig.builder().maxVertices(1024).maxSubscribers(4096).sharePeers(1024)
+                .maxRemoteSubscriptions(256) // room for the runtime's caps probe of each new peer
                 .peerDeliveriesPerSecond(0).build();
     }
 

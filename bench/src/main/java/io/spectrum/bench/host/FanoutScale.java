@@ -68,12 +68,15 @@ public final class FanoutScale {
         }
     }
 
-    /** Remote edges from one peer over a RingLink; prints node-side and end-to-end figures. */
-    static void remote(HostCore core, int n, double seconds, int rounds) {
+    /**
+     * Remote edges from one peer over a RingLink; prints node-side and end-to-end figures and returns
+     * the best end-to-end deliveries per second (0 when the core serves no links).
+     */
+    static double remote(HostCore core, int n, double seconds, int rounds) {
         String missing = core.missing();
         if (missing != null) {
             System.out.println("  " + core + " remote: skipped: " + missing);
-            return;
+            return 0;
         }
         RingLink[] pair = RingLink.pair(1, 2, n + 64, 512);
         try (Node node = core.newNode(config(core, n))) {
@@ -90,16 +93,16 @@ public final class FanoutScale {
                     throw new IllegalStateException("remote subscribe " + i + ": " + WireError.identity(s.code()));
                 }
             }
-            SpectrumSide.Counter frames = new SpectrumSide.Counter();
+            SpectrumSide.Counter frames = new SpectrumSide.Counter(io.spectrum.wire.FwdView.OP_WRITE);
             long[] nodeNanos = new long[1];
-            rounds(core + " remote", rounds, seconds, () -> {
+            return rounds(core + " remote", rounds, seconds, () -> {
                 long t = System.nanoTime();
                 node.write(VERTEX, VALUE, 0, VALUE.length);
                 nodeNanos[0] += System.nanoTime() - t;
                 while (pair[1].poll(frames, 4096) > 0) {
                     // drain what the write sent
                 }
-                return frames.writes;
+                return frames.counted;
             }, nodeNanos);
         }
     }

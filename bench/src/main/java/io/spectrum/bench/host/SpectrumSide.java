@@ -46,7 +46,7 @@ final class SpectrumSide implements Side {
     private final Thread receiver;
     private volatile boolean running = true;
     private volatile long delivered;
-    private long others;
+    private final Counter replies = new Counter(FwdView.OP_REPLY);
 
     SpectrumSide(String core, int subscriberCount) throws IOException {
         this.core = core;
@@ -100,22 +100,20 @@ final class SpectrumSide implements Side {
     public void publish(byte[] payload) {
         byte[] frame = Requests.fwd(FwdView.OP_WRITE, dst, null, noReply, payload);
         publisher.send(0, frame, 0, frame.length);
-        if (publisher.poll(Counter.DISCARD, 16) > 0) {
-            others++; // an answer the publisher did not ask for: the empty src was not honoured
-        }
+        publisher.poll(replies, 16); // answers the publisher did not ask for would mean the empty src was not honoured
     }
 
-    /** Frames the publisher received (replies it should not get); 0 when the empty src works. */
+    /** Replies the publisher received; 0 when the empty src works. */
     long unexpectedReplies() {
-        return others;
+        return replies.counted;
     }
 
     private void receive() {
-        Counter counter = new Counter();
+        Counter counter = new Counter(FwdView.OP_WRITE);
         try {
             while (running) {
                 selector.select(k -> ((Link) k.attachment()).poll(counter, 256), 100);
-                delivered = counter.writes;
+                delivered = counter.counted;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -147,19 +145,23 @@ final class SpectrumSide implements Side {
         }
     }
 
-    /** Counts FWD WRITEs (deliveries); the link's liveness probes (FWD READs) are not counted. */
+    /** Counts the FWD frames of one opcode (WRITE: deliveries; a liveness probe is a READ and is not counted). */
     static final class Counter implements FrameHandler {
-        static final FrameHandler DISCARD = (link, peer, buf, off, len) -> { };
         private final FrameDecoder decoder = new FrameDecoder();
         private final TlvIndex index = new TlvIndex(64, 8);
         private final FwdView fwd = new FwdView();
-        long writes;
+        private final int opcode;
+        long counted;
+
+        Counter(int opcode) {
+            this.opcode = opcode;
+        }
 
         @Override
         public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
             if (decoder.decode(buf, off, len, index) == WireError.OK && fwd.wrap(index, 0) == WireError.OK
-                    && fwd.opcode() == FwdView.OP_WRITE) {
-                writes++;
+                    && fwd.opcode() == opcode) {
+                counted++;
             }
         }
     }
