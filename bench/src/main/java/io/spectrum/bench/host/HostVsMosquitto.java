@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class HostVsMosquitto {
     /** One measured round of one side. */
-    record Round(String side, long published, long delivered, long nanos, long cpuNanos, long stalls) {
+    record Round(String side, long published, long delivered, long nanos, long cpuNanos, long systemNanos, long stalls) {
         double perSecond() {
             return delivered * 1e9 / nanos;
         }
@@ -69,8 +69,9 @@ public final class HostVsMosquitto {
                 Side second = first == m ? s : m;
                 for (Side side : new Side[] {first, second}) {
                     Round x = round(side, subscribers, seconds, window);
-                    System.out.printf(Locale.ROOT, "  round %d %-16s %,12.0f msg/s %,12.0f msg/CPU-s  cpu %5.2f s  lost %d  stalls %d%s%n",
-                            r, side.name(), x.perSecond(), x.perCpuSecond(), x.cpuNanos() / 1e9, x.lost(subscribers),
+                    System.out.printf(Locale.ROOT, "  round %d %-16s %,12.0f msg/s %,12.0f msg/CPU-s  cpu %5.2f s (%2.0f%% kernel)  lost %d  stalls %d%s%n",
+                            r, side.name(), x.perSecond(), x.perCpuSecond(), x.cpuNanos() / 1e9,
+                            x.cpuNanos() == 0 ? 0.0 : 100.0 * x.systemNanos() / x.cpuNanos(), x.lost(subscribers),
                             x.stalls(), r == 0 ? "  (warm-up)" : "");
                     if (r > 0) {
                         (side == m ? mr : sr).add(x);
@@ -91,6 +92,9 @@ public final class HostVsMosquitto {
         double sCpu = median(spectrum, Round::perCpuSecond);
         System.out.printf(Locale.ROOT, "median delivered msg/s:         mosquitto %,12.0f  spectrum %,12.0f  ratio %.2fx%n", mRate, sRate, sRate / mRate);
         System.out.printf(Locale.ROOT, "median delivered msg/CPU-second: mosquitto %,12.0f  spectrum %,12.0f  ratio %.2fx%n", mCpu, sCpu, sCpu / mCpu);
+        System.out.printf(Locale.ROOT, "median share of server CPU in the kernel: mosquitto %.0f%%  spectrum %.0f%%%n",
+                100 * median(mosquitto, r -> (double) r.systemNanos() / r.cpuNanos()),
+                100 * median(spectrum, r -> (double) r.systemNanos() / r.cpuNanos()));
     }
 
     /** One round: publish for {@code seconds} under the window, then let the last ones arrive (at most 1 s). */
@@ -98,7 +102,7 @@ public final class HostVsMosquitto {
         byte[] buf = new byte[16];
         TlvWriter w = new TlvWriter(2);
         long d0 = side.delivered();
-        long c0 = ProcCpu.nanos(side.serverPid());
+        long[] c0 = ProcCpu.userSystem(side.serverPid());
         long t0 = System.nanoTime();
         long end = t0 + (long) (seconds * 1e9);
         long published = 0;
@@ -130,8 +134,9 @@ public final class HostVsMosquitto {
             LockSupport.parkNanos(100_000);
         }
         long t1 = System.nanoTime();
-        long c1 = ProcCpu.nanos(side.serverPid());
-        return new Round(side.name(), published, side.delivered() - d0, t1 - t0, c1 - c0, stalls);
+        long[] c1 = ProcCpu.userSystem(side.serverPid());
+        long system = c1[1] - c0[1];
+        return new Round(side.name(), published, side.delivered() - d0, t1 - t0, c1[0] - c0[0] + system, system, stalls);
     }
 
     static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> f) {

@@ -23,6 +23,12 @@ final class ProcCpu {
 
     /** utime + stime of {@code pid} in nanoseconds. */
     static long nanos(long pid) {
+        long[] us = userSystem(pid);
+        return us[0] + us[1];
+    }
+
+    /** {utime, stime} of {@code pid} in nanoseconds: time in the process's own code vs in the kernel. */
+    static long[] userSystem(long pid) {
         String stat;
         try {
             stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
@@ -33,6 +39,6 @@ final class ProcCpu {
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         long utime = Long.parseLong(f[11]); // field 14
         long stime = Long.parseLong(f[12]); // field 15
-        return (utime + stime) * TICK_NANOS;
+        return new long[] {utime * TICK_NANOS, stime * TICK_NANOS};
     }
 }

@@ -58,7 +58,11 @@ final class SpectrumSide implements Side {
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchHost.class.getName(), String.valueOf(port), core));
         host = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String ready = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        BufferedReader out = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
+        String ready = out.readLine();
+        while (ready != null && !ready.startsWith("READY") && !ready.startsWith("SKIP")) {
+            ready = out.readLine(); // what extra JVM flags print first (JFR's startup line)
+        }
         if (ready == null || !ready.startsWith("READY")) {
             host.destroy();
             throw new IllegalStateException(ready != null && ready.startsWith("SKIP") ? ready.substring(5)
