@@ -32,7 +32,9 @@ import java.util.Locale;
  * the host's share (its polls, timed).
  *
  * <p>Links: {@code memory} (a {@link RingLink} pair per board) or {@code udp} (each board listens on
- * its own loopback port; the host dials each, as {@code spectrum host --peer} does).
+ * its own loopback port; the host dials each, as {@code spectrum host --peer} does). Without the
+ * runtime's liveness pings (one thread drives the nodes directly) a board's listener keeps its
+ * silent host up for an hour instead of 10 s.
  *
  * <p>Run: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.BoardsBench
  * [boards=64] [link=memory|udp] [seconds=5] [rounds=3] [core=narrow|wide]}
@@ -61,7 +63,9 @@ public final class BoardsBench implements AutoCloseable {
             boards[i] = new NarrowNode(NodeConfig.builder().peerDeliveriesPerSecond(0).build());
             Board.declare(boards[i]);
             if ("udp".equals(linkKind)) {
-                UdpLink listener = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+                // No runtime here, so no liveness pings: the board must not take its silent host for gone.
+                UdpLink listener = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0),
+                        new UdpLinkConfig().peerTimeoutMillis(3_600_000L), SystemClock.INSTANCE);
                 boardLinks[i] = listener;
                 hostLinks[i] = UdpLink.dial(10 + i, listener.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
             } else {

@@ -47,9 +47,22 @@ final class SpectrumSide implements Side {
     private volatile boolean running = true;
     private volatile long delivered;
     private final Counter replies = new Counter(FwdView.OP_REPLY);
+    private final int slowPerSecond;
+    private Thread slowReader;
+    private volatile long slowDelivered;
 
     SpectrumSide(String core, int subscriberCount) throws IOException {
+        this(core, subscriberCount, 0);
+    }
+
+    /**
+     * As {@link #SpectrumSide(String, int)}; with {@code slowPerSecond > 0} one more subscriber is
+     * slow: its socket (64 KiB receive buffer) is read by a thread of its own at most
+     * {@code slowPerSecond} frames a second and is not counted in {@link #delivered()}.
+     */
+    SpectrumSide(String core, int subscriberCount, int slowPerSecond) throws IOException {
         this.core = core;
+        this.slowPerSecond = slowPerSecond;
         int port = Ports.freeUdp();
         List<String> cmd = new ArrayList<>(List.of(Ports.java(), "-Xms256m", "-Xmx256m"));
         String extra = System.getProperty("bench.hostJvmArgs", "").strip(); // e.g. a JFR recording
@@ -79,6 +92,18 @@ final class SpectrumSide implements Side {
             link.setReadiness(new Watch(selector, link));
             subscribers.add(link);
         }
+        if (slowPerSecond > 0) {
+            UdpLink slow = UdpLink.dial(100 + subscriberCount, at, new UdpLinkConfig().receiveBufferBytes(64 * 1024),
+                    SystemClock.INSTANCE);
+            Subscribed s = new PeerClient(slow, 0, Duration.ofSeconds(5)).subscribe(BenchHost.VERTEX, ROUTE + "slow", -1, false);
+            if (!s.ok()) {
+                throw new IllegalStateException("the slow subscriber was refused: " + WireError.identity(s.code()));
+            }
+            subscribers.add(slow);
+            slowReader = new Thread(() -> readSlowly(slow), "slow-subscriber");
+            slowReader.setDaemon(true);
+            slowReader.start();
+        }
         publisher = UdpLink.dial(99, at, new UdpLinkConfig(), SystemClock.INSTANCE);
         receiver = new Thread(this::receive, "spectrum-subscribers");
         receiver.setDaemon(true);
@@ -87,7 +112,22 @@ final class SpectrumSide implements Side {
 
     @Override
     public String name() {
-        return "spectrum-" + core;
+        return "spectrum-" + core + (slowPerSecond > 0 ? "+slow" : "");
+    }
+
+    /** Deliveries the slow subscriber read (0 without one). */
+    long slowDelivered() {
+        return slowDelivered;
+    }
+
+    private void readSlowly(UdpLink link) {
+        Counter counter = new Counter(FwdView.OP_WRITE);
+        long pause = 1_000_000_000L / slowPerSecond;
+        while (running) {
+            link.poll(counter, 1);
+            slowDelivered = counter.counted;
+            java.util.concurrent.locks.LockSupport.parkNanos(pause);
+        }
     }
 
     @Override
@@ -130,6 +170,9 @@ final class SpectrumSide implements Side {
         selector.wakeup();
         try {
             receiver.join(1000);
+            if (slowReader != null) {
+                slowReader.join(1000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
