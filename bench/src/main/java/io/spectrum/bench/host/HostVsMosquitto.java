@@ -20,9 +20,13 @@ import java.util.concurrent.locks.LockSupport;
  * / N), so both servers run saturated without dropping; a window that does not move for 20 ms is
  * stepped past (counted as a stall; lost messages show as delivered < published x N).
  *
+ * <p>A third side, the UDP floor ({@link FloorSide}, {@code floor=off} leaves it out), is a relay
+ * process that only receives each frame and sends it to the N receivers: what one datagram per
+ * delivery costs before any node work.
+ *
  * <p>Run ({@code mvn -B -q -o -pl bench -am package -DskipTests} first):
  * {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.HostVsMosquitto [subscribers=100]
- * [rounds=5] [seconds=3] [window=64] [core=narrow|wide]}
+ * [rounds=5] [seconds=3] [window=64] [core=narrow|wide] [floor=on|off]}
  */
 public final class HostVsMosquitto {
     /** One measured round of one side. */
@@ -61,24 +65,37 @@ public final class HostVsMosquitto {
         }
         System.out.printf(Locale.ROOT, "HostVsMosquitto: %d subscribers, %d rounds x %.1f s per side, window %d, host core %s, %d CPUs%n",
                 subscribers, rounds, seconds, window, core, Runtime.getRuntime().availableProcessors());
-        try (MqttSide m = new MqttSide(mosquitto, subscribers); SpectrumSide s = new SpectrumSide(core, subscribers)) {
-            List<Round> mr = new ArrayList<>();
-            List<Round> sr = new ArrayList<>();
+        boolean floor = !"off".equals(arg(args, "floor", "on"));
+        try (MqttSide m = new MqttSide(mosquitto, subscribers); SpectrumSide s = new SpectrumSide(core, subscribers);
+             FloorSide f = floor ? new FloorSide(subscribers) : null) {
+            List<Side> sides = floor ? List.of(m, s, f) : List.of(m, s);
+            List<List<Round>> measured = new ArrayList<>();
+            for (int i = 0; i < sides.size(); i++) {
+                measured.add(new ArrayList<>());
+            }
             for (int r = 0; r <= rounds; r++) {
-                Side first = r % 2 == 0 ? m : s;
-                Side second = first == m ? s : m;
-                for (Side side : new Side[] {first, second}) {
+                for (int k = 0; k < sides.size(); k++) {
+                    int i = (k + r) % sides.size(); // each round starts with the next side
+                    Side side = sides.get(i);
                     Round x = round(side, subscribers, seconds, window);
                     System.out.printf(Locale.ROOT, "  round %d %-16s %,12.0f msg/s %,12.0f msg/CPU-s  cpu %5.2f s (%2.0f%% kernel)  lost %d  stalls %d%s%n",
                             r, side.name(), x.perSecond(), x.perCpuSecond(), x.cpuNanos() / 1e9,
                             x.cpuNanos() == 0 ? 0.0 : 100.0 * x.systemNanos() / x.cpuNanos(), x.lost(subscribers),
                             x.stalls(), r == 0 ? "  (warm-up)" : "");
                     if (r > 0) {
-                        (side == m ? mr : sr).add(x);
+                        measured.get(i).add(x);
                     }
                 }
             }
-            report(mr, sr);
+            report(measured.get(0), measured.get(1));
+            if (floor) {
+                List<Round> fl = measured.get(2);
+                double fCpu = median(fl, Round::perCpuSecond);
+                System.out.printf(Locale.ROOT, "udp floor (a relay that only does the %d sends): %,12.0f msg/CPU-second = %.2fx mosquitto,"
+                                + " %.0f%% kernel; the host's own work per delivery: %.0f ns of CPU%n",
+                        subscribers, fCpu, fCpu / median(measured.get(0), Round::perCpuSecond), 100 * median(fl, q -> (double) q.systemNanos() / q.cpuNanos()),
+                        1e9 / median(measured.get(1), Round::perCpuSecond) - 1e9 / fCpu);
+            }
             if (s.unexpectedReplies() > 0) {
                 System.out.println("  note: the Spectrum publisher received " + s.unexpectedReplies() + " replies it did not ask for");
             }

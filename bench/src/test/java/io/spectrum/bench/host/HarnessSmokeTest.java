@@ -55,6 +55,15 @@ class HarnessSmokeTest {
     }
 
     @Test
+    void theUdpFloorRelaysEachPublishToEveryReceiver() throws Exception {
+        try (FloorSide f = new FloorSide(3)) {
+            HostVsMosquitto.Round r = HostVsMosquitto.round(f, 3, 0.3, 8);
+            assertTrue(r.published() > 0);
+            assertEquals(r.published() * 3, r.delivered());
+        }
+    }
+
+    @Test
     void mosquittoDeliversEachPublishToEverySubscriber() throws Exception {
         Path mosquitto = MqttSide.binary();
         assumeTrue(mosquitto != null, "mosquitto is not installed");
