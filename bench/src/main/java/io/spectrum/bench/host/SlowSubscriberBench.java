@@ -52,7 +52,7 @@ public final class SlowSubscriberBench {
             }
             double a = median(without);
             double b = median(with);
-            System.out.printf(Locale.ROOT, "median per ordinary subscriber: without the slow one %,.0f msg/s, with it %,.0f msg/s (%.1f%%; goal: within 10%%)%n",
+            System.out.printf(Locale.ROOT, "median per ordinary subscriber: without the slow one %,.0f msg/s, with it %,.0f msg/s (%+.1f%%; goal: not more than 10%% slower)%n",
                     a, b, 100 * (b - a) / a);
         }
     }
