@@ -2,16 +2,13 @@ package io.spectrum.bench.host;
 
 import io.spectrum.client.Requests;
 import io.spectrum.wire.FwdView;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,13 +30,7 @@ final class FloorSide implements Side {
 
     FloorSide(int subscriberCount) throws IOException {
         int port = Ports.freeUdp();
-        relay = new ProcessBuilder(Ports.java(), "-Xms64m", "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-                UdpRelay.class.getName(), String.valueOf(port)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String ready = new BufferedReader(new InputStreamReader(relay.getInputStream(), StandardCharsets.UTF_8)).readLine();
-        if (ready == null || !ready.startsWith("READY")) {
-            relay.destroy();
-            throw new IllegalStateException("the UDP relay did not start: " + ready);
-        }
+        relay = ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port));
         InetSocketAddress at = new InetSocketAddress("127.0.0.1", port);
         selector = Selector.open();
         for (int i = 0; i < subscriberCount; i++) {
@@ -120,13 +111,11 @@ final class FloorSide implements Side {
             }
             publisher.close();
             selector.close();
-            relay.getOutputStream().close();
-            relay.waitFor();
         } catch (IOException e) {
-            relay.destroy();
+            // closing anyway
         } catch (InterruptedException e) {
-            relay.destroy();
             Thread.currentThread().interrupt();
         }
+        ServerJvm.stop(relay);
     }
 }

@@ -13,15 +13,12 @@ import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,23 +61,12 @@ final class SpectrumSide implements Side {
         this.core = core;
         this.slowPerSecond = slowPerSecond;
         int port = Ports.freeUdp();
-        List<String> cmd = new ArrayList<>(List.of(Ports.java(), "-Xms256m", "-Xmx256m"));
+        List<String> flags = new ArrayList<>(List.of("-Xms256m", "-Xmx256m"));
         String extra = System.getProperty("bench.hostJvmArgs", "").strip(); // e.g. a JFR recording
         if (!extra.isEmpty()) {
-            cmd.addAll(List.of(extra.split("\\s+")));
+            flags.addAll(List.of(extra.split("\\s+")));
         }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchHost.class.getName(), String.valueOf(port), core));
-        host = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
-        String ready = out.readLine();
-        while (ready != null && !ready.startsWith("READY") && !ready.startsWith("SKIP")) {
-            ready = out.readLine(); // what extra JVM flags print first (JFR's startup line)
-        }
-        if (ready == null || !ready.startsWith("READY")) {
-            host.destroy();
-            throw new IllegalStateException(ready != null && ready.startsWith("SKIP") ? ready.substring(5)
-                    : "the bench host did not start: " + ready);
-        }
+        host = ServerJvm.start(flags, BenchHost.class, String.valueOf(port), core);
         InetSocketAddress at = new InetSocketAddress("127.0.0.1", port);
         selector = Selector.open();
         for (int i = 0; i < subscriberCount; i++) {
@@ -182,14 +168,10 @@ final class SpectrumSide implements Side {
         publisher.close();
         try {
             selector.close();
-            host.getOutputStream().close();
-            host.waitFor();
         } catch (IOException e) {
-            host.destroy();
-        } catch (InterruptedException e) {
-            host.destroy();
-            Thread.currentThread().interrupt();
+            // closing anyway
         }
+        ServerJvm.stop(host);
     }
 
     /** Counts the FWD frames of one opcode (WRITE: deliveries; a liveness probe is a READ and is not counted). */
