@@ -1,0 +1,58 @@
+package io.spectrum.bench.host;
+
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.node.api.Node;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.time.SystemClock;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+
+/**
+ * The Spectrum host under test of {@link HostVsMosquitto}, run as a JVM of its own (so its CPU is
+ * read from {@code /proc/PID/stat} exactly as the broker's): one host node on one UDP listener at
+ * {@code 127.0.0.1:PORT} holding {@link #VERTEX}, a writable u32. Prints {@code READY} when it serves
+ * and runs until its standard input closes (the benchmark holds the pipe, so the host dies with it).
+ *
+ * <p>Run: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.BenchHost PORT [narrow|wide]}
+ *
+ * <p>Benchmark settings, not defaults: the per-peer delivery rate limit is off (default 2,000/s per
+ * peer would cap the run, which is its job on a real host), the share table and the UDP peer table
+ * hold 1,024 peers, and a silent peer is neither probed nor dropped for an hour (the receivers only receive; a real
+ * subscriber answers the link's liveness probes or re-verifies its slot, as {@code spectrum sub} does).
+ */
+public final class BenchHost {
+    static final String VERTEX = "/bench/v";
+
+    private BenchHost() {
+    }
+
+    static NodeConfig config() {
+        return NodeConfig.builder().maxVertices(1024).maxSubscribers(4096).sharePeers(1024)
+                .maxRemoteSubscriptions(256) // room for the runtime's caps probe of each new peer
+                .peerDeliveriesPerSecond(0).build();
+    }
+
+    public static void main(String[] args) throws IOException {
+        int port = Integer.parseInt(args[0]);
+        HostCore core = HostCore.parse(args.length > 1 ? args[1] : "narrow");
+        Node node = core.newNode(config());
+        int rc = node.declare(NodePath.of(VERTEX), VertexSchema.value(4, false).writable().build());
+        if (rc != 0) {
+            throw new IllegalStateException("declare " + VERTEX + ": " + io.spectrum.wire.WireError.identity(rc));
+        }
+        UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", port),
+                new UdpLinkConfig().peerCapacity(1024).peerTimeoutMillis(3_600_000L).pingIntervalMillis(3_600_000L), SystemClock.INSTANCE);
+        try (HostCore.Served served = core.serve("bench-host", node, link)) {
+            System.out.println("READY " + core + " pid " + ProcessHandle.current().pid());
+            System.out.flush();
+            InputStream in = System.in;
+            while (in.read() >= 0) {
+                // the benchmark writes nothing; EOF means it is done
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.spectrum.bench.host;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The floor of {@link HostVsMosquitto}: a process that does nothing but what any one-datagram-per-
+ * delivery server must, so its CPU per delivery is what the JDK and the kernel cost before a node
+ * does any work. It learns receivers from a one-byte hello ({@link #HELLO}) and sends every other
+ * datagram it receives, unchanged, to each of them ({@code DatagramChannel.send} from a direct
+ * buffer, the call {@code UdpLink} makes). Prints {@code READY}, runs until its standard input closes.
+ *
+ * <p>Run by the benchmark: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.UdpRelay PORT}
+ */
+public final class UdpRelay {
+    static final byte HELLO = 'H';
+
+    private UdpRelay() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        DatagramChannel ch = DatagramChannel.open();
+        ch.bind(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[0])));
+        Thread relay = new Thread(() -> relay(ch), "relay");
+        relay.setDaemon(true);
+        relay.start();
+        System.out.println("READY relay pid " + ProcessHandle.current().pid());
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // EOF: the benchmark is done
+        }
+        ch.close();
+    }
+
+    private static void relay(DatagramChannel ch) {
+        List<SocketAddress> receivers = new ArrayList<>();
+        ByteBuffer b = ByteBuffer.allocateDirect(65536);
+        try {
+            while (true) {
+                b.clear();
+                SocketAddress from = ch.receive(b);
+                b.flip();
+                if (b.remaining() == 1 && b.get(0) == HELLO) {
+                    if (!receivers.contains(from)) {
+                        receivers.add(from);
+                    }
+                    continue;
+                }
+                for (int i = 0; i < receivers.size(); i++) {
+                    b.rewind();
+                    ch.send(b, receivers.get(i));
+                }
+            }
+        } catch (IOException e) {
+            // closed: done
+        }
+    }
+}
