@@ -7,17 +7,37 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Link;
+import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerListener;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.stats.BoundedResource;
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.time.ManualClock;
+import io.spectrum.wide.link.QueuedLink;
+import io.spectrum.wide.link.QueuedLinkConfig;
+import io.spectrum.wide.link.QueuedLinkStats;
 import io.spectrum.wire.Extensions;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
+import io.spectrum.wire.StatusView;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +77,65 @@ class AbpProfileTest {
 
     static int publish(WidePeer p, NodePath path, byte[] tlv) {
         return p.publish(path, tlv, 0, tlv.length);
+    }
+
+    static final byte[] REPLY_EP = NodePath.of("/reply-ep").tlv();
+    static final NodePath ROOT = NodePath.of("/");
+
+    /** FWD{VALUE u8 op, [dst], [field], src, [payload]}: a libtracer request as a link carries it. */
+    static byte[] fwd(int op, byte[] dst, byte[] field, byte[] src, byte[] payload) {
+        byte[] b = new byte[512];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        w.begin(TlvType.FWD).value(op, 1);
+        for (byte[] part : new byte[][] {dst, field, src, payload}) {
+            if (part != null) {
+                w.raw(part);
+            }
+        }
+        w.end();
+        assertEquals(WireError.OK, w.error());
+        return Arrays.copyOf(b, w.length());
+    }
+
+    /** A reply frame's status: OK for a RESULT, the typed code of an ERROR. */
+    static int status(byte[] reply) {
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(reply, 0, reply.length, x));
+        FwdView f = new FwdView();
+        assertEquals(WireError.OK, f.wrap(x, 0));
+        assertEquals(FwdView.OP_REPLY, f.opcode());
+        return f.kind() == FwdView.KIND_ERROR ? StatusView.errorCode(x, f.payload(), -1) : WireError.OK;
+    }
+
+    /** A reply's payload bytes. */
+    static byte[] payload(byte[] reply) {
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(reply, 0, reply.length, x));
+        FwdView f = new FwdView();
+        assertEquals(WireError.OK, f.wrap(x, 0));
+        return Arrays.copyOfRange(reply, x.start(f.payload()), x.end(f.payload()));
+    }
+
+    static long inUse(WideNode n, String name) {
+        for (BoundedResource r : n.resources()) {
+            if (r.resourceName().equals(name)) {
+                return r.inUse();
+            }
+        }
+        throw new AssertionError("no resource " + name);
+    }
+
+    /** Polls the node until {@code done} (a guard against hangs after 20 s, not a timing assertion). */
+    static void pump(WideNode n, BooleanSupplier done, String what) {
+        long guard = System.nanoTime() + 20_000_000_000L;
+        while (!done.getAsBoolean()) {
+            if (n.poll() == 0) {
+                Thread.onSpinWait();
+            }
+            if (System.nanoTime() - guard > 0) {
+                fail("never happened: " + what);
+            }
+        }
     }
 
     byte[] read(NodePath p) {
@@ -137,6 +216,66 @@ class AbpProfileTest {
         byte[] back = new byte[at.length];
         assertEquals(at.length, node.read(t, back, 0, back.length));
         assertArrayEquals(at, back);
+    }
+
+    @Test
+    @DisplayName("A-10 a malformed frame or payload and a request without a name are refused with typed errors and change nothing")
+    void a10_malformedAndNamelessRequests() {
+        // The mapping: ABP's "body is not a parseable ABP message" is, on libtracer's wire, a frame that
+        // does not decode, or a FWD WRITE that carries no value; ABP's missing `name` header is a FWD
+        // whose dst names nothing (no dst at all, or a PATH with an empty name). ABP's rc 10 is the
+        // typed WireError (tr::...) answer. A frame that does not decode, and a FWD without a dst, have
+        // no trustworthy return route: over a link they are dropped and counted on it (digest §5.1);
+        // the owner's door answers the decode refusal itself. A value that is not of the vertex's
+        // declared type is the other unparseable body. Nothing is created, stored or numbered.
+        // (t is declared writable: a remote write to an undeclared vertex is access::denied first.)
+        assertEquals(WireError.OK, node.declare(t, VertexSchema.value(1, false).writable().build()));
+        WidePeer producer = node.connect("producer");
+        publish(producer, t, Tlv.value(1, 1));
+        MemoryLink link = MemoryLink.pair()[0];
+        assertEquals(WireError.OK, node.attach(link));
+        List<TopicInfo> before = node.topics(ROOT);
+        long vertices = inUse(node, "wide.vertices");
+
+        byte[] read = fwd(FwdView.OP_READ, t.tlv(), null, REPLY_EP, null);
+        byte[] truncated = Arrays.copyOf(read, read.length - 2);
+        link.inject(truncated);
+        node.poll();
+        assertEquals(List.of(), link.sent(), "no return route to answer on");
+        assertEquals(1, link.stats().droppedInvalid, "dropped and counted");
+        byte[] reply = new byte[256];
+        int r = node.handleOwnerRequest(truncated, 0, truncated.length, reply, 0, reply.length);
+        assertEquals(-WireError.FRAME_TRUNCATED, r, "the owner's door: tr::frame::truncated");
+
+        link.inject(fwd(FwdView.OP_WRITE, t.tlv(), null, REPLY_EP, null));
+        node.poll();
+        assertEquals(1, link.sent().size());
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, status(link.sent().get(0)), "a write without a value: malformed_payload");
+        link.inject(fwd(FwdView.OP_WRITE, t.tlv(), null, REPLY_EP, Tlv.text("not a u8")));
+        node.poll();
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, status(link.sent().get(1)), "a body that is not the declared value");
+
+        link.inject(fwd(FwdView.OP_WRITE, null, null, REPLY_EP, Tlv.value(9, 1)));
+        node.poll();
+        assertEquals(2, link.sent().size(), "no dst: no return route either");
+        assertEquals(2, link.stats().droppedInvalid);
+
+        byte[] nameless = {TlvType.PATH, 0, 1, 0, 0}; // a PATH whose one segment has an empty name
+        link.inject(fwd(FwdView.OP_WRITE, nameless, null, REPLY_EP, Tlv.value(9, 1)));
+        link.inject(fwd(FwdView.OP_READ, nameless, null, REPLY_EP, null));
+        node.poll();
+        assertEquals(4, link.sent().size());
+        assertEquals(WireError.PATH_INVALID, status(link.sent().get(2)), "the name is missing: tr::path::invalid");
+        assertEquals(WireError.PATH_INVALID, status(link.sent().get(3)));
+
+        assertEquals(before, node.topics(ROOT), "nothing changed");
+        assertEquals(vertices, inUse(node, "wide.vertices"), "nothing created");
+        assertEquals(1, node.sequence(t), "no number spent");
+        assertArrayEquals(Tlv.value(1, 1), read(t));
+        link.inject(read);
+        node.poll();
+        assertEquals(WireError.OK, status(link.sent().get(4)), "the link still serves");
+        assertArrayEquals(Tlv.value(1, 1), payload(link.sent().get(4)));
     }
 
     @Test
@@ -307,6 +446,181 @@ class AbpProfileTest {
         assertEquals(List.of(new TopicInfo("/kept", 1, false, 1, "p2", false)), node.topics(kept));
         publish(node.connect("p3"), kept, Tlv.value(2, 1));
         assertEquals(2, node.sequence(kept));
+    }
+
+    @Test
+    @DisplayName("A-23 re-registration: C1 tears down after C2 re-registered as svc; C2 still receives, shared is not stale, C1's own topics go")
+    void a23_reRegistration() {
+        // The mapping: ABP's registry entry going stale is a connection that is still open but silent;
+        // names are not exclusive here (each connect(name) is its own connection, DESIGN §4 decision 7),
+        // so C2 registers `svc` while C1 lingers. C1's teardown is its disconnect: its edges are reaped
+        // and what it is still the last publisher of goes stale, then is purged after the grace on the
+        // clock ("gone": no value, not in topics()). What C2 republished is C2's, so it stays fresh.
+        NodePath shared = NodePath.of("/shared");
+        NodePath own = NodePath.of("/svc/own");
+        WidePeer c1 = node.connect("svc");
+        c1.subscribe(shared, REPLAY, rec("c1"));
+        assertEquals(WireError.OK, publish(c1, shared, Tlv.value(1, 1)));
+        assertEquals(WireError.OK, publish(c1, own, Tlv.value(1, 1)));
+        clock.advanceNanos(GRACE); // C1's entry goes stale: silent, not torn down
+        WidePeer c2 = node.connect("svc");
+        List<String> activity = notices(c2);
+        c2.subscribe(shared, REPLAY, rec("c2"));
+        assertEquals(WireError.OK, publish(c2, shared, Tlv.value(2, 1)));
+        got.clear();
+
+        c1.disconnect();
+        assertFalse(c1.isConnected());
+        assertFalse(node.isStale(shared), "the snapshot is C2's: not stale");
+        assertEquals("svc", node.lastPublisher(shared));
+        assertTrue(node.isStale(own), "C1's own-only topic goes stale at once");
+        assertEquals(1, node.listenerCount(shared), "C1's subscription was reaped, C2's stays");
+        assertEquals(List.of(), activity, "1 -> 1... no idle: C2 is still subscribed");
+        assertEquals(WireError.OK, publish(c2, shared, Tlv.value(3, 1)));
+        assertEquals(List.of("c2 /shared 0100010003 seq=3"), got, "C2's subscription still receives; C1 gets nothing");
+
+        clock.advanceNanos(GRACE);
+        node.tick();
+        assertNull(read(own), "C1's own-only topic is purged after the grace");
+        assertEquals(List.of(new TopicInfo("/shared", 1, true, 3, "svc", false)), node.topics(ROOT),
+                "C1's own-only topics are gone, the shared one stays fresh");
+    }
+
+    @Test
+    @DisplayName("A-24 slow consumer (spec variant): publishes all succeed, the oldest queued deliveries are dropped, past the threshold the peer is disconnected; the node still answers")
+    void a24_slowConsumerIsDisconnected() {
+        // DESIGN §4 decision 1 picks ABP's spec variant: a subscriber that never drains its link sits
+        // behind a QueuedLink (per-peer bounded queue, drop-oldest, slow-consumer disconnect). The
+        // publisher is never slowed or refused; the node's own per-peer delivery rate is off here so the
+        // link's bound is what acts. Outcomes are asserted, not time (the pump's guard only stops a hang).
+        final int queue = 16;
+        final int threshold = 32;
+        WideNode wide = new WideNode(WideNode.hostConfig().clock(clock).staleGraceNanos(GRACE)
+                .peerDeliveriesPerSecond(0).build());
+        WidePeer producer = wide.connect("producer");
+        assertEquals(WireError.OK, publish(producer, t, Tlv.value(0, 4)));
+        StuckLink inner = new StuckLink();
+        QueuedLink link = QueuedLink.wrap(inner, QueuedLinkConfig.builder().maxPeers(4).peerQueueFrames(queue)
+                .disconnectDrops(threshold).disconnectWindowMillis(3_600_000).build());
+        try {
+            assertEquals(WireError.OK, wide.attach(link));
+            byte[] slowEp = NodePath.of("/slow").tlv();
+            byte[] subs = new byte[64];
+            TlvWriter f = new TlvWriter().wrap(subs, 0, subs.length);
+            f.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SUBSCRIBERS).value(1, 1).end(); // [+] append
+            byte[] rec = new byte[64];
+            TlvWriter sr = new TlvWriter().wrap(rec, 0, rec.length);
+            sr.begin(TlvType.SUBSCRIBER).raw(slowEp).end();
+            inner.inject(StuckLink.SLOW, fwd(FwdView.OP_WRITE, t.tlv(), Arrays.copyOf(subs, f.length()), slowEp,
+                    Arrays.copyOf(rec, sr.length())));
+            pump(wide, () -> wide.listenerCount(t) == 1, "the slow peer's subscription");
+
+            final int publishes = 2_000;
+            for (int i = 1; i <= publishes; i++) {
+                assertEquals(WireError.OK, publish(producer, t, Tlv.value(i, 4)), "publish " + i + " succeeds");
+                wide.poll();
+            }
+            pump(wide, () -> wide.listenerCount(t) == 0, "the slow consumer disconnected and its edge reaped");
+            QueuedLinkStats st = link.queueStats();
+            assertEquals(1, st.disconnects(), "disconnected once, counted: " + st);
+            assertEquals(threshold + 1, st.droppedOldest(), "the oldest deliveries dropped, counted; the drop past the threshold disconnects");
+            assertTrue(link.peerQueue(StuckLink.SLOW).disconnected());
+            assertFalse(link.isPeerUp(StuckLink.SLOW));
+            assertTrue(inner.backedUp.get() > 0, "its sends backed up");
+            assertEquals(0, inner.deliveredToSlow.get(), "it never drained");
+
+            inner.inject(StuckLink.READER, fwd(FwdView.OP_READ, t.tlv(), null, REPLY_EP, null));
+            pump(wide, () -> !inner.toReader.isEmpty(), "another peer's read answered");
+            byte[] answer = inner.toReader.poll();
+            assertEquals(WireError.OK, status(answer));
+            assertArrayEquals(Tlv.value(publishes, 4), payload(answer), "the latest value");
+            assertEquals(WireError.OK, publish(producer, t, Tlv.value(publishes + 1, 4)), "the publisher is unaffected");
+            assertEquals(publishes + 2L, wide.sequence(t), "the first value, the loop, the last: every one numbered");
+        } finally {
+            link.close();
+        }
+    }
+
+    /**
+     * The inner link of A-24, touched by the QueuedLink's I/O thread: peer {@link #SLOW} never drains
+     * (every send answers FLOW_BACKPRESSURE, like a full socket buffer), peer {@link #READER} reads.
+     */
+    static final class StuckLink implements Link {
+        static final int SLOW = 1;
+        static final int READER = 2;
+        private record In(int peer, byte[] frame) {
+        }
+
+        private final ConcurrentLinkedQueue<In> inbox = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<byte[]> toReader = new ConcurrentLinkedQueue<>();
+        final AtomicLong backedUp = new AtomicLong();
+        final AtomicLong deliveredToSlow = new AtomicLong();
+        private final LinkStats stats = new LinkStats();
+        private PeerListener listener;
+        private boolean reportedUp;
+
+        void inject(int peer, byte[] frame) {
+            inbox.add(new In(peer, frame));
+        }
+
+        @Override
+        public int id() {
+            return 24;
+        }
+
+        @Override
+        public String name() {
+            return "stuck";
+        }
+
+        @Override
+        public int send(int peer, byte[] buf, int off, int len) {
+            if (peer == SLOW) {
+                backedUp.incrementAndGet();
+                return WireError.FLOW_BACKPRESSURE;
+            }
+            toReader.add(Arrays.copyOfRange(buf, off, off + len));
+            return WireError.OK;
+        }
+
+        @Override
+        public int poll(FrameHandler handler, int maxFrames) {
+            int n = 0;
+            if (!reportedUp && listener != null) {
+                reportedUp = true;
+                listener.onPeerUp(this, SLOW);
+                listener.onPeerUp(this, READER);
+                n += 2;
+            }
+            for (In in; n < maxFrames && (in = inbox.poll()) != null; n++) {
+                handler.onFrame(this, in.peer(), in.frame(), 0, in.frame().length);
+            }
+            return n;
+        }
+
+        @Override
+        public boolean isPeerUp(int peer) {
+            return peer == SLOW || peer == READER;
+        }
+
+        @Override
+        public int maxFrame() {
+            return 64 * 1024;
+        }
+
+        @Override
+        public void setPeerListener(PeerListener l) {
+            listener = l;
+        }
+
+        @Override
+        public LinkStats stats() {
+            return stats;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     @Test
