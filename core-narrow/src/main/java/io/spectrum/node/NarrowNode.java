@@ -312,6 +312,11 @@ public final class NarrowNode implements Node, FrameHandler {
     }
 
     @Override
+    public int listMountHere(String name) {
+        return router.mounts().listHere(name);
+    }
+
+    @Override
     public int unmount(String name) {
         return router.mounts().unmount(name);
     }
