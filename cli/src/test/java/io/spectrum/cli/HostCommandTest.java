@@ -44,7 +44,7 @@ class HostCommandTest {
         assertEquals(2, deep.code(), deep.all());
         assertTrue(deep.err().contains("is not one top-level name like /sensor"), deep.err());
         Cli.Run help = Cli.run("host", "--help");
-        assertTrue(help.out().contains("--peer [NAME=]HOST:PORT") && help.out().contains("--top NAME=/A,/B")
+        assertTrue(help.out().contains("--peer=[NAME=]HOST:PORT") && help.out().contains("--top=NAME=/A,/B")
                 && !help.out().contains("--path"), help.out());
     }
 
@@ -58,7 +58,7 @@ class HostCommandTest {
                 List.of(DemoCommand.boardCommand().get(0), "--name", "b", "--udp", "127.0.0.1:" + boardPort, "--period", "100"),
                 boardOut::add)) {
             CompletableFuture<Cli.Run> host = CompletableFuture.supplyAsync(() -> Cli.run("host", "--peer", "127.0.0.1:" + boardPort,
-                    "--udp", "127.0.0.1:" + clientPort, "--port", "0", "--lines", "--duration", "8"));
+                    "--udp", "127.0.0.1:" + clientPort, "--port", "0", "--lines", "--duration", "15"));
             // a client reads a board value through the host while it runs, whole path, in its unit
             String value = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

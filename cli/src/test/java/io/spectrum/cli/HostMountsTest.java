@@ -79,12 +79,22 @@ class HostMountsTest {
         return UdpLink.dial(id, at, new UdpLinkConfig(), SystemClock.INSTANCE);
     }
 
+    private HostService hostService;
+
+    /** The host's links and counters, for a failure's message. */
+    private String hostLinks() {
+        return hostService == null ? "" : hostService.runtime().snapshot().links().toString();
+    }
+
     /** The host with {@code boards} mounted and a client listener; returns the listener's address. */
     private String host(List<HostService.Board> boards) throws Exception {
-        UdpLink clients = UdpLink.listen(9, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        // every CLI run below is a new client (a new source port); room for all of them at once
+        UdpLink clients = UdpLink.listen(9, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig().peerCapacity(256),
+                SystemClock.INSTANCE);
         HostService host = new HostService("host", boards, List.of(clients), -1, false, new PrintWriter(new StringWriter()));
         closing.add(host);
         host.start();
+        hostService = host;
         return "127.0.0.1:" + clients.localAddress().getPort();
     }
 
@@ -177,9 +187,9 @@ class HostMountsTest {
         assertTrue(read.out().startsWith(changing + " = "), read.out());
 
         Cli.Run w = Cli.run("write", "--peer", at, writable, "1");
-        assertEquals(0, w.code(), w.all());
+        assertEquals(0, w.code(), w.all() + "\nhost links: " + hostLinks());
         Cli.Run back = Cli.run("read", "--peer", at, writable);
-        assertEquals(0, back.code(), back.all());
+        assertEquals(0, back.code(), back.all() + "\nhost links: " + hostLinks());
         assertTrue(back.out().startsWith(writable + " = 1"), back.out());
         assertEquals(0, Cli.run("write", "--peer", at, writable, "0").code());
 
