@@ -4,6 +4,7 @@ import io.spectrum.node.api.AccessPolicy;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.AccessMask;
 import io.spectrum.wire.Extensions;
+import io.spectrum.wire.FwdRewrite;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -171,13 +172,7 @@ final class FwdRequest {
 
     /** Starts a reply in the transmit buffer: FWD{REPLY, dst = request src, src = request dst, kind. */
     TlvWriter beginReply(int kind) {
-        final TlvIndex x = rx;
-        TlvWriter t = buffers.txWriter();
-        t.begin(TlvType.FWD).value(FwdView.OP_REPLY, 1)
-                .raw(x.buffer(), x.start(src), x.totalLength(src))
-                .raw(x.buffer(), x.start(dst), x.totalLength(dst))
-                .value(kind, 1);
-        return t;
+        return FwdRewrite.beginReply(buffers.txWriter(), rx, src, dst, kind);
     }
 
     /** Sends the reply built in the transmit buffer to the caller. */

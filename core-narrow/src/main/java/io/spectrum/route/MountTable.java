@@ -3,6 +3,7 @@ package io.spectrum.route;
 import io.spectrum.link.Link;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.FwdRewrite;
+import io.spectrum.wire.PathKeys;
 import io.spectrum.wire.WireError;
 
 /**
@@ -40,6 +41,8 @@ public final class MountTable {
     private final boolean[] listedHere;
     private final byte[] runs;
     private long generation;
+    /** One past the highest entry ever used: scans stop here (0 on a node that routes nothing). */
+    private int limit;
     private final ResourceCounter mountResource;
     private final ResourceCounter peerResource;
 
@@ -61,7 +64,8 @@ public final class MountTable {
     }
 
     /**
-     * Mounts a single-peer link under {@code name} (one PATH segment, ASCII).
+     * Mounts a single-peer link under {@code name} (one PATH segment, ASCII, not starting with
+     * {@code $}: those names are the node's own).
      *
      * @return status: OK, PATH_INVALID (not a segment), PATH_IN_USE (the name is mounted),
      *     FLOW_BACKPRESSURE (table full, counted)
@@ -86,8 +90,8 @@ public final class MountTable {
             }
         }
         int n = FwdRewrite.writeSegment(name, runs, scratchOff(), RUN_BYTES);
-        if (n < 0) {
-            return WireError.PATH_INVALID;
+        if (n < 0 || PathKeys.hasReservedSegment(runs, scratchOff(), n)) {
+            return WireError.PATH_INVALID; // not a segment, or a $ name (the node's own: $node, $reply)
         }
         if (named(runs, scratchOff(), n) >= 0) {
             return WireError.PATH_IN_USE;
@@ -102,6 +106,7 @@ public final class MountTable {
         peer[free] = p;
         runLen[free] = n;
         listedHere[free] = false;
+        limit = Math.max(limit, free + 1);
         mountResource.taken();
         return WireError.OK;
     }
@@ -166,7 +171,7 @@ public final class MountTable {
      */
     public int match(byte[] b, int off, int len) {
         int best = -1;
-        for (int i = 0; i < kind.length; i++) {
+        for (int i = 0; i < limit; i++) {
             if (kind[i] != FREE && (best < 0 || runLen[i] > runLen[best])
                     && FwdRewrite.runLength(b, off, len, runs, i * RUN_BYTES, runLen[i]) > 0) {
                 best = i;
@@ -197,6 +202,9 @@ public final class MountTable {
         }
         int free = -1;
         for (int i = mountCapacity; i < kind.length; i++) {
+            if (i >= limit && free >= 0) {
+                break; // nothing in use beyond the limit
+            }
             if (kind[i] == PEER && link[i] == l && peer[i] == p) {
                 return i;
             }
@@ -217,13 +225,14 @@ public final class MountTable {
         link[free] = l;
         peer[free] = p;
         runLen[free] = nameLen + n;
+        limit = Math.max(limit, free + 1);
         peerResource.taken();
         return free;
     }
 
     /** Forgets the return routes of (link, peer) under listener mounts: the peer went down. */
     public void peerDown(Link l, int p) {
-        for (int i = mountCapacity; i < kind.length; i++) {
+        for (int i = mountCapacity; i < limit; i++) {
             if (kind[i] == PEER && link[i] == l && peer[i] == p) {
                 free(i);
             }

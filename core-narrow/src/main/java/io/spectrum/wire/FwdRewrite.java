@@ -112,6 +112,20 @@ public final class FwdRewrite {
     }
 
     /**
+     * Opens the answer to the request whose routes are entries {@code src} and {@code dst} of
+     * {@code x}, with the route swap every reply carries (digest §5.2):
+     * {@code FWD{REPLY, dst = request src bytes, src = request dst bytes, VALUE u8 kind}}; the caller
+     * appends the payload and closes the FWD. The one writer of that envelope (the terminus and
+     * the forward hop's refusals).
+     */
+    public static TlvWriter beginReply(TlvWriter t, TlvIndex x, int src, int dst, int kind) {
+        return t.begin(TlvType.FWD).value(FwdView.OP_REPLY, 1)
+                .raw(x.buffer(), x.start(src), x.totalLength(src))
+                .raw(x.buffer(), x.start(dst), x.totalLength(dst))
+                .value(kind, 1);
+    }
+
+    /**
      * The hop's refusal, as libtracer answers a path it may not route:
      * {@code FWD{REPLY, dst = request src, src = request dst, kind ERROR, STATUS{ERROR{code}}}}.
      * Nothing is written for a REPLY (never answer a reply) or an empty src (no reply wanted).
@@ -122,13 +136,7 @@ public final class FwdRewrite {
         if (req.opcode() == FwdView.OP_REPLY || req.srcEmpty()) {
             return 0;
         }
-        final TlvIndex x = req.index();
-        t.begin(TlvType.FWD).value(FwdView.OP_REPLY, 1)
-                .raw(x.buffer(), x.start(req.src()), x.totalLength(req.src()))
-                .raw(x.buffer(), x.start(req.dst()), x.totalLength(req.dst()))
-                .value(FwdView.KIND_ERROR, 1)
-                .status(code)
-                .end();
+        beginReply(t, req.index(), req.src(), req.dst(), FwdView.KIND_ERROR).status(code).end();
         return t.error() == WireError.OK ? t.length() : -t.error();
     }
 

@@ -276,6 +276,7 @@ class RouterTest {
         n.attach(l[0]);
         assertEquals(WireError.PATH_INVALID, n.mount("a/b", l[0], 0));
         assertEquals(WireError.PATH_INVALID, n.mount("", l[0], 0));
+        assertEquals(WireError.PATH_INVALID, n.mount("$node", l[0], 0), "the node's own names");
         assertEquals(WireError.OK, n.mount("x", l[0], 0));
         assertEquals(WireError.PATH_IN_USE, n.mountListener("x", l[0]));
         assertEquals(WireError.OK, n.mountListener("y", l[0]));

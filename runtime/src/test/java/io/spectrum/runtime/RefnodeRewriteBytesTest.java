@@ -77,10 +77,10 @@ class RefnodeRewriteBytesTest {
         start();
         byte[] ep = NodePath.of("/reply-ep").tlv();
         byte[] read = fwd(Opt.PL, FwdView.OP_READ, NodePath.of("/x/sensor/temp").tlv(), null, ep);
-        byte[] sub = fwd(Opt.PL, FwdView.OP_WRITE, NodePath.of("/x/sensor/temp").tlv(), subscribersAppend(), ep,
-                subscriber("/reply-ep"));
+        byte[] sub = fwd(Opt.PL, FwdView.OP_WRITE, NodePath.of("/x/sensor/temp").tlv(), RouteFrames.subscribersAppend(), ep,
+                RouteFrames.subscriber("/reply-ep"));
         byte[] delivery = fwd(Opt.PL, FwdView.OP_WRITE, NodePath.of("/x/a/b").tlv(), null, new byte[] {6, 0, 0, 0},
-                value(7));
+                RouteFrames.value(7));
         byte[] stamped = fwd(Opt.PL | Opt.TS, FwdView.OP_READ, NodePath.of("/x/sensor").tlv(), null, ep);
         byte[] crc = fwd(Opt.PL | Opt.CR, FwdView.OP_READ, NodePath.of("/x/cfg/name").tlv(), null, ep);
         List<String> cases = new ArrayList<>();
@@ -93,11 +93,11 @@ class RefnodeRewriteBytesTest {
         // back: refnode's relay link dialed relayEnd from refPort + 1
         InetSocketAddress relayLink = new InetSocketAddress("127.0.0.1", refPort + 1);
         byte[] reply = fwd(Opt.PL, FwdView.OP_REPLY, prepend(RUN_IN, ep), null, NodePath.of("/sensor/temp").tlv(),
-                value(0), value(1234));
+                RouteFrames.value(0), RouteFrames.value(1234));
         byte[] gotReply = through(relayEnd, relayLink, reply, client);
         assertEquals(hex(expected(reply, RUN_IN.length, RUN_X)), hex(gotReply), "a REPLY: dst stripped, src not grown");
         byte[] back = fwd(Opt.PL, FwdView.OP_WRITE, prepend(RUN_IN, NodePath.of("/mine").tlv()), null,
-                new byte[] {6, 0, 0, 0}, value(99));
+                new byte[] {6, 0, 0, 0}, RouteFrames.value(99));
         byte[] gotBack = through(relayEnd, relayLink, back, client);
         assertEquals(hex(expected(back, RUN_IN.length, RUN_X)), hex(gotBack), "a delivery back: src grown to /x");
         assertTrue(cases.size() == 5);
@@ -163,26 +163,6 @@ class RefnodeRewriteBytesTest {
     private static byte[] runOf(String... segments) {
         byte[] tlv = NodePath.of("/" + String.join("/", segments)).tlv();
         return Arrays.copyOfRange(tlv, 4, tlv.length);
-    }
-
-    private static byte[] value(int v) {
-        byte[] b = new byte[8];
-        int n = new TlvWriter().wrap(b, 0, b.length).value(v, 4).length();
-        return Arrays.copyOf(b, n);
-    }
-
-    private static byte[] subscribersAppend() {
-        byte[] b = new byte[32];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.FIELD).leaf(TlvType.NAME, "subscribers".getBytes()).value(1, 1).end();
-        return Arrays.copyOf(b, w.length());
-    }
-
-    private static byte[] subscriber(String target) {
-        byte[] b = new byte[64];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.SUBSCRIBER).raw(NodePath.of(target).tlv()).end();
-        return Arrays.copyOf(b, w.length());
     }
 
     private static String hex(byte[] b) {

@@ -128,7 +128,7 @@ class RefnodeRouterInteropTest {
     /** READ, a far-end error and a subscription's deliveries through the chain whose board is at {@code prefix}. */
     private void exercise(String prefix, NarrowNode board) {
         NodePath temp = NodePath.of("/sensor/temp");
-        byte[] value = value(2176);
+        byte[] value = RouteFrames.value(2176);
         board.write(temp, value, 0, value.length);
 
         Reply read = request(fwd(FwdView.OP_READ, prefix + "/sensor/temp", null, "/reply-ep"),
@@ -143,18 +143,18 @@ class RefnodeRouterInteropTest {
         assertEquals(FwdView.KIND_ERROR, missing.kind);
         assertEquals(WireError.PATH_NOT_FOUND, missing.error, "the board's own refusal, routed back");
 
-        Reply ack = request(fwd(FwdView.OP_WRITE, prefix + "/sensor/temp", subscribersAppend(), "/mine",
-                subscriber("/mine")), r -> r.opcode == FwdView.OP_REPLY);
+        Reply ack = request(fwd(FwdView.OP_WRITE, prefix + "/sensor/temp", RouteFrames.subscribersAppend(), "/mine",
+                RouteFrames.subscriber("/mine")), r -> r.opcode == FwdView.OP_REPLY);
         assertEquals(FwdView.KIND_RESULT, ack.kind, "the board admitted the forwarded append: " + ack);
         assertEquals(1, board.listenerCount(temp));
         received.clear();
-        byte[] next = value(2200);
+        byte[] next = RouteFrames.value(2200);
         board.write(temp, next, 0, next.length);
         Reply delivery = await(r -> r.opcode == FwdView.OP_WRITE);
         assertEquals("/mine", delivery.dst, "the delivery came back along the accumulated route");
         assertEquals(prefix, delivery.src, "each router grew the delivery's src by its inbound run");
         assertArrayEquals(next, delivery.payload);
-        byte[] third = value(2300);
+        byte[] third = RouteFrames.value(2300);
         board.write(temp, third, 0, third.length);
         assertArrayEquals(third, await(r -> r.opcode == FwdView.OP_WRITE && r.payload[4] == third[4]).payload);
     }
@@ -261,40 +261,8 @@ class RefnodeRouterInteropTest {
         return null;
     }
 
-    private static byte[] value(int v) {
-        byte[] b = new byte[8];
-        int n = new TlvWriter().wrap(b, 0, b.length).value(v, 4).length();
-        return Arrays.copyOf(b, n);
-    }
-
-    private static byte[] subscribersAppend() {
-        byte[] b = new byte[32];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.FIELD).leaf(TlvType.NAME, "subscribers".getBytes()).value(1, 1).end();
-        return Arrays.copyOf(b, w.length());
-    }
-
-    private static byte[] subscriber(String target) {
-        byte[] b = new byte[64];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.SUBSCRIBER).raw(NodePath.of(target).tlv()).end();
-        return Arrays.copyOf(b, w.length());
-    }
-
     private static byte[] fwd(int op, String dst, byte[] field, String src, byte[]... payload) {
-        byte[] b = new byte[512];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
-        w.begin(TlvType.FWD).value(op, 1).raw(NodePath.of(dst).tlv());
-        if (field != null) {
-            w.raw(field);
-        }
-        w.raw(NodePath.of(src).tlv());
-        for (byte[] p : payload) {
-            w.raw(p);
-        }
-        w.end();
-        assertEquals(WireError.OK, w.error());
-        return Arrays.copyOf(b, w.length());
+        return PlainPeerSeesV1Test.fwd(false, op, dst, field, src, payload.length == 0 ? null : payload[0]);
     }
 
     private static String hex(byte[] b) {
