@@ -139,7 +139,8 @@ class HostMountsTest {
         Cli.Run unknown = Cli.run("read", "--peer", at, "/board9/board/temp");
         assertEquals(1, unknown.code(), unknown.all());
         assertEquals(1, unknown.out().lines().count() + unknown.err().lines().count(), "one line: " + unknown.all());
-        assertTrue(unknown.all().contains("/board9"), unknown.all());
+        assertEquals("/board9/board/temp = refused: tr::path::not_found (" + at + " has no /board9; its top level: board1, board2)",
+                unknown.out().strip(), "the unknown mount named, and the ones there are");
     }
 
     /**
