@@ -2,7 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.route.FwdRouter;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;

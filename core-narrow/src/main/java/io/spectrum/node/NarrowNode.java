@@ -11,7 +11,7 @@ import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.route.FwdRouter;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Extensions;

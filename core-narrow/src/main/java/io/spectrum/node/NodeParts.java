@@ -2,8 +2,8 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.pool.BlockPool;
-import io.spectrum.route.FwdRouter;
-import io.spectrum.route.MountTable;
+import io.spectrum.node.route.FwdRouter;
+import io.spectrum.node.route.MountTable;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.TlvIndex;
 

@@ -2,7 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
-import io.spectrum.route.FwdRouter;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;

@@ -269,6 +269,15 @@ class RouterTest {
     }
 
     @Test
+    void aRequestWhoseSrcCannotGrowIsDropped() {
+        chain(false);
+        byte[] ref = Frames.hex("14000800" + "0100000002000000"); // src PATH_REF: no route to grow
+        assertEquals(0, send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), null, ref)).size());
+        assertEquals(1, a.routeRefusals());
+        assertEquals(0, ab[0].sent().size(), "not forwarded");
+    }
+
+    @Test
     void mountRefusalsAreTyped() {
         NarrowNode n = new NarrowNode(NodeConfig.builder().maxMounts(2).build());
         MemoryLink[] l = MemoryLink.pair();

@@ -1,4 +1,4 @@
-package io.spectrum.route;
+package io.spectrum.node.route;
 
 import io.spectrum.link.Link;
 import io.spectrum.stats.ResourceCounter;

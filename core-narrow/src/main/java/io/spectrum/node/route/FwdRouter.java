@@ -1,4 +1,4 @@
-package io.spectrum.route;
+package io.spectrum.node.route;
 
 import io.spectrum.link.Link;
 import io.spectrum.wire.FieldView;
@@ -27,11 +27,13 @@ import io.spectrum.wire.WireError;
  *   <li>the match's (link, peer) is the arrival's own: LOCAL (a frame addressed back where it came
  *       from ends here: the deliveries a host's own remote subscriptions receive on mirror paths
  *       under the mount);</li>
- *   <li>with serve-subscriptions-locally on, a request whose FIELD starts with {@code subscribers}:
+ *   <li>with serve-subscriptions-locally on, a request under a single-peer mount whose FIELD starts
+ *       with {@code subscribers}:
  *       LOCAL, and {@link #servedUnderMount()} is true for the terminus;</li>
  *   <li>a request from a (link, peer) with no inbound run (its link is not mounted, or the peer table
  *       is full): ERROR {@code path::not_found}, counted as no-route;</li>
- *   <li>otherwise forwarded; a frame too large for the buffer is ERROR {@code flow::backpressure},
+ *   <li>otherwise forwarded; a frame the rewrite cannot forward (a request whose src is a
+ *       PATH_REF) is dropped, as libtracer does; one too large for the buffer is ERROR {@code flow::backpressure},
  *       an egress that refuses the frame (peer gone) ERROR {@code transport::down}, counted as
  *       no-route.</li>
  * </ol>
@@ -95,7 +97,8 @@ public final class FwdRouter {
             return LOCAL;
         }
         final boolean reply = fwd.opcode() == FwdView.OP_REPLY;
-        if (!reply && fwd.field() != TlvIndex.NONE && field.wrap(x, fwd.field()) == WireError.OK && field.levels() > 0) {
+        if (!reply && mounts.kind(m) == MountTable.SINGLE && fwd.field() != TlvIndex.NONE
+                && field.wrap(x, fwd.field()) == WireError.OK && field.levels() > 0) {
             if (serveSubscriptions && x.payloadEquals(field.nameEntry(0), Names.SUBSCRIBERS)) {
                 servedUnderMount = true;
                 return LOCAL;
@@ -114,6 +117,10 @@ public final class FwdRouter {
         }
         final int n = FwdRewrite.forward(fwd, strip, mounts.runs(), in < 0 ? 0 : mounts.runOffset(in),
                 in < 0 ? 0 : mounts.runLength(in), out, 0, out.length);
+        if (n == -WireError.FRAME_INVALID) {
+            refused++; // not forwardable (a request whose src cannot grow): dropped, as libtracer does
+            return REFUSED;
+        }
         if (n < 0) {
             return refuse(inLink, inPeer, fwd, -n, false);
         }
