@@ -10,6 +10,11 @@ const units = new Map();     // path -> the unit its points are in
 const rows = new Map();      // path -> {el, subsKey, kind}
 const boards = new Map();    // board name -> section element
 let windowS = Number(localStorage.getItem('spectrum.window')) || 300;
+// this page is a view: the host subscribes to what it shows (api/view), not to everything
+const viewId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+const FOLD_ABOVE = 50;       // a board with more vertices starts folded (shown only when opened)
+let shownKey = null;
+let shownAt = 0;
 let lastSnapshot = null;
 let skew = 0;                // host clock - this browser's clock, ms
 const hostNow = () => Date.now() + skew;
@@ -174,6 +179,11 @@ function vertexRow(v) {
     el('div', {class: 'subs-slot'}));
 }
 
+function folded(board, count) {
+  const saved = localStorage.getItem('spectrum.fold.' + board);
+  return saved === null ? count > FOLD_ABOVE : saved === '1';
+}
+
 function boardSection(name) {
   let s = boards.get(name);
   if (!s) {
@@ -181,7 +191,8 @@ function boardSection(name) {
       el('div', {class: 'board-head'},
         el('h3', {}, name || 'this host'),
         el('span', {class: 'badge link-state', hidden: ''}),
-        el('span', {class: 'link-name'})),
+        el('span', {class: 'link-name'}),
+        name ? el('button', {class: 'fold', 'data-fold': name}, 'hide') : ''),
       el('div', {class: 'board-subs'}),
       el('div', {class: 'vertices'}));
     boards.set(name, s);
@@ -249,13 +260,22 @@ function renderTree(s) {
       continue;
     }
     let r = rows.get(v.path);
-    if (!r) { r = {el: vertexRow(v), subsKey: null}; rows.set(v.path, r); }
+    const controlKey = JSON.stringify(v.control || null);
+    // a row is rebuilt when its control changes: a declaration read after the page subscribed brings one
+    if (!r || r.controlKey !== controlKey) { r = {el: vertexRow(v), subsKey: null, controlKey}; rows.set(v.path, r); }
     updateRow(r, v, hostNow());
     members.get(board).push(r.el);
   }
+  const shown = [];
   for (const sec of sections) {
     const name = sec.dataset.board;
-    sec.querySelector('.vertices').replaceChildren(...members.get(name));
+    const mine = members.get(name);
+    const fold = name !== '' && folded(name, mine.length);
+    sec.classList.toggle('folded', fold);
+    const button = sec.querySelector('button.fold');
+    if (button) button.textContent = fold ? 'show ' + mine.length : 'hide';
+    sec.querySelector('.vertices').replaceChildren(...(fold ? [] : mine));
+    if (!fold && name !== '') for (const e of mine) shown.push(e.dataset.path);
     const l = linkOf.get(name);
     const badge = sec.querySelector('.link-state');
     badge.hidden = !l;
@@ -267,6 +287,17 @@ function renderTree(s) {
   }
   for (const p of [...rows.keys()]) if (!seen.has(p)) { rows.delete(p); history.delete(p); lastSeq.delete(p); }
   tree.replaceChildren(...sections);
+  showing(shown);
+}
+
+// tells the host what this page shows (when it changes, and every 10 s so the host knows the page is there)
+function showing(paths) {
+  if (!live) return;
+  const key = paths.slice().sort().join('\n');
+  if (key === shownKey && Date.now() - shownAt < 10000) return;
+  shownKey = key;
+  shownAt = Date.now();
+  post('api/view', {view: viewId, paths}).catch(() => { shownKey = null; });
 }
 
 // ---------------------------------------------------------------- links
@@ -351,6 +382,13 @@ document.addEventListener('click', e => {
     write(w.dataset.path, input.value);
     return;
   }
+  const f = e.target.closest('button[data-fold]');
+  if (f) {
+    const sec = boards.get(f.dataset.fold);
+    localStorage.setItem('spectrum.fold.' + f.dataset.fold, sec && sec.classList.contains('folded') ? '0' : '1');
+    if (lastSnapshot) renderTree(lastSnapshot);
+    return;
+  }
   const win = e.target.closest('button[data-window]');
   if (win) setWindow(Number(win.dataset.window));
 });
@@ -374,10 +412,13 @@ function connect() {
   es.addEventListener('error', () => { conn.textContent = 'reconnecting'; conn.className = 'badge down'; });
 }
 
-setWindow(windowS);
-setInterval(() => { if (lastSnapshot) renderTree(lastSnapshot); }, 5000); // the time axis moves on
 // ?live=0: one snapshot, no event stream (a still picture: printing, `chromium --screenshot`)
 const live = new URLSearchParams(location.search).get('live') !== '0';
+setWindow(windowS);
+setInterval(() => { if (lastSnapshot) renderTree(lastSnapshot); }, 5000); // the time axis moves on; the view is repeated
+window.addEventListener('pagehide', () => {
+  if (live) navigator.sendBeacon('api/view', new Blob([JSON.stringify({view: viewId, paths: []})], {type: 'application/json'}));
+});
 loadHistory().then(() => fetch('api/snapshot')).then(r => r.json())
   .then(s => { if (!lastSnapshot) render(s); else render(lastSnapshot); }).catch(() => {})
   .finally(() => { if (live) connect(); else document.getElementById('conn').replaceWith(''); });

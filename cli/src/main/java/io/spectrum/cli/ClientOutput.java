@@ -3,7 +3,10 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.bridge.ValueJson;
+import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
+import io.spectrum.client.Requests;
+import io.spectrum.client.TreeWalk;
 import io.spectrum.client.ValueText;
 import io.spectrum.wire.WireError;
 
@@ -82,6 +85,28 @@ final class ClientOutput {
     }
 
     /** "refused: tr::path::not_found" plus a hint for the common cases. */
+    /**
+     * As {@link #refusal(Reply, String)}; for a path that is not found whose first segment the node
+     * does not have at its top level (an unknown board mount on a host), says so and names what it
+     * has: {@code refused: tr::path::not_found (127.0.0.1:7701 has no /board9; its top level: board1,
+     * board2, ref)}. One more READ ({@code /:children[]}), made only for that refusal.
+     */
+    static String refusal(Reply r, String peer, PeerClient client, String path) {
+        String s = refusal(r, peer);
+        int second = path.indexOf('/', 1);
+        if (r.code() != WireError.PATH_NOT_FOUND || second < 0) {
+            return s;
+        }
+        String top = path.substring(1, second);
+        Reply listing = client.read("/", Requests.children());
+        if (!listing.ok()) {
+            return s;
+        }
+        java.util.List<String> names = TreeWalk.names(listing.value()).stream().filter(n -> !n.startsWith("$")).toList();
+        return names.contains(top) ? s : s + " (" + peer + " has no /" + top + "; its top level: "
+                + (names.isEmpty() ? "nothing" : String.join(", ", names)) + ")";
+    }
+
     static String refusal(Reply r, String peer) {
         String s = "refused: " + WireError.identity(r.code());
         if (r.code() == WireError.FLOW_TIMEOUT) {

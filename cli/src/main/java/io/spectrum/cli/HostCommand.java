@@ -2,8 +2,8 @@ package io.spectrum.cli;
 
 import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.NodeProcess;
-import io.spectrum.board.Board;
 import io.spectrum.host.runtime.HostService;
+import io.spectrum.host.runtime.MountSpec;
 import io.spectrum.link.Link;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,26 +13,36 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code spectrum host}: connects to boards ({@code --peer HOST:PORT} dials a board's UDP listener,
- * {@code --serial DEVICE --baud N} opens its serial line), mirrors their vertices, prints updates,
- * serves the dashboard bound to the node ({@link HostService}), and answers clients on
- * {@code --udp}. The node re-subscribes by itself when a board comes back.
+ * {@code spectrum host}: mounts boards by name ({@code --peer [NAME=]HOST:PORT} dials a board's UDP
+ * listener, {@code --serial [NAME=]DEVICE --baud N} opens its serial line; {@code --top} gives the
+ * top-level names of a board whose root cannot be listed), routes clients' requests under
+ * {@code /NAME} to them, serves subscriptions itself, prints what it holds, serves the dashboard
+ * ({@link HostService}), and answers clients on {@code --udp}.
  */
 @Command(name = "host", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the host node with the dashboard.",
-                "Connects to boards by serial or UDP, mirrors their vertices under /board1, /board2, ... (in the "
-                        + "order given: --peer first, then --serial), prints new values and serves the dashboard "
-                        + "on 127.0.0.1. Ctrl-C stops it.",
+                "Mounts boards reached by serial or UDP under their names: every vertex of a board is /NAME/<its own "
+                        + "path> through the host (nothing to configure per vertex). A board without a name given is "
+                        + "board1, board2, ... (in the order given: --peer first, then --serial). Clients on --udp "
+                        + "list, read, write, subscribe and tap any board path there; the host forwards reads and "
+                        + "writes to the board and serves subscriptions itself, subscribing on the board once per "
+                        + "vertex while someone listens. Prints the values it holds and serves the dashboard on "
+                        + "127.0.0.1. Ctrl-C stops it.",
                 "",
                 "Examples:",
                 "  spectrum host --serial /dev/ttyUSB0 --baud 115200",
-                "  spectrum host --peer 192.168.1.20:7700 --udp :7701",
+                "  spectrum host --peer kitchen=192.168.1.20:7700 --udp :7701",
+                "  spectrum host --peer ref=127.0.0.1:47100 --top ref=/sensor,/cfg --udp :7701",
+                "  spectrum ls --peer 127.0.0.1:7701            (every board's tree)",
+                "  spectrum sub --peer 127.0.0.1:7701 /kitchen/board/temp",
                 "(--udp :PORT listens on 127.0.0.1; 0.0.0.0:PORT exposes the host to every network it is on and "
                         + "prints what that allows; see docs/security.md)", ""},
         exitCodeListHeading = "%nExit codes:%n",
@@ -41,11 +51,19 @@ import java.util.concurrent.TimeUnit;
         footer = {"", "As boards come and go it prints 'board1 up' and 'board1 down (no answer for 5 s)'; a board that "
                 + "never answers is warned about after --timeout."})
 public final class HostCommand implements Callable<Integer> {
-    @Option(names = "--peer", paramLabel = "HOST:PORT", description = "A board's UDP address (repeatable).")
+    @Option(names = "--peer", paramLabel = "[NAME=]HOST:PORT",
+            description = "A board's UDP address, mounted as /NAME (repeatable; default name boardN).")
     List<String> peers = new ArrayList<>();
 
-    @Option(names = "--serial", paramLabel = "DEVICE", description = "A board's serial device (repeatable).")
+    @Option(names = "--serial", paramLabel = "[NAME=]DEVICE",
+            description = "A board's serial device, mounted as /NAME (repeatable; default name boardN).")
     List<String> serials = new ArrayList<>();
+
+    @Option(names = "--top", paramLabel = "NAME=/A,/B",
+            description = "The top-level vertices of board NAME, for a board whose root cannot be listed (e.g. a "
+                    + "libtracer reference node: --top ref=/sensor,/cfg); the host lists them as /NAME's children "
+                    + "and walks below them (repeatable).")
+    List<String> tops = new ArrayList<>();
 
     @Mixin
     LinkOptions linkOptions;
@@ -54,10 +72,6 @@ public final class HostCommand implements Callable<Integer> {
             description = "Also listen on UDP there for clients (spectrum ls/read/write/sub/tap --peer). A bare :PORT "
                     + "binds 127.0.0.1.")
     String udp;
-
-    @Option(names = "--path", paramLabel = "PATH", description = "Vertex to mirror from every board (repeatable; "
-            + "default /board/temp /board/humidity /board/counter /board/led /board/name).")
-    List<String> paths = new ArrayList<>();
 
     @Option(names = "--name", paramLabel = "NAME", defaultValue = "host", description = "Host name (shown on the dashboard).")
     String name;
@@ -85,6 +99,25 @@ public final class HostCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * The mount name of each board in order (--peer first, then --serial): the one given, else
+     * {@code boardN} by its position; a name given twice is a usage error.
+     */
+    private List<String> mountNames(List<MountSpec.Named> peerSpecs, List<MountSpec.Named> serialSpecs) {
+        List<MountSpec.Named> all = new ArrayList<>(peerSpecs);
+        all.addAll(serialSpecs);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            String n = all.get(i).name() != null ? all.get(i).name() : "board" + (i + 1);
+            if (names.contains(n)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "two boards are named " + n
+                        + "; give each its own NAME= (--peer NAME=HOST:PORT, --serial NAME=DEVICE)");
+            }
+            names.add(n);
+        }
+        return names;
+    }
+
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
@@ -99,20 +132,42 @@ public final class HostCommand implements Callable<Integer> {
                 || linkOptions.timeoutMillis <= 0) {
             throw new CommandLine.ParameterException(cl, "--baud, --ping and --timeout must be positive, --port 0..65535, --duration >= 0");
         }
-        List<String> mirror = paths.isEmpty()
-                ? List.of(Board.TEMP.toString(), Board.HUMIDITY.toString(), Board.COUNTER.toString(),
-                        Board.LED.toString(), Board.NAME.toString())
-                : paths;
+        List<MountSpec.Named> peerSpecs = new ArrayList<>();
+        List<MountSpec.Named> serialSpecs = new ArrayList<>();
+        Map<String, List<String>> top = new LinkedHashMap<>();
+        try {
+            for (String p : peers) {
+                peerSpecs.add(MountSpec.parse(p));
+            }
+            for (String s : serials) {
+                serialSpecs.add(MountSpec.parse(s));
+            }
+            for (String t : tops) {
+                MountSpec.Top parsed = MountSpec.top(t);
+                top.put(parsed.mount(), parsed.names());
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        List<String> names = mountNames(peerSpecs, serialSpecs);
+        for (String t : top.keySet()) {
+            if (!names.contains(t)) {
+                throw new CommandLine.ParameterException(cl, "--top " + t + "=...: no board is mounted as " + t
+                        + " (the boards are " + String.join(", ", names) + ")");
+            }
+        }
         PrintWriter out = cl.getOut();
         List<HostService.Board> boards = new ArrayList<>();
         List<Link> clients = new ArrayList<>();
         int id = 1;
         try {
-            for (String p : peers) {
-                boards.add(new HostService.Board("board" + id, linkOptions.udpDial(id++, p)));
+            for (MountSpec.Named p : peerSpecs) {
+                String n = names.get(id - 1);
+                boards.add(new HostService.Board(n, linkOptions.udpDial(id++, p.address()), top.getOrDefault(n, List.of())));
             }
-            for (String s : serials) {
-                boards.add(new HostService.Board("board" + id, linkOptions.serial(id++, s)));
+            for (MountSpec.Named s : serialSpecs) {
+                String n = names.get(id - 1);
+                boards.add(new HostService.Board(n, linkOptions.serial(id++, s.address()), top.getOrDefault(n, List.of())));
             }
             if (udp != null) {
                 clients.add(linkOptions.udpListen(id, udp));
@@ -132,7 +187,7 @@ public final class HostCommand implements Callable<Integer> {
         }
         HostBridge bridge = HostBridge.open(cl, mqtt, linkOptions, name, id + 1, clients);
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
-        HostService service = new HostService(name, boards, clients, mirror, noDashboard ? -1 : port, ansi, out);
+        HostService service = new HostService(name, boards, clients, noDashboard ? -1 : port, ansi, out);
         for (Link l : clients) {
             LinkNotices.atStart(l, service.runtime().node()).forEach(cl.getErr()::println);
         }
@@ -152,7 +207,13 @@ public final class HostCommand implements Callable<Integer> {
             NodeProcess.watchStdin(stop);
         }
         try {
-            service.start();
+            try {
+                service.start();
+            } catch (IllegalArgumentException e) {
+                cl.getErr().println("spectrum host: " + e.getMessage());
+                cl.getErr().flush();
+                return 2;
+            }
             bridge.start();
             out.println(name + " ready on " + String.join(", ", boards.stream().map(b -> b.link().name()).toList()));
             out.flush();

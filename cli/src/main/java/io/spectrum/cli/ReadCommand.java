@@ -65,7 +65,7 @@ public final class ReadCommand implements Callable<Integer> {
                     printField(out, arg, r);
                 } else {
                     ValueText v = r.ok() ? c.render(p, r.value()) : null;
-                    printer.print(ClientOutput.json(p, r, v), p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer)));
+                    printer.print(ClientOutput.json(p, r, v), p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer, c, p)));
                 }
             }
         }

@@ -22,8 +22,10 @@ import java.util.concurrent.Callable;
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = {"Run a board that republishes a recording of 'spectrum record' at its original pace (or --speed times faster).",
                 "The board takes the link options of 'spectrum board' (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE, "
-                        + "--baud, --ping, --timeout, --frame, --duration, ...). Recorded paths keep all but their first segment: "
-                        + "/board1/temp is published as the board's /board/temp, which a host mounts as /board1/temp. Vertices are "
+                        + "--baud, --ping, --timeout, --frame, --duration, ...). A path recorded through a host that "
+                        + "mounted the board as NAME loses that name (/board1/board/temp --as board1 is the board's /board/temp, which "
+                        + "a host mounting it as board1 shows as /board1/board/temp again); a path recorded from a board is kept whole. "
+                        + "Vertices are "
                         + "declared from the recording. The pace starts when every recorded vertex has a subscriber (a host mounting "
                         + "the board), or 3 s after the first one has, unless --no-wait.",
                 "",
@@ -55,7 +57,7 @@ public final class ReplayCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ReplayProgram program;
         try {
-            program = ReplayProgram.load(file, speed, !noWait);
+            program = ReplayProgram.load(file, as, speed, !noWait);
         } catch (IOException e) {
             err.println("replay: cannot read " + file + ": " + e.getMessage());
             err.flush();

@@ -23,9 +23,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A recording ({@code spectrum record}'s JSON lines) republished by a board node: each recorded
- * path's first segment becomes the board's own ({@code /board1/temp} is the board's
- * {@code /board/temp}, which a host mounts as {@code /board1/temp} again), each vertex is declared
+ * A recording ({@code spectrum record}'s JSON lines) republished by a board node: a path recorded
+ * through a host that mounted the board as the replay's name loses that mount name
+ * ({@code /board1/board/temp} replayed as board1 is the board's {@code /board/temp}, which a host
+ * mounting it as board1 shows as {@code /board1/board/temp} again); a path recorded from a board
+ * itself is kept whole. Each vertex is declared
  * from the recording (its {@code schema}, else inferred from the value's width and unit), and the
  * values are written at the recorded pace divided by {@code speed}. By default the clock starts
  * when every recorded vertex has a subscriber (a host mounting the board), or {@link #WAIT_ALL_NANOS}
@@ -61,7 +63,7 @@ final class ReplayProgram implements BoardProgram {
     }
 
     /** Reads a recording. */
-    static ReplayProgram load(Path file, double speed, boolean waitForSubscriber) throws IOException {
+    static ReplayProgram load(Path file, String as, double speed, boolean waitForSubscriber) throws IOException {
         List<Item> items = new ArrayList<>();
         Map<NodePath, VertexSchema> schemas = new LinkedHashMap<>();
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -75,7 +77,7 @@ final class ReplayProgram implements BoardProgram {
                 JsonNode o = ClientOutput.JSON.readTree(text);
                 Instant ts = timestamp(o.get("ts"));
                 first = first == null ? ts : first;
-                NodePath path = NodePath.of(boardPath(o.path("path").asText("")));
+                NodePath path = NodePath.of(boardPath(o.path("path").asText(""), as));
                 VertexSchema schema = schemas.get(path);
                 if (schema == null && o.hasNonNull("schema")) {
                     byte[] s = HexFormat.of().parseHex(o.get("schema").asText());
@@ -99,13 +101,23 @@ final class ReplayProgram implements BoardProgram {
         return new ReplayProgram(items, schemas, speed, waitForSubscriber);
     }
 
-    /** {@code /board1/temp} -> {@code /board/temp}: the recorded first segment becomes the board's own name for itself. */
-    static String boardPath(String recorded) {
+    /**
+     * The board's own path of a recorded one: {@code /board1/board/temp} replayed as {@code board1}
+     * is {@code /board/temp} (recorded through a host, which mounts a board by name); any other path
+     * is the board's as it is ({@code /board/temp}, recorded from the board itself).
+     */
+    static String boardPath(String recorded, String as) {
         if (!recorded.startsWith("/") || recorded.length() < 2) {
             throw new IllegalArgumentException("path '" + recorded + "' is not a vertex below a board");
         }
-        int second = recorded.indexOf('/', 1);
-        return "/board" + (second < 0 ? "" : recorded.substring(second));
+        String mount = "/" + as;
+        if (recorded.startsWith(mount + "/") && recorded.length() > mount.length() + 1) {
+            return recorded.substring(mount.length());
+        }
+        if (recorded.equals(mount)) {
+            throw new IllegalArgumentException("path '" + recorded + "' is the mount " + as + " itself, not a vertex below it");
+        }
+        return recorded;
     }
 
     List<Item> items() {

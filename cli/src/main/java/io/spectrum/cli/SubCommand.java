@@ -99,7 +99,7 @@ public final class SubCommand implements Callable<Integer> {
                         out.println(ClientOutput.json(p, r));
                         out.flush();
                     } else {
-                        err.println(p + ": " + ClientOutput.refusal(r, peer.peer));
+                        err.println(p + ": " + ClientOutput.refusal(r, peer.peer, c, p));
                         err.flush();
                     }
                     return 1;

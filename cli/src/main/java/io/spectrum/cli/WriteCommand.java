@@ -124,7 +124,7 @@ public final class WriteCommand implements Callable<Integer> {
             if (peer.json()) {
                 out.println(ClientOutput.json(path, r.ok() ? Reply.result(tlv, r.frame()) : r, sent));
             } else {
-                out.println(path + " <- " + sent.text() + ": " + (r.ok() ? "ok" : ClientOutput.refusal(r, peer.peer)
+                out.println(path + " <- " + sent.text() + ": " + (r.ok() ? "ok" : ClientOutput.refusal(r, peer.peer, c, path)
                         + hint(r, schema, path)));
             }
             out.flush();

@@ -53,7 +53,7 @@ class ClientCommandsTest {
 
     @BeforeEach
     void startBoard() throws Exception {
-        board = new HostRuntime("board", new NarrowNode(HostRuntime.MIRROR_CONFIG)); // undeclared test vertices
+        board = new HostRuntime("board", new NarrowNode(HostRuntime.HOST_CONFIG)); // undeclared test vertices
         UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         board.attach(link);
         board.start();

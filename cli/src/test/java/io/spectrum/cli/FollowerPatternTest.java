@@ -19,11 +19,12 @@ class FollowerPatternTest {
     }
 
     @Test
-    void replayPublishesUnderTheBoardsOwnName() {
-        assertEquals("/board/temp", ReplayProgram.boardPath("/board1/temp"));
-        assertEquals("/board/temp", ReplayProgram.boardPath("/board/temp"));
-        assertEquals("/board/a/b", ReplayProgram.boardPath("/kitchen/a/b"));
-        assertEquals("/board", ReplayProgram.boardPath("/board1"));
-        assertThrows(IllegalArgumentException.class, () -> ReplayProgram.boardPath("/"));
+    void replayPublishesUnderTheBoardsOwnPath_theHostsMountNameStripped() {
+        assertEquals("/board/temp", ReplayProgram.boardPath("/board1/board/temp", "board1"), "recorded through a host");
+        assertEquals("/board/temp", ReplayProgram.boardPath("/board/temp", "board1"), "recorded from the board itself");
+        assertEquals("/kitchen/a/b", ReplayProgram.boardPath("/kitchen/a/b", "board1"), "another mount's: kept whole");
+        assertEquals("/a/b", ReplayProgram.boardPath("/kitchen/a/b", "kitchen"));
+        assertThrows(IllegalArgumentException.class, () -> ReplayProgram.boardPath("/board1", "board1"));
+        assertThrows(IllegalArgumentException.class, () -> ReplayProgram.boardPath("/", "board1"));
     }
 }

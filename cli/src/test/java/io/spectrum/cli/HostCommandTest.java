@@ -30,8 +30,27 @@ class HostCommandTest {
     }
 
     @Test
+    void mountNamesAndTopNamesAreCheckedBeforeAnythingOpens() {
+        Cli.Run twice = Cli.run("host", "--peer", "a=127.0.0.1:1", "--peer", "a=127.0.0.1:2", "--no-dashboard");
+        assertEquals(2, twice.code(), twice.all());
+        assertTrue(twice.err().startsWith("spectrum host: two boards are named a; give each its own NAME="), twice.err());
+        Cli.Run bad = Cli.run("host", "--peer", "a/b=127.0.0.1:1", "--no-dashboard");
+        assertEquals(2, bad.code(), bad.all());
+        assertTrue(bad.err().startsWith("spectrum host: mount name 'a/b' may hold only letters, digits"), bad.err());
+        Cli.Run top = Cli.run("host", "--peer", "ref=127.0.0.1:1", "--top", "other=/sensor", "--no-dashboard");
+        assertEquals(2, top.code(), top.all());
+        assertTrue(top.err().startsWith("spectrum host: --top other=...: no board is mounted as other (the boards are ref)"), top.err());
+        Cli.Run deep = Cli.run("host", "--peer", "ref=127.0.0.1:1", "--top", "ref=/sensor/temp", "--no-dashboard");
+        assertEquals(2, deep.code(), deep.all());
+        assertTrue(deep.err().contains("is not one top-level name like /sensor"), deep.err());
+        Cli.Run help = Cli.run("host", "--help");
+        assertTrue(help.out().contains("--peer=[NAME=]HOST:PORT") && help.out().contains("--top=NAME=/A,/B")
+                && !help.out().contains("--path"), help.out());
+    }
+
+    @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void mirrorsABoardServesTheDashboardAndAnswersClients() throws Exception {
+    void mountsABoardServesTheDashboardAndAnswersClients() throws Exception {
         int boardPort = freePort();
         int clientPort = freePort();
         List<String> boardOut = new CopyOnWriteArrayList<>();
@@ -39,24 +58,28 @@ class HostCommandTest {
                 List.of(DemoCommand.boardCommand().get(0), "--name", "b", "--udp", "127.0.0.1:" + boardPort, "--period", "100"),
                 boardOut::add)) {
             CompletableFuture<Cli.Run> host = CompletableFuture.supplyAsync(() -> Cli.run("host", "--peer", "127.0.0.1:" + boardPort,
-                    "--udp", "127.0.0.1:" + clientPort, "--port", "0", "--lines", "--duration", "8"));
-            // a client reads the mirrored value from the host while it runs
+                    "--udp", "127.0.0.1:" + clientPort, "--port", "0", "--lines", "--duration", "15"));
+            // a client reads a board value through the host while it runs, whole path, in its unit
             String value = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline && !host.isDone()) {
-                Cli.Run r = Cli.run("read", "--peer", "127.0.0.1:" + clientPort, "--timeout", "500", "/board1/temp");
+                Cli.Run r = Cli.run("read", "--peer", "127.0.0.1:" + clientPort, "--timeout", "500", "/board1/board/temp");
                 if (r.code() == 0) {
                     value = r.out();
                     break;
                 }
                 Thread.sleep(200);
             }
-            assertTrue(value != null && value.matches("/board1/temp = \\d+\\n"), "read through the host: " + value + " board: " + boardOut);
+            assertTrue(value != null && value.matches("/board1/board/temp = -?\\d+\\.\\d\\d °C\\n"), "read through the host: " + value
+                    + " board: " + boardOut);
+            // a client subscribes through the host: the host holds the value now, and prints it
+            Cli.Run sub = Cli.run("sub", "--peer", "127.0.0.1:" + clientPort, "/board1/board/temp", "--count", "2");
+            assertEquals(0, sub.code(), sub.all());
             Cli.Run run = host.get(60, TimeUnit.SECONDS);
             assertEquals(0, run.code(), run.all());
             assertTrue(run.out().contains("board1: udp->127.0.0.1:" + boardPort), run.out());
             assertTrue(run.out().contains("dashboard: http://127.0.0.1:"), run.out());
-            assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/temp = -?\\d+\\.\\d\\d °C  \\(seq \\d+\\)")), run.out());
+            assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/board/temp = -?\\d+\\.\\d\\d °C  \\(seq \\d+\\)")), run.out());
             assertTrue(run.out().lines().anyMatch("board1 up"::equals), "the host says when a board answers: " + run.out());
             assertTrue(run.out().contains("host stopped"), run.out());
         }

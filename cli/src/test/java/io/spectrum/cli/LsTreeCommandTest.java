@@ -36,7 +36,7 @@ class LsTreeCommandTest {
 
     @BeforeEach
     void startBoard() throws Exception {
-        board = new HostRuntime("board", new NarrowNode(HostRuntime.MIRROR_CONFIG)); // undeclared test vertices
+        board = new HostRuntime("board", new NarrowNode(HostRuntime.HOST_CONFIG)); // undeclared test vertices
         UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         board.attach(link);
         board.start();
@@ -112,31 +112,32 @@ class LsTreeCommandTest {
     }
 
     @Test
-    void againstAHost_theMirroredBoardsShowUnderTheirNames() throws Exception {
+    void againstAHost_theMountedBoardsWholeTreeShowsUnderItsName() throws Exception {
         UdpLink toBoard = UdpLink.dial(2, UdpLink.parseHostPort(addr), new UdpLinkConfig(), SystemClock.INSTANCE);
         UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         String hostAddr = "127.0.0.1:" + clients.localAddress().getPort();
         try (HostService host = new HostService("host", List.of(new HostService.Board("board1", toBoard)), List.of(clients),
-                List.of("/board/temp", "/board/led"), -1, false, new PrintWriter(new StringWriter()))) {
+                -1, false, new PrintWriter(new StringWriter()))) {
             host.start();
             String temp = null;
             for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20); temp == null && System.nanoTime() < deadline; ) {
-                Cli.Run r = Cli.run("read", "--peer", hostAddr, "--timeout", "500", "/board1/temp");
+                Cli.Run r = Cli.run("read", "--peer", hostAddr, "--timeout", "500", "/board1/board/temp");
                 if (r.code() == 0) {
                     temp = r.out();
                 } else {
-                    host.tick(); // re-sends a mirror the board has not answered yet
-                    Thread.sleep(100);
+                    Thread.sleep(100); // the board's link comes up
                 }
             }
-            assertEquals("/board1/temp = 200\n", temp);
+            assertEquals("/board1/board/temp = 200\n", temp, "a board path read through the host, whole");
             Cli.Run ls = Cli.run("ls", "--peer", hostAddr);
             assertEquals(0, ls.code(), ls.all());
             List<String> rows = ls.out().lines().map(String::stripTrailing).toList();
             int b1 = rows.indexOf(rows.stream().filter(l -> l.matches("  board1\\s+-\\s+0")).findFirst().orElse("?"));
             assertTrue(b1 > 0, ls.out());
-            assertTrue(rows.get(b1 + 1).matches("    led\\s+0\\s+0"), ls.out());
-            assertTrue(rows.get(b1 + 2).matches("    temp\\s+200\\s+0"), ls.out());
+            assertTrue(rows.get(b1 + 1).matches("    board\\s+-\\s+0"), ls.out());
+            assertTrue(rows.stream().anyMatch(l -> l.matches("          b\\s+7\\s+0")), "every level of the board's tree: " + ls.out());
+            assertTrue(rows.stream().anyMatch(l -> l.matches("      temp\\s+200\\s+0")), ls.out());
+            assertTrue(rows.stream().anyMatch(l -> l.matches("      led\\s+0\\s+0")), ls.out());
         }
     }
 

@@ -105,23 +105,23 @@ class RecordReplayTest {
         UdpLink clients = UdpLink.listen(2, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         String hostAddr = "127.0.0.1:" + clients.localAddress().getPort();
         HostService host = new HostService("host", List.of(new HostService.Board("board1", boardLink)), List.of(clients),
-                HostService.DEFAULT_MIRROR, -1, false, new PrintWriter(new StringWriter()));
+                -1, false, new PrintWriter(new StringWriter()));
         CompletableFuture<Cli.Run> replay = null;
         Thread replayThread = null;
         try {
             host.start();
-            NodePath temp1 = NodePath.of("/board1/temp");
-            int before = host.runtime().node().listenerCount(temp1);
+            NodePath board1 = NodePath.of("/board1"); // the sub's slot at the host, created on demand
+            int before = host.runtime().node().listenerCount(board1);
             CompletableFuture<Cli.Run> sub = CompletableFuture.supplyAsync(() -> Cli.run("sub", "--peer", hostAddr, "--json",
                     "/board1/#", "--count", Integer.toString(expected.size())));
-            waitFor(() -> host.runtime().node().listenerCount(temp1) > before || sub.isDone());
+            waitFor(() -> host.runtime().node().listenerCount(board1) > before || sub.isDone());
             CompletableFuture<Cli.Run> started = new CompletableFuture<>();
             replayThread = new Thread(() -> started.complete(Cli.run("replay", file.toString(), "--as", "board1", "--speed", "20",
                     "--udp", "127.0.0.1:" + port)), "replay");
             replayThread.start();
             replay = started;
             while (!sub.isDone()) {
-                host.tick(); // re-sends the mirrors the board did not answer yet (it was not up)
+                host.tick(); // the host subscribes upstream by itself once the board answers
                 Thread.sleep(100);
             }
             Cli.Run s = sub.get();
@@ -130,7 +130,7 @@ class RecordReplayTest {
             assertEquals(expected.size(), got.length, s.out());
             for (int i = 0; i < expected.size(); i++) {
                 JsonNode o = JSON.readTree(got[i]);
-                assertEquals(expected.get(i)[0].replace("/board/", "/board1/"), o.get("path").asText(), o.toString());
+                assertEquals("/board1" + expected.get(i)[0], o.get("path").asText(), o.toString()); // whole paths
                 assertEquals(expected.get(i)[1], o.get("raw").asText(), o.toString());
             }
         } finally {

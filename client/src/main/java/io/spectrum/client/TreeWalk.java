@@ -186,6 +186,15 @@ public final class TreeWalk {
         return x == null || x.type(0) != TlvType.POINT ? new ArrayList<>() : pointNames(x, x.firstChild(0));
     }
 
+    /**
+     * The child names of a READ answer's value when it is a composed tree
+     * ({@code POINT{NAME seg, [own value], POINT{NAME child …} …}}), or null when it is a plain value:
+     * the fallback of a walker for a node without {@code :children[]}.
+     */
+    public static List<String> composedNames(byte[] value) {
+        return value == null || !isComposed(Reply.result(value, null)) ? null : composedChildren(value);
+    }
+
     /** The child names of a composed tree: the POINTs after its NAME and own value. */
     static List<String> composedChildren(byte[] composed) {
         TlvIndex x = index(composed);

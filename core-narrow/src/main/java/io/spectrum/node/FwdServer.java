@@ -134,6 +134,11 @@ public final class FwdServer {
         return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mount(name, link, peer);
     }
 
+    /** Answers {@code :children[]} of the single-peer mount {@code name}'s root here (see Node#listMountHere). Status. */
+    public int listMountHere(String name) {
+        return p.router.mounts().listHere(name);
+    }
+
     /** A listener mount of an attached multi-peer link (see Node#mountListener). Status. */
     public int mountListener(String name, Link link) {
         return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mountListener(name, link);

@@ -119,6 +119,11 @@ final class FwdTerminus {
                 return;
             }
         }
+        if (servedUnderMount && field != TlvIndex.NONE && sel.index < 0 && sel.levels == 1
+                && req.rx.payloadEquals(sel.first, Names.SUBSCRIBERS) && req.findDst() < 0) {
+            subscribers.replyEmptyList(); // served here, and nobody subscribed under this path yet
+            return;
+        }
         int v = readableDst();
         if (v < 0) {
             return;

@@ -13,6 +13,11 @@ final class ListenerCounts {
     private final BlockPool records;
     private final Deliveries deliveries;
     private ActivityListener activity;
+    /**
+     * A host serving subscriptions under its mounts hears every vertex's notices itself: the
+     * vertices it feeds from its boards are published by their deliveries, not by its own host.
+     */
+    private final boolean allLocal;
     /** The read-only path view handed to the activity listener. */
     private final ValueView path = new ValueView();
 
@@ -20,6 +25,7 @@ final class ListenerCounts {
         this.vt = p.vt;
         this.records = p.records;
         this.deliveries = p.deliveries;
+        this.allLocal = p.config.serveSubscriptionsUnderMounts();
     }
 
     /** The local host's receiver of active / idle notices (null: none). */
@@ -45,7 +51,7 @@ final class ListenerCounts {
     /** Active / idle notice to the vertex's last publisher. */
     private void notice(int v, boolean active, int n) {
         final int pl = vt.pubLink(v);
-        if (pl == NarrowNode.OWNER) {
+        if (pl == NarrowNode.OWNER || allLocal) {
             if (activity != null) {
                 activity.onActivity(path.wrapPath(vt.keys(), vt.keyOffset(v), vt.keyLen(v)), active, n);
             }

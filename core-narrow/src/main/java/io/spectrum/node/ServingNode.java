@@ -92,6 +92,11 @@ public interface ServingNode extends Node, FrameHandler {
     }
 
     @Override
+    default int listMountHere(String name) {
+        return server().listMountHere(name);
+    }
+
+    @Override
     default int unmount(String name) {
         return server().unmount(name);
     }

@@ -113,6 +113,19 @@ final class SubscribersField {
         req.replyError(WireError.SCHEMA_TYPE_MISMATCH);
     }
 
+    /**
+     * {@code :subscribers[]} of a vertex that does not exist yet where this node serves the
+     * subscriptions under its mounts: nobody subscribed there, the empty list.
+     */
+    void replyEmptyList() {
+        TlvWriter t = req.beginReply(FwdView.KIND_RESULT).begin(TlvType.POINT).end().end();
+        if (t.error() == WireError.OK) {
+            req.send(t.length());
+        } else {
+            req.replyError(t.error());
+        }
+    }
+
     /** {@code :subscribers[]}: POINT{rendering of slot 0, 1, ...}, holes as empty STATUS, trailing holes omitted. */
     private void replyList(int v) {
         final byte[] tx = buffers.tx;

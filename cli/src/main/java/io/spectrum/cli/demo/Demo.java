@@ -20,9 +20,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code spectrum demo}: a host node in this JVM and emulated boards in their own JVMs, linked by
  * pseudo-terminal pairs ({@link PtyPair}: the serial link: COBS framing + CRC-32C) or by UDP loopback. The host
- * side is {@link HostService}: each board's vertices mirrored under /boardN, a terminal view that
- * prints new values once a second, and the dashboard. Suspending the "terminal view" subscriber of
- * /board1 in the dashboard silences board1 in the terminal.
+ * side is {@link HostService}: each board mounted as /boardN (its vertices at /boardN/board/temp ...),
+ * a terminal view of every board vertex found (it subscribes to what it shows) printing new values
+ * once a second, and the dashboard. Suspending the "view" subscriber of a vertex in the dashboard
+ * silences it in the terminal.
  */
 public final class Demo implements AutoCloseable {
     /** What to run. */
@@ -106,8 +107,8 @@ public final class Demo implements AutoCloseable {
             boards.add(new HostService.Board(name, link));
             out.printf("  %s: pid %d, %s%n", name, board.pid(), link.name());
         }
-        service = new HostService("spectrum demo host", boards, List.of(), HostService.DEFAULT_MIRROR,
-                options.dashboardPort(), options.ansi(), out);
+        service = new HostService("spectrum demo host", boards, List.of(),
+                options.dashboardPort(), options.ansi(), out).terminalShowsBoards(true);
         resources.add(service);
         service.start();
         out.println(options.durationSeconds() > 0 ? "running for " + options.durationSeconds() + " s" : "Ctrl-C stops the demo");

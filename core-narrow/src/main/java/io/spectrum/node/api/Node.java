@@ -125,6 +125,17 @@ public interface Node extends PeerListener, AutoCloseable {
         throw new UnsupportedOperationException("this node does not route");
     }
 
+    /**
+     * Answers {@code :children[]} of exactly {@code /name}, a single-peer mount, from this node's
+     * own vertices under {@code /name} instead of forwarding it: for a peer whose root cannot be
+     * listed, the owner creates those vertices from the peer's known top-level names.
+     *
+     * @return status: OK, or PATH_NOT_FOUND when no single-peer mount has that name
+     */
+    default int listMountHere(String name) {
+        throw new UnsupportedOperationException("this node does not route");
+    }
+
     /** Removes a mount (and a listener's peer routes): OK or PATH_NOT_FOUND. */
     default int unmount(String name) {
         throw new UnsupportedOperationException("this node does not route");

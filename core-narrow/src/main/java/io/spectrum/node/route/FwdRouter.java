@@ -97,11 +97,16 @@ public final class FwdRouter {
             return LOCAL;
         }
         final boolean reply = fwd.opcode() == FwdView.OP_REPLY;
-        if (serveSubscriptions && !reply && mounts.kind(m) == MountTable.SINGLE && fwd.field() != TlvIndex.NONE
-                && field.wrap(x, fwd.field()) == WireError.OK && field.levels() > 0
-                && x.payloadEquals(field.nameEntry(0), Names.SUBSCRIBERS)) {
-            servedUnderMount = true;
-            return LOCAL;
+        if (!reply && mounts.kind(m) == MountTable.SINGLE && fwd.field() != TlvIndex.NONE
+                && field.wrap(x, fwd.field()) == WireError.OK && field.levels() > 0) {
+            if (serveSubscriptions && x.payloadEquals(field.nameEntry(0), Names.SUBSCRIBERS)) {
+                servedUnderMount = true;
+                return LOCAL;
+            }
+            if (strip == dstLen && mounts.listedHere(m) && fwd.opcode() == FwdView.OP_READ
+                    && x.payloadEquals(field.nameEntry(0), Names.CHILDREN)) {
+                return LOCAL; // the mount's root is listed here, from its configured top-level names
+            }
         }
         int in = -1;
         if (!reply) {

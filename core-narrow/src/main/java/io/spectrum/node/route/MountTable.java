@@ -37,6 +37,8 @@ public final class MountTable {
     private final Link[] link;
     private final int[] peer;
     private final int[] runLen;
+    /** A single-peer mount whose root {@code :children[]} this node answers from its own vertices. */
+    private final boolean[] listedHere;
     private final byte[] runs;
     private long generation;
     /** One past the highest entry ever used: scans stop here (0 on a node that routes nothing). */
@@ -55,6 +57,7 @@ public final class MountTable {
         link = new Link[n];
         peer = new int[n];
         runLen = new int[n];
+        listedHere = new boolean[n];
         runs = new byte[(n + 1) * RUN_BYTES]; // the last run area is the scratch of a name being checked
         mountResource = new ResourceCounter("node.mounts", mounts);
         peerResource = new ResourceCounter("node.routedPeers", peers);
@@ -102,9 +105,32 @@ public final class MountTable {
         link[free] = l;
         peer[free] = p;
         runLen[free] = n;
+        listedHere[free] = false;
         limit = Math.max(limit, free + 1);
         mountResource.taken();
         return WireError.OK;
+    }
+
+    /**
+     * Has this node answer {@code :children[]} of exactly {@code /name} (a single-peer mount) from
+     * its own vertices under {@code /name}, for a peer whose root cannot be listed (a libtracer
+     * reference node answers {@code tr::path::not_found} for {@code /}); the owner creates those.
+     *
+     * @return status: OK, or PATH_NOT_FOUND when no single-peer mount has that name
+     */
+    public int listHere(String name) {
+        int n = FwdRewrite.writeSegment(name, runs, scratchOff(), RUN_BYTES);
+        int m = n < 0 ? -1 : named(runs, scratchOff(), n);
+        if (m < 0 || kind[m] != SINGLE) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        listedHere[m] = true;
+        return WireError.OK;
+    }
+
+    /** True when {@code :children[]} of mount {@code i}'s root is answered here ({@link #listHere}). */
+    public boolean listedHere(int i) {
+        return listedHere[i];
     }
 
     /** Unmounts {@code name} (and, for a listener, every peer route under it): OK or PATH_NOT_FOUND. */

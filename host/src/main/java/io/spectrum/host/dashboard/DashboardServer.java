@@ -29,8 +29,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * GET  /api/history?window=S         the host's last S seconds (at most 900) of every numeric vertex,
  *                                     {"series": {path: [[ts ms, value, seq], ...]}}
  * POST /api/subscribers/{suspend|resume|clear}   body {"path": "...", "slot": N}
+ * POST /api/view                      body {"view": "id", "paths": ["...", ...]}: what this page shows now;
+ *                                     the host subscribes to the union of what open pages show
+ *                                     ({@link HostModel#show}); a page that stops saying it (closed,
+ *                                     gone) for {@link #VIEW_TTL_MS} is forgotten
  * POST /api/write                     body {"path": "...", "value": "1"}: parsed by the declaration, written
- *                                     on the board for a mirror; refusals are one line in "message"
+ *                                     on the board for a path under a mount; refusals are one line in "message"
  * </pre>
  *
  * <p>Locking: the model's change listener only bumps a counter under {@link #signal}; each event
@@ -43,6 +47,11 @@ public final class DashboardServer implements AutoCloseable {
     public static final int MAX_STREAMS = 32;
     private static final long HEARTBEAT_MS = 15_000;
     private static final int MAX_BODY = 4096;
+    /** A page repeats what it shows every 10 s; one silent for this long is gone. */
+    public static final long VIEW_TTL_MS = 30_000;
+    private static final int MAX_VIEWS = MAX_STREAMS;
+    private static final int MAX_VIEW_PATHS = 4096;
+    private static final int MAX_VIEW_BODY = 512 * 1024;
 
     private final HostModel model;
     private final ObjectMapper mapper = new ObjectMapper();
@@ -53,6 +62,9 @@ public final class DashboardServer implements AutoCloseable {
     private final AtomicInteger streams = new AtomicInteger();
     private final long minPushIntervalMs;
     private long changes; // guarded by signal
+    /** Open views (page id -> when it last said what it shows, ms); guarded by itself. */
+    private final java.util.Map<String, Long> views = new java.util.HashMap<>();
+    private final java.util.concurrent.ScheduledExecutorService sweeper;
     private volatile boolean closed;
 
     /**
@@ -77,7 +89,14 @@ public final class DashboardServer implements AutoCloseable {
         server.createContext("/api/subscribers/", this::handleAction);
         server.createContext("/api/history", this::handleHistory);
         server.createContext("/api/write", this::handleWrite);
+        server.createContext("/api/view", this::handleView);
         this.registration = model.onChange(this::changed);
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dashboard-views");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(this::forgetSilentViews, 5, 5, java.util.concurrent.TimeUnit.SECONDS);
         server.start();
     }
 
@@ -209,11 +228,76 @@ public final class DashboardServer implements AutoCloseable {
         }
     }
 
+    private void handleView(HttpExchange ex) throws IOException {
+        try (ex) {
+            JsonNode body = jsonBody(ex, "{\"view\": \"id\", \"paths\": [...]}", MAX_VIEW_BODY);
+            if (body == null) {
+                return;
+            }
+            JsonNode paths = body.path("paths");
+            String view = body.path("view").asText("");
+            if (!body.path("view").isTextual() || view.isEmpty() || view.length() > 64 || !paths.isArray()
+                    || paths.size() > MAX_VIEW_PATHS) {
+                sendError(ex, 400, "bad_request", "the body must be {\"view\": \"an id of up to 64 characters\", "
+                        + "\"paths\": [up to " + MAX_VIEW_PATHS + " paths]}");
+                return;
+            }
+            java.util.List<String> shown = new java.util.ArrayList<>();
+            paths.forEach(p -> {
+                if (p.isTextual()) {
+                    shown.add(p.asText());
+                }
+            });
+            synchronized (views) {
+                if (!views.containsKey(view) && views.size() >= MAX_VIEWS && !shown.isEmpty()) {
+                    sendError(ex, 503, "too_many_views", "at most " + MAX_VIEWS + " pages at once; close one");
+                    return;
+                }
+                if (shown.isEmpty()) {
+                    views.remove(view);
+                } else {
+                    views.put(view, System.currentTimeMillis());
+                }
+            }
+            model.show(view, shown);
+            ObjectNode reply = mapper.createObjectNode();
+            reply.put("ok", true);
+            reply.put("shown", shown.size());
+            sendJson(ex, 200, reply);
+        }
+    }
+
+    /** Views that did not repeat what they show within {@link #VIEW_TTL_MS} are ended. */
+    private void forgetSilentViews() {
+        java.util.List<String> gone = new java.util.ArrayList<>();
+        long now = System.currentTimeMillis();
+        synchronized (views) {
+            for (var it = views.entrySet().iterator(); it.hasNext(); ) {
+                var e = it.next();
+                if (now - e.getValue() > VIEW_TTL_MS) {
+                    gone.add(e.getKey());
+                    it.remove();
+                }
+            }
+        }
+        for (String v : gone) {
+            try {
+                model.show(v, java.util.List.of());
+            } catch (RuntimeException e) {
+                // the host is stopping
+            }
+        }
+    }
+
+    private JsonNode jsonBody(HttpExchange ex, String shape) throws IOException {
+        return jsonBody(ex, shape, MAX_BODY);
+    }
+
     /**
      * The JSON body of a POST, or null after answering the refusal (wrong method or type, too
      * large, not JSON).
      */
-    private JsonNode jsonBody(HttpExchange ex, String shape) throws IOException {
+    private JsonNode jsonBody(HttpExchange ex, String shape, int maxBody) throws IOException {
         if (!"POST".equals(ex.getRequestMethod())) {
             sendError(ex, 405, "method_not_allowed", "use POST with a JSON body " + shape);
             return null;
@@ -223,9 +307,9 @@ public final class DashboardServer implements AutoCloseable {
             sendError(ex, 415, "unsupported_media_type", "send Content-Type: application/json");
             return null;
         }
-        byte[] raw = ex.getRequestBody().readNBytes(MAX_BODY + 1);
-        if (raw.length > MAX_BODY) {
-            sendError(ex, 413, "too_large", "the body is limited to " + MAX_BODY + " bytes");
+        byte[] raw = ex.getRequestBody().readNBytes(maxBody + 1);
+        if (raw.length > maxBody) {
+            sendError(ex, 413, "too_large", "the body is limited to " + maxBody + " bytes");
             return null;
         }
         try {
@@ -355,5 +439,6 @@ public final class DashboardServer implements AutoCloseable {
         }
         server.stop(0);
         executor.shutdownNow();
+        sweeper.shutdownNow();
     }
 }

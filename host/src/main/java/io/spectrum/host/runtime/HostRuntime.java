@@ -24,15 +24,20 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.VertexValue;
+import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,6 +48,14 @@ import java.util.function.Consumer;
 
 /**
  * Runs a host node on its own thread and presents it as a {@link HostModel}.
+ *
+ * <p>A host mounts each board link by name ({@link #mount}): the node's router forwards every
+ * request under {@code /name} to the board with the name stripped (reads, writes, awaits,
+ * {@code :children}, {@code :settings}, {@code :schema}), and answers subscriptions itself on its
+ * own vertex of the whole path ({@code /board1/sensor/temp}, created on demand), fed by one
+ * upstream edge per vertex that exists while the vertex has delivering subscribers
+ * ({@link Upstream}). Nothing is configured per vertex: what a board has is found by walking it
+ * ({@link BoardTree}), and a view subscribes to what it shows ({@link #show}).
  *
  * <p>The node is single-threaded, so exactly one thread touches it: the runtime's {@link NodeLoop}
  * (links, node timers, liveness probe, submitted tasks), whose periodic step rebuilds an
@@ -57,11 +70,15 @@ import java.util.function.Consumer;
  */
 public final class HostRuntime implements HostModel, AutoCloseable {
     /**
-     * The node configuration of a host: its mirrored board values live under undeclared paths of
-     * its own and arrive as remote writes (deliveries), so remote writes to undeclared vertices are
-     * allowed here; a board's own declarations still gate writes on the board.
+     * The node configuration of a host: subscriptions under a mount are served here (the router
+     * flag); the board values they carry live on undeclared vertices of the host and arrive as
+     * remote writes (deliveries), so remote writes to undeclared vertices are allowed here (a
+     * client's write under a mount is forwarded to the board, whose declarations gate it); tables
+     * sized for a few dozen boards and their walks.
      */
-    public static final NodeConfig MIRROR_CONFIG = NodeConfig.builder().remoteWritesToUndeclared(true).build();
+    public static final NodeConfig HOST_CONFIG = NodeConfig.builder().remoteWritesToUndeclared(true)
+            .serveSubscriptionsUnderMounts(true).maxMounts(64).maxLinks(72).maxVertices(4096).maxSubscribers(4096)
+            .maxKeyBytes(128).maxRemoteSubscriptions(512).remoteResultBytes(4096).build();
 
     /** A value delivered to a {@link #watch} subscription (copied off the node thread's buffers). */
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
@@ -75,9 +92,15 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     private final PeerClient owner;
     private final NodeLoop loop;
-    private final MirrorDeclarations declarations;
+    private final Declarations declarations;
+    private final Upstream upstream;
+    private final BoardTree tree;
     private final List<LinkEntry> links = new ArrayList<>();
+    private final Map<String, Mount> mounts = new LinkedHashMap<>();
     private final List<LocalWatch> watches = new ArrayList<>();
+    /** What each open view shows (view id -> paths), and the one subscription per shown path. */
+    private final Map<String, Set<String>> views = new HashMap<>();
+    private final Map<String, LocalWatch> shown = new HashMap<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final byte[] valueBuf = new byte[64 * 1024];
@@ -91,6 +114,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private boolean dirty = true;
     private long version;
     private long lastRefresh;
+    private int listenerMounts;
 
     private final class LinkEntry implements PeerListener {
         final Link link;
@@ -110,6 +134,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         public void onPeerUp(Link l, int peer) {
             peersUp++;
             node.onPeerUp(l, peer);
+            if (!board.isEmpty()) {
+                tree.rewalk(board); // a board that comes (back) may have other vertices
+            }
         }
 
         @Override
@@ -137,14 +164,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.name = name;
         this.node = node;
         this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
-        this.declarations = new MirrorDeclarations(node);
+        this.declarations = new Declarations(node);
         this.loop = new NodeLoop("host " + name, node, this::step);
+        this.tree = new BoardTree(node, declarations, 64 * 1024);
+        this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile));
         this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
-        // learn every vertex that gets a value: one subtree subscription at the root
-        Subscription root = node.subscribe(NodePath.of("/"), 0, (s, v, seq, stale) -> learn(v));
-        if (root.error() != WireError.OK) {
-            throw new IllegalStateException("the host node refused its root subscription: " + WireError.identity(root.error()));
-        }
+        node.setActivityListener(upstream);
     }
 
     public String name() {
@@ -156,43 +181,115 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return node;
     }
 
-    /** Attaches a link to the node; call before {@link #start()} or from a task. */
+    /** Attaches a link to the node (not mounted: nothing is routed through it); call before {@link #start()} or from a task. */
     public void attach(Link link) {
         attach(link, "", false);
     }
 
-    /** Attaches the link a board is reached over; the links panel names it by the board. */
+    /** Mounts the link a board is reached over as {@code /board} ({@link #mount}, no top-level names). */
     public void attachBoard(Link link, String board) {
-        attach(link, board, false);
+        mount(link, board, List.of());
     }
 
-    /** Attaches a link clients connect to; with no client it shows "listening", not "down". */
-    public void attachListener(Link link) {
-        attach(link, "", true);
-    }
-
-    private void attach(Link link, String board, boolean listener) {
+    /**
+     * Mounts a board's link (peer 0: a dialed UDP peer, a serial line) under {@code /name}: requests
+     * under it are forwarded there, subscriptions under it are served here and fed from the board.
+     * {@code top} names the board's top-level vertices when its root cannot be listed (the walk
+     * starts there). The links panel names the link by the mount.
+     *
+     * @throws IllegalArgumentException when the node refuses the mount (a bad or taken name, the
+     *     mount table full), saying why
+     */
+    public void mount(Link link, String name, List<String> top) {
         onNodeThread(() -> {
-            loop.attach(link);        // node, liveness probe (a READ of /$node/caps), wake-on-input
-            LinkEntry e = new LinkEntry(link, node, board, listener);
-            link.setPeerListener(e); // count peers for the link view, then let the node handle it
-            links.add(e);
-            dirty = true;
+            attachNow(link, name, false);
+            int code = node.mount(name, link, 0);
+            if (code != WireError.OK) {
+                throw new IllegalArgumentException("cannot mount " + link.name() + " as /" + name + ": "
+                        + WireError.identity(code));
+            }
+            Mount m = new Mount(name, link, 0, top);
+            mounts.put(name, m);
+            tree.add(m);
+            touch(m.root()); // the host root's :children[] lists the mount
+            if (!top.isEmpty()) {
+                for (String t : top) {
+                    touch(m.root() + "/" + t);
+                }
+                node.listMountHere(name); // :children[] of /name answered from those
+            }
             return null;
         });
     }
 
     /**
-     * Subscribes {@code remotePath} on (link, peer) and lands its deliveries on {@code localTarget};
-     * the node re-subscribes by itself when the peer comes back. The remote vertex's declaration is
-     * read too ({@link MirrorDeclarations}), so the mirror's values show with their unit. Returns a
-     * handle or a negated code.
+     * Creates a vertex without a value or a subscriber (a suspended subscription taken and given
+     * back: no activity, nothing delivered), so that the node's own {@code :children[]} lists it.
+     */
+    private void touch(String path) {
+        Subscription s = node.subscribe(NodePath.of(path), DeliveryPolicy.SUSPENDED, (sub, v, seq, stale) -> { });
+        if (s.error() != WireError.OK) {
+            throw new IllegalArgumentException("cannot create " + path + " on the host: " + WireError.identity(s.error()));
+        }
+        s.close();
+    }
+
+    /** The mounts, in the order given. */
+    public List<Mount> mounts() {
+        return onNodeThread(() -> List.copyOf(mounts.values()));
+    }
+
+    /**
+     * Attaches a link clients connect to, mounted as a listener so that their requests are routed
+     * to the boards (each client's replies find their way back); with no client it shows
+     * "listening", not "down".
+     */
+    public void attachListener(Link link) {
+        onNodeThread(() -> {
+            attachNow(link, "", true);
+            String mount = "clients" + (listenerMounts++ == 0 ? "" : String.valueOf(listenerMounts));
+            int code = node.mountListener(mount, link);
+            if (code != WireError.OK) {
+                throw new IllegalArgumentException("cannot mount the client listener " + link.name() + ": "
+                        + WireError.identity(code));
+            }
+            return null;
+        });
+    }
+
+    private void attach(Link link, String board, boolean listener) {
+        onNodeThread(() -> {
+            attachNow(link, board, listener);
+            return null;
+        });
+    }
+
+    private void attachNow(Link link, String board, boolean listener) {
+        loop.attach(link);        // node, liveness probe (a READ of /$node/caps), wake-on-input
+        LinkEntry e = new LinkEntry(link, node, board, listener);
+        link.setPeerListener(e); // count peers for the link view, then let the node handle it
+        links.add(e);
+        dirty = true;
+    }
+
+    /** The mount {@code path} lies under, or null. Node thread. */
+    private Mount mountOf(String path) {
+        int second = path.indexOf('/', 1);
+        Mount m = mounts.get(second < 0 ? path.substring(1) : path.substring(1, second));
+        return m != null && m.covers(path) ? m : null;
+    }
+
+    /**
+     * Subscribes {@code remotePath} on (link, peer) and lands its deliveries on {@code localTarget}
+     * (a fixed edge, outside the on-demand ones of the mounts); the node re-subscribes by itself
+     * when the peer comes back. The remote vertex's declaration is read too, so the target's values
+     * show with their unit. Returns a handle or a negated code.
      */
     public int subscribeRemote(Link link, int peer, String remotePath, String localTarget, int policy) {
         return onNodeThread(() -> {
             NodePath target = NodePath.of(localTarget);
             paths.putIfAbsent(localTarget, target);
-            declarations.mirror(link, peer, remotePath, localTarget);
+            declarations.watch(new Mount("", link, peer, List.of()), remotePath, localTarget);
             dirty = true;
             return node.subscribeRemote(link, peer, NodePath.of(remotePath), target, policy);
         });
@@ -200,28 +297,110 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /**
      * A local subscription to {@code path} and its subtree, shown on the dashboard under
-     * {@code holder}; {@code consumer} runs on the node thread and must not block.
+     * {@code holder}; {@code consumer} runs on the node thread and must not block. Under a mount it
+     * makes the host subscribe upstream like any subscriber does.
      */
     public void watch(String path, String holder, Consumer<Delivery> consumer) {
         onNodeThread(() -> {
-            LocalWatch w = new LocalWatch(NodePath.of(path), holder);
-            w.sub = node.subscribe(w.path, 0, (s, v, seq, stale) -> {
-                w.delivered++;
-                consumer.accept(new Delivery(v.path(), ValueFormat.render(v.copy(), 0, v.length(), schema(v.path())), seq, stale));
-            });
-            if (w.sub.error() != WireError.OK) {
-                throw new IllegalStateException("cannot watch " + path + ": " + WireError.identity(w.sub.error()));
-            }
+            LocalWatch w = subscribeLocal(path, holder, DeliveryPolicy.DURABILITY_REQUEST, consumer);
             watches.add(w);
-            paths.putIfAbsent(path, w.path);
-            dirty = true;
             return null;
+        });
+    }
+
+    private LocalWatch subscribeLocal(String path, String holder, int policy, Consumer<Delivery> consumer) {
+        LocalWatch w = new LocalWatch(NodePath.of(path), holder);
+        w.sub = node.subscribe(w.path, policy, (s, v, seq, stale) -> {
+            w.delivered++;
+            learn(v);
+            if (consumer != null) {
+                consumer.accept(new Delivery(v.path(), ValueFormat.render(v.copy(), 0, v.length(), schema(v.path())), seq, stale));
+            }
+        });
+        if (w.sub.error() != WireError.OK) {
+            throw new IllegalStateException("cannot subscribe to " + path + ": " + WireError.identity(w.sub.error()));
+        }
+        paths.putIfAbsent(path, w.path);
+        dirty = true;
+        return w;
+    }
+
+    /**
+     * What a view (a dashboard page, by an id of its own) shows now: the host holds one subscription
+     * per path any view shows (holder "view"), so a board vertex is subscribed upstream while
+     * some view shows it and dropped when none does. An empty set (or {@link #hide}) ends the view.
+     * Paths that are not paths are ignored.
+     */
+    @Override
+    public void show(String view, Collection<String> pathsShown) {
+        Set<String> valid = new TreeSet<>();
+        for (String p : pathsShown) {
+            try {
+                valid.add(NodePath.of(p).toString());
+            } catch (IllegalArgumentException e) {
+                // not a path: nothing to show
+            }
+        }
+        onNodeThread(() -> {
+            if (valid.isEmpty()) {
+                views.remove(view);
+            } else {
+                views.put(view, valid);
+            }
+            Set<String> union = new HashSet<>();
+            views.values().forEach(union::addAll);
+            for (var it = shown.entrySet().iterator(); it.hasNext(); ) {
+                var e = it.next();
+                if (!union.contains(e.getKey())) {
+                    e.getValue().sub.close();
+                    it.remove();
+                    dirty = true;
+                }
+            }
+            for (String p : union) {
+                LocalWatch w = shown.get(p);
+                if (w == null || !w.sub.isOpen()) { // new, or cleared from a view: shown again, so subscribed again
+                    shown.put(p, subscribeLocal(p, "view", DeliveryPolicy.DURABILITY_REQUEST, null));
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * What the walks found on the boards: host paths ({@code /board1/board/temp}) to "leaf" (a
+     * vertex without children, where a value is shown), in path order.
+     */
+    public Map<String, Boolean> boardVertices() {
+        return onNodeThread(tree::vertices);
+    }
+
+    /** Ends a view: what only it showed is no longer subscribed. */
+    public void hide(String view) {
+        show(view, List.of());
+    }
+
+    /** The host paths fed by an upstream edge now, with the board's refusal code (0: none). Tests and views. */
+    public Map<String, Integer> upstreamEdges() {
+        return onNodeThread(() -> {
+            Map<String, Integer> m = new TreeMap<>();
+            for (Upstream.Edge e : upstream.edges()) {
+                m.put(e.local, e.refusal);
+            }
+            return m;
         });
     }
 
     /** A local write (creates the path). Returns a WireError code. */
     public int write(String path, byte[] tlv) {
-        return onNodeThread(() -> node.write(NodePath.of(path), tlv, 0, tlv.length));
+        return onNodeThread(() -> {
+            NodePath p = NodePath.of(path);
+            int code = node.write(p, tlv, 0, tlv.length);
+            if (code == WireError.OK && !path.startsWith("/$") && paths.putIfAbsent(p.toString(), p) == null) {
+                dirty = true;
+            }
+            return code;
+        });
     }
 
     /** Runs {@code task} on the node thread and returns its result (directly when not started). */
@@ -263,7 +442,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /**
-     * The declaration a vertex of this host renders by: the board's, read for a mirror, or the
+     * The declaration a vertex of this host renders by: the board's, read for a vertex under a mount, or the
      * host node's own. Node thread.
      */
     private VertexSchema schema(String path) {
@@ -278,20 +457,38 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
     }
 
-    /** The declaration shown for {@code path} (a mirrored board vertex's or the host's own), or null. */
+    /** The declaration shown for {@code path} (a board vertex's under a mount, or the host's own), or null. */
     public VertexSchema declaration(String path) {
         return onNodeThread(() -> schema(path));
     }
 
-    /** The loop's periodic step: reads mirrors' declarations, rebuilds the snapshot every refresh period. */
+    /**
+     * The loop's periodic step: keeps the upstream edges, reads board declarations, walks the boards,
+     * rebuilds the snapshot every refresh period.
+     */
     private long step(long now) {
-        if (declarations.poll(now)) {
+        if (upstream.reconcile(now) | declarations.poll(now)) {
+            dirty = true;
+        }
+        if (tree.poll(now)) {
+            upstream.treeChanged(); // an active vertex may have other leaves now
+            for (Map.Entry<String, Boolean> v : tree.vertices().entrySet()) {
+                if (v.getValue()) { // a leaf: a value a view shows
+                    paths.computeIfAbsent(v.getKey(), NodePath::of);
+                }
+            }
             dirty = true;
         }
         if (now - lastRefresh >= REFRESH_NANOS) {
             refresh();
         }
         return lastRefresh + REFRESH_NANOS;
+    }
+
+    private void reconcile() {
+        if (upstream.reconcile(System.nanoTime())) {
+            dirty = true;
+        }
     }
 
     private void learn(VertexValue v) {
@@ -332,14 +529,17 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             ValueText value = n > 0 ? ValueFormat.render(valueBuf, 0, n, schema(e.getKey())) : ValueText.NONE;
             List<SubscriberView> subs = new ArrayList<>();
             Map<Integer, LocalWatch> mine = new HashMap<>();
-            for (LocalWatch w : watches) {
+            List<LocalWatch> local = new ArrayList<>(watches);
+            local.addAll(shown.values());
+            for (LocalWatch w : local) {
                 if (w.path.equals(p) || w.path.toString().equals(e.getKey())) {
                     if (w.sub.isOpen()) {
                         mine.put(w.sub.index(), w);
                     }
                 }
             }
-            for (Slot s : owner.subscribers(p.toString()).slots()) {
+            List<Slot> slots = node.exists(p) ? owner.subscribers(p.toString()).slots() : List.of();
+            for (Slot s : slots) {
                 LocalWatch w = mine.remove(s.index());
                 if (w != null) {
                     subs.add(new SubscriberView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
@@ -449,6 +649,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return history;
     }
 
+    /** The write's answer for a path under no mount (the host's own vertex). */
+    private static final int NOT_A_BOARDS = Integer.MIN_VALUE;
+
     /** How long a board's write answer is awaited. */
     private static final long WRITE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(3);
 
@@ -472,8 +675,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             return WriteOutcome.refused(WireError.SCHEMA_TYPE_MISMATCH, parsed.reason());
         }
         byte[] tlv = parsed.tlv();
-        int request = onNodeThread(() -> declarations.write(p.toString(), tlv));
-        if (request == MirrorDeclarations.NOT_A_MIRROR) { // the host's own vertex
+        int request = onNodeThread(() -> {
+            Mount m = mountOf(p.toString());
+            return m == null ? NOT_A_BOARDS
+                    : node.remote().write(m.link(), m.peer(), NodePath.of(m.remote(p.toString())), tlv, 0, tlv.length);
+        });
+        if (request == NOT_A_BOARDS) { // the host's own vertex
             int code = onNodeThread(() -> node.write(p, tlv, 0, tlv.length));
             return code == WireError.OK ? WriteOutcome.OK
                     : WriteOutcome.refused(code, "write " + path + " refused: " + WireError.identity(code));
@@ -533,7 +740,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             return WireError.PATH_INVALID;
         }
         int code = onNodeThread(() -> {
-            for (LocalWatch w : watches) {
+            List<LocalWatch> local = new ArrayList<>(watches);
+            local.addAll(shown.values());
+            for (LocalWatch w : local) {
                 if (w.sub.isOpen() && w.sub.index() == slot && Objects.equals(w.path.toString(), p.toString())) {
                     return switch (action) {
                         case SUSPEND -> w.sub.suspend();

@@ -4,74 +4,60 @@ import io.spectrum.host.dashboard.DashboardServer;
 import io.spectrum.host.view.TerminalView;
 import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
-import io.spectrum.node.RemoteClient;
-import io.spectrum.node.api.NodeConfig;
 
-import io.spectrum.wire.DeliveryPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
- * What {@code spectrum host} and {@code spectrum demo} run: a {@link HostRuntime} on the given links,
- * each board's vertices mirrored under {@code /<board name>/...} by remote subscriptions (re-sent
- * until the board answers), a "terminal view" local subscription per board whose deliveries are
- * printed once a second (or a table redrawn in place), and the dashboard.
+ * What {@code spectrum host} and {@code spectrum demo} run: a {@link HostRuntime} with each board's
+ * link mounted by name ({@code /board1/...}, every board path kept whole), clients' links mounted as
+ * listeners, the dashboard, and a terminal view that prints the values the host holds (the vertices
+ * some client or view subscribed to) once a second, or redraws them as a table in place. Nothing is
+ * subscribed on a board until a client or a view asks for it.
  */
 public final class HostService implements AutoCloseable {
-    /** A board reached over {@code link} (peer 0: a dialed UDP peer or the far end of a serial line). */
-    public record Board(String name, Link link) { }
+    /**
+     * A board reached over {@code link} (peer 0: a dialed UDP peer or the far end of a serial line),
+     * mounted as {@code /name}; {@code top} names its top-level vertices when its root cannot be
+     * listed (empty otherwise).
+     */
+    public record Board(String name, Link link, List<String> top) {
+        public Board {
+            top = List.copyOf(top);
+        }
 
-    /** The board vertices mirrored when none are named. */
-    public static final List<String> DEFAULT_MIRROR = List.of("/board/temp", "/board/humidity", "/board/counter",
-            "/board/led", "/board/name");
-    private static final long RESEND_NANOS = TimeUnit.SECONDS.toNanos(2);
+        public Board(String name, Link link) {
+            this(name, link, List.of());
+        }
+    }
 
     private final List<Board> boards;
     private final List<Link> clientLinks;
-    private final List<String> mirror;
     private final int dashboardPort;
     private final boolean ansi;
     private final PrintWriter out;
     private final HostRuntime host;
-    private final Map<String, String> latest = new TreeMap<>();
-    private final List<Mirror> mirrors = new ArrayList<>();
+    /** What was printed last (lines mode). */
+    private final TerminalView terminal = new TerminalView();
     private DashboardServer dashboard;
-
-    private static final class Mirror {
-        final Link link;
-        final String remote;
-        final String local;
-        int handle = -1;
-        long since;
-        boolean refused;
-
-        Mirror(Link link, String remote, String local) {
-            this.link = link;
-            this.remote = remote;
-            this.local = local;
-        }
-    }
+    private boolean terminalShowsBoards;
 
     /**
      * @param dashboardPort the dashboard's port on 127.0.0.1 (0 = any free port, -1 = no dashboard)
      * @param ansi          redraw a table in place instead of printing value lines
      */
-    public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, List<String> mirror,
-                       int dashboardPort, boolean ansi, PrintWriter out) {
+    public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, int dashboardPort, boolean ansi,
+                       PrintWriter out) {
         this.boards = List.copyOf(boards);
         this.clientLinks = List.copyOf(clientLinks);
-        this.mirror = List.copyOf(mirror);
         this.dashboardPort = dashboardPort;
         this.ansi = ansi;
         this.out = out;
-        this.host = new HostRuntime(nodeName, new NarrowNode(HostRuntime.MIRROR_CONFIG));
+        this.host = new HostRuntime(nodeName, new NarrowNode(HostRuntime.HOST_CONFIG));
     }
 
     public HostRuntime runtime() {
@@ -83,38 +69,24 @@ public final class HostService implements AutoCloseable {
         return dashboard == null ? null : dashboard.url();
     }
 
+    /**
+     * Mounts the boards, attaches the client listeners, starts the node and the dashboard.
+     *
+     * @throws IllegalArgumentException when a board's name cannot be mounted (taken, not a segment)
+     */
     public void start() throws IOException {
         for (Board b : boards) {
-            host.attachBoard(b.link(), b.name());
+            host.mount(b.link(), b.name(), b.top());
         }
         for (Link l : clientLinks) {
             host.attachListener(l);
         }
         host.start();
-        for (Board b : boards) {
-            String prefix = "/" + b.name();
-            host.watch(prefix, "terminal view", d -> {
-                synchronized (latest) {
-                    latest.put(d.path(), d.value().text() + "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")");
-                }
-            });
-            for (String remote : mirror) {
-                Mirror m = new Mirror(b.link(), remote, prefix + localSuffix(remote));
-                mirrors.add(m);
-                subscribe(m);
-            }
-        }
         if (dashboardPort >= 0) {
             dashboard = startDashboard();
             out.println("dashboard: " + dashboard.url());
             out.flush();
         }
-    }
-
-    /** /board/temp -> /temp (the first segment is the board's own name for itself). */
-    static String localSuffix(String remote) {
-        int second = remote.indexOf('/', 1);
-        return second < 0 ? remote : remote.substring(second);
     }
 
     private DashboardServer startDashboard() throws IOException {
@@ -126,14 +98,27 @@ public final class HostService implements AutoCloseable {
         }
     }
 
-    private void subscribe(Mirror m) {
-        m.handle = host.subscribeRemote(m.link, 0, m.remote, m.local, DeliveryPolicy.DURABILITY_REQUEST);
-        m.since = System.nanoTime();
+    /**
+     * Makes the terminal a view of every board vertex found (the demo's few): it subscribes to
+     * what it shows, each leaf the walks found. Off by default: then it prints what clients and
+     * the dashboard made the host hold.
+     */
+    public HostService terminalShowsBoards(boolean on) {
+        terminalShowsBoards = on;
+        return this;
     }
 
-    /** Once a second: re-send unanswered mirrors, then print what the terminal view received. */
+    /** Once a second: print what the host holds that changed (or redraw the table). */
     public void tick() {
-        resendUnanswered();
+        if (terminalShowsBoards) {
+            List<String> leaves = new ArrayList<>();
+            host.boardVertices().forEach((path, leaf) -> {
+                if (leaf) {
+                    leaves.add(path);
+                }
+            });
+            host.show("terminal", leaves);
+        }
         if (ansi) {
             out.print(TerminalView.table(host.snapshot(), dashboard == null ? "(Ctrl-C stops)"
                     : "dashboard: " + dashboard.url() + "   (Ctrl-C stops)", true));
@@ -143,47 +128,13 @@ public final class HostService implements AutoCloseable {
         }
     }
 
-    /**
-     * A board that was still starting when the host subscribed never saw the append (a datagram to
-     * a closed port, a pty nobody read yet). Re-send what is unanswered after two seconds; a
-     * refusal (a vertex this board does not have) is reported once and dropped.
-     */
-    private void resendUnanswered() {
-        RemoteClient client = host.node().remote();
-        for (Mirror m : mirrors) {
-            if (m.refused) {
-                continue;
-            }
-            int h = m.handle;
-            int state = h < 0 ? RemoteClient.REFUSED : host.onNodeThread(() -> client.state(h));
-            if (state == RemoteClient.REFUSED) {
-                if (h >= 0) {
-                    host.onNodeThread(() -> {
-                        client.forget(h);
-                        return null;
-                    });
-                }
-                m.refused = true;
-                out.println("note: " + m.remote + " on " + m.link.name() + " refused the subscription; not mirrored");
-            } else if (state != RemoteClient.ACKED && System.nanoTime() - m.since > RESEND_NANOS) {
-                host.onNodeThread(() -> {
-                    client.forget(h);
-                    return null;
-                });
-                subscribe(m);
-            }
-        }
-    }
-
+    /** One line per held vertex whose value (or stale mark) changed since the last print. */
     private void printLatest() {
-        Map<String, String> batch;
-        synchronized (latest) {
-            batch = new TreeMap<>(latest);
-            latest.clear();
-        }
         synchronized (out) {
-            for (Map.Entry<String, String> e : batch.entrySet()) {
-                out.println(e.getKey() + " = " + e.getValue());
+            for (String line : terminal.changes(host.snapshot())) {
+                if (!line.startsWith("/$")) {
+                    out.println(line);
+                }
             }
             out.flush();
         }

@@ -22,11 +22,19 @@ public interface HostModel {
     int clear(String path, int slot);
 
     /**
-     * Writes {@code text} to the vertex, parsed by its declaration; a board's mirrored vertex is
+     * Writes {@code text} to the vertex, parsed by its declaration; a board's vertex (under a mount) is
      * written on the board (the host's remote write), whose value then comes back as a delivery.
      * A vertex without the WRITE right is refused. Blocks until the write is answered.
      */
     WriteOutcome write(String path, String text);
+
+    /**
+     * What view {@code view} (a dashboard page) shows now: the model keeps the values of what open
+     * views show coming (a host subscribes to them) and stops when no view shows a path any more.
+     * An empty collection ends the view. Models that always have every value ignore it.
+     */
+    default void show(String view, java.util.Collection<String> paths) {
+    }
 
     /** The last minutes of every numeric vertex (kept by the model, not by a page). */
     VertexHistory history();

@@ -27,11 +27,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A user's clicks on the dashboard of a real host mirroring a real (emulated) board over UDP, in
- * headless chromium (skipped, naming why, where chromium is not installed): values with their units
- * on charts with axes, the LED toggle changing the board's own value through the host's remote
- * write, a refusal shown inline, suspending a subscriber, the board going stale and coming back,
- * and the host's history surviving a reload. Leaves target/dashboard-board.png for a look.
+ * A user's clicks on the dashboard of a real host with two real (emulated) boards mounted over UDP,
+ * nothing configured per vertex, in headless chromium (skipped, naming why, where chromium is not
+ * installed): the page shows what the walks found on each board and subscribes to what it shows
+ * (a vertex of each board changes on the page), values with their units on charts with axes, the
+ * LED toggle changing the board's own value through the host's remote write, a refusal shown
+ * inline, suspending a subscriber, a board going stale and coming back, the host's history
+ * surviving a reload, and a folded board no longer subscribed. Leaves target/dashboard-board.png
+ * for a look.
  */
 class DashboardBoardBrowserTest {
     private static final UdpLinkConfig QUICK = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
@@ -45,7 +48,7 @@ class DashboardBoardBrowserTest {
     }
 
     private HostRuntime board(UdpLink link) throws Exception {
-        HostRuntime board = new HostRuntime("board", new NarrowNode(io.spectrum.node.api.NodeConfig.defaults()));
+        HostRuntime board = new HostRuntime("board " + link.name(), new NarrowNode(io.spectrum.node.api.NodeConfig.defaults()));
         closing.add(board);
         NarrowNode n = board.node();
         assertEquals(WireError.OK, n.declare(NodePath.of("/board/temp"),
@@ -70,17 +73,15 @@ class DashboardBoardBrowserTest {
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE);
         InetSocketAddress boardAt = boardLink.localAddress();
         HostRuntime board = board(boardLink);
+        UdpLink board2Link = UdpLink.listen(4, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE);
+        HostRuntime board2 = board(board2Link);
 
-        HostRuntime host = new HostRuntime("host", new NarrowNode(HostRuntime.MIRROR_CONFIG));
+        HostRuntime host = new HostRuntime("host", new NarrowNode(HostRuntime.HOST_CONFIG));
         closing.add(host);
-        UdpLink toBoard = UdpLink.dial(2, boardAt, QUICK, SystemClock.INSTANCE);
-        host.attachBoard(toBoard, "board1");
+        host.attachBoard(UdpLink.dial(2, boardAt, QUICK, SystemClock.INSTANCE), "board1");
+        host.attachBoard(UdpLink.dial(5, board2Link.localAddress(), QUICK, SystemClock.INSTANCE), "board2");
         host.attachListener(UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE));
         host.start();
-        for (String v : List.of("temp", "humidity", "led")) {
-            assertTrue(host.subscribeRemote(toBoard, 0, "/board/" + v, "/board1/" + v, DeliveryPolicy.DURABILITY_REQUEST) >= 0);
-        }
-        host.watch("/board1/temp", "test watch", d -> { });
         host.watch("/board1", "board watch", d -> { });
 
         DashboardServer dash = new DashboardServer(host, new InetSocketAddress("127.0.0.1", 0), 0);
@@ -88,16 +89,21 @@ class DashboardBoardBrowserTest {
         HeadlessChromium chrome = new HeadlessChromium(chromium, dash.url());
         closing.add(chrome);
 
-        String temp = "document.querySelector('.vertex[data-path=\"/board1/temp\"] .value')?.textContent";
+        String temp = "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .value')?.textContent";
         DashboardBrowserTest.awaitEquals("23.28 °C", () -> chrome.evalString(temp), chrome);
+        // a vertex of the other board is on the page too, and changes as its board publishes
+        String temp2 = "document.querySelector('.vertex[data-path=\"/board2/board/temp\"] .value')?.textContent";
+        DashboardBrowserTest.awaitEquals("23.28 °C", () -> chrome.evalString(temp2), chrome);
+        board2.write("/board/temp", value(1999, 2));
+        DashboardBrowserTest.awaitEquals("19.99 °C", () -> chrome.evalString(temp2), chrome);
         DashboardBrowserTest.awaitEquals("48.3 %", () -> chrome.evalString(
-                "document.querySelector('.vertex[data-path=\"/board1/humidity\"] .value')?.textContent"), chrome);
+                "document.querySelector('.vertex[data-path=\"/board1/board/humidity\"] .value')?.textContent"), chrome);
         // charts with axes: the unit on the value axis, a time axis, min and max
-        assertEquals("°C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] svg.chart .unit')?.textContent"));
-        assertEquals("2", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1/temp\"] svg.chart line.axis').length)"));
-        assertEquals("now", chrome.evalString("[...document.querySelectorAll('.vertex[data-path=\"/board1/temp\"] svg.chart text.tick')].pop().textContent"));
-        assertEquals("max 23.28 °C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"));
-        assertEquals("%", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/humidity\"] svg.chart .unit')?.textContent"));
+        assertEquals("°C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] svg.chart .unit')?.textContent"));
+        assertEquals("2", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1/board/temp\"] svg.chart line.axis').length)"));
+        assertEquals("now", chrome.evalString("[...document.querySelectorAll('.vertex[data-path=\"/board1/board/temp\"] svg.chart text.tick')].pop().textContent"));
+        assertEquals("max 23.28 °C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .minmax .max')?.textContent"));
+        assertEquals("%", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/humidity\"] svg.chart .unit')?.textContent"));
         // grouped by board, its link state beside it; the links table names the board; the client listener is listening
         assertEquals("board1", chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] h3').textContent"));
         DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
@@ -105,16 +111,20 @@ class DashboardBoardBrowserTest {
         assertEquals("listening", chrome.evalString("document.querySelector('tr.link[data-board=\"\"] .link-state').textContent"));
         assertEquals("frames in", chrome.evalString("document.querySelector('#links th[data-counter=\"framesIn\"]').textContent"));
         assertFalse(chrome.evalString("document.body.innerText").contains("no subscribers"), "leaves without subscribers say nothing");
-        assertEquals("1 subscriber", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .subs-title').textContent"));
+        DashboardBrowserTest.awaitEquals("1 subscriber", () -> chrome.evalString(
+                "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .subs-title')?.textContent"), chrome);
+        assertEquals("view", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] tr.sub td.mono').textContent"),
+                "the page's own subscription, made because it shows the vertex");
         DashboardBrowserTest.awaitEquals("1 subscriber to /board1 and everything under it", () -> chrome.evalString(
                 "document.querySelector('section.board[data-board=\"board1\"] .board-subs .subs-title')?.textContent"), chrome);
         assertEquals("0", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1\"]').length)"),
                 "the board's own vertex is its header, not a value card");
         // only the declared-writable LED has a control, a toggle
-        assertEquals("1", chrome.evalString("String(document.querySelectorAll('.control').length)"));
+        DashboardBrowserTest.awaitEquals("2", () -> chrome.evalString("String(document.querySelectorAll('.control').length)"),
+                chrome); // one LED per board, once each declaration is read
 
         // toggle the LED: the board's own value changes, and the page follows
-        String toggle = "document.querySelector('.vertex[data-path=\"/board1/led\"] button.toggle')";
+        String toggle = "document.querySelector('.vertex[data-path=\"/board1/board/led\"] button.toggle')";
         DashboardBrowserTest.awaitEquals("off", () -> chrome.evalString(toggle + "?.textContent"), chrome);
         chrome.eval(toggle + ".click()");
         DashboardBrowserTest.awaitEquals("1", () -> String.valueOf(ledOn(board)), chrome);
@@ -122,19 +132,19 @@ class DashboardBoardBrowserTest {
         chrome.screenshot(Path.of("target", "dashboard-board.png"), 1400, 1000);
 
         // a value the declaration refuses is refused inline, and nothing is written
-        chrome.eval("write('/board1/led', '5')");
+        chrome.eval("write('/board1/board/led', '5')");
         DashboardBrowserTest.awaitEquals("5 is out of range; the vertex holds a number from 0 to 1", () -> chrome.evalString(
-                "document.querySelector('.vertex[data-path=\"/board1/led\"] .write-error').textContent"), chrome);
+                "document.querySelector('.vertex[data-path=\"/board1/board/led\"] .write-error').textContent"), chrome);
         assertEquals(1, ledOn(board));
 
         // suspend the subscriber
-        String state = "document.querySelector('.vertex[data-path=\"/board1/temp\"] tr.sub .state')?.textContent";
+        String state = "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] tr.sub .state')?.textContent";
         assertEquals("delivering", chrome.evalString(state));
-        chrome.eval("document.querySelector('.vertex[data-path=\"/board1/temp\"] button[data-action=\"suspend\"]').click()");
+        chrome.eval("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] button[data-action=\"suspend\"]').click()");
         DashboardBrowserTest.awaitEquals("suspended", () -> chrome.evalString(state), chrome);
 
         // the board goes away: stale, link down; it comes back: fresh, link up
-        String stale = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/temp\"] .badge.stale')).display === 'none' ? 'fresh' : 'stale'";
+        String stale = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .badge.stale')).display === 'none' ? 'fresh' : 'stale'";
         board.close();
         DashboardBrowserTest.awaitEquals("stale", () -> chrome.evalString(stale), chrome);
         DashboardBrowserTest.awaitEquals("link down", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
@@ -147,10 +157,22 @@ class DashboardBoardBrowserTest {
         // a reload draws the host's history: the values from before the reload are on the chart
         chrome.eval("location.reload()");
         DashboardBrowserTest.awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
-        DashboardBrowserTest.awaitEquals("max 24 °C", () -> chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("max 24 °C", () -> chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .minmax .max')?.textContent"), chrome);
         int values = Integer.parseInt(chrome.evalString(
-                "document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .count').textContent").split(" ")[0]);
+                "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .minmax .count').textContent").split(" ")[0]);
         assertTrue(values >= 2, "the chart after a reload holds the earlier values too: " + values);
+
+        // a board folded away is no longer shown, so no longer subscribed on the board
+        String board2Paths = "/board2/";
+        DashboardBrowserTest.awaitEquals("true", () -> String.valueOf(host.upstreamEdges().keySet().stream()
+                .anyMatch(p -> p.startsWith(board2Paths))), chrome);
+        chrome.eval("document.querySelector('button[data-fold=\"board2\"]').click()");
+        DashboardBrowserTest.awaitEquals("0", () -> chrome.evalString(
+                "String(document.querySelectorAll('.vertex[data-path^=\"/board2/\"]').length)"), chrome);
+        DashboardBrowserTest.awaitEquals("false", () -> String.valueOf(host.upstreamEdges().keySet().stream()
+                .anyMatch(p -> p.startsWith(board2Paths))), chrome);
+        DashboardBrowserTest.awaitEquals("0", () -> String.valueOf(board2.onNodeThread(
+                () -> board2.node().listenerCount(NodePath.of("/board/temp")))), chrome);
     }
 
     private static int ledOn(HostRuntime board) {

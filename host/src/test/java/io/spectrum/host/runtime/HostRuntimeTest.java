@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ class HostRuntimeTest {
     }
 
     private HostRuntime runtime(String name) {
-        HostRuntime r = new HostRuntime(name, new NarrowNode(HostRuntime.MIRROR_CONFIG));
+        HostRuntime r = new HostRuntime(name, new NarrowNode(HostRuntime.HOST_CONFIG));
         closing.add(r);
         return r;
     }
@@ -224,30 +225,40 @@ class HostRuntimeTest {
         UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
         host.attachBoard(toBoard, "board1");
         host.start();
-        assertTrue(host.subscribeRemote(toBoard, 0, "/board/led", "/board1/led", 0x0020) >= 0);
-        assertTrue(host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0x0020) >= 0);
-        HostSnapshot s = await(host, x -> vertex(x, "/board1/led").filter(v -> v.control() != null).isPresent()
-                && vertex(x, "/board1/temp").filter(v -> v.unit().equals("°C")).isPresent(), "the declarations read");
-        assertEquals("toggle", vertex(s, "/board1/led").orElseThrow().control().kind());
-        assertEquals(null, vertex(s, "/board1/temp").orElseThrow().control(), "read-only: no control");
+        // nothing configured: the walk finds the board's vertices, a view showing two of them subscribes to those
+        awaitTrue(() -> host.boardVertices().keySet().containsAll(List.of("/board1/board/led", "/board1/board/temp")),
+                "the walk finds the board's vertices");
+        assertEquals(Boolean.FALSE, host.boardVertices().get("/board1/board"), "/board1/board has children");
+        host.show("test view", List.of("/board1/board/led", "/board1/board/temp"));
+        HostSnapshot s = await(host, x -> vertex(x, "/board1/board/led").filter(v -> v.control() != null).isPresent()
+                && vertex(x, "/board1/board/temp").filter(v -> v.unit().equals("°C")).isPresent(), "the declarations read");
+        assertEquals("toggle", vertex(s, "/board1/board/led").orElseThrow().control().kind());
+        assertEquals(null, vertex(s, "/board1/board/temp").orElseThrow().control(), "read-only: no control");
         assertEquals("board1", s.links().get(0).board());
+        assertEquals(Map.of("/board1/board/led", 0, "/board1/board/temp", 0), host.upstreamEdges(), "one edge per shown vertex");
 
-        assertEquals(WireError.OK, host.write("/board1/led", "1").code());
+        assertEquals(WireError.OK, host.write("/board1/board/led", "1").code());
         byte[] b = new byte[16];
         int n = board.onNodeThread(() -> board.node().read(NodePath.of("/board/led"), b, 0, b.length));
         assertEquals(1, b[n - 1], "the board's own value changed");
-        await(host, x -> vertex(x, "/board1/led").filter(v -> v.value().equals("1")).isPresent(), "the mirror follows");
+        await(host, x -> vertex(x, "/board1/board/led").filter(v -> v.value().equals("1")).isPresent(), "the host follows");
 
-        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, host.write("/board1/led", "2").code());
-        assertEquals("2 is out of range; the vertex holds a number from 0 to 1", host.write("/board1/led", "2").message());
-        assertEquals(WireError.ACCESS_DENIED, host.write("/board1/temp", "20").code());
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, host.write("/board1/board/led", "2").code());
+        assertEquals("2 is out of range; the vertex holds a number from 0 to 1", host.write("/board1/board/led", "2").message());
+        assertEquals(WireError.ACCESS_DENIED, host.write("/board1/board/temp", "20").code());
         assertEquals(WireError.ACCESS_DENIED, host.write("/nowhere", "1").code(), "no declaration: not writable");
 
         // the host keeps the history, in the declared unit
         board.write("/board/temp", value(2300, 2));
-        await(host, x -> host.history().since("/board1/temp", 0).stream().anyMatch(p -> p.value() == 23.0), "23 °C recorded");
-        assertTrue(host.history().since("/board1/temp", 0).stream().allMatch(p -> p.value() < 100),
-                "no raw sample from before the declaration was read: " + host.history().since("/board1/temp", 0));
+        await(host, x -> host.history().since("/board1/board/temp", 0).stream().anyMatch(p -> p.value() == 23.0), "23 °C recorded");
+        assertTrue(host.history().since("/board1/board/temp", 0).stream().allMatch(p -> p.value() < 100),
+                "no raw sample from before the declaration was read: " + host.history().since("/board1/board/temp", 0));
+
+        // the view goes: nothing is subscribed on the board any more
+        host.hide("test view");
+        awaitTrue(() -> host.upstreamEdges().isEmpty(), "the edges dropped with the last view");
+        awaitTrue(() -> board.node() != null && board.onNodeThread(() -> board.node().listenerCount(NodePath.of("/board/led"))) == 0,
+                "the board's slot cleared");
     }
 
     @Test

@@ -15,15 +15,19 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The declarations of the board vertices a host mirrors: for each mirror (link, peer, remote path
- * → local path) one READ of {@code remote:settings.app} through the node's own remote client,
+ * The declarations of the board vertices the host holds (those with an upstream edge,
+ * {@link Upstream}): for each (mount, board path → host path) one READ of
+ * {@code board path:settings.app} through the node's own remote client,
  * parsed with {@link VertexSchema#fromSettings} and kept until the board's peer goes down (which
  * the liveness probe also reports for a board that restarted faster than the link timeout, by its
  * changed {@code spectrum.boot}); then it is read again once the board answers. A board without
  * declarations (an older board, a plain v1 node) answers a refusal or an empty SETTINGS: the
- * mirror then has none and its values render raw. Node thread only.
+ * vertex then has none and its values render raw. Clients through the host read a board vertex's
+ * declaration themselves (the router forwards {@code :settings.app}); this copy is what the host's
+ * own views render by, and it is {@link io.spectrum.node.api.Node#report reported} on the host
+ * vertex. Node thread only.
  */
-final class MirrorDeclarations {
+final class Declarations {
     private static final byte[] SETTINGS_APP = Requests.settingsApp();
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -45,9 +49,6 @@ final class MirrorDeclarations {
         }
     }
 
-    /** {@link #write}'s answer for a path that is not a mirror (the host's own vertex). */
-    static final int NOT_A_MIRROR = Integer.MIN_VALUE;
-
     private final NarrowNode node;
     /** How long an unanswered request keeps its slot after it was given up ({@link #abandon}). */
     private static final long ABANDON_NANOS = TimeUnit.SECONDS.toNanos(60);
@@ -57,28 +58,45 @@ final class MirrorDeclarations {
     private final List<Long> abandonedAt = new ArrayList<>();
     private final byte[] result = new byte[4096];
 
-    MirrorDeclarations(NarrowNode node) {
+    Declarations(NarrowNode node) {
         this.node = node;
     }
 
-    void mirror(Link link, int peer, String remote, String local) {
-        byLocal.put(local, new Entry(link, peer, NodePath.of(remote)));
+    /** Reads the declaration of board vertex {@code remote} on {@code mount}, held at host path {@code local}. */
+    void watch(Mount mount, String remote, String local) {
+        Entry e = byLocal.get(local);
+        if (e == null || e.link != mount.link() || e.peer != mount.peer() || !e.remote.toString().equals(remote)) {
+            if (e != null) {
+                release(e);
+            }
+            byLocal.put(local, new Entry(mount.link(), mount.peer(), NodePath.of(remote)));
+        }
     }
 
-    /** The declaration of the board vertex mirrored at {@code local}, or null (none, not yet read, not a mirror). */
+    /** Stops following {@code local}'s declaration; the last one read stays for its last value. */
+    void unwatch(String local) {
+        Entry e = byLocal.get(local);
+        if (e != null) {
+            release(e);
+            e.known = true; // nothing more is asked; the schema stays
+        }
+    }
+
+    /** The declaration of the board vertex held at {@code local}, or null (none, not yet read, not a board's). */
     VertexSchema schema(String local) {
         Entry e = byLocal.get(local);
         return e == null ? null : e.schema;
     }
 
-    /**
-     * Sends {@code tlv} as a remote WRITE to the board vertex mirrored at {@code local}. Returns the
-     * request handle (poll it with the node's remote client, then release it), a negated code, or {@link #NOT_A_MIRROR} when
-     * {@code local} is not a mirror.
-     */
-    int write(String local, byte[] tlv) {
+    /** Remembers a declaration read by someone else (a view's own read). */
+    void learned(String local, Mount mount, String remote, VertexSchema schema) {
         Entry e = byLocal.get(local);
-        return e == null ? NOT_A_MIRROR : node.remote().write(e.link, e.peer, e.remote, tlv, 0, tlv.length);
+        if (e == null) {
+            e = new Entry(mount.link(), mount.peer(), NodePath.of(remote));
+            byLocal.put(local, e);
+        }
+        e.schema = schema;
+        e.known = true;
     }
 
     /**
@@ -128,7 +146,7 @@ final class MirrorDeclarations {
                 }
                 e.known = true;
                 changed |= e.schema != before;
-                // readers of the mirror's :settings.app / :schema learn what the board declared
+                // readers of the host vertex's :settings.app / :schema learn what the board declared
                 node.report(NodePath.of(m.getKey()), e.schema);
                 release(e);
             } else if (now - e.sentAt > GIVE_UP_NANOS) {
