@@ -82,6 +82,12 @@ public final class WideNode implements ServingNode {
     private final ResourceCounter peers;
     private final WidePeer owner;
     private ActivityListener activity;
+    /**
+     * A host serving subscriptions under its mounts hears every vertex's notices itself: the
+     * vertices it feeds from its boards are published by their deliveries, not by its own host
+     * (the same rule as NarrowNode's).
+     */
+    private final boolean allLocal;
     private final ValueView view = new ValueView();
     private final ValueView pathView = new ValueView();
     private final ArrayList<Vertex> staleList = new ArrayList<>();
@@ -107,6 +113,7 @@ public final class WideNode implements ServingNode {
         payloadCap = cfg.payloadCap();
         maxKey = cfg.maxKeyBytes();
         staleGrace = cfg.staleGraceNanos();
+        allLocal = cfg.serveSubscriptionsUnderMounts();
         vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
         edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
         values = new ResourceCounter("wide.values", cfg.valueBytes());
@@ -526,6 +533,12 @@ public final class WideNode implements ServingNode {
 
     /** Active / idle notice to the vertex's last publisher, when it is still connected. */
     private void notice(Vertex v, boolean active, int n) {
+        if (allLocal) {
+            if (activity != null) {
+                activity.onActivity(pathView.wrap(null, 0, v.key, false), active, n);
+            }
+            return;
+        }
         final WidePeer p = v.publisher;
         if (p == null || !p.connected) {
             return;

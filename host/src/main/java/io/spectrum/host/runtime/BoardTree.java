@@ -2,7 +2,7 @@ package io.spectrum.host.runtime;
 
 import io.spectrum.client.Requests;
 import io.spectrum.client.TreeWalk;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.WireError;
@@ -60,12 +60,12 @@ final class BoardTree {
         }
     }
 
-    private final NarrowNode node;
+    private final ServingNode node;
     private final Declarations declarations;
     private final Map<String, Walk> walks = new HashMap<>();
     private final byte[] result;
 
-    BoardTree(NarrowNode node, Declarations declarations, int resultBytes) {
+    BoardTree(ServingNode node, Declarations declarations, int resultBytes) {
         this.node = node;
         this.declarations = declarations;
         this.result = new byte[resultBytes];

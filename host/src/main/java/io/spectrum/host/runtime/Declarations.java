@@ -2,7 +2,7 @@ package io.spectrum.host.runtime;
 
 import io.spectrum.client.Requests;
 import io.spectrum.link.Link;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
@@ -49,7 +49,7 @@ final class Declarations {
         }
     }
 
-    private final NarrowNode node;
+    private final ServingNode node;
     /** How long an unanswered request keeps its slot after it was given up ({@link #abandon}). */
     private static final long ABANDON_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -58,7 +58,7 @@ final class Declarations {
     private final List<Long> abandonedAt = new ArrayList<>();
     private final byte[] result = new byte[4096];
 
-    Declarations(NarrowNode node) {
+    Declarations(ServingNode node) {
         this.node = node;
     }
 

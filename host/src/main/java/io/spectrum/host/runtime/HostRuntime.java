@@ -17,7 +17,7 @@ import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
@@ -86,7 +86,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final String name;
-    private final NarrowNode node;
+    private final ServingNode node;
     /** The owner door answers synchronously; this only bounds a node that does not. */
     private static final java.time.Duration OWNER_TIMEOUT = java.time.Duration.ofMillis(100);
 
@@ -160,7 +160,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
     }
 
-    public HostRuntime(String name, NarrowNode node) {
+    public HostRuntime(String name, ServingNode node) {
         this.name = name;
         this.node = node;
         this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
@@ -177,7 +177,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /** The node; touch it only on the node thread ({@link #onNodeThread}). */
-    public NarrowNode node() {
+    public ServingNode node() {
         return node;
     }
 

@@ -3,7 +3,7 @@ package io.spectrum.host.runtime;
 import io.spectrum.host.dashboard.DashboardServer;
 import io.spectrum.host.view.TerminalView;
 import io.spectrum.link.Link;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.wide.WideNode;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,7 +57,7 @@ public final class HostService implements AutoCloseable {
         this.dashboardPort = dashboardPort;
         this.ansi = ansi;
         this.out = out;
-        this.host = new HostRuntime(nodeName, new NarrowNode(HostRuntime.HOST_CONFIG));
+        this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG));
     }
 
     public HostRuntime runtime() {

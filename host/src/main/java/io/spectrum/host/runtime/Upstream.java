@@ -1,6 +1,6 @@
 package io.spectrum.host.runtime;
 
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.ServingNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.NodePath;
@@ -66,7 +66,7 @@ final class Upstream implements ActivityListener {
         List<String> leavesUnder(String path);
     }
 
-    private final NarrowNode node;
+    private final ServingNode node;
     private final Mounts mounts;
     private final Tree tree;
     private final Runnable wake;
@@ -80,7 +80,7 @@ final class Upstream implements ActivityListener {
      * @param wake asks for {@link #reconcile} soon on the node thread (the notice arrives inside the
      *     node's own bookkeeping, where no remote request is sent)
      */
-    Upstream(NarrowNode node, Mounts mounts, Tree tree, Declarations declarations, Runnable wake) {
+    Upstream(ServingNode node, Mounts mounts, Tree tree, Declarations declarations, Runnable wake) {
         this.node = node;
         this.mounts = mounts;
         this.tree = tree;

@@ -4,6 +4,7 @@ import io.spectrum.host.runtime.HostRuntime;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
+import io.spectrum.wide.WideNode;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.testing.Tools;
@@ -50,7 +51,7 @@ class DashboardBoardBrowserTest {
     private HostRuntime board(UdpLink link) throws Exception {
         HostRuntime board = new HostRuntime("board " + link.name(), new NarrowNode(io.spectrum.node.api.NodeConfig.defaults()));
         closing.add(board);
-        NarrowNode n = board.node();
+        io.spectrum.node.ServingNode n = board.node();
         assertEquals(WireError.OK, n.declare(NodePath.of("/board/temp"),
                 VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
         assertEquals(WireError.OK, n.declare(NodePath.of("/board/humidity"),
@@ -76,7 +77,7 @@ class DashboardBoardBrowserTest {
         UdpLink board2Link = UdpLink.listen(4, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE);
         HostRuntime board2 = board(board2Link);
 
-        HostRuntime host = new HostRuntime("host", new NarrowNode(HostRuntime.HOST_CONFIG));
+        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG));
         closing.add(host);
         host.attachBoard(UdpLink.dial(2, boardAt, QUICK, SystemClock.INSTANCE), "board1");
         host.attachBoard(UdpLink.dial(5, board2Link.localAddress(), QUICK, SystemClock.INSTANCE), "board2");

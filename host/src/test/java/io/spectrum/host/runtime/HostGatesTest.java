@@ -7,6 +7,7 @@ import io.spectrum.client.Subscribed;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
+import io.spectrum.wide.WideNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.DeliveryPolicy;
@@ -57,7 +58,7 @@ class HostGatesTest {
         }
         boardAt = "127.0.0.1:" + boardLink.localAddress().getPort();
 
-        HostRuntime host = new HostRuntime("host", new NarrowNode(HostRuntime.HOST_CONFIG.toBuilder().slotsPerPeer(SHARE).build()));
+        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().slotsPerPeer(SHARE).build()));
         closing.add(host);
         host.mount(UdpLink.dial(2, boardLink.localAddress(), cfg, SystemClock.INSTANCE), "board1", List.of());
         UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), cfg, SystemClock.INSTANCE);

@@ -6,6 +6,7 @@ import io.spectrum.host.view.VertexView;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
+import io.spectrum.wide.WideNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
@@ -43,7 +44,7 @@ class HostRuntimeTest {
     }
 
     private HostRuntime runtime(String name) {
-        HostRuntime r = new HostRuntime(name, new NarrowNode(HostRuntime.HOST_CONFIG));
+        HostRuntime r = new HostRuntime(name, new WideNode(HostRuntime.HOST_CONFIG));
         closing.add(r);
         return r;
     }
