@@ -100,10 +100,6 @@ public final class BoardMain {
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err,
                           java.util.function.Function<String, BoardProgram> program) {
-        // pi4j logs through slf4j: its start-up chatter is not the board's output
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        }
         BoardMain m = new BoardMain(program);
         String problem;
         try {

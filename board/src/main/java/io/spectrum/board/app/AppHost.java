@@ -37,6 +37,7 @@ public final class AppHost implements BoardProgram {
     private final List<String> declared = new ArrayList<>();
     private final List<Timer> timerList = new ArrayList<>();
     private final List<Entry> started = new ArrayList<>();
+    private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> early = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private Timer[] timers = new Timer[0];
     private NarrowNode node;
     private NodeLoop loop;
@@ -82,6 +83,9 @@ public final class AppHost implements BoardProgram {
     /** Runs whatever work is due; returns when the next is. */
     @Override
     public long step(NarrowNode node, long now) {
+        for (Runnable task; (task = early.poll()) != null; ) {
+            task.run();
+        }
         long next = now + 3_600_000_000_000L;
         Timer[] ts = timers;
         for (int i = 0; i < ts.length; i++) {
@@ -95,13 +99,6 @@ public final class AppHost implements BoardProgram {
             }
         }
         return next;
-    }
-
-    /** Starts the timers counting from {@code now} (the board calls it as its loop starts). */
-    public void startClock(long now) {
-        for (Timer t : timers) {
-            t.next = now + t.period;
-        }
     }
 
     static void runGuarded(String label, Runnable work) {
@@ -150,13 +147,16 @@ public final class AppHost implements BoardProgram {
         return loop;
     }
 
-    /** Runs {@code task} on the node's loop (or at once before the loop exists: start-up, tests). */
+    /**
+     * Runs {@code task} on the node's loop; without one (a host driven by hand: tests, tools) at the
+     * start of the next {@link #step}, which is then the node's thread.
+     */
     void submit(Runnable task) {
         NodeLoop l = loop;
-        if (l == null || !l.isRunning()) {
-            task.run();
-        } else {
+        if (l != null) {
             l.submit(task);
+        } else {
+            early.add(task);
         }
     }
 

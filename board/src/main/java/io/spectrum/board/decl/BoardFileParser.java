@@ -122,10 +122,10 @@ public final class BoardFileParser {
             apps.add(new BoardFile.App(cls, a.strings("settings", true), a.line()));
             a.done();
         }
+        top.done();
         if (vertices.isEmpty() && apps.isEmpty()) {
             throw new BoardFileError(name, top.line(), "vertices", "the board declares no vertices and no apps");
         }
-        top.done();
         return new BoardFile(name, boardName, platform, pwmChip, mockPins, sys, proc, vertices, apps);
     }
 
