@@ -97,11 +97,7 @@ public final class BoardFileParser {
             if (!platform.equals("mock")) {
                 throw top.error("mock-pins", "needs platform: mock");
             }
-            try {
-                mockPins = new MockPins(base.resolve(pinsDir));
-            } catch (IOException e) {
-                throw top.error("mock-pins", "cannot use " + pinsDir + ": " + e.getMessage());
-            }
+            mockPins = new MockPins(base.resolve(pinsDir));
         }
         Path sys = base.resolve(top.text("sys", "/sys"));
         Path proc = base.resolve(top.text("proc", "/proc"));

@@ -26,8 +26,9 @@ public final class MockPins implements AutoCloseable {
     private Thread thread;
     private volatile boolean closed;
 
-    public MockPins(Path dir) throws IOException {
-        this.dir = Files.createDirectories(dir);
+    /** Pins under {@code dir} (made when the first pin is opened). */
+    public MockPins(Path dir) {
+        this.dir = dir;
     }
 
     public Path file(int pin) {
@@ -36,6 +37,7 @@ public final class MockPins implements AutoCloseable {
 
     /** Drives {@code input} (a pi4j mock input) from its file. */
     public synchronized void follow(int pin, DigitalInput input) throws IOException {
+        Files.createDirectories(dir);
         if (!(input instanceof MockDigitalInput mock)) {
             throw new IOException("mock-pins needs platform: mock (BCM " + pin + " is " + input.getClass().getSimpleName() + ")");
         }
@@ -50,6 +52,7 @@ public final class MockPins implements AutoCloseable {
 
     /** Mirrors {@code output}'s state into its file. */
     public void mirror(int pin, DigitalOutput output) throws IOException {
+        Files.createDirectories(dir);
         Path f = file(pin);
         write(f, output.isHigh());
         output.addListener(e -> {
