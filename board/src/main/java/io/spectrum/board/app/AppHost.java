@@ -57,8 +57,9 @@ public final class AppHost implements BoardProgram {
     }
 
     /**
-     * Starts every app in order. A failing app stops the ones started before it and is rethrown as
-     * an {@link IllegalStateException} naming it, so the board refuses to start as a whole.
+     * Starts every app in order. A failing app is stopped with the ones started before it (and the
+     * pins they opened are released) and rethrown as an {@link IllegalStateException} naming it, so
+     * the board refuses to start as a whole.
      */
     @Override
     public void install(NarrowNode node) {
@@ -68,6 +69,7 @@ public final class AppHost implements BoardProgram {
                 e.app().start(new Ctx(e));
                 started.add(e);
             } catch (Exception ex) {
+                started.add(e); // stopped with the others: it may have started threads before it failed
                 close();
                 throw new IllegalStateException(e.label() + ": " + ex.getMessage(), ex);
             }

@@ -25,6 +25,8 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
     private final VertexSchema schema;
     private final byte[] buf;
     private final TlvWriter w = new TlvWriter(4);
+    /** A delivered value, copied out to be read by the declaration (the body is its last width bytes). */
+    private final byte[] scratch;
     private WriteHandler handler;
     private Subscription subscription;
     private boolean publishing;
@@ -39,6 +41,7 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
         this.path = path;
         this.schema = schema;
         this.buf = new byte[schema.maxSize() + 16];
+        this.scratch = new byte[schema.maxSize() + 16];
     }
 
     @Override
@@ -112,18 +115,11 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
             return;
         }
         int width = schema.width();
-        int len = value.length();
+        int len = value.copyTo(scratch, 0);
         if (width == 0 || len < width) {
             return;
         }
-        long v = 0;
-        for (int i = width - 1; i >= 0; i--) {
-            v = (v << 8) | (value.getByte(len - width + i) & 0xFF);
-        }
-        if (schema.signed() && width < 8) {
-            int shift = 64 - 8 * width;
-            v = (v << shift) >> shift;
-        }
+        long v = schema.rawValue(scratch, len - width);
         written = v;
         raw = v;
         if (!queued) {

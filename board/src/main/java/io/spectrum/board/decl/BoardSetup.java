@@ -57,7 +57,7 @@ public final class BoardSetup {
      */
     public static AppHost host(BoardFile file, String boardName, List<Path> appJars) throws BoardFileError {
         List<AppHost.Entry> entries = new ArrayList<>();
-        entries.add(new AppHost.Entry("board file " + file.file(), new DeclaredBoard(file), Map.of()));
+        entries.add(new AppHost.Entry("board file", new DeclaredBoard(file), Map.of()));
         if (!file.apps().isEmpty()) {
             ClassLoader loader = loader(file, appJars);
             for (int i = 0; i < file.apps().size(); i++) {

@@ -49,6 +49,13 @@ public final class DeclaredBoard implements BoardApp {
 
     @Override
     public void stop() {
+        for (BoardFile.Vertex v : file.vertices()) {
+            for (var b : new io.spectrum.board.io.Binding[] {v.source(), v.sink()}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+        }
         if (file.mockPins() != null) {
             file.mockPins().close();
         }

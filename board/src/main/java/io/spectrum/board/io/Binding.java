@@ -13,4 +13,8 @@ public interface Binding {
 
     /** What it is, for messages: {@code gpio-in BCM 17}. */
     String describe();
+
+    /** Stops what {@link #open} started besides pins (threads, files); pins go with the pi4j context. */
+    default void close() {
+    }
 }

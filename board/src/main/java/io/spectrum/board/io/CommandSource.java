@@ -19,7 +19,8 @@ public final class CommandSource implements Binding {
     private final long periodMillis;
     private volatile String output;
     private volatile String failure;
-    private boolean failing;
+    private final FailureReport report = new FailureReport();
+    private Thread thread;
 
     public CommandSource(List<String> command, long periodMillis) {
         this.command = List.copyOf(command);
@@ -42,6 +43,14 @@ public final class CommandSource implements Binding {
         }, "spectrum-command " + vertex.path());
         t.setDaemon(true);
         t.start();
+        thread = t;
+    }
+
+    @Override
+    public void close() {
+        if (thread != null) {
+            thread.interrupt();
+        }
     }
 
     private void runOnce() {
@@ -76,13 +85,9 @@ public final class CommandSource implements Binding {
             if (o != null) {
                 FileSource.publish(vertex, o, "the command");
             }
-            failing = false;
+            report.worked(vertex.path(), describe());
         } catch (IOException e) {
-            if (!failing) {
-                failing = true;
-                System.err.println("board: " + vertex.path() + ": " + describe() + " failed: " + e.getMessage()
-                        + " (reported once until it works again)");
-            }
+            report.failed(vertex.path(), describe(), e.getMessage());
         }
     }
 

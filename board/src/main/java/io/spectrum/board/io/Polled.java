@@ -9,7 +9,7 @@ import io.spectrum.board.app.BoardContext;
  */
 abstract class Polled implements Binding {
     private final long periodMillis;
-    private boolean failing;
+    private final FailureReport report = new FailureReport();
 
     Polled(long periodMillis) {
         this.periodMillis = periodMillis;
@@ -34,16 +34,9 @@ abstract class Polled implements Binding {
     final void read(AppVertex vertex) {
         try {
             sample(vertex);
-            if (failing) {
-                failing = false;
-                System.err.println("board: " + vertex.path() + ": " + describe() + " reads again");
-            }
+            report.worked(vertex.path(), describe());
         } catch (Exception e) {
-            if (!failing) {
-                failing = true;
-                System.err.println("board: " + vertex.path() + ": " + describe() + " failed: " + e.getMessage()
-                        + " (reported once until it reads again)");
-            }
+            report.failed(vertex.path(), describe(), e.getMessage());
         }
     }
 

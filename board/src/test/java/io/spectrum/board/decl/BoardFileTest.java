@@ -104,43 +104,48 @@ class BoardFileTest {
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     }
 
-    @Test
-    void boardMainRefusesABadFileInOneLineBeforeOpeningALink() throws Exception {
+    /** A board run's exit code and output. */
+    private record Run(int code, String out, String err) {
+    }
+
+    /** Runs BoardMain on a board file with {@code yaml} and the options before it. */
+    private Run board(String yaml, String... options) throws Exception {
         Path f = tmp.resolve("board.yaml");
-        Files.writeString(f, "vertices:\n  - {path: /ok, type: u8}\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: 99}}\n");
+        Files.writeString(f, yaml);
+        String[] args = java.util.Arrays.copyOf(options, options.length + 2);
+        args[options.length] = "--config";
+        args[options.length + 1] = f.toString();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = BoardMain.run(new String[] {"--udp", "127.0.0.1:0", "--config", f.toString()},
-                new PrintWriter(out), new PrintWriter(err));
-        assertEquals(2, code);
-        assertEquals("board: " + f + ":3: vertices[1].source.pin: 99 is out of range 0..27", err.toString().trim());
-        assertFalse(out.toString().contains("ready"), out.toString());
+        int code = BoardMain.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString().replace(f.toString(), "FILE"));
+    }
+
+    @Test
+    void boardMainRefusesABadFileInOneLineBeforeOpeningALink() throws Exception {
+        Run r = board("vertices:\n  - {path: /ok, type: u8}\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: 99}}\n",
+                "--udp", "127.0.0.1:0");
+        assertEquals(2, r.code());
+        assertEquals("board: FILE:3: vertices[1].source.pin: 99 is out of range 0..27", r.err().trim());
+        assertFalse(r.out().contains("ready"), r.out());
     }
 
     @Test
     void aPinThatCannotBeOpenedRefusesTheStartAsAWhole() throws Exception {
         // platform auto off a Pi: the gpiod provider cannot open the pin; nothing is served
-        Path f = tmp.resolve("board.yaml");
-        Files.writeString(f, "vertices:\n  - {path: /ok, type: u8, initial: 1}\n  - {path: /b, type: u8, source: {kind: gpio-in, pin: 4}}\n");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = BoardMain.run(new String[] {"--udp", "127.0.0.1:0", "--config", f.toString()},
-                new PrintWriter(out), new PrintWriter(err));
-        assertEquals(2, code, err.toString());
-        assertTrue(err.toString().startsWith("board: cannot start: board file " + f + ": " + f + ":3: /b: cannot open gpio-in BCM 4"),
-                err.toString());
-        assertEquals(1, err.toString().trim().lines().count(), err.toString());
-        assertFalse(out.toString().contains("ready"), out.toString());
+        Run r = board("vertices:\n  - {path: /ok, type: u8, initial: 1}\n  - {path: /b, type: u8, source: {kind: gpio-in, pin: 4}}\n",
+                "--udp", "127.0.0.1:0");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().startsWith("board: cannot start: board file: FILE:3: /b: cannot open gpio-in BCM 4"), r.err());
+        assertEquals(1, r.err().trim().lines().count(), r.err());
+        assertFalse(r.out().contains("ready"), r.out());
     }
 
     @Test
     void checkSaysOkForAGoodFile() throws Exception {
-        Path f = tmp.resolve("board.yaml");
-        Files.writeString(f, "name: shed\nplatform: mock\nvertices:\n  - {path: /r, type: u8, sink: {kind: gpio-out, pin: 17}}\n");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        assertEquals(0, BoardMain.run(new String[] {"--check", "--config", f.toString()}, new PrintWriter(out), new PrintWriter(err)),
-                err.toString());
-        assertEquals(f + ": ok (shed)", out.toString().trim());
+        Run r = board("name: shed\nplatform: mock\nvertices:\n  - {path: /r, type: u8, sink: {kind: gpio-out, pin: 17}}\n",
+                "--check");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().trim().endsWith("board.yaml: ok (shed)"), r.out());
     }
 }
