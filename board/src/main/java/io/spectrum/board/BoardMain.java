@@ -182,15 +182,41 @@ public final class BoardMain {
     }
 
     private int start(PrintWriter out, PrintWriter err) {
-        // the board first: a file that cannot run is refused before any link is opened
-        Board board;
+        // the board file is read and checked before any link is opened: a wrong one changes nothing
+        BoardFile file;
         try {
-            board = board();
+            file = config == null ? null : new BoardFileParser(periodMillis).parse(java.nio.file.Path.of(config));
         } catch (BoardFileError e) {
             err.println("board: " + e.getMessage());
             err.flush();
             return 2;
+        }
+        Link link = null;
+        if (!check) {
+            // then the link, at once: a serial host's requests that arrive before the port is open are lost
+            try {
+                LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
+                        .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer);
+                link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
+                        : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
+                        : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
+            } catch (IllegalArgumentException | IOException e) {
+                err.println("board: cannot open the link: " + e.getMessage());
+                err.flush();
+                return 2;
+            }
+        }
+        // then the board (its pins): if one cannot be opened, the link is closed again before it served anything
+        Board board;
+        try {
+            board = board(file);
+        } catch (BoardFileError e) {
+            closeQuietly(link);
+            err.println("board: " + e.getMessage());
+            err.flush();
+            return 2;
         } catch (IllegalStateException e) {
+            closeQuietly(link);
             err.println("board: cannot start: " + e.getMessage().replace('\n', ' '));
             err.flush();
             return 2;
@@ -200,19 +226,6 @@ public final class BoardMain {
             out.println(config + ": ok (" + board.name() + ")");
             out.flush();
             return 0;
-        }
-        Link link;
-        try {
-            LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
-                    .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer);
-            link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
-                    : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
-                    : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
-        } catch (IllegalArgumentException | IOException e) {
-            board.close();
-            err.println("board: cannot open the link: " + e.getMessage());
-            err.flush();
-            return 2;
         }
         String name = board.name();
         board.attach(link);
@@ -234,18 +247,23 @@ public final class BoardMain {
         return 0;
     }
 
+    private static void closeQuietly(Link link) {
+        if (link != null) {
+            link.close();
+        }
+    }
+
     /** The board the options ask for: a program, the board file (and its apps) or the demo. */
-    private Board board() throws BoardFileError {
+    private Board board(BoardFile file) throws BoardFileError {
         NodeConfig nodeConfig = NodeConfig.defaults();
         if (program != null) {
             String n = name != null ? name : "board";
             return new Board(n, nodeConfig, program.apply(n));
         }
-        if (config == null) {
+        if (file == null) {
             String n = name != null ? name : "board";
             return new Board(n, periodMillis >= 0 ? periodMillis : 250);
         }
-        BoardFile file = new BoardFileParser(periodMillis).parse(java.nio.file.Path.of(config));
         String n = name != null ? name : file.name() != null ? file.name() : "board";
         return new Board(n, nodeConfig, BoardSetup.host(file, n, apps));
     }

@@ -1,16 +1,6 @@
 package io.spectrum.board.decl;
 
-import com.pi4j.Pi4J;
 import com.pi4j.context.Context;
-import com.pi4j.plugin.gpiod.provider.gpio.digital.GpioDDigitalInputProvider;
-import com.pi4j.plugin.gpiod.provider.gpio.digital.GpioDDigitalOutputProvider;
-import com.pi4j.plugin.linuxfs.provider.i2c.LinuxFsI2CProvider;
-import com.pi4j.plugin.linuxfs.provider.pwm.LinuxFsPwmProvider;
-import com.pi4j.plugin.mock.platform.MockPlatform;
-import com.pi4j.plugin.mock.provider.gpio.digital.MockDigitalInputProvider;
-import com.pi4j.plugin.mock.provider.gpio.digital.MockDigitalOutputProvider;
-import com.pi4j.plugin.mock.provider.i2c.MockI2CProvider;
-import com.pi4j.plugin.mock.provider.pwm.MockPwmProvider;
 import io.spectrum.board.app.AppHost;
 import io.spectrum.board.app.BoardApp;
 
@@ -99,18 +89,13 @@ public final class BoardSetup {
         return urls.isEmpty() ? parent : new URLClassLoader(urls.toArray(new URL[0]), parent);
     }
 
-    /** The pi4j context the file's platform names: the Pi's providers (gpiod, linuxfs) or the mock platform. */
+    /**
+     * The pi4j context the file's platform names, made on first use only: a board without pins never
+     * loads pi4j ({@link Pi4jPlatform} holds the pi4j types).
+     */
     static Supplier<Context> pi4j(BoardFile file) {
-        if (file.platform().equals("mock")) {
-            return () -> Pi4J.newContextBuilder().add(new MockPlatform())
-                    .add(MockDigitalInputProvider.newInstance(), MockDigitalOutputProvider.newInstance(),
-                            MockI2CProvider.newInstance(), MockPwmProvider.newInstance())
-                    .build();
-        }
+        boolean mock = file.platform().equals("mock");
         int chip = file.pwmChip();
-        return () -> Pi4J.newContextBuilder()
-                .add(GpioDDigitalInputProvider.newInstance(), GpioDDigitalOutputProvider.newInstance(),
-                        LinuxFsI2CProvider.newInstance(), LinuxFsPwmProvider.newInstance(chip))
-                .build();
+        return () -> Pi4jPlatform.context(mock, chip);
     }
 }
