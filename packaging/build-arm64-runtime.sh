@@ -1,29 +1,32 @@
 #!/usr/bin/env bash
-# Builds the aarch64 Java runtime for a Raspberry Pi: the one shipped with `spectrum flash --runtime DIR`
+# Builds the aarch64 (or 32-bit armhf) Java runtime for a Raspberry Pi: the one shipped with `spectrum flash --runtime DIR`
 # (so the board needs no Java of its own) and the one the HIL suite runs an emulated board on.
 # Recipe: java-toolchain-notes §3 option B and §7: the host's jlink links an aarch64 image from Debian's
 # arm64 jmods (jlink only checks the feature version).
 #
 #   packaging/build-arm64-runtime.sh [OUTDIR]          aarch64 image in OUTDIR/runtime (default build-out/arm64)
+#   SPECTRUM_RUNTIME_ARCH=armhf packaging/build-arm64-runtime.sh OUTDIR
+#                                                      the 32-bit ARM image (Raspberry Pi OS 32-bit; Pi Zero 2 W, 2, 3, 4 on
+#                                                      that image) from Debian's armhf jmods
 #   SPECTRUM_RUNTIME_ARCH=host packaging/build-arm64-runtime.sh OUTDIR
 #                                                      same modules from this machine's jmods (a quick local check)
 #   SPECTRUM_QEMU_WRAPPER=1 packaging/build-arm64-runtime.sh OUTDIR
-#                                                      also a light arm64 sysroot and OUTDIR/bin/java, a wrapper that
-#                                                      runs the image under qemu-aarch64-static on this machine
+#                                                      also a light sysroot and OUTDIR/bin/java, a wrapper that runs
+#                                                      the image under qemu-aarch64-static (armhf: qemu-arm-static) here
 #
 # Then: ./spectrum flash --root /mnt/pi --runtime build-out/arm64/runtime
 #
 # Modules: what jdeps finds in the board bundle (board/target/spectrum-board-*-bundle.jar: the board
 # main, runtime, NARROW core, links and jSerialComm). Override with
 # SPECTRUM_RUNTIME_MODULES=a,b,c (then the jar is not needed). Needs: a JDK 17 (jlink, jdeps); for arm64
-# also apt-get, dpkg, binutils-aarch64-linux-gnu and network access to Debian's archive (about 71 MB,
+# also apt-get, dpkg, binutils-aarch64-linux-gnu (armhf: binutils-arm-linux-gnueabihf) and network access to Debian's archive (about 71 MB,
 # once: the downloaded .debs are kept in OUTDIR/debs). Nothing in /etc/apt is touched: a private apt
-# configuration downloads only the arm64 packages named here.
+# configuration downloads only the packages of that architecture named here.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${1:-$ROOT/build-out/arm64}
 ARCH=${SPECTRUM_RUNTIME_ARCH:-arm64}
+OUT=${1:-$ROOT/build-out/$ARCH}
 WRAPPER=${SPECTRUM_QEMU_WRAPPER:-0}
 JAR=$(ls "$ROOT"/board/target/spectrum-board-*-bundle.jar 2>/dev/null | head -n 1 || true)
 JAR=${JAR:-$ROOT/board/target/spectrum-board-bundle.jar}
@@ -55,26 +58,30 @@ fi
 say "modules: $MODULES"
 
 if [ "$ARCH" = host ]; then
-  [ "$WRAPPER" = 1 ] && die "SPECTRUM_QEMU_WRAPPER=1 needs SPECTRUM_RUNTIME_ARCH=arm64"
+  [ "$WRAPPER" = 1 ] && die "SPECTRUM_QEMU_WRAPPER=1 needs SPECTRUM_RUNTIME_ARCH=arm64 or armhf"
   JMODS=$(dirname "$(dirname "$(readlink -f "$(command -v jlink)")")")/jmods
   [ -d "$JMODS" ] || die "no jmods in $JMODS; install openjdk-17-jdk-headless"
   STRIP_PATH=$PATH
 else
-  [ "$ARCH" = arm64 ] || die "SPECTRUM_RUNTIME_ARCH must be arm64 or host (was $ARCH)"
-  command -v aarch64-linux-gnu-objcopy >/dev/null \
-    || die "aarch64-linux-gnu-objcopy is missing; apt-get install binutils-aarch64-linux-gnu"
+  case "$ARCH" in
+    arm64) TRIPLE=aarch64-linux-gnu; QEMU=qemu-aarch64-static ;;
+    armhf) TRIPLE=arm-linux-gnueabihf; QEMU=qemu-arm-static ;;
+    *) die "SPECTRUM_RUNTIME_ARCH must be arm64, armhf or host (was $ARCH)" ;;
+  esac
+  command -v "$TRIPLE-objcopy" >/dev/null \
+    || die "$TRIPLE-objcopy is missing; apt-get install binutils-$TRIPLE"
   if [ "$WRAPPER" = 1 ]; then
-    command -v qemu-aarch64-static >/dev/null || die "qemu-aarch64-static is missing; apt-get install qemu-user-static"
+    command -v "$QEMU" >/dev/null || die "$QEMU is missing; apt-get install qemu-user-static"
   fi
   A=$OUT/apt
   mkdir -p "$A/state/lists/partial" "$A/cache/archives/partial" "$OUT/debs" "$OUT/xbin"
   touch "$A/state/status"
   cat > "$A/sources.list" <<SRC
-deb [arch=arm64] http://deb.debian.org/debian bookworm main
-deb [arch=arm64] http://deb.debian.org/debian-security bookworm-security main
-deb [arch=arm64] http://deb.debian.org/debian bookworm-updates main
+deb [arch=$ARCH] http://deb.debian.org/debian bookworm main
+deb [arch=$ARCH] http://deb.debian.org/debian-security bookworm-security main
+deb [arch=$ARCH] http://deb.debian.org/debian bookworm-updates main
 SRC
-  APT=(-o APT::Architecture=arm64 -o APT::Architectures::=arm64 -o "Dir::State=$A/state"
+  APT=(-o APT::Architecture=$ARCH -o APT::Architectures::=$ARCH -o "Dir::State=$A/state"
        -o "Dir::State::status=$A/state/status" -o "Dir::Cache=$A/cache" -o "Dir::Etc::SourceList=$A/sources.list"
        -o Dir::Etc::SourceParts=/nonexistent -o Debug::NoLocking=1)
   # the JDK for its jmods; with the wrapper also what the dynamic loader and libjvm.so need
@@ -82,17 +89,19 @@ SRC
   DEBS=(openjdk-17-jdk-headless)
   [ "$WRAPPER" = 1 ] && DEBS+=("${SYSROOT_DEBS[@]}")
   missing=()
-  for d in "${DEBS[@]}"; do ls "$OUT"/debs/"${d}"_*_arm64.deb >/dev/null 2>&1 || missing+=("$d"); done
+  for d in "${DEBS[@]}"; do ls "$OUT"/debs/"${d}"_*_"$ARCH".deb >/dev/null 2>&1 || missing+=("$d"); done
   if [ ${#missing[@]} -gt 0 ]; then
-    say "downloading arm64 packages: ${missing[*]}"
-    apt-get "${APT[@]}" -qq update
+    say "downloading $ARCH packages: ${missing[*]}"
+    # a mirror in mid-sync can fail one list (say, the security updates'); the others still name
+    # every package here, so go on with them and let the download say if something is missing
+    apt-get "${APT[@]}" -qq update || say "some package lists did not download; going on with the ones that did"
     (cd "$OUT/debs" && apt-get "${APT[@]}" -qq download "${missing[@]}")
   fi
   rm -rf "$OUT/jdk" && mkdir "$OUT/jdk"
-  dpkg -x "$OUT"/debs/openjdk-17-jdk-headless_*_arm64.deb "$OUT/jdk"
-  JMODS=$OUT/jdk/usr/lib/jvm/java-17-openjdk-arm64/jmods
-  # --strip-debug strips native libraries with the `objcopy` found first on PATH: make it the aarch64 one
-  ln -sf "$(command -v aarch64-linux-gnu-objcopy)" "$OUT/xbin/objcopy"
+  dpkg -x "$OUT"/debs/openjdk-17-jdk-headless_*_"$ARCH".deb "$OUT/jdk"
+  JMODS=$OUT/jdk/usr/lib/jvm/java-17-openjdk-$ARCH/jmods
+  # --strip-debug strips native libraries with the `objcopy` found first on PATH: make it the target's
+  ln -sf "$(command -v "$TRIPLE-objcopy")" "$OUT/xbin/objcopy"
   STRIP_PATH=$OUT/xbin:$PATH
 fi
 
@@ -104,11 +113,11 @@ rm -rf "$OUT/jdk"   # only the jmods were needed; the .debs stay for rebuilds
 
 if [ "$WRAPPER" = 1 ]; then
   rm -rf "$OUT/sysroot" "$OUT/bin" && mkdir -p "$OUT/sysroot" "$OUT/bin"
-  for d in "${SYSROOT_DEBS[@]}"; do dpkg -x "$OUT"/debs/"${d}"_*_arm64.deb "$OUT/sysroot"; done
+  for d in "${SYSROOT_DEBS[@]}"; do dpkg -x "$OUT"/debs/"${d}"_*_"$ARCH".deb "$OUT/sysroot"; done
   # named "java" so it stands in wherever a java executable is expected
   cat > "$OUT/bin/java" <<WRAP
 #!/bin/sh
-exec $(command -v qemu-aarch64-static) -L "$OUT/sysroot" "$OUT/runtime/bin/java" "\$@"
+exec $(command -v "$QEMU") -L "$OUT/sysroot" "$OUT/runtime/bin/java" "\$@"
 WRAP
   chmod +x "$OUT/bin/java"
   "$OUT/bin/java" -version

@@ -1,21 +1,23 @@
 package io.spectrum.board;
 
+import io.spectrum.board.app.AppHost;
+import io.spectrum.board.decl.BoardFile;
+import io.spectrum.board.decl.BoardFileError;
+import io.spectrum.board.decl.BoardSetup;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.link.Link;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
-import io.spectrum.node.api.VertexSchema;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
- * A demo board: a NARROW node on one or more links with a few vertices a host (or a test) can read,
- * write and subscribe to.
+ * A board: a NARROW node on one or more links running a {@link BoardProgram}, by default its board
+ * file's vertices and apps ({@link AppHost}). Without a file it is the demo board, from the shipped
+ * demo-board.yaml ({@link BoardSetup#demo}):
  *
  * <ul>
  *   <li>{@code /board/temp}: VALUE i16 in centi-degrees Celsius (unit {@code Cel}, scale 0.01),
@@ -26,9 +28,9 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code /board/led}: VALUE u8 0..1, writable by peers (starts at 0)</li>
  *   <li>{@code /board/name}: NAME (at most 64 bytes), read-only, the board's name</li>
  * </ul>
- * Each is declared ({@link #declare}), so the node refuses what does not fit and peers can read the
- * declaration as the vertex's {@code settings.app} keys.
- * The same vertices as the demo stand-in, so {@code spectrum demo} can start real boards.
+ * Each is declared, so the node refuses what does not fit and peers can read the declaration as
+ * the vertex's {@code settings.app} keys. The same vertices as the demo stand-in, so
+ * {@code spectrum demo} can start real boards.
  */
 public final class Board implements AutoCloseable {
     public static final NodePath TEMP = NodePath.of("/board/temp");
@@ -39,58 +41,51 @@ public final class Board implements AutoCloseable {
 
     private final String name;
     private final NodeLoop loop;
-    private final long periodNanos;
-    private final double phase;
-    private final byte[] buf = new byte[64];
-    private final TlvWriter w = new TlvWriter(4);
-    private long next;
-    private volatile long count;
+    private final BoardProgram program;
 
+    /** The demo board, its sim sources publishing every {@code periodMillis} (0: once, at start). */
     public Board(String name, long periodMillis) {
         this(name, periodMillis, NodeConfig.defaults());
     }
 
+    public Board(String name, long periodMillis, NodeConfig config) {
+        this(name, config, demoProgram(name, periodMillis));
+    }
+
     /**
-     * A board that runs {@code program} instead of the demo vertices (nothing declared or published
-     * but what the program does).
+     * A board that runs {@code program} (a board file's {@link AppHost}, a recording): nothing
+     * declared or published but what the program does. A program that refuses to install (a pin
+     * that is not there) is thrown as {@link IllegalStateException}; nothing is served then.
      */
     public Board(String name, NodeConfig config, BoardProgram program) {
         this.name = name;
-        this.periodNanos = 0;
-        this.phase = 0;
+        this.program = program;
         NarrowNode node = new NarrowNode(config);
-        program.install(node);
+        try {
+            program.install(node);
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
         this.loop = new NodeLoop(name, node, now -> program.step(node, now));
+        program.bind(loop);
     }
 
-    public Board(String name, long periodMillis, NodeConfig config) {
-        this.name = name;
-        this.periodNanos = periodMillis * 1_000_000L;
-        this.phase = (name.hashCode() & 0xFF) * 1.3;
-        NarrowNode node = new NarrowNode(config);
-        declare(node);
-        this.loop = new NodeLoop(name, node, this::step);
-        publish(LED, 0, 1);
-        w.wrap(buf, 0, buf.length).leaf(TlvType.NAME, name.getBytes(StandardCharsets.UTF_8));
-        node.write(NAME, buf, 0, w.length());
-        publishAll();
+    private static BoardProgram demoProgram(String name, long periodMillis) {
+        try {
+            return BoardSetup.host(BoardSetup.demo(periodMillis), name, List.of());
+        } catch (BoardFileError e) {
+            throw new IllegalStateException("the shipped demo board file is broken: " + e.getMessage(), e);
+        }
     }
 
-    /** Declares the demo vertices on {@code node} (what they hold, their units, who may write). */
+    /** Declares the demo vertices on {@code node} (what they hold, their units, who may write), as the demo file does. */
     public static void declare(Node node) {
-        declare(node, TEMP, VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly()
-                .description("board temperature").build());
-        declare(node, HUMIDITY, VertexSchema.value(2, false).unit("%").scale(0.1).range(0, 1000).readOnly()
-                .description("relative humidity").build());
-        declare(node, COUNTER, VertexSchema.value(4, false).readOnly().description("periods since start").build());
-        declare(node, LED, VertexSchema.value(1, false).range(0, 1).writable().description("LED, 1 = on").build());
-        declare(node, NAME, VertexSchema.name(64).readOnly().description("the board's name").build());
-    }
-
-    private static void declare(Node node, NodePath path, VertexSchema schema) {
-        int r = node.declare(path, schema);
-        if (r != WireError.OK) {
-            throw new IllegalStateException("cannot declare " + path + ": " + WireError.identity(r));
+        for (BoardFile.Vertex v : BoardSetup.demo(-1).vertices()) {
+            int r = node.declare(NodePath.of(v.path()), v.schema());
+            if (r != WireError.OK) {
+                throw new IllegalStateException("cannot declare " + v.path() + ": " + WireError.identity(r));
+            }
         }
     }
 
@@ -99,7 +94,6 @@ public final class Board implements AutoCloseable {
     }
 
     public void start() {
-        next = System.nanoTime() + periodNanos;
         loop.start();
     }
 
@@ -111,38 +105,14 @@ public final class Board implements AutoCloseable {
         return loop;
     }
 
-    /** Publishes done so far (count of periods). */
-    public long count() {
-        return count;
-    }
-
-    /** The loop's periodic step: publishes when the period has passed; returns when it is next due. */
-    private long step(long now) {
-        if (periodNanos <= 0) {
-            return now + 3_600_000_000_000L;
-        }
-        if (now - next >= 0) {
-            next = now + periodNanos;
-            count++;
-            publishAll();
-        }
-        return next;
-    }
-
-    private void publishAll() {
-        long n = count;
-        publish(TEMP, Math.round(2150 + 180 * Math.sin(phase + n / 12.0) + 15 * Math.sin(n * 1.7)), 2);
-        publish(HUMIDITY, Math.round(480 + 60 * Math.cos(phase + n / 20.0)), 2);
-        publish(COUNTER, n, 4);
-    }
-
-    private void publish(NodePath p, long v, int width) {
-        w.wrap(buf, 0, buf.length).value(v, width);
-        loop.node().write(p, buf, 0, w.length());
+    /** What the board runs. */
+    public BoardProgram program() {
+        return program;
     }
 
     @Override
     public void close() {
         loop.close();
+        program.close();
     }
 }

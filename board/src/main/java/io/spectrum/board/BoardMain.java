@@ -1,6 +1,11 @@
 package io.spectrum.board;
 
+import io.spectrum.board.decl.BoardFile;
+import io.spectrum.board.decl.BoardFileError;
+import io.spectrum.board.decl.BoardFileParser;
+import io.spectrum.board.decl.BoardSetup;
 import io.spectrum.link.Link;
+import io.spectrum.node.api.NodeConfig;
 import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
@@ -11,31 +16,42 @@ import java.io.IOException;
 import java.io.PrintWriter;
 
 /**
- * What a flashed board runs: the demo {@link Board} on exactly one link, until stopped. The board
+ * What a flashed board runs: a {@link Board} declared by a board file ({@code --config FILE}, docs/board.md;
+ * without one the shipped demo board) on exactly one link, until stopped. The board
  * bundle carries no command-line library, so the options are parsed here; {@code spectrum board}
  * on a host hands its arguments to the same {@link #run} so both accept the same options.
  *
  * <pre>
  * BoardMain (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE [--baud N])
- *           [--name NAME] [--period MS] [--ping MS] [--timeout MS] [--frame BYTES] [--rcvbuf BYTES]
+ *           [--config FILE] [--app JAR]... [--check] [--name NAME] [--period MS] [--ping MS] [--timeout MS] [--frame BYTES] [--rcvbuf BYTES]
  *           [--dtls-key FILE --dtls-ca FILE | --dtls-keys DIR]
  *           [--duration SECONDS] [--exit-with-stdin] [--help] [--version]
  * </pre>
- * Exit codes: 0 after a normal stop, 2 for a usage error or a link that cannot be opened.
+ * Exit codes: 0 after a normal stop, 2 for a usage error, a board file that cannot be run (one line:
+ * {@code board: FILE:LINE: FIELD: problem}; nothing was declared, opened or served) or a link that
+ * cannot be opened.
  */
 public final class BoardMain {
     static final String USAGE = String.join(System.lineSeparator(),
             "Usage: board (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE [--baud N]) [options]",
-            "Run a NARROW board node with demo vertices (/board/temp, /board/humidity, /board/counter,",
-            "/board/led, /board/name) on one UDP or serial link.",
+            "Run a NARROW board node on one UDP or serial link, its vertices declared by a board file",
+            "(docs/board.md); without --config the demo board (/board/temp, /board/humidity,",
+            "/board/counter, /board/led, /board/name on simulated sources).",
+            "      --config FILE        The board file (YAML): vertices with their declarations and their",
+            "                           sources or sinks (GPIO, PWM, I2C, 1-Wire, the board itself, a",
+            "                           file or a command), and board apps. Refused at start, with the",
+            "                           line and field named, if anything in it is wrong.",
+            "      --app JAR            A jar holding the board apps the file names (repeatable).",
+            "      --check              Check the board file and exit (0 when it would run).",
             "      --udp HOST:PORT      Bind and listen on UDP (hosts learn us by dialing). A bare :PORT",
             "                           binds 127.0.0.1; 0.0.0.0 exposes the board to every network",
             "                           it is on (a warning says what; docs/security.md).",
             "      --peer HOST:PORT     Dial a UDP listener instead.",
             "      --serial DEVICE      Serial device (e.g. /dev/ttyUSB0 or a pty).",
             "      --baud N             Serial baud rate (8N1). Default: 115200.",
-            "      --name NAME          Board name, published as /board/name. Default: board.",
-            "      --period MS          Update period of the demo values. Default: 250.",
+            "      --name NAME          Board name (the demo publishes it as /board/name). Default: the",
+            "                           file's name:, else board.",
+            "      --period MS          Default period of the file's sources (the demo's: 250).",
             "      --ping MS            Probe a quiet peer after this long. Default: 1000.",
             "      --timeout MS         Report a silent peer down after this long. Default: 5000.",
             "      --frame BYTES        Largest frame on the link (UDP default 65507, serial 4096); the",
@@ -55,8 +71,11 @@ public final class BoardMain {
     private String peer;
     private String serial;
     private int baud = 115200;
-    private String name = "board";
-    private long periodMillis = 250;
+    private String name;
+    private long periodMillis = -1;
+    private String config;
+    private final java.util.List<java.nio.file.Path> apps = new java.util.ArrayList<>();
+    private boolean check;
     private long pingMillis = LinkSpec.DEFAULT_PING_MILLIS;
     private long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
     private int frameBytes;
@@ -134,6 +153,7 @@ public final class BoardMain {
                     return "";
                 }
                 case "--exit-with-stdin" -> exitWithStdin = true;
+                case "--check" -> check = true;
                 default -> {
                     if (!a.startsWith("--") || i + 1 >= args.length) {
                         return a.startsWith("--") ? a + " needs a value" : "unexpected argument '" + a + "'";
@@ -145,6 +165,8 @@ public final class BoardMain {
                         case "--serial" -> serial = v;
                         case "--baud" -> baud = Integer.parseInt(v);
                         case "--name" -> name = v;
+                        case "--config" -> config = v;
+                        case "--app" -> apps.add(java.nio.file.Path.of(v));
                         case "--period" -> periodMillis = Long.parseLong(v);
                         case "--ping" -> pingMillis = Long.parseLong(v);
                         case "--timeout" -> timeoutMillis = Long.parseLong(v);
@@ -161,32 +183,67 @@ public final class BoardMain {
                 }
             }
         }
-        if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 64) {
+        if (name != null && name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 64) {
             return "--name must be at most 64 bytes";
         }
         if (serial != null && (dtlsKey != null || dtlsCa != null || dtlsKeys != null)) {
             return "DTLS is for a UDP link (--udp or --peer), not --serial";
+        }
+        if (check) {
+            return config != null ? null : "--check needs --config FILE";
         }
         int given = (udp != null ? 1 : 0) + (peer != null ? 1 : 0) + (serial != null ? 1 : 0);
         return given == 1 ? null : "give exactly one of --udp HOST:PORT, --peer HOST:PORT, --serial DEVICE";
     }
 
     private int start(PrintWriter out, PrintWriter err) {
-        Link link;
+        // the board file is read and checked before any link is opened: a wrong one changes nothing
+        BoardFile file;
         try {
-            LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
-                    .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer)
-                    .dtls(LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, name));
-            link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
-                    : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
-                    : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
-        } catch (IllegalArgumentException | IOException e) {
-            err.println("board: cannot open the link: " + e.getMessage());
+            file = config == null ? null : new BoardFileParser(periodMillis).parse(java.nio.file.Path.of(config));
+        } catch (BoardFileError e) {
+            err.println("board: " + e.getMessage());
             err.flush();
             return 2;
         }
-        Board board = program == null ? new Board(name, periodMillis)
-                : new Board(name, io.spectrum.node.api.NodeConfig.defaults(), program.apply(name));
+        Link link = null;
+        if (!check) {
+            // then the link, at once: a serial host's requests that arrive before the port is open are lost
+            try {
+                LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
+                        .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer)
+                        .dtls(LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, boardName(file)));
+                link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
+                        : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
+                        : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
+            } catch (IllegalArgumentException | IOException e) {
+                err.println("board: cannot open the link: " + e.getMessage());
+                err.flush();
+                return 2;
+            }
+        }
+        // then the board (its pins): if one cannot be opened, the link is closed again before it served anything
+        Board board;
+        try {
+            board = board(file);
+        } catch (BoardFileError e) {
+            closeQuietly(link);
+            err.println("board: " + e.getMessage());
+            err.flush();
+            return 2;
+        } catch (IllegalStateException e) {
+            closeQuietly(link);
+            err.println("board: cannot start: " + e.getMessage().replace('\n', ' '));
+            err.flush();
+            return 2;
+        }
+        if (check) {
+            board.close();
+            out.println(config + ": ok (" + board.name() + ")");
+            out.flush();
+            return 0;
+        }
+        String name = board.name();
         board.attach(link);
         for (String warning : LinkNotices.atStart(link, board.loop().node())) {
             err.println(warning);
@@ -204,5 +261,31 @@ public final class BoardMain {
         out.println(name + " stopped");
         out.flush();
         return 0;
+    }
+
+    private static void closeQuietly(Link link) {
+        if (link != null) {
+            link.close();
+        }
+    }
+
+    /** The board the options ask for: a program, the board file (and its apps) or the demo. */
+    private Board board(BoardFile file) throws BoardFileError {
+        NodeConfig nodeConfig = NodeConfig.defaults();
+        if (program != null) {
+            String n = name != null ? name : "board";
+            return new Board(n, nodeConfig, program.apply(n));
+        }
+        if (file == null) {
+            String n = name != null ? name : "board";
+            return new Board(n, periodMillis >= 0 ? periodMillis : 250);
+        }
+        String n = boardName(file);
+        return new Board(n, nodeConfig, BoardSetup.host(file, n, apps));
+    }
+
+    /** The board's name: --name, else the board file's, else "board" (also the DTLS key's name in --dtls-keys DIR). */
+    private String boardName(BoardFile file) {
+        return name != null ? name : file != null && file.name() != null ? file.name() : "board";
     }
 }

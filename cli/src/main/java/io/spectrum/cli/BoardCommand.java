@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
  * the host's command line. Its options are the board's own ({@code spectrum board --help}), parsed by
  * {@link BoardMain} so the command and the board bundle accept exactly the same arguments.
  */
-@Command(name = "board", description = "Run a NARROW board node with demo vertices on a UDP or serial link (--help lists its options).")
+@Command(name = "board", description = "Run a NARROW board node on a UDP or serial link: a board file's vertices (--config FILE, docs/board.md) or the demo board (--help lists its options).")
 public final class BoardCommand implements Callable<Integer> {
     @Unmatched
     List<String> args = new ArrayList<>();

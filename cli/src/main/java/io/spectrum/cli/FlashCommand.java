@@ -30,9 +30,10 @@ import java.util.concurrent.Callable;
                 "or onto a running board over ssh (needs key login and passwordless sudo):",
                 "  ./spectrum flash --ssh pi@raspberrypi.local",
                 "",
-                "Installs /opt/spectrum (jar, launcher, optional runtime),",
-                "/etc/spectrum/board.conf (kept if present) and spectrum-board.service,",
-                "enabled. Safe to run again.",
+                "Installs /opt/spectrum (jar, launcher, optional runtime and apps),",
+                "/etc/spectrum/board.conf (kept if present), the board file",
+                "/etc/spectrum/board.yaml (with --config; docs/board.md) and",
+                "spectrum-board.service, enabled. Safe to run again.",
                 ""},
         footer = {"", "After flashing: sudo journalctl -u spectrum-board -f on the board shows its output."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -85,6 +86,16 @@ public final class FlashCommand implements Callable<Integer> {
                     + "as /opt/spectrum/runtime; without it the board's own java 17+ is used.")
     Path runtime;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Install this board file as /etc/spectrum/board.yaml (its vertices, pins, sensors and apps; "
+                    + "docs/board.md). It is checked first: a wrong file is refused here, with its line and field.")
+    Path boardFile;
+
+    @Option(names = "--app", paramLabel = "JAR",
+            description = "Install this board app jar in /opt/spectrum/apps (repeatable; they replace the installed apps). "
+                    + "The board file's apps: list names the classes to start.")
+    List<Path> apps;
+
     @Option(names = "--ssh-port", paramLabel = "PORT", defaultValue = "22", description = "ssh port (default: ${DEFAULT-VALUE}).")
     int sshPort;
 
@@ -111,7 +122,11 @@ public final class FlashCommand implements Callable<Integer> {
                     keys = io.spectrum.packaging.BoardKeys.fromDir(dtlsKeys, dtlsName);
                     config = config.withDtls();
                 }
-                bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig, keys);
+                if (boardFile != null) {
+                    checkBoardFile(boardFile);
+                }
+                bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig, keys,
+                        boardFile, apps != null ? apps : List.of());
             } catch (IllegalArgumentException e) {
                 throw new FlashException(FlashException.USAGE, e.getMessage());
             }
@@ -126,6 +141,15 @@ public final class FlashCommand implements Callable<Integer> {
             err.println("spectrum flash: " + e.getMessage());
             err.flush();
             return e.exitCode();
+        }
+    }
+
+    /** Refuses a board file the board would refuse at start (the same parser), before anything is written. */
+    static void checkBoardFile(Path file) throws FlashException {
+        try {
+            new io.spectrum.board.decl.BoardFileParser(-1).parse(file);
+        } catch (io.spectrum.board.decl.BoardFileError e) {
+            throw new FlashException(FlashException.USAGE, "--config: " + e.getMessage());
         }
     }
 

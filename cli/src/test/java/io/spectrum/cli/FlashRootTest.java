@@ -201,7 +201,53 @@ class FlashRootTest {
         return out;
     }
 
-    /** The board bundle holds what a board runs and nothing of the CLI, dashboard, HIL or JSON library. */
+    @Test
+    void installsABoardFileAndAppsAndTheLauncherRunsThem() throws Exception {
+        Path root = rootfs();
+        Path file = tmp.resolve("shed.yaml");
+        Files.writeString(file, "name: shed\nvertices:\n  - {path: /shed/level, type: u16, initial: 7}\n");
+        Path app = tmp.resolve("my-app.jar");
+        try (java.util.jar.JarOutputStream j = new java.util.jar.JarOutputStream(Files.newOutputStream(app))) {
+            j.putNextEntry(new java.util.jar.JarEntry("README"));
+            j.write("an app jar".getBytes());
+        }
+        Cli.Run r = flash(root, "--udp", "127.0.0.1:0", "--config", file.toString(), "--app", app.toString());
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains("board     -> /etc/spectrum/board.yaml"), r.out());
+        assertEquals(Files.readString(file), Files.readString(root.resolve("etc/spectrum/board.yaml")));
+        assertTrue(Files.isRegularFile(root.resolve("opt/spectrum/apps/my-app.jar")));
+
+        // the installed launcher runs the installed board file (its name, its vertex) and passes the apps
+        Path launcher = root.resolve("opt/spectrum/bin/spectrum-board");
+        Files.writeString(root.resolve("etc/spectrum/board.conf"),
+                "SERIAL_PORT=\nUDP=127.0.0.1:0\nJAVA_OPTS=-Xmx64m\nEXTRA_ARGS=--duration 1\n");
+        Cli.Run board = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
+        assertEquals(0, board.code(), board.out());
+        assertTrue(board.out().contains("shed ready on udp 127.0.0.1:"), board.out());
+
+        // a second flash without --app keeps the installed apps
+        assertEquals(0, flash(root).code());
+        assertTrue(Files.isRegularFile(root.resolve("opt/spectrum/apps/my-app.jar")));
+    }
+
+    @Test
+    void refusesAWrongBoardFileWithItsLineBeforeWritingAnything() throws Exception {
+        Path root = rootfs();
+        Path file = tmp.resolve("bad.yaml");
+        Files.writeString(file, "vertices:\n  - {path: /a, type: u8}\n  - {path: /b, type: u8, sink: {kind: gpio-out, pin: 30}}\n");
+        Cli.Run r = flash(root, "--config", file.toString());
+        assertEquals(2, r.code(), r.all());
+        assertEquals("spectrum flash: --config: " + file + ":3: vertices[1].sink.pin: 30 is out of range 0..27", r.err().trim());
+        assertFalse(Files.exists(root.resolve("opt")), "nothing was written");
+        Cli.Run noJar = flash(root, "--app", tmp.resolve("nope.jar").toString());
+        assertEquals(2, noJar.code());
+        assertTrue(noJar.err().contains("is not a jar file"), noJar.err());
+    }
+
+    /**
+     * The board bundle holds what a board runs (the node, the runtime, the board-file parser, pi4j with
+     * the providers a Pi needs and its mock platform) and nothing of the CLI, dashboard, HIL or JSON library.
+     */
     static void assertBoardOnly(Path jar) throws Exception {
         List<String> names;
         try (java.util.jar.JarFile f = new java.util.jar.JarFile(jar.toFile())) {
@@ -210,9 +256,19 @@ class FlashRootTest {
         assertTrue(names.contains("io/spectrum/board/BoardMain.class"), "board main present");
         assertTrue(names.contains("io/spectrum/node/NarrowNode.class"), "NARROW node present");
         assertTrue(names.contains("io/spectrum/runtime/NodeLoop.class"), "runtime present");
+        assertTrue(names.contains("io/spectrum/board/demo-board.yaml"), "the demo board file present");
+        assertTrue(names.contains("org/snakeyaml/engine/v2/api/lowlevel/Compose.class"), "the board-file parser present");
+        for (String pi4j : List.of("com/pi4j/Pi4J.class",
+                "com/pi4j/plugin/gpiod/provider/gpio/digital/GpioDDigitalInputProvider.class",
+                "com/pi4j/plugin/linuxfs/provider/i2c/LinuxFsI2CProvider.class",
+                "com/pi4j/plugin/linuxfs/provider/pwm/LinuxFsPwmProvider.class",
+                "com/pi4j/plugin/mock/provider/gpio/digital/MockDigitalInputProvider.class")) {
+            assertTrue(names.contains(pi4j), "pi4j in the bundle: " + pi4j);
+        }
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("lib/aarch64/") && n.endsWith(".so")), "pi4j's aarch64 natives");
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("lib/armhf/") && n.endsWith(".so")), "pi4j's armhf natives");
         for (String banned : List.of("io/spectrum/cli/", "io/spectrum/host/", "io/spectrum/hil/", "io/spectrum/packaging/",
-                "io/spectrum/vectors/", "picocli/", "com/fasterxml/", "com/pi4j/",
-                "com/sun/jna/", "io/spectrum/link/serial/pty/")) {
+                "io/spectrum/vectors/", "picocli/", "com/fasterxml/", "io/spectrum/link/serial/pty/", "com/jcraft/")) {
             List<String> hits = names.stream().filter(n -> n.startsWith(banned)).limit(3).toList();
             assertTrue(hits.isEmpty(), "the board bundle carries " + banned + ": " + hits);
         }

@@ -49,6 +49,24 @@ public interface BoardTarget extends AutoCloseable {
     }
 
     /**
+     * True when the suite can drive the board's declared input pins and read its output pins (an
+     * emulated board on pi4j's mock platform; a real board would need a second Pi wired to it).
+     */
+    default boolean canDrivePins() {
+        return false;
+    }
+
+    /** Drives the board's input pin {@code bcm} to a level, as a button or sensor wired to it would. */
+    default void drivePin(int bcm, boolean high) throws Exception {
+        throw new UnsupportedOperationException(name() + " cannot drive pins");
+    }
+
+    /** The level of the board's output pin {@code bcm}. */
+    default boolean pinLevel(int bcm) throws Exception {
+        throw new UnsupportedOperationException(name() + " cannot read pins");
+    }
+
+    /**
      * Why the board cannot answer at all right now (e.g. an emulated board's process exited), or
      * null. The suite fails a scenario at once with this reason instead of waiting out timeouts.
      */

@@ -1,14 +1,26 @@
 package io.spectrum.hil;
 
+import com.pi4j.io.gpio.digital.DigitalState;
+import com.pi4j.plugin.mock.provider.gpio.digital.MockDigitalInput;
+import com.pi4j.plugin.mock.provider.gpio.digital.MockDigitalOutput;
+import io.spectrum.board.app.AppHost;
+import io.spectrum.board.decl.BoardFile;
+import io.spectrum.board.decl.BoardFileError;
+import io.spectrum.board.decl.BoardFileParser;
+import io.spectrum.board.decl.BoardSetup;
+import io.spectrum.hil.hw.EmulatedBoardTarget;
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
-import io.spectrum.node.api.NodePath;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -16,27 +28,19 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A board in this JVM: a NarrowNode with the demo vertices behind an in-memory link pair, driven
+ * A board in this JVM: a NarrowNode running the emulated board's file (the demo vertices, sims every
+ * 50 ms, and the button and relay pins on pi4j's mock platform) behind an in-memory link pair, driven
  * from the host side's polls. A {@code tamper} function sits on the board's transmit path so tests
  * can break the board on purpose and prove a scenario notices (negative controls).
  */
 final class InProcessBoard implements BoardTarget {
-    private final NarrowNode node = newBoardNode();
-    /** A node with the stock board's declarations, like the firmware the suite targets. */
-    private static NarrowNode newBoardNode() {
-        NarrowNode n = new NarrowNode(NodeConfig.defaults());
-        io.spectrum.board.Board.declare(n);
-        return n;
-    }
+    private final NarrowNode node = new NarrowNode(NodeConfig.defaults());
+    private final AppHost host;
 
     private final Function<byte[], List<byte[]>> tamper;
     private final Function<byte[], byte[]> rxTamper;
     private final ArrayDeque<byte[]> toBoard = new ArrayDeque<>();
     private final ArrayDeque<byte[]> toHost = new ArrayDeque<>();
-    private final TlvWriter w = new TlvWriter();
-    private final byte[] buf = new byte[64];
-    private long counter;
-    private long nextPublish = System.nanoTime();
 
     private final Link boardSide = new QueueLink("board side") {
         @Override
@@ -85,9 +89,17 @@ final class InProcessBoard implements BoardTarget {
     InProcessBoard(Function<byte[], List<byte[]>> tamper, Function<byte[], byte[]> rxTamper) {
         this.tamper = tamper;
         this.rxTamper = rxTamper;
+        try (InputStream in = EmulatedBoardTarget.class.getResourceAsStream(EmulatedBoardTarget.BOARD_FILE)) {
+            Path dir = Files.createTempDirectory("in-process-board"); // the mock-pin files (unused: pins are driven in this JVM)
+            dir.toFile().deleteOnExit();
+            BoardFile file = new BoardFileParser(50).parse("emulated-board.yaml",
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8), dir);
+            host = BoardSetup.host(file, "in-process", List.of());
+        } catch (IOException | BoardFileError e) {
+            throw new IllegalStateException("the emulated board file: " + e.getMessage(), e);
+        }
+        host.install(node);
         node.attach(boardSide);
-        w.wrap(buf, 0, buf.length).value(0, 1);
-        node.write(NodePath.of("/board/led"), buf, 0, w.length());
     }
 
     InProcessBoard() {
@@ -95,15 +107,7 @@ final class InProcessBoard implements BoardTarget {
     }
 
     private void runBoard() {
-        long now = System.nanoTime();
-        if (now - nextPublish >= 0) {
-            nextPublish = now + 50_000_000L;
-            counter++;
-            w.wrap(buf, 0, buf.length).value(counter, 4);
-            node.write(NodePath.of("/board/counter"), buf, 0, w.length());
-            w.wrap(buf, 0, buf.length).value(2000 + counter % 50, 2);
-            node.write(NodePath.of("/board/temp"), buf, 0, w.length());
-        }
+        host.step(node, System.nanoTime());
         while (node.poll() > 0) {
             node.tick();
         }
@@ -140,7 +144,24 @@ final class InProcessBoard implements BoardTarget {
     }
 
     @Override
+    public boolean canDrivePins() {
+        return true;
+    }
+
+    @Override
+    public void drivePin(int bcm, boolean high) {
+        host.pi4j().registry().get("spectrum-in-" + bcm, MockDigitalInput.class)
+                .mockState(high ? DigitalState.HIGH : DigitalState.LOW);
+    }
+
+    @Override
+    public boolean pinLevel(int bcm) {
+        return host.pi4j().registry().get("spectrum-out-" + bcm, MockDigitalOutput.class).isHigh();
+    }
+
+    @Override
     public void close() {
+        host.close();
         node.close();
     }
 

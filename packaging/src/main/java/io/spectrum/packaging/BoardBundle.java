@@ -28,6 +28,8 @@ import java.util.stream.Stream;
  * opt/spectrum/lib/*.jar                      spectrum-board.jar (board main, runtime, node, links, jSerialComm)
  * opt/spectrum/bin/spectrum-board             launcher: reads board.conf, runs the board main (io.spectrum.board.BoardMain)
  * opt/spectrum/runtime/                       optional jlinked aarch64 runtime (bin/java)
+ * opt/spectrum/apps/*.jar                     optional board apps (flash --app); the launcher puts them on the class path
+ * etc/spectrum/board.yaml                     optional board file (flash --config, docs/board.md); without it the demo board
  * etc/systemd/system/spectrum-board.service   the service unit
  * etc/spectrum/board.conf                     serial port, baud, UDP; kept if it already exists
  * etc/systemd/system/multi-user.target.wants/spectrum-board.service -> the unit (enable)
@@ -44,6 +46,9 @@ public final class BoardBundle {
     public static final String UNIT_NAME = "spectrum-board.service";
     public static final String UNIT = "etc/systemd/system/" + UNIT_NAME;
     public static final String CONF = "etc/spectrum/board.conf";
+    /** The board file (docs/board.md) the launcher runs when it exists. */
+    public static final String BOARD_FILE = "etc/spectrum/board.yaml";
+    public static final String APPS = HOME + "/apps";
     public static final String WANTS_LINK = "etc/systemd/system/multi-user.target.wants/" + UNIT_NAME;
     /** Where the enable symlink points, as the board sees it. */
     public static final String UNIT_ON_BOARD = "/" + UNIT;
@@ -53,15 +58,11 @@ public final class BoardBundle {
     private final BoardConfig config;
     private final BoardKeys keys;
     private final boolean resetConfig;
+    private final Path boardFile;
+    private final List<Path> apps;
 
-    /**
-     * @param classpath   jars (copied) or class directories (packed into jars) that run {@code spectrum}
-     * @param runtime     a runtime image to ship (must hold bin/java), or null to use the board's java
-     * @param config      values for a new board.conf
-     * @param resetConfig overwrite an existing board.conf
-     */
     public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig) {
-        this(classpath, runtime, config, resetConfig, null);
+        this(classpath, runtime, config, resetConfig, null, null, List.of());
     }
 
     /**
@@ -69,6 +70,20 @@ public final class BoardBundle {
      * {@code /etc/spectrum/keys}; the config should then point at them ({@link BoardConfig#withDtls}).
      */
     public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig, BoardKeys keys) {
+        this(classpath, runtime, config, resetConfig, keys, null, List.of());
+    }
+
+    /**
+     * @param classpath   jars (copied) or class directories (packed into jars) that run {@code spectrum}
+     * @param runtime     a runtime image to ship (must hold bin/java), or null to use the board's java
+     * @param config      values for a new board.conf
+     * @param resetConfig overwrite an existing board.conf
+     * @param keys        the board's DTLS files to install into {@code /etc/spectrum/keys}, or null for none
+     * @param boardFile   a board file to install as board.yaml (checked by the caller), or null to leave it
+     * @param apps        board app jars to install (they replace the installed ones); empty leaves them
+     */
+    public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig, BoardKeys keys,
+                       Path boardFile, List<Path> apps) {
         if (classpath.isEmpty()) {
             throw new IllegalArgumentException("nothing to install: the classpath is empty");
         }
@@ -80,6 +95,16 @@ public final class BoardBundle {
         if (runtime != null && !Files.isExecutable(runtime.resolve("bin/java"))) {
             throw new IllegalArgumentException("--runtime " + runtime + " has no bin/java; build one with packaging/build-arm64-runtime.sh");
         }
+        if (boardFile != null && !Files.isRegularFile(boardFile)) {
+            throw new IllegalArgumentException("--config " + boardFile + " is not a file");
+        }
+        for (Path app : apps) {
+            if (!Files.isRegularFile(app) || !app.getFileName().toString().endsWith(".jar")) {
+                throw new IllegalArgumentException("--app " + app + " is not a jar file; build the app first");
+            }
+        }
+        this.boardFile = boardFile;
+        this.apps = List.copyOf(apps);
         this.classpath = List.copyOf(classpath);
         this.runtime = runtime;
         this.config = config;
@@ -94,11 +119,17 @@ public final class BoardBundle {
      */
     public void install(Path root, boolean enable, PrintWriter out) throws IOException {
         Path home = root.resolve(HOME);
-        int steps = 5 + (enable ? 1 : 0) + (runtime != null ? 1 : 0) + (keys != null ? 1 : 0);
+        int steps = 5 + (enable ? 1 : 0) + (runtime != null ? 1 : 0) + (keys != null ? 1 : 0) + (apps.isEmpty() ? 0 : 1)
+                + (boardFile == null ? 0 : 1);
         int step = 0;
 
         out.printf("[%d/%d] libraries -> /%s/lib%n", ++step, steps, HOME);
-        installLibraries(home.resolve("lib"), out);
+        installJars(classpath, home.resolve("lib"), out);
+
+        if (!apps.isEmpty()) {
+            out.printf("[%d/%d] apps      -> /%s%n", ++step, steps, APPS);
+            installJars(apps, home.resolve("apps"), out);
+        }
 
         out.printf("[%d/%d] launcher  -> /%s/bin/spectrum-board%n", ++step, steps, HOME);
         Path launcher = home.resolve("bin/spectrum-board");
@@ -127,6 +158,10 @@ public final class BoardBundle {
             out.printf("[%d/%d] keys      -> /%s%n", ++step, steps, BoardKeys.DIR);
         }
         installKeys(root.resolve(BoardKeys.DIR), out);
+        if (boardFile != null) {
+            out.printf("[%d/%d] board     -> /%s (from %s)%n", ++step, steps, BOARD_FILE, boardFile);
+            report(out, root.resolve(BOARD_FILE), writeIfChanged(root.resolve(BOARD_FILE), Files.readAllBytes(boardFile)));
+        }
 
         out.printf("[%d/%d] readme    -> /%s/README.board%n", ++step, steps, HOME);
         report(out, home.resolve("README.board"), writeIfChanged(home.resolve("README.board"), resource("README.board")));
@@ -163,10 +198,11 @@ public final class BoardBundle {
         }
     }
 
-    private void installLibraries(Path lib, PrintWriter out) throws IOException {
+    /** Makes {@code dir} hold exactly {@code entries} (jars copied, class directories packed). */
+    private static void installJars(List<Path> entries, Path lib, PrintWriter out) throws IOException {
         Files.createDirectories(lib);
         Set<String> names = new HashSet<>();
-        for (Path entry : classpath) {
+        for (Path entry : entries) {
             String name = libraryName(entry, names);
             Path target = lib.resolve(name);
             byte[] content;

@@ -122,12 +122,16 @@ public final class SshInstaller {
                 "if [ -d \"$S/etc/spectrum/keys\" ]; then cp -R \"$S/etc/spectrum/keys/.\" /etc/spectrum/keys/;"
                         + " chmod 600 /etc/spectrum/keys/*.key 2>/dev/null || true; fi",
                 "rm -rf /opt/spectrum/lib /opt/spectrum/bin" + (shipsRuntime ? " /opt/spectrum/runtime" : ""),
+                // apps given: they replace the installed ones; none given: those installed stay
+                "if [ -d \"$S/opt/spectrum/apps\" ]; then rm -rf /opt/spectrum/apps; fi",
                 "cp -R \"$S/opt/spectrum/.\" /opt/spectrum/",
                 "chmod 755 /opt/spectrum/bin/spectrum-board",
                 "cp \"$S/etc/systemd/system/spectrum-board.service\" /etc/systemd/system/spectrum-board.service",
                 "if [ ! -f /etc/spectrum/board.conf ] || [ " + (resetConfig ? "yes" : "no") + " = yes ]; then",
                 "  cp \"$S/etc/spectrum/board.conf\" /etc/spectrum/board.conf; echo 'wrote /etc/spectrum/board.conf'",
                 "else echo 'kept the existing /etc/spectrum/board.conf'; fi",
+                "if [ -f \"$S/etc/spectrum/board.yaml\" ]; then cp \"$S/etc/spectrum/board.yaml\" /etc/spectrum/board.yaml;"
+                        + " echo 'wrote /etc/spectrum/board.yaml'; fi",
                 "systemctl daemon-reload",
                 "if systemctl is-active --quiet spectrum-board.service; then systemctl restart spectrum-board.service; fi",
                 "systemctl enable --now spectrum-board.service",

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * How to launch an emulated board: a java executable (the host JVM's, or the aarch64 runtime under
  * qemu), a class path holding the board application (io.spectrum.board.BoardMain), and JVM options.
- * The board runs {@code BoardMain --serial DEVICE --baud 115200 --name NAME}, its output appended to a
- * log file next to the pty pair.
+ * The board runs {@code BoardMain --serial DEVICE --baud 115200 --name NAME [--config FILE]}, its output
+ * appended to a log file next to the pty pair.
  */
 public final class BoardProcess {
     public static final String MAIN = "io.spectrum.board.BoardMain";
@@ -19,6 +19,7 @@ public final class BoardProcess {
     private final String classPath;
     private final List<String> jvmOptions;
     private final String mainClass;
+    private final Path boardFile;
 
     public BoardProcess(String java, String classPath, List<String> jvmOptions) {
         this(java, classPath, jvmOptions, MAIN);
@@ -26,10 +27,20 @@ public final class BoardProcess {
 
     /** With another main class taking the same arguments (tests of the target machinery). */
     public BoardProcess(String java, String classPath, List<String> jvmOptions, String mainClass) {
+        this(java, classPath, jvmOptions, mainClass, null);
+    }
+
+    private BoardProcess(String java, String classPath, List<String> jvmOptions, String mainClass, Path boardFile) {
         this.java = java;
         this.classPath = classPath;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.mainClass = mainClass;
+        this.boardFile = boardFile;
+    }
+
+    /** The same launcher running the board declared by {@code file} (docs/board.md). */
+    public BoardProcess withBoardFile(Path file) {
+        return new BoardProcess(java, classPath, jvmOptions, mainClass, file);
     }
 
     /** The JVM running this code, with this JVM's class path. */
@@ -40,7 +51,7 @@ public final class BoardProcess {
 
     /** The same launcher with another main class. */
     public BoardProcess withMain(String main) {
-        return new BoardProcess(java, classPath, jvmOptions, main);
+        return new BoardProcess(java, classPath, jvmOptions, main, boardFile);
     }
 
     public String java() {
@@ -63,6 +74,10 @@ public final class BoardProcess {
         cmd.add("115200");
         cmd.add("--name");
         cmd.add(name);
+        if (boardFile != null) {
+            cmd.add("--config");
+            cmd.add(boardFile.toString());
+        }
         return cmd;
     }
 

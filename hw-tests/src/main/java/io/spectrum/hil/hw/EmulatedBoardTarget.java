@@ -13,14 +13,22 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * An emulated board: a separate board process ({@code spectrum board --serial DIR/board}) behind a
- * fresh pseudo-terminal pair ({@link PtyPair}), reached by the host through the serial link on
- * {@code DIR/host}.
+ * An emulated board: a separate board process ({@code spectrum board --serial DIR/board --config
+ * DIR/board.yaml}) behind a fresh pseudo-terminal pair ({@link PtyPair}), reached by the host through
+ * the serial link on {@code DIR/host}. Its board file ({@link #BOARD_FILE}) declares the demo
+ * vertices plus an input pin ({@link #BUTTON_PIN}) and an output pin ({@link #RELAY_PIN}) on pi4j's
+ * mock platform, whose levels the suite drives and reads through the board's mock-pin files
+ * ({@code DIR/pins/gpioN}).
  * Its reset line is a pi4j mock DigitalOutput; asserting it stops the board process and releasing it
  * starts a new one, as a real reset would. The host end, and so the host's link, stay up across a
  * reset. Closing stops the board and the pty pair (its devices hang up) and removes the pty links.
  */
 public final class EmulatedBoardTarget implements BoardTarget {
+    /** The emulated board's board file, a resource of this module. */
+    public static final String BOARD_FILE = "/io/spectrum/hil/emulated-board.yaml";
+    /** The declared input pin (BCM) and the declared output pin, as emulated-board.yaml has them. */
+    public static final int BUTTON_PIN = 22;
+    public static final int RELAY_PIN = 27;
     private final String name;
     private final BoardProcess launcher;
     private final Path dir;
@@ -38,11 +46,17 @@ public final class EmulatedBoardTarget implements BoardTarget {
     private EmulatedBoardTarget(String name, BoardProcess launcher, Path dir, Duration timeout)
             throws IOException, InterruptedException {
         this.name = name;
-        this.launcher = launcher;
         this.dir = dir;
         this.boardLog = dir.resolve("board.log");
         Files.createDirectories(dir);
         Files.deleteIfExists(boardLog); // one log per run
+        try (java.io.InputStream in = EmulatedBoardTarget.class.getResourceAsStream(BOARD_FILE)) {
+            if (in == null) {
+                throw new IOException(BOARD_FILE + " is missing from the hw-tests jar");
+            }
+            Files.write(dir.resolve("board.yaml"), in.readAllBytes());
+        }
+        this.launcher = launcher.withBoardFile(dir.resolve("board.yaml"));
         this.pair = new PtyPair(dir.resolve("host"), dir.resolve("board"), dir.resolve("pty.log"));
         try {
             this.resetLine = Pi4jResetLine.mock(17);
@@ -192,6 +206,25 @@ public final class EmulatedBoardTarget implements BoardTarget {
     @Override
     public void injectRawBytes(byte[] bytes) throws Exception {
         serial.injectRawBytes(bytes);
+    }
+
+    @Override
+    public boolean canDrivePins() {
+        return true;
+    }
+
+    @Override
+    public void drivePin(int bcm, boolean high) throws IOException {
+        io.spectrum.board.io.MockPins.write(pins(bcm), high);
+    }
+
+    @Override
+    public boolean pinLevel(int bcm) throws IOException {
+        return "1".equals(io.spectrum.board.io.Sysfs.text(pins(bcm)));
+    }
+
+    private Path pins(int bcm) {
+        return dir.resolve("pins").resolve("gpio" + bcm);
     }
 
     @Override

@@ -13,6 +13,16 @@ public final class DemoBoard {
     public static final String COUNTER = "/board/counter";
     /** A value a remote peer may write (nothing else writes it). */
     public static final String LED = "/board/led";
+    /** A declared GPIO input (BCM {@link #BUTTON_PIN}) of the emulated board, published on each edge. */
+    public static final String BUTTON = "/board/button";
+    /** Its edge counter. */
+    public static final String BUTTON_EDGES = "/board/button-edges";
+    public static final int BUTTON_PIN = 22;
+    /** A declared GPIO output (BCM {@link #RELAY_PIN}) of the emulated board, driven by writes. */
+    public static final String RELAY = "/board/relay";
+    /** The relay pin's state as read back. */
+    public static final String RELAY_STATE = "/board/relay/state";
+    public static final int RELAY_PIN = 27;
     /** The capability map a peer reads in its liveness ping (node-reserved "$" name). */
     public static final String CAPS = Names.CAPS_PATH;
 

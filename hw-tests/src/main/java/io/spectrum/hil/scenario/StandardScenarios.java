@@ -18,6 +18,8 @@ public final class StandardScenarios {
                 new QuietEdgeKeptScenario(),
                 new RetainedReplayScenario(),
                 new SequenceScenario(),
+                new PinInputEdgeScenario(),
+                new PinOutputScenario(),
                 new DamagedFramesScenario(),
                 new InvalidFramesScenario(),
                 new ResetRecoveryScenario(),

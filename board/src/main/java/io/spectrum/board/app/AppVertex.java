@@ -1,0 +1,40 @@
+package io.spectrum.board.app;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
+
+/** One declared vertex of a {@link BoardApp}: publish to it, hear peers' writes of it. */
+public interface AppVertex {
+    NodePath path();
+
+    VertexSchema schema();
+
+    /**
+     * Publishes a raw VALUE ({@code raw × scale + offset} is the value in its unit) to the vertex's
+     * subscribers. Node thread only; allocates nothing.
+     *
+     * @return a {@link io.spectrum.wire.WireError} status: OK, or SCHEMA_TYPE_MISMATCH when the
+     *     value does not fit the declaration (nothing is published)
+     */
+    int publish(long raw);
+
+    /** {@link #publish(long)} of the raw value nearest to {@code value} in the vertex's unit. */
+    int publishUnit(double value);
+
+    /** Publishes text to a NAME vertex (allocates: start-up and rare updates). */
+    int publishText(String text);
+
+    /** The last raw value published or written (0 before any). */
+    long raw();
+
+    /** The last value in the vertex's unit. */
+    default double value() {
+        return schema().toUnit(raw());
+    }
+
+    /**
+     * Calls {@code handler} on the node's loop after each accepted write by a peer (the declaration
+     * must give peers the write right). One handler per vertex.
+     */
+    void onWrite(WriteHandler handler);
+}

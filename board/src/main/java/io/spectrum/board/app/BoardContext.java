@@ -1,0 +1,46 @@
+package io.spectrum.board.app;
+
+import com.pi4j.context.Context;
+import io.spectrum.node.api.VertexSchema;
+
+/**
+ * What a {@link BoardApp} sees of its board. Everything it registers runs on the node's single
+ * thread, so an app needs no locks: {@link #every} work, {@link AppVertex#onWrite} handlers and
+ * {@link Signal} work. Publishing ({@link AppVertex#publish}) is allowed only from there; another
+ * thread (a pi4j listener) hands over with a {@link Signal}.
+ */
+public interface BoardContext {
+    /** The board's name ({@code --name}). */
+    String name();
+
+    /**
+     * Declares a vertex: what it holds, its unit and scale and whether peers may write it. A second
+     * declaration of the same path, a bad path or a declaration the node refuses throws
+     * {@link IllegalArgumentException} naming it (start-up only).
+     */
+    AppVertex declare(String path, VertexSchema schema);
+
+    /** Runs {@code work} on the node's loop every {@code periodMillis} (the first run one period from now). */
+    void every(long periodMillis, Runnable work);
+
+    /**
+     * A handle any thread may {@link Signal#raise} (allocation-free when already raised) to have
+     * {@code work} run once on the node's loop.
+     */
+    Signal signal(Runnable work);
+
+    /** The board's pi4j context (the Pi's GPIO, I2C and PWM, or pi4j's mock platform). */
+    Context pi4j();
+
+    /**
+     * A setting of this app from the board file ({@code apps: - class: ... settings: {key: value}}),
+     * or {@code fallback} when it is not given.
+     */
+    String setting(String key, String fallback);
+
+    /** Where the kernel's {@code /sys} is (a test points it at fake files). */
+    java.nio.file.Path sys();
+
+    /** Where the kernel's {@code /proc} is. */
+    java.nio.file.Path proc();
+}

@@ -1,0 +1,33 @@
+package io.spectrum.board.decl;
+
+import io.spectrum.board.io.Binding;
+import io.spectrum.board.io.MockPins;
+import io.spectrum.node.api.VertexSchema;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A board as its file declares it (docs/board.md): its name, pi4j platform, kernel roots, vertices
+ * with their declarations and sources or sinks, and the board apps to start. Made only by
+ * {@link BoardFileParser}, which has checked every field, so running it applies all or nothing.
+ */
+public record BoardFile(String file, String name, String platform, int pwmChip, MockPins mockPins, Path sys,
+                        Path proc, List<Vertex> vertices, List<App> apps) {
+    public BoardFile {
+        vertices = List.copyOf(vertices);
+        apps = List.copyOf(apps);
+    }
+
+    /** One declared vertex: its path and declaration, its first value, what publishes or drives it. */
+    public record Vertex(String path, VertexSchema schema, Long initial, Binding source, Binding sink, int line) {
+    }
+
+    /** A board app class and its settings. */
+    public record App(String className, Map<String, String> settings, int line) {
+        public App {
+            settings = Map.copyOf(settings);
+        }
+    }
+}

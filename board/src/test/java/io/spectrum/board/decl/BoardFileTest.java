@@ -1,0 +1,151 @@
+package io.spectrum.board.decl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spectrum.board.BoardMain;
+import io.spectrum.wire.AccessMask;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** What a board file declares, and every way a wrong one is refused with its line and field. */
+class BoardFileTest {
+    @TempDir
+    Path tmp;
+
+    private BoardFile parse(String yaml) throws BoardFileError {
+        return new BoardFileParser(-1).parse("b.yaml", yaml, tmp);
+    }
+
+    @Test
+    void theShippedDemoDeclaresTheFiveDemoVertices() {
+        BoardFile demo = BoardSetup.demo(-1);
+        assertEquals(5, demo.vertices().size());
+        BoardFile.Vertex temp = demo.vertices().get(0);
+        assertEquals("/board/temp", temp.path());
+        assertEquals("VALUE i16 Cel x0.01 rs", temp.schema().toString().replace("r-s", "rs"));
+        BoardFile.Vertex led = demo.vertices().get(3);
+        assertTrue(led.schema().allows(AccessMask.WRITE));
+        assertEquals(0, led.schema().min());
+        assertEquals(1, led.schema().max());
+        assertEquals(0L, led.initial());
+    }
+
+    @Test
+    void aDeclarationCarriesEveryKey() throws Exception {
+        BoardFile f = parse("""
+                name: shed
+                vertices:
+                  - path: /shed/temp
+                    type: i32
+                    unit: Cel
+                    scale: 0.001
+                    offset: -0.5
+                    range: [-40000, 125000]
+                    rights: read, subscribe
+                    description: shed air
+                    source: {kind: file, file: t.txt, period: 10s}
+                """);
+        assertEquals("shed", f.name());
+        var s = f.vertices().get(0).schema();
+        assertEquals(4, s.width());
+        assertTrue(s.signed());
+        assertEquals(-40000, s.min());
+        assertEquals(125000, s.max());
+        assertEquals(0.001, s.scale());
+        assertEquals(-0.5, s.offset());
+        assertEquals(AccessMask.READ | AccessMask.SUBSCRIBE, s.rights());
+        assertEquals("shed air", s.description());
+        assertEquals("Cel", s.unit());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            unknown top key       | 'vertices: []\\npins: 3\\n'                                                                  | 2 | pins                   | unknown key
+            bad YAML              | 'vertices:\\n  - {path: /a, type: u8\\n'                                                      | 3 |                        | not valid YAML
+            missing type          | 'vertices:\\n  - path: /a\\n'                                                                | 2 | vertices[0].type       | is required
+            unknown type          | 'vertices:\\n  - {path: /a, type: float}\\n'                                                 | 2 | vertices[0].type       | 'float' is not one of
+            bad path              | 'vertices:\\n  - {path: a/b, type: u8}\\n'                                                   | 2 | vertices[0].path       | not a vertex path
+            path twice            | 'vertices:\\n  - {path: /a, type: u8}\\n  - {path: /a, type: u8}\\n'                         | 3 | vertices[1].path       | already declared on line 2
+            range reversed        | 'vertices:\\n  - {path: /a, type: u8, range: [5, 1]}\\n'                                     | 2 | vertices[0]            | min <= max
+            range too wide        | 'vertices:\\n  - {path: /a, type: u8, range: [0, 300]}\\n'                                   | 2 | vertices[0]            | does not fit
+            zero scale            | 'vertices:\\n  - {path: /a, type: u8, scale: 0}\\n'                                          | 2 | vertices[0]            | scale must be finite and not 0
+            bad rights            | 'vertices:\\n  - {path: /a, type: u8, rights: admin}\\n'                                     | 2 | vertices[0].rights     | not ro, rw
+            initial out of range  | 'vertices:\\n  - {path: /a, type: u8, range: [0, 1], initial: 2}\\n'                         | 2 | vertices[0].initial    | outside range 0..1
+            unknown source        | 'vertices:\\n  - {path: /a, type: u8, source: {kind: adc}}\\n'                               | 2 | vertices[0].source.kind| 'adc' is not one of
+            pin out of range      | 'vertices:\\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: 40}}\\n'                  | 2 | vertices[0].source.pin | out of range 0..27
+            pin not a number      | 'vertices:\\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: GPIO4}}\\n'               | 2 | vertices[0].source.pin | not a whole number
+            pin twice             | 'vertices:\\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: 4}}\\n  - {path: /b, type: u8, sink: {kind: gpio-out, pin: 4}}\\n' | 3 | vertices[1].sink.pin | BCM 4 is already used
+            sink on read-only     | 'vertices:\\n  - {path: /a, type: u8, rights: ro, sink: {kind: gpio-out, pin: 4}}\\n'         | 2 | vertices[0].rights     | must be writable
+            gpio on a name        | 'vertices:\\n  - {path: /a, type: name, source: {kind: gpio-in, pin: 4}}\\n'                 | 2 | vertices[0].source.kind| needs a number vertex
+            i2c without address   | 'vertices:\\n  - {path: /a, type: u16, source: {kind: i2c, register: 0}}\\n'                 | 2 | vertices[0].source.address | is required
+            i2c shift too far     | 'vertices:\\n  - {path: /a, type: u16, source: {kind: i2c, address: 0x48, bytes: 2, shift: 16}}\\n' | 2 | vertices[0].source.shift | out of range 0..15
+            bad w1 id             | 'vertices:\\n  - {path: /a, type: i16, source: {kind: w1, device: ds18b20}}\\n'              | 2 | vertices[0].source.device | not a 1-Wire id
+            bad period            | 'vertices:\\n  - {path: /a, type: u8, source: {kind: file, file: x, period: soon}}\\n'       | 2 | vertices[0].source.period | not a duration
+            typo in a source      | 'vertices:\\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: 4, pul: up}}\\n'          | 2 | vertices[0].source.pul | unknown key
+            unknown metric        | 'vertices:\\n  - {path: /a, type: u8, source: {kind: self, metric: fan}}\\n'                 | 2 | vertices[0].source.metric | 'fan' is not one of
+            mock pins off mock    | 'mock-pins: p\\nvertices:\\n  - {path: /a, type: u8}\\n'                                     | 1 | mock-pins              | needs platform: mock
+            empty board           | 'name: x\\n'                                                                                 | 1 | vertices               | declares no vertices
+            app not a class name  | 'apps:\\n  - {class: 3d.App}\\n'                                                             | 2 | apps[0].class          | not a Java class name
+            """)
+    void aWrongFileIsRefusedWithItsLineAndField(String why, String yaml, int line, String field, String problem) {
+        BoardFileError e = assertThrows(BoardFileError.class, () -> parse(yaml.replace("\\n", "\n")), why);
+        assertEquals(line, e.line(), why + ": " + e.getMessage());
+        assertEquals(field == null ? "" : field.trim(), e.field(), why + ": " + e.getMessage());
+        assertTrue(e.problem().contains(problem.trim()), why + ": " + e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+
+    /** A board run's exit code and output. */
+    private record Run(int code, String out, String err) {
+    }
+
+    /** Runs BoardMain on a board file with {@code yaml} and the options before it. */
+    private Run board(String yaml, String... options) throws Exception {
+        Path f = tmp.resolve("board.yaml");
+        Files.writeString(f, yaml);
+        String[] args = java.util.Arrays.copyOf(options, options.length + 2);
+        args[options.length] = "--config";
+        args[options.length + 1] = f.toString();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = BoardMain.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString().replace(f.toString(), "FILE"));
+    }
+
+    @Test
+    void boardMainRefusesABadFileInOneLineBeforeOpeningALink() throws Exception {
+        Run r = board("vertices:\n  - {path: /ok, type: u8}\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: 99}}\n",
+                "--udp", "127.0.0.1:0");
+        assertEquals(2, r.code());
+        assertEquals("board: FILE:3: vertices[1].source.pin: 99 is out of range 0..27", r.err().trim());
+        assertFalse(r.out().contains("ready"), r.out());
+    }
+
+    @Test
+    void aPinThatCannotBeOpenedRefusesTheStartAsAWhole() throws Exception {
+        // platform auto off a Pi: the gpiod provider cannot open the pin; nothing is served
+        Run r = board("vertices:\n  - {path: /ok, type: u8, initial: 1}\n  - {path: /b, type: u8, source: {kind: gpio-in, pin: 4}}\n",
+                "--udp", "127.0.0.1:0");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().startsWith("board: cannot start: board file: FILE:3: /b: cannot open gpio-in BCM 4"), r.err());
+        assertEquals(1, r.err().trim().lines().count(), r.err());
+        assertFalse(r.out().contains("ready"), r.out());
+    }
+
+    @Test
+    void checkSaysOkForAGoodFile() throws Exception {
+        Run r = board("name: shed\nplatform: mock\nvertices:\n  - {path: /r, type: u8, sink: {kind: gpio-out, pin: 17}}\n",
+                "--check");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().trim().endsWith("board.yaml: ok (shed)"), r.out());
+    }
+}
