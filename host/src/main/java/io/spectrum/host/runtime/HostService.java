@@ -4,6 +4,8 @@ import io.spectrum.host.dashboard.DashboardServer;
 import io.spectrum.host.view.TerminalView;
 import io.spectrum.link.Link;
 import io.spectrum.wide.WideNode;
+import io.spectrum.wide.link.QueuedLink;
+import io.spectrum.wide.link.QueuedLinkConfig;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,8 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@code spectrum host} and {@code spectrum demo} run: a {@link HostRuntime} with each board's
- * link mounted by name ({@code /board1/...}, every board path kept whole), clients' links mounted as
+ * What {@code spectrum host} and {@code spectrum demo} run: a {@link HostRuntime} on a WideNode with each
+ * board's link (each on its own I/O thread, {@link QueuedLink}) mounted by name ({@code /board1/...}, every board path kept whole), clients' links mounted as
  * listeners, the dashboard, and a terminal view that prints the values the host holds (the vertices
  * some client or view subscribed to) once a second, or redraws them as a table in place. Nothing is
  * subscribed on a board until a client or a view asks for it.
@@ -76,10 +78,10 @@ public final class HostService implements AutoCloseable {
      */
     public void start() throws IOException {
         for (Board b : boards) {
-            host.mount(b.link(), b.name(), b.top());
+            host.mount(queued(b.link()), b.name(), b.top());
         }
         for (Link l : clientLinks) {
-            host.attachListener(l);
+            host.attachListener(queued(l));
         }
         host.start();
         if (dashboardPort >= 0) {
@@ -87,6 +89,15 @@ public final class HostService implements AutoCloseable {
             out.println("dashboard: " + dashboard.url());
             out.flush();
         }
+    }
+
+    /**
+     * Each link gets its own I/O thread that hands frames to the node through a queue, and a bounded
+     * outbound queue per peer (drop-oldest, a persistently slow peer disconnected: docs/links.md,
+     * "QueuedLink"), so a slow client never stalls the node or the other clients.
+     */
+    private static Link queued(Link link) {
+        return QueuedLink.wrap(link, QueuedLinkConfig.defaults());
     }
 
     private DashboardServer startDashboard() throws IOException {
