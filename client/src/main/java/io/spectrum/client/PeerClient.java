@@ -4,6 +4,8 @@ import io.spectrum.link.Link;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.Utf8;
 import io.spectrum.wire.WireError;
 
 import java.time.Duration;
@@ -170,6 +172,26 @@ public final class PeerClient implements AutoCloseable {
      */
     public PeerClient announceExtensions(boolean on) {
         announcement = on ? Requests.build(Extensions::announce) : null;
+        return this;
+    }
+
+    /**
+     * Announces Spectrum's extensions on every request with the client's name ({@code spectrum.name},
+     * docs/extensions.md "Peer name"), so a WIDE node knows it by that name rather than by its
+     * address: coming back from a new port it is the same publisher. A null or empty name announces
+     * without one ({@link #announceExtensions(boolean) announceExtensions(true)}).
+     *
+     * @throws IllegalArgumentException for a name longer than {@link Names#PEER_NAME_MAX} bytes of UTF-8
+     */
+    public PeerClient announceExtensions(String name) {
+        if (name == null || name.isEmpty()) {
+            return announceExtensions(true);
+        }
+        byte[] n = Utf8.bytes(name);
+        if (n.length > Names.PEER_NAME_MAX) {
+            throw new IllegalArgumentException("a peer name is at most " + Names.PEER_NAME_MAX + " bytes: " + name);
+        }
+        announcement = Requests.build(w -> Extensions.announce(w, n));
         return this;
     }
 

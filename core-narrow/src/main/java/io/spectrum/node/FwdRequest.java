@@ -56,7 +56,8 @@ final class FwdRequest {
 
     /**
      * Records the caller's announcement ({@link Extensions}) when the request carries one among
-     * {@code first} and its following siblings (the children after src, past a WRITE's payload).
+     * {@code first} and its following siblings (the children after src, past a WRITE's payload), and
+     * hands an announced peer name to the core ({@link FwdStore#peerNamed}).
      */
     void noteAnnouncement(int first) {
         if (first != TlvIndex.NONE && link != NarrowNode.OWNER) {
@@ -64,6 +65,10 @@ final class FwdRequest {
             hold = extensions.holdToken(rx, first);
             if (hold > 0) {
                 links.extensions.echoed(link, peer, hold); // the answer to a challenge sent to this address
+            }
+            final int name = extensions.announcedName(rx, first);
+            if (name != TlvIndex.NONE) {
+                vt.peerNamed(link, peer, rx.buffer(), rx.bodyOffset(name), rx.bodyLength(name));
             }
         }
     }

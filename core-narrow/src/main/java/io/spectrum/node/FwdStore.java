@@ -138,4 +138,15 @@ public interface FwdStore {
 
     /** The durability latch: one delivery of v's value to the newly admitted slot s, if it asked. */
     void latch(int s, int v);
+
+    // ------------------------------------------------------------------ peers
+
+    /**
+     * Caller (link, peer) announced its name, the UTF-8 NAME body {@code b[off, +len)} (valid, 1..64
+     * bytes: {@link io.spectrum.wire.Extensions#announcedName}); called for every request that carries
+     * it. A core that knows its callers by name (WideNode) remembers it per (link, peer) until the
+     * peer goes down; a NARROW core knows callers by address only and ignores it.
+     */
+    default void peerNamed(int link, int peer, byte[] b, int off, int len) {
+    }
 }

@@ -70,6 +70,16 @@ public final class Extensions {
     }
 
     /**
+     * Appends the announcement child with the peer's name: {@code SETTINGS{NAME "spectrum.ext" VALUE
+     * u16 VERSION, NAME "spectrum.name" NAME name}} (docs/extensions.md, "Peer name"); {@code name}
+     * is UTF-8 of 1..{@link Names#PEER_NAME_MAX} bytes.
+     */
+    public static TlvWriter announce(TlvWriter w, byte[] name) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2)
+                .leaf(TlvType.NAME, Names.PEER_NAME).leaf(TlvType.NAME, name).end();
+    }
+
+    /**
      * Appends a challenge, {@code SETTINGS{NAME "spectrum.hold" VALUE u64 token}}, after the STATUS
      * of an ERROR reply (a refused holding request of a peer that holds with a token).
      */
@@ -109,6 +119,30 @@ public final class Extensions {
             }
         }
         return 0;
+    }
+
+    /**
+     * The peer name a FWD request announces: the winning {@code spectrum.name} NAME entry of the first
+     * SETTINGS among {@code first} and its following siblings, when its body is 1..{@link
+     * Names#PEER_NAME_MAX} bytes of valid UTF-8; NONE otherwise (no name: the caller is known by its
+     * address).
+     */
+    public int announcedName(TlvIndex x, int first) {
+        for (int c = first; c != TlvIndex.NONE; c = x.nextSibling(c)) {
+            if (x.type(c) == TlvType.SETTINGS && x.isContainer(c)) {
+                if (reader.wrap(x, c) != WireError.OK) {
+                    return TlvIndex.NONE;
+                }
+                final int v = reader.name(Names.PEER_NAME);
+                if (v == TlvIndex.NONE) {
+                    return TlvIndex.NONE;
+                }
+                final int n = x.bodyLength(v);
+                return n >= 1 && n <= Names.PEER_NAME_MAX && Utf8.isValid(x.buffer(), x.bodyOffset(v), n)
+                        ? v : TlvIndex.NONE;
+            }
+        }
+        return TlvIndex.NONE;
     }
 
     /** True when the NAME body {@code b[off, off+len)} is a Spectrum key ({@code spectrum.*}). */

@@ -59,6 +59,14 @@ public final class Names {
     public static final byte[] CORE = ascii("core");
     public static final byte[] RFC0035 = ascii("rfc0035");
     public static final byte[] TOPIC_EXT = ascii("topic");
+    /**
+     * The announcement key carrying the peer's name (NAME, 1..{@link #PEER_NAME_MAX} bytes of UTF-8):
+     * a WIDE node knows the caller by it, so a client returning from a new address is the same
+     * publisher (docs/extensions.md, "Peer name").
+     */
+    public static final byte[] PEER_NAME = ascii("spectrum.name");
+    /** The longest announced peer name, in bytes; a longer one is no name. */
+    public static final int PEER_NAME_MAX = 64;
     /** {@code $node/caps} key a host adds: a random u32 per process start. */
     public static final byte[] BOOT = ascii("spectrum.boot");
 

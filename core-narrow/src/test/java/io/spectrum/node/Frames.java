@@ -99,6 +99,22 @@ final class Frames {
         return java.util.Arrays.copyOf(b, w.length());
     }
 
+    /** The FWD request {@code fwd} with the announcement carrying {@code spectrum.name} (raw UTF-8 bytes) appended. */
+    static byte[] named(byte[] fwd, byte[] name) {
+        byte[] b = new byte[fwd.length + 64 + name.length];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        w.begin(TlvType.FWD).raw(fwd, 4, fwd.length - 4);
+        io.spectrum.wire.Extensions.announce(w, name).end();
+        if (w.error() != WireError.OK || (fwd[1] & 0x08) != 0) {
+            throw new IllegalStateException("cannot announce on " + hex(fwd));
+        }
+        return java.util.Arrays.copyOf(b, w.length());
+    }
+
+    static byte[] named(byte[] fwd, String name) {
+        return named(fwd, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16 policy}] [+ extra SETTINGS pairs]}. */
     static byte[] subscriber(String target, int policy, boolean withPolicy, boolean topicStamp) {
         return subscriber(target, policy, withPolicy, topicStamp ? 1 : 0);

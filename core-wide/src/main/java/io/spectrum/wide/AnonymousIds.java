@@ -1,6 +1,8 @@
 package io.spectrum.wide;
 
 import io.spectrum.time.Clock;
+import io.spectrum.wire.Bytes;
+import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
 /**
@@ -17,6 +19,19 @@ final class AnonymousIds {
     AnonymousIds(Clock clock) {
         this.clock = clock;
         this.counter = new SplittableRandom().nextInt();
+    }
+
+    private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
+
+    /** False for a name a peer may not take: one starting with {@code $} (the node's) or {@code anon-}. */
+    static boolean nameAllowed(String name) {
+        return !name.startsWith("$") && !name.startsWith(PREFIX);
+    }
+
+    /** {@link #nameAllowed(String)} for the UTF-8 bytes {@code b[off, +len)}. */
+    static boolean nameAllowed(byte[] b, int off, int len) {
+        return len > 0 && b[off] != '$'
+                && !(len >= PREFIX_BYTES.length && Bytes.equals(b, off, PREFIX_BYTES.length, PREFIX_BYTES, 0, PREFIX_BYTES.length));
     }
 
     String next() {

@@ -154,7 +154,7 @@ public final class WideNode implements ServingNode {
         if (name == null || name.isEmpty()) {
             p = new WidePeer(this, anonymousIds.next(), true, WidePeer.IN_PROCESS, ++inProcessPeers);
         } else {
-            if (name.startsWith("$") || name.startsWith(AnonymousIds.PREFIX)) {
+            if (!AnonymousIds.nameAllowed(name)) {
                 throw new IllegalArgumentException("a peer name may not start with $ or " + AnonymousIds.PREFIX + ": " + name);
             }
             p = new WidePeer(this, name, false, WidePeer.IN_PROCESS, ++inProcessPeers);
@@ -742,6 +742,21 @@ public final class WideNode implements ServingNode {
             peers.taken();
         }
         return p;
+    }
+
+    /**
+     * Remote caller (link index, peer) announced its name ({@code spectrum.name}, docs/extensions.md
+     * "Peer name"): from now on it is the {@link WidePeer} of that name, so a client that comes back
+     * from a new address and publishes is the same last publisher (its values' stale marks clear
+     * within the grace). Remembered per (link, peer) until the peer goes down; its edges are still
+     * reaped per (link, peer). A name a connection may not take ({@code $…}, {@code anon-…}) is
+     * ignored: the caller stays {@code link<id>/<peer>}. Allocates only when the name changes.
+     */
+    void namePeer(int li, int peer, byte[] b, int off, int len) {
+        if (li == NarrowNode.OWNER || !AnonymousIds.nameAllowed(b, off, len)) {
+            return;
+        }
+        linkPeer(li, peer).name(b, off, len);
     }
 
     private void register(Vertex v) {

@@ -4,6 +4,9 @@ import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
+import io.spectrum.wire.Bytes;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.agrona.collections.ObjectHashSet;
 
 /**
@@ -37,7 +40,9 @@ public final class WidePeer {
     final int link;
     final int peer;
     static final int IN_PROCESS = -3;
-    private final String identity;
+    private String identity;
+    /** The announced name's UTF-8 bytes (a remote caller that sent {@code spectrum.name}), or null. */
+    private byte[] announced;
     private final boolean anonymous;
     boolean connected = true;
     ActivityListener activity;
@@ -54,7 +59,19 @@ public final class WidePeer {
         this.anonymous = anonymous;
     }
 
-    /** The registered name, or the anonymous identity. */
+    /**
+     * A remote caller announced {@code name} (UTF-8 {@code b[off, +len)}): it is known by it from now
+     * on. Allocates only when the name differs from the one it already announced.
+     */
+    void name(byte[] b, int off, int len) {
+        if (announced != null && Bytes.equals(announced, 0, announced.length, b, off, len)) {
+            return;
+        }
+        announced = Arrays.copyOfRange(b, off, off + len);
+        identity = new String(announced, StandardCharsets.UTF_8);
+    }
+
+    /** The registered or announced name, the anonymous identity, or {@code link<id>/<peer>} for an unnamed remote caller. */
     public String identity() {
         return identity;
     }

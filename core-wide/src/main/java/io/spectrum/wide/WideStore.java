@@ -282,4 +282,9 @@ final class WideStore implements FwdStore {
             node.deliver(e, x, x.value, x.valLen, x.seq, x.stale, false);
         }
     }
+
+    @Override
+    public void peerNamed(int link, int peer, byte[] b, int off, int len) {
+        node.namePeer(link, peer, b, off, len);
+    }
 }
