@@ -4,9 +4,6 @@ import io.spectrum.board.Board;
 import io.spectrum.bridge.BrokerView;
 import io.spectrum.bridge.CallbackAdapter;
 import io.spectrum.bridge.Mosquitto;
-import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
-import io.spectrum.time.SystemClock;
 import org.eclipse.paho.mqttv5.client.MqttClient;
 import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
@@ -15,7 +12,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -48,11 +44,11 @@ class MqttTwoHostsTest {
 
     @Test
     void twoHostsFourBoardsOneBroker() throws Exception {
-        try (Mosquitto broker = Mosquitto.start(); Board p1 = board("p1"); Board p2 = board("p2");
-             Board l1 = board("l1"); Board l2 = board("l2")) {
+        try (Mosquitto broker = Mosquitto.start(); Board p1 = MqttCommandsTest.board("p1"); Board p2 = MqttCommandsTest.board("p2");
+             Board l1 = MqttCommandsTest.board("l1"); Board l2 = MqttCommandsTest.board("l2")) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process plant1 = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    SpectrumCommand.class.getName(), "host", "--peer", addr(p1), "--peer", addr(p2), "--name", "plant1",
+                    SpectrumCommand.class.getName(), "host", "--peer", MqttCommandsTest.addr(p1), "--peer", MqttCommandsTest.addr(p2), "--name", "plant1",
                     "--no-dashboard", "--mqtt", broker.url(), "--duration", "200")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             int clientPort;
@@ -60,7 +56,7 @@ class MqttTwoHostsTest {
                 clientPort = s.getLocalPort();
             }
             String labClient = "127.0.0.1:" + clientPort;
-            Thread lab = background("host", "--peer", addr(l1), "--peer", addr(l2), "--name", "lab",
+            Thread lab = MqttCommandsTest.background("host", "--peer", MqttCommandsTest.addr(l1), "--peer", MqttCommandsTest.addr(l2), "--name", "lab",
                     "--udp", labClient, "--no-dashboard", "--mqtt", broker.url(),
                     "--mqtt-writable", "/board1/board/led", "--duration", "200");
             try {
@@ -76,7 +72,7 @@ class MqttTwoHostsTest {
                 try (Publisher pub = new Publisher(broker.url())) {
                     pub.watch("spectrum/lab/+/board/led/set/error");
                     pub.send("spectrum/lab/board1/board/led/set", "1");
-                    Cli.Run back = until(() -> Cli.run("read", "--peer", addr(l1), "--timeout", "500", "/board/led"),
+                    Cli.Run back = until(() -> Cli.run("read", "--peer", MqttCommandsTest.addr(l1), "--timeout", "500", "/board/led"),
                             r -> r.code() == 0 && r.out().trim().endsWith("1"), "the board's led reading 1");
                     assertTrue(back.out().contains("1"), back.out());
                     pub.send("spectrum/lab/board2/board/led/set", "1");
@@ -84,7 +80,7 @@ class MqttTwoHostsTest {
                     assertNotNull(error, "no refusal on spectrum/lab/board2/board/led/set/error");
                     assertTrue(error.contains("\"ok\":false") && error.contains("tr::access::denied")
                             && error.contains("/board2/board/led"), error);
-                    Cli.Run untouched = Cli.run("read", "--peer", addr(l2), "--timeout", "500", "/board/led");
+                    Cli.Run untouched = Cli.run("read", "--peer", MqttCommandsTest.addr(l2), "--timeout", "500", "/board/led");
                     assertEquals(0, untouched.code(), untouched.err());
                     assertTrue(untouched.out().trim().endsWith("0"), untouched.out());
                 }
@@ -217,23 +213,5 @@ class MqttTwoHostsTest {
             client.disconnect();
             client.close();
         }
-    }
-
-    private static Board board(String name) throws Exception {
-        Board b = new Board(name, 50);
-        b.attach(UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE));
-        b.start();
-        return b;
-    }
-
-    private static String addr(Board b) {
-        return "127.0.0.1:" + ((UdpLink) b.loop().links().get(0)).localAddress().getPort();
-    }
-
-    private static Thread background(String... args) {
-        Thread t = new Thread(() -> Cli.run(args), "cli " + args[0]);
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 }
