@@ -54,18 +54,20 @@ class MqttCommandsTest {
         }
     }
 
-    private static Board board(String name) throws Exception {
+    /** A demo board publishing every 50 ms on a free loopback UDP port (shared with MqttTwoHostsTest). */
+    static Board board(String name) throws Exception {
         Board b = new Board(name, 50);
         b.attach(UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE));
         b.start();
         return b;
     }
 
-    private static String addr(Board b) {
+    static String addr(Board b) {
         return "127.0.0.1:" + ((UdpLink) b.loop().links().get(0)).localAddress().getPort();
     }
 
-    private static Thread background(String... args) {
+    /** Runs the command line on a daemon thread (a host or bridge for the test's length). */
+    static Thread background(String... args) {
         Thread t = new Thread(() -> Cli.run(args), "cli " + args[0]);
         t.setDaemon(true);
         t.start();
