@@ -270,7 +270,7 @@ public final class BoardFileParser {
             }
             case "self" -> {
                 needNumber(s, number, kind);
-                String metric = s.choice("metric", null, SelfSource.METRICS);
+                String metric = s.choice("metric", null, SelfSource.metrics());
                 String iface = s.text("interface", "eth0");
                 b = new SelfSource(metric, iface, positive(s, "period", period(s)));
             }

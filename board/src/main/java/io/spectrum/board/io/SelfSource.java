@@ -16,8 +16,13 @@ import java.nio.file.Path;
  * of one network interface.
  */
 public final class SelfSource extends Polled {
-    public static final String[] METRICS = {"cpu-temp", "load", "memory-available", "memory-total", "uptime",
+    private static final String[] METRICS = {"cpu-temp", "load", "memory-available", "memory-total", "uptime",
             "throttled", "rx-bytes", "tx-bytes", "rx-packets", "tx-packets", "rx-errors", "tx-errors"};
+
+    /** The metric names a {@code self} source takes (a copy). */
+    public static String[] metrics() {
+        return METRICS.clone();
+    }
 
     private final String metric;
     private final String iface;
