@@ -1,0 +1,30 @@
+package io.spectrum.wide.bus;
+
+/**
+ * A typed refusal of a host-bus operation: the {@link BusError} code, what it means for execution
+ * ({@link Dispatch}), and one line for a person. The bus is WIDE-core code (host side), where a
+ * refusal may be an exception; nothing on a NARROW hot path throws it.
+ */
+public final class BusException extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final BusError code;
+    private final Dispatch dispatch;
+
+    public BusException(BusError code, String message) {
+        this(code, message, Dispatch.NOT_DISPATCHED);
+    }
+
+    public BusException(BusError code, String message, Dispatch dispatch) {
+        super(code.wireName() + ": " + message, null, false, false);
+        this.code = code;
+        this.dispatch = dispatch;
+    }
+
+    public BusError code() {
+        return code;
+    }
+
+    public Dispatch dispatch() {
+        return dispatch;
+    }
+}
