@@ -1,0 +1,86 @@
+package io.spectrum.client.bus;
+
+import io.spectrum.wide.bus.BusException;
+import io.spectrum.wide.bus.BusFields;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A writable artifact this client allocated (owner {@code own-N} of kind writer): write its bytes
+ * through {@link #channel()} or {@link #map()}, then {@link #seal}. Publishing it unsealed seals it
+ * on send (the writer then becomes a hold, and sealing it again is OWNER_INVALID).
+ */
+public final class ArtifactWriter {
+    private final BusClient client;
+    private final long artifactId;
+    private final long generation;
+    private final long byteLength;
+    private final String ownerId;
+    private final String writeLocation;
+
+    ArtifactWriter(BusClient client, long artifactId, long generation, long byteLength, String ownerId,
+            String writeLocation) {
+        this.client = client;
+        this.artifactId = artifactId;
+        this.generation = generation;
+        this.byteLength = byteLength;
+        this.ownerId = ownerId;
+        this.writeLocation = writeLocation;
+    }
+
+    public long artifactId() {
+        return artifactId;
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    public long byteLength() {
+        return byteLength;
+    }
+
+    public String ownerId() {
+        return ownerId;
+    }
+
+    /** The staging file, open for writing (close it when done). */
+    public FileChannel channel() {
+        try {
+            return FileChannel.open(client.resolve(writeLocation), StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the staging file " + writeLocation, e);
+        }
+    }
+
+    /** The staging file mapped read-write, {@link #byteLength()} bytes. */
+    public MappedByteBuffer map() {
+        try (FileChannel ch = channel()) {
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, byteLength);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map the staging file " + writeLocation, e);
+        }
+    }
+
+    /** Seals what was written; {@code digest} (SHA-256 hex) is checked when given. */
+    public Artifact seal(String digest) throws BusException {
+        return client.seal(this, digest);
+    }
+
+    /** This unsealed writer as an attachment: the bus seals it on send. */
+    public BusFields attachment(String name) {
+        BusFields a = BusFields.of();
+        if (name != null) {
+            a.put("name", name);
+        }
+        return a.put("artifactId", artifactId).put("generation", generation).put("ownerId", ownerId);
+    }
+
+    /** Drops the writer and its staging. */
+    public long release() throws BusException {
+        return client.release(ownerId);
+    }
+}

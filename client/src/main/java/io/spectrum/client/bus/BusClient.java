@@ -1,0 +1,372 @@
+package io.spectrum.client.bus;
+
+import io.spectrum.client.Transport;
+import io.spectrum.wide.bus.BusError;
+import io.spectrum.wide.bus.BusException;
+import io.spectrum.wide.bus.BusFields;
+import io.spectrum.wide.bus.BusFrames;
+import io.spectrum.wide.bus.Dispatch;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The host bus for an application (issue 14): one connection to the host's bus over a
+ * {@link Transport} (the Unix-socket link, TCP, or in-process), with every operation of the
+ * Flybus profile — declare, subscribe with a mode and limits, publish with attachments, consume,
+ * unsubscribe, clear, delete; allocate / seal / open / retain / release artifacts; serve, call,
+ * reply, cancel; stats. Each operation waits for the bus's reply (at most the configured timeout)
+ * and throws a {@link BusException} with the bus's typed code when refused. Thread-safe: one I/O
+ * thread owns the transport; a service's handler runs on the client's dispatcher thread.
+ */
+public final class BusClient implements AutoCloseable {
+    /** The route this client's replies come back on (any valid path; the link knows who we are). */
+    static final String ROUTE = "/bus-client";
+
+    private final BusIo io;
+    private final long timeoutMillis;
+    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final Map<String, Consumer<Request>> services = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<CallResult>> calls = new ConcurrentHashMap<>();
+    private final AtomicLong callSerial = new AtomicLong();
+    private final ExecutorService dispatcher;
+    private final List<BusFields> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile Path storeRoot;
+    private volatile String clientId;
+
+    private BusClient(Transport transport, long timeoutMillis) {
+        this.timeoutMillis = timeoutMillis;
+        dispatcher = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "bus-client-dispatch");
+            t.setDaemon(true);
+            return t;
+        });
+        io = new BusIo(transport, ROUTE, this::onEvent, "bus-client-io");
+    }
+
+    /**
+     * Connects over {@code transport} and says hello: the reply names this connection's client id
+     * and the artifact store's root.
+     */
+    public static BusClient connect(Transport transport, long timeoutMillis) throws BusException {
+        BusClient c = new BusClient(transport, timeoutMillis);
+        try {
+            BusFields hello = c.call("bus.hello", BusFields.of());
+            c.clientId = hello.string("clientId");
+            String root = hello.string("storeRoot", null);
+            c.storeRoot = root == null ? null : Path.of(root);
+        } catch (BusException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    /** The identity the bus gave this connection (its registered name, or an anonymous id). */
+    public String clientId() {
+        return clientId;
+    }
+
+    /** Notices the bus sent that no other handle took (connection.closing, route.removed…), oldest first. */
+    public List<BusFields> notices() {
+        return List.copyOf(notices);
+    }
+
+    // ---- topics ----
+
+    /** Declares {@code topic}; the reply says whether it is new and its incarnation. */
+    public BusFields declare(String topic, Retention retention) throws BusException {
+        return call("topic.declare", BusFields.of().put("name", topic).put("retained", retention.wireName()));
+    }
+
+    public boolean clear(String topic) throws BusException {
+        return call("topic.clear", BusFields.of().put("name", topic)).bool("cleared");
+    }
+
+    public boolean delete(String topic) throws BusException {
+        return call("topic.delete", BusFields.of().put("name", topic)).bool("deleted");
+    }
+
+    public Subscription subscribe(String topic, Mode mode, int maxQueued, int maxInFlight, boolean replayLatest)
+            throws BusException {
+        // the subscription is registered before the request leaves, so a replay that races the reply lands in it
+        BusFields r = call("subscribe", BusFields.of().put("topic", topic).put("mode", mode.wireName())
+                .put("maxQueued", maxQueued).put("maxInFlight", maxInFlight).put("replayLatest", replayLatest));
+        Subscription s = subscriptions.computeIfAbsent(r.string("subscriptionId"),
+                id -> new Subscription(this, id, topic, null));
+        return s.topicIncarnation() == null ? adopt(s, r.string("topicIncarnation")) : s;
+    }
+
+    private Subscription adopt(Subscription early, String incarnation) {
+        Subscription s = new Subscription(this, early.id(), early.topic(), incarnation);
+        early.inbox.drainTo(s.inbox);
+        subscriptions.put(s.id(), s);
+        return s;
+    }
+
+    boolean unsubscribe(String subscriptionId) throws BusException {
+        boolean removed = call("unsubscribe", BusFields.of().put("subscriptionId", subscriptionId)).bool("removed");
+        if (removed) {
+            subscriptions.remove(subscriptionId);
+        }
+        return removed;
+    }
+
+    /** Unsubscribes an id this client may not hold (the bus answers removed=false for another's id). */
+    public boolean unsubscribeId(String subscriptionId) throws BusException {
+        return unsubscribe(subscriptionId);
+    }
+
+    /**
+     * Publishes {@code payload} with attachments ({@link Artifact#attachment},
+     * {@link ArtifactWriter#attachment}); the reply has topicSequence, subscribers and replaced.
+     */
+    public BusFields publish(String topic, byte[] payload, BusFields... attachments) throws BusException {
+        return call("publish", BusFields.of().put("topic", topic).putBytes("payload", payload)
+                .putRecords("attachments", Arrays.asList(attachments)));
+    }
+
+    /** Says these deliveries are done with; returns the roots released. */
+    public long consumed(String... deliveryIds) throws BusException {
+        return call("delivery.consumed", BusFields.of().putStrings("deliveryIds", Arrays.asList(deliveryIds)))
+                .u64("released");
+    }
+
+    // ---- artifacts ----
+
+    public ArtifactWriter allocate(long byteLength, String contentType) throws BusException {
+        BusFields r = call("artifact.allocate", BusFields.of().put("byteLength", byteLength)
+                .put("contentType", contentType == null ? "application/octet-stream" : contentType));
+        return new ArtifactWriter(this, r.u64("artifactId"), r.u64("generation"), byteLength, r.string("ownerId"),
+                r.string("writeLocation"));
+    }
+
+    Artifact seal(ArtifactWriter w, String digest) throws BusException {
+        BusFields req = BusFields.of().put("artifactId", w.artifactId()).put("generation", w.generation())
+                .put("ownerId", w.ownerId());
+        if (digest != null) {
+            req.put("digest", digest);
+        }
+        BusFields r = call("artifact.seal", req);
+        return new Artifact(this, null, Wire.ref(r.record("ref")), r.string("ownerId"), r.string("readLocation", null));
+    }
+
+    String open(Artifact a) throws BusException {
+        return call("artifact.open", BusFields.of().putRecord("ref", Wire.ref(a.ref())).put("ownerId", a.ownerId()))
+                .string("readLocation");
+    }
+
+    Artifact retain(Artifact a) throws BusException {
+        BusFields r = call("artifact.retain", BusFields.of().putRecord("ref", Wire.ref(a.ref())).put("ownerId", a.ownerId()));
+        return new Artifact(this, null, a.ref(), r.string("ownerId"), r.string("readLocation", null));
+    }
+
+    /** Releases holds or writers by owner id; returns the roots released. */
+    public long release(String... ownerIds) throws BusException {
+        return call("artifact.release", BusFields.of().putStrings("ownerIds", Arrays.asList(ownerIds))).u64("released");
+    }
+
+    Path resolve(String location) {
+        Path root = storeRoot;
+        if (root == null) {
+            throw new IllegalStateException("this bus has no artifact store");
+        }
+        Path p = root.resolve(location).normalize();
+        if (!p.startsWith(root) || Path.of(location).isAbsolute()) {
+            throw new IllegalArgumentException("a location outside the store: " + location);
+        }
+        return p;
+    }
+
+    // ---- services and calls ----
+
+    /** Registers {@code name} exclusively; each request runs {@code handler} on the dispatcher thread. */
+    public String serve(String name, int maxQueued, int maxInFlight, Consumer<Request> handler) throws BusException {
+        services.put(name, handler);
+        try {
+            return call("service.register", BusFields.of().put("name", name).put("maxQueued", maxQueued)
+                    .put("maxInFlight", maxInFlight)).string("serviceIncarnation");
+        } catch (BusException e) {
+            services.remove(name);
+            throw e;
+        }
+    }
+
+    public boolean unserve(String name, String incarnation) throws BusException {
+        boolean removed = call("service.unregister", BusFields.of().put("name", name)
+                .put("serviceIncarnation", incarnation)).bool("removed");
+        services.remove(name);
+        return removed;
+    }
+
+    /** A call in progress: its id, the future of its result, and cancel. */
+    public record PendingCall(String callId, String serviceIncarnation, CompletableFuture<CallResult> result,
+            BusClient client) {
+        /** One of cancelled-before-dispatch, execution-unknown, completed, call-gone. */
+        public String cancel() throws BusException {
+            return client.cancel(callId);
+        }
+    }
+
+    /** Calls {@code target}; {@code expectedIncarnation} (or null) pins the service registration. */
+    public PendingCall call(String target, String method, byte[] payload, String expectedIncarnation,
+            BusFields... attachments) throws BusException {
+        return callWithId("call-" + callSerial.incrementAndGet(), target, method, payload, expectedIncarnation,
+                attachments);
+    }
+
+    /** Calls with a caller-chosen id (a reused or retired id is refused by the bus). */
+    public PendingCall callWithId(String callId, String target, String method, byte[] payload,
+            String expectedIncarnation, BusFields... attachments) throws BusException {
+        CompletableFuture<CallResult> f = new CompletableFuture<>();
+        CompletableFuture<CallResult> earlier = calls.putIfAbsent(callId, f);
+        BusFields req = BusFields.of().put("callId", callId).put("target", target).put("method", method)
+                .putBytes("payload", payload).putRecords("attachments", Arrays.asList(attachments));
+        if (expectedIncarnation != null) {
+            req.put("expectedIncarnation", expectedIncarnation);
+        }
+        try {
+            BusFields r = call("rpc.call", req);
+            return new PendingCall(callId, r.string("serviceIncarnation", null), earlier != null ? earlier : f, this);
+        } catch (BusException e) {
+            if (earlier == null) {
+                calls.remove(callId, f);
+            }
+            throw e;
+        }
+    }
+
+    String cancel(String callId) throws BusException {
+        return call("rpc.cancel", BusFields.of().put("callId", callId)).string("state");
+    }
+
+    boolean reply(Request rq, boolean ok, byte[] result, BusFields... attachments) throws BusException {
+        return call("rpc.reply", BusFields.of().put("callId", rq.callId()).put("requestDeliveryId", rq.deliveryId())
+                .put("ok", ok).putBytes("outcome", result).putRecords("attachments", Arrays.asList(attachments)))
+                .bool("routed");
+    }
+
+    /** The services registered on the bus: name, incarnation, holder. */
+    public List<BusFields> services() throws BusException {
+        return call("service.list", BusFields.of()).recordsOrEmpty("services");
+    }
+
+    /** The artifacts the store holds: ref fields, roots. */
+    public List<BusFields> artifacts() throws BusException {
+        return call("artifact.list", BusFields.of()).recordsOrEmpty("artifacts");
+    }
+
+    /** The bus's counters (roots, owners, sealedArtifacts, queued, storeBytes, retainedBytes, …). */
+    public BusFields stats() throws BusException {
+        return call("bus.stats", BusFields.of());
+    }
+
+    // ---- plumbing ----
+
+    /** Sends {@code command} and waits for its reply's fields; a refusal is thrown with its code. */
+    public BusFields call(String command, BusFields body) throws BusException {
+        CompletableFuture<BusFrames.Decoded> f = io.request(command, body);
+        BusFrames.Decoded d;
+        try {
+            d = f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new BusException(BusError.ROUTER_LOST, command + ": no answer from the bus within " + timeoutMillis
+                    + " ms", Dispatch.UNKNOWN);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof BusException b ? b
+                    : new BusException(BusError.ROUTER_LOST, command + ": " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BusException(BusError.ROUTER_LOST, command + ": interrupted", Dispatch.UNKNOWN);
+        }
+        if (d.error() != null) {
+            throw d.error();
+        }
+        return d.fields();
+    }
+
+    private List<Artifact> artifactsOf(BusFields f) throws BusException {
+        List<Artifact> out = new ArrayList<>();
+        for (BusFields a : f.recordsOrEmpty("attachments")) {
+            out.add(new Artifact(this, a.string("name", null), Wire.ref(a.record("ref")), a.string("ownerId"),
+                    a.string("readLocation", null)));
+        }
+        return out;
+    }
+
+    private void onEvent(BusFrames.Decoded d) {
+        BusFields f = d.fields();
+        try {
+            switch (String.valueOf(d.command())) {
+                case "topic.message" -> {
+                    Message m = new Message(this, f.string("deliveryId"), f.string("subscriptionId"), f.string("topic"),
+                            f.string("topicIncarnation"), f.u64("topicSequence"), f.u64("replaced"),
+                            f.bytes("payload"), artifactsOf(f));
+                    subscriptions.computeIfAbsent(m.subscriptionId(), id -> new Subscription(this, id, m.topic(), null))
+                            .inbox.add(m);
+                }
+                case "rpc.request" -> {
+                    Request r = new Request(f.string("deliveryId"), f.string("callId"), f.string("caller"),
+                            f.string("target"), f.string("serviceIncarnation"), f.string("method"), f.bytes("payload"),
+                            artifactsOf(f), this);
+                    Consumer<Request> h = services.get(r.target());
+                    if (h != null) {
+                        dispatcher.execute(() -> h.accept(r));
+                    }
+                }
+                case "rpc.result" -> {
+                    CompletableFuture<CallResult> c = calls.remove(f.string("callId"));
+                    CallResult r = new CallResult(f.string("callId"), f.string("deliveryId"), f.string("responder"),
+                            f.string("serviceIncarnation"), f.bool("ok"), f.bytes("outcome"), artifactsOf(f), null, this);
+                    if (c != null) {
+                        c.complete(r);
+                    }
+                }
+                case "call.failed" -> {
+                    CompletableFuture<CallResult> c = calls.remove(f.string("callId"));
+                    BusError code = BusError.byWireName(f.string("code"));
+                    BusException why = new BusException(code == null ? BusError.ROUTER_LOST : code,
+                            f.string("message", "the call failed"),
+                            Dispatch.byWireName(f.string("dispatch", "unknown")));
+                    if (c != null) {
+                        c.complete(new CallResult(f.string("callId"), null, null, f.string("serviceIncarnation", null),
+                                false, new byte[0], List.of(), why, this));
+                    }
+                    notices.add(f);
+                }
+                case "subscription.closed" -> {
+                    Subscription s = subscriptions.remove(f.string("subscriptionId"));
+                    if (s != null) {
+                        s.closedReason = f.string("reason");
+                    }
+                    notices.add(f);
+                }
+                case "connection.closing" -> {
+                    notices.add(f);
+                    BusError code = BusError.byWireName(f.string("code", "ROUTER_LOST"));
+                    io.lose(new BusException(code == null ? BusError.ROUTER_LOST : code, "the bus closed the connection"));
+                }
+                default -> notices.add(f);
+            }
+        } catch (BusException e) {
+            notices.add(BusFields.of().put("malformed", String.valueOf(d.command())).put("error", e.getMessage()));
+        }
+    }
+
+    @Override
+    public void close() {
+        io.close();
+        dispatcher.shutdownNow();
+    }
+}

@@ -1,0 +1,135 @@
+package io.spectrum.client.bus;
+
+import io.spectrum.client.Transport;
+import io.spectrum.wide.bus.BusError;
+import io.spectrum.wide.bus.BusException;
+import io.spectrum.wide.bus.BusFields;
+import io.spectrum.wide.bus.BusFrames;
+import io.spectrum.wire.WireError;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The bus client's one I/O thread: it owns the {@link Transport} (sends queued frames, polls
+ * inbound ones), correlates each reply with its request by the reply route the request named
+ * ({@code /<client>/r/<n>}), and hands every unasked event to the client. Callers on any thread
+ * {@link #request} and wait on the returned future. Idle waiting backs off from spinning to
+ * parking (at most 200 µs), so an idle client costs little CPU and a busy one answers fast.
+ */
+final class BusIo implements AutoCloseable {
+    private final Transport transport;
+    private final String route;
+    private final Consumer<BusFrames.Decoded> events;
+    private final ConcurrentLinkedQueue<byte[]> outbound = new ConcurrentLinkedQueue<>();
+    private final Map<Long, CompletableFuture<BusFrames.Decoded>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong requests = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile BusException lost;
+
+    BusIo(Transport transport, String route, Consumer<BusFrames.Decoded> events, String threadName) {
+        this.transport = transport;
+        this.route = route;
+        this.events = events;
+        thread = new Thread(this::run, threadName);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Sends {@code command} and returns the future of its decoded reply. */
+    CompletableFuture<BusFrames.Decoded> request(String command, BusFields body) {
+        CompletableFuture<BusFrames.Decoded> f = new CompletableFuture<>();
+        BusException gone = lost;
+        if (gone != null) {
+            f.completeExceptionally(gone);
+            return f;
+        }
+        long n = requests.incrementAndGet();
+        pending.put(n, f);
+        outbound.add(BusFrames.request(command, route + "/r/" + n, body));
+        LockSupport.unpark(thread);
+        return f;
+    }
+
+    /** Marks the connection lost: every waiting request fails with {@code why}. */
+    void lose(BusException why) {
+        lost = why;
+        for (CompletableFuture<BusFrames.Decoded> f : pending.values()) {
+            f.completeExceptionally(why);
+        }
+        pending.clear();
+    }
+
+    BusException lost() {
+        return lost;
+    }
+
+    private void run() {
+        Transport.Sink sink = this::onFrame;
+        int idle = 0;
+        while (running) {
+            int work = 0;
+            byte[] f;
+            while ((f = outbound.peek()) != null) {
+                int rc = transport.send(f, 0, f.length);
+                if (rc == WireError.FLOW_BACKPRESSURE) {
+                    break; // the link's lane is full: try again on the next turn
+                }
+                outbound.poll();
+                work++;
+                if (rc == WireError.TRANSPORT_DOWN) {
+                    lose(new BusException(BusError.ROUTER_LOST, "the link to the bus is down"));
+                }
+            }
+            work += transport.poll(sink, 64);
+            if (work > 0) {
+                idle = 0;
+            } else if (++idle > 200) {
+                LockSupport.parkNanos(Math.min(200_000L, 1_000L * (idle - 200)));
+            } else if (idle > 100) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private void onFrame(byte[] buf, int off, int len) {
+        BusFrames.Decoded d;
+        try {
+            d = BusFrames.decode(buf, off, len);
+        } catch (BusException e) {
+            return; // not a bus frame (e.g. a liveness probe): nothing of ours
+        }
+        if (d.isReply()) {
+            String prefix = route + "/r/";
+            if (d.dst().startsWith(prefix)) {
+                try {
+                    CompletableFuture<BusFrames.Decoded> f = pending.remove(Long.parseLong(d.dst().substring(prefix.length())));
+                    if (f != null) {
+                        f.complete(d);
+                    }
+                } catch (NumberFormatException ignored) {
+                    // a reply to a route we never used
+                }
+            }
+            return;
+        }
+        events.accept(d);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        transport.close();
+    }
+}

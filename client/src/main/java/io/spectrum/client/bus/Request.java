@@ -1,0 +1,20 @@
+package io.spectrum.client.bus;
+
+import io.spectrum.wide.bus.BusException;
+import io.spectrum.wide.bus.BusFields;
+import java.util.List;
+
+/** A call delivered to a service this client serves: reply once, then consume. */
+public record Request(String deliveryId, String callId, String caller, String target, String serviceIncarnation,
+        String method, byte[] payload, List<Artifact> artifacts, BusClient client) {
+
+    /** Answers the call; false when the bus no longer routes it (the caller cancelled or left). */
+    public boolean reply(boolean ok, byte[] result, BusFields... attachments) throws BusException {
+        return client.reply(this, ok, result, attachments);
+    }
+
+    /** Says the request's delivery is done with (its artifacts' roots go). */
+    public long consume() throws BusException {
+        return client.consumed(deliveryId);
+    }
+}
