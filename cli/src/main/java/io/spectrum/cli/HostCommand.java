@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.bridge.FabricMirror;
 import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.NodeProcess;
 import io.spectrum.host.runtime.HostService;
@@ -96,6 +97,11 @@ public final class HostCommand implements Callable<Integer> {
     @Mixin
     MqttOptions mqtt;
 
+    @Option(names = "--mqtt-view",
+            description = "With --mqtt: the dashboard also shows the other hosts' trees as the broker holds them "
+                    + "(read-only, live, with their $online).")
+    boolean mqttView;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -123,6 +129,9 @@ public final class HostCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         if (peers.isEmpty() && serials.isEmpty() && udp == null) {
             throw new CommandLine.ParameterException(cl, "nothing to connect: give --peer HOST:PORT, --serial DEVICE or --udp HOST:PORT");
+        }
+        if (mqttView && !mqtt.given()) {
+            throw new CommandLine.ParameterException(cl, "--mqtt-view reads the broker of --mqtt URL; give --mqtt too");
         }
         if (table && lines) {
             throw new CommandLine.ParameterException(cl, "--table and --lines exclude each other");
@@ -188,6 +197,19 @@ public final class HostCommand implements Callable<Integer> {
         HostBridge bridge = HostBridge.open(cl, mqtt, linkOptions, name, id + 1, clients);
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
         HostService service = new HostService(name, boards, clients, noDashboard ? -1 : port, ansi, out);
+        FabricMirror mirror = null;
+        if (bridge.given()) {
+            if (mqttView && !noDashboard) {
+                PrintWriter err = cl.getErr();
+                mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
+                    synchronized (err) {
+                        err.println(note);
+                        err.flush();
+                    }
+                });
+            }
+            service.fabric(new DashboardFabric(bridge, mirror));
+        }
         for (Link l : clients) {
             LinkNotices.atStart(l, service.runtime().node()).forEach(cl.getErr()::println);
         }
@@ -228,6 +250,9 @@ public final class HostCommand implements Callable<Integer> {
             out.flush();
             return 0;
         } finally {
+            if (mirror != null) {
+                mirror.close();
+            }
             bridge.close();
             service.close();
             finished.countDown();
