@@ -57,7 +57,7 @@ public final class FabricMirror implements AutoCloseable {
         final Map<String, Vertex> vertices = new TreeMap<>();
     }
 
-    private FabricMirror(BrokerAddress address, String self, int capacity, Consumer<String> notes) {
+    FabricMirror(BrokerAddress address, String self, int capacity, Consumer<String> notes) { // not started: tests feed take()
         if (capacity <= 0) {
             throw new IllegalArgumentException("the mirror's capacity must be positive (was " + capacity + ")");
         }
