@@ -71,7 +71,8 @@ public final class FabricMirror implements AutoCloseable {
 
     /**
      * Starts reading every host but {@code self} from the broker at {@code address}; {@code notes}
-     * gets one-line state changes (reading, lost). Returns at once.
+     * gets one-line state changes (reading, lost). Returns at once; listeners hear of every value and
+     * of the broker lost or regained.
      */
     public static FabricMirror start(BrokerAddress address, String self, int capacity, Consumer<String> notes) {
         FabricMirror m = new FabricMirror(address, self, capacity, notes);
@@ -99,6 +100,11 @@ public final class FabricMirror implements AutoCloseable {
         return connected;
     }
 
+    /** The most paths it holds. */
+    public int capacity() {
+        return capacity;
+    }
+
     /** New paths refused because the mirror held {@code capacity} paths. */
     public long refused() {
         synchronized (hosts) {
@@ -114,6 +120,7 @@ public final class FabricMirror implements AutoCloseable {
             try {
                 v = BrokerView.open(address, Topics.filter("/#"));
                 connected = true;
+                changed();
                 said = false;
                 retry = FIRST_RETRY_MS;
                 notes.accept("mqtt view: reading the other hosts from " + address);
@@ -134,7 +141,10 @@ public final class FabricMirror implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             } finally {
-                connected = false;
+                if (connected) {
+                    connected = false;
+                    changed();
+                }
                 if (v != null) {
                     v.close();
                 }
@@ -187,6 +197,10 @@ public final class FabricMirror implements AutoCloseable {
                 paths++;
             }
         }
+        changed();
+    }
+
+    private void changed() {
         for (Runnable l : listeners) {
             l.run();
         }

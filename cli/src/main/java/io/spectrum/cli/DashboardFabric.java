@@ -7,6 +7,7 @@ import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.RemoteHostView;
 import io.spectrum.host.view.RemoteVertexView;
+import io.spectrum.host.view.RemoteView;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,9 +39,9 @@ final class DashboardFabric implements FabricView {
     }
 
     @Override
-    public List<RemoteHostView> remoteHosts() {
+    public RemoteView remote() {
         if (mirror == null) {
-            return List.of();
+            return null;
         }
         List<RemoteHostView> out = new ArrayList<>();
         for (FabricMirror.Host h : mirror.hosts()) {
@@ -50,7 +51,7 @@ final class DashboardFabric implements FabricView {
             }
             out.add(new RemoteHostView(h.name(), h.presenceKnown(), h.online(), vs));
         }
-        return out;
+        return new RemoteView(bridge.broker(), mirror.connected(), mirror.capacity(), mirror.refused(), out);
     }
 
     @Override

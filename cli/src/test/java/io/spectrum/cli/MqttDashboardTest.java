@@ -59,6 +59,8 @@ class MqttDashboardTest {
                 assertEquals(5, b.get("capacity").asInt());
                 assertEquals(0, b.get("reconnects").asLong());
                 assertEquals("online", remote(s, "lab").get("state").asText());
+                assertTrue(s.get("remote").get("connected").asBoolean());
+                assertEquals(broker.url(), s.get("remote").get("broker").asText());
                 assertTrue(remote(s, "plant1").isMissingNode(), "the host's own tree is its node's, not the broker's: " + s.get("remote"));
                 JsonNode temp = vertex(s, "lab", "/lab/board/temp");
                 assertEquals("lab", temp.get("publisher").asText());
@@ -76,6 +78,8 @@ class MqttDashboardTest {
                         && j.path("bridge").path("dropped").asLong() > 0, "the bridge disconnected and dropping");
                 assertEquals("disconnected", down.get("bridge").get("state").asText());
                 assertTrue(down.get("bridge").get("queued").asInt() <= 5, down.get("bridge").toString());
+                JsonNode viewDown = until(url, j -> !j.path("remote").path("connected").asBoolean(true), "the view lost the broker");
+                assertFalse(remote(viewDown, "lab").isMissingNode(), "the last known hosts are kept while the broker is away");
                 // back: one reconnect, and the other host is read from the broker again
                 broker.restart();
                 JsonNode back = until(url, j -> j.path("bridge").path("connected").asBoolean()
@@ -97,7 +101,7 @@ class MqttDashboardTest {
     }
 
     private static JsonNode remote(JsonNode snapshot, String host) {
-        for (JsonNode h : snapshot.path("remote")) {
+        for (JsonNode h : snapshot.path("remote").path("hosts")) {
             if (h.path("host").asText().equals(host)) {
                 return h;
             }

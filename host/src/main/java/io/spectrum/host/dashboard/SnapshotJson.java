@@ -8,6 +8,7 @@ import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.RemoteHostView;
+import io.spectrum.host.view.RemoteView;
 import io.spectrum.host.view.RemoteVertexView;
 import io.spectrum.host.view.SubscriberView;
 import io.spectrum.host.view.VertexControl;
@@ -24,7 +25,7 @@ import java.util.Map;
 public final class SnapshotJson {
     private SnapshotJson() { }
 
-    /** The snapshot alone: {@code "bridge": null, "remote": []}. */
+    /** The snapshot alone: {@code "bridge": null, "remote": null}. */
     public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s) {
         return toJson(mapper, s, FabricView.NONE);
     }
@@ -32,7 +33,7 @@ public final class SnapshotJson {
     /**
      * The snapshot with what {@code fabric} shows beyond the node: {@code "bridge"} (the MQTT
      * bridge's state and counters, null without one) and {@code "remote"} (other hosts' trees from
-     * the broker, read-only).
+     * the broker, read-only; null when not read).
      */
     public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s, FabricView fabric) {
         ObjectNode root = mapper.createObjectNode();
@@ -88,8 +89,22 @@ public final class SnapshotJson {
             }
         }
         bridge(root, fabric.bridge());
-        ArrayNode remote = root.putArray("remote");
-        for (RemoteHostView h : fabric.remoteHosts()) {
+        remote(root, fabric.remote());
+        return root;
+    }
+
+    private static void remote(ObjectNode root, RemoteView r) {
+        if (r == null) {
+            root.putNull("remote");
+            return;
+        }
+        ObjectNode ro = root.putObject("remote");
+        ro.put("broker", r.broker());
+        ro.put("connected", r.connected());
+        ro.put("capacity", r.capacity());
+        ro.put("refused", r.refused());
+        ArrayNode remote = ro.putArray("hosts");
+        for (RemoteHostView h : r.hosts()) {
             ObjectNode o = remote.addObject();
             o.put("host", h.name());
             o.put("state", h.state());
@@ -117,7 +132,6 @@ public final class SnapshotJson {
                 vo.put("ts", v.ts());
             }
         }
-        return root;
     }
 
     private static void bridge(ObjectNode root, BridgeView b) {

@@ -1,7 +1,5 @@
 package io.spectrum.host.view;
 
-import java.util.List;
-
 /**
  * What the dashboard shows beyond this host's own node (issue 15): the MQTT bridge the host runs,
  * and other hosts' trees as the broker holds them. The host module knows neither MQTT nor the
@@ -19,8 +17,8 @@ public interface FabricView {
         }
 
         @Override
-        public List<RemoteHostView> remoteHosts() {
-            return List.of();
+        public RemoteView remote() {
+            return null;
         }
 
         @Override
@@ -32,11 +30,12 @@ public interface FabricView {
     /** The bridge's state now; null when the host runs no bridge. Polled by the dashboard (not signalled). */
     BridgeView bridge();
 
-    /** Other hosts' trees read from the broker, sorted by name; empty when the host does not read them. */
-    List<RemoteHostView> remoteHosts();
+    /** Other hosts' trees read from the broker, by name; null when the host does not read them. */
+    RemoteView remote();
 
     /**
-     * Registers a listener called after a remote host's value or presence changed. It runs on the
+     * Registers a listener called after a remote host's value or presence changed, or the remote
+     * view lost or regained the broker. It runs on the
      * view's thread, so it must only signal, never do I/O. Returns a handle that unregisters it.
      */
     HostModel.Registration onChange(Runnable listener);

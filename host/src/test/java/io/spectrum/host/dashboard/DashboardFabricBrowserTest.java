@@ -31,7 +31,7 @@ class DashboardFabricBrowserTest {
         model.publish("/board1/temp", "21.5 °C");
         StubFabric fabric = new StubFabric();
         fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", true, 0, 10_000, 0, 812, 0, 812));
-        fabric.remote(List.of(DashboardFabricTest.lab("23.28 °C", true)));
+        fabric.remote(true, List.of(DashboardFabricTest.lab("23.28 °C", true)));
         try (DashboardServer dash = new DashboardServer(model, fabric, new InetSocketAddress("127.0.0.1", 0), 0);
              HeadlessChromium chrome = new HeadlessChromium(chromium, dash.url())) {
             String remoteTemp = "document.querySelector('#remote .vertex[data-path=\"/lab/board1/board/temp\"] .value')?.textContent";
@@ -42,7 +42,10 @@ class DashboardFabricBrowserTest {
             assertEquals("true", chrome.evalString("String(document.querySelector('#remote h2').textContent.includes('read-only'))"));
             assertEquals("0", chrome.evalString("String(document.querySelectorAll('#remote button, #remote input').length)"),
                     "remote hosts are read-only: no controls");
-            assertEquals("board1/board/temp", chrome.evalString(
+            assertEquals("true", chrome.evalString("String(document.querySelector('#remote .remote-status').hidden)"),
+                    "reading the broker: no warning");
+            assertEquals("board1", chrome.evalString(section + ".querySelector('h4').textContent"), "grouped by board");
+            assertEquals("board/temp", chrome.evalString(
                     "document.querySelector('#remote .vertex[data-path=\"/lab/board1/board/temp\"] .name').textContent"));
             assertEquals("seq 41", chrome.evalString(
                     "document.querySelector('#remote .vertex[data-path=\"/lab/board1/board/temp\"] .seq').textContent"));
@@ -57,7 +60,7 @@ class DashboardFabricBrowserTest {
 
             // the remote value changes and its host dies: the page follows without a reload
             chrome.eval("window.__noReload = 'same page'");
-            fabric.remote(List.of(DashboardFabricTest.lab("19.99 °C", false)));
+            fabric.remote(true, List.of(DashboardFabricTest.lab("19.99 °C", false)));
             awaitEquals("19.99 °C", () -> chrome.evalString(remoteTemp), chrome);
             awaitEquals("$online false", () -> chrome.evalString(section + ".querySelector('.presence').textContent"), chrome);
             // the broker goes away: the bridge queues, then drops the oldest; the page shows the count, highlighted
@@ -66,6 +69,11 @@ class DashboardFabricBrowserTest {
             assertEquals("true", chrome.evalString("String(" + String.format(cell, "dropped") + ".classList.contains('overload'))"));
             assertEquals("disconnected", chrome.evalString(String.format(cell, "state") + ".textContent"));
             assertEquals("10,000 / 10,000", chrome.evalString(String.format(cell, "queued") + ".textContent"));
+            // the view loses the broker too: the last known values stay, said so
+            fabric.remote(false, List.of(DashboardFabricTest.lab("19.99 °C", false)));
+            awaitEquals("false", () -> chrome.evalString("String(document.querySelector('#remote .remote-status').hidden)"), chrome);
+            assertEquals("true", chrome.evalString("String(document.querySelector('#remote .remote-status').textContent"
+                    + ".includes('last known'))"));
             assertEquals("same page", chrome.evalString("window.__noReload"));
             chrome.screenshot(Path.of("target", "dashboard-mqtt.png"), 1400, 1000);
         }

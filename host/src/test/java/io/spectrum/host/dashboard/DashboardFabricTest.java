@@ -22,12 +22,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the dashboard shows beyond its node (issue 15): the MQTT bridge's state and counters and the
  * remote hosts from the broker are in {@code /api/snapshot}; without a bridge {@code "bridge"} is null
- * and {@code "remote"} empty; a remote change and a bridge counter change are pushed on the event stream.
+ * and so is {@code "remote"}; a remote change and a bridge counter change are pushed on the event stream.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DashboardFabricTest {
@@ -46,7 +47,7 @@ class DashboardFabricTest {
         model.publish("/board1/temp", "21.5");
         StubFabric fabric = new StubFabric();
         fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 120, 10_000, 7, 3_400, 2, 3_527));
-        fabric.remote(List.of(lab("23.28 °C", true)));
+        fabric.remote(true, List.of(lab("23.28 °C", true)));
         try (DashboardServer dash = new DashboardServer(model, fabric, new InetSocketAddress("127.0.0.1", 0), 0)) {
             JsonNode s = snapshot(dash);
             JsonNode b = s.get("bridge");
@@ -58,7 +59,12 @@ class DashboardFabricTest {
             assertEquals(7, b.get("dropped").asLong());
             assertEquals(3_400, b.get("published").asLong());
             assertEquals(2, b.get("reconnects").asLong());
-            JsonNode lab = s.get("remote").get(0);
+            JsonNode remote = s.get("remote");
+            assertEquals("mqtt://127.0.0.1:1883", remote.get("broker").asText());
+            assertTrue(remote.get("connected").asBoolean());
+            assertEquals(10_000, remote.get("capacity").asInt());
+            assertEquals(0, remote.get("refused").asLong());
+            JsonNode lab = remote.get("hosts").get(0);
             assertEquals("lab", lab.get("host").asText());
             assertEquals("online", lab.get("state").asText());
             assertTrue(lab.get("online").asBoolean());
@@ -80,7 +86,7 @@ class DashboardFabricTest {
         try (DashboardServer dash = new DashboardServer(new InMemoryHostModel("h"), new InetSocketAddress("127.0.0.1", 0), 0)) {
             JsonNode s = snapshot(dash);
             assertTrue(s.has("bridge") && s.get("bridge").isNull(), s.toString());
-            assertEquals(0, s.get("remote").size());
+            assertTrue(s.has("remote") && s.get("remote").isNull(), s.toString());
         }
     }
 
@@ -94,10 +100,14 @@ class DashboardFabricTest {
                     HttpResponse.BodyHandlers.ofInputStream());
             try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
                 next(in); // the first snapshot
-                fabric.remote(List.of(lab("19.99 °C", false)));
-                JsonNode pushed = awaitEvent(in, s -> s.get("remote").size() == 1);
-                assertEquals("offline", pushed.get("remote").get(0).get("state").asText());
-                assertEquals("19.99 °C", pushed.get("remote").get(0).get("vertices").get(0).get("value").asText());
+                fabric.remote(true, List.of(lab("19.99 °C", false)));
+                JsonNode pushed = awaitEvent(in, s -> !s.get("remote").isNull());
+                JsonNode lab = pushed.get("remote").get("hosts").get(0);
+                assertEquals("offline", lab.get("state").asText());
+                assertEquals("19.99 °C", lab.get("vertices").get(0).get("value").asText());
+                fabric.remote(false, List.of(lab("19.99 °C", false)));
+                assertFalse(awaitEvent(in, s -> !s.get("remote").get("connected").asBoolean()).get("remote").get("connected")
+                        .asBoolean(), "the view lost the broker: pushed, the last known hosts kept");
                 // nothing else changes: the bridge's drop counter alone is pushed (polled once a second)
                 fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 100, 100, 5, 1, 0, 106));
                 JsonNode dropped = awaitEvent(in, s -> s.get("bridge").get("dropped").asLong() == 5);

@@ -7,16 +7,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class StubFabric implements FabricView {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile BridgeView bridge;
-    private volatile List<RemoteHostView> remote = List.of();
+    private volatile RemoteView remote;
 
     /** Sets the bridge's counters (not signalled: the dashboard polls them). */
     public void bridge(BridgeView b) {
         bridge = b;
     }
 
-    /** Sets the remote hosts and signals the change. */
-    public void remote(List<RemoteHostView> hosts) {
-        remote = List.copyOf(hosts);
+    /** Sets the remote hosts (read from a connected broker or not) and signals the change. */
+    public void remote(boolean connected, List<RemoteHostView> hosts) {
+        remote = new RemoteView("mqtt://127.0.0.1:1883", connected, 10_000, 0, hosts);
         listeners.forEach(Runnable::run);
     }
 
@@ -26,7 +26,7 @@ public final class StubFabric implements FabricView {
     }
 
     @Override
-    public List<RemoteHostView> remoteHosts() {
+    public RemoteView remote() {
         return remote;
     }
 
