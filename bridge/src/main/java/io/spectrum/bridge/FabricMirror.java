@@ -15,9 +15,10 @@ import java.util.function.Consumer;
  * {@code spectrum host --mqtt URL --mqtt-view}). One thread reads {@code spectrum/#} through a
  * {@link BrokerView} and keeps the latest value of every fabric path ({@code /<host>/<board>/…}) and
  * each host's {@code $online}; an emptied retained message (a purged vertex) removes its path. When
- * the broker goes away the view is reopened 1 s, 2 s, … at most 10 s apart, and the broker sends
- * the retained state again on the new subscription. The host named {@code self} is skipped: its
- * own tree comes from its node. Read-only: it never publishes.
+ * the broker goes away the view is reopened from 0.5 s doubling to 5 s apart (as the bridge
+ * reconnects), and the broker sends the retained state again on the new subscription; meanwhile
+ * the last known values stay and {@link #connected()} says false. The host named {@code self} is
+ * skipped: its own tree comes from its node. Read-only: it never publishes.
  *
  * <p>Bounded: at most {@code capacity} paths; a new path past it is refused and counted
  * ({@link #refused()}); a known path is always updated.
@@ -35,8 +36,8 @@ public final class FabricMirror implements AutoCloseable {
     }
 
     public static final int DEFAULT_CAPACITY = 10_000;
-    private static final long FIRST_RETRY_MS = 1_000;
-    private static final long MAX_RETRY_MS = 10_000;
+    private static final long FIRST_RETRY_MS = 500;
+    private static final long MAX_RETRY_MS = 5_000;
 
     private final BrokerAddress address;
     private final String self;

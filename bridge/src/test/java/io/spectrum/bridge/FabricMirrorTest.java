@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,7 +69,7 @@ class FabricMirrorTest {
         mirror.take(msg("spectrum/plant1/board1/board/temp", json("/board1/board/temp", "23.28", 4, false)));
         assertEquals(List.of(), mirror.hosts());
         assertEquals(0, changes.get());
-        assertTrue(BrokerView.value("spectrum/lab/board1/board/led/set", new MqttMessage("1".getBytes())) == null,
+        assertNull(BrokerView.value("spectrum/lab/board1/board/led/set", new MqttMessage("1".getBytes())),
                 "a set topic is no vertex (the mirror never sees it)");
     }
 
