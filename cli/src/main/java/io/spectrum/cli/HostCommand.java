@@ -42,6 +42,8 @@ import java.util.concurrent.TimeUnit;
                 "  spectrum host --serial /dev/ttyUSB0 --baud 115200",
                 "  spectrum host --peer kitchen=192.168.1.20:7700 --udp :7701",
                 "  spectrum host --peer ref=127.0.0.1:47100 --top ref=/sensor,/cfg --udp :7701",
+                "  spectrum host --peer kitchen=192.168.1.20:7700 --mqtt mqtt://broker.lan --mqtt-view",
+                "      (bridged to MQTT; the dashboard shows the other bridged hosts too: docs/mqtt.md)",
                 "  spectrum ls --peer 127.0.0.1:7701            (every board's tree)",
                 "  spectrum sub --peer 127.0.0.1:7701 /kitchen/board/temp",
                 "(--udp :PORT listens on 127.0.0.1; 0.0.0.0:PORT exposes the host to every network it is on and "
@@ -133,6 +135,10 @@ public final class HostCommand implements Callable<Integer> {
         if (mqttView && !mqtt.given()) {
             throw new CommandLine.ParameterException(cl, "--mqtt-view reads the broker of --mqtt URL; give --mqtt too");
         }
+        if (mqttView && noDashboard) {
+            throw new CommandLine.ParameterException(cl, "--mqtt-view shows the other hosts on the dashboard; "
+                    + "it does nothing with --no-dashboard");
+        }
         if (table && lines) {
             throw new CommandLine.ParameterException(cl, "--table and --lines exclude each other");
         }
@@ -199,7 +205,7 @@ public final class HostCommand implements Callable<Integer> {
         HostService service = new HostService(name, boards, clients, noDashboard ? -1 : port, ansi, out);
         FabricMirror mirror = null;
         if (bridge.given()) {
-            if (mqttView && !noDashboard) {
+            if (mqttView) {
                 PrintWriter err = cl.getErr();
                 mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
                     synchronized (err) {

@@ -100,6 +100,17 @@ class MqttDashboardTest {
         }
     }
 
+    @Test
+    void mqttViewNeedsTheBrokerAndTheDashboard() {
+        Cli.Run alone = Cli.run("host", "--udp", "127.0.0.1:0", "--mqtt-view", "--duration", "1");
+        assertEquals(2, alone.code(), alone.all());
+        assertTrue(alone.err().contains("--mqtt-view reads the broker of --mqtt URL; give --mqtt too"), alone.err());
+        Cli.Run blind = Cli.run("host", "--udp", "127.0.0.1:0", "--mqtt", "mqtt://127.0.0.1:1", "--mqtt-view",
+                "--no-dashboard", "--duration", "1");
+        assertEquals(2, blind.code(), blind.all());
+        assertTrue(blind.err().contains("it does nothing with --no-dashboard"), blind.err());
+    }
+
     private static JsonNode remote(JsonNode snapshot, String host) {
         for (JsonNode h : snapshot.path("remote").path("hosts")) {
             if (h.path("host").asText().equals(host)) {
