@@ -43,8 +43,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Locking: the model's change listener only bumps a counter under {@link #signal}; each event
  * stream waits on that monitor, releases it, then takes a snapshot and writes. No thread holds a
  * lock while it writes to a socket. A {@link FabricView}'s remote hosts signal the same way; its
- * bridge counters are read once a second ({@link #FABRIC_POLL_MS}) and a change is pushed. POSTs need {@code Content-Type: application/json}, which a
- * cross-site form cannot send without a CORS preflight we never grant.
+ * bridge counters are read once a second ({@link #FABRIC_POLL_MS}) and a change is pushed. POSTs
+ * need {@code Content-Type: application/json}, which a cross-site form cannot send without a CORS
+ * preflight we never grant.
  */
 public final class DashboardServer implements AutoCloseable {
     /** Simultaneous event streams; more get 503 so a reload storm cannot take every thread. */
