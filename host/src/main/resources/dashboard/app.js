@@ -333,6 +333,82 @@ function renderLinks(s) {
     }))));
 }
 
+// ---------------------------------------------------------------- MQTT: the bridge and other hosts
+
+// the bridge the host runs beside it (spectrum host --mqtt): its broker, state and counters
+function renderBridge(s) {
+  const box = document.getElementById('bridge');
+  const b = s.bridge;
+  box.hidden = !b;
+  if (!b) return;
+  const n = x => x.toLocaleString('en');
+  const cols = [
+    ['broker', 'broker', el('span', {class: 'mono'}, b.broker)],
+    ['state', 'state', el('span', {class: 'badge bridge-state ' + (b.connected ? 'up' : 'down')}, b.state)],
+    ['queued', 'queued', n(b.queued) + ' / ' + n(b.capacity)],
+    ['dropped', 'dropped (oldest)', n(b.dropped)],
+    ['published', 'published', n(b.published)],
+    ['reconnects', 'reconnects', n(b.reconnects)],
+    ['values', 'values from the host', n(b.values)]];
+  const table = document.getElementById('bridge-table');
+  table.querySelector('thead').replaceChildren(el('tr', {}, ...cols.map(([k, h]) =>
+    el('th', {class: k === 'broker' || k === 'state' ? '' : 'num'}, h))));
+  table.querySelector('tbody').replaceChildren(el('tr', {},
+    ...cols.map(([k, , v]) => el('td', {'data-bridge': k,
+      class: (k === 'broker' || k === 'state' ? '' : 'num counter') + (k === 'dropped' && b.dropped > 0 ? ' overload' : '')}, v))));
+}
+
+function remoteRow(v, prefix) {
+  return el('div', {class: 'vertex remote' + (v.stale ? ' is-stale' : ''), 'data-path': v.path},
+    el('div', {class: 'vhead'},
+      el('span', {class: 'name', title: v.path + (v.publisher ? ' (published by ' + v.publisher + ')' : '')},
+        v.path.substring(prefix.length)),
+      el('span', v.stale ? {class: 'badge stale'} : {class: 'badge stale', hidden: ''}, 'stale'),
+      el('span', {class: 'seq', title: 'seq: stamped by ' + (v.publisher || 'its host')}, v.seq === null ? '' : 'seq ' + v.seq)),
+    el('div', {class: 'value'}, v.value === '' ? '—' : v.value));
+}
+
+// other hosts' trees as the broker holds them (spectrum host --mqtt URL --mqtt-view): read-only, grouped by board
+function renderRemote(s) {
+  const sec = document.getElementById('remote');
+  const r = s.remote;
+  sec.hidden = !r;
+  if (!r) return;
+  const status = sec.querySelector('.remote-status');
+  const notes = [];
+  if (!r.connected) notes.push('The broker (' + r.broker + ') cannot be read now: these are the last known values; '
+    + 'they update again when it is back.');
+  if (r.refused > 0) notes.push(r.refused.toLocaleString('en') + ' more paths are not shown (this view holds at most '
+    + r.capacity.toLocaleString('en') + ').');
+  status.hidden = notes.length === 0;
+  status.textContent = notes.join(' ');
+  sec.classList.toggle('unreachable', !r.connected);
+  const hosts = r.hosts;
+  if (hosts.length === 0) {
+    sec.querySelector('.hosts').replaceChildren(el('p', {class: 'empty'}, 'No other host on the broker yet.'));
+    return;
+  }
+  sec.querySelector('.hosts').replaceChildren(...hosts.map(h => {
+    const presence = h.state === 'unknown' ? '$online ?' : '$online ' + h.online;
+    const groups = new Map();
+    for (const v of h.vertices) {
+      if (!groups.has(v.board)) groups.set(v.board, []);
+      groups.get(v.board).push(v);
+    }
+    return el('section', {class: 'board remote-host', 'data-host': h.host},
+      el('div', {class: 'board-head'},
+        el('h3', {}, h.host),
+        el('span', {class: 'badge presence ' + h.state, title: 'spectrum/' + h.host + '/$online'}, presence),
+        el('span', {class: 'remote-label'}, 'remote host · ' + h.vertices.length + (h.vertices.length === 1 ? ' vertex' : ' vertices'))),
+      ...[...groups].map(([board, vs]) => {
+        const prefix = '/' + h.host + '/' + (board ? board + '/' : '');
+        return el('div', {class: 'remote-board', 'data-board': board},
+          board ? el('h4', {}, board) : '',
+          el('div', {class: 'vertices'}, ...vs.map(v => remoteRow(v, prefix))));
+      }));
+  }));
+}
+
 // ---------------------------------------------------------------- page
 
 function render(s) {
@@ -341,6 +417,8 @@ function render(s) {
   document.getElementById('node').textContent = s.node ? '— ' + s.node : '';
   renderTree(s);
   renderLinks(s);
+  renderBridge(s);
+  renderRemote(s);
   document.body.dataset.version = String(s.version);
 }
 

@@ -34,8 +34,14 @@ public final class BrokerView implements AutoCloseable {
             if (t != null && !t.isNull()) {
                 return t.asText();
             }
+            return cleared() ? "(cleared)" : json.get("value").asText();
+        }
+
+        /** An emptied retained message (the publisher purged the vertex): no value, no text. */
+        public boolean cleared() {
+            JsonNode t = json.get("text");
             JsonNode v = json.get("value");
-            return v == null || v.isNull() ? "(cleared)" : v.asText();
+            return (t == null || t.isNull()) && (v == null || v.isNull());
         }
     }
 
@@ -89,6 +95,11 @@ public final class BrokerView implements AutoCloseable {
     /** The next value, waiting up to {@code millis}; null when none came. */
     public Value next(long millis) throws InterruptedException {
         return values.poll(millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the view is still connected to the broker (it does not reconnect by itself). */
+    public boolean connected() {
+        return client.isConnected();
     }
 
     @Override

@@ -16,7 +16,12 @@ import java.util.function.Consumer;
 public final class MqttBridge implements AutoCloseable {
     /** What the bridge did so far (the dashboard can show it). */
     public record Stats(boolean connected, boolean following, long values, long published, long dropped, int queued,
-                        int retainedTopics, long connects, long writesDone, long writesRefused) { }
+                        int retainedTopics, long connects, long writesDone, long writesRefused) {
+        /** Connections after the first: each a broker restart or network loss the bridge came back from. */
+        public long reconnects() {
+            return Math.max(0, connects - 1);
+        }
+    }
 
     private final Outbox outbox;
     private final PeerSide peer;

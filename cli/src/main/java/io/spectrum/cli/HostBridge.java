@@ -27,7 +27,7 @@ final class HostBridge implements AutoCloseable {
     private final BrokerAddress address;
     private final BridgeOptions options;
     private final UdpLink door;
-    private MqttBridge bridge;
+    private volatile MqttBridge bridge;
 
     private HostBridge(CommandLine cl, LinkOptions links, BrokerAddress address, BridgeOptions options, UdpLink door) {
         this.cl = cl;
@@ -59,6 +59,31 @@ final class HostBridge implements AutoCloseable {
         UdpLink dial = (UdpLink) links.udpDial(0, "127.0.0.1:" + at.getPort());
         PrintWriter err = cl.getErr();
         bridge = MqttOptions.start(new PeerClient(dial, 0, Duration.ofSeconds(2)), address, options, err);
+    }
+
+    /** Whether {@code --mqtt} was given. */
+    boolean given() {
+        return address != null;
+    }
+
+    /** The broker's URL as given (never with a password). */
+    String broker() {
+        return String.valueOf(address);
+    }
+
+    BrokerAddress address() {
+        return address;
+    }
+
+    /** The queue's bound while the broker is away. */
+    int capacity() {
+        return options == null ? 0 : options.queue();
+    }
+
+    /** The bridge's counters, null before {@link #start} (or without {@code --mqtt}). */
+    MqttBridge.Stats stats() {
+        MqttBridge b = bridge;
+        return b == null ? null : b.stats();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.bridge.FabricMirror;
 import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.NodeProcess;
 import io.spectrum.host.runtime.HostService;
@@ -41,6 +42,8 @@ import java.util.concurrent.TimeUnit;
                 "  spectrum host --serial /dev/ttyUSB0 --baud 115200",
                 "  spectrum host --peer kitchen=192.168.1.20:7700 --udp :7701",
                 "  spectrum host --peer ref=127.0.0.1:47100 --top ref=/sensor,/cfg --udp :7701",
+                "  spectrum host --peer kitchen=192.168.1.20:7700 --mqtt mqtt://broker.lan --mqtt-view",
+                "      (bridged to MQTT; the dashboard shows the other bridged hosts too: docs/mqtt.md)",
                 "  spectrum ls --peer 127.0.0.1:7701            (every board's tree)",
                 "  spectrum sub --peer 127.0.0.1:7701 /kitchen/board/temp",
                 "(--udp :PORT listens on 127.0.0.1; 0.0.0.0:PORT exposes the host to every network it is on and "
@@ -96,6 +99,11 @@ public final class HostCommand implements Callable<Integer> {
     @Mixin
     MqttOptions mqtt;
 
+    @Option(names = "--mqtt-view",
+            description = "With --mqtt: the dashboard also shows the other hosts' trees as the broker holds them "
+                    + "(read-only, live, with their $online).")
+    boolean mqttView;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -123,6 +131,13 @@ public final class HostCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         if (peers.isEmpty() && serials.isEmpty() && udp == null) {
             throw new CommandLine.ParameterException(cl, "nothing to connect: give --peer HOST:PORT, --serial DEVICE or --udp HOST:PORT");
+        }
+        if (mqttView && !mqtt.given()) {
+            throw new CommandLine.ParameterException(cl, "--mqtt-view reads the broker of --mqtt URL; give --mqtt too");
+        }
+        if (mqttView && noDashboard) {
+            throw new CommandLine.ParameterException(cl, "--mqtt-view shows the other hosts on the dashboard; "
+                    + "it does nothing with --no-dashboard");
         }
         if (table && lines) {
             throw new CommandLine.ParameterException(cl, "--table and --lines exclude each other");
@@ -188,6 +203,19 @@ public final class HostCommand implements Callable<Integer> {
         HostBridge bridge = HostBridge.open(cl, mqtt, linkOptions, name, id + 1, clients);
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
         HostService service = new HostService(name, boards, clients, noDashboard ? -1 : port, ansi, out);
+        FabricMirror mirror = null;
+        if (bridge.given()) {
+            if (mqttView) {
+                PrintWriter err = cl.getErr();
+                mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
+                    synchronized (err) {
+                        err.println(note);
+                        err.flush();
+                    }
+                });
+            }
+            service.fabric(new DashboardFabric(bridge, mirror));
+        }
         for (Link l : clients) {
             LinkNotices.atStart(l, service.runtime().node()).forEach(cl.getErr()::println);
         }
@@ -228,6 +256,9 @@ public final class HostCommand implements Callable<Integer> {
             out.flush();
             return 0;
         } finally {
+            if (mirror != null) {
+                mirror.close();
+            }
             bridge.close();
             service.close();
             finished.countDown();

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.spectrum.host.view.BridgeView;
+import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.WriteOutcome;
@@ -24,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>
  * GET  /                              the page (resources under /dashboard/)
- * GET  /api/snapshot                  the current {@link io.spectrum.host.view.HostSnapshot} as JSON
+ * GET  /api/snapshot                  the current {@link io.spectrum.host.view.HostSnapshot} as JSON, with the
+ *                                     {@link FabricView}'s MQTT bridge counters and remote hosts ({@link SnapshotJson})
  * GET  /api/events                    text/event-stream; one "snapshot" event per change (coalesced)
  * GET  /api/history?window=S         the host's last S seconds (at most 900) of every numeric vertex,
  *                                     {"series": {path: [[ts ms, value, seq], ...]}}
@@ -39,8 +42,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Locking: the model's change listener only bumps a counter under {@link #signal}; each event
  * stream waits on that monitor, releases it, then takes a snapshot and writes. No thread holds a
- * lock while it writes to a socket. POSTs need {@code Content-Type: application/json}, which a
- * cross-site form cannot send without a CORS preflight we never grant.
+ * lock while it writes to a socket. A {@link FabricView}'s remote hosts signal the same way; its
+ * bridge counters are read once a second ({@link #FABRIC_POLL_MS}) and a change is pushed. POSTs
+ * need {@code Content-Type: application/json}, which a cross-site form cannot send without a CORS
+ * preflight we never grant.
  */
 public final class DashboardServer implements AutoCloseable {
     /** Simultaneous event streams; more get 503 so a reload storm cannot take every thread. */
@@ -52,8 +57,13 @@ public final class DashboardServer implements AutoCloseable {
     private static final int MAX_VIEWS = MAX_STREAMS;
     private static final int MAX_VIEW_PATHS = 4096;
     private static final int MAX_VIEW_BODY = 512 * 1024;
+    /** How often the bridge's counters are read for a change to push. */
+    public static final long FABRIC_POLL_MS = 1_000;
 
     private final HostModel model;
+    private final FabricView fabric;
+    private final HostModel.Registration fabricRegistration;
+    private BridgeView lastBridge; // the sweeper thread's only
     private final ObjectMapper mapper = new ObjectMapper();
     private final HttpServer server;
     private final ExecutorService executor;
@@ -73,7 +83,19 @@ public final class DashboardServer implements AutoCloseable {
      * @param minPushIntervalMs the least time between two events on one stream (coalescing)
      */
     public DashboardServer(HostModel model, InetSocketAddress bind, long minPushIntervalMs) throws IOException {
+        this(model, FabricView.NONE, bind, minPushIntervalMs);
+    }
+
+    /**
+     * Binds the dashboard (port 0 = any free port) and starts serving {@code model} and what
+     * {@code fabric} shows beyond it (an MQTT bridge's counters, other hosts from the broker).
+     *
+     * @param minPushIntervalMs the least time between two events on one stream (coalescing)
+     */
+    public DashboardServer(HostModel model, FabricView fabric, InetSocketAddress bind, long minPushIntervalMs)
+            throws IOException {
         this.model = model;
+        this.fabric = fabric;
         this.minPushIntervalMs = minPushIntervalMs;
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -91,12 +113,15 @@ public final class DashboardServer implements AutoCloseable {
         server.createContext("/api/write", this::handleWrite);
         server.createContext("/api/view", this::handleView);
         this.registration = model.onChange(this::changed);
+        this.fabricRegistration = fabric.onChange(this::changed);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dashboard-views");
             t.setDaemon(true);
             return t;
         });
         sweeper.scheduleWithFixedDelay(this::forgetSilentViews, 5, 5, java.util.concurrent.TimeUnit.SECONDS);
+        sweeper.scheduleWithFixedDelay(this::pollBridge, FABRIC_POLL_MS, FABRIC_POLL_MS,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
         server.start();
     }
 
@@ -123,6 +148,19 @@ public final class DashboardServer implements AutoCloseable {
         synchronized (signal) {
             changes++;
             signal.notifyAll();
+        }
+    }
+
+    /** A change in the bridge's counters (connected, queued, dropped...) is pushed like any other. */
+    private void pollBridge() {
+        try {
+            BridgeView now = fabric.bridge();
+            if (!java.util.Objects.equals(now, lastBridge)) {
+                lastBridge = now;
+                changed();
+            }
+        } catch (RuntimeException e) {
+            // the bridge is stopping; the next poll reads it again
         }
     }
 
@@ -175,7 +213,7 @@ public final class DashboardServer implements AutoCloseable {
                 sendError(ex, 405, "method_not_allowed", "use GET");
                 return;
             }
-            sendJson(ex, 200, SnapshotJson.toJson(mapper, model.snapshot()));
+            sendJson(ex, 200, SnapshotJson.toJson(mapper, model.snapshot(), fabric));
         }
     }
 
@@ -352,7 +390,7 @@ public final class DashboardServer implements AutoCloseable {
                 if (heartbeat) {
                     out.write(": ping\n\n".getBytes(StandardCharsets.UTF_8));
                 } else {
-                    String json = mapper.writeValueAsString(SnapshotJson.toJson(mapper, model.snapshot()));
+                    String json = mapper.writeValueAsString(SnapshotJson.toJson(mapper, model.snapshot(), fabric));
                     out.write(("event: snapshot\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
                 }
                 out.flush();
@@ -434,6 +472,7 @@ public final class DashboardServer implements AutoCloseable {
     public void close() {
         closed = true;
         registration.close();
+        fabricRegistration.close();
         synchronized (signal) {
             signal.notifyAll();
         }

@@ -3,8 +3,13 @@ package io.spectrum.host.dashboard;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.host.view.BridgeView;
+import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
+import io.spectrum.host.view.RemoteHostView;
+import io.spectrum.host.view.RemoteView;
+import io.spectrum.host.view.RemoteVertexView;
 import io.spectrum.host.view.SubscriberView;
 import io.spectrum.host.view.VertexControl;
 import io.spectrum.host.view.VertexHistory;
@@ -20,7 +25,17 @@ import java.util.Map;
 public final class SnapshotJson {
     private SnapshotJson() { }
 
+    /** The snapshot alone: {@code "bridge": null, "remote": null}. */
     public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s) {
+        return toJson(mapper, s, FabricView.NONE);
+    }
+
+    /**
+     * The snapshot with what {@code fabric} shows beyond the node: {@code "bridge"} (the MQTT
+     * bridge's state and counters, null without one) and {@code "remote"} (other hosts' trees from
+     * the broker, read-only; null when not read).
+     */
+    public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s, FabricView fabric) {
         ObjectNode root = mapper.createObjectNode();
         root.put("node", s.node());
         root.put("version", s.version());
@@ -73,7 +88,67 @@ public final class SnapshotJson {
                 c.put(e.getKey(), e.getValue());
             }
         }
+        bridge(root, fabric.bridge());
+        remote(root, fabric.remote());
         return root;
+    }
+
+    private static void remote(ObjectNode root, RemoteView r) {
+        if (r == null) {
+            root.putNull("remote");
+            return;
+        }
+        ObjectNode ro = root.putObject("remote");
+        ro.put("broker", r.broker());
+        ro.put("connected", r.connected());
+        ro.put("capacity", r.capacity());
+        ro.put("refused", r.refused());
+        ArrayNode remote = ro.putArray("hosts");
+        for (RemoteHostView h : r.hosts()) {
+            ObjectNode o = remote.addObject();
+            o.put("host", h.name());
+            o.put("state", h.state());
+            if (h.presenceKnown()) {
+                o.put("online", h.online());
+            } else {
+                o.putNull("online");
+            }
+            ArrayNode vs2 = o.putArray("vertices");
+            for (RemoteVertexView v : h.vertices()) {
+                ObjectNode vo = vs2.addObject();
+                vo.put("path", v.path());
+                vo.put("board", v.board());
+                vo.put("value", v.value());
+                if (!v.unit().isEmpty()) {
+                    vo.put("unit", v.unit());
+                }
+                if (v.seq() >= 0) {
+                    vo.put("seq", v.seq());
+                } else {
+                    vo.putNull("seq");
+                }
+                vo.put("stale", v.stale());
+                vo.put("publisher", v.publisher());
+                vo.put("ts", v.ts());
+            }
+        }
+    }
+
+    private static void bridge(ObjectNode root, BridgeView b) {
+        if (b == null) {
+            root.putNull("bridge");
+            return;
+        }
+        ObjectNode o = root.putObject("bridge");
+        o.put("broker", b.broker());
+        o.put("connected", b.connected());
+        o.put("state", b.state());
+        o.put("queued", b.queued());
+        o.put("capacity", b.capacity());
+        o.put("dropped", b.dropped());
+        o.put("published", b.published());
+        o.put("reconnects", b.reconnects());
+        o.put("values", b.values());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.spectrum.host.runtime;
 
 import io.spectrum.host.dashboard.DashboardServer;
+import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.TerminalView;
 import io.spectrum.link.Link;
 import io.spectrum.wide.WideNode;
@@ -46,6 +47,7 @@ public final class HostService implements AutoCloseable {
     /** What was printed last (lines mode). */
     private final TerminalView terminal = new TerminalView();
     private DashboardServer dashboard;
+    private FabricView fabric = FabricView.NONE;
     private boolean terminalShowsBoards;
 
     /**
@@ -102,11 +104,20 @@ public final class HostService implements AutoCloseable {
 
     private DashboardServer startDashboard() throws IOException {
         try {
-            return new DashboardServer(host, new InetSocketAddress("127.0.0.1", dashboardPort), 100);
+            return new DashboardServer(host, fabric, new InetSocketAddress("127.0.0.1", dashboardPort), 100);
         } catch (BindException e) {
             out.printf("port %d is busy; the dashboard takes a free port instead%n", dashboardPort);
-            return new DashboardServer(host, new InetSocketAddress("127.0.0.1", 0), 100);
+            return new DashboardServer(host, fabric, new InetSocketAddress("127.0.0.1", 0), 100);
         }
+    }
+
+    /**
+     * What the dashboard shows beyond this node: the MQTT bridge run beside the host and other
+     * hosts read from the broker ({@code spectrum host --mqtt}). Set before {@link #start}.
+     */
+    public HostService fabric(FabricView view) {
+        this.fabric = java.util.Objects.requireNonNull(view);
+        return this;
     }
 
     /**

@@ -1,0 +1,42 @@
+package io.spectrum.host.view;
+
+/**
+ * What the dashboard shows beyond this host's own node (issue 15): the MQTT bridge the host runs,
+ * and other hosts' trees as the broker holds them. The host module knows neither MQTT nor the
+ * bridge; whoever runs the host (the cli's {@code spectrum host --mqtt}) supplies this view.
+ * Read-only: nothing here writes anywhere.
+ *
+ * <p>Implementations are thread-safe and return immutable values.
+ */
+public interface FabricView {
+    /** No bridge, no remote hosts. */
+    FabricView NONE = new FabricView() {
+        @Override
+        public BridgeView bridge() {
+            return null;
+        }
+
+        @Override
+        public RemoteView remote() {
+            return null;
+        }
+
+        @Override
+        public HostModel.Registration onChange(Runnable listener) {
+            return () -> { };
+        }
+    };
+
+    /** The bridge's state now; null when the host runs no bridge. Polled by the dashboard (not signalled). */
+    BridgeView bridge();
+
+    /** Other hosts' trees read from the broker, by name; null when the host does not read them. */
+    RemoteView remote();
+
+    /**
+     * Registers a listener called after a remote host's value or presence changed, or the remote
+     * view lost or regained the broker. It runs on the
+     * view's thread, so it must only signal, never do I/O. Returns a handle that unregisters it.
+     */
+    HostModel.Registration onChange(Runnable listener);
+}
