@@ -1,11 +1,11 @@
 package io.spectrum.client.bus;
 
+import io.spectrum.wire.Dispatch;
+import io.spectrum.wire.BusError;
 import io.spectrum.client.Transport;
-import io.spectrum.wide.bus.BusError;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusFrames;
-import io.spectrum.wide.bus.Dispatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

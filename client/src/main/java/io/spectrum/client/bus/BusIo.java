@@ -1,7 +1,7 @@
 package io.spectrum.client.bus;
 
+import io.spectrum.wire.BusError;
 import io.spectrum.client.Transport;
-import io.spectrum.wide.bus.BusError;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusFrames;

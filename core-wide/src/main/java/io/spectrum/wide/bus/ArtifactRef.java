@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 /**
  * An application's name for one sealed, immutable artifact (seed 001 §8): the store that holds it
  * (a store id changes when the store restarts, so an old ref is {@link BusError#ARTIFACT_GONE}),

@@ -1,5 +1,8 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+import io.spectrum.wire.Dispatch;
+
 /**
  * A typed refusal of a host-bus operation: the {@link BusError} code, what it means for execution
  * ({@link Dispatch}), and one line for a person. The bus is WIDE-core code (host side), where a

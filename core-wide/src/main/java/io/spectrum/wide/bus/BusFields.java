@@ -1,5 +1,6 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
 import io.spectrum.wire.Bytes;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.TlvIndex;

@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.Dispatch;
+import io.spectrum.wire.BusError;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
@@ -127,39 +129,37 @@ public final class BusFrames {
     public static Decoded decode(byte[] buf, int off, int len) throws BusException {
         TlvIndex idx = new TlvIndex(Math.max(64, len / 4 + 16), 16);
         int rc = new FrameDecoder().decode(buf, off, len, idx);
-        if (rc != WireError.OK || idx.type(0) != TlvType.FWD) {
-            throw new BusException(BusError.INVALID_ENVELOPE, "not a FWD frame ("
-                    + (rc != WireError.OK ? WireError.identity(rc) : TlvType.name(idx.type(0))) + ")");
+        FwdView fwd = new FwdView();
+        if (rc == WireError.OK) {
+            rc = fwd.wrap(idx, 0);
         }
-        int opE = idx.firstChild(0);
-        int dstE = opE == TlvIndex.NONE ? TlvIndex.NONE : idx.nextSibling(opE);
-        int srcE = dstE == TlvIndex.NONE ? TlvIndex.NONE : idx.nextSibling(dstE);
-        if (srcE == TlvIndex.NONE || idx.type(opE) != TlvType.VALUE || idx.bodyLength(opE) != 1
-                || idx.type(dstE) != TlvType.PATH || idx.type(srcE) != TlvType.PATH) {
+        if (rc != WireError.OK) {
+            throw new BusException(BusError.INVALID_ENVELOPE, "not a FWD frame (" + WireError.identity(rc) + ")");
+        }
+        int dstE = fwd.dst();
+        int srcE = fwd.src();
+        if (fwd.dstIsPathRef() || fwd.srcIsPathRef() || fwd.field() != TlvIndex.NONE) {
             throw new BusException(BusError.INVALID_ENVELOPE, "a bus frame is FWD{op, PATH dst, PATH src, body}");
         }
-        int op = (int) idx.valueAsLong(opE) & FwdView.OPCODE_MASK;
+        int op = fwd.opcode();
         byte[] dstTlv = Arrays.copyOfRange(buf, idx.start(dstE), idx.end(dstE));
         byte[] srcTlv = Arrays.copyOfRange(buf, idx.start(srcE), idx.end(srcE));
         String dst = render(idx, dstE);
         String src = render(idx, srcE);
-        int next = idx.nextSibling(srcE);
         if (op == FwdView.OP_REPLY) {
-            if (next == TlvIndex.NONE || idx.type(next) != TlvType.VALUE || idx.bodyLength(next) != 1) {
+            if (fwd.kindEntry() == TlvIndex.NONE) {
                 throw new BusException(BusError.INVALID_ENVELOPE, "a bus reply carries its kind");
             }
-            int kind = (int) idx.valueAsLong(next);
-            int payload = idx.nextSibling(next);
-            if (kind == FwdView.KIND_RESULT) {
-                return new Decoded(op, dst, dstTlv, srcTlv, src, kind, BusFields.read(idx, payload), null);
+            if (fwd.kind() == FwdView.KIND_RESULT) {
+                return new Decoded(op, dst, dstTlv, srcTlv, src, fwd.kind(), BusFields.read(idx, fwd.payload()), null);
             }
-            return new Decoded(op, dst, dstTlv, srcTlv, src, kind, null, readError(idx, payload));
+            return new Decoded(op, dst, dstTlv, srcTlv, src, fwd.kind(), null, readError(idx, fwd.payload()));
         }
         if (op != FwdView.OP_WRITE) {
             throw new BusException(BusError.INVALID_ENVELOPE, "a bus request is a WRITE");
         }
-        BusFields fields = BusFields.read(idx, next);
-        if (idx.nextSibling(next) != TlvIndex.NONE) {
+        BusFields fields = BusFields.read(idx, fwd.payload());
+        if (fwd.afterPayload() != TlvIndex.NONE) {
             throw new BusException(BusError.INVALID_ENVELOPE, "a bus request has one body");
         }
         return new Decoded(op, dst, dstTlv, srcTlv, src, -1, fields, null);

@@ -1,4 +1,4 @@
-package io.spectrum.wide.bus;
+package io.spectrum.wire;
 
 /**
  * What a refusal says about execution (seed 001 §5): before admission nothing ran

@@ -1,42 +1,44 @@
-package io.spectrum.wide.bus;
+package io.spectrum.wire;
 
 /**
- * The host bus's typed refusals (seed 001, "Flybus": §9 plus its amendments). Each has a stable
+ * The host bus's typed refusals (seed 001, "Flybus": §9 plus its amendments), defined here with
+ * the rest of the wire's vocabulary (docs/bus.md; the bus itself is core-wide's
+ * {@code io.spectrum.wide.bus}). Each has a stable
  * wire name ({@link #wireName()}, the upper-case spelling the seed uses) so a client, the CLI's
  * {@code --json} and a log line all say the same word. Where a libtracer v1 {@code tr::…} code
  * means the same thing, {@link #tracerCode()} gives it (a plain v1 peer sees that one).
  */
 public enum BusError {
     /** A malformed request: bad name, bad range, unknown field, wrong shape. */
-    INVALID_ENVELOPE(io.spectrum.wire.WireError.FRAME_INVALID),
-    VERSION_MISMATCH(io.spectrum.wire.WireError.VERSION_MISMATCH),
+    INVALID_ENVELOPE(WireError.FRAME_INVALID),
+    VERSION_MISMATCH(WireError.VERSION_MISMATCH),
     /** The connection's grants do not allow this name for this operation. */
-    NOT_AUTHORIZED(io.spectrum.wire.WireError.ACCESS_DENIED),
+    NOT_AUTHORIZED(WireError.ACCESS_DENIED),
     /** No service is registered under the call's target. */
-    NO_SERVICE(io.spectrum.wire.WireError.PATH_NOT_FOUND),
+    NO_SERVICE(WireError.PATH_NOT_FOUND),
     /** The call pinned a service incarnation that is no longer the registered one. */
-    TARGET_CHANGED(io.spectrum.wire.WireError.PATH_NOT_FOUND),
+    TARGET_CHANGED(WireError.PATH_NOT_FOUND),
     /** A bounded subscriber (or a queue/lane) has no room: the whole operation was refused. */
-    BACKPRESSURE(io.spectrum.wire.WireError.FLOW_BACKPRESSURE),
+    BACKPRESSURE(WireError.FLOW_BACKPRESSURE),
     /** The call's correlation is retired or unknown. */
-    CALL_GONE(io.spectrum.wire.WireError.PATH_NOT_FOUND),
-    ARTIFACT_UNSEALED(io.spectrum.wire.WireError.SCHEMA_TYPE_MISMATCH),
+    CALL_GONE(WireError.PATH_NOT_FOUND),
+    ARTIFACT_UNSEALED(WireError.SCHEMA_TYPE_MISMATCH),
     /** The artifact (store id, id, generation) no longer exists. */
-    ARTIFACT_GONE(io.spectrum.wire.WireError.PATH_NOT_FOUND),
+    ARTIFACT_GONE(WireError.PATH_NOT_FOUND),
     /** An owner id that this connection never issued, retired for this use, or of the wrong kind. */
-    OWNER_INVALID(io.spectrum.wire.WireError.ACCESS_DENIED),
+    OWNER_INVALID(WireError.ACCESS_DENIED),
     /** A configured limit (topics, subscriptions, store bytes, retained bytes, owners…) was reached. */
-    QUOTA_EXCEEDED(io.spectrum.wire.WireError.FLOW_BACKPRESSURE),
+    QUOTA_EXCEEDED(WireError.FLOW_BACKPRESSURE),
     /** The artifact store failed (disk full, I/O error). */
-    STORE_FAILURE(io.spectrum.wire.WireError.TRANSPORT_DOWN),
+    STORE_FAILURE(WireError.TRANSPORT_DOWN),
     /** The router went away (shutdown, or the connection to it was lost). */
-    ROUTER_LOST(io.spectrum.wire.WireError.TRANSPORT_DOWN),
+    ROUTER_LOST(WireError.TRANSPORT_DOWN),
     /** A conflicting declaration or registration, or delete of a topic that has subscribers. */
-    CONFLICT(io.spectrum.wire.WireError.PATH_IN_USE),
+    CONFLICT(WireError.PATH_IN_USE),
     /** Publish, subscribe or clear of a topic that was never declared. */
-    NO_TOPIC(io.spectrum.wire.WireError.PATH_NOT_FOUND),
+    NO_TOPIC(WireError.PATH_NOT_FOUND),
     /** A ref whose length or digest does not match the stored object, or a staged file of the wrong size. */
-    ARTIFACT_MISMATCH(io.spectrum.wire.WireError.SCHEMA_TYPE_MISMATCH);
+    ARTIFACT_MISMATCH(WireError.SCHEMA_TYPE_MISMATCH);
 
     private final int tracerCode;
 
