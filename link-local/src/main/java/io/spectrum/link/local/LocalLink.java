@@ -669,8 +669,8 @@ public final class LocalLink implements Link {
     }
 
     /**
-     * Closes every connection (each open one gets a {@link ClosingNotice} with TRANSPORT_DOWN if its
-     * socket takes it at once), reports their peers down, closes the listener and removes its socket
+     * Closes every connection (a server sends each open one a {@link ClosingNotice} with TRANSPORT_DOWN
+     * if its socket takes it at once; a client just closes), reports their peers down, closes the listener and removes its socket
      * file. Further sends answer TRANSPORT_DOWN.
      */
     @Override
@@ -680,7 +680,7 @@ public final class LocalLink implements Link {
         }
         closed = true;
         for (Connection c : active) {
-            if (c.state == Connection.OPEN && !c.pendingOut()) {
+            if (!client && c.state == Connection.OPEN && !c.pendingOut()) {
                 int n = ClosingNotice.write(notice, 0, WireError.TRANSPORT_DOWN);
                 c.commit(notice, 0, n);
                 try {
