@@ -242,4 +242,33 @@ class LocalLinkTest {
         assertEquals(WireError.TRANSPORT_DOWN, new ClosingNotice().reason(last, 0, last.length));
         assertEquals(WireError.TRANSPORT_DOWN, client.send(0, new byte[] {9, 0, 0, 0}, 0, 4));
     }
+
+    @Test
+    void connectionChannelsAreHandedToTheLoopsReadiness() throws Exception {
+        LocalLink server = unixServer();
+        List<Object> watchedByServer = new ArrayList<>();
+        List<Object> watchedByClient = new ArrayList<>();
+        assertFalse(server.setReadiness(recording(watchedByServer)), "a new connection does not wake the loop");
+        LocalLink client = client(server, "r");
+        assertTrue(client.setReadiness(recording(watchedByClient)), "a client's one channel signals every arrival");
+        assertEquals(1, watchedByClient.size());
+        Collector atServer = new Collector();
+        pump(() -> server.openPeers().length == 1, poll(server, atServer));
+        assertEquals(1, watchedByServer.size(), "each accepted connection is watched");
+        assertTrue(watchedByServer.get(0) instanceof java.nio.channels.SocketChannel);
+    }
+
+    private static io.spectrum.link.Readiness recording(List<Object> watched) {
+        return new io.spectrum.link.Readiness() {
+            @Override
+            public boolean watch(Object channel) {
+                watched.add(channel);
+                return true;
+            }
+
+            @Override
+            public void wake() {
+            }
+        };
+    }
 }
