@@ -98,13 +98,16 @@ final class LaneQueues {
         }
     }
 
-    /** Drops every queued frame (the connection is closing). */
-    void clear() {
+    /** Drops every queued frame (the connection is closing); returns how many. */
+    int clear() {
+        int dropped = 0;
         for (int i = 0; i < 3; i++) {
+            dropped += queues[i].size();
             depth[i].returned(queues[i].size());
             queues[i].clear();
             bytes[i] = 0;
         }
+        return dropped;
     }
 
     int frames(Lane lane) {

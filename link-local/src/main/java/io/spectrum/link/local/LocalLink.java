@@ -46,7 +46,8 @@ import java.util.HashMap;
  * process accepts on it, and is removed on {@link #close}.
  *
  * <p><b>Client</b> ({@link #connect}): dials a socket path or TCP address, sends the hello, then frames
- * both ways; the server is peer 0, reported up on the first poll.
+ * both ways; the server is peer 0, reported up on the first poll. A client does not redial: once its
+ * peer is down its sends answer TRANSPORT_DOWN (a client library above it reconnects).
  *
  * <p><b>Outbound lanes</b> per connection ({@link Lane}, {@link LaneQueues}): {@link #send(int, byte[],
  * int, int, Lane)} names the lane, plain {@link #send(int, byte[], int, int)} is CONTROL. A frame is
@@ -145,6 +146,7 @@ public final class LocalLink implements Link {
             throw new IllegalArgumentException("a local link listens on a Unix socket path or a TCP address: " + address);
         }
         Selector sel = null;
+        Object key = null;
         try {
             ch.configureBlocking(false);
             try {
@@ -152,7 +154,7 @@ public final class LocalLink implements Link {
             } catch (BindException e) {
                 throw new BindException("cannot listen on " + address + ": " + e.getMessage());
             }
-            Object key = file != null ? SocketFiles.bound(file) : null;
+            key = file != null ? SocketFiles.bound(file) : null;
             sel = Selector.open();
             ch.register(sel, SelectionKey.OP_ACCEPT);
             String nm = file != null ? "local " + file : "local tcp " + hostPort((InetSocketAddress) ch.getLocalAddress());
@@ -165,6 +167,9 @@ public final class LocalLink implements Link {
             ch.close();
             if (sel != null) {
                 sel.close();
+            }
+            if (key != null) {
+                SocketFiles.remove(file, key);
             }
             throw e;
         }
@@ -389,7 +394,7 @@ public final class LocalLink implements Link {
 
     /** The CONTROL lane overflowed (or the link is told to close it): notice, then close. */
     private void closing(Connection c, int reason) {
-        c.lanes.clear();
+        localStats.onQueuedDropped(c.lanes.clear());
         c.state = Connection.CLOSING;
         c.closingSince = clock.nanoTime();
         c.noticeReason = reason;
@@ -408,7 +413,7 @@ public final class LocalLink implements Link {
 
     private void finish(Connection c) {
         c.state = Connection.CLOSED;
-        c.lanes.clear();
+        localStats.onQueuedDropped(c.lanes.clear());
         try {
             c.channel.close();
         } catch (IOException ignored) {

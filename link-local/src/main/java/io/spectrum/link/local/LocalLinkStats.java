@@ -19,6 +19,7 @@ public final class LocalLinkStats {
     private volatile long rpcRefused;
     private volatile long topicRefused;
     private volatile long staleSocketsReplaced;
+    private volatile long queuedDropped;
 
     void onAccepted() {
         accepted++;
@@ -58,6 +59,10 @@ public final class LocalLinkStats {
         } else {
             topicRefused++;
         }
+    }
+
+    void onQueuedDropped(int frames) {
+        queuedDropped += frames;
     }
 
     void onStaleSocketReplaced() {
@@ -112,6 +117,11 @@ public final class LocalLinkStats {
     /** TOPIC frames refused with FLOW_BACKPRESSURE (lane full). */
     public long topicRefused() {
         return topicRefused;
+    }
+
+    /** Frames that were waiting in a lane when their connection closed, and so were never sent. */
+    public long queuedDropped() {
+        return queuedDropped;
     }
 
     /** Stale socket files (no process listening) replaced when listening. */

@@ -182,6 +182,7 @@ class LocalLinkLanesTest {
         }
         assertEquals(0, server.peers().inUse());
         assertEquals(0, server.localStats().closingCut());
+        assertEquals(129, server.localStats().queuedDropped(), "the filler and 128 control frames were waiting");
     }
 
     @Test
