@@ -26,7 +26,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 
 /**
  * The local stream link for host processes (docs/links.md, "Local stream link"): a Unix domain
@@ -81,7 +80,8 @@ public final class LocalLink implements Link {
     private final boolean client;
     private final int maxFrame;
 
-    private final HashMap<Integer, Connection> byPeer = new HashMap<>();
+    /** Connections by peer handle (handles are never reused: grown by doubling up to handleSpace). */
+    private Connection[] byPeer = new Connection[8];
     private final ArrayList<Connection> active = new ArrayList<>();
     private final ArrayDeque<Integer> downs = new ArrayDeque<>();
     private final ResourceCounter connections;
@@ -89,6 +89,8 @@ public final class LocalLink implements Link {
     private final LocalLinkStats localStats = new LocalLinkStats();
     private final LocalHello hello = new LocalHello();
     private final byte[] notice = new byte[ClosingNotice.BYTES];
+    private final java.util.function.Consumer<SelectionKey> onKey = this::onKey;
+    private boolean sweep;
 
     private PeerListener listener;
     private Readiness readiness;
@@ -249,13 +251,20 @@ public final class LocalLink implements Link {
     private Connection open(SocketChannel ch, int state) throws IOException {
         Connection c = new Connection(nextHandle++, ch, state, now, config, name);
         c.key = ch.register(selector, SelectionKey.OP_READ, c);
-        byPeer.put(c.peer, c);
+        if (c.peer >= byPeer.length) {
+            byPeer = java.util.Arrays.copyOf(byPeer, Math.min(config.handleSpace, byPeer.length * 2));
+        }
+        byPeer[c.peer] = c;
         active.add(c);
         connections.taken();
         if (readiness != null) {
             readiness.watch(ch);
         }
         return c;
+    }
+
+    private Connection connection(int peer) {
+        return peer >= 0 && peer < byPeer.length ? byPeer[peer] : null;
     }
 
     @Override
@@ -284,13 +293,13 @@ public final class LocalLink implements Link {
 
     /** The name the connection's hello carried, or null (no such peer, or a hello without a name). */
     public String peerName(int peer) {
-        Connection c = byPeer.get(peer);
+        Connection c = connection(peer);
         return c != null ? c.name : null;
     }
 
     @Override
     public boolean isPeerUp(int peer) {
-        Connection c = byPeer.get(peer);
+        Connection c = connection(peer);
         return c != null && c.state == Connection.OPEN && c.upReported;
     }
 
@@ -309,7 +318,7 @@ public final class LocalLink implements Link {
      *     the RPC or TOPIC lane is full; FRAME_INVALID above the frame limit
      */
     public int send(int peer, byte[] buf, int off, int len, Lane lane) {
-        Connection c = closed ? null : byPeer.get(peer);
+        Connection c = closed ? null : connection(peer);
         if (c == null || c.state != Connection.OPEN) {
             stats.sendRefused++;
             return WireError.TRANSPORT_DOWN;
@@ -419,8 +428,9 @@ public final class LocalLink implements Link {
         } catch (IOException ignored) {
             // closed either way
         }
-        byPeer.remove(c.peer);
+        byPeer[c.peer] = null;
         connections.returned();
+        sweep = true;
     }
 
     private void reportDown(Connection c) {
@@ -441,7 +451,7 @@ public final class LocalLink implements Link {
         handlerBudget = maxFrames;
         delivered = 0;
         try {
-            selector.selectNow(this::onKey);
+            selector.selectNow(onKey);
         } catch (IOException e) {
             // the selector is closed under us: nothing to do
         }
@@ -451,7 +461,10 @@ public final class LocalLink implements Link {
             step(c);
         }
         rotor = n == 0 ? 0 : (rotor + 1) % n;
-        active.removeIf(c -> c.state == Connection.CLOSED);
+        if (sweep) {
+            sweep = false;
+            active.removeIf(c -> c.state == Connection.CLOSED);
+        }
         handler = null;
         fireDowns();
         return delivered;
@@ -658,13 +671,13 @@ public final class LocalLink implements Link {
 
     /** One connection's lane (capacity in frames, frames waiting, peak, refusals), or null. */
     public BoundedResource lane(int peer, Lane lane) {
-        Connection c = byPeer.get(peer);
+        Connection c = connection(peer);
         return c != null ? c.lanes.depth(lane) : null;
     }
 
     /** Frames waiting in one connection's lane (0 for an unknown peer). */
     public int laneDepth(int peer, Lane lane) {
-        Connection c = byPeer.get(peer);
+        Connection c = connection(peer);
         return c != null ? c.lanes.frames(lane) : 0;
     }
 
