@@ -315,7 +315,7 @@ public final class LocalLink implements Link {
      *
      * @return OK; TRANSPORT_DOWN when the peer is not connected (or has not said hello yet), or when
      *     this CONTROL frame overflowed the lane and so closed the connection; FLOW_BACKPRESSURE when
-     *     the RPC or TOPIC lane is full; FRAME_INVALID above the frame limit
+     *     the RPC or TOPIC lane is full; FRAME_INVALID above the frame limit or below 4 bytes
      */
     public int send(int peer, byte[] buf, int off, int len, Lane lane) {
         Connection c = closed ? null : connection(peer);
@@ -323,8 +323,9 @@ public final class LocalLink implements Link {
             stats.sendRefused++;
             return WireError.TRANSPORT_DOWN;
         }
-        if (len < 0 || len > maxFrame) {
-            stats.droppedOversize++;
+        java.util.Objects.requireNonNull(lane, "lane");
+        if (len < 4 || len > maxFrame) {
+            stats.droppedOversize++; // below 4 is no frame: the receiver would close on its length
             return WireError.FRAME_INVALID;
         }
         if (!c.pendingOut() && c.lanes.isEmpty()) {

@@ -207,7 +207,9 @@ class LocalLinkTest {
         LocalLink client = client(server, "x");
         byte[] big = new byte[server.maxFrame() + 1];
         assertEquals(WireError.FRAME_INVALID, client.send(0, big, 0, big.length));
-        assertEquals(1, client.stats().droppedOversize);
+        assertEquals(WireError.FRAME_INVALID, client.send(0, big, 0, 3));
+        assertEquals(2, client.stats().droppedOversize);
+        assertEquals(1, client.stats().framesOut, "only the hello went out");
     }
 
     @Test
