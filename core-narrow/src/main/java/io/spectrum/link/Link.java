@@ -27,6 +27,24 @@ public interface Link {
     int send(int peer, byte[] buf, int off, int len);
 
     /**
+     * Sends one frame to {@code peer} on {@code lane} (a link with lanes schedules CONTROL, then
+     * RPC, then TOPIC; {@link Lane}). A link without lanes sends it as {@link #send} does.
+     *
+     * @return as {@link #send}; a link with lanes answers FLOW_BACKPRESSURE when that lane is full
+     */
+    default int send(int peer, byte[] buf, int off, int len, Lane lane) {
+        return send(peer, buf, off, len);
+    }
+
+    /**
+     * The name {@code peer} gave when it connected (the local stream link's hello), or null when
+     * the link learns no names (UDP, serial).
+     */
+    default String peerName(int peer) {
+        return null;
+    }
+
+    /**
      * Delivers up to {@code maxFrames} received frames to {@code handler} without blocking.
      *
      * @return frames delivered

@@ -36,9 +36,12 @@ public final class InProcessLink implements Link {
         this.id = id;
     }
 
-    /** A new connection's client end (its peer is announced to the link's listener on the next poll). */
-    public End connect() {
-        End e = new End(peers.incrementAndGet());
+    /**
+     * A new connection's client end, known to the bus as {@code name} (null: anonymous); its peer is
+     * announced to the link's listener on the next poll.
+     */
+    public End connect(String name) {
+        End e = new End(peers.incrementAndGet(), name);
         ends.put(e.peer, e);
         arrivals.add(e);
         return e;
@@ -47,11 +50,13 @@ public final class InProcessLink implements Link {
     /** The client's end of one in-process connection. */
     public final class End implements AutoCloseable {
         final int peer;
+        final String name;
         final ConcurrentLinkedQueue<byte[]> toClient = new ConcurrentLinkedQueue<>();
         volatile boolean open = true;
 
-        End(int peer) {
+        End(int peer, String name) {
             this.peer = peer;
+            this.name = name;
         }
 
         /** Sends one frame to the bus (copied); TRANSPORT_DOWN once closed. */
@@ -142,6 +147,12 @@ public final class InProcessLink implements Link {
         if (e != null) {
             e.open = false;
         }
+    }
+
+    @Override
+    public String peerName(int peer) {
+        End e = ends.get(peer);
+        return e == null ? null : e.name;
     }
 
     @Override

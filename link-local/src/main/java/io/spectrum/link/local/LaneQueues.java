@@ -1,5 +1,7 @@
 package io.spectrum.link.local;
 
+import io.spectrum.link.Lane;
+
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.WireError;
 
@@ -14,6 +16,7 @@ import java.util.ArrayDeque;
  * frame, never per frame written straight through).
  */
 final class LaneQueues {
+    private static final Lane[] LANES = Lane.values();
     private final ArrayDeque<byte[]>[] queues;
     private final int[] bytes = new int[3];
     private final int[] maxFrames = new int[3];
@@ -26,7 +29,7 @@ final class LaneQueues {
     @SuppressWarnings("unchecked")
     LaneQueues(LocalLinkConfig config, String owner) {
         queues = new ArrayDeque[3];
-        for (Lane lane : Lane.ALL) {
+        for (Lane lane : LANES) {
             int i = lane.ordinal();
             maxFrames[i] = config.laneFrames(lane);
             maxBytes[i] = config.laneBytes(lane);

@@ -1,5 +1,7 @@
 package io.spectrum.link.local;
 
+import io.spectrum.link.Lane;
+
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.FrameShape;
 import io.spectrum.link.Link;
@@ -292,6 +294,7 @@ public final class LocalLink implements Link {
     }
 
     /** The name the connection's hello carried, or null (no such peer, or a hello without a name). */
+    @Override
     public String peerName(int peer) {
         Connection c = connection(peer);
         return c != null ? c.name : null;
@@ -317,6 +320,7 @@ public final class LocalLink implements Link {
      *     this CONTROL frame overflowed the lane and so closed the connection; FLOW_BACKPRESSURE when
      *     the RPC or TOPIC lane is full; FRAME_INVALID above the frame limit or below 4 bytes
      */
+    @Override
     public int send(int peer, byte[] buf, int off, int len, Lane lane) {
         Connection c = closed ? null : connection(peer);
         if (c == null || c.state != Connection.OPEN) {

@@ -1,5 +1,7 @@
 package io.spectrum.link.local;
 
+import io.spectrum.link.Lane;
+
 /**
  * Limits and timers of one {@link LocalLink}; a mutable builder read once when the link is created.
  *

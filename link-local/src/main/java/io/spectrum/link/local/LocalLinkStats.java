@@ -1,5 +1,7 @@
 package io.spectrum.link.local;
 
+import io.spectrum.link.Lane;
+
 /**
  * Why a {@link LocalLink} closed connections or refused frames, beyond the common
  * {@link io.spectrum.link.LinkStats} (frames and bytes in/out, {@code droppedOversize} for a bad

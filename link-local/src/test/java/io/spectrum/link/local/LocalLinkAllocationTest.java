@@ -1,5 +1,7 @@
 package io.spectrum.link.local;
 
+import io.spectrum.link.Lane;
+
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.testing.Collector;

@@ -1,5 +1,7 @@
 package io.spectrum.link.local;
 
+import io.spectrum.link.Lane;
+
 import io.spectrum.testing.Collector;
 import io.spectrum.testing.Frames;
 import io.spectrum.time.ManualClock;
