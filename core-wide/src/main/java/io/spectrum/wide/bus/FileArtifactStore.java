@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -193,7 +194,7 @@ public final class FileArtifactStore implements ArtifactStore {
         }
         long id = nextId++;
         String location = ArtifactFiles.stagingLocation(id, GENERATION);
-        Path p = ArtifactFiles.resolve(root, location);
+        Path p = storePath(location);
         try (FileChannel ch = FileChannel.open(p, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
                 LinkOption.NOFOLLOW_LINKS), mode(STAGING_MODE))) {
             Files.setPosixFilePermissions(p, STAGING_MODE);
@@ -222,8 +223,8 @@ public final class FileArtifactStore implements ArtifactStore {
             throw new BusException(BusError.QUOTA_EXCEEDED, "sealing " + e.length + " bytes needs room for the copy; the"
                     + " store holds " + bytes + " of " + config.totalLimitBytes());
         }
-        Path staging = ArtifactFiles.resolve(root, ArtifactFiles.stagingLocation(e.id, e.generation));
-        Path sealed = ArtifactFiles.resolve(root, ArtifactFiles.sealedLocation(e.id, e.generation));
+        Path staging = storePath(ArtifactFiles.stagingLocation(e.id, e.generation));
+        Path sealed = storePath(ArtifactFiles.sealedLocation(e.id, e.generation));
         hold(e.length);
         String actual;
         try {
@@ -409,6 +410,17 @@ public final class FileArtifactStore implements ArtifactStore {
         return HexFormat.of().formatHex(md.digest());
     }
 
+    /** The file of one of the store's own locations; a damaged layout (a directory gone or replaced) is a STORE_FAILURE. */
+    private Path storePath(String location) throws BusException {
+        try {
+            return ArtifactFiles.resolve(root, location);
+        } catch (BusException e) {
+            throw e.code() == BusError.STORE_FAILURE ? e
+                    : new BusException(BusError.STORE_FAILURE, "the store's layout in " + root + " is damaged: "
+                            + e.getMessage());
+        }
+    }
+
     private static BusException mismatchLength(Entry e, long size) {
         return new BusException(BusError.ARTIFACT_MISMATCH, "artifact " + e.id + " was allocated " + e.length
                 + " bytes but its staged file has " + size);
@@ -521,6 +533,8 @@ public final class FileArtifactStore implements ArtifactStore {
             return removed;
         } catch (IOException e) {
             throw ArtifactFiles.failure("cannot clean " + dir, e);
+        } catch (DirectoryIteratorException e) {
+            throw ArtifactFiles.failure("cannot clean " + dir, e.getCause());
         }
     }
 

@@ -463,4 +463,24 @@ class FileArtifactStoreTest {
             child.destroyForcibly();
         }
     }
+
+    @Test
+    void aDamagedLayoutIsAStoreFailureNamingThePath() throws Exception {
+        try (FileArtifactStore store = FileArtifactStore.open(dir())) {
+            StagedArtifact a = store.allocate(10, "x");
+            Files.delete(store.root().resolve(a.writeLocation()));
+            Files.delete(store.root().resolve("sealed"));
+            BusException e = assertThrows(BusException.class, () -> store.seal(a.artifactId(), 1, null));
+            assertEquals(BusError.STORE_FAILURE, e.code());
+            assertTrue(e.getMessage().contains(store.root().resolve("sealed").toString()), e.getMessage());
+            assertEquals(10, store.bytes(), "the staging reservation stays until abandoned");
+            store.abandon(a.artifactId());
+            assertEquals(0, store.bytes());
+            Files.delete(store.root().resolve("staging"));
+            e = assertThrows(BusException.class, () -> store.allocate(10, "x"));
+            assertEquals(BusError.STORE_FAILURE, e.code());
+            assertTrue(e.getMessage().contains(store.root().resolve("staging").toString()), e.getMessage());
+            assertEquals(0, store.bytes());
+        }
+    }
 }
