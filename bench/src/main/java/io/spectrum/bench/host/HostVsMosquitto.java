@@ -156,7 +156,7 @@ public final class HostVsMosquitto {
         return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
-    static String arg(String[] args, String key, String def) {
+    public static String arg(String[] args, String key, String def) {
         for (String a : args) {
             if (a.startsWith(key + "=")) {
                 return a.substring(key.length() + 1);
@@ -165,7 +165,7 @@ public final class HostVsMosquitto {
         return def;
     }
 
-    static int intArg(String[] args, String key, int def) {
+    public static int intArg(String[] args, String key, int def) {
         return Integer.parseInt(arg(args, key, String.valueOf(def)));
     }
 }

@@ -35,7 +35,8 @@ public interface ArtifactStore extends AutoCloseable {
      * Seals a staged artifact: its bytes become an immutable object.
      *
      * @param digest the expected SHA-256 (lower-case hex), or null to accept what was written
-     * @throws BusException ARTIFACT_GONE for an unknown id or generation (or one already
+     * @throws BusException INVALID_ENVELOPE for a {@code digest} that is not 64 lower-case hex
+     *     digits (nothing changes); ARTIFACT_GONE for an unknown id or generation (or one already
      *     sealed); ARTIFACT_MISMATCH when the staged bytes are not exactly the allocated length or
      *     do not have {@code digest} (the staging is removed); QUOTA_EXCEEDED when there is no room
      *     for the sealed copy; STORE_FAILURE on I/O failure
