@@ -252,6 +252,16 @@ public final class BusConnection {
         }
     }
 
+    /** {@code rpc.responder.release}: gives up reply authority for a request delivered here. */
+    public boolean releaseResponder(String callId, String requestDeliveryId) throws BusException {
+        enter();
+        try {
+            return bus.services.releaseResponder(this, callId, requestDeliveryId);
+        } finally {
+            bus.settle();
+        }
+    }
+
     /** {@code rpc.cancel}: one of the four states. */
     public Replies.CancelState cancel(String callId) throws BusException {
         enter();

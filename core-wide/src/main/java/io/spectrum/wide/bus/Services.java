@@ -151,6 +151,32 @@ final class Services {
         return true;
     }
 
+    /**
+     * {@code rpc.responder.release} (seed 001 amendment 2026-09-22): the recipient gives up reply
+     * authority for a dispatched call. For an attached call this retires the correlation and
+     * tells the caller {@code call.failed} with dispatch {@code dispatched}: CALL_GONE while the
+     * route is live, NO_SERVICE after it is gone. The request delivery itself stays until consumed.
+     *
+     * @return false when this connection holds no reply authority for that request
+     */
+    boolean releaseResponder(BusConnection c, String callId, String requestDeliveryId) throws BusException {
+        callSerial(callId);
+        Names.serialNumber(requestDeliveryId);
+        Call call = c.replyAuthority.get(requestDeliveryId);
+        if (call == null || !call.callId.equals(callId)) {
+            return false;
+        }
+        endAuthority(c, call);
+        if (call.attached) {
+            call.attached = false;
+            call.caller.calls.remove(call.callId);
+            boolean live = byName.get(call.service.name) == call.service;
+            bus.notice(call.caller, new BusMessage.CallFailed(call.callId, live ? BusError.CALL_GONE : BusError.NO_SERVICE,
+                    Dispatch.DISPATCHED, "the responder released the call without a reply"));
+        }
+        return true;
+    }
+
     Replies.CancelState cancel(BusConnection c, String callId) throws BusException {
         callSerial(callId);
         Call call = c.calls.get(callId);

@@ -334,4 +334,25 @@ class RpcTest {
         s.reply("call-1", req.deliveryId(), "{}", List.of());
         assertTrue(c.poll() instanceof BusMessage.RpcResult);
     }
+
+    @Test
+    void responderReleaseRetiresTheCall_callGoneWhileTheRouteLives_noServiceAfter() throws Exception {
+        String inc = svc.register(SVC, 16, 1).serviceIncarnation();
+        cal.call("call-1", SVC, null, M, "{}", List.of());
+        cal.call("call-2", SVC, null, M, "{}", List.of());
+        BusMessage.RpcRequest r1 = request(svc);
+        assertFalse(svc.releaseResponder("call-2", r1.deliveryId()));
+        assertTrue(svc.releaseResponder("call-1", r1.deliveryId()));
+        assertFalse(svc.releaseResponder("call-1", r1.deliveryId()));
+        assertEquals(new BusMessage.CallFailed("call-1", BusError.CALL_GONE, Dispatch.DISPATCHED,
+                "the responder released the call without a reply"), cal.poll());
+        assertEquals(BusError.CALL_GONE, code(() -> svc.reply("call-1", r1.deliveryId(), "{}", List.of())));
+        // the freed in-flight slot lets the next request through
+        BusMessage.RpcRequest r2 = request(svc);
+        svc.unregister(SVC, inc);
+        assertTrue(svc.releaseResponder("call-2", r2.deliveryId()));
+        assertEquals(BusError.NO_SERVICE, ((BusMessage.CallFailed) cal.poll()).code());
+        assertEquals(0, f.bus.stats().activeCalls());
+        assertEquals(2, svc.consumed(List.of(r1.deliveryId(), r2.deliveryId())));
+    }
 }
