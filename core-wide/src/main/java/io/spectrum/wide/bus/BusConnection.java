@@ -66,6 +66,11 @@ public final class BusConnection {
         }
     }
 
+    /** {@code topic.declare} with the default retention, latest (DESIGN §4 decision 6: a publish retains). */
+    public Replies.Declared declare(String name) throws BusException {
+        return declare(name, Retention.LATEST);
+    }
+
     /** {@code subscribe}. */
     public Replies.Subscribed subscribe(String topic, SubscriptionMode mode, int maxQueued, int maxInFlight,
             boolean replayLatest) throws BusException {
@@ -270,6 +275,37 @@ public final class BusConnection {
         } finally {
             bus.settle();
         }
+    }
+
+    /**
+     * True when {@link #poll()} would return a message now (a transport's writer checks this after
+     * each operation on the bus, since one connection's operation can give another work).
+     */
+    public boolean hasOutbound() {
+        if (!control.isEmpty()) {
+            return true;
+        }
+        if (!open) {
+            return false;
+        }
+        if (owners.size() < bus.limits.maxOwnersPerClient) {
+            if (!pendingResults.isEmpty()) {
+                return true;
+            }
+            for (Service s : services) {
+                if (s.ready()) {
+                    return true;
+                }
+            }
+        }
+        if (owners.size() < bus.limits.ordinaryOwners()) {
+            for (Subscription s : subscriptions.values()) {
+                if (s.ready()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -61,9 +61,12 @@ public sealed interface BusMessage {
 
     /**
      * {@code call.failed}: a call that will get no result. {@code dispatch} says whether its
-     * handler may have run ({@link Dispatch#UNKNOWN} once the request was delivered).
+     * handler may have run ({@link Dispatch#UNKNOWN} once the request was delivered);
+     * {@code serviceIncarnation} is the registration the call was admitted to (the one lost when
+     * the service's connection died).
      */
-    record CallFailed(String callId, BusError code, Dispatch dispatch, String message) implements BusMessage {
+    record CallFailed(String callId, String serviceIncarnation, BusError code, Dispatch dispatch, String message)
+            implements BusMessage {
         public Lane lane() {
             return Lane.CONTROL;
         }

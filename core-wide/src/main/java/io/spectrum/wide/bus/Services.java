@@ -171,7 +171,7 @@ final class Services {
             call.attached = false;
             call.caller.calls.remove(call.callId);
             boolean live = byName.get(call.service.name) == call.service;
-            bus.notice(call.caller, new BusMessage.CallFailed(call.callId, live ? BusError.CALL_GONE : BusError.NO_SERVICE,
+            bus.notice(call.caller, new BusMessage.CallFailed(call.callId, call.service.incarnation, live ? BusError.CALL_GONE : BusError.NO_SERVICE,
                     Dispatch.DISPATCHED, "the responder released the call without a reply"));
         }
         return true;
@@ -288,7 +288,7 @@ final class Services {
         for (Call call : s.queue) {
             roots.dropAll(call.request.objects);
             call.caller.calls.remove(call.callId);
-            bus.notice(call.caller, new BusMessage.CallFailed(call.callId, BusError.NO_SERVICE, Dispatch.NOT_DISPATCHED,
+            bus.notice(call.caller, new BusMessage.CallFailed(call.callId, call.service.incarnation, BusError.NO_SERVICE, Dispatch.NOT_DISPATCHED,
                     s.name + " " + reason + " before the call was dispatched"));
         }
         s.queue.clear();
@@ -303,7 +303,7 @@ final class Services {
         }
         call.attached = false;
         call.caller.calls.remove(call.callId);
-        bus.notice(call.caller, new BusMessage.CallFailed(call.callId, BusError.NO_SERVICE, Dispatch.UNKNOWN,
+        bus.notice(call.caller, new BusMessage.CallFailed(call.callId, call.service.incarnation, BusError.NO_SERVICE, Dispatch.UNKNOWN,
                 call.service.name + " (" + call.service.incarnation + ") lost its connection after dispatch"));
     }
 

@@ -6,6 +6,7 @@ import static io.spectrum.wide.bus.BusFixture.p;
 import static io.spectrum.wide.bus.BusFixture.seqs;
 import static io.spectrum.wide.bus.BusFixture.topicMessages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,8 +93,10 @@ class PublishFanOutTest {
         for (int i = 0; i < 5; i++) {
             pub.publish("t", p(i), List.of());
         }
+        assertTrue(a.hasOutbound());
         List<BusMessage.TopicMessage> first = topicMessages(a);
         assertEquals(List.of("1:" + p(0), "2:" + p(1)), seqs(first));
+        assertFalse(a.hasOutbound());
         assertNull(a.poll());
         a.consumed(List.of(first.get(0).deliveryId()));
         assertEquals(List.of("3:" + p(2)), seqs(topicMessages(a)));

@@ -197,9 +197,9 @@ class RpcTest {
         List<BusMessage> got = drain(cal);
         assertEquals(List.of(
                 new BusMessage.RouteRemoved(SVC, inc, "connection-lost"),
-                new BusMessage.CallFailed("call-2", BusError.NO_SERVICE, Dispatch.NOT_DISPATCHED,
+                new BusMessage.CallFailed("call-2", inc, BusError.NO_SERVICE, Dispatch.NOT_DISPATCHED,
                         SVC + " connection-lost before the call was dispatched"),
-                new BusMessage.CallFailed("call-1", BusError.NO_SERVICE, Dispatch.UNKNOWN,
+                new BusMessage.CallFailed("call-1", inc, BusError.NO_SERVICE, Dispatch.UNKNOWN,
                         SVC + " (" + inc + ") lost its connection after dispatch")), got);
         assertEquals(Lane.CONTROL, got.get(0).lane());
         assertEquals(0, f.bus.stats().activeCalls());
@@ -344,7 +344,7 @@ class RpcTest {
         assertFalse(svc.releaseResponder("call-2", r1.deliveryId()));
         assertTrue(svc.releaseResponder("call-1", r1.deliveryId()));
         assertFalse(svc.releaseResponder("call-1", r1.deliveryId()));
-        assertEquals(new BusMessage.CallFailed("call-1", BusError.CALL_GONE, Dispatch.DISPATCHED,
+        assertEquals(new BusMessage.CallFailed("call-1", inc, BusError.CALL_GONE, Dispatch.DISPATCHED,
                 "the responder released the call without a reply"), cal.poll());
         assertEquals(BusError.CALL_GONE, code(() -> svc.reply("call-1", r1.deliveryId(), "{}", List.of())));
         // the freed in-flight slot lets the next request through

@@ -141,4 +141,13 @@ class TopicRegistryTest {
         assertEquals(BusError.QUOTA_EXCEEDED, code(() -> y.subscribe("t", SubscriptionMode.BOUNDED, 1, 1, false)));
         assertEquals(3, small.bus.stats().subscriptions());
     }
+
+    @Test
+    void declareWithoutARetentionRetainsTheLatest_decision6() throws Exception {
+        assertTrue(c.declare("t").declared());
+        assertEquals(BusError.CONFLICT, code(() -> c.declare("t", Retention.NONE)));
+        c.publish("t", p(1), List.of());
+        c.subscribe("t", SubscriptionMode.BOUNDED, 4, 4, true);
+        assertEquals(1, onlyTopic(c).topicSequence());
+    }
 }
