@@ -64,6 +64,11 @@ final class Roots {
         }
     }
 
+    /** Sealed objects the bus tracks (each has at least one root). */
+    java.util.Collection<SealedObject> objects() {
+        return java.util.List.copyOf(objects.values());
+    }
+
     long total() {
         return total;
     }

@@ -320,6 +320,11 @@ final class Services {
         return n;
     }
 
+    /** The registered services (tests' invariant checks). */
+    java.util.Collection<Service> all() {
+        return List.copyOf(byName.values());
+    }
+
     int serviceCount() {
         return byName.size();
     }

@@ -246,6 +246,11 @@ final class Topics {
         }
     }
 
+    /** The declared topics (tests' invariant checks). */
+    java.util.Collection<Topic> all() {
+        return java.util.List.copyOf(byName.values());
+    }
+
     long retainedBytes() {
         return retainedBytes;
     }
