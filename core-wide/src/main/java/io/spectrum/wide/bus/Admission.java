@@ -13,7 +13,10 @@ import java.util.Set;
  * attachment must name a live owner of the <em>sending</em> connection that roots exactly that
  * sealed object, or the sender's own unsealed writer (seal-on-send, DESIGN §4 decision 3: the
  * writer is sealed when the message is accepted and becomes a hold). {@link #check} changes
- * nothing; {@link #commit} seals the pending writers and returns the body to keep.
+ * nothing; {@link #commit} seals the pending writers and returns the body to keep. Sealing comes
+ * after every other admission check, so a publish refused for room or quota leaves the writer
+ * unsealed; only a seal the store itself refuses fails the operation at that point (a writer
+ * sealed earlier in the same list then stays sealed, as the sender's hold).
  */
 final class Admission {
     static final int MAX_ATTACHMENTS = 32;

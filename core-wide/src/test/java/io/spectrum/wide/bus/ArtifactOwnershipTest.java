@@ -270,4 +270,27 @@ class ArtifactOwnershipTest {
         assertEquals(BusError.QUOTA_EXCEEDED, code(() -> pub.allocate(129L << 20, "x/y")));
         assertEquals(0, f.bus.stats().owners());
     }
+
+    @Test
+    void F_21_sealOnSendWorksForCallsToo_andTheServiceReadsTheBytes() throws Exception {
+        BusConnection svc = f.connect("svc");
+        svc.register("store.put", 4, 4);
+        Replies.Allocated a = pub.allocate(3, "x/y");
+        f.store.write(a.staged().artifactId(), bytes("arg"));
+        ArtifactRef unsealed = new ArtifactRef(f.store.storeId(), a.staged().artifactId(), 1, 3, "");
+        pub.call("call-1", "store.put", null, "Put", "{}", List.of(new Attachment("blob", unsealed, a.ownerId())));
+        BusMessage.RpcRequest req = (BusMessage.RpcRequest) svc.poll();
+        assertEquals("arg", f.readBytes(req.attachments().get(0)));
+        assertEquals(BusError.OWNER_INVALID, code(() -> pub.seal(a.staged().artifactId(), 1, a.ownerId(), null)));
+    }
+
+    @Test
+    void releasingAnUnsealedWriterAbandonsItsStaging() throws Exception {
+        Replies.Allocated a = pub.allocate(8, "x/y");
+        assertEquals(8, f.bus.stats().storeBytes());
+        assertEquals(1, pub.release(List.of(a.ownerId())));
+        assertFalse(f.store.staged(a.staged().artifactId()));
+        assertEquals(0, f.bus.stats().storeBytes());
+        assertEquals(BusError.OWNER_INVALID, code(() -> pub.seal(a.staged().artifactId(), 1, a.ownerId(), null)));
+    }
 }
