@@ -58,7 +58,7 @@ final class Services {
         if (s == null || s.owner != c || !s.incarnation.equals(incarnation)) {
             return false;
         }
-        remove(s, "unregistered", List.of());
+        remove(s, "unregistered", false);
         return true;
     }
 
@@ -239,13 +239,7 @@ final class Services {
      */
     void connectionLost(BusConnection c) {
         for (Service s : new ArrayList<>(c.services)) {
-            List<Call> dispatched = new ArrayList<>();
-            for (Call call : c.replyAuthority.values()) {
-                if (call.service == s && call.attached) {
-                    dispatched.add(call);
-                }
-            }
-            remove(s, "connection-lost", dispatched);
+            remove(s, "connection-lost", true);
         }
         for (Call call : c.replyAuthority.values()) {
             call.service.inFlight--;
@@ -272,9 +266,20 @@ final class Services {
         c.pendingResults.clear();
     }
 
-    private void remove(Service s, String reason, List<Call> dispatched) {
+    /**
+     * Ends a registration: every caller with an open call to it (queued or dispatched) gets one
+     * route.removed, then each queued call fails (not dispatched); dispatched calls fail too
+     * (dispatch unknown) when the owner's connection was lost, and otherwise await its reply.
+     */
+    private void remove(Service s, String reason, boolean connectionLost) {
         byName.remove(s.name);
         s.owner.services.remove(s);
+        List<Call> dispatched = new ArrayList<>();
+        for (Call call : s.owner.replyAuthority.values()) {
+            if (call.service == s && call.attached) {
+                dispatched.add(call);
+            }
+        }
         Set<BusConnection> callers = new LinkedHashSet<>();
         for (Call call : s.queue) {
             callers.add(call.caller);
@@ -292,8 +297,10 @@ final class Services {
                     s.name + " " + reason + " before the call was dispatched"));
         }
         s.queue.clear();
-        for (Call call : dispatched) {
-            failDispatched(call);
+        if (connectionLost) {
+            for (Call call : dispatched) {
+                failDispatched(call);
+            }
         }
     }
 

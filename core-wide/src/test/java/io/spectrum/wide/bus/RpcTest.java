@@ -350,9 +350,29 @@ class RpcTest {
         // the freed in-flight slot lets the next request through
         BusMessage.RpcRequest r2 = request(svc);
         svc.unregister(SVC, inc);
+        assertEquals(new BusMessage.RouteRemoved(SVC, inc, "unregistered"), cal.poll());
         assertTrue(svc.releaseResponder("call-2", r2.deliveryId()));
         assertEquals(BusError.NO_SERVICE, ((BusMessage.CallFailed) cal.poll()).code());
         assertEquals(0, f.bus.stats().activeCalls());
         assertEquals(2, svc.consumed(List.of(r1.deliveryId(), r2.deliveryId())));
+    }
+
+    @Test
+    void unregisterTellsCallersWithOnlyDispatchedCallsRouteRemoved_withoutFailingTheirCalls() throws Exception {
+        String inc = svc.register(SVC, 16, 16).serviceIncarnation();
+        cal.call("call-1", SVC, null, M, "{}", List.of());
+        BusMessage.RpcRequest req = request(svc);
+        BusConnection bystander = f.connect("bystander");
+        svc.unregister(SVC, inc);
+        assertEquals(List.of(new BusMessage.RouteRemoved(SVC, inc, "unregistered")), drain(cal));
+        assertEquals(List.of(), drain(bystander));
+        assertEquals(1, f.bus.stats().activeCalls());
+        // the recipient's connection dying now fails the dispatched call, execution unknown
+        svc.close();
+        BusMessage.CallFailed failed = (BusMessage.CallFailed) cal.poll();
+        assertEquals(Dispatch.UNKNOWN, failed.dispatch());
+        assertEquals(inc, failed.serviceIncarnation());
+        assertEquals(req.callId(), failed.callId());
+        assertEquals(0, f.bus.stats().activeCalls());
     }
 }
