@@ -93,7 +93,7 @@ final class Names {
     }
 
     /**
-     * The serial number of a canonical {@code prefix-<U64>} id (unsigned; compare with
+     * The serial number of a canonical {@code prefix-<U64>} id, the prefix lower-case letters (unsigned; compare with
      * {@link Long#compareUnsigned}).
      *
      * @throws BusException INVALID_ENVELOPE when {@code s} is no serial id at all
@@ -105,6 +105,11 @@ final class Names {
         int dash = s.lastIndexOf('-');
         if (dash <= 0 || dash == s.length() - 1 || s.length() - dash - 1 > MAX_U64_DIGITS) {
             throw invalid("not a serial id: " + s);
+        }
+        for (int i = 0; i < dash; i++) {
+            if (s.charAt(i) < 'a' || s.charAt(i) > 'z') {
+                throw invalid("not a serial id: " + s);
+            }
         }
         String digits = s.substring(dash + 1);
         if (digits.charAt(0) == '0') {
