@@ -9,14 +9,15 @@ import java.util.SplittableRandom;
  * Anonymous peer identities {@code anon-<8 lowercase hex>-<unix seconds>} (DESIGN §4 decision 7, the
  * ABP profile's {@code synth_anon_id}). The hex is a bijective mix of a counter that starts at a
  * random value, so one node never hands out the same identity twice (within 2^32 connections) and
- * needs no set of the names it issued. Never persisted.
+ * needs no set of the names it issued. Never persisted. Public so the host bus
+ * ({@code io.spectrum.wide.bus.HostBus}) names its anonymous connections the same way.
  */
-final class AnonymousIds {
+public final class AnonymousIds {
     static final String PREFIX = "anon-";
     private final Clock clock;
     private int counter;
 
-    AnonymousIds(Clock clock) {
+    public AnonymousIds(Clock clock) {
         this.clock = clock;
         this.counter = new SplittableRandom().nextInt();
     }
@@ -24,7 +25,7 @@ final class AnonymousIds {
     private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
 
     /** False for a name a peer may not take: one starting with {@code $} (the node's) or {@code anon-}. */
-    static boolean nameAllowed(String name) {
+    public static boolean nameAllowed(String name) {
         return !name.startsWith("$") && !name.startsWith(PREFIX);
     }
 
@@ -34,7 +35,8 @@ final class AnonymousIds {
                 && !(len >= PREFIX_BYTES.length && Bytes.equals(b, off, PREFIX_BYTES.length, PREFIX_BYTES, 0, PREFIX_BYTES.length));
     }
 
-    String next() {
+    /** The next identity, stamped with the clock's current Unix seconds. */
+    public String next() {
         int x = counter++;
         x = (x ^ (x >>> 16)) * 0x45D9F3B; // an odd multiplier and xor-shifts: a bijection on 32 bits
         x = (x ^ (x >>> 16)) * 0x45D9F3B;

@@ -1,0 +1,74 @@
+package io.spectrum.wide.bus;
+
+import java.util.List;
+
+/**
+ * What the bus hands a connection's transport (seed 001 §5 deliveries and notices), each on its
+ * {@link Lane}. Deliveries carry the recipient's delivery id, which is also the owner id of each
+ * of their attachments. Payloads and outcomes are the raw JSON text the sender gave.
+ */
+public sealed interface BusMessage {
+    Lane lane();
+
+    /** {@code topic.message}: one subscription's delivery. */
+    record TopicMessage(String deliveryId, String subscriptionId, String topic, String topicIncarnation,
+            long topicSequence, long replaced, String payload, List<Attachment> attachments) implements BusMessage {
+        public Lane lane() {
+            return Lane.TOPIC;
+        }
+    }
+
+    /** {@code rpc.request}: a call delivered to its service's connection (now dispatched). */
+    record RpcRequest(String deliveryId, String callId, ClientIdentity caller, String target,
+            String serviceIncarnation, String method, String payload, List<Attachment> attachments) implements BusMessage {
+        public Lane lane() {
+            return Lane.RPC;
+        }
+    }
+
+    /** {@code rpc.result}: the responder's outcome, delivered to the caller. */
+    record RpcResult(String deliveryId, String callId, ClientIdentity responder, String serviceIncarnation,
+            String outcome, List<Attachment> attachments) implements BusMessage {
+        public Lane lane() {
+            return Lane.RPC;
+        }
+    }
+
+    /** {@code subscription.closed}: the bus ended a subscription ({@code router-stopping}). */
+    record SubscriptionClosed(String subscriptionId, String topic, String reason) implements BusMessage {
+        public Lane lane() {
+            return Lane.CONTROL;
+        }
+    }
+
+    /** {@code connection.closing}: the bus is closing this connection; nothing follows. */
+    record ConnectionClosing(BusError code, String message) implements BusMessage {
+        public Lane lane() {
+            return Lane.CONTROL;
+        }
+    }
+
+    /**
+     * {@code route.removed}: a service this connection has open calls to lost its registration
+     * ({@code unregistered}) or its connection ({@code connection-lost}); the incarnation named
+     * is gone for good.
+     */
+    record RouteRemoved(String service, String serviceIncarnation, String reason) implements BusMessage {
+        public Lane lane() {
+            return Lane.CONTROL;
+        }
+    }
+
+    /**
+     * {@code call.failed}: a call that will get no result. {@code dispatch} says whether its
+     * handler may have run ({@link Dispatch#UNKNOWN} once the request was delivered);
+     * {@code serviceIncarnation} is the registration the call was admitted to (the one lost when
+     * the service's connection died).
+     */
+    record CallFailed(String callId, String serviceIncarnation, BusError code, Dispatch dispatch, String message)
+            implements BusMessage {
+        public Lane lane() {
+            return Lane.CONTROL;
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.spectrum.wide.bus;
+
+import io.spectrum.time.Clock;
+import io.spectrum.wide.AnonymousIds;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Flybus host bus state machine (seed 001; DESIGN §4 decisions 3 and 4): connections with
+ * their grants and identities, topics and subscriptions, services and calls, and the ownership
+ * roots that decide when the {@link ArtifactStore} may collect an object. Single-threaded and
+ * free of I/O and transport: a transport calls {@link #connect}, the {@link BusConnection}
+ * operations and {@link BusConnection#poll()}, and encodes what they return.
+ */
+public final class HostBus {
+    final BusLimits limits;
+    final Roots roots;
+    final Topics topics;
+    final Services services;
+    private final AnonymousIds anonymous;
+    private final List<BusConnection> connections = new ArrayList<>();
+    private final Map<String, BusConnection> byClientId = new HashMap<>();
+    private final Map<String, Long> incarnations = new HashMap<>();
+    private final ArrayDeque<BusConnection> closing = new ArrayDeque<>();
+    private boolean stopped;
+
+    public HostBus(ArtifactStore store, Clock clock, BusLimits limits) {
+        if (store == null || clock == null || limits == null) {
+            throw new IllegalArgumentException("a host bus needs a store, a clock and limits");
+        }
+        this.limits = limits;
+        this.roots = new Roots(store);
+        this.topics = new Topics(limits, roots);
+        this.services = new Services(limits, roots, this);
+        this.anonymous = new AnonymousIds(clock);
+    }
+
+    public BusLimits limits() {
+        return limits;
+    }
+
+    /**
+     * A new connection: {@code clientId} (an Id, not {@code anon-…}) gets the next incarnation of
+     * that id; null gets an anonymous id.
+     *
+     * @throws BusException ROUTER_LOST after shutdown; INVALID_ENVELOPE for a bad id; CONFLICT
+     *     while that id has a live connection; QUOTA_EXCEEDED past {@link BusLimits#maxClients()}
+     */
+    public BusConnection connect(String clientId, Grants grants) throws BusException {
+        if (stopped) {
+            throw new BusException(BusError.ROUTER_LOST, "the bus has shut down");
+        }
+        if (grants == null) {
+            throw new IllegalArgumentException("a connection needs grants");
+        }
+        if (clientId != null) {
+            Names.id("clientId", clientId);
+            if (!AnonymousIds.nameAllowed(clientId)) {
+                throw Names.invalid("client ids starting anon- are the bus's");
+            }
+            if (byClientId.containsKey(clientId)) {
+                throw new BusException(BusError.CONFLICT, clientId + " is connected");
+            }
+        }
+        if (connections.size() >= limits.maxClients) {
+            throw new BusException(BusError.QUOTA_EXCEEDED, "at most " + limits.maxClients + " clients");
+        }
+        ClientIdentity id = clientId == null ? new ClientIdentity(anonymous.next(), 1, true)
+                : new ClientIdentity(clientId, incarnations.merge(clientId, 1L, Long::sum), false);
+        BusConnection c = new BusConnection(this, id, grants);
+        connections.add(c);
+        if (clientId != null) {
+            byClientId.put(clientId, c);
+        }
+        return c;
+    }
+
+    /**
+     * Stops the bus: each connection gets {@code subscription.closed{router-stopping}} per
+     * subscription, then {@code connection.closing{ROUTER_LOST}}, and then its poll ends; all
+     * state, retained values included, is released.
+     */
+    public void shutdown() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        List<BusConnection> all = new ArrayList<>(connections);
+        for (BusConnection c : all) {
+            for (Subscription s : c.subscriptions.values()) {
+                c.control.add(new BusMessage.SubscriptionClosed(s.id, s.topic.name, "router-stopping"));
+            }
+            c.control.add(new BusMessage.ConnectionClosing(BusError.ROUTER_LOST, "the router is stopping"));
+            c.open = false;
+        }
+        for (BusConnection c : all) {
+            teardown(c);
+        }
+        topics.clearAll();
+    }
+
+    public BusStats stats() {
+        long owners = 0;
+        int calls = 0;
+        for (BusConnection c : connections) {
+            owners += c.owners.size();
+            calls += c.calls.size();
+        }
+        ArtifactStore store = roots.store();
+        return new BusStats(roots.total(), owners, store.objects(), topics.queued(), store.bytes(),
+                topics.retainedBytes(), topics.topicCount(), topics.subscriptionCount(), connections.size(),
+                services.serviceCount(), calls);
+    }
+
+    /** Queues a control notice; a connection whose control lane is full is closed instead. */
+    void notice(BusConnection c, BusMessage m) {
+        if (!c.open) {
+            return;
+        }
+        if (c.control.size() >= limits.controlLaneFrames) {
+            if (!closing.contains(c)) {
+                closing.add(c);
+            }
+            return;
+        }
+        c.control.add(m);
+    }
+
+    /** Closes the connections whose control lane overflowed during the last operation. */
+    void settle() {
+        while (!closing.isEmpty()) {
+            BusConnection c = closing.poll();
+            if (c.open) {
+                c.control.add(new BusMessage.ConnectionClosing(BusError.BACKPRESSURE, "the control lane is full"));
+                c.open = false;
+                teardown(c);
+            }
+        }
+    }
+
+    void disconnect(BusConnection c, boolean keepControl) {
+        if (c.open) {
+            c.open = false;
+            teardown(c);
+        }
+        if (!keepControl) {
+            c.control.clear();
+        }
+        settle();
+    }
+
+    /** Releases one owner: a delivery's roots (and its credit or call), a hold's root, or a writer's staging. */
+    void release(BusConnection c, Owner o) {
+        c.owners.remove(o);
+        switch (o.kind) {
+            case WRITER -> roots.store().abandon(o.staged.artifactId());
+            case TOPIC_DELIVERY -> {
+                o.subscription.inFlight--;
+                roots.dropAll(o.objects);
+            }
+            case RESULT_DELIVERY -> {
+                services.resultConsumed(o.call);
+                roots.dropAll(o.objects);
+            }
+            default -> roots.dropAll(o.objects);
+        }
+    }
+
+    private void teardown(BusConnection c) {
+        for (Subscription s : new ArrayList<>(c.subscriptions.values())) {
+            topics.drop(s);
+        }
+        services.connectionLost(c);
+        for (Owner o : c.owners.all()) {
+            release(c, o);
+        }
+        connections.remove(c);
+        if (byClientId.get(c.identity().clientId()) == c) {
+            byClientId.remove(c.identity().clientId());
+        }
+        closing.remove(c);
+    }
+
+    /** Connections in connect order (tests, the transport's accept loop). */
+    List<BusConnection> connections() {
+        return List.copyOf(connections);
+    }
+
+}

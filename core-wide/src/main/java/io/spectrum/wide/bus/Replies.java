@@ -1,0 +1,53 @@
+package io.spectrum.wide.bus;
+
+/** The reply values of the bus's commands (seed 001 §5), one record per command that has one. */
+public final class Replies {
+    private Replies() {
+    }
+
+    /** {@code topic.declare}: false (and the same incarnation) for a compatible redeclaration. */
+    public record Declared(boolean declared, String topicIncarnation) {
+    }
+
+    /** {@code subscribe}. */
+    public record Subscribed(String subscriptionId, String topicIncarnation) {
+    }
+
+    /** {@code publish}: the accepted sequence, subscriptions reached and latest values replaced. */
+    public record Published(long topicSequence, long subscribers, long replaced) {
+    }
+
+    /** {@code artifact.allocate}: the writer owner and where to write. */
+    public record Allocated(String ownerId, StagedArtifact staged) {
+    }
+
+    /** {@code artifact.seal}: the sealed ref; the writer's owner id is now a hold. */
+    public record Sealed(ArtifactRef ref, String ownerId) {
+    }
+
+    /** {@code service.register}. */
+    public record Registered(String serviceIncarnation) {
+    }
+
+    /** {@code rpc.call}: admission only; a result or a call failure follows. */
+    public record CallAccepted(boolean accepted, String serviceIncarnation) {
+    }
+
+    /** {@code rpc.cancel}'s complete state enum (seed 001 §6). */
+    public enum CancelState {
+        CANCELLED_BEFORE_DISPATCH("cancelled-before-dispatch"),
+        EXECUTION_UNKNOWN("execution-unknown"),
+        COMPLETED("completed"),
+        CALL_GONE("call-gone");
+
+        private final String wireName;
+
+        CancelState(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.spectrum.wide.bus;
+
+/**
+ * A subscription's queueing (seed 001 §7): {@code latest} keeps one undelivered value and
+ * replaces it; {@code bounded} is a FIFO whose overflow refuses the whole publish.
+ */
+public enum SubscriptionMode {
+    LATEST("latest"),
+    BOUNDED("bounded");
+
+    private final String wireName;
+
+    SubscriptionMode(String wireName) {
+        this.wireName = wireName;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    /** The mode spelled {@code s}, or null (strict input: the caller refuses it). */
+    public static SubscriptionMode byWireName(String s) {
+        for (SubscriptionMode m : values()) {
+            if (m.wireName.equals(s)) {
+                return m;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,65 @@
+/**
+ * The Flybus host bus (issue 14; seed 001 "Flybus v1"; DESIGN §4 decisions 3 and 4): RPC,
+ * pub/sub and artifact ownership in one single-threaded state machine with no I/O and no
+ * transport. A transport (the Unix-socket link, an in-memory test transport) parses envelopes,
+ * calls this API and encodes what it returns; the bytes of artifacts live in an
+ * {@link io.spectrum.wide.bus.ArtifactStore}.
+ *
+ * <h2>Setting up</h2>
+ * <pre>{@code
+ * HostBus bus = new HostBus(store, clock, BusLimits.defaults());   // or BusLimits.builder()...build()
+ * BusConnection c = bus.connect("agent.a", grants);                // null: an anonymous anon-… id
+ * }</pre>
+ * {@link io.spectrum.wide.bus.BusLimits} holds the §9 bounds (validated by its builder);
+ * {@link io.spectrum.wide.bus.Grants} says which names a client may publish, subscribe, register,
+ * call or manage (patterns any/exact/prefix; {@code Grants.open()} for tests). A named client
+ * gets a new {@link io.spectrum.wide.bus.ClientIdentity#incarnation()} each time it connects and
+ * may have one live connection.
+ *
+ * <h2>Operations</h2>
+ * Each {@link io.spectrum.wide.bus.BusConnection} method is one command of §5 and returns its
+ * reply value ({@link io.spectrum.wide.bus.Replies}) or throws a
+ * {@link io.spectrum.wide.bus.BusException} with a {@link io.spectrum.wide.bus.BusError}; a
+ * refusal changes nothing (sequence, queues, retained values, roots and stats are as before).
+ * <ul>
+ * <li>Topics: {@code declare}, {@code subscribe}, {@code unsubscribe}, {@code publish},
+ * {@code clear}, {@code delete}, {@code consumed}. Publish admission runs: grant, NO_TOPIC,
+ * attachments, delivery size with the longest router ids, each bounded subscriber's queue and its
+ * client's bounded queued-bytes pool (BACKPRESSURE), the retained-bytes quota; then one
+ * sequence number and the whole fan-out. Latest subscriptions replace only an undelivered value
+ * and never refuse a publish.</li>
+ * <li>Artifacts: {@code allocate} (a writer {@code own-N}), {@code seal} (the writer becomes the
+ * object's hold), {@code open} (a read location for an owned object), {@code retain} (a new hold
+ * while the source owner lives), {@code release}. Naming one's own unsealed writer in a publish,
+ * call or reply seals it on send (decision 3) once every other check has passed.</li>
+ * <li>RPC: {@code register} (exclusive, a new {@code svc-N} incarnation each time),
+ * {@code unregister}, {@code call} (admission only; call ids are {@code call-N}, increasing per
+ * connection, never reused), {@code reply} (only by the connection the request was delivered
+ * to; a detached call's reply returns false), {@code cancel} (cancelled-before-dispatch,
+ * execution-unknown, completed, call-gone), {@code releaseResponder}.</li>
+ * </ul>
+ *
+ * <h2>Outbound</h2>
+ * {@link io.spectrum.wide.bus.BusConnection#poll()} hands out the next
+ * {@link io.spectrum.wide.bus.BusMessage}: control notices first, then RPC requests and results,
+ * then topic deliveries, with one topic frame after every {@link
+ * io.spectrum.wide.bus.BusLimits#topicFrameEvery()} higher-priority frames. A delivery gets its
+ * {@code dlv-N} id when it is handed out; a topic delivery goes out only while its subscription has
+ * a credit ({@code maxInFlight}) and the client an ordinary owner (the owner budget less the RPC
+ * reserve). Credits come back only through {@code consumed}. Delivering a request marks its call
+ * dispatched. A connection whose control lane would overflow is closed with
+ * {@code connection.closing}.
+ *
+ * <h2>Ownership</h2>
+ * Each sealed object has one root counter: one root per queued or unconsumed delivery, explicit
+ * hold and retained value that names it (a delivery naming it twice holds one). When the last
+ * root goes the bus calls {@link io.spectrum.wide.bus.ArtifactStore#collect}. Owner ids are
+ * per-connection serials with watermarks: releasing a retired id counts zero, a never-issued or
+ * wrong-kind id refuses the whole batch. Disconnecting releases the connection's queued,
+ * delivered and held roots and abandons its unsealed writers; retained values survive until
+ * cleared, deleted or {@link io.spectrum.wide.bus.HostBus#shutdown()}, which sends
+ * {@code subscription.closed{router-stopping}} per subscription and then
+ * {@code connection.closing{ROUTER_LOST}}. {@link io.spectrum.wide.bus.HostBus#stats()} reports
+ * roots, owners, sealed objects, queued entries, store and retained bytes and registry counts.
+ */
+package io.spectrum.wide.bus;
