@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -144,7 +146,7 @@ final class Admission {
      * A seal the store refuses is thrown as is; a writer whose staging the store removed
      * (ARTIFACT_MISMATCH) is retired.
      */
-    Carried commit(Owners owners, Roots roots, String payload, int deliveryBytes) throws BusException {
+    Carried commit(Owners owners, Roots roots, byte[] payload, int deliveryBytes) throws BusException {
         Map<Owner, SealedObject> sealedNow = new IdentityHashMap<>();
         List<Carried.Named> named = new ArrayList<>(items.size());
         LinkedHashSet<SealedObject> objects = new LinkedHashSet<>();

@@ -1,5 +1,8 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -92,14 +95,19 @@ public final class BusConnection {
         }
     }
 
-    /** {@code publish}: payload is the raw JSON text. */
-    public Replies.Published publish(String topic, String payload, List<Attachment> attachments) throws BusException {
+    /** {@code publish}: the payload is opaque bytes (at most the envelope limit with the delivery around it). */
+    public Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments) throws BusException {
         enter();
         try {
             return bus.topics.publish(this, topic, payload, attachments);
         } finally {
             bus.settle();
         }
+    }
+
+    /** {@code publish} of a text payload (sent as UTF-8). */
+    public Replies.Published publish(String topic, String text, List<Attachment> attachments) throws BusException {
+        return publish(topic, text == null ? null : text.getBytes(StandardCharsets.UTF_8), attachments);
     }
 
     /** {@code topic.clear}: true when a retained value was released. */
@@ -237,7 +245,7 @@ public final class BusConnection {
 
     /** {@code rpc.call}: admission only; an {@link BusMessage.RpcResult} or a call failure follows. */
     public Replies.CallAccepted call(String callId, String target, String expectedIncarnation, String method,
-            String payload, List<Attachment> attachments) throws BusException {
+            byte[] payload, List<Attachment> attachments) throws BusException {
         enter();
         try {
             return bus.services.call(this, callId, target, expectedIncarnation, method, payload, attachments);
@@ -246,8 +254,15 @@ public final class BusConnection {
         }
     }
 
+    /** {@code rpc.call} with a text payload (sent as UTF-8). */
+    public Replies.CallAccepted call(String callId, String target, String expectedIncarnation, String method,
+            String text, List<Attachment> attachments) throws BusException {
+        return call(callId, target, expectedIncarnation, method,
+                text == null ? null : text.getBytes(StandardCharsets.UTF_8), attachments);
+    }
+
     /** {@code rpc.reply}: true when routed to the caller, false for a detached call. */
-    public boolean reply(String callId, String requestDeliveryId, String outcome, List<Attachment> attachments)
+    public boolean reply(String callId, String requestDeliveryId, byte[] outcome, List<Attachment> attachments)
             throws BusException {
         enter();
         try {
@@ -255,6 +270,12 @@ public final class BusConnection {
         } finally {
             bus.settle();
         }
+    }
+
+    /** {@code rpc.reply} with a text outcome (sent as UTF-8). */
+    public boolean reply(String callId, String requestDeliveryId, String text, List<Attachment> attachments)
+            throws BusException {
+        return reply(callId, requestDeliveryId, text == null ? null : text.getBytes(StandardCharsets.UTF_8), attachments);
     }
 
     /** {@code rpc.responder.release}: gives up reply authority for a request delivered here. */

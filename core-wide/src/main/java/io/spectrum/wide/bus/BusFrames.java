@@ -64,6 +64,12 @@ public final class BusFrames {
         return fwd(FwdView.OP_WRITE, NodePath.of(commandPath(kind)).tlv(), EMPTY_PATH, -1, body, null);
     }
 
+    /** The bytes {@link #event} would produce, without building it. */
+    public static long eventSize(String kind, BusFields body) {
+        long inner = 5 + NodePath.of(commandPath(kind)).tlv().length + EMPTY_PATH.length + body.encodedSize();
+        return inner + (inner > 0xFFFF ? 6 : 4);
+    }
+
     /** A RESULT reply to the request {@code to}. */
     public static byte[] result(Decoded to, BusFields value) {
         return fwd(FwdView.OP_REPLY, to.srcTlv, to.dstTlv, FwdView.KIND_RESULT, value, null);

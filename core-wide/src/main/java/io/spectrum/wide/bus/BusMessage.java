@@ -1,18 +1,28 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.link.Lane;
+
+import io.spectrum.wire.BusError;
+import io.spectrum.wire.Dispatch;
+
 import java.util.List;
 
 /**
  * What the bus hands a connection's transport (seed 001 §5 deliveries and notices), each on its
  * {@link Lane}. Deliveries carry the recipient's delivery id, which is also the owner id of each
- * of their attachments. Payloads and outcomes are the raw JSON text the sender gave.
+ * of their attachments. Payloads and outcomes are the opaque bytes the sender gave; {@link BusWire} spells each message on the wire.
  */
 public sealed interface BusMessage {
     Lane lane();
 
     /** {@code topic.message}: one subscription's delivery. */
     record TopicMessage(String deliveryId, String subscriptionId, String topic, String topicIncarnation,
-            long topicSequence, long replaced, String payload, List<Attachment> attachments) implements BusMessage {
+            long topicSequence, long replaced, byte[] payload, List<Attachment> attachments) implements BusMessage {
+        /** The payload read as UTF-8 text. */
+        public String payloadText() {
+            return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
         public Lane lane() {
             return Lane.TOPIC;
         }
@@ -20,7 +30,12 @@ public sealed interface BusMessage {
 
     /** {@code rpc.request}: a call delivered to its service's connection (now dispatched). */
     record RpcRequest(String deliveryId, String callId, ClientIdentity caller, String target,
-            String serviceIncarnation, String method, String payload, List<Attachment> attachments) implements BusMessage {
+            String serviceIncarnation, String method, byte[] payload, List<Attachment> attachments) implements BusMessage {
+        /** The payload read as UTF-8 text. */
+        public String payloadText() {
+            return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
         public Lane lane() {
             return Lane.RPC;
         }
@@ -28,7 +43,12 @@ public sealed interface BusMessage {
 
     /** {@code rpc.result}: the responder's outcome, delivered to the caller. */
     record RpcResult(String deliveryId, String callId, ClientIdentity responder, String serviceIncarnation,
-            String outcome, List<Attachment> attachments) implements BusMessage {
+            byte[] outcome, List<Attachment> attachments) implements BusMessage {
+        /** The outcome read as UTF-8 text. */
+        public String outcomeText() {
+            return new String(outcome, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
         public Lane lane() {
             return Lane.RPC;
         }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An accepted message body the bus keeps until it is delivered: the payload (raw JSON text), the
+ * An accepted message body the bus keeps until it is delivered: the payload (opaque bytes), the
  * named attachments, the distinct objects they root (one object named twice holds one root), and
  * the byte size of the delivery envelope built from it.
  */
@@ -12,12 +12,12 @@ final class Carried {
     record Named(String name, SealedObject object) {
     }
 
-    final String payload;
+    final byte[] payload;
     final List<Named> named;
     final List<SealedObject> objects;
     final int deliveryBytes;
 
-    Carried(String payload, List<Named> named, List<SealedObject> objects, int deliveryBytes) {
+    Carried(byte[] payload, List<Named> named, List<SealedObject> objects, int deliveryBytes) {
         this.payload = payload;
         this.named = List.copyOf(named);
         this.objects = List.copyOf(objects);

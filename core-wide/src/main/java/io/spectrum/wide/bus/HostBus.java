@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import io.spectrum.time.Clock;
 import io.spectrum.wide.AnonymousIds;
 import java.util.ArrayDeque;

@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

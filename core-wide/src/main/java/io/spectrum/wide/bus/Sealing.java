@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import java.util.List;
 
 /** Turning a writer owner into a sealed object's hold (seed 001 §8.1), for artifact.seal and seal-on-send. */

@@ -1,5 +1,8 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+import io.spectrum.wire.Dispatch;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -69,7 +72,7 @@ final class Services {
      * roots, the queue entry and the watermark, all at once.
      */
     Replies.CallAccepted call(BusConnection c, String callId, String target, String expectedIncarnation, String method,
-            String payload, List<Attachment> attachments) throws BusException {
+            byte[] payload, List<Attachment> attachments) throws BusException {
         long serial = callSerial(callId);
         Names.name("target", target);
         if (expectedIncarnation != null) {
@@ -115,7 +118,7 @@ final class Services {
      * issued here or not that call's request (OWNER_INVALID); a second reply (CALL_GONE). A reply
      * to a detached call is checked but not routed (false, no caller-result roots).
      */
-    boolean reply(BusConnection c, String callId, String requestDeliveryId, String outcome, List<Attachment> attachments)
+    boolean reply(BusConnection c, String callId, String requestDeliveryId, byte[] outcome, List<Attachment> attachments)
             throws BusException {
         callSerial(callId);
         Names.serialNumber(requestDeliveryId);

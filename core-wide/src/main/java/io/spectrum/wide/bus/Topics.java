@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -98,7 +100,7 @@ final class Topics {
      * retained-bytes quota; then the accept (seal-on-send, one sequence number, fan-out, roots,
      * retained swap).
      */
-    Replies.Published publish(BusConnection c, String topic, String payload, List<Attachment> attachments)
+    Replies.Published publish(BusConnection c, String topic, byte[] payload, List<Attachment> attachments)
             throws BusException {
         Names.name("topic", topic);
         c.grants.check(Grants.Op.PUBLISH, topic);

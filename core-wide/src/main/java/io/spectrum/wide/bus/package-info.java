@@ -19,7 +19,7 @@
  * <h2>Operations</h2>
  * Each {@link io.spectrum.wide.bus.BusConnection} method is one command of §5 and returns its
  * reply value ({@link io.spectrum.wide.bus.Replies}) or throws a
- * {@link io.spectrum.wide.bus.BusException} with a {@link io.spectrum.wide.bus.BusError}; a
+ * {@link io.spectrum.wide.bus.BusException} with a {@link io.spectrum.wire.BusError}; a
  * refusal changes nothing (sequence, queues, retained values, roots and stats are as before).
  * <ul>
  * <li>Topics: {@code declare}, {@code subscribe}, {@code unsubscribe}, {@code publish},
@@ -63,3 +63,5 @@
  * roots, owners, sealed objects, queued entries, store and retained bytes and registry counts.
  */
 package io.spectrum.wide.bus;
+
+import io.spectrum.wire.BusError;

@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import static io.spectrum.wide.bus.BusFixture.bytes;
 import static io.spectrum.wide.bus.BusFixture.code;
 import static io.spectrum.wide.bus.BusFixture.onlyTopic;

@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spectrum.time.ManualClock;
@@ -105,7 +107,7 @@ class BusFixture {
     static List<String> seqs(List<BusMessage.TopicMessage> ms) {
         List<String> out = new ArrayList<>();
         for (BusMessage.TopicMessage m : ms) {
-            out.add(m.topicSequence() + ":" + m.payload());
+            out.add(m.topicSequence() + ":" + m.payloadText());
         }
         return out;
     }

@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import static io.spectrum.wide.bus.BusFixture.code;
 import static io.spectrum.wide.bus.BusFixture.drain;
 import static io.spectrum.wide.bus.BusFixture.p;
@@ -159,7 +161,7 @@ class ConnectionLifecycleTest {
             svc.reply(req.callId(), req.deliveryId(), "{\"i\":" + i + "}", List.of());
             svc.consumed(List.of(req.deliveryId()));
             BusMessage.RpcResult res = (BusMessage.RpcResult) slow.poll();
-            assertEquals("{\"i\":" + i + "}", res.outcome());
+            assertEquals("{\"i\":" + i + "}", res.outcomeText());
             slow.consumed(List.of(res.deliveryId()));
         }
     }

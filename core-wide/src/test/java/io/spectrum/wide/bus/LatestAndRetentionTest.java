@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import static io.spectrum.wide.bus.BusFixture.code;
 import static io.spectrum.wide.bus.BusFixture.onlyTopic;
 import static io.spectrum.wide.bus.BusFixture.p;
@@ -113,7 +115,7 @@ class LatestAndRetentionTest {
         other.subscribe("snap", SubscriptionMode.BOUNDED, 4, 4, false);
         BusMessage.TopicMessage m = onlyTopic(sub);
         assertEquals(1, m.topicSequence());
-        assertEquals(p(1), m.payload());
+        assertEquals(p(1), m.payloadText());
         assertEquals("dlv-1", m.deliveryId());
         assertEquals(List.of(), topicMessages(other));
         BusConnection third = f.connect("third");
@@ -222,7 +224,7 @@ class LatestAndRetentionTest {
         assertEquals("sub-2", ok.subscriptionId());
         List<BusMessage.TopicMessage> got = topicMessages(s);
         assertEquals(2, got.size());
-        assertTrue(got.stream().anyMatch(m -> m.payload().equals(big) && m.topicSequence() == 1));
+        assertTrue(got.stream().anyMatch(m -> m.payloadText().equals(big) && m.topicSequence() == 1));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.BusError;
+
 import static io.spectrum.wide.bus.BusFixture.code;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +31,7 @@ class MalformedInputTest {
                 () -> c.subscribe("t", SubscriptionMode.BOUNDED, -1, 1, false),
                 () -> c.unsubscribe(null),
                 () -> c.unsubscribe("sub-"),
-                () -> c.publish("t", null, List.of()),
+                () -> c.publish("t", (byte[]) null, List.of()),
                 () -> c.publish("t", "{}", nullEntry),
                 () -> c.publish("t", "{}", List.of(new Attachment(null, h.ref(), h.ownerId()))),
                 () -> c.publish("t", "{}", List.of(new Attachment("a", null, h.ownerId()))),
@@ -59,7 +61,7 @@ class MalformedInputTest {
                 () -> c.call("call-1", "svc", null, null, "{}", List.of()),
                 () -> c.reply(null, "dlv-1", "{}", List.of()),
                 () -> c.reply("call-1", null, "{}", List.of()),
-                () -> c.reply("call-1", "dlv-1", null, List.of()),
+                () -> c.reply("call-1", "dlv-1", (byte[]) null, List.of()),
                 () -> c.cancel(null),
                 () -> c.releaseResponder("call-1", "dlv-x"));
         for (int i = 0; i < ops.size(); i++) {

@@ -1,5 +1,10 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.link.Lane;
+
+import io.spectrum.wire.BusError;
+import io.spectrum.wire.Dispatch;
+
 import static io.spectrum.wide.bus.BusFixture.code;
 import static io.spectrum.wide.bus.BusFixture.drain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,12 +47,12 @@ class RpcTest {
         assertEquals(SVC, req.target());
         assertEquals(inc, req.serviceIncarnation());
         assertEquals(M, req.method());
-        assertEquals("{\"amount\":1}", req.payload());
+        assertEquals("{\"amount\":1}", req.payloadText());
         assertTrue(svc.reply("call-1", req.deliveryId(), "{\"value\":1}", List.of()));
         BusMessage.RpcResult res = result(cal);
         assertEquals("call-1", res.callId());
         assertEquals(new ClientIdentity("counter", 1, false), res.responder());
-        assertEquals("{\"value\":1}", res.outcome());
+        assertEquals("{\"value\":1}", res.outcomeText());
         assertEquals(1, f.bus.stats().activeCalls());
         cal.consumed(List.of(res.deliveryId()));
         svc.consumed(List.of(req.deliveryId()));
@@ -97,7 +102,7 @@ class RpcTest {
         assertEquals(BusError.INVALID_ENVELOPE, code(() -> cal.call("call-1", SVC, null, "", "{}", List.of())));
         assertEquals(BusError.INVALID_ENVELOPE, code(() -> cal.call("call-1", SVC, null, "M\n", "{}", List.of())));
         assertEquals(BusError.INVALID_ENVELOPE, code(() -> cal.call("call-1", SVC, null, "x".repeat(129), "{}", List.of())));
-        assertEquals(BusError.INVALID_ENVELOPE, code(() -> cal.call("call-1", SVC, null, M, null, List.of())));
+        assertEquals(BusError.INVALID_ENVELOPE, code(() -> cal.call("call-1", SVC, null, M, (byte[]) null, List.of())));
         assertEquals(0, f.bus.stats().activeCalls());
         // refusals spend no call id
         assertTrue(cal.call("call-1", SVC, null, M, "{}", List.of()).accepted());
@@ -131,7 +136,7 @@ class RpcTest {
         assertEquals(BusError.CALL_GONE, code(() -> svc.reply("call-1", req.deliveryId(), "{\"n\":2}", List.of())));
         List<BusMessage> got = drain(cal);
         assertEquals(1, got.size());
-        assertEquals("{\"n\":1}", ((BusMessage.RpcResult) got.get(0)).outcome());
+        assertEquals("{\"n\":1}", ((BusMessage.RpcResult) got.get(0)).outcomeText());
     }
 
     @Test
@@ -173,7 +178,7 @@ class RpcTest {
         svc.reply("call-1", req.deliveryId(), "{\"done\":true}", List.of());
         assertEquals(Replies.CancelState.COMPLETED, cal.cancel("call-1"));
         BusMessage.RpcResult res = result(cal);
-        assertEquals("{\"done\":true}", res.outcome());
+        assertEquals("{\"done\":true}", res.outcomeText());
         assertEquals(Replies.CancelState.COMPLETED, cal.cancel("call-1"));
         cal.consumed(List.of(res.deliveryId()));
         assertEquals(Replies.CancelState.CALL_GONE, cal.cancel("call-1"));
@@ -222,7 +227,7 @@ class RpcTest {
         assertEquals(new BusMessage.RouteRemoved(SVC, inc, "unregistered"), notices.get(0));
         assertEquals("call-2", ((BusMessage.CallFailed) notices.get(1)).callId());
         assertTrue(svc.reply("call-1", req.deliveryId(), "{\"late\":true}", List.of()));
-        assertEquals("{\"late\":true}", result(cal).outcome());
+        assertEquals("{\"late\":true}", result(cal).outcomeText());
         assertEquals(BusError.NO_SERVICE, code(() -> cal.call("call-3", SVC, null, M, "{}", List.of())));
     }
 
@@ -255,15 +260,15 @@ class RpcTest {
         BusMessage.RpcRequest r1 = request(svc);
         BusMessage.RpcRequest r2 = request(svc);
         BusMessage.RpcRequest r3 = request(svc);
-        assertEquals(List.of("{\"i\":1}", "{\"i\":2}", "{\"i\":3}"), List.of(r1.payload(), r2.payload(), r3.payload()));
+        assertEquals(List.of("{\"i\":1}", "{\"i\":2}", "{\"i\":3}"), List.of(r1.payloadText(), r2.payloadText(), r3.payloadText()));
         svc.reply("call-2", r3.deliveryId(), "\"three\"", List.of());
         svc.reply("call-1", r2.deliveryId(), "\"two\"", List.of());
         svc.reply("call-1", r1.deliveryId(), "\"one\"", List.of());
         BusMessage.RpcResult a = result(cal);
         BusMessage.RpcResult b = result(cal);
         assertEquals(List.of("call-2:\"three\"", "call-1:\"one\""),
-                List.of(a.callId() + ":" + a.outcome(), b.callId() + ":" + b.outcome()));
-        assertEquals("\"two\"", result(other).outcome());
+                List.of(a.callId() + ":" + a.outcomeText(), b.callId() + ":" + b.outcomeText()));
+        assertEquals("\"two\"", result(other).outcomeText());
     }
 
     @Test
