@@ -1,14 +1,11 @@
 package io.spectrum.client.bus;
 
+import io.spectrum.wide.bus.ArtifactFiles;
 import io.spectrum.wide.bus.ArtifactRef;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.spectrum.wide.bus.BusWire;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * One sealed artifact this client holds through an owner (an explicit hold {@code own-N}, or the
@@ -51,12 +48,7 @@ public final class Artifact {
     /** Maps the sealed bytes read-only (valid even after the bus collects the object, until unmapped). */
     public MappedByteBuffer map() throws BusException {
         String loc = readLocation != null ? readLocation : client.open(this);
-        Path p = client.resolve(loc);
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-            return ch.map(FileChannel.MapMode.READ_ONLY, 0, ref.length());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot map " + p, e);
-        }
+        return ArtifactFiles.mapReadOnly(client.storeRoot(), loc);
     }
 
     /** An independent hold on the same object (it outlives the message). */
@@ -71,7 +63,7 @@ public final class Artifact {
 
     /** This artifact as an attachment of a publish, call or reply. */
     public BusFields attachment(String attachmentName) {
-        return Wire.attachment(attachmentName, ref, ownerId);
+        return BusWire.attachment(attachmentName, ref, ownerId);
     }
 
     @Override

@@ -1,12 +1,12 @@
 package io.spectrum.client.bus;
 
 import io.spectrum.wide.bus.BusException;
+import io.spectrum.wide.bus.ArtifactFiles;
+import io.spectrum.wide.bus.ArtifactRef;
 import io.spectrum.wide.bus.BusFields;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.spectrum.wide.bus.BusWire;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 
 /**
  * A writable artifact this client allocated (owner {@code own-N} of kind writer): write its bytes
@@ -48,21 +48,13 @@ public final class ArtifactWriter {
     }
 
     /** The staging file, open for writing (close it when done). */
-    public FileChannel channel() {
-        try {
-            return FileChannel.open(client.resolve(writeLocation), StandardOpenOption.READ, StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the staging file " + writeLocation, e);
-        }
+    public FileChannel channel() throws BusException {
+        return ArtifactFiles.openForWrite(client.storeRoot(), writeLocation);
     }
 
     /** The staging file mapped read-write, {@link #byteLength()} bytes. */
-    public MappedByteBuffer map() {
-        try (FileChannel ch = channel()) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, byteLength);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot map the staging file " + writeLocation, e);
-        }
+    public MappedByteBuffer map() throws BusException {
+        return ArtifactFiles.mapForWrite(client.storeRoot(), writeLocation);
     }
 
     /** Seals what was written; {@code digest} (SHA-256 hex) is checked when given. */
@@ -70,13 +62,12 @@ public final class ArtifactWriter {
         return client.seal(this, digest);
     }
 
-    /** This unsealed writer as an attachment: the bus seals it on send. */
+    /**
+     * This unsealed writer as an attachment named {@code name}: the bus seals it on send (its ref
+     * names the staging with an empty digest, the writer's own owner id).
+     */
     public BusFields attachment(String name) {
-        BusFields a = BusFields.of();
-        if (name != null) {
-            a.put("name", name);
-        }
-        return a.put("artifactId", artifactId).put("generation", generation).put("ownerId", ownerId);
+        return BusWire.attachment(name, new ArtifactRef(client.storeId(), artifactId, generation, byteLength, ""), ownerId);
     }
 
     /** Drops the writer and its staging. */

@@ -5,7 +5,10 @@ import io.spectrum.wire.BusError;
 import io.spectrum.client.Transport;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
+import io.spectrum.wide.bus.BusWire;
 import io.spectrum.wide.bus.BusFrames;
+import io.spectrum.wide.bus.Retention;
+import io.spectrum.wide.bus.SubscriptionMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,6 +47,7 @@ public final class BusClient implements AutoCloseable {
     private final List<BusFields> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Path storeRoot;
     private volatile String clientId;
+    private volatile String storeId;
 
     private BusClient(Transport transport, long timeoutMillis) {
         this.timeoutMillis = timeoutMillis;
@@ -64,6 +68,7 @@ public final class BusClient implements AutoCloseable {
         try {
             BusFields hello = c.call("bus.hello", BusFields.of());
             c.clientId = hello.string("clientId");
+            c.storeId = hello.string("storeId", null);
             String root = hello.string("storeRoot", null);
             c.storeRoot = root == null ? null : Path.of(root);
         } catch (BusException e) {
@@ -76,6 +81,11 @@ public final class BusClient implements AutoCloseable {
     /** The identity the bus gave this connection (its registered name, or an anonymous id). */
     public String clientId() {
         return clientId;
+    }
+
+    /** The artifact store's id for this run of the bus. */
+    public String storeId() {
+        return storeId;
     }
 
     /** Notices the bus sent that no other handle took (connection.closing, route.removed…), oldest first. */
@@ -98,7 +108,7 @@ public final class BusClient implements AutoCloseable {
         return call("topic.delete", BusFields.of().put("name", topic)).bool("deleted");
     }
 
-    public Subscription subscribe(String topic, Mode mode, int maxQueued, int maxInFlight, boolean replayLatest)
+    public Subscription subscribe(String topic, SubscriptionMode mode, int maxQueued, int maxInFlight, boolean replayLatest)
             throws BusException {
         // the subscription is registered before the request leaves, so a replay that races the reply lands in it
         BusFields r = call("subscribe", BusFields.of().put("topic", topic).put("mode", mode.wireName())
@@ -159,16 +169,16 @@ public final class BusClient implements AutoCloseable {
             req.put("digest", digest);
         }
         BusFields r = call("artifact.seal", req);
-        return new Artifact(this, null, Wire.ref(r.record("ref")), r.string("ownerId"), r.string("readLocation", null));
+        return new Artifact(this, null, BusWire.ref(r.record("ref")), r.string("ownerId"), r.string("readLocation", null));
     }
 
     String open(Artifact a) throws BusException {
-        return call("artifact.open", BusFields.of().putRecord("ref", Wire.ref(a.ref())).put("ownerId", a.ownerId()))
+        return call("artifact.open", BusFields.of().putRecord("ref", BusWire.ref(a.ref())).put("ownerId", a.ownerId()))
                 .string("readLocation");
     }
 
     Artifact retain(Artifact a) throws BusException {
-        BusFields r = call("artifact.retain", BusFields.of().putRecord("ref", Wire.ref(a.ref())).put("ownerId", a.ownerId()));
+        BusFields r = call("artifact.retain", BusFields.of().putRecord("ref", BusWire.ref(a.ref())).put("ownerId", a.ownerId()));
         return new Artifact(this, null, a.ref(), r.string("ownerId"), r.string("readLocation", null));
     }
 
@@ -177,16 +187,13 @@ public final class BusClient implements AutoCloseable {
         return call("artifact.release", BusFields.of().putStrings("ownerIds", Arrays.asList(ownerIds))).u64("released");
     }
 
-    Path resolve(String location) {
+    /** The artifact store's directory on this host (from the hello). */
+    Path storeRoot() throws BusException {
         Path root = storeRoot;
         if (root == null) {
-            throw new IllegalStateException("this bus has no artifact store");
+            throw new BusException(BusError.ARTIFACT_GONE, "this bus has no artifact store");
         }
-        Path p = root.resolve(location).normalize();
-        if (!p.startsWith(root) || Path.of(location).isAbsolute()) {
-            throw new IllegalArgumentException("a location outside the store: " + location);
-        }
-        return p;
+        return root;
     }
 
     // ---- services and calls ----
@@ -251,9 +258,9 @@ public final class BusClient implements AutoCloseable {
         return call("rpc.cancel", BusFields.of().put("callId", callId)).string("state");
     }
 
-    boolean reply(Request rq, boolean ok, byte[] result, BusFields... attachments) throws BusException {
+    boolean reply(Request rq, byte[] outcome, BusFields... attachments) throws BusException {
         return call("rpc.reply", BusFields.of().put("callId", rq.callId()).put("requestDeliveryId", rq.deliveryId())
-                .put("ok", ok).putBytes("outcome", result).putRecords("attachments", Arrays.asList(attachments)))
+                .putBytes("outcome", outcome).putRecords("attachments", Arrays.asList(attachments)))
                 .bool("routed");
     }
 
@@ -299,7 +306,7 @@ public final class BusClient implements AutoCloseable {
     private List<Artifact> artifactsOf(BusFields f) throws BusException {
         List<Artifact> out = new ArrayList<>();
         for (BusFields a : f.recordsOrEmpty("attachments")) {
-            out.add(new Artifact(this, a.string("name", null), Wire.ref(a.record("ref")), a.string("ownerId"),
+            out.add(new Artifact(this, a.string("name", null), BusWire.ref(a.record("ref")), a.string("ownerId"),
                     a.string("readLocation", null)));
         }
         return out;
@@ -328,7 +335,7 @@ public final class BusClient implements AutoCloseable {
                 case "rpc.result" -> {
                     CompletableFuture<CallResult> c = calls.remove(f.string("callId"));
                     CallResult r = new CallResult(f.string("callId"), f.string("deliveryId"), f.string("responder"),
-                            f.string("serviceIncarnation"), f.bool("ok"), f.bytes("outcome"), artifactsOf(f), null, this);
+                            f.string("serviceIncarnation"), f.bytes("outcome"), artifactsOf(f), null, this);
                     if (c != null) {
                         c.complete(r);
                     }
@@ -341,7 +348,7 @@ public final class BusClient implements AutoCloseable {
                             Dispatch.byWireName(f.string("dispatch", "unknown")));
                     if (c != null) {
                         c.complete(new CallResult(f.string("callId"), null, null, f.string("serviceIncarnation", null),
-                                false, new byte[0], List.of(), why, this));
+                                new byte[0], List.of(), why, this));
                     }
                     notices.add(f);
                 }

@@ -9,8 +9,8 @@ public record Request(String deliveryId, String callId, String caller, String ta
         String method, byte[] payload, List<Artifact> artifacts, BusClient client) {
 
     /** Answers the call; false when the bus no longer routes it (the caller cancelled or left). */
-    public boolean reply(boolean ok, byte[] result, BusFields... attachments) throws BusException {
-        return client.reply(this, ok, result, attachments);
+    public boolean reply(byte[] outcome, BusFields... attachments) throws BusException {
+        return client.reply(this, outcome, attachments);
     }
 
     /** Says the request's delivery is done with (its artifacts' roots go). */

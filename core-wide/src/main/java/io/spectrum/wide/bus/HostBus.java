@@ -104,6 +104,34 @@ public final class HostBus {
         topics.clearAll();
     }
 
+    /** A registered service as an operator sees it. */
+    public record ServiceInfo(String name, String serviceIncarnation, String holder, int queued, int inFlight) {
+    }
+
+    /** A stored artifact as an operator sees it: its ref, content type and ownership roots. */
+    public record ArtifactInfo(ArtifactRef ref, String contentType, int roots) {
+    }
+
+    /** The registered services, by name. */
+    public List<ServiceInfo> services() {
+        List<ServiceInfo> out = new ArrayList<>();
+        for (Service s : services.all()) {
+            out.add(new ServiceInfo(s.name, s.incarnation, s.owner.identity().clientId(), s.queue.size(), s.inFlight));
+        }
+        out.sort(java.util.Comparator.comparing(ServiceInfo::name));
+        return out;
+    }
+
+    /** The sealed artifacts the bus holds roots on, by id. */
+    public List<ArtifactInfo> artifacts() {
+        List<ArtifactInfo> out = new ArrayList<>();
+        for (SealedObject o : roots.objects()) {
+            out.add(new ArtifactInfo(o.ref, o.contentType, o.roots));
+        }
+        out.sort(java.util.Comparator.comparingLong(a -> a.ref().artifactId()));
+        return out;
+    }
+
     public BusStats stats() {
         long owners = 0;
         int calls = 0;

@@ -1,0 +1,334 @@
+package io.spectrum.wide.bus;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Lane;
+import io.spectrum.link.Link;
+import io.spectrum.link.PeerListener;
+import io.spectrum.wire.BusError;
+import io.spectrum.wire.WireError;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The host bus on its links: decodes each connection's request frames ({@link BusFrames}), runs
+ * them on the {@link HostBus}, answers, and sends what the bus hands each connection (deliveries
+ * and notices) on its lane. One connection is one (link, peer); its identity is the name the peer
+ * gave the link ({@link Link#peerName}), or anonymous. Single-threaded: {@link #doWork()} runs on
+ * the bus's thread, like every {@code Agent}; no lock is held across I/O.
+ *
+ * <p>Commands and their fields: docs/bus.md. Every refusal is the bus's typed error in the reply;
+ * a frame that is not a bus request is counted and ignored.
+ */
+public final class BusServer implements FrameHandler, PeerListener {
+    private static final int FRAMES_PER_POLL = 64;
+    private static final int MESSAGES_PER_TURN = 256;
+
+    private final HostBus bus;
+    private final ArtifactStore store;
+    private final String storeRoot;
+    private final String storeId;
+    private final Function<String, Grants> grants;
+    private final List<Link> links = new ArrayList<>();
+    private final Map<Long, Conn> conns = new LinkedHashMap<>();
+    private long framesRefused;
+
+    /** One peer of one link and its bus connection (opened by its first request). */
+    private static final class Conn {
+        final Link link;
+        final int peer;
+        BusConnection bus;
+        /** A message the link had no room for: sent before any other. */
+        byte[] held;
+        Lane heldLane;
+
+        Conn(Link link, int peer) {
+            this.link = link;
+            this.peer = peer;
+        }
+    }
+
+    /**
+     * @param grants what each client id may do ({@code null} for an anonymous connection)
+     */
+    public BusServer(HostBus bus, ArtifactStore store, Function<String, Grants> grants) {
+        this.bus = bus;
+        this.store = store;
+        this.storeRoot = store.root().toAbsolutePath().toString();
+        this.storeId = store.storeId();
+        this.grants = grants;
+    }
+
+    /** Serves the bus on {@code link} (its peer events come here). */
+    public void attach(Link link) {
+        links.add(link);
+        link.setPeerListener(this);
+    }
+
+    public HostBus bus() {
+        return bus;
+    }
+
+    /** Frames that were not bus requests, or came from a connection the bus refused. */
+    public long framesRefused() {
+        return framesRefused;
+    }
+
+    /** Reads every link, runs what arrived, and sends what the bus has for each connection. */
+    public int doWork() {
+        int work = 0;
+        for (Link l : links) {
+            work += l.poll(this, FRAMES_PER_POLL);
+        }
+        for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
+            Conn c = it.next();
+            work += pump(c);
+            if (c.bus != null && !c.bus.isOpen() && c.held == null) {
+                it.remove();
+                if (c.link instanceof InProcessLink ipl) {
+                    ipl.disconnect(c.peer);
+                }
+            }
+        }
+        return work;
+    }
+
+    private static long key(Link l, int peer) {
+        return (long) l.id() << 32 | (peer & 0xFFFFFFFFL);
+    }
+
+    @Override
+    public void onPeerUp(Link link, int peer) {
+        conns.computeIfAbsent(key(link, peer), k -> new Conn(link, peer));
+    }
+
+    @Override
+    public void onPeerDown(Link link, int peer) {
+        Conn c = conns.remove(key(link, peer));
+        if (c != null && c.bus != null) {
+            c.bus.close();
+        }
+    }
+
+    /** Stops the bus: every connection gets its closing notices, then the links close. */
+    public void shutdown() {
+        bus.shutdown();
+        for (Conn c : conns.values()) {
+            pump(c);
+        }
+        conns.clear();
+    }
+
+    @Override
+    public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
+        Conn c = conns.computeIfAbsent(key(link, peer), k -> new Conn(link, peer));
+        BusFrames.Decoded d;
+        try {
+            d = BusFrames.decode(buf, off, len);
+        } catch (BusException e) {
+            framesRefused++;
+            return;
+        }
+        if (d.isReply() || d.command() == null) {
+            framesRefused++;
+            return;
+        }
+        byte[] reply;
+        try {
+            reply = BusFrames.result(d, run(c, d.command(), d.fields()));
+        } catch (BusException e) {
+            reply = BusFrames.error(d, e);
+        }
+        send(c, reply, Lane.CONTROL);
+    }
+
+    private BusConnection open(Conn c) throws BusException {
+        if (c.bus == null) {
+            String name = c.link.peerName(c.peer);
+            String id = name == null || name.isEmpty() ? null : name;
+            c.bus = bus.connect(id, grants.apply(id));
+        }
+        return c.bus;
+    }
+
+    private BusFields run(Conn c, String command, BusFields f) throws BusException {
+        BusConnection b = open(c);
+        if (!b.isOpen()) {
+            throw new BusException(BusError.ROUTER_LOST, "this connection is closing");
+        }
+        switch (command) {
+            case "bus.hello": {
+                f.allowOnly();
+                ClientIdentity id = b.identity();
+                return BusFields.of().put("clientId", id.clientId()).put("clientIncarnation", id.incarnation())
+                        .put("anonymous", id.anonymous()).put("storeRoot", storeRoot).put("storeId", storeId);
+            }
+            case "topic.declare": {
+                f.allowOnly("name", "retained");
+                Retention r = Retention.byWireName(f.string("retained"));
+                if (r == null) {
+                    throw new BusException(BusError.INVALID_ENVELOPE, "retained is none or latest");
+                }
+                Replies.Declared d = b.declare(f.string("name"), r);
+                return BusFields.of().put("declared", d.declared()).put("topicIncarnation", d.topicIncarnation());
+            }
+            case "topic.clear":
+                f.allowOnly("name");
+                return BusFields.of().put("cleared", b.clear(f.string("name")));
+            case "topic.delete":
+                f.allowOnly("name");
+                return BusFields.of().put("deleted", b.delete(f.string("name")));
+            case "subscribe": {
+                f.allowOnly("topic", "mode", "maxQueued", "maxInFlight", "replayLatest");
+                SubscriptionMode m = SubscriptionMode.byWireName(f.string("mode"));
+                if (m == null) {
+                    throw new BusException(BusError.INVALID_ENVELOPE, "mode is latest or bounded");
+                }
+                Replies.Subscribed s = b.subscribe(f.string("topic"), m, count(f, "maxQueued"), count(f, "maxInFlight"),
+                        f.bool("replayLatest", false));
+                return BusFields.of().put("subscriptionId", s.subscriptionId()).put("topicIncarnation", s.topicIncarnation());
+            }
+            case "unsubscribe":
+                f.allowOnly("subscriptionId");
+                return BusFields.of().put("removed", b.unsubscribe(f.string("subscriptionId")));
+            case "publish": {
+                f.allowOnly("topic", "payload", "attachments");
+                Replies.Published p = b.publish(f.string("topic"), f.bytes("payload"), BusWire.attachments(f));
+                return BusFields.of().put("topicSequence", p.topicSequence()).put("subscribers", p.subscribers())
+                        .put("replaced", p.replaced());
+            }
+            case "delivery.consumed":
+                f.allowOnly("deliveryIds");
+                return BusFields.of().put("released", b.consumed(f.strings("deliveryIds")));
+            case "artifact.allocate": {
+                f.allowOnly("byteLength", "contentType");
+                Replies.Allocated a = b.allocate(f.u64("byteLength"), f.string("contentType", "application/octet-stream"));
+                return BusFields.of().put("artifactId", a.staged().artifactId()).put("generation", a.staged().generation())
+                        .put("ownerId", a.ownerId()).put("writeLocation", a.staged().writeLocation());
+            }
+            case "artifact.seal": {
+                f.allowOnly("artifactId", "generation", "ownerId", "digest");
+                Replies.Sealed s = b.seal(f.u64("artifactId"), f.u64("generation"), f.string("ownerId"),
+                        f.string("digest", null));
+                return BusFields.of().putRecord("ref", BusWire.ref(s.ref())).put("ownerId", s.ownerId());
+            }
+            case "artifact.open":
+                f.allowOnly("ref", "ownerId");
+                return BusFields.of().put("readLocation", b.open(BusWire.ref(f.record("ref")), f.string("ownerId")));
+            case "artifact.retain":
+                f.allowOnly("ref", "ownerId");
+                return BusFields.of().put("ownerId", b.retain(BusWire.ref(f.record("ref")), f.string("ownerId")));
+            case "artifact.release":
+                f.allowOnly("ownerIds");
+                return BusFields.of().put("released", b.release(f.strings("ownerIds")));
+            case "service.register":
+                f.allowOnly("name", "maxQueued", "maxInFlight");
+                return BusFields.of().put("serviceIncarnation",
+                        b.register(f.string("name"), count(f, "maxQueued"), count(f, "maxInFlight")).serviceIncarnation());
+            case "service.unregister":
+                f.allowOnly("name", "serviceIncarnation");
+                return BusFields.of().put("removed", b.unregister(f.string("name"), f.string("serviceIncarnation")));
+            case "rpc.call": {
+                f.allowOnly("callId", "target", "expectedIncarnation", "method", "payload", "attachments");
+                Replies.CallAccepted a = b.call(f.string("callId"), f.string("target"), f.string("expectedIncarnation", null),
+                        f.string("method"), f.bytes("payload"), BusWire.attachments(f));
+                return BusFields.of().put("accepted", a.accepted()).put("serviceIncarnation", a.serviceIncarnation());
+            }
+            case "rpc.reply":
+                f.allowOnly("callId", "requestDeliveryId", "outcome", "attachments");
+                return BusFields.of().put("routed", b.reply(f.string("callId"), f.string("requestDeliveryId"),
+                        f.bytes("outcome"), BusWire.attachments(f)));
+            case "rpc.cancel":
+                f.allowOnly("callId");
+                return BusFields.of().put("state", b.cancel(f.string("callId")).wireName());
+            case "service.list": {
+                f.allowOnly();
+                List<BusFields> out = new ArrayList<>();
+                for (HostBus.ServiceInfo i : bus.services()) {
+                    out.add(BusFields.of().put("name", i.name()).put("serviceIncarnation", i.serviceIncarnation())
+                            .put("holder", i.holder()).put("queued", i.queued()).put("inFlight", i.inFlight()));
+                }
+                return BusFields.of().putRecords("services", out);
+            }
+            case "artifact.list": {
+                f.allowOnly();
+                List<BusFields> out = new ArrayList<>();
+                for (HostBus.ArtifactInfo i : bus.artifacts()) {
+                    out.add(BusFields.of().putRecord("ref", BusWire.ref(i.ref())).put("contentType", i.contentType())
+                            .put("roots", i.roots()));
+                }
+                return BusFields.of().putRecords("artifacts", out);
+            }
+            case "bus.stats":
+                f.allowOnly();
+                return BusWire.stats(bus.stats());
+            default:
+                throw new BusException(BusError.INVALID_ENVELOPE, "no bus command '" + command + "'");
+        }
+    }
+
+    private static int count(BusFields f, String key) throws BusException {
+        long v = f.u64(key);
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new BusException(BusError.INVALID_ENVELOPE, key + " is out of range");
+        }
+        return (int) v;
+    }
+
+    /** Sends what the bus has for {@code c}, in the bus's lane order, until the link has no room. */
+    private int pump(Conn c) {
+        int n = 0;
+        if (c.held != null) {
+            if (!trySend(c, c.held, c.heldLane)) {
+                return 0;
+            }
+            c.held = null;
+            n++;
+        }
+        if (c.bus == null) {
+            return n;
+        }
+        BusMessage m;
+        while (n < MESSAGES_PER_TURN && (m = c.bus.poll()) != null) {
+            Lane lane = m.lane();
+            byte[] frame = encode(m);
+            n++;
+            if (!trySend(c, frame, lane)) {
+                c.held = frame;
+                c.heldLane = lane;
+                break;
+            }
+        }
+        return n;
+    }
+
+    private void send(Conn c, byte[] frame, Lane lane) {
+        if (c.held == null && trySend(c, frame, lane)) {
+            return;
+        }
+        // a reply behind a held message: keep the order; the control lane's own bound closes a stuck peer
+        framesRefused += c.link.send(c.peer, frame, 0, frame.length, lane) == WireError.OK ? 0 : 1;
+    }
+
+    private static boolean trySend(Conn c, byte[] frame, Lane lane) {
+        int rc = c.link.send(c.peer, frame, 0, frame.length, lane);
+        return rc != WireError.FLOW_BACKPRESSURE;
+    }
+
+    private byte[] encode(BusMessage m) {
+        return BusFrames.event(BusWire.kind(m), BusWire.fields(m, this::locate));
+    }
+
+    /** Where a recipient maps a delivered artifact, or null when the store no longer has it. */
+    private String locate(ArtifactRef ref) {
+        try {
+            return store.readLocation(ref.artifactId());
+        } catch (BusException e) {
+            return null;
+        }
+    }
+
+}
