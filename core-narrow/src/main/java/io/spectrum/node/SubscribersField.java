@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.wire.Bytes;
+import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
@@ -109,6 +110,17 @@ final class SubscribersField {
                 return;
             }
         }
+        // a delivery-mode edge's consumed message (only such an edge: for any other slot it is arm 4)
+        if ((st.word(s) & FwdStore.MODE) != 0 && x.type(payload) == TlvType.SETTINGS) {
+            final long upTo = DeliveryMode.consumed(x, payload);
+            final int r = upTo < 0 ? WireError.SCHEMA_TYPE_MISMATCH : st.consume(s, upTo);
+            if (r == WireError.OK) {
+                req.replyResult(null, 0, 0);
+            } else {
+                req.replyError(r);
+            }
+            return;
+        }
         // arm 4
         req.replyError(WireError.SCHEMA_TYPE_MISMATCH);
     }
@@ -175,6 +187,13 @@ final class SubscribersField {
         final boolean stamp = topicAsk != 0;
         final boolean stampPath = (topicAsk & Names.TOPIC_WITH_PATH) != 0;
         final boolean local = req.fromOwner();
+        // delivery modes: read strictly before anything is created; a core without them skips the keys like v1
+        final long mode = st.deliveryModes() && subscriberView.qos() != TlvIndex.NONE
+                ? DeliveryMode.parse(subscriberView.qosReader()) : 0;
+        if (mode < 0 || (mode != 0 && local)) {
+            req.replyError(mode < 0 ? (int) -mode : WireError.SCHEMA_TYPE_MISMATCH); // a local target takes no credits
+            return;
+        }
         int targetV = FwdStore.NONE;
         if (local) {
             if (PathKeys.validateKey(x.buffer(), x.bodyOffset(t), x.bodyLength(t)) != WireError.OK) {
@@ -194,7 +213,8 @@ final class SubscribersField {
         final int kind = local ? FwdStore.KIND_LOCAL : FwdStore.KIND_ROUTED;
         final int word = FwdStore.IN_USE | kind | (policy & FwdStore.POLICY_MASK)
                 | (hasPolicy ? FwdStore.HAS_POLICY : 0) | (stamp ? FwdStore.STAMP : 0)
-                | (stampPath ? FwdStore.STAMP_PATH : 0);
+                | (stampPath ? FwdStore.STAMP_PATH : 0)
+                | (mode != 0 ? FwdStore.MODE | FwdStore.STAMP : 0); // a mode edge is stamped: its consumer needs dlv
         if (replace < 0) {
             int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
             if (dup >= 0) {
@@ -220,6 +240,9 @@ final class SubscribersField {
         }
         if (replace >= 0 && !req.isCaller(oldLink, oldPeer)) {
             shares.returnSlot(oldLink, oldPeer); // the owner took it over
+        }
+        if (mode != 0) {
+            st.setMode(s, mode); // before the latch: a replay is the edge's first numbered delivery
         }
         int pos = st.pos(s);
         int gen = st.gen(s);

@@ -106,6 +106,10 @@ public final class WideNode implements ServingNode {
     /** The remote callers (link index, peer) that published or hold edges, as peers of this node. */
     private final Long2ObjectHashMap<WidePeer> linkPeers = new Long2ObjectHashMap<>();
     private int inProcessPeers;
+    /** Open edges in bounded mode: a publish checks their room only when there are some. */
+    private int boundedEdges;
+    /** Publishes and notifying clears refused because a bounded edge had no room. */
+    private long modeRefusals;
 
     public WideNode(NodeConfig cfg) {
         clock = cfg.clock();
@@ -247,6 +251,9 @@ public final class WideNode implements ServingNode {
         if (r != WireError.OK) {
             return r;
         }
+        if (boundedLacksRoom(v)) {
+            return WireError.FLOW_BACKPRESSURE; // refused whole: nothing delivered, retained or numbered
+        }
         r = store(v, tlv, off, tl);
         if (r != WireError.OK) {
             return r;
@@ -332,6 +339,10 @@ public final class WideNode implements ServingNode {
     }
 
     void deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        if (e.mode != null) {
+            offer(e, v, vb, vl, seq, stale, deleted);
+            return;
+        }
         if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
             final WidePeer h = e.holder;
             if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
@@ -348,6 +359,105 @@ public final class WideNode implements ServingNode {
         if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
             remove(e); // a one_shot edge goes after its first delivery
         }
+    }
+
+    // ------------------------------------------------------------------ delivery modes (docs/extensions.md)
+
+    /**
+     * True when a delivering bounded edge of v or of an ancestor (every edge a write of v reaches)
+     * has no room for one more value; counted in {@link #modeRefusals()}.
+     */
+    private boolean boundedLacksRoom(Vertex v) {
+        if (boundedEdges == 0 || v.listeners == 0) {
+            return false;
+        }
+        for (Vertex a = v; a != null; a = a.parent) {
+            if (a.ownSubs == 0) {
+                continue;
+            }
+            for (int i = 0; i < a.edgeEnd; i++) {
+                final Edge e = a.edges[i];
+                if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
+                    modeRefusals++;
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** A value for a mode edge: sent at once when nothing waits and a credit is free, else queued (latest replaces). */
+    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        final ModeQueue m = e.mode;
+        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, deleted)) {
+            return;
+        }
+        m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, deleted));
+    }
+
+    /** Sends queued values while credits allow. */
+    private void drain(Edge e) {
+        final ModeQueue m = e.mode;
+        while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
+            final ModeQueue.Entry q = m.queue.peekFirst();
+            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.deleted)) {
+                return; // over the holder's outbound rate: it stays queued for the next publish or consumed
+            }
+            m.queue.pollFirst();
+        }
+    }
+
+    /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
+    private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
+            boolean deleted) {
+        final WidePeer h = e.holder;
+        if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
+                stale, deleted, written.key, 0, written.key.length, m.delivered + 1, m.replaced)) {
+            return false;
+        }
+        m.delivered++;
+        m.replaced = 0;
+        if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
+            remove(e);
+        }
+        return true;
+    }
+
+    /** Gives a just-admitted FWD edge its mode (a packed {@link io.spectrum.wire.DeliveryMode}). */
+    void setMode(Edge e, long packed) {
+        dropMode(e);
+        e.mode = new ModeQueue(packed);
+        if (e.mode.bounded()) {
+            boundedEdges++;
+        }
+    }
+
+    /** An edge's mode goes with it (reaped, replaced): its queue is dropped. */
+    void dropMode(Edge e) {
+        if (e.mode != null) {
+            if (e.mode.bounded()) {
+                boundedEdges--;
+            }
+            e.mode = null;
+        }
+    }
+
+    /** The consumed message (cumulative, idempotent): credits up to {@code upTo} come back and queued values go out. */
+    int consume(Edge e, long upTo) {
+        final ModeQueue m = e.mode;
+        if (m == null) {
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        if (!m.consume(upTo)) {
+            return WireError.PATH_INVALID; // never delivered: nothing changes
+        }
+        drain(e);
+        return WireError.OK;
+    }
+
+    /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */
+    public long modeRefusals() {
+        return modeRefusals;
     }
 
     @Override
@@ -488,6 +598,7 @@ public final class WideNode implements ServingNode {
             return;
         }
         final boolean wasDelivering = e.delivering();
+        dropMode(e);
         e.vertex.unplace(e.pos);
         e.open = false;
         unregister(e);
@@ -507,6 +618,10 @@ public final class WideNode implements ServingNode {
             return WireError.OK;
         }
         e.word = DeliveryPolicy.withSuspended(e.word, suspended);
+        if (suspended && e.mode != null) {
+            e.mode.queue.clear(); // a suspended edge holds nothing; nothing is replayed on resume
+            e.mode.replaced = 0;
+        }
         adjust(e.vertex, suspended ? -1 : 1);
         return WireError.OK;
     }
@@ -560,6 +675,9 @@ public final class WideNode implements ServingNode {
         Vertex v = find(path);
         if (v == null) {
             return WireError.OK;
+        }
+        if (notify && boundedLacksRoom(v)) {
+            return WireError.FLOW_BACKPRESSURE; // the notice is a publish: refused whole, the value stays
         }
         dropValue(v);
         v.stale = false;
