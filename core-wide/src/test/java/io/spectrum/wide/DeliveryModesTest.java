@@ -453,6 +453,45 @@ class DeliveryModesTest {
         assertEquals(List.of(), publish(1, ROUTE), "the replay holds the one credit");
     }
 
+    // ------------------------------------------------------------------ vectors
+
+    static final String VECTOR_DELIVERY = "0f408e00010001000106000b0006636c69656e74037375620600000001000100070b406d0002000e00"
+            + "737065637472756d2e746f7069630b40570002000300736571010008000500000000000000020005007374616c650100010000"
+            + "020002006f70010001000002000300646c76010008000200000000000000020008007265706c61636564010008000300000000000000";
+    static final String VECTOR_CONSUMED = "0f406900010001000106000c000673656e736f720474656d7010401c0002000b0073756273637269"
+            + "626572730100040000000000010001000106000b0006636c69656e74037375620b40210002001100737065637472756d2e636f6e73"
+            + "756d6564010008000200000000000000";
+
+    static byte[] unhex(String h) {
+        byte[] b = new byte[h.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) Integer.parseInt(h.substring(2 * i, 2 * i + 2), 16);
+        }
+        return b;
+    }
+
+    @Test
+    void latestDelivery_isVectorFwdDeliverStampMode_andTheVectorsConsumedIsAccepted() {
+        final byte[] route = NodePath.of("/client/sub").tlv();
+        assertEquals(WireError.OK, append(SUB, route, policy(DeliveryPolicy.DURABILITY_REQUEST),
+                mode(DeliveryMode.LATEST), inflight(1)));
+        assertEquals(List.of(1L), dlvs(to(last, route)), "the replay of seq 1 is dlv 1");
+        for (int n : new int[] {4, 5, 6, 7}) {
+            assertEquals(List.of(), publish(n, route)); // seq 2..5: three of them replaced
+        }
+        assertEquals(WireError.OK, consume(SUB, route, 0, 1));
+        List<Frame> d = to(last, route);
+        assertEquals(1, d.size());
+        assertEquals(VECTOR_DELIVERY, Tlv.hex(d.get(0).bytes), "the whole delivery is vector spectrum-v1/fwd/fwd-deliver-stamp-mode");
+        fresh();
+        link.inject(SUB, unhex(VECTOR_CONSUMED)); // spectrum-v1/fwd/fwd-write-consumed
+        node.poll();
+        List<Frame> r = fresh();
+        assertEquals(1, r.size());
+        assertEquals(WireError.OK, r.get(0).status, "the vector's consumed 2 is accepted");
+        assertEquals(List.of(3L), dlvs(to(publishAll(8), route)), "and its credit came back");
+    }
+
     // ------------------------------------------------------------------ NarrowNode
 
     @Test
