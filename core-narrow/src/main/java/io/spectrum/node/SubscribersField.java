@@ -20,7 +20,10 @@ import io.spectrum.wire.WireError;
  * The {@code :subscribers} field of a vertex over FWD (RFC-0035): {@code [N]} reads rendered under
  * live state, the list with holes, the append door with its duplicate mask, and the {@code [N]}
  * write arms (clear, toggle, replace, type mismatch) behind the generation guard and the holder
- * gate. The caller's access gate has already run; every refusal is answered here.
+ * gate, plus, for a slot with a delivery mode only, the consumed message before arm 4. The append
+ * door reads the delivery-mode keys strictly ({@link DeliveryMode}) when the core keeps modes
+ * ({@link FwdStore#deliveryModes()}). The caller's access gate has already run; every refusal is
+ * answered here.
  */
 final class SubscribersField {
     private final FwdRequest req;

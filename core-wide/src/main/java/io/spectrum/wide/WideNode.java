@@ -49,6 +49,13 @@ import org.agrona.collections.Long2ObjectHashMap;
  * transitions, and the composed {@link #readTree}. One difference: a refused write creates nothing
  * (NarrowNode creates the path before it looks at the value TLV).
  *
+ * <p>Delivery modes (WIDE only, docs/extensions.md "Delivery modes"): a FWD subscriber whose record
+ * asks for {@code spectrum.mode} latest or bounded gets a {@link ModeQueue}: numbered deliveries
+ * ({@code dlv} in the stamp), at most maxInFlight unconsumed, the rest queued (latest: one, replaced
+ * and counted); credits come back only by the consumed message at its {@code :subscribers[N]}. A
+ * write that a delivering bounded edge has no room for is refused whole with FLOW_BACKPRESSURE
+ * (nothing created, delivered, retained or numbered; {@link #modeRefusals()}).
+ *
  * <p>Beyond {@link Node}: identified in-process callers ({@link #connect(String)}, a
  * {@link WidePeer} per connection, named or anonymous), and {@link #topics} / {@link #lastPublisher}
  * for listings. Together these reach every operation of the ABP topic profile from one Java API.
@@ -237,6 +244,9 @@ public final class WideNode implements ServingNode {
             if (r != WireError.OK) {
                 return r; // a refused write creates nothing
             }
+            if (boundedLacksRoom(nearestExisting(b, ko, kl))) {
+                return WireError.FLOW_BACKPRESSURE; // a full bounded subscriber above: nothing created either
+            }
             v = create(b, ko, kl);
         }
         return publish(v, tlv, off, tl, p, null, 0, 0);
@@ -384,6 +394,21 @@ public final class WideNode implements ServingNode {
             }
         }
         return false;
+    }
+
+    /** The deepest existing vertex on the way to key {@code b[off, +len)} (the root at worst). */
+    private Vertex nearestExisting(byte[] b, int off, int len) {
+        Vertex found = root;
+        int p = 0;
+        while (p < len) {
+            p += 1 + (b[off + p] & 0xFF);
+            Vertex c = index.find(b, off, p);
+            if (c == null) {
+                break;
+            }
+            found = c;
+        }
+        return found;
     }
 
     /** A value for a mode edge: sent at once when nothing waits and a credit is free, else queued (latest replaces). */

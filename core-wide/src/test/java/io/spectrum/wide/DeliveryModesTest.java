@@ -235,6 +235,7 @@ class DeliveryModesTest {
         assertEquals(WireError.FLOW_BACKPRESSURE, node.write(t, Tlv.value(3, 1), 0, 5));
         assertEquals(WireError.FLOW_BACKPRESSURE, node.write(NodePath.of("/sensor/other"), Tlv.value(3, 1), 0, 5),
                 "a new child of the full subscriber's vertex too");
+        assertTrue(!node.exists(NodePath.of("/sensor/other")), "and the refused write created nothing");
         assertEquals(WireError.OK, node.write(NodePath.of("/elsewhere"), Tlv.value(3, 1), 0, 5),
                 "a vertex it does not see is not held back");
     }
