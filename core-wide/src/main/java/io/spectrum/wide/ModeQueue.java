@@ -62,13 +62,18 @@ final class ModeQueue {
         return bounded() && queue.size() >= maxQueued;
     }
 
-    /** Queues a value: a latest edge replaces its one undelivered value (counted), a bounded one appends. */
-    void offer(Entry e) {
-        if (kind == DeliveryMode.LATEST && !queue.isEmpty()) {
+    /**
+     * Queues a value: a latest edge replaces its one undelivered value (counted), a bounded one
+     * appends. True when the queue grew by one (false: a latest value was replaced).
+     */
+    boolean offer(Entry e) {
+        final boolean replacing = kind == DeliveryMode.LATEST && !queue.isEmpty();
+        if (replacing) {
             queue.pollFirst();
             replaced++;
         }
         queue.addLast(e);
+        return !replacing;
     }
 
     /**

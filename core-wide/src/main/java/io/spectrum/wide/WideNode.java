@@ -115,8 +115,11 @@ public final class WideNode implements ServingNode {
     private int inProcessPeers;
     /** Open edges in bounded mode: a publish checks their room only when there are some. */
     private int boundedEdges;
-    /** Publishes and notifying clears refused because a bounded edge had no room. */
-    private long modeRefusals;
+    /**
+     * Values waiting in delivery-mode edges' queues, all edges together (each edge's own ceiling is
+     * its maxQueued); refusals = writes refused because a bounded edge had no room.
+     */
+    private final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE);
 
     public WideNode(NodeConfig cfg) {
         clock = cfg.clock();
@@ -388,7 +391,7 @@ public final class WideNode implements ServingNode {
             for (int i = 0; i < a.edgeEnd; i++) {
                 final Edge e = a.edges[i];
                 if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
-                    modeRefusals++;
+                    modeQueued.refused();
                     return true;
                 }
             }
@@ -417,7 +420,9 @@ public final class WideNode implements ServingNode {
         if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, deleted)) {
             return;
         }
-        m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, deleted));
+        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, deleted))) {
+            modeQueued.taken();
+        }
     }
 
     /** Sends queued values while credits allow. */
@@ -429,6 +434,7 @@ public final class WideNode implements ServingNode {
                 return; // over the holder's outbound rate: it stays queued for the next publish or consumed
             }
             m.queue.pollFirst();
+            modeQueued.returned();
         }
     }
 
@@ -463,6 +469,7 @@ public final class WideNode implements ServingNode {
             if (e.mode.bounded()) {
                 boundedEdges--;
             }
+            modeQueued.returned(e.mode.queue.size());
             e.mode = null;
         }
     }
@@ -482,7 +489,7 @@ public final class WideNode implements ServingNode {
 
     /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */
     public long modeRefusals() {
-        return modeRefusals;
+        return modeQueued.refusals();
     }
 
     @Override
@@ -644,6 +651,7 @@ public final class WideNode implements ServingNode {
         }
         e.word = DeliveryPolicy.withSuspended(e.word, suspended);
         if (suspended && e.mode != null) {
+            modeQueued.returned(e.mode.queue.size());
             e.mode.queue.clear(); // a suspended edge holds nothing; nothing is replayed on resume
             e.mode.replaced = 0;
         }
@@ -856,8 +864,9 @@ public final class WideNode implements ServingNode {
     @Override
     public BoundedResource[] resources() {
         BoundedResource[] fwd = server.resources();
-        BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {vertices, edges, values, peers}, 4 + fwd.length);
-        System.arraycopy(fwd, 0, all, 4, fwd.length);
+        BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {vertices, edges, values, peers, modeQueued},
+                5 + fwd.length);
+        System.arraycopy(fwd, 0, all, 5, fwd.length);
         return all;
     }
 

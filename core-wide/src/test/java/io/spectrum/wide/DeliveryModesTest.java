@@ -142,6 +142,7 @@ class DeliveryModesTest {
         assertEquals(0, first.get(0).replaced);
         for (int n = 2; n <= 5; n++) {
             assertEquals(List.of(), publish(n, ROUTE), "in flight 1 of 1: value " + n + " waits (and is never refused)");
+            assertEquals(1, AbpProfileTest.inUse(node, "wide.modeQueued"), "one undelivered value, replaced");
         }
         assertEquals(WireError.OK, consume(SUB, ROUTE, 0, 1));
         List<Frame> all = to(last, ROUTE);
@@ -256,6 +257,7 @@ class DeliveryModesTest {
         List<Frame> fs = fresh();
         assertEquals(List.of(3L, 4L), numbers(to(fs, ROUTE)), "two credits back: both queued values out");
         assertEquals(List.of(3L, 4L), dlvs(to(fs, ROUTE)));
+        assertEquals(0, AbpProfileTest.inUse(node, "wide.modeQueued"), "nothing waits");
     }
 
     @Test
@@ -414,6 +416,7 @@ class DeliveryModesTest {
         byte[] suspended = record(ROUTE, policy(DeliveryPolicy.SUSPENDED), mode(DeliveryMode.BOUNDED), queue(1),
                 inflight(1));
         assertEquals(WireError.OK, request(SUB, t, slotField(0), ROUTE, suspended), "arm 2: the toggle");
+        assertEquals(0, AbpProfileTest.inUse(node, "wide.modeQueued"), "suspending dropped the queued value");
         assertEquals(List.of(), publish(3, ROUTE), "suspended: nothing delivered, and the write is not refused");
         assertEquals(WireError.OK, consume(SUB, ROUTE, 0, 1), "credits still come back");
         assertEquals(List.of(), to(fresh(), ROUTE), "nothing was held to send");
@@ -431,8 +434,10 @@ class DeliveryModesTest {
         publish(1, ROUTE);
         publish(2, ROUTE);
         assertEquals(WireError.FLOW_BACKPRESSURE, node.write(t, Tlv.value(3, 1), 0, 5));
+        assertEquals(1, AbpProfileTest.inUse(node, "wide.modeQueued"));
         node.onPeerDown(link, SUB);
         assertEquals(0, node.listenerCount(t), "reaped (RFC-0035 trigger 4)");
+        assertEquals(0, AbpProfileTest.inUse(node, "wide.modeQueued"), "its queue dropped");
         assertEquals(WireError.OK, node.write(t, Tlv.value(3, 1), 0, 5), "its queue went with it");
         assertEquals(List.of(), to(fresh(), ROUTE));
         assertEquals(WireError.OK, append(SUB, ROUTE, mode(DeliveryMode.BOUNDED), queue(1), inflight(1)));
