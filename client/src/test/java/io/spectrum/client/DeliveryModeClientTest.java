@@ -51,6 +51,9 @@ class DeliveryModeClientTest {
             assertEquals(0, got.get(0).replaced());
             Reply r = client.consumed("/board/temp", s.index(), s.generation(), got.get(0).dlv());
             assertTrue(r.ok(), r.toString());
+            io.spectrum.wire.TlvIndex x = new io.spectrum.wire.TlvIndex();
+            assertEquals(WireError.OK, new io.spectrum.wire.FrameDecoder().decode(r.value(), 0, r.value().length, x));
+            assertEquals(2, DeliveryMode.delivered(x, 0), "the answer names the delivery the credit released");
             client.pumpUntil(() -> got.size() == 2, Duration.ofSeconds(5));
             assertEquals(2, got.get(1).dlv());
             assertEquals(WireError.PATH_INVALID, client.consumed("/board/temp", s.index(), s.generation(), 9).code(),

@@ -162,11 +162,12 @@ public interface FwdStore {
 
     /**
      * The consumed message for slot s (a {@link #MODE} slot): returns the credits of every delivery
-     * numbered up to {@code upTo} and sends what the returned credits allow. Status: OK (also for a
-     * repeat or a lower number: nothing changes), PATH_INVALID above the last delivered number.
+     * numbered up to {@code upTo} and sends what the returned credits allow. Quantity: the number of
+     * the slot's last delivery sent after that (0 before the first; a repeat or a lower number
+     * changes nothing and answers it too), or -PATH_INVALID above the last delivered number.
      */
-    default int consume(int s, long upTo) {
-        return io.spectrum.wire.WireError.SCHEMA_TYPE_MISMATCH;
+    default long consume(int s, long upTo) {
+        return -io.spectrum.wire.WireError.SCHEMA_TYPE_MISMATCH;
     }
 
     // ------------------------------------------------------------------ peers

@@ -116,11 +116,11 @@ final class SubscribersField {
         // a delivery-mode edge's consumed message (only such an edge: for any other slot it is arm 4)
         if ((st.word(s) & FwdStore.MODE) != 0 && x.type(payload) == TlvType.SETTINGS) {
             final long upTo = DeliveryMode.consumed(x, payload);
-            final int r = upTo < 0 ? WireError.SCHEMA_TYPE_MISMATCH : st.consume(s, upTo);
-            if (r == WireError.OK) {
-                req.replyResult(null, 0, 0);
+            final long r = upTo < 0 ? -WireError.SCHEMA_TYPE_MISMATCH : st.consume(s, upTo);
+            if (r >= 0) {
+                replyDelivered(r);
             } else {
-                req.replyError(r);
+                req.replyError((int) -r);
             }
             return;
         }
@@ -272,6 +272,18 @@ final class SubscribersField {
         TlvWriter t = req.beginReply(FwdView.KIND_RESULT)
                 .begin(TlvType.FIELD);
         FieldView.element(t, Names.SUBSCRIBERS, pos, gen).end().end();
+        if (t.error() == WireError.OK) {
+            req.send(t.length());
+        }
+    }
+
+    /** The consumed answer: RESULT with {@code SETTINGS{spectrum.delivered u64}}, the slot's last delivery number. */
+    private void replyDelivered(long delivered) {
+        if (req.silent) {
+            return;
+        }
+        TlvWriter t = req.beginReply(FwdView.KIND_RESULT);
+        DeliveryMode.writeDelivered(t, delivered).end();
         if (t.error() == WireError.OK) {
             req.send(t.length());
         }

@@ -128,6 +128,37 @@ public final class DeliveryMode {
         return n < 0 ? Long.MAX_VALUE : n;
     }
 
+    /**
+     * Writes the consumed answer's payload {@code SETTINGS{NAME "spectrum.delivered", VALUE u64 n}}:
+     * the number of the edge's last delivery sent, so a consumer that lost deliveries learns which
+     * numbers to consume (the node's writer).
+     */
+    public static TlvWriter writeDelivered(TlvWriter w, long delivered) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.DELIVERED).value(delivered, 8).end();
+    }
+
+    /**
+     * Reads a consumed answer's payload ({@link #writeDelivered}).
+     *
+     * @return the last delivered number, or -1 when the entry is not that SETTINGS
+     */
+    public static long delivered(TlvIndex x, int e) {
+        if (e < 0 || e >= x.count() || x.type(e) != TlvType.SETTINGS || !x.isContainer(e)) {
+            return -1;
+        }
+        final int k = x.firstChild(e);
+        if (k == TlvIndex.NONE || x.type(k) != TlvType.NAME || !x.payloadEquals(k, Names.DELIVERED)) {
+            return -1;
+        }
+        final int v = x.nextSibling(k);
+        if (v == TlvIndex.NONE || x.type(v) != TlvType.VALUE || x.isContainer(v) || x.bodyLength(v) != 8
+                || x.nextSibling(v) != TlvIndex.NONE) {
+            return -1;
+        }
+        final long n = x.valueAsLong(v);
+        return n < 0 ? -1 : n;
+    }
+
     /** Writes the consumed message {@code SETTINGS{NAME "spectrum.consumed", VALUE u64 upTo}} (clients, tests). */
     public static TlvWriter writeConsumed(TlvWriter w, long upTo) {
         return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.CONSUMED).value(upTo, 8).end();

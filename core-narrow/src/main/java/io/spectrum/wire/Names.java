@@ -55,6 +55,8 @@ public final class Names {
     public static final byte[] MODE_INFLIGHT = ascii("spectrum.inflight");
     /** The consumed message's one key: SETTINGS{NAME "spectrum.consumed", VALUE u64 upTo} written to {@code :subscribers[N]}. */
     public static final byte[] CONSUMED = ascii("spectrum.consumed");
+    /** The consumed answer's one key: SETTINGS{NAME "spectrum.delivered", VALUE u64 lastDelivered}. */
+    public static final byte[] DELIVERED = ascii("spectrum.delivered");
     /** Stamp pairs of a mode subscriber's delivery, after the others: the edge's delivery number and the values coalesced before it. */
     public static final byte[] STAMP_DLV = ascii("dlv");
     public static final byte[] STAMP_REPLACED = ascii("replaced");

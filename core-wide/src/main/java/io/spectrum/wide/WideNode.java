@@ -474,17 +474,20 @@ public final class WideNode implements ServingNode {
         }
     }
 
-    /** The consumed message (cumulative, idempotent): credits up to {@code upTo} come back and queued values go out. */
-    int consume(Edge e, long upTo) {
+    /**
+     * The consumed message (cumulative, idempotent): credits up to {@code upTo} come back and queued
+     * values go out. Quantity: the edge's last delivery number after that, or -PATH_INVALID.
+     */
+    long consume(Edge e, long upTo) {
         final ModeQueue m = e.mode;
         if (m == null) {
-            return WireError.SCHEMA_TYPE_MISMATCH;
+            return -WireError.SCHEMA_TYPE_MISMATCH;
         }
         if (!m.consume(upTo)) {
-            return WireError.PATH_INVALID; // never delivered: nothing changes
+            return -WireError.PATH_INVALID; // never delivered: nothing changes
         }
-        drain(e);
-        return WireError.OK;
+        drain(e); // may reap a one_shot edge: m still holds its numbers
+        return m.delivered;
     }
 
     /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */

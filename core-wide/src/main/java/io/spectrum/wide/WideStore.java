@@ -295,7 +295,7 @@ final class WideStore implements FwdStore {
     }
 
     @Override
-    public int consume(int s, long upTo) {
+    public long consume(int s, long upTo) {
         return node.consume(e(s), upTo);
     }
 

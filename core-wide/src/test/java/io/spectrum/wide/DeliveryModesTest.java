@@ -296,6 +296,33 @@ class DeliveryModesTest {
         assertEquals(List.of(2L), dlvs(to(last, ROUTE)), "the state was as before the refusals");
     }
 
+    /** The consumed answer's {@code spectrum.delivered}, from the last request's reply at {@code route}. */
+    long delivered(byte[] route) {
+        for (Frame f : last) {
+            if (f.opcode == FwdView.OP_REPLY && Arrays.equals(f.dst, route) && f.value != null) {
+                io.spectrum.wire.TlvIndex x = new io.spectrum.wire.TlvIndex();
+                assertEquals(WireError.OK, new io.spectrum.wire.FrameDecoder().decode(f.value, 0, f.value.length, x));
+                return DeliveryMode.delivered(x, 0);
+            }
+        }
+        throw new AssertionError("no consumed answer");
+    }
+
+    @Test
+    void consumedAnswer_namesTheLastDeliveredNumber_soALostDeliveryIsConsumedToo() {
+        assertEquals(WireError.OK, append(SUB, ROUTE, mode(DeliveryMode.BOUNDED), queue(4), inflight(1)));
+        assertEquals(WireError.OK, consume(SUB, ROUTE, 0, 0), "consumed 0 before any delivery: nothing to give back");
+        assertEquals(0, delivered(ROUTE));
+        publish(1, ROUTE); // dlv 1 is lost on the way: the subscriber has seen nothing
+        publish(2, ROUTE);
+        assertEquals(WireError.OK, consume(SUB, ROUTE, 0, 0), "what it has seen (nothing) is always a valid number");
+        assertEquals(1, delivered(ROUTE), "the answer says one delivery is out");
+        assertEquals(List.of(), to(last, ROUTE));
+        assertEquals(WireError.OK, consume(SUB, ROUTE, 0, 1), "so it consumes the one it lost");
+        assertEquals(List.of(2L), dlvs(to(last, ROUTE)), "and the queue moves again");
+        assertEquals(2, delivered(ROUTE), "the answer counts the delivery the consumed released");
+    }
+
     @Test
     void consumed_passesTheHolderGate_onlyTheHolderOrTheOwner() {
         assertEquals(WireError.OK, append(SUB, ROUTE, mode(DeliveryMode.BOUNDED), queue(4), inflight(1)));
@@ -468,6 +495,9 @@ class DeliveryModesTest {
             + "626572730100040000000000010001000106000b0006636c69656e74037375620b40210002001100737065637472756d2e636f6e73"
             + "756d6564010008000200000000000000";
 
+    static final String VECTOR_CONSUMED_ANSWER = "0f404f00010001000306000b0006636c69656e740373756206000c000673656e736f72"
+            + "0474656d7001000100000b40220002001200737065637472756d2e64656c697665726564010008000200000000000000";
+
     static byte[] unhex(String h) {
         byte[] b = new byte[h.length() / 2];
         for (int i = 0; i < b.length; i++) {
@@ -495,6 +525,8 @@ class DeliveryModesTest {
         List<Frame> r = fresh();
         assertEquals(1, r.size());
         assertEquals(WireError.OK, r.get(0).status, "the vector's consumed 2 is accepted");
+        assertEquals(VECTOR_CONSUMED_ANSWER, Tlv.hex(r.get(0).bytes),
+                "answered with the last delivered number: vector spectrum-v1/fwd/fwd-reply-consumed");
         assertEquals(List.of(3L), dlvs(to(publishAll(8), route)), "and its credit came back");
     }
 

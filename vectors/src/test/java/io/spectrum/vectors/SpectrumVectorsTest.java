@@ -136,6 +136,19 @@ class SpectrumVectorsTest {
     }
 
     @Test
+    void consumedAnswer_namesTheLastDelivered_asTheCodecWritesIt() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-reply-consumed");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(d, 0, d.length, x));
+        int payload = x.child(0, 4);
+        assertEquals(2, io.spectrum.wire.DeliveryMode.delivered(x, payload));
+        byte[] b = new byte[64];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        io.spectrum.wire.DeliveryMode.writeDelivered(w, 2);
+        assertArrayEquals(Arrays.copyOfRange(d, x.start(payload), x.end(payload)), Arrays.copyOf(b, w.length()));
+    }
+
+    @Test
     void modeStamp_carriesDlvAndReplacedAfterSeqStaleOp() {
         byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-deliver-stamp-mode");
         TlvIndex x = new TlvIndex();
