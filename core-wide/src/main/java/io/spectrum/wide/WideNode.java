@@ -429,12 +429,13 @@ public final class WideNode implements ServingNode {
     private void drain(Edge e) {
         final ModeQueue m = e.mode;
         while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
-            final ModeQueue.Entry q = m.queue.peekFirst();
-            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.deleted)) {
-                return; // over the holder's outbound rate: it stays queued for the next publish or consumed
-            }
-            m.queue.pollFirst();
+            final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
             modeQueued.returned();
+            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.deleted)) {
+                m.queue.addFirst(q); // over the holder's outbound rate: it stays first for the next publish or consumed
+                modeQueued.taken();
+                return;
+            }
         }
     }
 

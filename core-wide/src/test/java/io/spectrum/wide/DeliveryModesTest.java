@@ -486,6 +486,48 @@ class DeliveryModesTest {
         assertEquals(List.of(), publish(1, ROUTE), "the replay holds the one credit");
     }
 
+    @Test
+    void aSendTheHoldersRateRefuses_staysQueuedUnnumbered_andGoesOutInOrderLater() {
+        WideNode metered = new WideNode(WideNode.hostConfig().clock(clock).peerDeliveriesPerSecond(1)
+                .peerDeliveryBurst(1).build());
+        MemoryLink l = MemoryLink.pair()[0];
+        assertEquals(WireError.OK, metered.attach(l));
+        assertEquals(WireError.OK, metered.write(t, Tlv.value(0, 1), 0, 5));
+        l.inject(SUB, fwd(FwdView.OP_WRITE, t.tlv(), appendField(), ROUTE,
+                record(ROUTE, mode(DeliveryMode.BOUNDED), queue(4), inflight(4))));
+        metered.poll();
+        for (int n = 1; n <= 3; n++) {
+            assertEquals(WireError.OK, metered.write(t, Tlv.value(n, 1), 0, 5));
+        }
+        java.util.function.Supplier<List<Frame>> sent = () -> to(l.sent().stream().map(Frame::new).toList(), ROUTE);
+        assertEquals(List.of(1L), dlvs(sent.get()), "one token: 2 and 3 wait, unnumbered");
+        clock.advanceMillis(1000);
+        l.inject(SUB, fwd(FwdView.OP_WRITE, t.tlv(), slotField(0), ROUTE, consumed(0)));
+        metered.poll();
+        assertEquals(List.of(1L, 2L), dlvs(sent.get()), "a consumed (even 0) sends what waits as far as the rate allows");
+        clock.advanceMillis(1000);
+        assertEquals(WireError.OK, metered.write(t, Tlv.value(4, 1), 0, 5));
+        List<Frame> fs = sent.get();
+        assertEquals(List.of(1L, 2L), dlvs(fs), "a publish behind waiting values queues after them");
+        l.inject(SUB, fwd(FwdView.OP_WRITE, t.tlv(), slotField(0), ROUTE, consumed(2)));
+        metered.poll();
+        fs = sent.get();
+        assertEquals(List.of(1L, 2L, 3L), dlvs(fs));
+        assertEquals(List.of(1L, 2L, 3L), numbers(fs), "in publish order, numbers without gaps");
+    }
+
+    @Test
+    void oneShotModeEdge_goesAfterItsFirstNumberedDelivery() {
+        assertEquals(WireError.OK, append(SUB, ROUTE, policy(DeliveryPolicy.ONE_SHOT), mode(DeliveryMode.BOUNDED),
+                queue(1), inflight(1)));
+        List<Frame> fs = publish(1, ROUTE);
+        assertEquals(List.of(1L), dlvs(fs));
+        assertEquals(0, node.listenerCount(t), "reaped after one delivery");
+        assertEquals(0, AbpProfileTest.inUse(node, "wide.modeQueued"));
+        assertEquals(List.of(), publish(2, ROUTE));
+        assertEquals(WireError.OK, node.write(t, Tlv.value(3, 1), 0, 5), "nothing holds the vertex back");
+    }
+
     // ------------------------------------------------------------------ vectors
 
     static final String VECTOR_DELIVERY = "0f408e00010001000106000b0006636c69656e74037375620600000001000100070b406d0002000e00"
