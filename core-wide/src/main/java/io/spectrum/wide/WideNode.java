@@ -414,7 +414,10 @@ public final class WideNode implements ServingNode {
         return found;
     }
 
-    /** A value for a mode edge: sent at once when nothing waits and a credit is free, else queued (latest replaces). */
+    /**
+     * A value for a mode edge: sent at once when nothing waits and a credit is free, else queued
+     * (latest replaces) behind what waits.
+     */
     private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
         final ModeQueue m = e.mode;
         if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, deleted)) {
@@ -423,6 +426,7 @@ public final class WideNode implements ServingNode {
         if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, deleted))) {
             modeQueued.taken();
         }
+        drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
     }
 
     /** Sends queued values while credits allow. */
