@@ -468,10 +468,22 @@ class DeliveryModesTest {
         assertEquals(WireError.OK, node.write(t, Tlv.value(3, 1), 0, 5), "its queue went with it");
         assertEquals(List.of(), to(fresh(), ROUTE));
         assertEquals(WireError.OK, append(SUB, ROUTE, mode(DeliveryMode.BOUNDED), queue(1), inflight(1)));
-        assertEquals(WireError.OK, request(SUB, t, slotField(0), ROUTE, ModeWire.record(ROUTE)), "arm 3 replaces");
         publish(4, ROUTE);
         publish(5, ROUTE);
-        assertEquals(WireError.OK, node.write(t, Tlv.value(6, 1), 0, 5), "the replacing plain record has no mode");
+        assertEquals(1, AbpProfileTest.inUse(node, "wide.modeQueued"));
+        assertEquals(WireError.OK, request(SUB, t, slotField(0), ROUTE, ModeWire.record(ROUTE)), "arm 3 replaces");
+        assertEquals(0, AbpProfileTest.inUse(node, "wide.modeQueued"), "the replaced edge's queue went with it");
+        publish(6, ROUTE);
+        publish(7, ROUTE);
+        assertEquals(WireError.OK, node.write(t, Tlv.value(8, 1), 0, 5), "the replacing plain record has no mode");
+        assertEquals(WireError.OK, request(SUB, t, slotField(0), ROUTE,
+                record(ROUTE, mode(DeliveryMode.BOUNDED), queue(1), inflight(1))), "arm 3 back to bounded");
+        publish(9, ROUTE);
+        publish(10, ROUTE);
+        assertEquals(1, AbpProfileTest.inUse(node, "wide.modeQueued"));
+        assertEquals(WireError.OK, request(SUB, t, slotField(0), ROUTE, Names.EMPTY_STATUS), "arm 1 clears");
+        assertEquals(0, AbpProfileTest.inUse(node, "wide.modeQueued"), "and drops the queue");
+        assertEquals(WireError.OK, node.write(t, Tlv.value(11, 1), 0, 5));
     }
 
     @Test
