@@ -6,10 +6,12 @@ package io.spectrum.client;
  * stamp (docs/extensions.md) rode along, and then {@code seq}, {@code stale} and {@code deleted}
  * are its fields. {@code source} is the path of the vertex that was written when the stamp carries
  * it (a subscription that asked with {@code Names.TOPIC_WITH_PATH}: which child of a subtree
- * changed), else null. {@code frame} is the whole frame as received. Array accessors return copies.
+ * changed), else null. {@code frame} is the whole frame as received. {@code dlv} and {@code replaced}
+ * are a delivery-mode subscription's delivery number and coalesced count (docs/extensions.md
+ * "Delivery modes"), -1 and 0 for any other. Array accessors return copies.
  */
 public record Delivery(String route, byte[] value, boolean srcEmpty, boolean stamped, long seq, boolean stale,
-        boolean deleted, String source, long receivedNanos, byte[] frame) {
+        boolean deleted, String source, long receivedNanos, byte[] frame, long dlv, long replaced) {
 
     @Override
     public byte[] value() {

@@ -82,6 +82,8 @@ final class Inbox implements Transport.Sink {
         boolean stale = false;
         boolean deleted = false;
         String source = null;
+        long dlv = -1;
+        long replaced = 0;
         int after = fwd.afterPayload();
         if (after != TlvIndex.NONE && stamp.wrap(idx, after) == WireError.OK && stamp.enter(Names.TOPIC, topic) == WireError.OK) {
             stamped = true;
@@ -92,9 +94,11 @@ final class Inbox implements Transport.Sink {
             if (p != TlvIndex.NONE) {
                 source = NodePath.render(idx.buffer(), idx.bodyOffset(p), idx.bodyLength(p));
             }
+            dlv = topic.u64(Names.STAMP_DLV, -1);
+            replaced = topic.u64(Names.STAMP_REPLACED, 0);
         }
         return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, seq, stale, deleted, source,
-                System.nanoTime(), frame);
+                System.nanoTime(), frame, dlv, replaced);
     }
 
     private long number(byte[] key) {

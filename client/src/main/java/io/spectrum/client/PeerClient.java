@@ -283,6 +283,16 @@ public final class PeerClient implements AutoCloseable {
         return r;
     }
 
+    /**
+     * The consumed message to slot N of a delivery-mode subscription (docs/extensions.md "Delivery
+     * modes"): gives back the credits of every delivery numbered up to {@code upTo}
+     * ({@link Delivery#dlv()}). Cumulative and idempotent, so a lost one is repaired by the next;
+     * {@code upTo} above the last delivered number is refused with {@code tr::path::invalid}.
+     */
+    public Reply consumed(String vertex, int index, long generation, long upTo) {
+        return write(vertex, Requests.subscribersAt(index, generation), Requests.consumed(upTo));
+    }
+
     /** Clears slot N: it becomes an empty-STATUS hole. */
     public Reply clear(String vertex, int index, long generation) {
         toggles.forget(vertex + "[" + index + "]");

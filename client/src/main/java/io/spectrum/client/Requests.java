@@ -1,6 +1,7 @@
 package io.spectrum.client;
 
 import io.spectrum.node.api.NodePath;
+import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FrameDecoder;
@@ -185,6 +186,38 @@ public final class Requests {
             }
             w.end();
         });
+    }
+
+    /**
+     * As {@link #subscriber(String, int, int)} plus the delivery-mode keys (docs/extensions.md "Delivery
+     * modes"): {@code NAME spectrum.mode VALUE u8 mode} ({@code DeliveryMode.LATEST} / {@code BOUNDED}),
+     * then {@code spectrum.queue} and {@code spectrum.inflight} VALUE u16 when {@code > 0} (0: the
+     * node's limit).
+     */
+    public static byte[] subscriber(String route, int policy, int topic, int mode, int maxQueued, int maxInFlight) {
+        byte[] target = path(route);
+        return build(w -> {
+            w.begin(TlvType.SUBSCRIBER).raw(target).begin(TlvType.SETTINGS);
+            if (policy >= 0) {
+                w.leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(policy & 0xFFFF, DeliveryPolicy.WIDTH);
+            }
+            if (topic != 0) {
+                w.leaf(TlvType.NAME, Names.TOPIC).value(topic & 0xFF, 1);
+            }
+            w.leaf(TlvType.NAME, Names.MODE).value(mode & 0xFF, 1);
+            if (maxQueued > 0) {
+                w.leaf(TlvType.NAME, Names.MODE_QUEUE).value(maxQueued & 0xFFFF, 2);
+            }
+            if (maxInFlight > 0) {
+                w.leaf(TlvType.NAME, Names.MODE_INFLIGHT).value(maxInFlight & 0xFFFF, 2);
+            }
+            w.end().end();
+        });
+    }
+
+    /** The consumed message {@code SETTINGS{NAME spectrum.consumed, VALUE u64 upTo}} (the codec's writer). */
+    public static byte[] consumed(long upTo) {
+        return build(w -> DeliveryMode.writeConsumed(w, upTo));
     }
 
     /** The empty STATUS: the clear sentinel of {@code :subscribers[N]}. A copy. */

@@ -31,6 +31,16 @@ final class Deliveries {
      */
     boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
             long seq, boolean stale, boolean deleted, byte[] key, int ko, int kl) {
+        return routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, deleted, key, ko, kl, 0, 0);
+    }
+
+    /**
+     * {@link #routed(int, int, int, byte[], int, int, byte[], int, int, long, boolean, boolean, byte[], int, int)}
+     * for an edge with a delivery mode: {@code dlv > 0} adds the stamp pairs {@code dlv} (the edge's
+     * delivery number) and {@code replaced} (values coalesced since its previous delivery) after the others.
+     */
+    boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
+            long seq, boolean stale, boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
         if (!shares.allowDelivery(li, peer)) {
             return false;
         }
@@ -47,6 +57,10 @@ final class Deliveries {
                     .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
             if ((word & FwdStore.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
                 t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, key, ko, kl);
+            }
+            if (dlv > 0) { // a delivery-mode edge: its delivery number, for the consumed message
+                t.leaf(TlvType.NAME, Names.STAMP_DLV).value(dlv, 8)
+                        .leaf(TlvType.NAME, Names.STAMP_REPLACED).value(replaced, 8);
             }
             t.end().end();
         }

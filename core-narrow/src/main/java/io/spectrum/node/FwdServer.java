@@ -194,6 +194,16 @@ public final class FwdServer {
         return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, deleted, key, ko, kl);
     }
 
+    /**
+     * {@link #deliver} for an edge with a delivery mode: the stamp also carries {@code dlv} (its
+     * delivery number, 1, 2, 3 ...) and {@code replaced} (docs/extensions.md "Delivery modes").
+     */
+    public boolean deliverNumbered(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
+            long seq, boolean stale, boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
+        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, deleted, key, ko, kl, dlv,
+                replaced);
+    }
+
     /** The active / idle notice to a remote publisher that asked for them at {@code route}. */
     public void notice(int li, int peer, byte[] route, int ro, int rl, boolean active, byte[] key, int ko, int kl,
             int n) {

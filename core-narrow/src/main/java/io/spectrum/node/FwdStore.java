@@ -33,6 +33,12 @@ public interface FwdStore {
     int STAMP = 1 << 21;
     /** The subscriber asked for the written vertex's path in the stamp. */
     int STAMP_PATH = 1 << 22;
+    /**
+     * The edge has a delivery mode (latest / bounded, {@link io.spectrum.wire.DeliveryMode}): it takes
+     * the consumed message at {@code [N]} and is stamped with its delivery number. Only a core whose
+     * {@link #deliveryModes()} is true sets it.
+     */
+    int MODE = 1 << 23;
 
     // ------------------------------------------------------------------ vertices
 
@@ -138,6 +144,31 @@ public interface FwdStore {
 
     /** The durability latch: one delivery of v's value to the newly admitted slot s, if it asked. */
     void latch(int s, int v);
+
+    // ------------------------------------------------------------------ delivery modes (WIDE core)
+
+    /**
+     * True when this core keeps delivery modes (queues and credits per edge, docs/extensions.md
+     * "Delivery modes"). A core that does not (NarrowNode) reads a SUBSCRIBER as a v1 node does:
+     * the mode keys are skipped, and a consumed message at {@code [N]} is arm 4's type mismatch.
+     */
+    default boolean deliveryModes() {
+        return false;
+    }
+
+    /** Gives the just-admitted slot s (word with {@link #MODE}) its mode, a packed {@link io.spectrum.wire.DeliveryMode}. */
+    default void setMode(int s, long mode) {
+    }
+
+    /**
+     * The consumed message for slot s (a {@link #MODE} slot): returns the credits of every delivery
+     * numbered up to {@code upTo} and sends what the returned credits allow. Quantity: the number of
+     * the slot's last delivery sent after that (0 before the first; a repeat or a lower number
+     * changes nothing and answers it too), or -PATH_INVALID above the last delivered number.
+     */
+    default long consume(int s, long upTo) {
+        return -io.spectrum.wire.WireError.SCHEMA_TYPE_MISMATCH;
+    }
 
     // ------------------------------------------------------------------ peers
 

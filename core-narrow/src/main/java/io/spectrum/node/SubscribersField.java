@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.wire.Bytes;
+import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
@@ -19,7 +20,10 @@ import io.spectrum.wire.WireError;
  * The {@code :subscribers} field of a vertex over FWD (RFC-0035): {@code [N]} reads rendered under
  * live state, the list with holes, the append door with its duplicate mask, and the {@code [N]}
  * write arms (clear, toggle, replace, type mismatch) behind the generation guard and the holder
- * gate. The caller's access gate has already run; every refusal is answered here.
+ * gate, plus, for a slot with a delivery mode only, the consumed message before arm 4. The append
+ * door reads the delivery-mode keys strictly ({@link DeliveryMode}) when the core keeps modes
+ * ({@link FwdStore#deliveryModes()}). The caller's access gate has already run; every refusal is
+ * answered here.
  */
 final class SubscribersField {
     private final FwdRequest req;
@@ -109,6 +113,17 @@ final class SubscribersField {
                 return;
             }
         }
+        // a delivery-mode edge's consumed message (only such an edge: for any other slot it is arm 4)
+        if ((st.word(s) & FwdStore.MODE) != 0 && x.type(payload) == TlvType.SETTINGS) {
+            final long upTo = DeliveryMode.consumed(x, payload);
+            final long r = upTo < 0 ? -WireError.SCHEMA_TYPE_MISMATCH : st.consume(s, upTo);
+            if (r >= 0) {
+                replyDelivered(r);
+            } else {
+                req.replyError((int) -r);
+            }
+            return;
+        }
         // arm 4
         req.replyError(WireError.SCHEMA_TYPE_MISMATCH);
     }
@@ -175,6 +190,13 @@ final class SubscribersField {
         final boolean stamp = topicAsk != 0;
         final boolean stampPath = (topicAsk & Names.TOPIC_WITH_PATH) != 0;
         final boolean local = req.fromOwner();
+        // delivery modes: read strictly before anything is created; a core without them skips the keys like v1
+        final long mode = st.deliveryModes() && subscriberView.qos() != TlvIndex.NONE
+                ? DeliveryMode.parse(subscriberView.qosReader()) : 0;
+        if (mode < 0 || (mode != 0 && local)) {
+            req.replyError(mode < 0 ? (int) -mode : WireError.SCHEMA_TYPE_MISMATCH); // a local target takes no credits
+            return;
+        }
         int targetV = FwdStore.NONE;
         if (local) {
             if (PathKeys.validateKey(x.buffer(), x.bodyOffset(t), x.bodyLength(t)) != WireError.OK) {
@@ -194,7 +216,8 @@ final class SubscribersField {
         final int kind = local ? FwdStore.KIND_LOCAL : FwdStore.KIND_ROUTED;
         final int word = FwdStore.IN_USE | kind | (policy & FwdStore.POLICY_MASK)
                 | (hasPolicy ? FwdStore.HAS_POLICY : 0) | (stamp ? FwdStore.STAMP : 0)
-                | (stampPath ? FwdStore.STAMP_PATH : 0);
+                | (stampPath ? FwdStore.STAMP_PATH : 0)
+                | (mode != 0 ? FwdStore.MODE | FwdStore.STAMP : 0); // a mode edge is stamped: its consumer needs dlv
         if (replace < 0) {
             int dup = findDuplicate(v, word, x.buffer(), x.start(t), x.totalLength(t), routeStart, routeLen);
             if (dup >= 0) {
@@ -221,6 +244,9 @@ final class SubscribersField {
         if (replace >= 0 && !req.isCaller(oldLink, oldPeer)) {
             shares.returnSlot(oldLink, oldPeer); // the owner took it over
         }
+        if (mode != 0) {
+            st.setMode(s, mode); // before the latch: a replay is the edge's first numbered delivery
+        }
         int pos = st.pos(s);
         int gen = st.gen(s);
         if ((st.word(s) & DeliveryPolicy.SUSPENDED) == 0) {
@@ -246,6 +272,18 @@ final class SubscribersField {
         TlvWriter t = req.beginReply(FwdView.KIND_RESULT)
                 .begin(TlvType.FIELD);
         FieldView.element(t, Names.SUBSCRIBERS, pos, gen).end().end();
+        if (t.error() == WireError.OK) {
+            req.send(t.length());
+        }
+    }
+
+    /** The consumed answer: RESULT with {@code SETTINGS{spectrum.delivered u64}}, the slot's last delivery number. */
+    private void replyDelivered(long delivered) {
+        if (req.silent) {
+            return;
+        }
+        TlvWriter t = req.beginReply(FwdView.KIND_RESULT);
+        DeliveryMode.writeDelivered(t, delivered).end();
         if (t.error() == WireError.OK) {
             req.send(t.length());
         }

@@ -46,6 +46,20 @@ public final class Names {
     public static final int TOPIC_STAMP = 1;
     /** {@code spectrum.topic} VALUE u8 bit 1: also stamp the written vertex's path (which child changed). */
     public static final int TOPIC_WITH_PATH = 2;
+    /**
+     * SUBSCRIBER qos keys of the delivery modes ({@link DeliveryMode} reads them; docs/extensions.md
+     * "Delivery modes"): VALUE u8 mode (1 latest, 2 bounded), VALUE u16 maxQueued, VALUE u16 maxInFlight.
+     */
+    public static final byte[] MODE = ascii("spectrum.mode");
+    public static final byte[] MODE_QUEUE = ascii("spectrum.queue");
+    public static final byte[] MODE_INFLIGHT = ascii("spectrum.inflight");
+    /** The consumed message's one key: SETTINGS{NAME "spectrum.consumed", VALUE u64 upTo} written to {@code :subscribers[N]}. */
+    public static final byte[] CONSUMED = ascii("spectrum.consumed");
+    /** The consumed answer's one key: SETTINGS{NAME "spectrum.delivered", VALUE u64 lastDelivered}. */
+    public static final byte[] DELIVERED = ascii("spectrum.delivered");
+    /** Stamp pairs of a mode subscriber's delivery, after the others: the edge's delivery number and the values coalesced before it. */
+    public static final byte[] STAMP_DLV = ascii("dlv");
+    public static final byte[] STAMP_REPLACED = ascii("replaced");
     /** The active/idle notice a publisher asked for with FWD op bit 6 ({@link FwdView#ACTIVITY}). */
     public static final byte[] ACTIVITY = ascii("spectrum.activity");
     public static final byte[] ACTIVITY_PATH = ascii("path");

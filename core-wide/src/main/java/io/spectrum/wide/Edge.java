@@ -32,6 +32,8 @@ final class Edge implements Subscription {
     int policyHi = -1;
     /** The local target of a KIND_LOCAL edge, or null. */
     Vertex target;
+    /** The delivery mode of a FWD edge that asked for one (latest / bounded), else null. */
+    ModeQueue mode;
     int pos = -1;
     int gen;
     boolean open;

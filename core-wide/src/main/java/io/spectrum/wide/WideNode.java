@@ -49,6 +49,13 @@ import org.agrona.collections.Long2ObjectHashMap;
  * transitions, and the composed {@link #readTree}. One difference: a refused write creates nothing
  * (NarrowNode creates the path before it looks at the value TLV).
  *
+ * <p>Delivery modes (WIDE only, docs/extensions.md "Delivery modes"): a FWD subscriber whose record
+ * asks for {@code spectrum.mode} latest or bounded gets a {@link ModeQueue}: numbered deliveries
+ * ({@code dlv} in the stamp), at most maxInFlight unconsumed, the rest queued (latest: one, replaced
+ * and counted); credits come back only by the consumed message at its {@code :subscribers[N]}. A
+ * write that a delivering bounded edge has no room for is refused whole with FLOW_BACKPRESSURE
+ * (nothing created, delivered, retained or numbered; {@link #modeRefusals()}).
+ *
  * <p>Beyond {@link Node}: identified in-process callers ({@link #connect(String)}, a
  * {@link WidePeer} per connection, named or anonymous), and {@link #topics} / {@link #lastPublisher}
  * for listings. Together these reach every operation of the ABP topic profile from one Java API.
@@ -106,6 +113,13 @@ public final class WideNode implements ServingNode {
     /** The remote callers (link index, peer) that published or hold edges, as peers of this node. */
     private final Long2ObjectHashMap<WidePeer> linkPeers = new Long2ObjectHashMap<>();
     private int inProcessPeers;
+    /** Open edges in bounded mode: a publish checks their room only when there are some. */
+    private int boundedEdges;
+    /**
+     * Values waiting in delivery-mode edges' queues, all edges together (each edge's own ceiling is
+     * its maxQueued); refusals = writes refused because a bounded edge had no room.
+     */
+    private final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE);
 
     public WideNode(NodeConfig cfg) {
         clock = cfg.clock();
@@ -233,6 +247,9 @@ public final class WideNode implements ServingNode {
             if (r != WireError.OK) {
                 return r; // a refused write creates nothing
             }
+            if (boundedLacksRoom(nearestExisting(b, ko, kl))) {
+                return WireError.FLOW_BACKPRESSURE; // a full bounded subscriber above: nothing created either
+            }
             v = create(b, ko, kl);
         }
         return publish(v, tlv, off, tl, p, null, 0, 0);
@@ -246,6 +263,9 @@ public final class WideNode implements ServingNode {
         int r = ValueAdmission.admit(v.schema, tlv, off, tl, v.key.length, payloadCap, server.frameLimit());
         if (r != WireError.OK) {
             return r;
+        }
+        if (boundedLacksRoom(v)) {
+            return WireError.FLOW_BACKPRESSURE; // refused whole: nothing delivered, retained or numbered
         }
         r = store(v, tlv, off, tl);
         if (r != WireError.OK) {
@@ -332,6 +352,10 @@ public final class WideNode implements ServingNode {
     }
 
     void deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        if (e.mode != null) {
+            offer(e, v, vb, vl, seq, stale, deleted);
+            return;
+        }
         if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
             final WidePeer h = e.holder;
             if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
@@ -348,6 +372,132 @@ public final class WideNode implements ServingNode {
         if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
             remove(e); // a one_shot edge goes after its first delivery
         }
+    }
+
+    // ------------------------------------------------------------------ delivery modes (docs/extensions.md)
+
+    /**
+     * True when a delivering bounded edge of v or of an ancestor (every edge a write of v reaches)
+     * has no room for one more value; counted in {@link #modeRefusals()}.
+     */
+    private boolean boundedLacksRoom(Vertex v) {
+        if (boundedEdges == 0 || v.listeners == 0) {
+            return false;
+        }
+        for (Vertex a = v; a != null; a = a.parent) {
+            if (a.ownSubs == 0) {
+                continue;
+            }
+            for (int i = 0; i < a.edgeEnd; i++) {
+                final Edge e = a.edges[i];
+                if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
+                    modeQueued.refused();
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The deepest existing vertex on the way to key {@code b[off, +len)} (the root at worst). */
+    private Vertex nearestExisting(byte[] b, int off, int len) {
+        Vertex found = root;
+        int p = 0;
+        while (p < len) {
+            p += 1 + (b[off + p] & 0xFF);
+            Vertex c = index.find(b, off, p);
+            if (c == null) {
+                break;
+            }
+            found = c;
+        }
+        return found;
+    }
+
+    /**
+     * A value for a mode edge: sent at once when nothing waits and a credit is free, else queued
+     * (latest replaces) behind what waits.
+     */
+    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        final ModeQueue m = e.mode;
+        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, deleted)) {
+            return;
+        }
+        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, deleted))) {
+            modeQueued.taken();
+        }
+        drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
+    }
+
+    /** Sends queued values while credits allow. */
+    private void drain(Edge e) {
+        final ModeQueue m = e.mode;
+        while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
+            final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
+            modeQueued.returned();
+            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.deleted)) {
+                m.queue.addFirst(q); // over the holder's outbound rate: it stays first for the next publish or consumed
+                modeQueued.taken();
+                return;
+            }
+        }
+    }
+
+    /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
+    private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
+            boolean deleted) {
+        final WidePeer h = e.holder;
+        if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
+                stale, deleted, written.key, 0, written.key.length, m.delivered + 1, m.replaced)) {
+            return false;
+        }
+        m.delivered++;
+        m.replaced = 0;
+        if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
+            remove(e);
+        }
+        return true;
+    }
+
+    /** Gives a just-admitted FWD edge its mode (a packed {@link io.spectrum.wire.DeliveryMode}). */
+    void setMode(Edge e, long packed) {
+        dropMode(e);
+        e.mode = new ModeQueue(packed);
+        if (e.mode.bounded()) {
+            boundedEdges++;
+        }
+    }
+
+    /** An edge's mode goes with it (reaped, replaced): its queue is dropped. */
+    void dropMode(Edge e) {
+        if (e.mode != null) {
+            if (e.mode.bounded()) {
+                boundedEdges--;
+            }
+            modeQueued.returned(e.mode.queue.size());
+            e.mode = null;
+        }
+    }
+
+    /**
+     * The consumed message (cumulative, idempotent): credits up to {@code upTo} come back and queued
+     * values go out. Quantity: the edge's last delivery number after that, or -PATH_INVALID.
+     */
+    long consume(Edge e, long upTo) {
+        final ModeQueue m = e.mode;
+        if (m == null) {
+            return -WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        if (!m.consume(upTo)) {
+            return -WireError.PATH_INVALID; // never delivered: nothing changes
+        }
+        drain(e); // may reap a one_shot edge: m still holds its numbers
+        return m.delivered;
+    }
+
+    /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */
+    public long modeRefusals() {
+        return modeQueued.refusals();
     }
 
     @Override
@@ -488,6 +638,7 @@ public final class WideNode implements ServingNode {
             return;
         }
         final boolean wasDelivering = e.delivering();
+        dropMode(e);
         e.vertex.unplace(e.pos);
         e.open = false;
         unregister(e);
@@ -507,6 +658,11 @@ public final class WideNode implements ServingNode {
             return WireError.OK;
         }
         e.word = DeliveryPolicy.withSuspended(e.word, suspended);
+        if (suspended && e.mode != null) {
+            modeQueued.returned(e.mode.queue.size());
+            e.mode.queue.clear(); // a suspended edge holds nothing; nothing is replayed on resume
+            e.mode.replaced = 0;
+        }
         adjust(e.vertex, suspended ? -1 : 1);
         return WireError.OK;
     }
@@ -560,6 +716,9 @@ public final class WideNode implements ServingNode {
         Vertex v = find(path);
         if (v == null) {
             return WireError.OK;
+        }
+        if (notify && boundedLacksRoom(v)) {
+            return WireError.FLOW_BACKPRESSURE; // the notice is a publish: refused whole, the value stays
         }
         dropValue(v);
         v.stale = false;
@@ -713,8 +872,9 @@ public final class WideNode implements ServingNode {
     @Override
     public BoundedResource[] resources() {
         BoundedResource[] fwd = server.resources();
-        BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {vertices, edges, values, peers}, 4 + fwd.length);
-        System.arraycopy(fwd, 0, all, 4, fwd.length);
+        BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {vertices, edges, values, peers, modeQueued},
+                5 + fwd.length);
+        System.arraycopy(fwd, 0, all, 5, fwd.length);
         return all;
     }
 

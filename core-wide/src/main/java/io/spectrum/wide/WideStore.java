@@ -254,6 +254,7 @@ final class WideStore implements FwdStore {
         } else {
             final Edge old = e(replace); // re-filled in place: same position, same handle, a new generation
             final boolean was = old.delivering();
+            node.dropMode(old); // a replaced edge's queue goes with it; the new record says its own mode
             old.open = false;
             if (old.holder != node.ownerPeer()) {
                 old.holder.edges.remove(old);
@@ -281,6 +282,21 @@ final class WideStore implements FwdStore {
         if ((e.word & DeliveryPolicy.DURABILITY_REQUEST) != 0 && x.hasValue()) {
             node.deliver(e, x, x.value, x.valLen, x.seq, x.stale, false);
         }
+    }
+
+    @Override
+    public boolean deliveryModes() {
+        return true;
+    }
+
+    @Override
+    public void setMode(int s, long mode) {
+        node.setMode(e(s), mode);
+    }
+
+    @Override
+    public long consume(int s, long upTo) {
+        return node.consume(e(s), upTo);
     }
 
     @Override

@@ -109,4 +109,57 @@ class SpectrumVectorsTest {
         byte[] want = io.spectrum.node.api.NodePath.of("/sensor/temp").tlv();
         assertArrayEquals(want, Arrays.copyOfRange(d, x.start(path), x.end(path)));
     }
+
+    @Test
+    void modeKeys_readStrictlyByTheCodec_boundedQueue2InFlight1() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "subscriber/ext-mode-keys");
+        io.spectrum.wire.SubscriberView v = new io.spectrum.wire.SubscriberView();
+        assertEquals(WireError.OK, v.wrap(d, 0, d.length));
+        long m = io.spectrum.wire.DeliveryMode.parse(v.qosReader());
+        assertEquals(io.spectrum.wire.DeliveryMode.BOUNDED, io.spectrum.wire.DeliveryMode.kind(m));
+        assertEquals(2, io.spectrum.wire.DeliveryMode.maxQueued(m));
+        assertEquals(1, io.spectrum.wire.DeliveryMode.maxInFlight(m));
+        assertEquals(0, v.policy(), "a v1 reader still reads the qos: no delivery_policy, 0");
+    }
+
+    @Test
+    void consumedMessage_asTheCodecWritesAndReadsIt() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-write-consumed");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(d, 0, d.length, x));
+        int payload = x.child(0, 4);
+        assertEquals(2, io.spectrum.wire.DeliveryMode.consumed(x, payload));
+        byte[] b = new byte[64];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        io.spectrum.wire.DeliveryMode.writeConsumed(w, 2);
+        assertArrayEquals(Arrays.copyOfRange(d, x.start(payload), x.end(payload)), Arrays.copyOf(b, w.length()));
+    }
+
+    @Test
+    void consumedAnswer_namesTheLastDelivered_asTheCodecWritesIt() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-reply-consumed");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(d, 0, d.length, x));
+        int payload = x.child(0, 4);
+        assertEquals(2, io.spectrum.wire.DeliveryMode.delivered(x, payload));
+        byte[] b = new byte[64];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        io.spectrum.wire.DeliveryMode.writeDelivered(w, 2);
+        assertArrayEquals(Arrays.copyOfRange(d, x.start(payload), x.end(payload)), Arrays.copyOf(b, w.length()));
+    }
+
+    @Test
+    void modeStamp_carriesDlvAndReplacedAfterSeqStaleOp() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-deliver-stamp-mode");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(d, 0, d.length, x));
+        int stamp = x.nextSibling(x.child(0, 3));
+        io.spectrum.wire.SettingsReader outer = new io.spectrum.wire.SettingsReader();
+        assertEquals(WireError.OK, outer.wrap(x, stamp));
+        io.spectrum.wire.SettingsReader r = new io.spectrum.wire.SettingsReader();
+        assertEquals(WireError.OK, outer.enter(io.spectrum.wire.Names.TOPIC, r));
+        assertEquals(5, r.u64(io.spectrum.wire.Names.STAMP_SEQ, -1));
+        assertEquals(2, r.u64(io.spectrum.wire.Names.STAMP_DLV, -1));
+        assertEquals(3, r.u64(io.spectrum.wire.Names.STAMP_REPLACED, -1));
+    }
 }

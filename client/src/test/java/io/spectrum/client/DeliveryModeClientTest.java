@@ -1,0 +1,66 @@
+package io.spectrum.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spectrum.node.api.NodePath;
+import io.spectrum.testing.MemoryLink;
+import io.spectrum.time.ManualClock;
+import io.spectrum.wide.WideNode;
+import io.spectrum.wire.DeliveryMode;
+import io.spectrum.wire.WireError;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client side of delivery modes (docs/extensions.md "Delivery modes") against a WideNode: a
+ * bounded subscription made with {@link Requests#subscriber(String, int, int, int, int, int)}, the
+ * numbered deliveries read from {@link Delivery#dlv()}, credits given back with
+ * {@link PeerClient#consumed}.
+ */
+class DeliveryModeClientTest {
+    @Test
+    void boundedSubscription_numberedDeliveries_andConsumedReleasesTheNext() {
+        WideNode node = new WideNode(WideNode.hostConfig().clock(new ManualClock(0)).peerDeliveriesPerSecond(0).build());
+        MemoryLink[] p = MemoryLink.pair();
+        assertEquals(WireError.OK, node.attach(p[0]));
+        PeerClient client = new PeerClient(new LinkTransport(p[1], 0), Duration.ofSeconds(5), "/t/r/");
+        client.onPump(node::poll);
+        client.announceExtensions(true); // the append answers the slot's identity
+        List<Delivery> got = new ArrayList<>();
+        client.onDelivery(got::add);
+        NodePath t = NodePath.of("/board/temp");
+        try {
+            byte[] v0 = NodeFixture.value(0, 2);
+            assertEquals(WireError.OK, node.write(t, v0, 0, v0.length));
+            Subscribed s = client.subscribe("/board/temp", "/t/sub",
+                    Requests.subscriber("/t/sub", -1, 0, DeliveryMode.BOUNDED, 1, 1));
+            assertTrue(s.ok(), s.toString());
+            assertEquals(0, s.index());
+            for (int n = 1; n <= 2; n++) {
+                byte[] v = NodeFixture.value(n, 2);
+                assertEquals(WireError.OK, node.write(t, v, 0, v.length));
+            }
+            byte[] v3 = NodeFixture.value(3, 2);
+            assertEquals(WireError.FLOW_BACKPRESSURE, node.write(t, v3, 0, v3.length), "1 in flight, 1 queued: full");
+            client.pumpUntil(() -> got.size() == 1, Duration.ofSeconds(5));
+            assertEquals(1, got.size());
+            assertEquals(1, got.get(0).dlv(), "the first numbered delivery");
+            assertEquals(0, got.get(0).replaced());
+            Reply r = client.consumed("/board/temp", s.index(), s.generation(), got.get(0).dlv());
+            assertTrue(r.ok(), r.toString());
+            io.spectrum.wire.TlvIndex x = new io.spectrum.wire.TlvIndex();
+            assertEquals(WireError.OK, new io.spectrum.wire.FrameDecoder().decode(r.value(), 0, r.value().length, x));
+            assertEquals(2, DeliveryMode.delivered(x, 0), "the answer names the delivery the credit released");
+            client.pumpUntil(() -> got.size() == 2, Duration.ofSeconds(5));
+            assertEquals(2, got.get(1).dlv());
+            assertEquals(WireError.PATH_INVALID, client.consumed("/board/temp", s.index(), s.generation(), 9).code(),
+                    "never delivered");
+        } finally {
+            client.close();
+            node.close();
+        }
+    }
+}
