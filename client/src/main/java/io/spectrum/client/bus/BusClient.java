@@ -2,7 +2,13 @@ package io.spectrum.client.bus;
 
 import io.spectrum.wire.Dispatch;
 import io.spectrum.wire.BusError;
+import io.spectrum.client.LinkTransport;
 import io.spectrum.client.Transport;
+import io.spectrum.link.local.LocalLink;
+import io.spectrum.link.local.LocalLinkConfig;
+import io.spectrum.time.SystemClock;
+import java.io.IOException;
+import java.net.SocketAddress;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusWire;
@@ -57,6 +63,31 @@ public final class BusClient implements AutoCloseable {
             return t;
         });
         io = new BusIo(transport, ROUTE, this::onEvent, "bus-client-io");
+    }
+
+    /** The largest frame a bus link carries (a delivery is at most the bus's envelope limit; requests a little more). */
+    public static final int LINK_MAX_FRAME = 2 << 20;
+
+    /** The local-link settings of a bus connection, on both ends (frame size {@link #LINK_MAX_FRAME}). */
+    public static LocalLinkConfig linkConfig() {
+        return new LocalLinkConfig().maxFrame(LINK_MAX_FRAME);
+    }
+
+    /**
+     * Connects to the host bus listening at {@code address} (a Unix socket path, or a TCP address
+     * for a process on another host) as {@code name} (null: an anonymous identity).
+     *
+     * @throws BusException ROUTER_LOST when nothing listens there or the bus does not answer
+     */
+    public static BusClient connect(SocketAddress address, String name, long timeoutMillis) throws BusException {
+        LocalLink link;
+        try {
+            link = LocalLink.connect(1, address, name, linkConfig(), SystemClock.INSTANCE);
+        } catch (IOException e) {
+            throw new BusException(BusError.ROUTER_LOST, "no bus at " + address + " (" + e.getMessage()
+                    + "): start one with spectrum host --bus PATH");
+        }
+        return connect(new LinkTransport(link, 0), timeoutMillis);
     }
 
     /**
