@@ -45,7 +45,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * word (bit 5 durability replay on subscribe, bit 8 one_shot, bit 9 suspended), edge positions that
  * reuse the lowest hole, clear with a notice that spends a fresh sequence number, a sequence that
  * never goes back (DESIGN §4 decision 2), stale marking when the last publisher goes, purge after
- * the grace on the injected clock ({@link #tick()}), active / idle notices on delivering-count
+ * the grace on the injected clock ({@link #tick()}), both told at once to the edges that take topic
+ * notices (stamped routed edges and in-process callbacks), active / idle notices on delivering-count
  * transitions, and the composed {@link #readTree}. One difference: a refused write creates nothing
  * (NarrowNode creates the path before it looks at the value TLV).
  *
