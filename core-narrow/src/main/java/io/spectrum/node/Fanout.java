@@ -2,13 +2,15 @@ package io.spectrum.node;
 
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.Names;
 import io.spectrum.wire.WireError;
 
 /**
  * A write's way out: assign ({@link TopicState}), answer the awaits, then deliver to the
  * delivering edges of the vertex and of every ancestor: in-process callbacks, routed delivery
  * frames (with the topic stamp when the edge asked), local target copies; one_shot edges go after
- * their first delivery. Also the durability latch for a newly admitted edge.
+ * their first delivery. Also the durability latch for a newly admitted edge, and the stale / purge
+ * notices ({@link #topicNotice}).
  */
 final class Fanout {
     private final VertexTable vt;
@@ -56,6 +58,24 @@ final class Fanout {
 
     /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
     void propagate(int v, byte[] vb, int vo, int vl, boolean deleted) {
+        propagate(v, vb, vo, vl, deleted, false);
+    }
+
+    /**
+     * The topic notice of v to the edges that take one ({@link FwdStore#takesTopicNotice}): its
+     * retained value stamped stale with its current sequence (a stale mark is not a publish), or,
+     * {@code deleted}, the delete notice of a purge (the empty STATUS, stamp op 1; the purge has
+     * already spent its fresh number). Nothing when a stale v holds no value.
+     */
+    void topicNotice(int v, boolean deleted) {
+        if (deleted) {
+            propagate(v, Names.EMPTY_STATUS, 0, Names.EMPTY_STATUS.length, true, true);
+        } else if (vt.valLen(v) >= 0) {
+            propagate(v, values.memory(), vt.valOff(v), vt.valLen(v), false, true);
+        }
+    }
+
+    private void propagate(int v, byte[] vb, int vo, int vl, boolean deleted, boolean noticeOnly) {
         if (vt.listeners(v) == 0) {
             return; // unobserved: one load
         }
@@ -71,7 +91,7 @@ final class Fanout {
             while (s != SlotTable.NONE) {
                 final int nx = st.next(s);
                 final int wd = st.word(s);
-                if ((wd & DeliveryPolicy.SUSPENDED) == 0) {
+                if ((wd & DeliveryPolicy.SUSPENDED) == 0 && (!noticeOnly || FwdStore.takesTopicNotice(wd))) {
                     if ((wd & (SlotTable.KIND_CALLBACK | DeliveryPolicy.ONE_SHOT)) == SlotTable.KIND_CALLBACK) {
                         // the in-process fast path: re-point the view, call the listener
                         final LocalSubscription sub = (LocalSubscription) st.handle(s);

@@ -40,6 +40,21 @@ public interface FwdStore {
      */
     int MODE = 1 << 23;
 
+    /**
+     * Whether a delivering slot with this word is told the moment its vertex is marked stale or
+     * purged (docs/extensions.md "Stale and purge notices"; both cores ask this one rule): an
+     * in-process callback (its listener takes the stamp with every value), or a routed slot that
+     * asked for the stamp ({@link #STAMP}). Never a plain v1 routed slot (it sees plain v1: a stale
+     * mark or a purge sends it nothing), a local-target copy, or a one_shot slot (it waits for the
+     * next publish, and a notice is not one).
+     */
+    static boolean takesTopicNotice(int word) {
+        if ((word & io.spectrum.wire.DeliveryPolicy.ONE_SHOT) != 0) {
+            return false;
+        }
+        return (word & KIND_CALLBACK) != 0 || (word & (KIND_ROUTED | STAMP)) == (KIND_ROUTED | STAMP);
+    }
+
     // ------------------------------------------------------------------ vertices
 
     /** The vertex of a canonical PATH body, or NONE. */

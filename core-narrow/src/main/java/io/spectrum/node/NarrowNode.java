@@ -303,7 +303,7 @@ public final class NarrowNode implements ServingNode {
     public void tick() {
         final long now = clock.nanoTime();
         awaits.expire(now);
-        topic.purgeExpired(now); // publishers that did not come back in their grace
+        topic.purgeExpired(now, fanout); // publishers that did not come back in their grace: delete notices
         if (statsPeriod > 0 && now - nextStats >= 0) {
             nextStats = now + statsPeriod;
             refreshStats();
@@ -344,8 +344,8 @@ public final class NarrowNode implements ServingNode {
             return;
         }
         final long now = clock.nanoTime();
-        topic.publisherDown(li, peer, now);
-        slots.removeHeldBy(li, peer); // reaping trigger 4
+        slots.removeHeldBy(li, peer); // reaping trigger 4 (first: the peer gone is told nothing)
+        topic.publisherDown(li, peer, now, fanout); // what it published goes stale: stale notices
         server.peerDown(li, peer); // its awaits, remote records, announcement and token
     }
 
@@ -365,12 +365,13 @@ public final class NarrowNode implements ServingNode {
     /**
      * A remote subscription feeding {@code target} has a gap (its slot at the peer is gone or not
      * yet admitted): the target goes stale from now, unless it already is, until the next delivery
-     * (a write clears stale) or the stale grace purges the value.
+     * (a write clears stale) or the stale grace purges the value; its subscribers that take topic
+     * notices are told at once.
      */
     void markGap(NodePath target) {
         int v = vt.find(target.tlv(), target.bodyOffset(), target.bodyLength());
-        if (v >= 0 && vt.valLen(v) >= 0 && !vt.isStale(v)) {
-            vt.markStale(v, clock.nanoTime());
+        if (v >= 0 && topic.markStale(v, clock.nanoTime())) {
+            fanout.topicNotice(v, false);
         }
     }
 

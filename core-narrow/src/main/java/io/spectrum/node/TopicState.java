@@ -10,7 +10,8 @@ import io.spectrum.wire.WireError;
 /**
  * A vertex's topic bookkeeping: creation (mkdir -p, sequence floor after retirement), the retained
  * value, the sequence, the last publisher and its notice route, stale marking when the publisher's
- * peer departs and the purge after the grace. Delivery is not here ({@link Fanout}).
+ * peer departs and the purge after the grace. Delivery is not here ({@link Fanout}, which also sends
+ * the stale and purge notices these marks cause).
  */
 final class TopicState {
     private final VertexTable vt;
@@ -160,21 +161,41 @@ final class TopicState {
         }
     }
 
-    /** The publisher's peer departed: every vertex it last published goes stale from {@code now}. */
-    void publisherDown(int li, int peer, long now) {
+    /**
+     * Marks v stale from {@code now} when it holds a value and is not stale yet. True when it was
+     * marked (its subscribers are then told: {@link Fanout#topicNotice}).
+     */
+    boolean markStale(int v, long now) {
+        if (vt.valLen(v) < 0 || vt.isStale(v)) {
+            return false;
+        }
+        vt.markStale(v, now);
+        return true;
+    }
+
+    /**
+     * The publisher's peer departed: every vertex it last published that holds a value goes stale
+     * from {@code now}, and each one's notice goes out through {@code fanout} (same sequence).
+     */
+    void publisherDown(int li, int peer, long now, Fanout fanout) {
         for (int v = 0; v < vt.capacity(); v++) {
-            if (vt.inUse(v) && vt.pubLink(v) == li && vt.pubPeer(v) == peer) {
-                vt.markStale(v, now);
+            if (vt.inUse(v) && vt.pubLink(v) == li && vt.pubPeer(v) == peer && markStale(v, now)) {
+                fanout.topicNotice(v, false);
             }
         }
     }
 
-    /** Purges the retained value of every vertex whose publisher did not come back in its grace. */
-    void purgeExpired(long now) {
+    /**
+     * Purges the retained value of every vertex whose publisher did not come back in its grace: the
+     * value goes, the vertex is no longer stale, a fresh sequence number is spent (the purge is the
+     * node's notifying clear, DESIGN §4 decision 2) and the delete notice goes out through
+     * {@code fanout}.
+     */
+    void purgeExpired(long now, Fanout fanout) {
         for (int v = 0; v < vt.capacity(); v++) {
             if (vt.isStale(v) && now - vt.staleSince(v) >= staleGrace) {
-                dropValue(v);
-                vt.clearStale(v);
+                clear(v, true);
+                fanout.topicNotice(v, true);
             }
         }
     }

@@ -51,7 +51,7 @@ class RemoteClientTest {
     }
 
     int subscribeMirror() {
-        host.subscribe(mirror, 0, (s, v, seq, stale) -> got.add(Frames.hex(v.copy())));
+        host.subscribe(mirror, 0, (s, v, seq, stale) -> got.add(Frames.hex(v.copy()) + (stale ? " stale" : "")));
         int h = host.subscribeRemote(hostSide, 0, temp, mirror, 0x0020);
         assertTrue(h >= 0, "refused " + h);
         pump();
@@ -80,9 +80,11 @@ class RemoteClientTest {
         board.onPeerDown(boardSide, 0);
         host.onPeerDown(hostSide, 0);
         assertEquals(RemoteClient.DOWN, host.remote().state(h));
+        assertEquals(List.of("0100010014", "0100010014 stale"), got,
+                "the mirror's publisher (the board) went: the host's subscriber is told it is stale at once");
         board.write(temp, Frames.value(22, 1), 0, 5);
         pump();
-        assertEquals(1, got.size(), "no edge while down");
+        assertEquals(2, got.size(), "no edge while down");
         host.onPeerUp(hostSide, 0);
         pump();
         assertEquals(RemoteClient.ACKED, host.remote().state(h));

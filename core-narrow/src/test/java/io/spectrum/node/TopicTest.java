@@ -124,7 +124,7 @@ class TopicTest extends NodeHarness {
     }
 
     @Test
-    void staleValueIsPurgedAfterTheGrace_sequenceKept() {
+    void staleValueIsPurgedAfterTheGrace_theDeleteNoticeSpendsAFreshNumber() {
         node.write(NodePath.of("/sensor/other"), Frames.value(0, 1), 0, 5);
         node.write(temp, Frames.value(0, 1), 0, 5);
         node.clear(temp, false);
@@ -138,7 +138,7 @@ class TopicTest extends NodeHarness {
         node.tick();
         assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8));
         assertFalse(node.isStale(temp));
-        assertEquals(2, node.sequence(temp));
+        assertEquals(3, node.sequence(temp), "the purge is the node's notifying clear: a fresh number, never back");
         local(0x20);
         assertEquals(List.of(), got, "after the purge there is nothing to replay");
     }
@@ -244,5 +244,68 @@ class TopicTest extends NodeHarness {
         assertEquals(TlvIndex.NONE, plain.trailing, "a plain v1 subscriber gets plain v1: no extra child");
         assertEquals("0f40" + hex(plain.frame).substring(4, 8) + "0100010001" + hex(plainEp) + "06000000" + "0100010007",
                 hex(plain.frame), "byte for byte a v1 delivery");
+    }
+
+    @Test
+    void staleMarkAndPurge_areDeliveredAtOnce_toStampedSubscribersAndCallbacks_plainV1SeesNothing() {
+        local(0); // an in-process callback: it takes the stamp with every value
+        byte[] plainEp = NodePath.of("/client/plain").tlv();
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        exchange(PEER, subscribeReq("/client/plain", 0, false, false, plainEp));
+        remotePublish(OTHER_PEER, 5); // seq 1
+        got.clear();
+        link.clearSent();
+
+        node.onPeerDown(link, OTHER_PEER); // the last publisher's link goes: stale now, not at the next delivery
+        assertEquals(1, link.sentCount, "only the stamped subscriber is sent the stale delivery; plain v1 sees nothing");
+        assertEquals(PEER, link.sentPeer[0]);
+        Frames.Reply stale = Frames.parse(link.sentAt(0));
+        assertArrayEquals(SUB_EP, stale.bytes(stale.dst));
+        assertEquals("0100010005", hex(stale.payloadBytes()), "the retained value");
+        assertEquals(hex(stamp(1, 1, 0)), hex(stale.bytes(stale.trailing)), "the same seq 1, stale 1, op publish");
+        assertEquals(List.of("0100010005 seq=1 stale"), got);
+        assertEquals(1, node.sequence(temp), "a stale mark is not a publish: no number spent");
+
+        clock.advanceMillis(59_999);
+        node.tick();
+        assertEquals(1, link.sentCount, "nothing more within the grace");
+        clock.advanceMillis(1);
+        node.tick(); // the grace ran out: purge
+        assertEquals(2, link.sentCount, "the delete notice, to the stamped subscriber only");
+        assertEquals(PEER, link.sentPeer[1]);
+        Frames.Reply purge = Frames.parse(link.sentAt(1));
+        assertArrayEquals(SUB_EP, purge.bytes(purge.dst));
+        assertEquals("09000000", hex(purge.payloadBytes()), "the empty STATUS, as a notifying clear sends");
+        assertEquals(hex(stamp(2, 0, 1)), hex(purge.bytes(purge.trailing)), "a fresh seq 2, no longer stale, op delete");
+        assertEquals(List.of("0100010005 seq=1 stale", "09000000 seq=2 deleted"), got);
+        node.tick();
+        assertEquals(2, link.sentCount, "a purge is told once");
+    }
+
+    @Test
+    void staleNotice_toASubtreeSubscriberThatAskedThePath_namesTheStaleVertex() {
+        node.write(temp, Frames.value(0, 1), 0, 5); // the vertex exists (a remote write does not create it)
+        byte[] sensor = NodePath.of("/sensor").tlv();
+        byte[] treeEp = NodePath.of("/client/tree").tlv();
+        exchange(PEER, Frames.fwd(1, sensor, Frames.subsField(-1, 1, -1), treeEp, Frames.subscriber("/client/tree", 0, false, 3)));
+        exchange(OTHER_PEER, Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(9, 1))); // delivered, and answered
+        link.clearSent();
+        node.onPeerDown(link, OTHER_PEER);
+        assertEquals(1, link.sentCount);
+        Frames.Reply r = Frames.parse(link.sentAt(0));
+        assertArrayEquals(treeEp, r.bytes(r.dst));
+        assertTrue(hex(r.bytes(r.trailing)).endsWith("020005007374616c65" + "0100010001" + "020002006f70" + "0100010000"
+                + "0200040070617468" + hex(temp.tlv())), "stale 1, op 0, path /sensor/temp: " + hex(r.bytes(r.trailing)));
+    }
+
+    @Test
+    void aSubscriberOfTheDepartedPeerItself_isToldNothing() {
+        node.write(temp, Frames.value(0, 1), 0, 5); // the vertex exists (a remote write does not create it)
+        exchange(OTHER_PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        exchange(OTHER_PEER, Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(5, 1))); // delivered, and answered
+        link.clearSent();
+        node.onPeerDown(link, OTHER_PEER);
+        assertTrue(node.isStale(temp));
+        assertEquals(0, link.sentCount, "its slot is reaped before the stale mark: nothing is sent to a peer that is gone");
     }
 }

@@ -45,7 +45,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * word (bit 5 durability replay on subscribe, bit 8 one_shot, bit 9 suspended), edge positions that
  * reuse the lowest hole, clear with a notice that spends a fresh sequence number, a sequence that
  * never goes back (DESIGN §4 decision 2), stale marking when the last publisher goes, purge after
- * the grace on the injected clock ({@link #tick()}), active / idle notices on delivering-count
+ * the grace on the injected clock ({@link #tick()}), both told at once to the edges that take topic
+ * notices (stamped routed edges and in-process callbacks), active / idle notices on delivering-count
  * transitions, and the composed {@link #readTree}. One difference: a refused write creates nothing
  * (NarrowNode creates the path before it looks at the value TLV).
  *
@@ -98,6 +99,8 @@ public final class WideNode implements ServingNode {
     private final ValueView view = new ValueView();
     private final ValueView pathView = new ValueView();
     private final ArrayList<Vertex> staleList = new ArrayList<>();
+    /** The vertices one tick purged, told after the sweep (reused). */
+    private final ArrayList<Vertex> purged = new ArrayList<>();
     private final AnonymousIds anonymousIds;
 
     /** The shared FWD side (terminus, :subscribers, awaits, deliveries, remote client) over {@link WideStore}. */
@@ -331,6 +334,24 @@ public final class WideNode implements ServingNode {
 
     /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
     private void propagate(Vertex v, byte[] vb, int vl, boolean deleted) {
+        propagate(v, vb, vl, deleted, false);
+    }
+
+    /**
+     * The topic notice of v to the edges that take one ({@link FwdStore#takesTopicNotice}, the rule
+     * NarrowNode asks too): its retained value stamped stale with its current sequence (a stale mark
+     * is not a publish), or, {@code deleted}, the delete notice of a purge (the empty STATUS, stamp
+     * op 1; the purge has already spent its fresh number).
+     */
+    private void topicNotice(Vertex v, boolean deleted) {
+        if (deleted) {
+            propagate(v, Names.EMPTY_STATUS, Names.EMPTY_STATUS.length, true, true);
+        } else if (v.hasValue()) {
+            propagate(v, v.value, v.valLen, false, true);
+        }
+    }
+
+    private void propagate(Vertex v, byte[] vb, int vl, boolean deleted, boolean noticeOnly) {
         if (v.listeners == 0) {
             return; // unobserved: one load
         }
@@ -344,7 +365,7 @@ public final class WideNode implements ServingNode {
             final int end = Math.min(a.edgeEnd, es.length);
             for (int i = 0; i < end; i++) {
                 final Edge e = es[i];
-                if (e != null && e.delivering()) {
+                if (e != null && e.delivering() && (!noticeOnly || FwdStore.takesTopicNotice(e.word | e.flags))) {
                     deliver(e, v, vb, vl, seq, stale, deleted);
                 }
             }
@@ -752,11 +773,16 @@ public final class WideNode implements ServingNode {
         activity = listener;
     }
 
-    /** Runs timers: purges the values whose publisher did not come back within the grace. */
+    /**
+     * Runs timers: purges the values whose publisher did not come back within the grace. A purge is
+     * the node's notifying clear: the value goes, a fresh sequence number is spent (DESIGN §4
+     * decision 2) and the delete notice goes to the edges that take topic notices.
+     */
     @Override
     public void tick() {
         final long now = clock.nanoTime();
         server.expireAwaits(now);
+        purged.clear();
         for (int i = staleList.size() - 1; i >= 0; i--) {
             Vertex v = staleList.get(i);
             if (v.stale && now - v.staleSince < staleGrace) {
@@ -765,19 +791,32 @@ public final class WideNode implements ServingNode {
             if (v.stale) {
                 dropValue(v);
                 v.stale = false;
+                v.seq++;
+                purged.add(v);
             }
             staleList.set(i, staleList.get(staleList.size() - 1));
             staleList.remove(staleList.size() - 1);
         }
+        for (int i = 0; i < purged.size(); i++) { // after the sweep: a listener may touch staleList
+            topicNotice(purged.get(i), true);
+        }
+        purged.clear();
     }
 
-    /** A peer's connection went: what it last published goes stale from now, its edges are reaped. */
+    /**
+     * A peer's connection went: its edges are reaped, then what it last published goes stale from
+     * now and the edges that take topic notices get each one's stale notice (same sequence).
+     */
     void disconnect(WidePeer p) {
         if (!p.connected || p == owner) {
             return;
         }
         final long now = clock.nanoTime();
         p.connected = false;
+        for (Edge e : p.edges.toArray(new Edge[0])) {
+            remove(e);
+        }
+        final int from = staleList.size();
         for (Vertex v : p.published) {
             if (v.hasValue() && !v.stale) {
                 v.stale = true;
@@ -786,10 +825,14 @@ public final class WideNode implements ServingNode {
             }
         }
         p.published.clear();
-        for (Edge e : p.edges.toArray(new Edge[0])) {
-            remove(e);
-        }
         peers.returned();
+        final int to = staleList.size();
+        for (int i = from; i < to && i < staleList.size(); i++) { // after the marks: a listener may publish
+            Vertex v = staleList.get(i);
+            if (v.stale) {
+                topicNotice(v, false);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ Node: links
@@ -970,12 +1013,16 @@ public final class WideNode implements ServingNode {
         return edges;
     }
 
-    /** A remote subscription feeding v has a gap: v goes stale from now until its next delivery. */
+    /**
+     * A remote subscription feeding v has a gap: v goes stale from now until its next delivery, and
+     * the edges that take topic notices are told at once.
+     */
     void markGap(Vertex v) {
         if (v.hasValue() && !v.stale) {
             v.stale = true;
             v.staleSince = clock.nanoTime();
             staleList.add(v);
+            topicNotice(v, false);
         }
     }
 

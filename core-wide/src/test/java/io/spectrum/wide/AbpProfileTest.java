@@ -431,9 +431,10 @@ class AbpProfileTest {
         node.connect("late").subscribe(t, REPLAY, rec("late"));
         assertEquals(List.of(), got, "replayed false");
         publish(node.connect("producer"), t, Tlv.value(2, 1));
-        // the reference restarts at seq 1 here; DESIGN §4 decision 2: the sequence never goes back
-        assertEquals(2, node.sequence(t));
-        assertEquals(List.of("late /t 0100010002 seq=2"), got);
+        // the reference restarts at seq 1 here; DESIGN §4 decision 2: the sequence never goes back, and
+        // the purge is the node's notifying clear (its delete notice spent seq 2), so this publish is 3
+        assertEquals(3, node.sequence(t));
+        assertEquals(List.of("late /t 0100010002 seq=3"), got);
 
         // with a remaining subscriber: the entry stays and the sequence continues
         NodePath kept = NodePath.of("/kept");
@@ -443,9 +444,11 @@ class AbpProfileTest {
         p2.disconnect();
         clock.advanceNanos(GRACE);
         node.tick();
-        assertEquals(List.of(new TopicInfo("/kept", 1, false, 1, "p2", false)), node.topics(kept));
+        assertEquals(List.of(new TopicInfo("/kept", 1, false, 2, "p2", false)), node.topics(kept));
         publish(node.connect("p3"), kept, Tlv.value(2, 1));
-        assertEquals(2, node.sequence(kept));
+        assertEquals(3, node.sequence(kept));
+        assertEquals(List.of("w /kept 0100010001 seq=1", "w /kept 0100010001 seq=1 stale", "w /kept 09000000 seq=2 deleted",
+                "w /kept 0100010002 seq=3"), got.subList(1, got.size()), "the watcher is told the stale mark and the purge at once");
     }
 
     @Test

@@ -286,6 +286,63 @@ class HostRuntimeTest {
     }
 
     @Test
+    void aMountedBoardThatGoesAway_isToldToTheHostsStampedClientsAtOnce_thenItsPurgeToo() throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        HostRuntime board = new HostRuntime("board", new NarrowNode(NodeConfig.defaults()));
+        closing.add(board);
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        board.attach(boardLink);
+        board.start();
+        board.write("/sensor/temp", value(7, 4)); // written once: no later delivery can carry a stale flag
+
+        long grace = TimeUnit.MILLISECONDS.toNanos(1500);
+        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().staleGraceNanos(grace).build()));
+        closing.add(host);
+        host.mount(UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE), "board1", List.of());
+        UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        host.attachListener(clients);
+        host.start();
+
+        List<io.spectrum.client.Delivery> got = new ArrayList<>();
+        try (io.spectrum.client.PeerClient c = client("127.0.0.1:" + clients.localAddress().getPort(), 9)) {
+            c.onDelivery(got::add);
+            assertTrue(c.subscribe("/board1/sensor/temp", "/c/stamped", DeliveryPolicy.DURABILITY_REQUEST, true).ok());
+            assertTrue(c.subscribe("/board1/sensor/temp", "/c/plain", DeliveryPolicy.DURABILITY_REQUEST, false).ok());
+            pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.stamped() && !d.stale()), got,
+                    "the board's value, fed through the host");
+            io.spectrum.client.Delivery fresh = got.stream().filter(d -> d.route().equals("/c/stamped")).reduce((a, b) -> b).orElseThrow();
+            int plainBefore = (int) got.stream().filter(d -> d.route().equals("/c/plain")).count();
+
+            board.close(); // the board goes away: the host's link to it falls silent
+            pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.stale()), got, "the stale delivery");
+            io.spectrum.client.Delivery stale = got.stream().filter(d -> d.route().equals("/c/stamped") && d.stale()).findFirst().orElseThrow();
+            assertEquals(fresh.seq(), stale.seq(), "a stale mark is not a publish: the same seq");
+            org.junit.jupiter.api.Assertions.assertArrayEquals(fresh.value(), stale.value(), "the retained value, flagged stale");
+            assertFalse(stale.deleted());
+
+            pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.deleted()), got, "the purge's delete notice");
+            io.spectrum.client.Delivery purge = got.stream().filter(d -> d.route().equals("/c/stamped") && d.deleted()).findFirst().orElseThrow();
+            assertEquals(fresh.seq() + 1, purge.seq(), "the purge spends a fresh number");
+            assertTrue(purge.receivedNanos() - stale.receivedNanos() >= grace / 2, "after the grace, not with the stale mark");
+            assertEquals(plainBefore, got.stream().filter(d -> d.route().equals("/c/plain")).count(),
+                    "the plain v1 subscription is sent nothing by the stale mark or the purge");
+        }
+    }
+
+    private static void pumpUntil(io.spectrum.client.PeerClient c, Supplier<Boolean> p, List<io.spectrum.client.Delivery> got,
+                                  String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            c.pumpFor(java.time.Duration.ofMillis(50));
+            if (p.get()) {
+                return;
+            }
+        }
+        throw new AssertionError("never: " + what + "; got " + got.stream().map(d -> d.route() + " seq=" + d.seq()
+                + (d.stale() ? " stale" : "") + (d.deleted() ? " deleted" : "")).toList());
+    }
+
+    @Test
     void togglesThroughTheSurfaceKeepTheRecordForBothRenderingRules() throws Exception {
         HostRuntime host = runtime("host");
         UdpLink forClients = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
