@@ -84,10 +84,11 @@ class QueuedLinkAllocationTest {
      * seen on the loaded build machine: once in a while (one window in about three runs) the JVM makes a
      * few String/byte[] pairs on this thread while it runs a jctools cold path or an idle branch (a
      * recording with -XX:-UseTLAB shows them with no Spectrum allocation site: lazy VM linkage), 560 or
-     * 7 176 bytes at once. One object per frame would be 40 000 x 16 bytes = 640 KB per window, so the
-     * bound still proves that nothing is allocated per frame.
+     * 7 176 bytes at once, and 8 440 once with seven helpers building beside it. One object per frame
+     * would be 40 000 x 16 bytes = 640 KB per window, so a 16 KiB bound still proves that nothing is
+     * allocated per frame.
      */
-    static final long IO_ONE_OFF_LIMIT_BYTES = 8 * 1024;
+    static final long IO_ONE_OFF_LIMIT_BYTES = 16 * 1024;
 
     private static void assertIoThreadAllocatesNothingPerFrame(String what, long operationsPerWindow, long[] windows) {
         System.out.println(what + ": operations per window=" + operationsPerWindow + " allocated bytes="
