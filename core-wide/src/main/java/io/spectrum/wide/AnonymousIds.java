@@ -24,6 +24,11 @@ public final class AnonymousIds {
 
     private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
 
+    /** True for an id this class makes ({@code anon-…}). */
+    public static boolean isAnonymous(String id) {
+        return id.startsWith(PREFIX);
+    }
+
     /** False for a name a peer may not take: one starting with {@code $} (the node's) or {@code anon-}. */
     public static boolean nameAllowed(String name) {
         return !name.startsWith("$") && !name.startsWith(PREFIX);

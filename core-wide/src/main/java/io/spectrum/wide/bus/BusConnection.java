@@ -2,7 +2,6 @@ package io.spectrum.wide.bus;
 
 import io.spectrum.wire.BusError;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +18,7 @@ import java.util.Map;
  * this client has an ordinary owner left. Credits come back only through {@link #consumed}.
  * Not thread-safe: the bus's one thread calls it.
  */
-public final class BusConnection {
+public final class BusConnection implements BusSession {
     private final HostBus bus;
     private final ClientIdentity identity;
     final Grants grants;
@@ -69,11 +68,6 @@ public final class BusConnection {
         }
     }
 
-    /** {@code topic.declare} with the default retention, latest (DESIGN §4 decision 6: a publish retains). */
-    public Replies.Declared declare(String name) throws BusException {
-        return declare(name, Retention.LATEST);
-    }
-
     /** {@code subscribe}. */
     public Replies.Subscribed subscribe(String topic, SubscriptionMode mode, int maxQueued, int maxInFlight,
             boolean replayLatest) throws BusException {
@@ -103,11 +97,6 @@ public final class BusConnection {
         } finally {
             bus.settle();
         }
-    }
-
-    /** {@code publish} of a text payload (sent as UTF-8). */
-    public Replies.Published publish(String topic, String text, List<Attachment> attachments) throws BusException {
-        return publish(topic, text == null ? null : text.getBytes(StandardCharsets.UTF_8), attachments);
     }
 
     /** {@code topic.clear}: true when a retained value was released. */
@@ -254,13 +243,6 @@ public final class BusConnection {
         }
     }
 
-    /** {@code rpc.call} with a text payload (sent as UTF-8). */
-    public Replies.CallAccepted call(String callId, String target, String expectedIncarnation, String method,
-            String text, List<Attachment> attachments) throws BusException {
-        return call(callId, target, expectedIncarnation, method,
-                text == null ? null : text.getBytes(StandardCharsets.UTF_8), attachments);
-    }
-
     /** {@code rpc.reply}: true when routed to the caller, false for a detached call. */
     public boolean reply(String callId, String requestDeliveryId, byte[] outcome, List<Attachment> attachments)
             throws BusException {
@@ -270,12 +252,6 @@ public final class BusConnection {
         } finally {
             bus.settle();
         }
-    }
-
-    /** {@code rpc.reply} with a text outcome (sent as UTF-8). */
-    public boolean reply(String callId, String requestDeliveryId, String text, List<Attachment> attachments)
-            throws BusException {
-        return reply(callId, requestDeliveryId, text == null ? null : text.getBytes(StandardCharsets.UTF_8), attachments);
     }
 
     /** {@code rpc.responder.release}: gives up reply authority for a request delivered here. */

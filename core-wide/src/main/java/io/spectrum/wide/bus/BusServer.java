@@ -35,6 +35,7 @@ public final class BusServer implements FrameHandler, PeerListener {
     private final List<Link> links = new ArrayList<>();
     private final Map<Long, Conn> conns = new LinkedHashMap<>();
     private long framesRefused;
+    private boolean pullOnly;
 
     /** One peer of one link and its bus connection (opened by its first request). */
     private static final class Conn {
@@ -77,6 +78,36 @@ public final class BusServer implements FrameHandler, PeerListener {
         return framesRefused;
     }
 
+    /**
+     * Pull mode (the bus tests): {@link #doWork} answers requests but sends a connection's
+     * messages only when {@link #pumpOne} asks, one at a time, as a direct caller of
+     * {@link BusConnection#poll} gets them.
+     */
+    void pullOnly(boolean on) {
+        pullOnly = on;
+    }
+
+    /** The connection of {@code clientId}, or null. */
+    BusConnection connectionOf(String clientId) {
+        Conn c = connOf(clientId);
+        return c == null ? null : c.bus;
+    }
+
+    private Conn connOf(String clientId) {
+        for (Conn c : conns.values()) {
+            if (c.bus != null && c.bus.identity().clientId().equals(clientId)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Sends {@code clientId} at most one waiting message; false when there was none. */
+    boolean pumpOne(String clientId) {
+        Conn c = connOf(clientId);
+        return c != null && pump(c, 1) > 0;
+    }
+
     /** Reads every link, runs what arrived, and sends what the bus has for each connection. */
     public int doWork() {
         int work = 0;
@@ -85,8 +116,11 @@ public final class BusServer implements FrameHandler, PeerListener {
         }
         for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
             Conn c = it.next();
-            work += pump(c);
-            if (c.bus != null && !c.bus.isOpen() && c.held == null) {
+            if (!pullOnly) {
+                work += pump(c, MESSAGES_PER_TURN);
+            }
+            // a closed connection goes once its last notices are out (in pull mode, once they were asked for)
+            if (c.bus != null && !c.bus.isOpen() && c.held == null && !c.bus.hasOutbound()) {
                 it.remove();
                 if (c.link instanceof InProcessLink ipl) {
                     ipl.disconnect(c.peer);
@@ -117,7 +151,7 @@ public final class BusServer implements FrameHandler, PeerListener {
     public void shutdown() {
         bus.shutdown();
         for (Conn c : conns.values()) {
-            pump(c);
+            pump(c, Integer.MAX_VALUE);
         }
         conns.clear();
     }
@@ -205,7 +239,7 @@ public final class BusServer implements FrameHandler, PeerListener {
                 return BusFields.of().put("released", b.consumed(f.strings("deliveryIds")));
             case "artifact.allocate": {
                 f.allowOnly("byteLength", "contentType");
-                Replies.Allocated a = b.allocate(f.u64("byteLength"), f.string("contentType", "application/octet-stream"));
+                Replies.Allocated a = b.allocate(f.u64("byteLength"), f.string("contentType"));
                 return BusFields.of().put("artifactId", a.staged().artifactId()).put("generation", a.staged().generation())
                         .put("ownerId", a.ownerId()).put("writeLocation", a.staged().writeLocation());
             }
@@ -241,6 +275,9 @@ public final class BusServer implements FrameHandler, PeerListener {
                 f.allowOnly("callId", "requestDeliveryId", "outcome", "attachments");
                 return BusFields.of().put("routed", b.reply(f.string("callId"), f.string("requestDeliveryId"),
                         f.bytes("outcome"), BusWire.attachments(f)));
+            case "rpc.responder.release":
+                f.allowOnly("callId", "requestDeliveryId");
+                return BusFields.of().put("released", b.releaseResponder(f.string("callId"), f.string("requestDeliveryId")));
             case "rpc.cancel":
                 f.allowOnly("callId");
                 return BusFields.of().put("state", b.cancel(f.string("callId")).wireName());
@@ -279,7 +316,7 @@ public final class BusServer implements FrameHandler, PeerListener {
     }
 
     /** Sends what the bus has for {@code c}, in the bus's lane order, until the link has no room. */
-    private int pump(Conn c) {
+    private int pump(Conn c, int max) {
         int n = 0;
         if (c.held != null) {
             if (!trySend(c, c.held, c.heldLane)) {
@@ -292,7 +329,7 @@ public final class BusServer implements FrameHandler, PeerListener {
             return n;
         }
         BusMessage m;
-        while (n < MESSAGES_PER_TURN && (m = c.bus.poll()) != null) {
+        while (n < max && (m = c.bus.poll()) != null) {
             Lane lane = m.lane();
             byte[] frame = encode(m);
             n++;

@@ -1,6 +1,8 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wide.AnonymousIds;
 import io.spectrum.wire.BusError;
+import io.spectrum.wire.Dispatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -37,7 +39,7 @@ public final class BusWire {
         if (ref != null) {
             a.putRecord("ref", ref(ref));
         }
-        return a.put("ownerId", ownerId);
+        return ownerId == null ? a : a.put("ownerId", ownerId);
     }
 
     /** The attachments of a request. */
@@ -139,4 +141,66 @@ public final class BusWire {
     public static BusError code(BusFields f) throws BusException {
         return BusError.byWireName(f.string("code"));
     }
+
+    /**
+     * The outbound message an event frame carries: the inverse of {@link #fields} (a remote
+     * caller's view of what the bus handed it).
+     *
+     * @throws BusException INVALID_ENVELOPE for an unknown kind or a malformed event
+     */
+    public static BusMessage message(String kind, BusFields f) throws BusException {
+        switch (String.valueOf(kind)) {
+            case "topic.message":
+                return new BusMessage.TopicMessage(f.string("deliveryId"), f.string("subscriptionId"), f.string("topic"),
+                        f.string("topicIncarnation"), f.u64("topicSequence"), f.u64("replaced"), f.bytes("payload"),
+                        delivered(f));
+            case "rpc.request":
+                return new BusMessage.RpcRequest(f.string("deliveryId"), f.string("callId"),
+                        identity(f.string("caller"), f.u64("callerIncarnation")), f.string("target"),
+                        f.string("serviceIncarnation"), f.string("method"), f.bytes("payload"), delivered(f));
+            case "rpc.result":
+                return new BusMessage.RpcResult(f.string("deliveryId"), f.string("callId"),
+                        identity(f.string("responder"), f.u64("responderIncarnation")), f.string("serviceIncarnation"),
+                        f.bytes("outcome"), delivered(f));
+            case "subscription.closed":
+                return new BusMessage.SubscriptionClosed(f.string("subscriptionId"), f.string("topic"), f.string("reason"));
+            case "connection.closing":
+                return new BusMessage.ConnectionClosing(known(f.string("code")), f.string("message"));
+            case "route.removed":
+                return new BusMessage.RouteRemoved(f.string("service"), f.string("serviceIncarnation"), f.string("reason"));
+            case "call.failed": {
+                Dispatch d = Dispatch.byWireName(f.string("dispatch"));
+                if (d == null) {
+                    throw new BusException(BusError.INVALID_ENVELOPE, "unknown dispatch state");
+                }
+                return new BusMessage.CallFailed(f.string("callId"), f.string("serviceIncarnation", null),
+                        known(f.string("code")), d, f.string("message"));
+            }
+            default:
+                throw new BusException(BusError.INVALID_ENVELOPE, "no bus event '" + kind + "'");
+        }
+    }
+
+    private static BusError known(String code) throws BusException {
+        BusError e = BusError.byWireName(code);
+        if (e == null) {
+            throw new BusException(BusError.INVALID_ENVELOPE, "unknown error code " + code);
+        }
+        return e;
+    }
+
+    private static ClientIdentity identity(String id, long incarnation) {
+        return new ClientIdentity(id, incarnation, AnonymousIds.isAnonymous(id));
+    }
+
+    /** The attachments of a delivery (each with its readLocation, which the record does not keep). */
+    private static List<Attachment> delivered(BusFields f) throws BusException {
+        List<Attachment> out = new ArrayList<>();
+        for (BusFields a : f.recordsOrEmpty("attachments")) {
+            a.allowOnly("name", "ref", "ownerId", "readLocation");
+            out.add(new Attachment(a.string("name", null), ref(a.record("ref")), a.string("ownerId")));
+        }
+        return List.copyOf(out);
+    }
+
 }

@@ -14,10 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Allocate/seal/open/retain/release, owner ids and roots (F-13, F-14, F-20, F-21; seed 001 §8). */
-class ArtifactOwnershipTest {
-    final BusFixture f = new BusFixture();
-    final BusConnection pub = f.connect("pub");
-    final BusConnection sub = f.connect("sub");
+class ArtifactOwnershipTest extends BusTest {
+    final BusFixture f = fixture();
+    final BusSession pub = f.connect("pub");
+    final BusSession sub = f.connect("sub");
 
     @Test
     void allocateWriteSealOpen_roundTrip() throws Exception {
@@ -112,8 +112,8 @@ class ArtifactOwnershipTest {
     @Test
     void F26_F_20_forwardingNeedsTheSourceOwnerStillLive() throws Exception {
         pub.declare("t", Retention.NONE);
-        BusConnection fwd = f.connect("fwd");
-        BusConnection end = f.connect("end");
+        BusSession fwd = f.connect("fwd");
+        BusSession end = f.connect("end");
         fwd.subscribe("t", SubscriptionMode.BOUNDED, 4, 4, false);
         fwd.declare("out", Retention.NONE);
         end.subscribe("out", SubscriptionMode.BOUNDED, 4, 4, false);
@@ -225,8 +225,8 @@ class ArtifactOwnershipTest {
 
     @Test
     void ownerBudgetLeavesTheRpcReserve() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxOwnersPerClient(4).reservedRpcOwners(1).build());
-        BusConnection c = small.connect("c");
+        BusFixture small = fixture(BusLimits.builder().maxOwnersPerClient(4).reservedRpcOwners(1).build());
+        BusSession c = small.connect("c");
         for (int i = 0; i < 3; i++) {
             c.allocate(1, "x/y");
         }
@@ -236,9 +236,9 @@ class ArtifactOwnershipTest {
 
     @Test
     void ownerBudgetHoldsBackTopicDeliveriesUntilAnOwnerGoes() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxOwnersPerClient(4).reservedRpcOwners(1).build());
-        BusConnection p = small.connect("p");
-        BusConnection s = small.connect("s");
+        BusFixture small = fixture(BusLimits.builder().maxOwnersPerClient(4).reservedRpcOwners(1).build());
+        BusSession p = small.connect("p");
+        BusSession s = small.connect("s");
         p.declare("t", Retention.NONE);
         s.subscribe("t", SubscriptionMode.BOUNDED, 8, 8, false);
         String w = s.allocate(1, "x/y").ownerId();
@@ -275,7 +275,7 @@ class ArtifactOwnershipTest {
 
     @Test
     void F_21_sealOnSendWorksForCallsToo_andTheServiceReadsTheBytes() throws Exception {
-        BusConnection svc = f.connect("svc");
+        BusSession svc = f.connect("svc");
         svc.register("store.put", 4, 4);
         Replies.Allocated a = pub.allocate(3, "x/y");
         f.store.write(a.staged().artifactId(), bytes("arg"));

@@ -17,13 +17,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Identities, disconnect, shutdown, the control lane and lane scheduling (F-16, F-18, F-22). */
-class ConnectionLifecycleTest {
-    final BusFixture f = new BusFixture();
+class ConnectionLifecycleTest extends BusTest {
+    final BusFixture f = fixture();
 
     @Test
     void F29_F_22_shutdownClosesEachSubscriptionThenTheConnection() throws Exception {
-        BusConnection a = f.connect("a");
-        BusConnection b = f.connect("b");
+        BusSession a = f.connect("a");
+        BusSession b = f.connect("b");
         a.declare("t.one", Retention.LATEST);
         a.declare("t.two", Retention.NONE);
         String s1 = a.subscribe("t.one", SubscriptionMode.BOUNDED, 4, 4, false).subscriptionId();
@@ -51,8 +51,8 @@ class ConnectionLifecycleTest {
 
     @Test
     void F30_afterTheOnlySubscriberDisconnectsDeleteSucceeds() throws Exception {
-        BusConnection owner = f.connect("owner");
-        BusConnection s = f.connect("s");
+        BusSession owner = f.connect("owner");
+        BusSession s = f.connect("s");
         owner.declare("t", Retention.NONE);
         s.subscribe("t", SubscriptionMode.BOUNDED, 4, 4, false);
         assertEquals(BusError.CONFLICT, code(() -> owner.delete("t")));
@@ -63,8 +63,8 @@ class ConnectionLifecycleTest {
 
     @Test
     void F_16_disconnectReleasesQueuedAndDeliveredRoots() throws Exception {
-        BusConnection p = f.connect("p");
-        BusConnection s = f.connect("s");
+        BusSession p = f.connect("p");
+        BusSession s = f.connect("s");
         p.declare("t", Retention.NONE);
         s.subscribe("t", SubscriptionMode.BOUNDED, 8, 1, false);
         for (int i = 0; i < 3; i++) {
@@ -81,7 +81,7 @@ class ConnectionLifecycleTest {
 
     @Test
     void namedClientsGetANewIncarnationEachConnect_andOneLiveConnectionPerId() throws Exception {
-        BusConnection first = f.connect("agent.a");
+        BusSession first = f.connect("agent.a");
         assertEquals(new ClientIdentity("agent.a", 1, false), first.identity());
         assertEquals(BusError.CONFLICT, code(() -> f.bus.connect("agent.a", Grants.open())));
         first.close();
@@ -92,8 +92,8 @@ class ConnectionLifecycleTest {
 
     @Test
     void anonymousConnectionsGetDistinctAnonIds() throws Exception {
-        BusConnection x = f.bus.connect(null, Grants.open());
-        BusConnection y = f.bus.connect(null, Grants.open());
+        BusSession x = f.bus.connect(null, Grants.open());
+        BusSession y = f.bus.connect(null, Grants.open());
         assertTrue(x.identity().anonymous());
         assertTrue(x.identity().clientId().matches("^anon-[0-9a-f]{8}-[0-9]+$"), x.identity().clientId());
         assertNotEquals(x.identity().clientId(), y.identity().clientId());
@@ -101,9 +101,9 @@ class ConnectionLifecycleTest {
 
     @Test
     void clientLimitIsQuotaExceeded() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxClients(2).build());
+        BusFixture small = fixture(BusLimits.builder().maxClients(2).build());
         small.connect("a");
-        BusConnection b = small.connect("b");
+        BusSession b = small.connect("b");
         assertEquals(BusError.QUOTA_EXCEEDED, code(() -> small.bus.connect("c", Grants.open())));
         b.close();
         assertEquals("c", small.connect("c").identity().clientId());
@@ -111,9 +111,9 @@ class ConnectionLifecycleTest {
 
     @Test
     void aFullControlLaneClosesTheConnectionWithConnectionClosing() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().controlLaneFrames(2).build());
-        BusConnection svc = small.connect("svc");
-        BusConnection cal = small.connect("cal");
+        BusFixture small = fixture(BusLimits.builder().controlLaneFrames(2).build());
+        BusSession svc = small.connect("svc");
+        BusSession cal = small.connect("cal");
         svc.declare("t", Retention.NONE);
         cal.subscribe("t", SubscriptionMode.BOUNDED, 4, 4, false);
         for (int i = 1; i <= 2; i++) {
@@ -136,9 +136,9 @@ class ConnectionLifecycleTest {
 
     @Test
     void F_18_aSaturatedSubscriberStallsOnlyItsTopicLane_rpcAndControlKeepFlowing() throws Exception {
-        BusConnection pub = f.connect("pub");
-        BusConnection slow = f.connect("slow");
-        BusConnection svc = f.connect("svc");
+        BusSession pub = f.connect("pub");
+        BusSession slow = f.connect("slow");
+        BusSession svc = f.connect("svc");
         pub.declare("t", Retention.NONE);
         slow.subscribe("t", SubscriptionMode.BOUNDED, 64, 1, false);
         svc.register("echo", 16, 16);
@@ -168,10 +168,10 @@ class ConnectionLifecycleTest {
 
     @Test
     void F_18_topicDataGetsAFrameAfterARunOfHigherPriorityFrames() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().topicFrameEvery(2).build());
-        BusConnection pub = small.connect("pub");
-        BusConnection s = small.connect("s");
-        BusConnection svc = small.connect("svc");
+        BusFixture small = fixture(BusLimits.builder().topicFrameEvery(2).build());
+        BusSession pub = small.connect("pub");
+        BusSession s = small.connect("s");
+        BusSession svc = small.connect("svc");
         pub.declare("t", Retention.NONE);
         s.subscribe("t", SubscriptionMode.BOUNDED, 8, 8, false);
         svc.register("x", 16, 16);

@@ -13,12 +13,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Per-client grants (issue 14 item 3), the configured limits and the name grammar. */
-class GrantsAndLimitsTest {
-    final BusFixture f = new BusFixture();
+class GrantsAndLimitsTest extends BusTest {
+    final BusFixture f = fixture();
 
     @Test
     void eachOperationNeedsItsGrant_otherwiseNotAuthorized() throws Exception {
-        BusConnection admin = f.connect("admin");
+        BusSession admin = f.connect("admin");
         admin.declare("session.demo.snapshots", Retention.LATEST);
         admin.declare("world.frame", Retention.NONE);
         admin.register("env.advance", 4, 4);
@@ -26,7 +26,7 @@ class GrantsAndLimitsTest {
                 .subscribe(Grants.Pattern.prefix("session."))
                 .call(Grants.Pattern.exact("env.status"))
                 .build();
-        BusConnection v = f.bus.connect("viewer", viewer);
+        BusSession v = f.bus.connect("viewer", viewer);
         assertEquals("sub-1", v.subscribe("session.demo.snapshots", SubscriptionMode.LATEST, 1, 1, false).subscriptionId());
         assertEquals(BusError.NOT_AUTHORIZED, code(() -> v.subscribe("world.frame", SubscriptionMode.LATEST, 1, 1, false)));
         assertEquals(BusError.NOT_AUTHORIZED, code(() -> v.publish("session.demo.snapshots", p(1), List.of())));
@@ -53,7 +53,7 @@ class GrantsAndLimitsTest {
 
     @Test
     void closedGrantsAllowNothing() throws Exception {
-        BusConnection c = f.bus.connect("c", Grants.closed());
+        BusSession c = f.bus.connect("c", Grants.closed());
         assertEquals(BusError.NOT_AUTHORIZED, code(() -> c.declare("t", Retention.NONE)));
         // artifacts need no name grant
         assertEquals("own-1", c.allocate(1, "x/y").ownerId());

@@ -15,10 +15,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Latest coalescing and retained values: replay, clear, quotas (F-5, F-6, F-8, F-9, F-17). */
-class LatestAndRetentionTest {
-    final BusFixture f = new BusFixture();
-    final BusConnection pub = f.connect("pub");
-    final BusConnection sub = f.connect("sub");
+class LatestAndRetentionTest extends BusTest {
+    final BusFixture f = fixture();
+    final BusSession pub = f.connect("pub");
+    final BusSession sub = f.connect("sub");
 
     @Test
     void F09_F_5_latestReplacesOnlyTheUndeliveredValue() throws Exception {
@@ -66,9 +66,9 @@ class LatestAndRetentionTest {
 
     @Test
     void F_6_aLatestSubscriberNeverRefusesAPublication() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(70_000).build());
-        BusConnection p = small.connect("p");
-        BusConnection s = small.connect("s");
+        BusFixture small = fixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(70_000).build());
+        BusSession p = small.connect("p");
+        BusSession s = small.connect("s");
         p.declare("big", Retention.NONE);
         s.subscribe("big", SubscriptionMode.LATEST, 1, 2, false);
         String body = "\"" + "z".repeat(60_000) + "\"";
@@ -86,9 +86,9 @@ class LatestAndRetentionTest {
 
     @Test
     void F_6_aLatestSubscriberWithCreditsInUseStillCoalesces() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(70_000).build());
-        BusConnection p = small.connect("p");
-        BusConnection s = small.connect("s");
+        BusFixture small = fixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(70_000).build());
+        BusSession p = small.connect("p");
+        BusSession s = small.connect("s");
         p.declare("big", Retention.NONE);
         s.subscribe("big", SubscriptionMode.LATEST, 1, 2, false);
         String body = "\"" + "z".repeat(60_000) + "\"";
@@ -110,7 +110,7 @@ class LatestAndRetentionTest {
     void F13_F_8_replayKeepsTheOriginalSequenceWithAFreshDeliveryId() throws Exception {
         pub.declare("snap", Retention.LATEST);
         assertEquals(0, pub.publish("snap", p(1), List.of()).subscribers());
-        BusConnection other = f.connect("other");
+        BusSession other = f.connect("other");
         sub.subscribe("snap", SubscriptionMode.BOUNDED, 4, 4, true);
         other.subscribe("snap", SubscriptionMode.BOUNDED, 4, 4, false);
         BusMessage.TopicMessage m = onlyTopic(sub);
@@ -118,7 +118,7 @@ class LatestAndRetentionTest {
         assertEquals(p(1), m.payloadText());
         assertEquals("dlv-1", m.deliveryId());
         assertEquals(List.of(), topicMessages(other));
-        BusConnection third = f.connect("third");
+        BusSession third = f.connect("third");
         third.subscribe("snap", SubscriptionMode.LATEST, 1, 1, true);
         BusMessage.TopicMessage again = onlyTopic(third);
         assertEquals(1, again.topicSequence());
@@ -133,7 +133,7 @@ class LatestAndRetentionTest {
         sub.subscribe("snap", SubscriptionMode.BOUNDED, 4, 4, true);
         pub.publish("snap", p(2), List.of());
         assertEquals(List.of("1:" + p(1), "2:" + p(2)), BusFixture.seqs(topicMessages(sub)));
-        BusConnection lat = f.connect("lat");
+        BusSession lat = f.connect("lat");
         lat.subscribe("snap", SubscriptionMode.LATEST, 1, 1, true);
         assertEquals(1, pub.publish("snap", p(3), List.of()).replaced());
         BusMessage.TopicMessage m = onlyTopic(lat);
@@ -155,7 +155,7 @@ class LatestAndRetentionTest {
         assertEquals(0, f.bus.stats().retainedBytes());
         assertEquals("snapshot", f.readBytes(held.attachments().get(0)));
         assertEquals(1, f.bus.stats().roots());
-        BusConnection late = f.connect("late");
+        BusSession late = f.connect("late");
         late.subscribe("snap", SubscriptionMode.BOUNDED, 4, 4, true);
         assertEquals(List.of(), topicMessages(late));
         pub.publish("snap", p(2), List.of());
@@ -189,8 +189,8 @@ class LatestAndRetentionTest {
 
     @Test
     void F23_F_17_retainedBytesAreCapped_oneObjectCountsOnce_replacementIsNet() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxTopics(2).maxRetainedBytes(100).build());
-        BusConnection p = small.connect("p");
+        BusFixture small = fixture(BusLimits.builder().maxTopics(2).maxRetainedBytes(100).build());
+        BusSession p = small.connect("p");
         p.declare("t.a", Retention.LATEST);
         p.declare("t.b", Retention.LATEST);
         assertEquals(BusError.QUOTA_EXCEEDED, code(() -> p.declare("t.c", Retention.LATEST)));
@@ -208,9 +208,9 @@ class LatestAndRetentionTest {
 
     @Test
     void F25_aBoundedReplayThatDoesNotFitThePoolIsBackpressure_latestSucceeds() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(10_000).build());
-        BusConnection p = small.connect("p");
-        BusConnection s = small.connect("s");
+        BusFixture small = fixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(10_000).build());
+        BusSession p = small.connect("p");
+        BusSession s = small.connect("s");
         p.declare("fill", Retention.NONE);
         p.declare("snap", Retention.LATEST);
         String big = "\"" + "r".repeat(6_000) + "\"";

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /** Strict input (DESIGN §4 decision 4): every malformed request is a typed INVALID_ENVELOPE and changes nothing. */
-class MalformedInputTest {
-    final BusFixture f = new BusFixture();
-    final BusConnection c = f.connect("c");
+class MalformedInputTest extends BusTest {
+    final BusFixture f = fixture();
+    final BusSession c = f.connect("c");
 
     @Test
     void everyOperationRefusesNullsAndBadShapesWithInvalidEnvelope() throws Exception {

@@ -64,7 +64,7 @@ class OwnershipInvariantTest {
         for (BusConnection c : new ArrayList<>(conns)) {
             c.close();
         }
-        BusConnection last = f.connect("last");
+        BusConnection last = (BusConnection) f.connect("last");
         for (String t : TOPICS) {
             last.delete(t);
         }
@@ -79,7 +79,7 @@ class OwnershipInvariantTest {
     }
 
     private void join() {
-        BusConnection c = f.connect("c" + (++names));
+        BusConnection c = (BusConnection) f.connect("c" + (++names));
         conns.add(c);
         received.put(c, new ArrayList<>());
         nextCall.put(c, 1L);

@@ -16,11 +16,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Bounded fan-out, atomic admission, credits and the delivery-size limit (F-3, F-4, F-7, F-10, F-12, F-15, F-19). */
-class PublishFanOutTest {
-    final BusFixture f = new BusFixture();
-    final BusConnection pub = f.connect("pub");
-    final BusConnection a = f.connect("a");
-    final BusConnection b = f.connect("b");
+class PublishFanOutTest extends BusTest {
+    final BusFixture f = fixture();
+    final BusSession pub = f.connect("pub");
+    final BusSession a = f.connect("a");
+    final BusSession b = f.connect("b");
 
     @Test
     void F05_boundedFanOutKeepsOrderAndReplyCounts() throws Exception {
@@ -80,7 +80,7 @@ class PublishFanOutTest {
         // nobody got it, the retained value did not change, no sequence spent, no root made
         assertEquals(before, f.bus.stats());
         assertEquals(List.of(), topicMessages(b));
-        BusConnection late = f.connect("late");
+        BusSession late = f.connect("late");
         late.subscribe("t", SubscriptionMode.BOUNDED, 4, 4, true);
         assertEquals(2, onlyTopic(late).topicSequence());
         a.consumed(List.of(aHeld.deliveryId()));
@@ -162,10 +162,10 @@ class PublishFanOutTest {
 
     @Test
     void F_3_theClientsBoundedQueuedBytesPoolRefusesTheWholePublish() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(3_000).build());
-        BusConnection p = small.connect("p");
-        BusConnection s = small.connect("s");
-        BusConnection other = small.connect("o");
+        BusFixture small = fixture(BusLimits.builder().maxBoundedQueuedBytesPerClient(3_000).build());
+        BusSession p = small.connect("p");
+        BusSession s = small.connect("s");
+        BusSession other = small.connect("o");
         p.declare("t", Retention.NONE);
         s.subscribe("t", SubscriptionMode.BOUNDED, 64, 1, false);
         other.subscribe("t", SubscriptionMode.BOUNDED, 64, 16, false);
@@ -225,8 +225,8 @@ class PublishFanOutTest {
     @Test
     void F21_F_15_fanOutSharesOneObject_collectedAfterTheLastConsumer() throws Exception {
         pub.declare("t", Retention.NONE);
-        BusConnection c = f.connect("c");
-        for (BusConnection s : List.of(a, b, c)) {
+        BusSession c = f.connect("c");
+        for (BusSession s : List.of(a, b, c)) {
             s.subscribe("t", SubscriptionMode.BOUNDED, 4, 4, false);
         }
         BusFixture.Held h = f.artifact(pub, BusFixture.sized(1_228_800, 'p'));

@@ -17,20 +17,20 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Services and calls (seed 001 §3, §6): registration, admission, dispatch, replies, the four cancel states. */
-class RpcTest {
+class RpcTest extends BusTest {
     static final String SVC = "example.counter";
     static final String M = "Counter.Increment";
-    final BusFixture f = new BusFixture();
-    final BusConnection svc = f.connect("counter");
-    final BusConnection cal = f.connect("caller");
+    final BusFixture f = fixture();
+    final BusSession svc = f.connect("counter");
+    final BusSession cal = f.connect("caller");
 
-    BusMessage.RpcRequest request(BusConnection c) {
+    BusMessage.RpcRequest request(BusSession c) {
         BusMessage m = c.poll();
         assertTrue(m instanceof BusMessage.RpcRequest, "expected a request, got " + m);
         return (BusMessage.RpcRequest) m;
     }
 
-    BusMessage.RpcResult result(BusConnection c) {
+    BusMessage.RpcResult result(BusSession c) {
         BusMessage m = c.poll();
         assertTrue(m instanceof BusMessage.RpcResult, "expected a result, got " + m);
         return (BusMessage.RpcResult) m;
@@ -74,8 +74,8 @@ class RpcTest {
         assertEquals(BusError.QUOTA_EXCEEDED, code(() -> svc.register(SVC, 16, 17)));
         assertEquals(BusError.INVALID_ENVELOPE, code(() -> svc.register(SVC, 0, 16)));
         assertEquals(BusError.INVALID_ENVELOPE, code(() -> svc.register("Bad..name", 1, 1)));
-        BusFixture small = new BusFixture(BusLimits.builder().maxServices(1).build());
-        BusConnection x = small.connect("x");
+        BusFixture small = fixture(BusLimits.builder().maxServices(1).build());
+        BusSession x = small.connect("x");
         x.register("a", 1, 1);
         assertEquals(BusError.QUOTA_EXCEEDED, code(() -> x.register("b", 1, 1)));
     }
@@ -84,7 +84,7 @@ class RpcTest {
     void reRegistrationAfterTheOwnerLeavesGetsANewIncarnation_andPinnedCallsSeeTargetChanged() throws Exception {
         String first = svc.register(SVC, 16, 16).serviceIncarnation();
         svc.close();
-        BusConnection again = f.connect("counter");
+        BusSession again = f.connect("counter");
         assertEquals(2, again.identity().incarnation());
         String second = again.register(SVC, 16, 16).serviceIncarnation();
         assertNotEquals(first, second);
@@ -120,7 +120,7 @@ class RpcTest {
         assertEquals(BusError.CALL_GONE, code(() -> cal.call("call-5", SVC, null, M, "{}", List.of())));
         assertNull(svc.poll());
         // another connection's serials are its own
-        BusConnection other = f.connect("other");
+        BusSession other = f.connect("other");
         assertTrue(other.call("call-1", SVC, null, M, "{}", List.of()).accepted());
     }
 
@@ -129,7 +129,7 @@ class RpcTest {
         svc.register(SVC, 16, 16);
         cal.call("call-1", SVC, null, M, "{}", List.of());
         BusMessage.RpcRequest req = request(svc);
-        BusConnection intruder = f.connect("intruder");
+        BusSession intruder = f.connect("intruder");
         assertEquals(BusError.OWNER_INVALID, code(() -> intruder.reply("call-1", req.deliveryId(), "{}", List.of())));
         assertEquals(BusError.OWNER_INVALID, code(() -> svc.reply("call-2", req.deliveryId(), "{}", List.of())));
         assertTrue(svc.reply("call-1", req.deliveryId(), "{\"n\":1}", List.of()));
@@ -245,7 +245,7 @@ class RpcTest {
         assertEquals("arg", f.readBytes(req.attachments().get(0)));
         svc.consumed(List.of(req.deliveryId()));
         assertEquals(0, f.bus.stats().sealedArtifacts());
-        BusConnection next = f.connect("caller");
+        BusSession next = f.connect("caller");
         next.call("call-1", SVC, null, M, "{}", List.of());
         assertEquals(2, request(svc).caller().incarnation());
     }
@@ -253,7 +253,7 @@ class RpcTest {
     @Test
     void firstDispatchIsFifoPerService_andRepliesCorrelateOutOfOrder() throws Exception {
         svc.register(SVC, 16, 16);
-        BusConnection other = f.connect("other");
+        BusSession other = f.connect("other");
         cal.call("call-1", SVC, null, M, "{\"i\":1}", List.of());
         other.call("call-1", SVC, null, M, "{\"i\":2}", List.of());
         cal.call("call-2", SVC, null, M, "{\"i\":3}", List.of());
@@ -284,10 +284,10 @@ class RpcTest {
 
     @Test
     void limits_activeCallsPerClientAndServiceQueue() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxActiveCallsPerClient(2).build());
-        BusConnection s = small.connect("s");
-        BusConnection c = small.connect("c");
-        BusConnection d = small.connect("d");
+        BusFixture small = fixture(BusLimits.builder().maxActiveCallsPerClient(2).build());
+        BusSession s = small.connect("s");
+        BusSession c = small.connect("c");
+        BusSession d = small.connect("d");
         s.register(SVC, 3, 1);
         c.call("call-1", SVC, null, M, "{}", List.of());
         c.call("call-2", SVC, null, M, "{}", List.of());
@@ -327,9 +327,9 @@ class RpcTest {
 
     @Test
     void rpcResultsUseTheReservedOwnersWhenTopicDeliveriesCannot() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxOwnersPerClient(3).reservedRpcOwners(1).build());
-        BusConnection s = small.connect("s");
-        BusConnection c = small.connect("c");
+        BusFixture small = fixture(BusLimits.builder().maxOwnersPerClient(3).reservedRpcOwners(1).build());
+        BusSession s = small.connect("s");
+        BusSession c = small.connect("c");
         s.register(SVC, 4, 4);
         c.allocate(1, "x/y");
         c.allocate(1, "x/y");
@@ -367,7 +367,7 @@ class RpcTest {
         String inc = svc.register(SVC, 16, 16).serviceIncarnation();
         cal.call("call-1", SVC, null, M, "{}", List.of());
         BusMessage.RpcRequest req = request(svc);
-        BusConnection bystander = f.connect("bystander");
+        BusSession bystander = f.connect("bystander");
         svc.unregister(SVC, inc);
         assertEquals(List.of(new BusMessage.RouteRemoved(SVC, inc, "unregistered")), drain(cal));
         assertEquals(List.of(), drain(bystander));

@@ -17,9 +17,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Declaring, clearing and deleting topics; names; subscription requests (reference §1.3, F-1, F-2, F-11). */
-class TopicRegistryTest {
-    final BusFixture f = new BusFixture();
-    final BusConnection c = f.connect("app");
+class TopicRegistryTest extends BusTest {
+    final BusFixture f = fixture();
+    final BusSession c = f.connect("app");
 
     @Test
     void F01_compatibleRedeclareKeepsIncarnation_conflictingSettingIsConflict() throws Exception {
@@ -123,8 +123,8 @@ class TopicRegistryTest {
 
     @Test
     void topicQuotaIsQuotaExceeded_andNothingIsDeclared() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxTopics(2).build());
-        BusConnection x = small.connect("x");
+        BusFixture small = fixture(BusLimits.builder().maxTopics(2).build());
+        BusSession x = small.connect("x");
         x.declare("t.a", Retention.NONE);
         x.declare("t.b", Retention.NONE);
         assertEquals(BusError.QUOTA_EXCEEDED, code(() -> x.declare("t.c", Retention.NONE)));
@@ -134,9 +134,9 @@ class TopicRegistryTest {
 
     @Test
     void subscriptionCountsArePerClientAndTotal() throws Exception {
-        BusFixture small = new BusFixture(BusLimits.builder().maxSubscriptionsPerClient(2).maxSubscriptions(3).build());
-        BusConnection x = small.connect("x");
-        BusConnection y = small.connect("y");
+        BusFixture small = fixture(BusLimits.builder().maxSubscriptionsPerClient(2).maxSubscriptions(3).build());
+        BusSession x = small.connect("x");
+        BusSession y = small.connect("y");
         x.declare("t", Retention.NONE);
         x.subscribe("t", SubscriptionMode.BOUNDED, 1, 1, false);
         x.subscribe("t", SubscriptionMode.BOUNDED, 1, 1, false);
