@@ -104,8 +104,9 @@ public final class MqttBridgeBench {
                 (cpu1.get("paho") - cpu0.get("paho")) / 1e3 / perValue, (cpu1.get("board") - cpu0.get("board")) / 1e3 / perValue,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf("bridge: %d values from the board, %d published, %d dropped, %d queued now%n",
-                st.values(), st.published(), st.dropped(), st.queued());
+        System.out.printf("bridge: %d values from the board, %d published, %d coalesced (an unsent value replaced by a newer one), "
+                + "%d dropped, %d queued now; in-flight window %d (the broker's Receive Maximum), waited for a PUBACK %d times%n",
+                st.values(), st.published(), st.coalesced(), st.dropped(), st.queued(), st.window(), st.windowWaits());
         sub.close();
         bridge.close();
         board.close();
