@@ -1,6 +1,7 @@
 package io.spectrum.bench.mqtt;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.spectrum.bench.host.ProcCpu;
 import io.spectrum.board.Board;
 import io.spectrum.board.BoardProgram;
 import io.spectrum.bridge.BridgeOptions;
@@ -22,12 +23,7 @@ import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,17 +47,8 @@ public final class MqttBridgeBench {
         int hz = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         String mosquitto = args.length > 3 ? args[3] : "/usr/sbin/mosquitto";
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Path dir = Files.createTempDirectory("bench-mosquitto");
-        Files.writeString(dir.resolve("m.conf"), "listener " + port + " 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                + "max_queued_messages 1000000\n");
-        Process broker = new ProcessBuilder(mosquitto, "-c", dir.resolve("m.conf").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("m.log").toFile()).start();
-        waitListening(port);
-        String url = "mqtt://127.0.0.1:" + port;
+        BenchMosquitto broker = BenchMosquitto.start(mosquitto);
+        String url = broker.url();
         Paced program = new Paced(vertices, hz);
         NodeConfig config = NodeConfig.builder().maxVertices(vertices + 64).peerDeliveriesPerSecond(0).build();
         Board board = new Board("bench", config, program);
@@ -80,11 +67,15 @@ public final class MqttBridgeBench {
         Thread.sleep(5_000);
         sub.reset();
         long t0 = System.nanoTime();
-        long v0 = bridge.stats().values();
+        MqttBridge.Stats s0 = bridge.stats();
+        long v0 = s0.values();
+        long m0 = ProcCpu.nanos(broker.pid());
         java.util.Map<String, Long> cpu0 = cpu();
         Thread.sleep(seconds * 1000L);
         long t1 = System.nanoTime();
-        long v1 = bridge.stats().values();
+        MqttBridge.Stats s1 = bridge.stats();
+        long v1 = s1.values();
+        long m1 = ProcCpu.nanos(broker.pid());
         java.util.Map<String, Long> cpu1 = cpu();
         long n = sub.count();
         long[] lat = sub.latencies();
@@ -98,30 +89,36 @@ public final class MqttBridgeBench {
                     pct(lat, 0.50) / 1e6, pct(lat, 0.99) / 1e6, lat[lat.length - 1] / 1e6, lat.length);
         }
         long perValue = Math.max(1, v1 - v0);
-        System.out.printf("CPU per value through the bridge (thread CPU time / values): peer side %.1f us, broker side %.1f us, "
-                + "Paho %.1f us; the board's loop %.1f us; load average %.1f on %d cores%n",
+        System.out.printf("CPU per value (thread CPU time / values taken from the board): bridge peer side %.1f us, bridge "
+                + "broker side %.1f us, the bridge's Paho threads %.1f us; the board's loop %.1f us; the bench subscriber's Paho "
+                + "threads %.1f us; Mosquitto (whole process) %.1f us; load average %.1f on %d cores%n",
                 (cpu1.get("peer") - cpu0.get("peer")) / 1e3 / perValue, (cpu1.get("broker") - cpu0.get("broker")) / 1e3 / perValue,
                 (cpu1.get("paho") - cpu0.get("paho")) / 1e3 / perValue, (cpu1.get("board") - cpu0.get("board")) / 1e3 / perValue,
+                (cpu1.get("sub") - cpu0.get("sub")) / 1e3 / perValue, (m1 - m0) / 1e3 / perValue,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf("bridge: %d values from the board, %d published, %d coalesced (an unsent value replaced by a newer one), "
-                + "%d dropped, %d queued now; in-flight window %d (the broker's Receive Maximum), waited for a PUBACK %d times%n",
-                st.values(), st.published(), st.coalesced(), st.dropped(), st.queued(), st.window(), st.windowWaits());
+        System.out.printf("while measured, the bridge took %d values from the board, published %d, coalesced %d (an unsent value "
+                + "replaced by a newer one of its topic), dropped %d; %d queued at the end; in-flight window %d (the broker's "
+                + "Receive Maximum), waited for a PUBACK %d times%n",
+                v1 - v0, s1.published() - s0.published(), s1.coalesced() - s0.coalesced(), s1.dropped() - s0.dropped(),
+                st.queued(), st.window(), s1.windowWaits() - s0.windowWaits());
         sub.close();
         bridge.close();
         board.close();
-        broker.destroyForcibly();
+        broker.close();
         System.exit(0);
     }
 
     /** Thread CPU time (ns) summed by role: the bridge's peer and broker threads, Paho's, the board's loop. */
     private static java.util.Map<String, Long> cpu() {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        java.util.Map<String, Long> m = new java.util.HashMap<>(java.util.Map.of("peer", 0L, "broker", 0L, "paho", 0L, "board", 0L));
+        java.util.Map<String, Long> m = new java.util.HashMap<>(java.util.Map.of("peer", 0L, "broker", 0L, "paho", 0L, "sub", 0L,
+                "board", 0L));
         for (java.lang.management.ThreadInfo t : mx.dumpAllThreads(false, false)) {
             String n = t.getThreadName();
             String role = n.startsWith("mqtt-peer") ? "peer" : n.startsWith("mqtt-broker") ? "broker"
-                    : n.startsWith("MQTT") ? "paho" : n.contains("bench") ? "board" : null;
+                    : n.startsWith("MQTT") && n.contains("bench-sub") ? "sub" : n.startsWith("MQTT") ? "paho"
+                    : n.contains("bench") ? "board" : null;
             long c = mx.getThreadCpuTime(t.getThreadId());
             if (role != null && c > 0) {
                 m.merge(role, c, Long::sum);
@@ -132,19 +129,6 @@ public final class MqttBridgeBench {
 
     private static double pct(long[] sorted, double p) {
         return sorted[Math.min(sorted.length - 1, (int) (p * sorted.length))];
-    }
-
-    private static void waitListening(int port) throws Exception {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException e) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IOException("mosquitto did not listen on " + port);
     }
 
     /** {@code n} vertices /bench/v&lt;i&gt;, each written at {@code hz} with the write's nanoTime, a slice every ms. */
