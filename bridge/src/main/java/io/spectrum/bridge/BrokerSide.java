@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  */
 final class BrokerSide implements Runnable {
     static final long MIN_BACKOFF_MS = 250;
-    static final long MAX_BACKOFF_MS = 5_000;
+    static final long MAX_BACKOFF_MS = 2_000;
     private static final int QOS = 1;
     /** The Receive Maximum MQTT 5 assumes when the CONNACK names none. */
     static final int DEFAULT_RECEIVE_MAXIMUM = 65_535;
@@ -94,7 +94,7 @@ final class BrokerSide implements Runnable {
                     } catch (MqttException e) {
                         if (!warned) {
                             notes.accept("mqtt: cannot reach " + address + " (" + reason(e) + "); retrying with backoff up to "
-                                    + MAX_BACKOFF_MS / 1000 + " s, values queue meanwhile");
+                                    + MAX_BACKOFF_MS + " ms, values queue meanwhile");
                             warned = true;
                         }
                         Thread.sleep(backoff);

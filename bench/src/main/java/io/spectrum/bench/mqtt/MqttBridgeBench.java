@@ -79,6 +79,8 @@ public final class MqttBridgeBench {
         java.util.Map<String, Long> cpu1 = cpu();
         long n = sub.count();
         long[] lat = sub.latencies();
+        long[] down = sub.downstream();
+        Arrays.sort(down);
         MqttBridge.Stats st = bridge.stats();
         Arrays.sort(lat);
         double secs = (t1 - t0) / 1e9;
@@ -87,6 +89,8 @@ public final class MqttBridgeBench {
         if (lat.length > 0) {
             System.out.printf("board write -> MQTT subscriber latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d)%n",
                     pct(lat, 0.50) / 1e6, pct(lat, 0.99) / 1e6, lat[lat.length - 1] / 1e6, lat.length);
+            System.out.printf("  of which bridge rendering (payload ts, ms resolution) -> MQTT subscriber: p50 %.0f ms, p99 %.0f ms, "
+                    + "max %d ms%n", pct(down, 0.50), pct(down, 0.99), down[down.length - 1]);
         }
         long perValue = Math.max(1, v1 - v0);
         System.out.printf("CPU per value (thread CPU time / values taken from the board): bridge peer side %.1f us, bridge "
@@ -180,15 +184,17 @@ public final class MqttBridgeBench {
     static final class Subscriber extends CallbackAdapter {
         private final MqttAsyncClient client;
         private final long[] lat;
+        private final long[] downstream;
         private final AtomicLong n = new AtomicLong();
         private volatile boolean recording;
 
         Subscriber(String url, long capacity) throws MqttException {
             lat = new long[(int) Math.min(capacity, 20_000_000L)];
+            downstream = new long[lat.length];
             client = new MqttAsyncClient(url.replace("mqtt://", "tcp://"), "bench-sub", new MemoryPersistence());
             client.setCallback(this);
             client.connect().waitForCompletion(5_000);
-            client.subscribe("spectrum/bench/bench/#", 1).waitForCompletion(5_000);
+            client.subscribe("spectrum/bench/bench/#", Integer.getInteger("bench.subQos", 1)).waitForCompletion(5_000);
         }
 
         void reset() {
@@ -205,16 +211,24 @@ public final class MqttBridgeBench {
             return Arrays.copyOf(lat, (int) Math.min(n.get(), lat.length));
         }
 
+        /** Per value: milliseconds from the bridge rendering it ({@code ts}, wall clock) to its arrival here. */
+        long[] downstream() {
+            return Arrays.copyOf(downstream, (int) Math.min(n.get(), downstream.length));
+        }
+
         @Override
         public void messageArrived(String topic, MqttMessage message) throws Exception {
             long now = System.nanoTime();
             if (!recording || message.isRetained()) {
                 return;
             }
-            JsonNode raw = ValueJson.JSON.readTree(message.getPayload()).get("raw");
+            long wall = System.currentTimeMillis();
+            JsonNode o = ValueJson.JSON.readTree(message.getPayload());
+            JsonNode raw = o.get("raw");
             long i = n.getAndIncrement();
             if (raw != null && raw.isNumber() && i < lat.length) {
                 lat[(int) i] = now - raw.asLong();
+                downstream[(int) i] = wall - java.time.Instant.parse(o.get("ts").asText()).toEpochMilli();
             }
         }
 
