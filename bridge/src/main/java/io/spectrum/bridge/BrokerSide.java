@@ -91,7 +91,15 @@ final class BrokerSide implements Runnable {
                         warned = false;
                         connected = true;
                         notes.accept("mqtt: connected to " + address + (connects.incrementAndGet() > 1 ? " again" : ""));
+                    } catch (RuntimeException e) {
+                        if (!running) {
+                            return; // closed under a connect attempt (Paho then fails inside connect)
+                        }
+                        throw e;
                     } catch (MqttException e) {
+                        if (!running) {
+                            return;
+                        }
                         if (!warned) {
                             notes.accept("mqtt: cannot reach " + address + " (" + reason(e) + "); retrying with backoff up to "
                                     + MAX_BACKOFF_MS + " ms, values queue meanwhile");
