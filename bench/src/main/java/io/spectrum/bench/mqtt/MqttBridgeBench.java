@@ -1,6 +1,5 @@
 package io.spectrum.bench.mqtt;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.spectrum.bench.host.ProcCpu;
 import io.spectrum.board.Board;
 import io.spectrum.board.BoardProgram;
@@ -8,7 +7,6 @@ import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.CallbackAdapter;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.MqttBridge;
-import io.spectrum.bridge.ValueJson;
 import io.spectrum.client.PeerClient;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
@@ -223,12 +221,18 @@ public final class MqttBridgeBench {
                 return;
             }
             long wall = System.currentTimeMillis();
-            JsonNode o = ValueJson.JSON.readTree(message.getPayload());
-            JsonNode raw = o.get("raw");
+            // the two fields by a scan, not a JSON tree: the subscriber shares the cores it measures
+            String json = new String(message.getPayload(), java.nio.charset.StandardCharsets.UTF_8);
+            int r = json.indexOf("\"raw\":");
+            int t = json.indexOf("\"ts\":\"");
             long i = n.getAndIncrement();
-            if (raw != null && raw.isNumber() && i < lat.length) {
-                lat[(int) i] = now - raw.asLong();
-                downstream[(int) i] = wall - java.time.Instant.parse(o.get("ts").asText()).toEpochMilli();
+            if (r >= 0 && t >= 0 && i < lat.length) {
+                int end = r + 6;
+                while (end < json.length() && (Character.isDigit(json.charAt(end)) || json.charAt(end) == '-')) {
+                    end++;
+                }
+                lat[(int) i] = now - Long.parseLong(json, r + 6, end, 10);
+                downstream[(int) i] = wall - java.time.Instant.parse(json.substring(t + 6, json.indexOf('"', t + 6))).toEpochMilli();
             }
         }
 
