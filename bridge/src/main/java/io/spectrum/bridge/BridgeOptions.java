@@ -58,7 +58,11 @@ public final class BridgeOptions {
         return this;
     }
 
-    /** The bound of the queue towards the broker; the oldest message is dropped (and counted) past it. */
+    /**
+     * The bound of the queue towards the broker; the oldest message is dropped (and counted) past it.
+     * Unsent state of a topic is replaced by its newer state rather than queued again ({@link Outbox}),
+     * so the bound is reached only with more topics than messages it holds.
+     */
     public BridgeOptions queue(int messages) {
         if (messages < 1) {
             throw new IllegalArgumentException("the MQTT queue must hold at least 1 message (was " + messages + ")");

@@ -14,9 +14,16 @@ import java.util.function.Consumer;
  * <p>Hand the client over at {@link #start}: from then on only the bridge's peer thread uses it.
  */
 public final class MqttBridge implements AutoCloseable {
-    /** What the bridge did so far (the dashboard can show it). */
-    public record Stats(boolean connected, boolean following, long values, long published, long dropped, int queued,
-                        int retainedTopics, long connects, long writesDone, long writesRefused) {
+    /**
+     * What the bridge did so far (the dashboard can show it): {@code values} taken from the peer,
+     * messages {@code published} to the broker, {@code dropped} (the queue's bound) and
+     * {@code coalesced} (an unsent state replaced by a newer one of the same topic) on the way,
+     * {@code queued} now, {@code window} the broker's in-flight window and {@code windowWaits} how
+     * often publishing waited for a PUBACK because it was full.
+     */
+    public record Stats(boolean connected, boolean following, long values, long published, long dropped, long coalesced,
+                        int queued, int retainedTopics, long connects, int window, long windowWaits, long writesDone,
+                        long writesRefused) {
         /** Connections after the first: each a broker restart or network loss the bridge came back from. */
         public long reconnects() {
             return Math.max(0, connects - 1);
@@ -57,7 +64,8 @@ public final class MqttBridge implements AutoCloseable {
 
     public Stats stats() {
         return new Stats(broker.connected(), peer.subscribed(), peer.values(), broker.published(), outbox.dropped(),
-                outbox.queued(), outbox.retainedTopics(), broker.connects(), peer.writesDone(), peer.writesRefused());
+                outbox.coalesced(), outbox.queued(), outbox.retainedTopics(), broker.connects(), broker.window(),
+                broker.windowWaits(), peer.writesDone(), peer.writesRefused());
     }
 
     /** True when the peer side gave up (the peer refused the subscription at its root). */

@@ -195,4 +195,31 @@ class MqttBridgeTest {
         Fabric.until(broker, "spectrum/#", MqttBridgeTest::complete, "the retained state complete again");
         assertTrue(bridgeN.stats().connects() >= 2, bridgeN.stats().toString());
     }
+
+    @Test
+    void withTheBrokerUnreachableThePeerSideKeepsTakingValuesAndEveryOneIsCounted() throws Exception {
+        int nobody;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            nobody = s.getLocalPort(); // closed again: nothing listens there
+        }
+        int[] port = new int[1];
+        try (Board fast = Fabric.board("fast-board", 5, port);
+             MqttBridge b = MqttBridge.start(Fabric.client(port[0]),
+                     BrokerAddress.parse("mqtt://127.0.0.1:" + nobody, null, Map.of()),
+                     new BridgeOptions().host("away").queue(3), notes::add)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (b.stats().values() < 200 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            MqttBridge.Stats s = b.stats();
+            assertTrue(s.values() >= 200, "the peer side kept taking the board's values: " + s);
+            assertFalse(s.connected());
+            assertEquals(0, s.published());
+            assertTrue(s.queued() <= 3, s.toString());
+            // nothing waits for the broker: every value is queued, superseded by a newer one, or dropped
+            MqttBridge.Stats t = b.stats();
+            assertTrue(t.coalesced() + t.dropped() + t.queued() >= s.values(), t.toString());
+            assertTrue(t.coalesced() > 0, "a newer value of a topic replaced its unsent older one: " + t);
+        }
+    }
 }

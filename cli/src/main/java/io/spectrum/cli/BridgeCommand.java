@@ -71,8 +71,8 @@ public final class BridgeCommand implements Callable<Integer> {
                 }
             }
             MqttBridge.Stats s = bridge.stats();
-            out.println("bridge stopped: " + s.values() + " values, " + s.published() + " published, " + s.dropped()
-                    + " dropped while the broker was away");
+            out.println("bridge stopped: " + s.values() + " values, " + s.published() + " published, " + s.coalesced()
+                    + " superseded unsent by a newer value, " + s.dropped() + " dropped past the queue's bound");
             out.flush();
             return 0;
         } finally {

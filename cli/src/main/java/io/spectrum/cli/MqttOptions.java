@@ -39,7 +39,7 @@ public final class MqttOptions {
     boolean discovery;
 
     @Option(names = "--mqtt-queue", paramLabel = "N", defaultValue = "10000",
-            description = "Messages held while the broker is away; past it the oldest is dropped and counted (default: ${DEFAULT-VALUE}).")
+            description = "Messages held while the broker is away or behind (a newer state of a topic replaces its unsent one); past it the oldest is dropped and counted (default: ${DEFAULT-VALUE}).")
     int queue;
 
     boolean given() {

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * reading for the Mosquitto broker and for a host JVM, so both sides of a comparison are measured
  * alike. Resolution is one clock tick (CLK_TCK, 100 Hz on Linux): rounds of a few seconds.
  */
-final class ProcCpu {
+public final class ProcCpu {
     /** Linux's USER_HZ: what {@code getconf CLK_TCK} answers on every mainstream kernel. */
     private static final long TICK_NANOS = 1_000_000_000L / 100;
 
@@ -17,12 +17,12 @@ final class ProcCpu {
     }
 
     /** True where {@code /proc/self/stat} exists (Linux). */
-    static boolean available() {
+    public static boolean available() {
         return Files.isReadable(Path.of("/proc/self/stat"));
     }
 
     /** utime + stime of {@code pid} in nanoseconds. */
-    static long nanos(long pid) {
+    public static long nanos(long pid) {
         long[] us = userSystem(pid);
         return us[0] + us[1];
     }

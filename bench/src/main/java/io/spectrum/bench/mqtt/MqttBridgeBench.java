@@ -1,13 +1,12 @@
 package io.spectrum.bench.mqtt;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.spectrum.bench.host.ProcCpu;
 import io.spectrum.board.Board;
 import io.spectrum.board.BoardProgram;
 import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.CallbackAdapter;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.MqttBridge;
-import io.spectrum.bridge.ValueJson;
 import io.spectrum.client.PeerClient;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
@@ -22,12 +21,7 @@ import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,17 +45,8 @@ public final class MqttBridgeBench {
         int hz = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         String mosquitto = args.length > 3 ? args[3] : "/usr/sbin/mosquitto";
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Path dir = Files.createTempDirectory("bench-mosquitto");
-        Files.writeString(dir.resolve("m.conf"), "listener " + port + " 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                + "max_queued_messages 1000000\n");
-        Process broker = new ProcessBuilder(mosquitto, "-c", dir.resolve("m.conf").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("m.log").toFile()).start();
-        waitListening(port);
-        String url = "mqtt://127.0.0.1:" + port;
+        BenchMosquitto broker = BenchMosquitto.start(mosquitto);
+        String url = broker.url();
         Paced program = new Paced(vertices, hz);
         NodeConfig config = NodeConfig.builder().maxVertices(vertices + 64).peerDeliveriesPerSecond(0).build();
         Board board = new Board("bench", config, program);
@@ -80,14 +65,20 @@ public final class MqttBridgeBench {
         Thread.sleep(5_000);
         sub.reset();
         long t0 = System.nanoTime();
-        long v0 = bridge.stats().values();
+        MqttBridge.Stats s0 = bridge.stats();
+        long v0 = s0.values();
+        long m0 = ProcCpu.nanos(broker.pid());
         java.util.Map<String, Long> cpu0 = cpu();
         Thread.sleep(seconds * 1000L);
         long t1 = System.nanoTime();
-        long v1 = bridge.stats().values();
+        MqttBridge.Stats s1 = bridge.stats();
+        long v1 = s1.values();
+        long m1 = ProcCpu.nanos(broker.pid());
         java.util.Map<String, Long> cpu1 = cpu();
         long n = sub.count();
         long[] lat = sub.latencies();
+        long[] down = sub.downstream();
+        Arrays.sort(down);
         MqttBridge.Stats st = bridge.stats();
         Arrays.sort(lat);
         double secs = (t1 - t0) / 1e9;
@@ -96,31 +87,40 @@ public final class MqttBridgeBench {
         if (lat.length > 0) {
             System.out.printf("board write -> MQTT subscriber latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d)%n",
                     pct(lat, 0.50) / 1e6, pct(lat, 0.99) / 1e6, lat[lat.length - 1] / 1e6, lat.length);
+            System.out.printf("  of which bridge rendering (payload ts, ms resolution) -> MQTT subscriber: p50 %.0f ms, p99 %.0f ms, "
+                    + "max %d ms%n", pct(down, 0.50), pct(down, 0.99), down[down.length - 1]);
         }
         long perValue = Math.max(1, v1 - v0);
-        System.out.printf("CPU per value through the bridge (thread CPU time / values): peer side %.1f us, broker side %.1f us, "
-                + "Paho %.1f us; the board's loop %.1f us; load average %.1f on %d cores%n",
+        System.out.printf("CPU per value (thread CPU time / values taken from the board): bridge peer side %.1f us, bridge "
+                + "broker side %.1f us, the bridge's Paho threads %.1f us; the board's loop %.1f us; the bench subscriber's Paho "
+                + "threads %.1f us; Mosquitto (whole process) %.1f us; load average %.1f on %d cores%n",
                 (cpu1.get("peer") - cpu0.get("peer")) / 1e3 / perValue, (cpu1.get("broker") - cpu0.get("broker")) / 1e3 / perValue,
                 (cpu1.get("paho") - cpu0.get("paho")) / 1e3 / perValue, (cpu1.get("board") - cpu0.get("board")) / 1e3 / perValue,
+                (cpu1.get("sub") - cpu0.get("sub")) / 1e3 / perValue, (m1 - m0) / 1e3 / perValue,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf("bridge: %d values from the board, %d published, %d dropped, %d queued now%n",
-                st.values(), st.published(), st.dropped(), st.queued());
+        System.out.printf("while measured, the bridge took %d values from the board, published %d, coalesced %d (an unsent value "
+                + "replaced by a newer one of its topic), dropped %d; %d queued at the end; in-flight window %d (the broker's "
+                + "Receive Maximum), waited for a PUBACK %d times%n",
+                v1 - v0, s1.published() - s0.published(), s1.coalesced() - s0.coalesced(), s1.dropped() - s0.dropped(),
+                st.queued(), st.window(), s1.windowWaits() - s0.windowWaits());
         sub.close();
         bridge.close();
         board.close();
-        broker.destroyForcibly();
+        broker.close();
         System.exit(0);
     }
 
     /** Thread CPU time (ns) summed by role: the bridge's peer and broker threads, Paho's, the board's loop. */
     private static java.util.Map<String, Long> cpu() {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        java.util.Map<String, Long> m = new java.util.HashMap<>(java.util.Map.of("peer", 0L, "broker", 0L, "paho", 0L, "board", 0L));
+        java.util.Map<String, Long> m = new java.util.HashMap<>(java.util.Map.of("peer", 0L, "broker", 0L, "paho", 0L, "sub", 0L,
+                "board", 0L));
         for (java.lang.management.ThreadInfo t : mx.dumpAllThreads(false, false)) {
             String n = t.getThreadName();
             String role = n.startsWith("mqtt-peer") ? "peer" : n.startsWith("mqtt-broker") ? "broker"
-                    : n.startsWith("MQTT") ? "paho" : n.contains("bench") ? "board" : null;
+                    : n.startsWith("MQTT") && n.contains("bench-sub") ? "sub" : n.startsWith("MQTT") ? "paho"
+                    : n.contains("bench") ? "board" : null;
             long c = mx.getThreadCpuTime(t.getThreadId());
             if (role != null && c > 0) {
                 m.merge(role, c, Long::sum);
@@ -131,19 +131,6 @@ public final class MqttBridgeBench {
 
     private static double pct(long[] sorted, double p) {
         return sorted[Math.min(sorted.length - 1, (int) (p * sorted.length))];
-    }
-
-    private static void waitListening(int port) throws Exception {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException e) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IOException("mosquitto did not listen on " + port);
     }
 
     /** {@code n} vertices /bench/v&lt;i&gt;, each written at {@code hz} with the write's nanoTime, a slice every ms. */
@@ -195,15 +182,17 @@ public final class MqttBridgeBench {
     static final class Subscriber extends CallbackAdapter {
         private final MqttAsyncClient client;
         private final long[] lat;
+        private final long[] downstream;
         private final AtomicLong n = new AtomicLong();
         private volatile boolean recording;
 
         Subscriber(String url, long capacity) throws MqttException {
             lat = new long[(int) Math.min(capacity, 20_000_000L)];
+            downstream = new long[lat.length];
             client = new MqttAsyncClient(url.replace("mqtt://", "tcp://"), "bench-sub", new MemoryPersistence());
             client.setCallback(this);
             client.connect().waitForCompletion(5_000);
-            client.subscribe("spectrum/bench/bench/#", 1).waitForCompletion(5_000);
+            client.subscribe("spectrum/bench/bench/#", Integer.getInteger("bench.subQos", 1)).waitForCompletion(5_000);
         }
 
         void reset() {
@@ -220,16 +209,30 @@ public final class MqttBridgeBench {
             return Arrays.copyOf(lat, (int) Math.min(n.get(), lat.length));
         }
 
+        /** Per value: milliseconds from the bridge rendering it ({@code ts}, wall clock) to its arrival here. */
+        long[] downstream() {
+            return Arrays.copyOf(downstream, (int) Math.min(n.get(), downstream.length));
+        }
+
         @Override
         public void messageArrived(String topic, MqttMessage message) throws Exception {
             long now = System.nanoTime();
             if (!recording || message.isRetained()) {
                 return;
             }
-            JsonNode raw = ValueJson.JSON.readTree(message.getPayload()).get("raw");
+            long wall = System.currentTimeMillis();
+            // the two fields by a scan, not a JSON tree: the subscriber shares the cores it measures
+            String json = new String(message.getPayload(), java.nio.charset.StandardCharsets.UTF_8);
+            int r = json.indexOf("\"raw\":");
+            int t = json.indexOf("\"ts\":\"");
             long i = n.getAndIncrement();
-            if (raw != null && raw.isNumber() && i < lat.length) {
-                lat[(int) i] = now - raw.asLong();
+            if (r >= 0 && t >= 0 && i < lat.length) {
+                int end = r + 6;
+                while (end < json.length() && (Character.isDigit(json.charAt(end)) || json.charAt(end) == '-')) {
+                    end++;
+                }
+                lat[(int) i] = now - Long.parseLong(json, r + 6, end, 10);
+                downstream[(int) i] = wall - java.time.Instant.parse(json.substring(t + 6, json.indexOf('"', t + 6))).toEpochMilli();
             }
         }
 
