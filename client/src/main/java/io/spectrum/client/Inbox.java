@@ -17,7 +17,11 @@ import java.util.function.Consumer;
  * Takes inbound frames apart with the wire's {@link FrameDecoder} and {@link FwdView}: a REPLY whose
  * dst is the awaited reply route becomes the awaited {@link Reply} (matching, digest §5.2: a reply's
  * dst is the request's src); a WRITE becomes a {@link Delivery} for the sink, its topic stamp read
- * with {@link SettingsReader}. Anything else (other replies, requests, undecodable frames) is ignored.
+ * with {@link SettingsReader}. A READ that wants an answer (the peer's liveness ping, a READ of
+ * {@code $node/caps}) is answered {@code path::not_found}: a client serves no vertices, but its
+ * answer is the traffic that keeps the peer from timing it out and reaping its slots while the
+ * client only listens ({@link #takeAnswer}, sent by {@link PeerClient} after the poll). Anything
+ * else (other replies, other requests, undecodable frames) is ignored.
  */
 final class Inbox implements Transport.Sink {
     private final FrameDecoder decoder = new FrameDecoder();
@@ -28,6 +32,11 @@ final class Inbox implements Transport.Sink {
     private byte[] awaitedRoute;
     private Reply awaited;
     private Consumer<Delivery> deliveries;
+    /** Answers to requests, waiting to be sent (bounded: a flood of READs is not answered past it). */
+    private final java.util.ArrayDeque<byte[]> answers = new java.util.ArrayDeque<>();
+    private static final int MAX_ANSWERS = 16;
+    private final byte[] answerBuf = new byte[1024];
+    private final io.spectrum.wire.TlvWriter answerWriter = new io.spectrum.wire.TlvWriter();
 
     void deliverTo(Consumer<Delivery> sink) {
         deliveries = sink;
@@ -63,7 +72,18 @@ final class Inbox implements Transport.Sink {
             }
         } else if (fwd.opcode() == FwdView.OP_WRITE && deliveries != null && fwd.payload() != TlvIndex.NONE) {
             deliveries.accept(delivery(Arrays.copyOfRange(buf, off, off + len)));
+        } else if (fwd.opcode() == FwdView.OP_READ && !fwd.srcEmpty() && answers.size() < MAX_ANSWERS) {
+            int n = io.spectrum.wire.FwdRewrite.errorReply(fwd, WireError.PATH_NOT_FOUND,
+                    answerWriter.wrap(answerBuf, 0, answerBuf.length));
+            if (n > 0) {
+                answers.add(Arrays.copyOf(answerBuf, n));
+            }
         }
+    }
+
+    /** The next answer to a request this client was sent, or null. */
+    byte[] takeAnswer() {
+        return answers.poll();
     }
 
     /** The REPLY just read into {@link #fwd}: RESULT with its payload (none for a bare ack), or the code. */

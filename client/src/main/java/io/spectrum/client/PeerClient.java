@@ -22,7 +22,9 @@ import java.util.function.Consumer;
  * <p>Reads, writes and AWAITs; the {@code :subscribers} surface (RFC-0035): append, list, and by
  * index, with the generation guard when the identity is known, suspend / resume (the toggle arm),
  * clear and replace; the tree walk ({@link TreeWalk}). FWD WRITEs the node sends to us (deliveries)
- * go to the {@link #onDelivery} sink while the client polls. All encoding and parsing is the wire
+ * go to the {@link #onDelivery} sink while the client polls; a READ the node sends us (its liveness
+ * ping) is answered {@code path::not_found}, so a client that only listens is not timed out and its
+ * slots are not reaped. All encoding and parsing is the wire
  * package's ({@link Requests}, {@link Inbox}).
  *
  * <p>Single-threaded: the caller's thread polls the transport while it waits. Nothing is kept
@@ -334,7 +336,7 @@ public final class PeerClient implements AutoCloseable {
         }
     }
 
-    /** Polls everything the transport has now; returns frames read. */
+    /** Polls everything the transport has now, then answers the requests it brought (the peer's liveness ping); returns frames read. */
     public int pumpOnce() {
         if (onPump != null) {
             onPump.run();
@@ -345,6 +347,12 @@ public final class PeerClient implements AutoCloseable {
             n = transport.poll(sink, POLL_BATCH);
             total += n;
         } while (n > 0);
+        for (byte[] a = inbox.takeAnswer(); a != null; a = inbox.takeAnswer()) {
+            if (tap != null) {
+                tap.frame(true, a, 0, a.length);
+            }
+            transport.send(a, 0, a.length); // the peer's liveness ping answered: best effort, never waited for
+        }
         return total;
     }
 
