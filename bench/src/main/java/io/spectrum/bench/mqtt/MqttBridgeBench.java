@@ -8,6 +8,7 @@ import io.spectrum.bridge.CallbackAdapter;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.MqttBridge;
 import io.spectrum.client.PeerClient;
+import io.spectrum.host.runtime.HostService;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
@@ -35,12 +36,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * reads its one-way latency from the payload's {@code raw}. Prints p50 / p99 / max latency and the
  * values per second the subscriber received, after a warm-up.
  *
- * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.mqtt.MqttBridgeBench [vertices] [hz] [seconds] [mosquitto]</pre>
+ * <p>{@code via=host} (any argument position) puts a host between them, as {@code spectrum host
+ * --mqtt} runs: the board is mounted by a {@link HostService} (named {@code relay}, the board as
+ * {@code /bench}) and the bridge is a client of the host's client listener, so each value goes
+ * board -> host -> bridge -> Mosquitto -> subscriber (topics {@code spectrum/relay/bench/bench/v<i>}).
+ * The host subscribes upstream once per board vertex, so the board's slots per peer and frame are
+ * sized for {@code vertices} (its {@code :children[]} listing of /bench is ~12 bytes per child).
+ *
+ * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.mqtt.MqttBridgeBench [vertices] [hz] [seconds] [mosquitto] [via=host]</pre>
  */
 public final class MqttBridgeBench {
     private MqttBridgeBench() { }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] argv) throws Exception {
+        boolean viaHost = java.util.Arrays.asList(argv).contains("via=host");
+        String[] args = java.util.Arrays.stream(argv).filter(a -> !a.startsWith("via=")).toArray(String[]::new);
         int vertices = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int hz = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
@@ -48,16 +58,32 @@ public final class MqttBridgeBench {
         BenchMosquitto broker = BenchMosquitto.start(mosquitto);
         String url = broker.url();
         Paced program = new Paced(vertices, hz);
-        NodeConfig config = NodeConfig.builder().maxVertices(vertices + 64).peerDeliveriesPerSecond(0).build();
-        Board board = new Board("bench", config, program);
+        NodeConfig.Builder cb = NodeConfig.builder().maxVertices(vertices + 64).peerDeliveriesPerSecond(0);
+        if (viaHost) { // one upstream slot per vertex from the host, and room for the listing of /bench
+            cb.maxSubscribers(2 * vertices + 64).slotsPerPeer(2 * vertices + 64).frameBytes(Math.max(4096, 16 * vertices + 1024));
+        }
+        Board board = new Board("bench", cb.build(), program);
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         board.attach(boardLink);
         board.start();
-        UdpLink dial = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        HostService host = null;
+        UdpLink dial;
+        if (viaHost) {
+            UdpLink toBoard = UdpLink.dial(3, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+            UdpLink door = UdpLink.listen(4, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+            host = new HostService("relay", java.util.List.of(new HostService.Board("bench", toBoard)), java.util.List.of(door),
+                    -1, false, new java.io.PrintWriter(java.io.OutputStream.nullOutputStream()));
+            host.start();
+            dial = UdpLink.dial(2, door.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        } else {
+            dial = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        }
+        String hostName = viaHost ? "relay" : "bench";
         MqttBridge bridge = MqttBridge.start(new PeerClient(dial, 0, Duration.ofSeconds(2)),
-                BrokerAddress.parse(url, null, java.util.Map.of()), new BridgeOptions().host("bench").queue(100_000),
+                BrokerAddress.parse(url, null, java.util.Map.of()), new BridgeOptions().host(hostName).queue(100_000),
                 note -> { });
-        Subscriber sub = new Subscriber(url, seconds * (long) vertices * hz + 1_000_000);
+        Subscriber sub = new Subscriber(url, seconds * (long) vertices * hz + 1_000_000,
+                viaHost ? "spectrum/relay/bench/bench/#" : "spectrum/bench/bench/#");
         long warm = System.nanoTime() + 120_000_000_000L; // warm-up: the walk of every vertex, JIT, then 5 s more
         while (bridge.stats().values() < 2L * vertices && System.nanoTime() < warm) {
             Thread.sleep(100);
@@ -82,7 +108,8 @@ public final class MqttBridgeBench {
         MqttBridge.Stats st = bridge.stats();
         Arrays.sort(lat);
         double secs = (t1 - t0) / 1e9;
-        System.out.printf("vertices %d at %d Hz (%d values/s offered), %d s measured%n", vertices, hz, vertices * hz, seconds);
+        System.out.printf("vertices %d at %d Hz (%d values/s offered), %d s measured, %s%n", vertices, hz, vertices * hz, seconds,
+                viaHost ? "board -> host -> bridge -> Mosquitto -> subscriber" : "board -> bridge -> Mosquitto -> subscriber");
         System.out.printf("received by the MQTT subscriber: %d values, %.0f values/s%n", n, n / secs);
         if (lat.length > 0) {
             System.out.printf("board write -> MQTT subscriber latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d)%n",
@@ -93,10 +120,12 @@ public final class MqttBridgeBench {
         long perValue = Math.max(1, v1 - v0);
         System.out.printf("CPU per value (thread CPU time / values taken from the board): bridge peer side %.1f us, bridge "
                 + "broker side %.1f us, the bridge's Paho threads %.1f us; the board's loop %.1f us; the bench subscriber's Paho "
-                + "threads %.1f us; Mosquitto (whole process) %.1f us; load average %.1f on %d cores%n",
+                + "threads %.1f us; Mosquitto (whole process) %.1f us; the host's node thread %.1f us and its link I/O threads "
+                + "%.1f us; load average %.1f on %d cores%n",
                 (cpu1.get("peer") - cpu0.get("peer")) / 1e3 / perValue, (cpu1.get("broker") - cpu0.get("broker")) / 1e3 / perValue,
                 (cpu1.get("paho") - cpu0.get("paho")) / 1e3 / perValue, (cpu1.get("board") - cpu0.get("board")) / 1e3 / perValue,
                 (cpu1.get("sub") - cpu0.get("sub")) / 1e3 / perValue, (m1 - m0) / 1e3 / perValue,
+                (cpu1.get("host") - cpu0.get("host")) / 1e3 / perValue, (cpu1.get("io") - cpu0.get("io")) / 1e3 / perValue,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 Runtime.getRuntime().availableProcessors());
         System.out.printf("while measured, the bridge took %d values from the board, published %d, coalesced %d (an unsent value "
@@ -106,6 +135,9 @@ public final class MqttBridgeBench {
                 st.queued(), st.window(), s1.windowWaits() - s0.windowWaits());
         sub.close();
         bridge.close();
+        if (host != null) {
+            host.close();
+        }
         board.close();
         broker.close();
         System.exit(0);
@@ -115,11 +147,12 @@ public final class MqttBridgeBench {
     private static java.util.Map<String, Long> cpu() {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         java.util.Map<String, Long> m = new java.util.HashMap<>(java.util.Map.of("peer", 0L, "broker", 0L, "paho", 0L, "sub", 0L,
-                "board", 0L));
+                "board", 0L, "host", 0L, "io", 0L));
         for (java.lang.management.ThreadInfo t : mx.dumpAllThreads(false, false)) {
             String n = t.getThreadName();
             String role = n.startsWith("mqtt-peer") ? "peer" : n.startsWith("mqtt-broker") ? "broker"
                     : n.startsWith("MQTT") && n.contains("bench-sub") ? "sub" : n.startsWith("MQTT") ? "paho"
+                    : n.startsWith("host relay") ? "host" : n.startsWith("spectrum-io") ? "io"
                     : n.contains("bench") ? "board" : null;
             long c = mx.getThreadCpuTime(t.getThreadId());
             if (role != null && c > 0) {
@@ -186,13 +219,13 @@ public final class MqttBridgeBench {
         private final AtomicLong n = new AtomicLong();
         private volatile boolean recording;
 
-        Subscriber(String url, long capacity) throws MqttException {
+        Subscriber(String url, long capacity, String filter) throws MqttException {
             lat = new long[(int) Math.min(capacity, 20_000_000L)];
             downstream = new long[lat.length];
             client = new MqttAsyncClient(url.replace("mqtt://", "tcp://"), "bench-sub", new MemoryPersistence());
             client.setCallback(this);
             client.connect().waitForCompletion(5_000);
-            client.subscribe("spectrum/bench/bench/#", Integer.getInteger("bench.subQos", 1)).waitForCompletion(5_000);
+            client.subscribe(filter, Integer.getInteger("bench.subQos", 1)).waitForCompletion(5_000);
         }
 
         void reset() {

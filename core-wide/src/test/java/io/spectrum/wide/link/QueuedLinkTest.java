@@ -341,6 +341,35 @@ class QueuedLinkTest {
         }
     }
 
+    /**
+     * The node counts a frame it could not decode (more TLVs than its index) on the link it came
+     * from, i.e. on this link's stats: the I/O thread's mirror of the inner link's counters adds
+     * the inner link's own drops to it and never overwrites the node's (they were lost before,
+     * so the overload warning never fired).
+     */
+    @Test
+    void theNodesInvalidFramesSurviveTheMirrorOfTheInnerLinksCounters() {
+        ScriptedLink inner = new ScriptedLink(1, false);
+        QueuedLink link = QueuedLink.wrap(inner, QueuedLinkConfig.defaults());
+        NodeSide node = new NodeSide(1);
+        try {
+            link.stats().droppedInvalid += 3; // the node thread: three frames it could not decode
+            inner.stats().droppedInvalid = 2; // the inner link's own
+            inner.generate(10); // traffic: the I/O thread mirrors the counters
+            node.pumpUntil(link, () -> node.received[0] == 10, "the 10 frames");
+            long guard = System.nanoTime() + NodeSide.GUARD_NANOS;
+            while (link.stats().droppedInvalid != 5) {
+                Thread.onSpinWait();
+                assertTrue(System.nanoTime() - guard < 0, "droppedInvalid " + link.stats().droppedInvalid + ", not 3 + 2");
+            }
+            inner.generate(10);
+            node.pumpUntil(link, () -> node.received[0] == 20, "10 more frames");
+            assertEquals(5, link.stats().droppedInvalid, "nothing added twice");
+        } finally {
+            link.close();
+        }
+    }
+
     /** A FWD frame whose first child is the 1-byte opcode, then a tag byte (what the test reads back). */
     static byte[] fwd(int opcode, int tag) {
         return new byte[] {(byte) TlvType.FWD, (byte) Opt.PL, 10, 0, (byte) TlvType.VALUE, 0, 1, 0, (byte) opcode,

@@ -21,15 +21,26 @@ import java.util.concurrent.TimeUnit;
  * subscribed because of it): a walk of the board's tree through the node's remote client, the
  * way the client's {@link TreeWalk} walks a node — {@code :children[]} of each vertex, the composed
  * READ of the vertex for a node without that field, and the mount's configured top-level names for
- * a board whose root cannot be listed. One request per mount in flight; a mount is walked when its
+ * a board whose root cannot be listed. Up to {@link #WINDOW} listings per mount in flight; a mount is walked when its
  * board comes up and again every {@link #REWALK_NANOS}. {@code $} names (the node's own) are
  * skipped. Node thread only.
+ *
+ * <p>A vertex whose listing the board refuses (its answer does not fit the board's frame:
+ * {@code flow::backpressure}) or does not answer within {@link #GIVE_UP_NANOS} is not silently taken
+ * for a leaf: the operator is told once, in one line naming the vertex and the reason, until its
+ * listing works again (a subscription to it is then fed whole, on its own host vertex).
  */
 final class BoardTree {
     static final long REWALK_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final int MAX_DEPTH = 8;
     private static final int MAX_VERTICES = 2048;
+    /**
+     * Listings in flight per mount: a walk asks every vertex, leaves too, so one at a time made a
+     * board of 1,000 vertices 1,000 sequential round trips (tens of seconds on a busy host, during
+     * which a subscription to the subtree was fed whole, on one host vertex).
+     */
+    static final int WINDOW = 32;
     private static final byte[] CHILDREN = Requests.children();
 
     private static final class Item {
@@ -43,6 +54,9 @@ final class BoardTree {
         }
     }
 
+    /** One listing asked: its request handle, its item, when it went out. */
+    private record InFlight(int request, Item item, long sentAt) { }
+
     private static final class Walk {
         final Mount mount;
         final Deque<Item> pending = new ArrayDeque<>();
@@ -50,8 +64,9 @@ final class BoardTree {
         final Map<String, Boolean> found = new TreeMap<>();
         /** The last complete walk's, in path order. */
         Map<String, Boolean> last = new TreeMap<>();
-        int request = -1;
-        long sentAt;
+        /** The listings asked and not answered yet, at most {@link #WINDOW}. */
+        final List<InFlight> inFlight = new ArrayList<>();
+        boolean walking;
         long startedAt = Long.MIN_VALUE / 2;
         boolean due = true;
 
@@ -64,11 +79,15 @@ final class BoardTree {
     private final Declarations declarations;
     private final Map<String, Walk> walks = new HashMap<>();
     private final byte[] result;
+    private final java.util.function.Consumer<String> warnings;
+    /** What was warned about, per host path (the code or -1 for no answer): told once until it changes. */
+    private final Map<String, Integer> warned = new HashMap<>();
 
-    BoardTree(ServingNode node, Declarations declarations, int resultBytes) {
+    BoardTree(ServingNode node, Declarations declarations, int resultBytes, java.util.function.Consumer<String> warnings) {
         this.node = node;
         this.declarations = declarations;
         this.result = new byte[resultBytes];
+        this.warnings = warnings;
     }
 
     void add(Mount m) {
@@ -124,6 +143,15 @@ final class BoardTree {
         return null;
     }
 
+    /** One line per vertex and reason, until the reason changes or the listing works. */
+    private void warn(Walk w, Item item, int code, String why) {
+        String at = host(w.mount, item.remote);
+        Integer before = warned.put(at, code);
+        if (before == null || before != code) {
+            warnings.accept("cannot list the children of " + at + ": " + why);
+        }
+    }
+
     private static String host(Mount m, String remote) {
         return "/".equals(remote) ? m.root() : m.root() + remote;
     }
@@ -139,28 +167,36 @@ final class BoardTree {
 
     private boolean step(Walk w, long now) {
         RemoteClient client = node.remote();
-        if (w.request >= 0) {
-            if (client.requestState(w.request) != RemoteClient.DONE) {
-                if (now - w.sentAt > GIVE_UP_NANOS) {
-                    declarations.abandon(w.request, now); // a late answer must not land on another request
-                    w.request = -1;
+        for (int i = 0; i < w.inFlight.size(); i++) {
+            InFlight f = w.inFlight.get(i);
+            if (client.requestState(f.request()) != RemoteClient.DONE) {
+                if (now - f.sentAt() > GIVE_UP_NANOS) {
+                    warn(w, f.item(), -1, "the board did not answer the listing within "
+                            + TimeUnit.NANOSECONDS.toSeconds(GIVE_UP_NANOS) + " s (the walk starts again later)");
+                    for (InFlight g : w.inFlight) { // a late answer must not land on another request
+                        declarations.abandon(g.request(), now);
+                    }
+                    w.inFlight.clear();
                     w.pending.clear(); // the board is busy or gone: try again later
                     w.found.clear();
+                    w.walking = false;
                     w.startedAt = now;
+                    return false;
                 }
-                return false;
+                continue;
             }
-            Item item = w.pending.peekFirst();
-            int code = client.requestError(w.request);
-            int n = code == WireError.OK ? client.requestResult(w.request, result, 0) : 0;
-            client.release(w.request);
-            w.request = -1;
-            answered(w, item, code, n);
-        } else if (w.pending.isEmpty()) {
+            int code = client.requestError(f.request());
+            int n = code == WireError.OK ? client.requestResult(f.request(), result, 0) : 0;
+            client.release(f.request());
+            w.inFlight.remove(i--);
+            answered(w, f.item(), code, n);
+        }
+        if (!w.walking) {
             if (!w.due && now - w.startedAt < REWALK_NANOS) {
                 return false;
             }
             w.due = false;
+            w.walking = true;
             w.startedAt = now;
             w.found.clear();
             if (w.mount.top().isEmpty()) {
@@ -171,20 +207,24 @@ final class BoardTree {
                 }
             }
         }
-        if (w.pending.isEmpty()) { // the walk is complete
+        if (w.pending.isEmpty() && w.inFlight.isEmpty()) { // the walk is complete
+            w.walking = false;
             if (!w.found.equals(w.last)) {
                 w.last = new TreeMap<>(w.found);
                 return true;
             }
             return false;
         }
-        Item next = w.pending.peekFirst();
-        NodePath p = NodePath.of(next.remote);
-        int k = next.composed ? client.read(w.mount.link(), w.mount.peer(), p)
-                : client.readField(w.mount.link(), w.mount.peer(), p, CHILDREN);
-        if (k >= 0) {
-            w.request = k;
-            w.sentAt = now;
+        while (w.inFlight.size() < WINDOW && !w.pending.isEmpty()) {
+            Item next = w.pending.peekFirst();
+            NodePath p = NodePath.of(next.remote);
+            int k = next.composed ? client.read(w.mount.link(), w.mount.peer(), p)
+                    : client.readField(w.mount.link(), w.mount.peer(), p, CHILDREN);
+            if (k < 0) {
+                break; // no request slot now: the next poll asks again
+            }
+            w.pending.removeFirst();
+            w.inFlight.add(new InFlight(k, next, now));
         }
         return false;
     }
@@ -192,9 +232,9 @@ final class BoardTree {
     private void answered(Walk w, Item item, int code, int n) {
         if (code == WireError.SCHEMA_NOT_FOUND && !item.composed) {
             item.composed = true; // no :children field there: the composed READ lists them
+            w.pending.addFirst(item);
             return;
         }
-        w.pending.removeFirst();
         List<String> names = null;
         if (code == WireError.OK) {
             byte[] v = java.util.Arrays.copyOf(result, n);
@@ -202,6 +242,13 @@ final class BoardTree {
             if (names == null) {
                 names = List.of(); // a plain value: a leaf
             }
+        }
+        if (names == null && code != WireError.PATH_NOT_FOUND && code != WireError.ACCESS_DENIED) {
+            warn(w, item, code, "the board refused its listing: " + WireError.identity(code)
+                    + (code == WireError.FLOW_BACKPRESSURE ? " (the listing does not fit the board's frame or the host's"
+                    + " result buffer)" : "") + "; it is taken for a leaf, so a subscription to it is fed whole");
+        } else {
+            warned.remove(host(w.mount, item.remote));
         }
         if (names == null) { // refused (absent, denied): a named top still shows, as a leaf
             if (item.depth > 0 && code != WireError.ACCESS_DENIED) {

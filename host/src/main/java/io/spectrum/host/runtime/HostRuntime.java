@@ -75,10 +75,31 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * remote writes (deliveries), so remote writes to undeclared vertices are allowed here (a
      * client's write under a mount is forwarded to the board, whose declarations gate it); tables
      * sized for a few dozen boards and their walks.
+     *
+     * <p>Sized for what a host relays (issue 15: a board with 1,000 vertices bridged whole):
+     * <ul>
+     * <li>{@code maxTlvsPerFrame} 4,096 and {@code frameBytes} 16 KiB: a board's {@code :children[]}
+     *     answer is two TLVs per child, so the default index of 128 TLVs dropped the answer for a
+     *     vertex of 60 or more children as undecodable, and the walk never learnt them (the
+     *     subscription under the mount then got the subtree on one host vertex);</li>
+     * <li>{@code remoteResultBytes} 16 KiB: the answer the host's remote client keeps per request
+     *     (about 12 bytes per child name: ~1,300 children);</li>
+     * <li>{@code maxRemoteSubscriptions} 2,048: one upstream edge per board leaf that someone
+     *     listens to, plus the walk's and the declarations' reads, share this table;</li>
+     * <li>{@code peerDeliveriesPerSecond} 100,000 (burst 10,000) instead of the node default of
+     *     2,000/s: a host's clients are bounded by its links' per-peer drop-oldest queues
+     *     ({@link io.spectrum.wide.link.QueuedLink}, a persistently slow peer disconnected), and a
+     *     client of the host (the MQTT bridge of {@code spectrum host --mqtt}) following a board of
+     *     1,000 vertices at 10 Hz needs 10,000/s; the rate still caps a runaway peer and is counted
+     *     and warned when hit ({@code deliveriesDropped}).</li>
+     * </ul>
+     * Every ceiling still refuses visibly: a table in the BoundedResource vocabulary, a link counter
+     * with its operator warning ({@code OverloadLog}), or the walk's own warning ({@link BoardTree}).
      */
     public static final NodeConfig HOST_CONFIG = NodeConfig.builder().remoteWritesToUndeclared(true)
             .serveSubscriptionsUnderMounts(true).maxMounts(64).maxLinks(72).maxVertices(4096).maxSubscribers(4096)
-            .maxKeyBytes(128).maxRemoteSubscriptions(512).remoteResultBytes(4096).build();
+            .maxKeyBytes(128).maxRemoteSubscriptions(2048).remoteResultBytes(16 * 1024).frameBytes(16 * 1024)
+            .maxTlvsPerFrame(4096).peerDeliveriesPerSecond(100_000).peerDeliveryBurst(10_000).build();
 
     /** A value delivered to a {@link #watch} subscription (copied off the node thread's buffers). */
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
@@ -109,6 +130,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Map<String, Long> recordedSeq = new HashMap<>();
     /** The unit each vertex's history is in (node thread). */
     private final Map<String, String> recordedUnit = new HashMap<>();
+    private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
     private volatile HostSnapshot snapshot;
     private volatile boolean running;
     private boolean dirty = true;
@@ -166,14 +188,27 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
         this.declarations = new Declarations(node);
         this.loop = new NodeLoop("host " + name, node, this::step);
-        this.tree = new BoardTree(node, declarations, 64 * 1024);
-        this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile));
+        this.tree = new BoardTree(node, declarations, 64 * 1024, this::warn);
+        this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
+                this::warn);
         this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
         node.setActivityListener(upstream);
     }
 
     public String name() {
         return name;
+    }
+
+    /**
+     * Where the host's operator warnings go (a ceiling hit, a board's listing or upstream
+     * subscription refused): one line each, {@code warning: host NAME: …}; stderr by default.
+     */
+    public void onWarning(java.util.function.Consumer<String> sink) {
+        warnings = java.util.Objects.requireNonNull(sink);
+    }
+
+    private void warn(String what) {
+        warnings.accept("warning: host " + name + ": " + what);
     }
 
     /** The node; touch it only on the node thread ({@link #onNodeThread}). */

@@ -29,11 +29,16 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>An append the board did not answer within {@link #RESEND_NANOS} (a board still starting) is
  * sent again; a refused one (a path the board does not have) is tried again after
- * {@link #RETRY_REFUSED_NANOS} while a client still wants it. Node thread only.
+ * {@link #RETRY_REFUSED_NANOS} while a client still wants it. Refusals are never silent: the host's
+ * own (its remote-subscription table full, counted in {@code node.remoteSubscriptions}) and the
+ * board's (e.g. {@code flow::backpressure}: the host over the board's slots per peer) are told to
+ * the operator in one line per {@link #WARN_NANOS}, with how many and the first path and reason.
+ * Node thread only.
  */
 final class Upstream implements ActivityListener {
     static final long RESEND_NANOS = TimeUnit.SECONDS.toNanos(2);
     static final long RETRY_REFUSED_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final long WARN_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     /** One upstream edge: the host vertex it feeds, its mount, the client-table handle. */
     static final class Edge {
@@ -75,12 +80,19 @@ final class Upstream implements ActivityListener {
     private final TreeSet<String> active = new TreeSet<>();
     private final Map<String, Edge> edges = new HashMap<>();
     private boolean changed;
+    private final java.util.function.Consumer<String> warnings;
+    /** Refusals since the last warning line: how many, and the first one's words. */
+    private long refusedSinceWarning;
+    private String firstRefusal;
+    private long warnedAt = Long.MIN_VALUE / 2;
 
     /**
      * @param wake asks for {@link #reconcile} soon on the node thread (the notice arrives inside the
      *     node's own bookkeeping, where no remote request is sent)
      */
-    Upstream(ServingNode node, Mounts mounts, Tree tree, Declarations declarations, Runnable wake) {
+    Upstream(ServingNode node, Mounts mounts, Tree tree, Declarations declarations, Runnable wake,
+             java.util.function.Consumer<String> warnings) {
+        this.warnings = warnings;
         this.node = node;
         this.mounts = mounts;
         this.tree = tree;
@@ -154,6 +166,14 @@ final class Upstream implements ActivityListener {
                 any |= keep(client, e, now);
             }
         }
+        if (refusedSinceWarning > 0 && now - warnedAt >= WARN_NANOS) {
+            warnings.accept(refusedSinceWarning + " upstream subscription" + (refusedSinceWarning == 1 ? "" : "s")
+                    + " refused (first: " + firstRefusal + "); retried every "
+                    + TimeUnit.NANOSECONDS.toSeconds(RETRY_REFUSED_NANOS) + " s while someone listens");
+            refusedSinceWarning = 0;
+            firstRefusal = null;
+            warnedAt = now;
+        }
         return any;
     }
 
@@ -164,6 +184,9 @@ final class Upstream implements ActivityListener {
                 DeliveryPolicy.DURABILITY_REQUEST);
         if (e.handle < 0) {
             e.refusal = -e.handle;
+            refused(e, "by this host: " + io.spectrum.wire.WireError.identity(e.refusal)
+                    + (e.refusal == io.spectrum.wire.WireError.FLOW_BACKPRESSURE
+                    ? " (its remote-subscription table is full: maxRemoteSubscriptions)" : ""));
         }
         declarations.watch(e.mount, e.remote, e.local);
     }
@@ -174,6 +197,11 @@ final class Upstream implements ActivityListener {
         if (state == RemoteClient.REFUSED) {
             if (e.handle >= 0) {
                 e.refusal = client.error(e.handle);
+                if (e.refusal != io.spectrum.wire.WireError.PATH_NOT_FOUND) { // a path the board lacks is no ceiling
+                    refused(e, "by the board: " + io.spectrum.wire.WireError.identity(e.refusal)
+                            + (e.refusal == io.spectrum.wire.WireError.FLOW_BACKPRESSURE
+                            ? " (the host is over the board's share of slots per peer, or the board's table is full)" : ""));
+                }
                 client.forget(e.handle);
                 e.handle = -1;
                 e.since = now;
@@ -187,6 +215,12 @@ final class Upstream implements ActivityListener {
             subscribe(e, now);
         }
         return false;
+    }
+
+    private void refused(Edge e, String why) {
+        if (refusedSinceWarning++ == 0) {
+            firstRefusal = e.local + " " + why;
+        }
     }
 
     private void drop(RemoteClient client, Edge e) {

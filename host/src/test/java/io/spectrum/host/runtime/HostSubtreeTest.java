@@ -48,10 +48,14 @@ class HostSubtreeTest {
         }
     }
 
-    /** A board: {@code n} vertices /bench/v&lt;i&gt;, each written every 100 ms. */
-    private UdpLink board(int n) throws java.io.IOException {
+    /**
+     * A board: {@code n} vertices /bench/v&lt;i&gt;, each written every 100 ms; its frame is
+     * {@code frameBytes} (a listing of n children is about 12 n bytes) and the host may hold a slot
+     * per vertex.
+     */
+    private UdpLink board(int n, int frameBytes) throws java.io.IOException {
         NarrowNode node = new NarrowNode(NodeConfig.builder().maxVertices(n + 64).maxSubscribers(2 * n + 64)
-                .slotsPerPeer(2 * n + 64).peerDeliveriesPerSecond(0).build());
+                .slotsPerPeer(2 * n + 64).peerDeliveriesPerSecond(0).frameBytes(frameBytes).build());
         NodePath[] paths = new NodePath[n];
         VertexSchema s = VertexSchema.value(8, true).readOnly().build();
         for (int i = 0; i < n; i++) {
@@ -81,9 +85,9 @@ class HostSubtreeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {200})
+    @ValueSource(ints = {5, 40, 64, 200, 1000})
     void aSubtreeSubscriptionUnderAMountGetsEveryChild(int n) throws Exception {
-        UdpLink boardLink = board(n);
+        UdpLink boardLink = board(n, 32 * 1024);
         UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
         UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         HostService host = new HostService("host", List.of(new HostService.Board("board1", toBoard)), List.of(clients), -1,
@@ -123,7 +127,7 @@ class HostSubtreeTest {
      */
     @org.junit.jupiter.api.Test
     void aClientThatNeverSendsAgainKeepsReceiving() throws Exception {
-        UdpLink boardLink = board(5);
+        UdpLink boardLink = board(5, 4096);
         UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
         UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         HostService host = new HostService("host", List.of(new HostService.Board("board1", toBoard)), List.of(clients), -1,
@@ -150,5 +154,29 @@ class HostSubtreeTest {
         double quiet = (System.nanoTime() - last[0]) / 1e9;
         assertTrue(quiet < 2, "still receiving after 30 s: the last of " + count[0] + " deliveries came "
                 + quiet + " s ago, " + (last[0] - start) / 1e9 + " s after subscribing; " + host.runtime().snapshot().links());
+    }
+
+    /**
+     * A listing the board cannot answer (200 children do not fit its 1 KiB frame: it answers
+     * {@code flow::backpressure}) is told to the operator in one line naming the vertex, not taken
+     * for a leaf in silence.
+     */
+    @org.junit.jupiter.api.Test
+    void aListingTheBoardRefusesIsWarnedOnce() throws Exception {
+        UdpLink boardLink = board(200, 1024);
+        UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        HostService host = new HostService("host", List.of(new HostService.Board("board1", toBoard)), List.of(), -1,
+                false, new PrintWriter(OutputStream.nullOutputStream()));
+        closing.add(host);
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        host.runtime().onWarning(warnings::add);
+        host.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (warnings.stream().noneMatch(w -> w.contains("/board1/bench")) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(List.of("warning: host host: cannot list the children of /board1/bench: the board refused its listing: "
+                + "tr::flow::backpressure (the listing does not fit the board's frame or the host's result buffer); it is "
+                + "taken for a leaf, so a subscription to it is fed whole"), warnings);
     }
 }
