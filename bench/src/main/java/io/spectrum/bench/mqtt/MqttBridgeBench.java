@@ -60,7 +60,8 @@ public final class MqttBridgeBench {
         Paced program = new Paced(vertices, hz);
         NodeConfig.Builder cb = NodeConfig.builder().maxVertices(vertices + 64).peerDeliveriesPerSecond(0);
         if (viaHost) { // one upstream slot per vertex from the host, and room for the listing of /bench
-            cb.maxSubscribers(2 * vertices + 64).slotsPerPeer(2 * vertices + 64).frameBytes(Math.max(4096, 16 * vertices + 1024));
+            cb.maxSubscribers(2 * vertices + 64).slotsPerPeer(2 * vertices + 64).recordBytes(256 * vertices + 65536)
+                    .frameBytes(Math.max(4096, 16 * vertices + 1024));
         }
         Board board = new Board("bench", cb.build(), program);
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);

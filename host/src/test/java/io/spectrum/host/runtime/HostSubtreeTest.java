@@ -55,7 +55,7 @@ class HostSubtreeTest {
      */
     private UdpLink board(int n, int frameBytes) throws java.io.IOException {
         NarrowNode node = new NarrowNode(NodeConfig.builder().maxVertices(n + 64).maxSubscribers(2 * n + 64)
-                .slotsPerPeer(2 * n + 64).peerDeliveriesPerSecond(0).frameBytes(frameBytes).build());
+                .slotsPerPeer(2 * n + 64).recordBytes(256 * n + 65536).peerDeliveriesPerSecond(0).frameBytes(frameBytes).build());
         NodePath[] paths = new NodePath[n];
         VertexSchema s = VertexSchema.value(8, true).readOnly().build();
         for (int i = 0; i < n; i++) {
