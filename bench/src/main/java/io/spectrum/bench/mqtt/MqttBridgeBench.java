@@ -153,7 +153,7 @@ public final class MqttBridgeBench {
             String n = t.getThreadName();
             String role = n.startsWith("mqtt-peer") ? "peer" : n.startsWith("mqtt-broker") ? "broker"
                     : n.startsWith("MQTT") && n.contains("bench-sub") ? "sub" : n.startsWith("MQTT") ? "paho"
-                    : n.startsWith("host relay") ? "host" : n.startsWith("spectrum-io") ? "io"
+                    : n.startsWith("node host relay") ? "host" : n.startsWith("spectrum-io") ? "io"
                     : n.contains("bench") ? "board" : null;
             long c = mx.getThreadCpuTime(t.getThreadId());
             if (role != null && c > 0) {

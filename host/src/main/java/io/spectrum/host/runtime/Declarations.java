@@ -31,6 +31,12 @@ final class Declarations {
     private static final byte[] SETTINGS_APP = Requests.settingsApp();
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * Declaration reads in flight at once: a host that starts following a board of 1,000 vertices
+     * asked all 1,000 at once, which with the 1,000 upstream edges filled the remote client's table
+     * (refusals counted in {@code node.remoteRequests}, warned) and delayed the walk's own listings.
+     */
+    static final int WINDOW = 64;
 
     private static final class Entry {
         final Link link;
@@ -117,13 +123,20 @@ final class Declarations {
     boolean poll(long now) {
         RemoteClient client = node.remote();
         boolean changed = false;
+        int inFlight = 0;
+        for (Entry e : byLocal.values()) {
+            if (!e.known && e.request >= 0) {
+                inFlight++;
+            }
+        }
         for (Map.Entry<String, Entry> m : byLocal.entrySet()) {
             Entry e = m.getValue();
             if (e.known) {
                 continue;
             }
             if (e.request < 0) {
-                if (now - e.triedAt >= RETRY_NANOS) {
+                if (inFlight < WINDOW && now - e.triedAt >= RETRY_NANOS) {
+                    inFlight++;
                     e.triedAt = now;
                     int k = client.readField(e.link, e.peer, e.remote, SETTINGS_APP);
                     e.request = k;

@@ -96,10 +96,13 @@ public final class HostService implements AutoCloseable {
     /**
      * Each link gets its own I/O thread that hands frames to the node through a queue, and a bounded
      * outbound queue per peer (drop-oldest, a persistently slow peer disconnected: docs/links.md,
-     * "QueuedLink"), so a slow client never stalls the node or the other clients.
+     * "QueuedLink"), so a slow client never stalls the node or the other clients. Up to 8,192
+     * received frames wait for the node thread (the default 1,024 overflowed when the host started
+     * following a board of 1,000 vertices: each edge's append answer and first value arrive in one
+     * burst, and a dropped answer waits 2 s for its re-send).
      */
     private static Link queued(Link link) {
-        return QueuedLink.wrap(link, QueuedLinkConfig.defaults());
+        return QueuedLink.wrap(link, QueuedLinkConfig.builder().inboundFrames(8192).build());
     }
 
     private DashboardServer startDashboard() throws IOException {
