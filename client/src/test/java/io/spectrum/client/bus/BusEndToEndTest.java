@@ -240,6 +240,25 @@ class BusEndToEndTest {
 
     @ParameterizedTest
     @EnumSource(Via.class)
+    void aCallQueuedBehindAFullServiceIsCancelledBeforeDispatch(Via via) throws Exception {
+        BusClient service = client(via, "slow");
+        BusClient caller = client(via, "impatient");
+        List<Request> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+        service.serve("slow.op", 4, 1, got::add); // one in flight: the second call waits in the queue
+        BusClient.PendingCall first = caller.call("slow.op", "op", text("1"), null);
+        for (int i = 0; i < 200 && got.isEmpty(); i++) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, got.size());
+        BusClient.PendingCall second = caller.call("slow.op", "op", text("2"), null);
+        assertEquals("cancelled-before-dispatch", second.cancel(), "queued: no invocation happened");
+        assertEquals("execution-unknown", first.cancel(), "dispatched: cancelling cannot undo it");
+        Thread.sleep(100);
+        assertEquals(1, got.size(), "the cancelled call never reached the service");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Via.class)
     void theServiceDyingMidCallFailsTheCallWithTheLostIncarnation(Via via) throws Exception {
         BusClient service = client(via, "worker");
         BusClient caller = client(via, "boss");
