@@ -34,13 +34,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *       the service, the service's reply, the result delivery); the caller then consumes the result
  *       (outside the timed window). {@code calls} round trips after {@code warmup}, split over the
  *       callers; p50/p95/p99/max over all of them, and the calls per second that one-in-flight
- *       gives.</li>
+ *       gives. {@code paceMicros=N} waits N µs after each call (e.g. 16000: one call a 60 Hz
+ *       frame, as in the reference's figures), so every thread has gone idle when the next call comes.</li>
  *   <li><b>throughput</b>: each caller runs {@code inflight} threads, each with one call in flight
  *       (so callers × inflight calls in flight), for {@code seconds}; completed (and consumed)
  *       calls per second.</li>
  * </ul>
  *
- * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.bus.RpcBench [calls=20000] [warmup=2000] [callers=1,2,4] [inflight=8] [seconds=5] [via=unix,inproc]</pre>
+ * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.bus.RpcBench [calls=20000] [warmup=2000] [callers=1,2,4] [inflight=8] [seconds=5] [via=unix,inproc] [paceMicros=0]</pre>
  *
  * <p>Idle waiting parks: the client's I/O thread at most 200 µs, the bus's agent at most 100 µs.
  * {@code -Dspectrum.bus.client.maxParkNanos=N} and {@code -Dspectrum.bus.maxParkNanos=N} change
@@ -60,22 +61,23 @@ public final class RpcBench {
         int warmup = HostVsMosquitto.intArg(args, "warmup", 2_000);
         int inflight = HostVsMosquitto.intArg(args, "inflight", 8);
         int seconds = HostVsMosquitto.intArg(args, "seconds", 5);
+        long paceNanos = HostVsMosquitto.intArg(args, "paceMicros", 0) * 1_000L;
         int[] callerCounts = Arrays.stream(HostVsMosquitto.arg(args, "callers", "1,2,4").split(","))
                 .mapToInt(s -> Integer.parseInt(s.trim())).toArray();
         List<Via> vias = Arrays.stream(HostVsMosquitto.arg(args, "via", "unix,inproc").split(","))
                 .map(s -> Via.valueOf(s.trim().toUpperCase())).toList();
         System.out.printf("java %s; %d cpus; load %s; client park <= %d ns, bus park <= %s ns; calls %d (+%d warm-up), "
-                + "inflight %d per caller for %d s%n", System.getProperty("java.version"),
+                + "pace %d us; inflight %d per caller for %d s%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), load(),
                 Long.getLong("spectrum.bus.client.maxParkNanos", 200_000L),
-                Long.getLong("spectrum.bus.maxParkNanos", 100_000L), calls, warmup, inflight, seconds);
+                Long.getLong("spectrum.bus.maxParkNanos", 100_000L), calls, warmup, paceNanos / 1_000, inflight, seconds);
         System.out.printf("%-7s %7s %9s %9s %9s %9s %11s %14s %12s  %s%n", "via", "callers", "p50 ms", "p95 ms",
                 "p99 ms", "max ms", "1-fl call/s", "in flight", "calls/s", "load");
         for (Via via : vias) {
             Path dir = Files.createTempDirectory("rpc-bench");
             try (Bench b = new Bench(dir, via)) {
                 for (int callers : callerCounts) {
-                    b.row(callers, calls, warmup, inflight, seconds);
+                    b.row(callers, calls, warmup, paceNanos, inflight, seconds);
                 }
             } finally {
                 try (var s = Files.walk(dir)) {
@@ -119,7 +121,7 @@ public final class RpcBench {
         }
 
         /** Measures one row: a fresh service and {@code callers} fresh caller clients. */
-        Result row(int callers, int calls, int warmup, int inflight, int seconds) throws Exception {
+        Result row(int callers, int calls, int warmup, long paceNanos, int inflight, int seconds) throws Exception {
             List<BusClient> clients = new ArrayList<>();
             try {
                 BusClient service = client("svc");
@@ -155,6 +157,9 @@ public final class RpcBench {
                     long[] t = new long[mine];
                     for (int k = 0; k < mine; k++) {
                         t[k] = roundTrip(c);
+                        if (paceNanos > 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(paceNanos); // calls far apart: every thread idles between them
+                        }
                     }
                     rtt[i] = t;
                 });
@@ -182,8 +187,8 @@ public final class RpcBench {
                 for (int i = clients.size() - 1; i >= 0; i--) {
                     clients.get(i).close();
                 }
-                for (int i = 0; i < 500 && host.stats().services() > 0; i++) {
-                    Thread.sleep(10); // the service's name is free for the next row
+                for (int i = 0; i < 500 && host.stats().connections() > 0; i++) {
+                    Thread.sleep(10); // the names (and the service) are free for the next row
                 }
             }
         }

@@ -56,9 +56,21 @@ class BusExamplesTest {
         host.close();
     }
 
+    /**
+     * Waits until the bus has noticed the previous run's clients leave: a name is the bus's only
+     * while its connection lives, and a closed socket reaches the bus a moment after close().
+     */
+    private void awaitNoConnections() throws InterruptedException {
+        for (int i = 0; i < 500 && host.stats().connections() > 0; i++) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, host.stats().connections(), "the previous run's clients are gone");
+    }
+
     @Test
     void theViewerVerifiesEachFrameAndTheStoreHoldsOneObjectUntilBothRelease() throws Exception {
         for (int run = 1; run <= 2; run++) {
+            awaitNoConnections();
             try (FrameViewer viewer = new FrameViewer(Args.connect(socket, "viewer"), SubscriptionMode.BOUNDED);
                     FramePublisher camera = new FramePublisher(Args.connect(socket, "camera"))) {
                 FramePublisher.Published p = camera.publish(run);
@@ -90,6 +102,7 @@ class BusExamplesTest {
     @Test
     void aSlowLatestViewerSeesTheNewestFrameAndHowManyItReplaced() throws Exception {
         for (int run = 1; run <= 2; run++) {
+            awaitNoConnections();
             try (FrameViewer viewer = new FrameViewer(Args.connect(socket, "viewer"), SubscriptionMode.LATEST);
                     FramePublisher camera = new FramePublisher(Args.connect(socket, "camera"))) {
                 camera.publish(1).release();
@@ -119,6 +132,7 @@ class BusExamplesTest {
     @Test
     void theCallerGetsTheSumsAndACancelStateOfTheFour() throws Exception {
         for (int run = 1; run <= 2; run++) {
+            awaitNoConnections();
             ByteArrayOutputStream printed = new ByteArrayOutputStream();
             AddCaller.Outcome o;
             try (AddService calc = new AddService(Args.connect(socket, "calc"));
@@ -140,10 +154,8 @@ class BusExamplesTest {
                 }
                 assertTrue(calc.served() >= 12, "the service answered every call: " + calc.served());
             }
-            for (int i = 0; i < 200 && host.stats().services() > 0; i++) {
-                Thread.sleep(10);
-            }
-            assertEquals(0, host.stats().services(), "the name is free for the next run");
+            awaitNoConnections();
+            assertEquals(0, host.stats().services(), "the service's name is free for the next run");
         }
     }
 
