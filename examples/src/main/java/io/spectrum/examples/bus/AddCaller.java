@@ -69,9 +69,15 @@ public final class AddCaller {
     }
 
     public static void main(String[] args) {
-        Args.run(args, "AddCaller SOCKET [NAME=add-caller] [N=10]", a -> {
+        Args.exit(run(args));
+    }
+
+    /** {@code main} without the exit: 0, 1 (the bus refused or went away) or 2 (bad arguments). */
+    static int run(String[] args) {
+        return Args.run(args, "AddCaller SOCKET [NAME=add-caller] [N=10]", a -> {
+            int n = a.intAt(2, 10);
             try (BusClient bus = Args.connect(a.socket(), a.get(1, "add-caller"))) {
-                run(bus, a.intAt(2, 10), System.out);
+                run(bus, n, System.out);
             }
         });
     }

@@ -82,7 +82,12 @@ public final class AddService implements AutoCloseable {
     }
 
     public static void main(String[] args) {
-        Args.run(args, "AddService SOCKET [NAME=calc]", a -> {
+        Args.exit(run(args));
+    }
+
+    /** {@code main} without the exit: 0, 1 (the bus refused or went away) or 2 (bad arguments). */
+    static int run(String[] args) {
+        return Args.run(args, "AddService SOCKET [NAME=calc]", a -> {
             CountDownLatch stop = new CountDownLatch(1);
             try (AddService s = new AddService(Args.connect(a.socket(), a.get(1, "calc")))) {
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

@@ -42,19 +42,27 @@ final class Args {
         return BusClient.connect(UnixDomainSocketAddress.of(socket), name, TIMEOUT_MILLIS);
     }
 
-    /** Runs {@code body}, printing a refusal or bad arguments as one line and exiting 1. */
-    static void run(String[] args, String usage, Main body) {
+    /** Runs {@code body}: 0, or 1 after printing a refusal as one line, 2 for bad arguments. */
+    static int run(String[] args, String usage, Main body) {
         try {
             body.run(new Args(args, usage));
+            return 0;
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
-            System.exit(2);
+            return 2;
         } catch (BusException e) {
             System.err.println("bus: " + e.getMessage());
-            System.exit(1);
+            return 1;
         } catch (Exception e) {
             System.err.println(e);
-            System.exit(1);
+            return 1;
+        }
+    }
+
+    /** A {@code main}'s ending: exits with {@code rc} when it is not 0. */
+    static void exit(int rc) {
+        if (rc != 0) {
+            System.exit(rc);
         }
     }
 

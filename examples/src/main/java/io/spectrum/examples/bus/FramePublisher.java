@@ -79,7 +79,12 @@ public final class FramePublisher implements AutoCloseable {
     }
 
     public static void main(String[] args) {
-        Args.run(args, "FramePublisher SOCKET [NAME=camera] [FRAMES=10] [INTERVAL_MS=100]", a -> {
+        Args.exit(run(args));
+    }
+
+    /** {@code main} without the exit: 0, 1 (the bus refused or went away) or 2 (bad arguments). */
+    static int run(String[] args) {
+        return Args.run(args, "FramePublisher SOCKET [NAME=camera] [FRAMES=10] [INTERVAL_MS=100]", a -> {
             int frames = a.intAt(2, 10);
             int interval = a.intAt(3, 100);
             try (FramePublisher cam = new FramePublisher(Args.connect(a.socket(), a.get(1, "camera")))) {

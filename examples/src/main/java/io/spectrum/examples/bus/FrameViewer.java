@@ -102,8 +102,13 @@ public final class FrameViewer implements AutoCloseable {
     }
 
     public static void main(String[] args) {
+        Args.exit(run(args));
+    }
+
+    /** {@code main} without the exit: 0, 1 (the bus refused or went away) or 2 (bad arguments). */
+    static int run(String[] args) {
         String usage = "FrameViewer SOCKET [NAME=viewer] [MODE=bounded|latest] [DELAY_MS=0] [FRAMES=0 (forever)]";
-        Args.run(args, usage, a -> {
+        return Args.run(args, usage, a -> {
             SubscriptionMode mode = switch (a.get(2, "bounded")) {
                 case "bounded" -> SubscriptionMode.BOUNDED;
                 case "latest" -> SubscriptionMode.LATEST;

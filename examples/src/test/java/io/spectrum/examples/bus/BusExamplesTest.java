@@ -174,17 +174,29 @@ class BusExamplesTest {
     @Test
     void theMainsRunEndToEnd() throws Exception {
         String sock = socket.toString();
-        Thread viewer = new Thread(() -> FrameViewer.main(new String[] {sock, "viewer", "bounded", "0", "3"}));
+        int[] viewerRc = {-1};
+        Thread viewer = new Thread(() -> viewerRc[0] = FrameViewer.run(new String[] {sock, "viewer", "bounded", "0", "3"}));
         viewer.start();
         for (int i = 0; i < 500 && host.stats().subscriptions() == 0; i++) {
             Thread.sleep(10);
         }
-        FramePublisher.main(new String[] {sock, "camera", "3", "10"});
+        assertEquals(0, FramePublisher.run(new String[] {sock, "camera", "3", "10"}));
         viewer.join(WAIT);
         assertTrue(!viewer.isAlive(), "the viewer saw its 3 frames and returned");
+        assertEquals(0, viewerRc[0]);
         for (int i = 0; i < 200 && host.stats().sealedArtifacts() > 0; i++) {
             Thread.sleep(10);
         }
         assertEquals(0, host.stats().sealedArtifacts(), "every frame consumed and collected");
+
+        assertEquals(1, AddCaller.run(new String[] {sock, "early-caller", "3"}), "no calc.add yet: NO_SERVICE, exit 1");
+        try (AddService calc = new AddService(Args.connect(socket, "calc"))) {
+            assertEquals(0, AddCaller.run(new String[] {sock, "add-caller", "3"}));
+            assertTrue(calc.served() >= 3);
+        }
+        assertEquals(2, AddCaller.run(new String[] {sock, "add-caller", "three"}), "a bad N");
+        assertEquals(2, FrameViewer.run(new String[] {sock, "viewer", "sideways"}), "a bad mode");
+        assertEquals(2, AddService.run(new String[0]), "no socket");
+        assertEquals(1, FramePublisher.run(new String[] {tmp.resolve("nothing.sock").toString()}), "no bus there");
     }
 }
