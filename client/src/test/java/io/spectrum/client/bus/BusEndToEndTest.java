@@ -316,4 +316,49 @@ class BusEndToEndTest {
         assertEquals(3, next.replaced());
         assertArrayEquals(text("p4"), next.payload());
     }
+
+    @ParameterizedTest
+    @EnumSource(Via.class)
+    void callsFromSeveralThreadsOfOneClientAreAllAdmitted(Via via) throws Exception {
+        BusClient service = client(via, "echo");
+        BusClient caller = client(via, "many");
+        service.serve("t.echo", 16, 16, rq -> {
+            try {
+                rq.reply(rq.payload());
+                rq.consume();
+            } catch (BusException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        // the bus refuses a call id at or below the highest it saw; ids must leave in order
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            String me = "t" + t;
+            Thread th = new Thread(() -> {
+                try {
+                    for (int k = 0; k < 50; k++) {
+                        CallResult r = caller.call("t.echo", "echo", text(me + "/" + k), null).result()
+                                .get(TIMEOUT, TimeUnit.MILLISECONDS);
+                        if (r.failure() != null) {
+                            throw r.failure();
+                        }
+                        assertEquals(me + "/" + k, text(r.outcome()));
+                        r.consume();
+                        answered.incrementAndGet();
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            threads.add(th);
+            th.start();
+        }
+        for (Thread th : threads) {
+            th.join(30_000);
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(400, answered.get());
+    }
 }
