@@ -309,8 +309,22 @@ public final class BusClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Cancels {@code callId}. Unless a result was already admitted ({@code completed}), none will
+     * come: the call's future completes now with the cancel as its failure (CALL_GONE, dispatch
+     * {@code not-dispatched} before dispatch, {@code unknown} after), so nothing is left waiting.
+     */
     String cancel(String callId) throws BusException {
-        return call("rpc.cancel", BusFields.of().put("callId", callId)).string("state");
+        String state = call("rpc.cancel", BusFields.of().put("callId", callId)).string("state");
+        if (!state.equals("completed")) {
+            CompletableFuture<CallResult> f = calls.remove(callId);
+            if (f != null) {
+                Dispatch d = state.equals("cancelled-before-dispatch") ? Dispatch.NOT_DISPATCHED : Dispatch.UNKNOWN;
+                f.complete(new CallResult(callId, null, null, null, new byte[0], List.of(),
+                        new BusException(BusError.CALL_GONE, "cancelled: " + state, d), this));
+            }
+        }
+        return state;
     }
 
     boolean reply(Request rq, byte[] outcome, BusFields... attachments) throws BusException {

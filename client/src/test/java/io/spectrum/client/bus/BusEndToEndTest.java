@@ -253,6 +253,11 @@ class BusEndToEndTest {
         BusClient.PendingCall second = caller.call("slow.op", "op", text("2"), null);
         assertEquals("cancelled-before-dispatch", second.cancel(), "queued: no invocation happened");
         assertEquals("execution-unknown", first.cancel(), "dispatched: cancelling cannot undo it");
+        CallResult cancelled = second.result().get(TIMEOUT, TimeUnit.MILLISECONDS);
+        assertEquals(BusError.CALL_GONE, cancelled.failure().code(), "nobody is left waiting for a cancelled call");
+        assertEquals(io.spectrum.wire.Dispatch.NOT_DISPATCHED, cancelled.failure().dispatch());
+        assertEquals(io.spectrum.wire.Dispatch.UNKNOWN,
+                first.result().get(TIMEOUT, TimeUnit.MILLISECONDS).failure().dispatch());
         Thread.sleep(100);
         assertEquals(1, got.size(), "the cancelled call never reached the service");
     }
