@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * An exclusive service {@code calc.add}: each request's payload is {@code "a+b"} (two integers,
  * UTF-8) and the reply is their sum ({@code "5"}), or {@code "error: …"} for anything else. The bus
  * lets one client hold a service name at a time; a second {@code AddService} is refused
- * (SERVICE_TAKEN) until this one stops, and each registration has its own incarnation, which
+ * (CONFLICT) until this one stops, and each registration has its own incarnation, which
  * callers may pin.
  *
  * <pre>java -cp cli/target/spectrum.jar:examples/target/spectrum-examples-0.1.0-SNAPSHOT.jar \
