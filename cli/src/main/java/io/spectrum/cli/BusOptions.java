@@ -80,13 +80,19 @@ public final class BusOptions {
         return f.exitCode;
     }
 
+    /** The first line of {@code message} without a leading {@code KIND: } (a BusException's message starts with its code). */
+    private static String line(String kind, String message) {
+        String m = message == null ? kind : message.lines().findFirst().orElse(kind);
+        return m.startsWith(kind + ": ") ? m.substring(kind.length() + 2) : m;
+    }
+
     /** A command's failure: its exit code, its kind (a bus code or usage/io) and one line. */
     static final class Failure extends Exception {
         final int exitCode;
         final String kind;
 
         Failure(int exitCode, String kind, String message) {
-            super(message == null ? kind : message.lines().findFirst().orElse(kind), null, false, false);
+            super(line(kind, message), null, false, false);
             this.exitCode = exitCode;
             this.kind = kind;
         }
