@@ -5,6 +5,7 @@ import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.NodeProcess;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.host.runtime.MountSpec;
+import io.spectrum.host.view.FabricView;
 import io.spectrum.link.Link;
 import io.spectrum.wide.bus.BusException;
 import picocli.CommandLine;
@@ -216,17 +217,19 @@ public final class HostCommand implements Callable<Integer> {
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
         HostService service = new HostService(name, boards, clients, noDashboard ? -1 : port, ansi, out);
         FabricMirror mirror = null;
-        if (bridge.given()) {
-            if (mqttView) {
-                PrintWriter err = cl.getErr();
-                mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
-                    synchronized (err) {
-                        err.println(note);
-                        err.flush();
-                    }
-                });
-            }
-            service.fabric(new DashboardFabric(bridge, mirror));
+        if (bridge.given() && mqttView) {
+            PrintWriter err = cl.getErr();
+            mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
+                synchronized (err) {
+                    err.println(note);
+                    err.flush();
+                }
+            });
+        }
+        FabricView base = bridge.given() ? new DashboardFabric(bridge, mirror) : FabricView.NONE;
+        BusFabric busView = bus.given() ? new BusFabric(base) : null;
+        if (busView != null || bridge.given()) {
+            service.fabric(busView != null ? busView : base);
         }
         for (Link l : clients) {
             LinkNotices.atStart(l, service.runtime().node()).forEach(cl.getErr()::println);
@@ -265,6 +268,7 @@ public final class HostCommand implements Callable<Integer> {
                     return 2;
                 }
                 HostBusOptions.print(out, busHost);
+                busView.host(busHost.host());
             }
             bridge.start();
             List<String> on = new ArrayList<>(boards.stream().map(b -> b.link().name()).toList());
@@ -285,6 +289,7 @@ public final class HostCommand implements Callable<Integer> {
             return 0;
         } finally {
             if (busHost != null) {
+                busView.host(null);
                 busHost.host().close();
             }
             if (mirror != null) {

@@ -36,7 +36,10 @@ class BusCommandsTest {
     Path tmp;
 
     private static ChildJvm host(List<String> args, List<String> out) throws Exception {
-        List<String> all = new java.util.ArrayList<>(List.of("host", "--no-dashboard", "--lines"));
+        List<String> all = new java.util.ArrayList<>(List.of("host", "--lines"));
+        if (!args.contains("--port")) {
+            all.add("--no-dashboard");
+        }
         all.addAll(args);
         ChildJvm h = new ChildJvm("host", List.of("-Xmx128m"), all, out::add);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -73,7 +76,7 @@ class BusCommandsTest {
         List<String> out = new CopyOnWriteArrayList<>();
         BusClient svc;
         ChildJvm child;
-        try (ChildJvm h = host(List.of("--bus", bus, "--duration", "12"), out)) {
+        try (ChildJvm h = host(List.of("--bus", bus, "--duration", "12", "--port", "0"), out)) {
             child = h;
             assertTrue(out.contains("[host] bus: " + socket + " (store " + socket + ".store)"), out.toString());
             assertTrue(out.stream().anyMatch(l -> l.startsWith("[host] bus: no --bus-grants: every client may")), out.toString());
@@ -97,6 +100,16 @@ class BusCommandsTest {
             assertEquals("calc.add", list.get(0).get("name").asText());
             assertEquals("calc", list.get(0).get("holder").asText());
             assertEquals(j.get("serviceIncarnation").asText(), list.get(0).get("serviceIncarnation").asText());
+            // the dashboard's snapshot carries the bus's counters
+            String url = out.stream().filter(l -> l.startsWith("[host] dashboard: ")).findFirst().orElseThrow()
+                    .substring("[host] dashboard: ".length()).strip();
+            java.net.http.HttpResponse<String> snap = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.replaceAll("/$", "") + "/api/snapshot")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            JsonNode busStats = ClientOutput.JSON.readTree(snap.body()).get("bus");
+            assertEquals(1, busStats.get("services").asInt(), snap.body());
+            assertTrue(busStats.get("connections").asInt() >= 1, snap.body());
+            assertEquals(0, busStats.get("sealedArtifacts").asInt(), snap.body());
             Cli.Run servicesText = Cli.run("services", "--bus", bus);
             assertTrue(servicesText.out().startsWith("calc.add  incarnation "), servicesText.out());
 
