@@ -20,7 +20,8 @@ import java.io.PrintWriter;
         description = "Spectrum: a libtracer v1 publish/subscribe fabric from boards to hosts.",
         footer = {"", "Start with ./spectrum demo (no hardware). More: spectrum COMMAND --help",
                 "Defaults for --peer/--timeout/--format: SPECTRUM_PEER, SPECTRUM_TIMEOUT, SPECTRUM_FORMAT or "
-                        + "~/.config/spectrum/config (peer=, timeout=, format=)."},
+                        + "~/.config/spectrum/config (peer=, timeout=, format=).",
+                "The host bus commands (call, services, artifact) take --bus from SPECTRUM_BUS."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:refused by the node, or the peer was lost", "2:bad arguments",
                 "3:internal error (please report; --debug shows the stack)"},

@@ -211,6 +211,16 @@ class BusCommandsTest {
     }
 
     @Test
+    void theBusComesFromSpectrumBusWhenNotGiven() throws Exception {
+        Path nobody = tmp.resolve("env.sock");
+        Cli.Run r = Cli.exec(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                Cli.mainClasspathOption(), "io.spectrum.cli.SpectrumCommand", "services"),
+                java.util.Map.of("SPECTRUM_BUS", nobody.toString()), tmp);
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.out().startsWith("spectrum services: ROUTER_LOST: no bus at " + nobody), r.out());
+    }
+
+    @Test
     void withoutABusTheCommandsSayHowToGetOne() {
         Cli.Run r = Cli.run("call", "calc.add", "--bus", tmp.resolve("nobody.sock").toString());
         assertEquals(2, r.code(), r.all());
