@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code spectrum host --bus} in its own JVM (ended by --duration) and the bus
+ * {@code spectrum host --bus} in its own JVM (ended by --duration, or by SIGTERM as Ctrl-C ends it) and the bus
  * commands against it: a service registered by a client in this test is called with
  * {@code spectrum call} (text and JSON) and listed by {@code spectrum services}; a call to no
  * service is one line and exit 1; {@code artifact put/get} round-trips a 3 MB file through a
@@ -188,6 +188,19 @@ class BusCommandsTest {
             Cli.Run named = Cli.run("call", "calc.add", "1", "1", "--bus", socket.toString(), "--name", "ops", "--json");
             assertEquals(0, named.code(), named.all());
             assertEquals("sum 2", ClientOutput.JSON.readTree(named.out()).get("outcome").asText());
+            // SIGTERM, as Ctrl-C: the host stops, the bus tells its clients, the socket file goes
+            ProcessHandle.of(h.pid()).orElseThrow().destroy();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while ((h.isAlive() || out.stream().noneMatch(l -> l.equals("[host] host stopped")))
+                    && System.nanoTime() < end) {
+                Thread.sleep(20);
+            }
+            assertTrue(out.contains("[host] host stopped"), out.toString());
+            while (svc.notices().isEmpty() && System.nanoTime() < end) {
+                Thread.sleep(20);
+            }
+            assertTrue(svc.notices().toString().contains("ROUTER_LOST"), svc.notices().toString());
+            assertTrue(!Files.exists(socket), "the socket file is removed");
         }
     }
 
