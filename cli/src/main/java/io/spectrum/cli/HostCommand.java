@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * listener, {@code --serial [NAME=]DEVICE --baud N} opens its serial line; {@code --top} gives the
  * top-level names of a board whose root cannot be listed), routes clients' requests under
  * {@code /NAME} to them, serves subscriptions itself, prints what it holds, serves the dashboard
- * ({@link HostService}), and answers clients on {@code --udp}.
+ * ({@link HostService}), and answers clients on {@code --udp}. With {@code --bus PATH} it also runs
+ * the host bus on that Unix socket ({@link HostBusOptions}) and the dashboard shows its counters
+ * ({@link BusFabric}).
  */
 @Command(name = "host", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the host node with the dashboard.",
