@@ -147,13 +147,10 @@ public final class BusClient implements AutoCloseable {
                 .put("maxQueued", maxQueued).put("maxInFlight", maxInFlight).put("replayLatest", replayLatest));
         Subscription s = subscriptions.computeIfAbsent(r.string("subscriptionId"),
                 id -> new Subscription(this, id, topic, null));
-        return s.topicIncarnation() == null ? adopt(s, r.string("topicIncarnation")) : s;
-    }
-
-    private Subscription adopt(Subscription early, String incarnation) {
-        Subscription s = new Subscription(this, early.id(), early.topic(), incarnation);
-        early.inbox.drainTo(s.inbox);
-        subscriptions.put(s.id(), s);
+        if (s.topicIncarnation == null) {
+            // one handle from the start: a delivery the I/O thread files before this reply lands in the same inbox
+            s.topicIncarnation = r.string("topicIncarnation");
+        }
         return s;
     }
 
