@@ -164,6 +164,7 @@ public final class SnapshotJson {
         o.put("queued", b.queued());
         o.put("capacity", b.capacity());
         o.put("dropped", b.dropped());
+        o.put("coalesced", b.coalesced());
         o.put("published", b.published());
         o.put("reconnects", b.reconnects());
         o.put("values", b.values());
