@@ -347,6 +347,7 @@ function renderBridge(s) {
     ['state', 'state', el('span', {class: 'badge bridge-state ' + (b.connected ? 'up' : 'down')}, b.state)],
     ['queued', 'queued', n(b.queued) + ' / ' + n(b.capacity)],
     ['dropped', 'dropped (oldest)', n(b.dropped)],
+    ['coalesced', 'coalesced (newer state)', n(b.coalesced)],
     ['published', 'published', n(b.published)],
     ['reconnects', 'reconnects', n(b.reconnects)],
     ['values', 'values from the host', n(b.values)]];

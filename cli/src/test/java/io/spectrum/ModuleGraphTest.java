@@ -13,6 +13,7 @@ import com.tngtech.archunit.lang.ArchRule;
  * but bench), by package prefix:
  * core-narrow = io.spectrum.{wire,node,time,stats}.. and io.spectrum.link (the SPI package only);
  * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..; link-dtls = io.spectrum.link.dtls..;
+ * link-local = io.spectrum.link.local..;
  * core-wide (io.spectrum.wide.., not built yet: the rule holds it to its place once it is); vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
  * client = io.spectrum.client..; bridge = io.spectrum.bridge..; board = io.spectrum.board..; host = io.spectrum.host..;
  * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
@@ -60,6 +61,13 @@ class ModuleGraphTest {
     static final ArchRule link_udp_depends_on_core_narrow_only = classes()
             .that().resideInAPackage("io.spectrum.link.udp..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(with("io.spectrum.link.udp..", "java..", ""))
+            .allowEmptyShould(true);
+
+    /** The local link (Unix socket / TCP stream, the host bus's transport): the JDK's sockets and nothing else. */
+    @ArchTest
+    static final ArchRule link_local_depends_on_core_narrow_only = classes()
+            .that().resideInAPackage("io.spectrum.link.local..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(with("io.spectrum.link.local..", "java..", ""))
             .allowEmptyShould(true);
 
     /** The DTLS link: the UDP link's sockets and the JDK's SSLEngine; no library (a board runs it with the JDK alone). */

@@ -32,9 +32,9 @@ final class DashboardFabric implements FabricView {
     public BridgeView bridge() {
         MqttBridge.Stats s = bridge.stats();
         if (s == null) {
-            return new BridgeView(bridge.broker(), false, 0, bridge.capacity(), 0, 0, 0, 0); // not started yet
+            return new BridgeView(bridge.broker(), false, 0, bridge.capacity(), 0, 0, 0, 0, 0); // not started yet
         }
-        return new BridgeView(bridge.broker(), s.connected(), s.queued(), bridge.capacity(), s.dropped(), s.published(),
+        return new BridgeView(bridge.broker(), s.connected(), s.queued(), bridge.capacity(), s.dropped(), s.coalesced(), s.published(),
                 s.reconnects(), s.values());
     }
 

@@ -5,7 +5,9 @@ import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.NodeProcess;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.host.runtime.MountSpec;
+import io.spectrum.host.view.FabricView;
 import io.spectrum.link.Link;
+import io.spectrum.wide.bus.BusException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * listener, {@code --serial [NAME=]DEVICE --baud N} opens its serial line; {@code --top} gives the
  * top-level names of a board whose root cannot be listed), routes clients' requests under
  * {@code /NAME} to them, serves subscriptions itself, prints what it holds, serves the dashboard
- * ({@link HostService}), and answers clients on {@code --udp}.
+ * ({@link HostService}), and answers clients on {@code --udp}. With {@code --bus PATH} it also runs
+ * the host bus on that Unix socket ({@link HostBusOptions}) and the dashboard shows its counters
+ * ({@link BusFabric}).
  */
 @Command(name = "host", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the host node with the dashboard.",
@@ -42,6 +46,8 @@ import java.util.concurrent.TimeUnit;
                 "  spectrum host --serial /dev/ttyUSB0 --baud 115200",
                 "  spectrum host --peer kitchen=192.168.1.20:7700 --udp :7701",
                 "  spectrum host --peer ref=127.0.0.1:47100 --top ref=/sensor,/cfg --udp :7701",
+                "  spectrum host --bus $XDG_RUNTIME_DIR/spectrum/bus.sock --bus-grants grants.yaml",
+                "      (the host bus for programs on this host; spectrum call/services/artifact: docs/bus.md)",
                 "  spectrum host --peer kitchen=192.168.1.20:7700 --mqtt mqtt://broker.lan --mqtt-view",
                 "      (bridged to MQTT; the dashboard shows the other bridged hosts too: docs/mqtt.md)",
                 "  spectrum ls --peer 127.0.0.1:7701            (every board's tree)",
@@ -95,6 +101,10 @@ public final class HostCommand implements Callable<Integer> {
     @Mixin
     RunOptions run;
 
+    /** {@code --bus PATH} and its options: the host bus beside the node (docs/bus.md). */
+    @Mixin
+    HostBusOptions bus;
+
     /** {@code --mqtt URL}: the bridge of {@code spectrum bridge}, run in this process as a client of this host. */
     @Mixin
     MqttOptions mqtt;
@@ -129,8 +139,13 @@ public final class HostCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
-        if (peers.isEmpty() && serials.isEmpty() && udp == null) {
-            throw new CommandLine.ParameterException(cl, "nothing to connect: give --peer HOST:PORT, --serial DEVICE or --udp HOST:PORT");
+        if (peers.isEmpty() && serials.isEmpty() && udp == null && !bus.given()) {
+            throw new CommandLine.ParameterException(cl, "nothing to connect: give --peer HOST:PORT, --serial DEVICE, "
+                    + "--udp HOST:PORT or --bus PATH");
+        }
+        String busProblem = bus.check();
+        if (busProblem != null) {
+            throw new CommandLine.ParameterException(cl, busProblem);
         }
         if (mqttView && !mqtt.given()) {
             throw new CommandLine.ParameterException(cl, "--mqtt-view reads the broker of --mqtt URL; give --mqtt too");
@@ -204,22 +219,25 @@ public final class HostCommand implements Callable<Integer> {
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
         HostService service = new HostService(name, boards, clients, noDashboard ? -1 : port, ansi, out);
         FabricMirror mirror = null;
-        if (bridge.given()) {
-            if (mqttView) {
-                PrintWriter err = cl.getErr();
-                mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
-                    synchronized (err) {
-                        err.println(note);
-                        err.flush();
-                    }
-                });
-            }
-            service.fabric(new DashboardFabric(bridge, mirror));
+        if (bridge.given() && mqttView) {
+            PrintWriter err = cl.getErr();
+            mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
+                synchronized (err) {
+                    err.println(note);
+                    err.flush();
+                }
+            });
+        }
+        FabricView base = bridge.given() ? new DashboardFabric(bridge, mirror) : FabricView.NONE;
+        BusFabric busView = bus.given() ? new BusFabric(base) : null;
+        if (busView != null || bridge.given()) {
+            service.fabric(busView != null ? busView : base);
         }
         for (Link l : clients) {
             LinkNotices.atStart(l, service.runtime().node()).forEach(cl.getErr()::println);
         }
         cl.getErr().flush();
+        HostBusOptions.Started busHost = null;
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -242,8 +260,24 @@ public final class HostCommand implements Callable<Integer> {
                 cl.getErr().flush();
                 return 2;
             }
+            if (bus.given()) {
+                try {
+                    busHost = bus.start();
+                } catch (IllegalArgumentException | IOException | BusException e) {
+                    String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+                    cl.getErr().println("spectrum host: cannot start the bus: " + why);
+                    cl.getErr().flush();
+                    return 2;
+                }
+                HostBusOptions.print(out, busHost);
+                busView.host(busHost.host());
+            }
             bridge.start();
-            out.println(name + " ready on " + String.join(", ", boards.stream().map(b -> b.link().name()).toList()));
+            List<String> on = new ArrayList<>(boards.stream().map(b -> b.link().name()).toList());
+            if (busHost != null) {
+                on.add("bus " + bus.path);
+            }
+            out.println(name + " ready on " + String.join(", ", on));
             out.flush();
             long end = duration > 0 ? System.nanoTime() + (long) (duration * 1e9) : Long.MAX_VALUE;
             BoardStates states = new BoardStates(boards, linkOptions.timeoutMillis, System.nanoTime());
@@ -256,6 +290,10 @@ public final class HostCommand implements Callable<Integer> {
             out.flush();
             return 0;
         } finally {
+            if (busHost != null) {
+                busView.host(null);
+                busHost.host().close();
+            }
             if (mirror != null) {
                 mirror.close();
             }

@@ -25,7 +25,7 @@ class HostCommandTest {
     void refusesToStartWithNothingToConnect() {
         Cli.Run r = Cli.run("host");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("give --peer HOST:PORT, --serial DEVICE or --udp HOST:PORT"), r.err());
+        assertTrue(r.err().contains("give --peer HOST:PORT, --serial DEVICE, --udp HOST:PORT or --bus PATH"), r.err());
         assertEquals(2, Cli.run("host", "--peer", "nohost").code());
     }
 

@@ -235,7 +235,7 @@ public final class ArtifactHandoverBench {
         return s;
     }
 
-    private static void print(String size, String phase, long[] nanos, long bytes) {
+    static void print(String size, String phase, long[] nanos, long bytes) {
         long[] s = nanos.clone();
         Arrays.sort(s);
         long median = s[s.length / 2];

@@ -49,6 +49,7 @@ public final class BusClient implements AutoCloseable {
     private final Map<String, Consumer<Request>> services = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<CallResult>> calls = new ConcurrentHashMap<>();
     private final AtomicLong callSerial = new AtomicLong();
+    private final Object callOrder = new Object();
     private final ExecutorService dispatcher;
     private final List<BusFields> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Path storeRoot;
@@ -146,13 +147,10 @@ public final class BusClient implements AutoCloseable {
                 .put("maxQueued", maxQueued).put("maxInFlight", maxInFlight).put("replayLatest", replayLatest));
         Subscription s = subscriptions.computeIfAbsent(r.string("subscriptionId"),
                 id -> new Subscription(this, id, topic, null));
-        return s.topicIncarnation() == null ? adopt(s, r.string("topicIncarnation")) : s;
-    }
-
-    private Subscription adopt(Subscription early, String incarnation) {
-        Subscription s = new Subscription(this, early.id(), early.topic(), incarnation);
-        early.inbox.drainTo(s.inbox);
-        subscriptions.put(s.id(), s);
+        if (s.topicIncarnation == null) {
+            // one handle from the start: a delivery the I/O thread files before this reply lands in the same inbox
+            s.topicIncarnation = r.string("topicIncarnation");
+        }
         return s;
     }
 
@@ -257,11 +255,23 @@ public final class BusClient implements AutoCloseable {
         }
     }
 
-    /** Calls {@code target}; {@code expectedIncarnation} (or null) pins the service registration. */
+    /**
+     * Calls {@code target}; {@code expectedIncarnation} (or null) pins the service registration.
+     * Call ids are numbered per connection and the bus refuses one at or below the highest it has
+     * seen (CALL_GONE), so numbering and queueing the request happen together: calls from several
+     * threads leave in id order.
+     */
     public PendingCall call(String target, String method, byte[] payload, String expectedIncarnation,
             BusFields... attachments) throws BusException {
-        return callWithId("call-" + callSerial.incrementAndGet(), target, method, payload, expectedIncarnation,
-                attachments);
+        String callId;
+        CompletableFuture<CallResult> f = new CompletableFuture<>();
+        CompletableFuture<BusFrames.Decoded> sent;
+        synchronized (callOrder) { // no I/O under it: io.request only queues the frame
+            callId = "call-" + callSerial.incrementAndGet();
+            calls.put(callId, f);
+            sent = io.request("rpc.call", callRequest(callId, target, method, payload, expectedIncarnation, attachments));
+        }
+        return accepted(callId, f, null, sent);
     }
 
     /** Calls with a caller-chosen id (a reused or retired id is refused by the bus). */
@@ -269,13 +279,24 @@ public final class BusClient implements AutoCloseable {
             String expectedIncarnation, BusFields... attachments) throws BusException {
         CompletableFuture<CallResult> f = new CompletableFuture<>();
         CompletableFuture<CallResult> earlier = calls.putIfAbsent(callId, f);
+        return accepted(callId, f, earlier, io.request("rpc.call",
+                callRequest(callId, target, method, payload, expectedIncarnation, attachments)));
+    }
+
+    private static BusFields callRequest(String callId, String target, String method, byte[] payload,
+            String expectedIncarnation, BusFields... attachments) {
         BusFields req = BusFields.of().put("callId", callId).put("target", target).put("method", method)
                 .putBytes("payload", payload).putRecords("attachments", Arrays.asList(attachments));
         if (expectedIncarnation != null) {
             req.put("expectedIncarnation", expectedIncarnation);
         }
+        return req;
+    }
+
+    private PendingCall accepted(String callId, CompletableFuture<CallResult> f, CompletableFuture<CallResult> earlier,
+            CompletableFuture<BusFrames.Decoded> sent) throws BusException {
         try {
-            BusFields r = call("rpc.call", req);
+            BusFields r = await("rpc.call", sent);
             return new PendingCall(callId, r.string("serviceIncarnation", null), earlier != null ? earlier : f, this);
         } catch (BusException e) {
             if (earlier == null) {
@@ -285,8 +306,22 @@ public final class BusClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Cancels {@code callId}. Unless a result was already admitted ({@code completed}), none will
+     * come: the call's future completes now with the cancel as its failure (CALL_GONE, dispatch
+     * {@code not-dispatched} before dispatch, {@code unknown} after), so nothing is left waiting.
+     */
     String cancel(String callId) throws BusException {
-        return call("rpc.cancel", BusFields.of().put("callId", callId)).string("state");
+        String state = call("rpc.cancel", BusFields.of().put("callId", callId)).string("state");
+        if (!state.equals("completed")) {
+            CompletableFuture<CallResult> f = calls.remove(callId);
+            if (f != null) {
+                Dispatch d = state.equals("cancelled-before-dispatch") ? Dispatch.NOT_DISPATCHED : Dispatch.UNKNOWN;
+                f.complete(new CallResult(callId, null, null, null, new byte[0], List.of(),
+                        new BusException(BusError.CALL_GONE, "cancelled: " + state, d), this));
+            }
+        }
+        return state;
     }
 
     boolean reply(Request rq, byte[] outcome, BusFields... attachments) throws BusException {
@@ -314,7 +349,10 @@ public final class BusClient implements AutoCloseable {
 
     /** Sends {@code command} and waits for its reply's fields; a refusal is thrown with its code. */
     public BusFields call(String command, BusFields body) throws BusException {
-        CompletableFuture<BusFrames.Decoded> f = io.request(command, body);
+        return await(command, io.request(command, body));
+    }
+
+    private BusFields await(String command, CompletableFuture<BusFrames.Decoded> f) throws BusException {
         BusFrames.Decoded d;
         try {
             d = f.get(timeoutMillis, TimeUnit.MILLISECONDS);

@@ -19,9 +19,14 @@ import java.util.function.Consumer;
  * inbound ones), correlates each reply with its request by the reply route the request named
  * ({@code /<client>/r/<n>}), and hands every unasked event to the client. Callers on any thread
  * {@link #request} and wait on the returned future. Idle waiting backs off from spinning to
- * parking (at most 200 µs), so an idle client costs little CPU and a busy one answers fast.
+ * parking (at most 200 µs), so an idle client costs little CPU and a busy one answers fast. The
+ * system property {@code spectrum.bus.client.maxParkNanos} changes that bound (0: never park,
+ * yield instead — for measuring what parking costs; it burns a core while idle).
  */
 final class BusIo implements AutoCloseable {
+    /** The longest idle park, {@code spectrum.bus.client.maxParkNanos} (default 200 µs; 0 yields instead). */
+    static final long MAX_PARK_NANOS = Long.getLong("spectrum.bus.client.maxParkNanos", 200_000L);
+
     private final Transport transport;
     private final String route;
     private final Consumer<BusFrames.Decoded> events;
@@ -90,7 +95,11 @@ final class BusIo implements AutoCloseable {
             if (work > 0) {
                 idle = 0;
             } else if (++idle > 200) {
-                LockSupport.parkNanos(Math.min(200_000L, 1_000L * (idle - 200)));
+                if (MAX_PARK_NANOS <= 0) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, 1_000L * (idle - 200)));
+                }
             } else if (idle > 100) {
                 Thread.onSpinWait();
             }

@@ -9,7 +9,8 @@ public final class Subscription {
     private final BusClient client;
     private final String id;
     private final String topic;
-    private final String topicIncarnation;
+    /** Null until the subscribe's reply names it (a replay can arrive, and make this handle, first). */
+    volatile String topicIncarnation;
     final LinkedBlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
     volatile String closedReason;
 

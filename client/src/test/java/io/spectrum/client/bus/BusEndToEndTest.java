@@ -240,6 +240,30 @@ class BusEndToEndTest {
 
     @ParameterizedTest
     @EnumSource(Via.class)
+    void aCallQueuedBehindAFullServiceIsCancelledBeforeDispatch(Via via) throws Exception {
+        BusClient service = client(via, "slow");
+        BusClient caller = client(via, "impatient");
+        List<Request> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+        service.serve("slow.op", 4, 1, got::add); // one in flight: the second call waits in the queue
+        BusClient.PendingCall first = caller.call("slow.op", "op", text("1"), null);
+        for (int i = 0; i < 200 && got.isEmpty(); i++) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, got.size());
+        BusClient.PendingCall second = caller.call("slow.op", "op", text("2"), null);
+        assertEquals("cancelled-before-dispatch", second.cancel(), "queued: no invocation happened");
+        assertEquals("execution-unknown", first.cancel(), "dispatched: cancelling cannot undo it");
+        CallResult cancelled = second.result().get(TIMEOUT, TimeUnit.MILLISECONDS);
+        assertEquals(BusError.CALL_GONE, cancelled.failure().code(), "nobody is left waiting for a cancelled call");
+        assertEquals(io.spectrum.wire.Dispatch.NOT_DISPATCHED, cancelled.failure().dispatch());
+        assertEquals(io.spectrum.wire.Dispatch.UNKNOWN,
+                first.result().get(TIMEOUT, TimeUnit.MILLISECONDS).failure().dispatch());
+        Thread.sleep(100);
+        assertEquals(1, got.size(), "the cancelled call never reached the service");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Via.class)
     void theServiceDyingMidCallFailsTheCallWithTheLostIncarnation(Via via) throws Exception {
         BusClient service = client(via, "worker");
         BusClient caller = client(via, "boss");
@@ -296,5 +320,50 @@ class BusEndToEndTest {
         assertEquals("p4", text(next.payload()));
         assertEquals(3, next.replaced());
         assertArrayEquals(text("p4"), next.payload());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Via.class)
+    void callsFromSeveralThreadsOfOneClientAreAllAdmitted(Via via) throws Exception {
+        BusClient service = client(via, "echo");
+        BusClient caller = client(via, "many");
+        service.serve("t.echo", 16, 16, rq -> {
+            try {
+                rq.reply(rq.payload());
+                rq.consume();
+            } catch (BusException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        // the bus refuses a call id at or below the highest it saw; ids must leave in order
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            String me = "t" + t;
+            Thread th = new Thread(() -> {
+                try {
+                    for (int k = 0; k < 50; k++) {
+                        CallResult r = caller.call("t.echo", "echo", text(me + "/" + k), null).result()
+                                .get(TIMEOUT, TimeUnit.MILLISECONDS);
+                        if (r.failure() != null) {
+                            throw r.failure();
+                        }
+                        assertEquals(me + "/" + k, text(r.outcome()));
+                        r.consume();
+                        answered.incrementAndGet();
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            threads.add(th);
+            th.start();
+        }
+        for (Thread th : threads) {
+            th.join(30_000);
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(400, answered.get());
     }
 }

@@ -14,12 +14,15 @@ import java.util.function.Function;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * A running host bus: the artifact store opened on its directory, the {@link HostBus}, the
  * {@link BusServer} on the given links plus an {@link InProcessLink}, and the bus's agent on its
  * own thread (agrona's {@link AgentRunner}; idle waiting backs off from spinning to parking at
- * most 100 µs). Everything that touches the bus runs on that thread; other threads reach it
+ * most 100 µs; the system property {@code spectrum.bus.maxParkNanos} changes that bound, 0 yields
+ * instead of parking). Everything that touches the bus runs on that thread; other threads reach it
  * through {@link #onBusThread}. {@link #close()} shuts the bus down (every client is told) and
  * closes the store (its files of this run are removed).
  */
@@ -41,7 +44,7 @@ public final class BusHost implements AutoCloseable {
         for (Link l : links) {
             server.attach(l);
         }
-        runner = new AgentRunner(new BackoffIdleStrategy(100, 10, 1_000L, 100_000L), Throwable::printStackTrace, null,
+        runner = new AgentRunner(idleStrategy(), Throwable::printStackTrace, null,
                 new Agent() {
                     @Override
                     public int doWork() {
@@ -65,6 +68,13 @@ public final class BusHost implements AutoCloseable {
                     }
                 });
         AgentRunner.startOnThread(runner);
+    }
+
+    /** The longest idle park, {@code spectrum.bus.maxParkNanos} (default 100 µs; 0: yield, never park). */
+    static IdleStrategy idleStrategy() {
+        long maxPark = Long.getLong("spectrum.bus.maxParkNanos", 100_000L);
+        return maxPark <= 0 ? new YieldingIdleStrategy()
+                : new BackoffIdleStrategy(100, 10, Math.min(1_000L, maxPark), maxPark);
     }
 
     /**

@@ -33,7 +33,8 @@ public final class SnapshotJson {
     /**
      * The snapshot with what {@code fabric} shows beyond the node: {@code "bridge"} (the MQTT
      * bridge's state and counters, null without one) and {@code "remote"} (other hosts' trees from
-     * the broker, read-only; null when not read).
+     * the broker, read-only; null when not read) and {@code "bus"} (the host bus's connections,
+     * topics, subscriptions, services, sealedArtifacts, storeBytes and roots; null without a bus).
      */
     public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s, FabricView fabric) {
         ObjectNode root = mapper.createObjectNode();
@@ -90,6 +91,7 @@ public final class SnapshotJson {
         }
         bridge(root, fabric.bridge());
         remote(root, fabric.remote());
+        bus(root, fabric.bus());
         return root;
     }
 
@@ -134,6 +136,22 @@ public final class SnapshotJson {
         }
     }
 
+    /** {@code "bus"}: the host bus's counters, null without a bus. */
+    private static void bus(ObjectNode root, io.spectrum.wide.bus.BusStats b) {
+        if (b == null) {
+            root.putNull("bus");
+            return;
+        }
+        ObjectNode o = root.putObject("bus");
+        o.put("connections", b.connections());
+        o.put("topics", b.topics());
+        o.put("subscriptions", b.subscriptions());
+        o.put("services", b.services());
+        o.put("sealedArtifacts", b.sealedArtifacts());
+        o.put("storeBytes", b.storeBytes());
+        o.put("roots", b.roots());
+    }
+
     private static void bridge(ObjectNode root, BridgeView b) {
         if (b == null) {
             root.putNull("bridge");
@@ -146,6 +164,7 @@ public final class SnapshotJson {
         o.put("queued", b.queued());
         o.put("capacity", b.capacity());
         o.put("dropped", b.dropped());
+        o.put("coalesced", b.coalesced());
         o.put("published", b.published());
         o.put("reconnects", b.reconnects());
         o.put("values", b.values());

@@ -2,7 +2,7 @@ package io.spectrum.host.view;
 
 /**
  * What the dashboard shows beyond this host's own node (issue 15): the MQTT bridge the host runs,
- * and other hosts' trees as the broker holds them. The host module knows neither MQTT nor the
+ * other hosts' trees as the broker holds them, and the host bus's counters (issue 14). The host module knows neither MQTT nor the
  * bridge; whoever runs the host (the cli's {@code spectrum host --mqtt}) supplies this view.
  * Read-only: nothing here writes anywhere.
  *
@@ -32,6 +32,14 @@ public interface FabricView {
 
     /** Other hosts' trees read from the broker, by name; null when the host does not read them. */
     RemoteView remote();
+
+    /**
+     * The host bus's counters now ({@code BusHost.stats()}, read on the bus's thread); null when
+     * the host runs no bus ({@code spectrum host} without {@code --bus}).
+     */
+    default io.spectrum.wide.bus.BusStats bus() {
+        return null;
+    }
 
     /**
      * Registers a listener called after a remote host's value or presence changed, or the remote

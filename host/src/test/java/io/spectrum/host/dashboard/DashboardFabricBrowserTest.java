@@ -30,7 +30,7 @@ class DashboardFabricBrowserTest {
         InMemoryHostModel model = new InMemoryHostModel("plant1");
         model.publish("/board1/temp", "21.5 °C");
         StubFabric fabric = new StubFabric();
-        fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", true, 0, 10_000, 0, 812, 0, 812));
+        fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", true, 0, 10_000, 0, 0, 812, 0, 812));
         fabric.remote(true, List.of(DashboardFabricTest.lab("23.28 °C", true)));
         try (DashboardServer dash = new DashboardServer(model, fabric, new InetSocketAddress("127.0.0.1", 0), 0);
              HeadlessChromium chrome = new HeadlessChromium(chromium, dash.url())) {
@@ -64,7 +64,7 @@ class DashboardFabricBrowserTest {
             awaitEquals("19.99 °C", () -> chrome.evalString(remoteTemp), chrome);
             awaitEquals("$online false", () -> chrome.evalString(section + ".querySelector('.presence').textContent"), chrome);
             // the broker goes away: the bridge queues, then drops the oldest; the page shows the count, highlighted
-            fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 10_000, 10_000, 1_234, 812, 0, 12_046));
+            fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 10_000, 10_000, 1_234, 0, 812, 0, 12_046));
             awaitEquals("1,234", () -> chrome.evalString(String.format(cell, "dropped") + ".textContent"), chrome);
             assertEquals("true", chrome.evalString("String(" + String.format(cell, "dropped") + ".classList.contains('overload'))"));
             assertEquals("disconnected", chrome.evalString(String.format(cell, "state") + ".textContent"));

@@ -46,7 +46,7 @@ class DashboardFabricTest {
         InMemoryHostModel model = new InMemoryHostModel("plant1");
         model.publish("/board1/temp", "21.5");
         StubFabric fabric = new StubFabric();
-        fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 120, 10_000, 7, 3_400, 2, 3_527));
+        fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 120, 10_000, 7, 40, 3_400, 2, 3_527));
         fabric.remote(true, List.of(lab("23.28 °C", true)));
         try (DashboardServer dash = new DashboardServer(model, fabric, new InetSocketAddress("127.0.0.1", 0), 0)) {
             JsonNode s = snapshot(dash);
@@ -57,6 +57,7 @@ class DashboardFabricTest {
             assertEquals(120, b.get("queued").asInt());
             assertEquals(10_000, b.get("capacity").asInt());
             assertEquals(7, b.get("dropped").asLong());
+            assertEquals(40, b.get("coalesced").asLong());
             assertEquals(3_400, b.get("published").asLong());
             assertEquals(2, b.get("reconnects").asLong());
             JsonNode remote = s.get("remote");
@@ -94,7 +95,7 @@ class DashboardFabricTest {
     void remoteChangesAndBridgeCountersArePushed() throws Exception {
         InMemoryHostModel model = new InMemoryHostModel("plant1");
         StubFabric fabric = new StubFabric();
-        fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", true, 0, 100, 0, 1, 0, 1));
+        fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", true, 0, 100, 0, 0, 1, 0, 1));
         try (DashboardServer dash = new DashboardServer(model, fabric, new InetSocketAddress("127.0.0.1", 0), 0)) {
             HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create(dash.url() + "api/events")).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
@@ -109,7 +110,7 @@ class DashboardFabricTest {
                 assertFalse(awaitEvent(in, s -> !s.get("remote").get("connected").asBoolean()).get("remote").get("connected")
                         .asBoolean(), "the view lost the broker: pushed, the last known hosts kept");
                 // nothing else changes: the bridge's drop counter alone is pushed (polled once a second)
-                fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 100, 100, 5, 1, 0, 106));
+                fabric.bridge(new BridgeView("mqtt://127.0.0.1:1883", false, 100, 100, 5, 0, 1, 0, 106));
                 JsonNode dropped = awaitEvent(in, s -> s.get("bridge").get("dropped").asLong() == 5);
                 assertEquals("disconnected", dropped.get("bridge").get("state").asText());
             }

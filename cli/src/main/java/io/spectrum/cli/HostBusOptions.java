@@ -1,0 +1,144 @@
+package io.spectrum.cli;
+
+import io.spectrum.client.bus.BusClient;
+import io.spectrum.link.Link;
+import io.spectrum.link.local.LocalLink;
+import io.spectrum.link.local.LocalLinkConfig;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wide.bus.BusException;
+import io.spectrum.wide.bus.BusHost;
+import io.spectrum.wide.bus.BusLimits;
+import io.spectrum.wide.bus.Grants;
+import io.spectrum.wide.bus.StoreConfig;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * {@code spectrum host}'s host-bus options: {@code --bus PATH} starts a {@link BusHost} beside the
+ * host's node, listening on that Unix socket, with its artifact store in {@code --bus-store DIR}
+ * (default {@code PATH.store}), optionally a TCP listener ({@code --bus-tcp HOST:PORT}, loopback
+ * unless {@code --bus-allow-remote}), and the grants of {@code --bus-grants FILE}
+ * ({@link GrantsFile}; without it every client gets {@link Grants#open()}).
+ */
+public final class HostBusOptions {
+    @Option(names = "--bus", paramLabel = "PATH",
+            description = "Also run the host bus on this Unix socket (e.g. $XDG_RUNTIME_DIR/spectrum/bus.sock; its "
+                    + "directory is made if missing): programs on this host declare topics, publish, subscribe, "
+                    + "serve and call there, and hand over artifacts by reference (docs/bus.md).")
+    String path;
+
+    @Option(names = "--bus-store", paramLabel = "DIR",
+            description = "The bus's artifact store directory (default: PATH.store; its files of this run are removed "
+                    + "when the host stops).")
+    String store;
+
+    @Option(names = "--bus-tcp", paramLabel = "HOST:PORT",
+            description = "Also listen for bus clients on TCP there (a bare :PORT binds 127.0.0.1; a non-loopback "
+                    + "address needs --bus-allow-remote).")
+    String tcp;
+
+    @Option(names = "--bus-allow-remote",
+            description = "Let --bus-tcp listen on a non-loopback address (other hosts can then connect; give "
+                    + "--bus-grants).")
+    boolean allowRemote;
+
+    @Option(names = "--bus-grants", paramLabel = "FILE",
+            description = "What each client name may publish, subscribe, serve, call and manage (YAML; docs/bus.md). "
+                    + "Without it every client may do everything.")
+    String grants;
+
+    /** Whether {@code --bus} was given. */
+    boolean given() {
+        return path != null;
+    }
+
+    /** The checks that need nothing opened; a message for the first bad option, or null. */
+    String check() {
+        if (path == null) {
+            return store != null || tcp != null || allowRemote || grants != null
+                    ? "--bus-store, --bus-tcp, --bus-allow-remote and --bus-grants need --bus PATH" : null;
+        }
+        if (path.isBlank()) {
+            return "--bus needs a socket path";
+        }
+        if (allowRemote && tcp == null) {
+            return "--bus-allow-remote opens --bus-tcp to other hosts; give --bus-tcp HOST:PORT too";
+        }
+        return null;
+    }
+
+    /** A started bus and what to print about it. */
+    record Started(BusHost host, List<String> lines) {
+    }
+
+    /**
+     * Reads the grants, opens the listeners and starts the bus.
+     *
+     * @throws IllegalArgumentException a bad grants file or TCP address (its one-line message)
+     * @throws IOException a socket that cannot be bound
+     * @throws BusException a store that cannot be opened
+     */
+    Started start() throws IOException, BusException {
+        List<String> lines = new ArrayList<>();
+        Function<String, Grants> lookup;
+        if (grants != null) {
+            GrantsFile g = GrantsFile.read(Path.of(grants));
+            lookup = g.lookup();
+            lines.add("bus: grants from " + grants + " (" + g.names() + " client names; others as anonymous)");
+        } else {
+            lookup = name -> Grants.open();
+            lines.add("bus: no --bus-grants: every client may publish, subscribe, serve, call and manage any topic");
+        }
+        SocketAddress tcpAddress = tcp == null ? null : tcpAddress();
+        Path socket = Path.of(path).toAbsolutePath();
+        Path storeDir = store != null ? Path.of(store).toAbsolutePath() : Path.of(socket + ".store");
+        if (socket.getParent() != null) {
+            Files.createDirectories(socket.getParent());
+        }
+        List<Link> links = new ArrayList<>();
+        try {
+            links.add(LocalLink.listen(1, UnixDomainSocketAddress.of(socket), BusClient.linkConfig(), SystemClock.INSTANCE));
+            if (tcpAddress != null) {
+                LocalLinkConfig cfg = BusClient.linkConfig().allowNonLoopback(allowRemote);
+                links.add(LocalLink.listen(2, tcpAddress, cfg, SystemClock.INSTANCE));
+            }
+            BusHost host = BusHost.start(StoreConfig.defaults(storeDir), BusLimits.defaults(), lookup, links);
+            lines.add(0, "bus: " + socket + " (store " + storeDir + ")");
+            if (links.size() > 1) {
+                lines.add(1, "bus: " + links.get(1).name());
+            }
+            return new Started(host, lines);
+        } catch (IOException | BusException | RuntimeException e) {
+            links.forEach(Link::close);
+            throw e;
+        }
+    }
+
+    private SocketAddress tcpAddress() {
+        if (tcp.indexOf('/') >= 0) {
+            throw new IllegalArgumentException("--bus-tcp " + tcp + ": expected HOST:PORT (the socket path is --bus)");
+        }
+        SocketAddress a = LocalLink.parseAddress(tcp);
+        if (a instanceof InetSocketAddress inet && !inet.isUnresolved() && !inet.getAddress().isLoopbackAddress()
+                && !allowRemote) {
+            throw new IllegalArgumentException("--bus-tcp " + tcp + " is not a loopback address (other hosts could "
+                    + "connect); add --bus-allow-remote to expose the bus");
+        }
+        return a;
+    }
+
+    static void print(PrintWriter out, Started s) {
+        s.lines().forEach(out::println);
+        out.flush();
+    }
+}
