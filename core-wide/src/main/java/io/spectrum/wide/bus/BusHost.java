@@ -44,7 +44,7 @@ public final class BusHost implements AutoCloseable {
         for (Link l : links) {
             server.attach(l);
         }
-        runner = new AgentRunner(idleStrategy(), Throwable::printStackTrace, null,
+        runner = new AgentRunner(idleStrategy(), BusHost::agentError, null,
                 new Agent() {
                     @Override
                     public int doWork() {
@@ -87,6 +87,11 @@ public final class BusHost implements AutoCloseable {
             throws BusException {
         FileArtifactStore s = FileArtifactStore.open(store);
         return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links));
+    }
+
+    /** An error escaping the bus's agent: one line for the operator (the agent goes on with its next turn). */
+    private static void agentError(Throwable e) {
+        System.err.println("spectrum bus: internal error, the bus goes on: " + e);
     }
 
     /** A client end of the in-process transport, known to the bus as {@code name} (null: anonymous). */
