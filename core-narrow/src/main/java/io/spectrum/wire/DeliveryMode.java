@@ -112,20 +112,32 @@ public final class DeliveryMode {
      *     entry is not a consumed message
      */
     public static long consumed(TlvIndex x, int e) {
-        if (e < 0 || e >= x.count() || x.type(e) != TlvType.SETTINGS || !x.isContainer(e)) {
-            return -1;
-        }
-        final int k = x.firstChild(e);
-        if (k == TlvIndex.NONE || x.type(k) != TlvType.NAME || !x.payloadEquals(k, Names.CONSUMED)) {
-            return -1;
-        }
-        final int v = x.nextSibling(k);
-        if (v == TlvIndex.NONE || x.type(v) != TlvType.VALUE || x.isContainer(v) || x.bodyLength(v) != 8
-                || x.nextSibling(v) != TlvIndex.NONE) {
+        final int v = soleU64(x, e, Names.CONSUMED);
+        if (v == TlvIndex.NONE) {
             return -1;
         }
         final long n = x.valueAsLong(v);
         return n < 0 ? Long.MAX_VALUE : n;
+    }
+
+    /**
+     * The VALUE entry of a SETTINGS at {@code e} that holds exactly the pair {@code NAME key,
+     * VALUE u64}, or {@link TlvIndex#NONE} when {@code e} is anything else.
+     */
+    private static int soleU64(TlvIndex x, int e, byte[] key) {
+        if (e < 0 || e >= x.count() || x.type(e) != TlvType.SETTINGS || !x.isContainer(e)) {
+            return TlvIndex.NONE;
+        }
+        final int k = x.firstChild(e);
+        if (k == TlvIndex.NONE || x.type(k) != TlvType.NAME || !x.payloadEquals(k, key)) {
+            return TlvIndex.NONE;
+        }
+        final int v = x.nextSibling(k);
+        if (v == TlvIndex.NONE || x.type(v) != TlvType.VALUE || x.isContainer(v) || x.bodyLength(v) != 8
+                || x.nextSibling(v) != TlvIndex.NONE) {
+            return TlvIndex.NONE;
+        }
+        return v;
     }
 
     /**
@@ -143,16 +155,8 @@ public final class DeliveryMode {
      * @return the last delivered number, or -1 when the entry is not that SETTINGS
      */
     public static long delivered(TlvIndex x, int e) {
-        if (e < 0 || e >= x.count() || x.type(e) != TlvType.SETTINGS || !x.isContainer(e)) {
-            return -1;
-        }
-        final int k = x.firstChild(e);
-        if (k == TlvIndex.NONE || x.type(k) != TlvType.NAME || !x.payloadEquals(k, Names.DELIVERED)) {
-            return -1;
-        }
-        final int v = x.nextSibling(k);
-        if (v == TlvIndex.NONE || x.type(v) != TlvType.VALUE || x.isContainer(v) || x.bodyLength(v) != 8
-                || x.nextSibling(v) != TlvIndex.NONE) {
+        final int v = soleU64(x, e, Names.DELIVERED);
+        if (v == TlvIndex.NONE) {
             return -1;
         }
         final long n = x.valueAsLong(v);
