@@ -41,7 +41,8 @@ import java.util.List;
  * artifact lives only while something holds it, and a command's process ends, so {@code put}
  * leaves its artifact as the retained value of a topic ({@code --topic T}, declared retained
  * latest): the bus keeps it until the topic is cleared, deleted or replaced. {@code get} takes the
- * retained artifact of a topic; {@code ls} lists what the store holds.
+ * artifact by its id (through a topic that retains it) or the retained artifact of a topic;
+ * {@code ls} lists what the store holds and which topics retain it.
  */
 @Command(name = "artifact", mixinStandardHelpOptions = true,
         description = {"Put, get and list artifacts on the host bus.",
@@ -51,6 +52,7 @@ import java.util.List;
                 "Examples:",
                 "  spectrum artifact put frame.raw --topic camera.last --bus $XDG_RUNTIME_DIR/spectrum/bus.sock",
                 "  spectrum artifact get --topic camera.last -o copy.raw",
+                "  spectrum artifact get 7 -o copy.raw",
                 "  spectrum artifact ls --json", ""},
         subcommands = {ArtifactCommand.Put.class, ArtifactCommand.Get.class, ArtifactCommand.Ls.class})
 public final class ArtifactCommand implements Runnable {
@@ -163,12 +165,18 @@ public final class ArtifactCommand implements Runnable {
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true,
-            description = "Write the artifact retained on --topic T to -o FILE (or stdout).",
+            description = {"Write an artifact to -o FILE (or stdout): the one with id ID (as put and ls print it, "
+                    + "N or N@GENERATION), or the one retained on --topic T.",
+                    "A command reads an artifact through a topic that retains it (ls shows retainedBy); one held "
+                    + "only by other connections' deliveries or holds is theirs to read, and is refused."},
             exitCodeListHeading = "%nExit codes:%n",
-            exitCodeList = {"0:written", "1:refused by the bus, or T retains no artifact",
+            exitCodeList = {"0:written", "1:refused by the bus, no such artifact, or T retains no artifact",
                     "2:bad arguments, an unwritable FILE, or no bus"})
     static final class Get implements java.util.concurrent.Callable<Integer> {
-        @Option(names = "--topic", paramLabel = "T", required = true, description = "The topic whose retained artifact to get.")
+        @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = "The artifact's id: N or N@GENERATION.")
+        String id;
+
+        @Option(names = "--topic", paramLabel = "T", description = "The topic whose retained artifact to get.")
         String topic;
 
         @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write it here (default: stdout).")
@@ -184,15 +192,25 @@ public final class ArtifactCommand implements Runnable {
         public Integer call() {
             CommandLine cl = spec.commandLine();
             bus.check(cl);
+            if ((id == null) == (topic == null)) {
+                throw new CommandLine.ParameterException(cl, "give an artifact ID (spectrum artifact ls lists them) "
+                        + "or --topic T, not both");
+            }
+            long[] wanted = id == null ? null : parseId(cl, id);
             try (BusClient c = bus.connect()) {
                 try {
-                    Subscription s = c.subscribe(topic, SubscriptionMode.LATEST, 1, 1, true);
+                    String from = wanted == null ? topic : retainingTopic(c, wanted);
+                    Subscription s = c.subscribe(from, SubscriptionMode.LATEST, 1, 1, true);
                     Message m = s.next(bus.timeoutMillis);
                     if (m == null || m.artifacts().isEmpty()) {
-                        throw new BusOptions.Failure(BusOptions.REFUSED, "NO_ARTIFACT", topic
+                        throw new BusOptions.Failure(BusOptions.REFUSED, "NO_ARTIFACT", from
                                 + (m == null ? " retains no value" : " retains a value without an artifact"));
                     }
-                    Artifact a = m.artifacts().get(0);
+                    Artifact a = wanted == null ? m.artifacts().get(0) : find(m, wanted);
+                    if (a == null) {
+                        throw new BusOptions.Failure(BusOptions.REFUSED, "ARTIFACT_GONE", "artifact " + id
+                                + " was replaced on " + from + " before it could be read");
+                    }
                     try {
                         write(a.map(), a.length());
                     } catch (IOException e) {
@@ -215,6 +233,52 @@ public final class ArtifactCommand implements Runnable {
             } catch (BusOptions.Failure f) {
                 return bus.print(cl, f);
             }
+        }
+
+        /** {@code N} or {@code N@GENERATION} as {@code {id, generation or -1}}. */
+        private static long[] parseId(CommandLine cl, String text) {
+            int at = text.indexOf('@');
+            try {
+                long n = Long.parseLong(at < 0 ? text : text.substring(0, at));
+                long g = at < 0 ? -1 : Long.parseLong(text.substring(at + 1));
+                if (n >= 0 && (at < 0 || g >= 0)) {
+                    return new long[] {n, g};
+                }
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            throw new CommandLine.ParameterException(cl, "ID is N or N@GENERATION as spectrum artifact ls prints it, "
+                    + "was " + text);
+        }
+
+        private static boolean matches(ArtifactRef r, long[] wanted) {
+            return r.artifactId() == wanted[0] && (wanted[1] < 0 || r.generation() == wanted[1]);
+        }
+
+        /** The first topic (by name) whose retained value carries the wanted artifact. */
+        private String retainingTopic(BusClient c, long[] wanted) throws BusException, BusOptions.Failure {
+            for (BusFields f : c.artifacts()) {
+                if (matches(BusWire.ref(f.record("ref")), wanted)) {
+                    List<String> by = retainedBy(f);
+                    if (by.isEmpty()) {
+                        throw new BusOptions.Failure(BusOptions.REFUSED, "OWNER_INVALID", "artifact " + id
+                                + " is held only by other connections' deliveries or holds; a command reads an "
+                                + "artifact a topic retains (spectrum artifact ls shows retainedBy)");
+                    }
+                    return by.get(0);
+                }
+            }
+            throw new BusOptions.Failure(BusOptions.REFUSED, "ARTIFACT_GONE", "artifact " + id
+                    + " is not in the store; spectrum artifact ls lists what it holds");
+        }
+
+        private static Artifact find(Message m, long[] wanted) {
+            for (Artifact a : m.artifacts()) {
+                if (matches(a.ref(), wanted)) {
+                    return a;
+                }
+            }
+            return null;
         }
 
         private void write(MappedByteBuffer in, long length) throws IOException {
@@ -263,10 +327,14 @@ public final class ArtifactCommand implements Runnable {
                             ObjectNode o = BusJson.ref(ref);
                             o.put("contentType", f.string("contentType", null));
                             o.put("roots", f.u64("roots"));
+                            ArrayNode by = o.putArray("retainedBy");
+                            retainedBy(f).forEach(by::add);
                             a.add(o);
                         } else {
+                            List<String> by = retainedBy(f);
                             out.println("artifact " + BusJson.text(ref) + "  " + f.string("contentType", "")
-                                    + "  roots " + f.u64("roots"));
+                                    + "  roots " + f.u64("roots") + (by.isEmpty() ? "" : "  retained by "
+                                    + String.join(", ", by)));
                         }
                     }
                     if (bus.json) {
@@ -281,6 +349,10 @@ public final class ArtifactCommand implements Runnable {
                 return bus.print(cl, f);
             }
         }
+    }
+
+    private static List<String> retainedBy(BusFields f) throws BusException {
+        return f.has("retainedBy") ? f.strings("retainedBy") : List.of();
     }
 
     private static MessageDigest sha256() {

@@ -138,6 +138,29 @@ class BusCommandsTest {
             assertEquals(1, objects.size(), "one object, held by the topic's retained value: " + ls.out());
             assertEquals(ref.get("artifactId").asLong(), objects.get(0).get("artifactId").asLong());
             assertEquals(1, objects.get(0).get("roots").asLong(), ls.out());
+            assertEquals("[\"files.last\"]", objects.get(0).get("retainedBy").toString(), ls.out());
+            long artifactId = ref.get("artifactId").asLong();
+            Path byId = tmp.resolve("by-id.bin");
+            Cli.Run getId = Cli.run("artifact", "get", Long.toString(artifactId), "-o", byId.toString(), "--bus", bus);
+            assertEquals(0, getId.code(), getId.all());
+            assertArrayEquals(data, Files.readAllBytes(byId), "by id, through the topic that retains it");
+            Files.delete(byId);
+            Cli.Run getGen = Cli.run("artifact", "get", artifactId + "@" + ref.get("generation").asLong(), "-o",
+                    byId.toString(), "--bus", bus);
+            assertEquals(0, getGen.code(), getGen.all());
+            assertArrayEquals(data, Files.readAllBytes(byId), "by id and generation");
+            Cli.Run wrongGen = Cli.run("artifact", "get", artifactId + "@" + (ref.get("generation").asLong() + 1),
+                    "--bus", bus);
+            assertEquals(1, wrongGen.code(), wrongGen.all());
+            assertTrue(wrongGen.err().startsWith("spectrum artifact get: ARTIFACT_GONE: artifact ")
+                    && wrongGen.err().lines().count() == 1, wrongGen.err());
+            Cli.Run badId = Cli.run("artifact", "get", "seven", "--bus", bus);
+            assertEquals(2, badId.code(), badId.all());
+            assertTrue(badId.err().startsWith("spectrum artifact get: ID is N or N@GENERATION"), badId.err());
+            Cli.Run both = Cli.run("artifact", "get", Long.toString(artifactId), "--topic", "files.last", "--bus", bus);
+            assertEquals(2, both.code(), both.all());
+            Cli.Run lsText = Cli.run("artifact", "ls", "--bus", bus);
+            assertTrue(lsText.out().contains("roots 1  retained by files.last"), lsText.out());
             Cli.Run noTopic = Cli.run("artifact", "put", in.toString(), "--bus", bus);
             assertEquals(2, noTopic.code(), noTopic.all());
             assertTrue(noTopic.err().startsWith("spectrum artifact put: give --topic T"), noTopic.err());

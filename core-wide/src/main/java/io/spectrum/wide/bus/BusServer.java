@@ -295,7 +295,7 @@ public final class BusServer implements FrameHandler, PeerListener {
                 List<BusFields> out = new ArrayList<>();
                 for (HostBus.ArtifactInfo i : bus.artifacts()) {
                     out.add(BusFields.of().putRecord("ref", BusWire.ref(i.ref())).put("contentType", i.contentType())
-                            .put("roots", i.roots()));
+                            .put("roots", i.roots()).putStrings("retainedBy", i.retainedBy()));
                 }
                 return BusFields.of().putRecords("artifacts", out);
             }

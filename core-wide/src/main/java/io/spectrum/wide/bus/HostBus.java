@@ -108,8 +108,14 @@ public final class HostBus {
     public record ServiceInfo(String name, String serviceIncarnation, String holder, int queued, int inFlight) {
     }
 
-    /** A stored artifact as an operator sees it: its ref, content type and ownership roots. */
-    public record ArtifactInfo(ArtifactRef ref, String contentType, int roots) {
+    /**
+     * A stored artifact as an operator sees it: its ref, content type, ownership roots, and the
+     * topics whose retained value carries it (a subscriber with replay can read it from there).
+     */
+    public record ArtifactInfo(ArtifactRef ref, String contentType, int roots, List<String> retainedBy) {
+        public ArtifactInfo {
+            retainedBy = List.copyOf(retainedBy);
+        }
     }
 
     /** The registered services, by name. */
@@ -124,9 +130,19 @@ public final class HostBus {
 
     /** The sealed artifacts the bus holds roots on, by id. */
     public List<ArtifactInfo> artifacts() {
+        java.util.Map<SealedObject, List<String>> retainedBy = new java.util.IdentityHashMap<>();
+        for (Topic t : topics.all()) {
+            if (t.retained != null) {
+                for (SealedObject o : t.retained.body().objects) {
+                    retainedBy.computeIfAbsent(o, k -> new ArrayList<>()).add(t.name);
+                }
+            }
+        }
         List<ArtifactInfo> out = new ArrayList<>();
         for (SealedObject o : roots.objects()) {
-            out.add(new ArtifactInfo(o.ref, o.contentType, o.roots));
+            List<String> names = retainedBy.getOrDefault(o, new ArrayList<>());
+            names.sort(null);
+            out.add(new ArtifactInfo(o.ref, o.contentType, o.roots, names));
         }
         out.sort(java.util.Comparator.comparingLong(a -> a.ref().artifactId()));
         return out;

@@ -295,4 +295,31 @@ class ArtifactOwnershipTest extends BusTest {
         assertEquals(0, f.bus.stats().storeBytes());
         assertEquals(BusError.OWNER_INVALID, code(() -> pub.seal(a.staged().artifactId(), 1, a.ownerId(), null)));
     }
+
+    @Test
+    void theOperatorListingNamesTheTopicsWhoseRetainedValueCarriesEachArtifact() throws Exception {
+        pub.declare("b.last", Retention.LATEST);
+        pub.declare("a.last", Retention.LATEST);
+        pub.declare("live", Retention.NONE);
+        sub.subscribe("live", SubscriptionMode.BOUNDED, 4, 4, false);
+        Replies.Allocated a = pub.allocate(2, "x/y");
+        f.store.write(a.staged().artifactId(), bytes("hi"));
+        Replies.Sealed kept = pub.seal(a.staged().artifactId(), 1, a.ownerId(), null);
+        Replies.Allocated b = pub.allocate(3, "x/y");
+        f.store.write(b.staged().artifactId(), bytes("abc"));
+        Replies.Sealed passing = pub.seal(b.staged().artifactId(), 1, b.ownerId(), null);
+        pub.publish("b.last", p(1), List.of(new Attachment("f", kept.ref(), kept.ownerId())));
+        pub.publish("a.last", p(2), List.of(new Attachment("f", kept.ref(), kept.ownerId())));
+        pub.publish("live", p(3), List.of(new Attachment("f", passing.ref(), passing.ownerId())));
+        pub.release(List.of(kept.ownerId(), passing.ownerId()));
+        List<HostBus.ArtifactInfo> list = f.bus.artifacts();
+        assertEquals(2, list.size(), list.toString());
+        assertEquals(kept.ref(), list.get(0).ref());
+        assertEquals(List.of("a.last", "b.last"), list.get(0).retainedBy(), "sorted by name");
+        assertEquals(2, list.get(0).roots());
+        assertEquals(passing.ref(), list.get(1).ref());
+        assertEquals(List.of(), list.get(1).retainedBy(), "held only by sub's queued delivery");
+        pub.clear("b.last");
+        assertEquals(List.of("a.last"), f.bus.artifacts().get(0).retainedBy());
+    }
 }
