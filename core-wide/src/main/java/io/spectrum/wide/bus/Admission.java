@@ -144,9 +144,16 @@ final class Admission {
     /**
      * Seals each pending writer (it becomes a hold with one root) and returns the body to keep.
      * A seal the store refuses is thrown as is; a writer whose staging the store removed
-     * (ARTIFACT_MISMATCH) is retired.
+     * (ARTIFACT_MISMATCH) is retired. With deferring {@code seals} the first run records the
+     * writers and throws {@link Seals.Deferred} before anything changes.
      */
-    Carried commit(Owners owners, Roots roots, byte[] payload, int deliveryBytes) throws BusException {
+    Carried commit(Owners owners, Roots roots, byte[] payload, int deliveryBytes, Seals seals) throws BusException {
+        for (Item i : items) {
+            if (i.writer != null) {
+                seals.want(i.writer, i.digest);
+            }
+        }
+        seals.deferIfWanted();
         Map<Owner, SealedObject> sealedNow = new IdentityHashMap<>();
         List<Carried.Named> named = new ArrayList<>(items.size());
         LinkedHashSet<SealedObject> objects = new LinkedHashSet<>();
@@ -155,7 +162,7 @@ final class Admission {
             if (o == null) {
                 o = sealedNow.get(i.writer);
                 if (o == null) {
-                    o = Sealing.seal(owners, roots, i.writer, i.digest);
+                    o = seals.seal(owners, roots, i.writer, i.digest);
                     sealedNow.put(i.writer, o);
                 }
             }

@@ -5,11 +5,13 @@ import java.nio.file.Path;
 /**
  * Where artifacts' bytes live (seed 001 §8). The bus decides <em>when</em> an object may go (its
  * ownership roots); the store only keeps bytes, quotas and files. Called from one thread (the
- * bus's); an implementation does file I/O but never waits indefinitely.
+ * bus's); an implementation does file I/O but never waits indefinitely. The one exception is a
+ * {@link SealJob}'s run, the bulk copy and hash of a seal, which may run on another thread
+ * between {@link #beginSeal} and {@link #finishSeal} on the store's thread.
  *
  * <p>Lifecycle: {@link #allocate} reserves quota and makes a private staging file of the
- * requested length; the writer writes it; {@link #seal} makes an immutable sealed object of
- * exactly those bytes (a writer that kept a writable handle to the staging file cannot change
+ * requested length; the writer writes it; {@link #seal} (or its three steps) makes an immutable
+ * sealed object of exactly those bytes (a writer that kept a writable handle to the staging file cannot change
  * it afterwards) and checks length and digest; readers open {@link #readLocation} read-only and
  * map it; {@link #collect} removes the object when its last root goes (a reader that has it
  * mapped keeps reading its bytes until it unmaps); {@link #abandon} drops a staging file whose
@@ -32,16 +34,48 @@ public interface ArtifactStore extends AutoCloseable {
     StagedArtifact allocate(long byteLength, String contentType) throws BusException;
 
     /**
-     * Seals a staged artifact: its bytes become an immutable object.
+     * Seals a staged artifact on the calling thread: {@link #beginSeal}, the job's run, then
+     * {@link #finishSeal}. Its bytes become an immutable object.
      *
      * @param digest the expected SHA-256 (lower-case hex), or null to accept what was written
      * @throws BusException INVALID_ENVELOPE for a {@code digest} that is not 64 lower-case hex
      *     digits (nothing changes); ARTIFACT_GONE for an unknown id or generation (or one already
-     *     sealed); ARTIFACT_MISMATCH when the staged bytes are not exactly the allocated length or
-     *     do not have {@code digest} (the staging is removed); QUOTA_EXCEEDED when there is no room
-     *     for the sealed copy; STORE_FAILURE on I/O failure
+     *     sealed or being sealed); ARTIFACT_MISMATCH when the staged bytes are not exactly the
+     *     allocated length or do not have {@code digest} (the staging is removed); QUOTA_EXCEEDED
+     *     when there is no room for the sealed copy; STORE_FAILURE on I/O failure
      */
-    ArtifactRef seal(long artifactId, long generation, String digest) throws BusException;
+    default ArtifactRef seal(long artifactId, long generation, String digest) throws BusException {
+        SealJob job = beginSeal(artifactId, generation, digest);
+        job.run();
+        return finishSeal(job);
+    }
+
+    /**
+     * The first step of a seal, on the store's thread: checks the digest's syntax, that the
+     * staging exists, is this generation and is neither sealed nor being sealed, and holds quota
+     * for the sealed copy; then marks the staging as being sealed and returns the job that does
+     * the file work ({@link SealJob#run()}, on any thread). Every job begun is ended by exactly one
+     * {@link #finishSeal} or {@link #cancelSeal}.
+     *
+     * @throws BusException INVALID_ENVELOPE, ARTIFACT_GONE or QUOTA_EXCEEDED as {@link #seal}; nothing changes
+     */
+    SealJob beginSeal(long artifactId, long generation, String digest) throws BusException;
+
+    /**
+     * The last step of a seal whose job has run, on the store's thread: applies its outcome as
+     * {@link #seal} does (the staging goes and the object is sealed, or the refusal). A staging
+     * abandoned while its job ran is ARTIFACT_GONE, and the copy is removed.
+     *
+     * @throws BusException the refusals of {@link #seal} (except INVALID_ENVELOPE and QUOTA_EXCEEDED)
+     */
+    ArtifactRef finishSeal(SealJob job) throws BusException;
+
+    /**
+     * Rolls a begun seal back, on the store's thread, after its job has run or when it never will:
+     * the copy and its quota hold go, and the staging (if not abandoned meanwhile) stays unsealed,
+     * as before {@link #beginSeal}. An ended job is ignored.
+     */
+    void cancelSeal(SealJob job);
 
     /**
      * Checks that {@code ref} names a live sealed object of this store.

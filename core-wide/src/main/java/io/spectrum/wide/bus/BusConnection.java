@@ -91,9 +91,15 @@ public final class BusConnection implements BusSession {
 
     /** {@code publish}: the payload is opaque bytes (at most the envelope limit with the delivery around it). */
     public Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments) throws BusException {
+        return publish(topic, payload, attachments, Seals.INLINE);
+    }
+
+    /** {@code publish} whose seal-on-send goes through {@code seals}. */
+    Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments, Seals seals)
+            throws BusException {
         enter();
         try {
-            return bus.topics.publish(this, topic, payload, attachments);
+            return bus.topics.publish(this, topic, payload, attachments, seals);
         } finally {
             bus.settle();
         }
@@ -157,6 +163,12 @@ public final class BusConnection implements BusSession {
      *     artifact here (sealing twice included); the store's refusals
      */
     public Replies.Sealed seal(long artifactId, long generation, String ownerId, String digest) throws BusException {
+        return seal(artifactId, generation, ownerId, digest, Seals.INLINE);
+    }
+
+    /** {@code artifact.seal} through {@code seals}. */
+    Replies.Sealed seal(long artifactId, long generation, String ownerId, String digest, Seals seals)
+            throws BusException {
         enter();
         try {
             Names.id("ownerId", ownerId);
@@ -167,7 +179,9 @@ public final class BusConnection implements BusSession {
             if (o.staged.artifactId() != artifactId || o.staged.generation() != generation) {
                 throw new BusException(BusError.OWNER_INVALID, ownerId + " does not write artifact " + artifactId);
             }
-            SealedObject s = Sealing.seal(owners, bus.roots, o, digest);
+            seals.want(o, digest);
+            seals.deferIfWanted();
+            SealedObject s = seals.seal(owners, bus.roots, o, digest);
             return new Replies.Sealed(s.ref, o.id);
         } finally {
             bus.settle();
@@ -235,9 +249,15 @@ public final class BusConnection implements BusSession {
     /** {@code rpc.call}: admission only; an {@link BusMessage.RpcResult} or a call failure follows. */
     public Replies.CallAccepted call(String callId, String target, String expectedIncarnation, String method,
             byte[] payload, List<Attachment> attachments) throws BusException {
+        return call(callId, target, expectedIncarnation, method, payload, attachments, Seals.INLINE);
+    }
+
+    /** {@code rpc.call} whose seal-on-send goes through {@code seals}. */
+    Replies.CallAccepted call(String callId, String target, String expectedIncarnation, String method,
+            byte[] payload, List<Attachment> attachments, Seals seals) throws BusException {
         enter();
         try {
-            return bus.services.call(this, callId, target, expectedIncarnation, method, payload, attachments);
+            return bus.services.call(this, callId, target, expectedIncarnation, method, payload, attachments, seals);
         } finally {
             bus.settle();
         }
@@ -246,9 +266,15 @@ public final class BusConnection implements BusSession {
     /** {@code rpc.reply}: true when routed to the caller, false for a detached call. */
     public boolean reply(String callId, String requestDeliveryId, byte[] outcome, List<Attachment> attachments)
             throws BusException {
+        return reply(callId, requestDeliveryId, outcome, attachments, Seals.INLINE);
+    }
+
+    /** {@code rpc.reply} whose seal-on-send goes through {@code seals}. */
+    boolean reply(String callId, String requestDeliveryId, byte[] outcome, List<Attachment> attachments, Seals seals)
+            throws BusException {
         enter();
         try {
-            return bus.services.reply(this, callId, requestDeliveryId, outcome, attachments);
+            return bus.services.reply(this, callId, requestDeliveryId, outcome, attachments, seals);
         } finally {
             bus.settle();
         }

@@ -8,8 +8,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -23,10 +27,17 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * own thread (agrona's {@link AgentRunner}; idle waiting backs off from spinning to parking at
  * most 100 µs; the system property {@code spectrum.bus.maxParkNanos} changes that bound, 0 yields
  * instead of parking). Everything that touches the bus runs on that thread; other threads reach it
- * through {@link #onBusThread}. {@link #close()} shuts the bus down (every client is told) and
- * closes the store (its files of this run are removed).
+ * through {@link #onBusThread}. The one exception is a seal's bulk copy and hash
+ * ({@link SealJob}), which runs on the host's sealing executor (daemon threads
+ * {@code spectrum-bus-seal-N}) while the bus thread serves the other connections; see
+ * {@link BusServer}. {@link #close()} shuts the bus down (every client is told), stops the sealing
+ * executor and waits for its jobs, and closes the store (its files of this run are removed, the
+ * copies of seals still in progress included).
  */
 public final class BusHost implements AutoCloseable {
+    static final int SEAL_THREADS = 2;
+    /** How long close waits for running seal jobs (a cancelled job stops within a 1 MiB chunk). */
+    private static final long SEAL_STOP_SECONDS = 10;
     private final FileArtifactStore store;
     private final HostBus bus;
     private final BusServer server;
@@ -34,12 +45,15 @@ public final class BusHost implements AutoCloseable {
     private final List<Link> links;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AgentRunner runner;
+    private final ExecutorService sealer;
 
-    private BusHost(FileArtifactStore store, HostBus bus, Function<String, Grants> grants, List<Link> links) {
+    private BusHost(FileArtifactStore store, HostBus bus, Function<String, Grants> grants, List<Link> links,
+            ExecutorService sealer) {
         this.store = store;
         this.bus = bus;
         this.links = links;
-        server = new BusServer(bus, store, grants);
+        this.sealer = sealer;
+        server = new BusServer(bus, store, grants, sealer);
         server.attach(inProcess);
         for (Link l : links) {
             server.attach(l);
@@ -85,8 +99,31 @@ public final class BusHost implements AutoCloseable {
      */
     public static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links)
             throws BusException {
-        FileArtifactStore s = FileArtifactStore.open(store);
-        return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links));
+        return start(store, limits, grants, links, sealingExecutor());
+    }
+
+    /** As {@link #start(StoreConfig, BusLimits, Function, List)} with the given sealing executor (tests); close shuts it down. */
+    static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
+            ExecutorService sealer) throws BusException {
+        FileArtifactStore s;
+        try {
+            s = FileArtifactStore.open(store);
+        } catch (BusException | RuntimeException e) {
+            sealer.shutdownNow();
+            throw e;
+        }
+        return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links), sealer);
+    }
+
+    /** Two daemon threads, {@code spectrum-bus-seal-N}, made when the first seals come. */
+    static ExecutorService sealingExecutor() {
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory f = r -> {
+            Thread t = new Thread(r, "spectrum-bus-seal-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        return Executors.newFixedThreadPool(SEAL_THREADS, f);
     }
 
     /** An error escaping the bus's agent: one line for the operator (the agent goes on with its next turn). */
@@ -133,6 +170,15 @@ public final class BusHost implements AutoCloseable {
     @Override
     public void close() {
         runner.close();
+        // the bus's shutdown abandoned every writer, which cancels their jobs; wait for those running
+        sealer.shutdownNow();
+        try {
+            if (!sealer.awaitTermination(SEAL_STOP_SECONDS, TimeUnit.SECONDS)) {
+                System.err.println("spectrum bus: a seal job did not stop in " + SEAL_STOP_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (Link l : links) {
             l.close();
         }

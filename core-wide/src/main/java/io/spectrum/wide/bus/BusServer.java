@@ -6,11 +6,15 @@ import io.spectrum.link.Link;
 import io.spectrum.link.PeerListener;
 import io.spectrum.wire.BusError;
 import io.spectrum.wire.WireError;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 /**
@@ -22,10 +26,21 @@ import java.util.function.Function;
  *
  * <p>Commands and their fields: docs/bus.md. Every refusal is the bus's typed error in the reply;
  * a frame that is not a bus request is counted and ignored.
+ *
+ * <p>Sealing ({@code artifact.seal}, and a publish, call or reply that seals its sender's writer
+ * on send) does its checks on this thread, then hands the copy and hash ({@link SealJob}s) to the
+ * {@code sealer} executor and parks the connection: its later frames wait, in order, while other
+ * connections are served. Each job's completion comes back through a concurrent queue that
+ * {@link #doWork()} drains; the command then runs again with the jobs' outcomes, re-checking what
+ * may have changed meanwhile (the connection closed, the writer released, the bus stopped, a
+ * subscriber's queue filled), and is answered or refused (a job it did not take is rolled back
+ * in the store); then the parked frames run.
  */
 public final class BusServer implements FrameHandler, PeerListener {
     private static final int FRAMES_PER_POLL = 64;
     private static final int MESSAGES_PER_TURN = 256;
+    /** Frames one connection may send while its seal runs; one more closes it (BACKPRESSURE). */
+    static final int MAX_PARKED_FRAMES = 1024;
 
     private final HostBus bus;
     private final ArtifactStore store;
@@ -34,6 +49,9 @@ public final class BusServer implements FrameHandler, PeerListener {
     private final Function<String, Grants> grants;
     private final List<Link> links = new ArrayList<>();
     private final Map<Long, Conn> conns = new LinkedHashMap<>();
+    private final Executor sealer;
+    /** Seal jobs that have run, from the sealer's threads (one entry per job). */
+    private final ConcurrentLinkedQueue<Parked> sealsDone = new ConcurrentLinkedQueue<>();
     private long framesRefused;
     private boolean pullOnly;
 
@@ -45,6 +63,10 @@ public final class BusServer implements FrameHandler, PeerListener {
         /** A message the link had no room for: sent before any other. */
         byte[] held;
         Lane heldLane;
+        /** The command whose seal jobs are running, or null. */
+        Parked sealing;
+        /** Frames that arrived while {@link #sealing}, in order. */
+        final ArrayDeque<byte[]> parked = new ArrayDeque<>();
 
         Conn(Link link, int peer) {
             this.link = link;
@@ -52,10 +74,39 @@ public final class BusServer implements FrameHandler, PeerListener {
         }
     }
 
+    /** A command parked on its seal jobs: its frame (a copy), its seals, and the jobs still running. */
+    private static final class Parked {
+        final Conn conn;
+        final byte[] frame;
+        final Seals seals;
+        int running;
+
+        Parked(Conn conn, byte[] frame, Seals seals) {
+            this.conn = conn;
+            this.frame = frame;
+            this.seals = seals;
+        }
+    }
+
     /**
+     * A server whose seal jobs run inline, on the thread that runs {@link #doWork()} (the bus
+     * tests' deterministic pull mode).
+     *
      * @param grants what each client id may do ({@code null} for an anonymous connection)
      */
     public BusServer(HostBus bus, ArtifactStore store, Function<String, Grants> grants) {
+        this(bus, store, grants, Runnable::run);
+    }
+
+    /**
+     * @param grants what each client id may do ({@code null} for an anonymous connection)
+     * @param sealer runs seal jobs (file I/O only); a job it rejects runs inline
+     */
+    public BusServer(HostBus bus, ArtifactStore store, Function<String, Grants> grants, Executor sealer) {
+        if (sealer == null) {
+            throw new IllegalArgumentException("a bus server needs a sealer");
+        }
+        this.sealer = sealer;
         this.bus = bus;
         this.store = store;
         this.storeRoot = store.root().toAbsolutePath().toString();
@@ -114,13 +165,15 @@ public final class BusServer implements FrameHandler, PeerListener {
         for (Link l : links) {
             work += l.poll(this, FRAMES_PER_POLL);
         }
+        work += finishSeals();
         for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
             Conn c = it.next();
             if (!pullOnly) {
                 work += pump(c, MESSAGES_PER_TURN);
             }
-            // a closed connection goes once its last notices are out (in pull mode, once they were asked for)
-            if (c.bus != null && !c.bus.isOpen() && c.held == null && !c.bus.hasOutbound()) {
+            // a closed connection goes once its last notices are out (in pull mode, once they were
+            // asked for) and its seal, if one runs, is answered
+            if (c.bus != null && !c.bus.isOpen() && c.held == null && !c.bus.hasOutbound() && c.sealing == null) {
                 it.remove();
                 if (c.link instanceof InProcessLink ipl) {
                     ipl.disconnect(c.peer);
@@ -142,8 +195,11 @@ public final class BusServer implements FrameHandler, PeerListener {
     @Override
     public void onPeerDown(Link link, int peer) {
         Conn c = conns.remove(key(link, peer));
-        if (c != null && c.bus != null) {
-            c.bus.close();
+        if (c != null) {
+            c.parked.clear();
+            if (c.bus != null) {
+                c.bus.close();
+            }
         }
     }
 
@@ -159,6 +215,31 @@ public final class BusServer implements FrameHandler, PeerListener {
     @Override
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
         Conn c = conns.computeIfAbsent(key(link, peer), k -> new Conn(link, peer));
+        if (c.sealing != null) {
+            park(c, buf, off, len);
+            return;
+        }
+        handle(c, buf, off, len);
+    }
+
+    /** Keeps a frame of a connection whose seal runs; past the bound the connection is closed. */
+    private void park(Conn c, byte[] buf, int off, int len) {
+        if (c.parked.size() >= MAX_PARKED_FRAMES) {
+            framesRefused++;
+            c.parked.clear();
+            if (c.bus != null && c.bus.isOpen()) {
+                bus.close(c.bus, BusError.BACKPRESSURE, "more than " + MAX_PARKED_FRAMES
+                        + " requests while a seal runs");
+            }
+            return;
+        }
+        byte[] copy = new byte[len];
+        System.arraycopy(buf, off, copy, 0, len);
+        c.parked.add(copy);
+    }
+
+    /** Runs one request frame and answers it, unless it parks the connection on seal jobs. */
+    private void handle(Conn c, byte[] buf, int off, int len) {
         BusFrames.Decoded d;
         try {
             d = BusFrames.decode(buf, off, len);
@@ -170,13 +251,96 @@ public final class BusServer implements FrameHandler, PeerListener {
             framesRefused++;
             return;
         }
+        Seals seals = sealsMaybe(d.command()) ? Seals.deferring() : Seals.INLINE;
         byte[] reply;
         try {
-            reply = BusFrames.result(d, run(c, d.command(), d.fields()));
+            reply = BusFrames.result(d, run(c, d.command(), d.fields(), seals));
         } catch (BusException e) {
             reply = BusFrames.error(d, e);
+        } catch (Seals.Deferred deferred) {
+            List<SealJob> jobs;
+            try {
+                jobs = seals.begin(store);
+            } catch (BusException refused) {
+                // the store refused a job's checks: the command meets that refusal inline, as it always did
+                reply = answer(c, d, Seals.INLINE);
+                send(c, reply, Lane.CONTROL);
+                return;
+            }
+            byte[] frame = new byte[len];
+            System.arraycopy(buf, off, frame, 0, len);
+            startSeals(new Parked(c, frame, seals), jobs);
+            return;
         }
         send(c, reply, Lane.CONTROL);
+    }
+
+    /** The commands that may seal: {@code artifact.seal}, and those that carry attachments. */
+    private static boolean sealsMaybe(String command) {
+        return switch (command) {
+            case "artifact.seal", "publish", "rpc.call", "rpc.reply" -> true;
+            default -> false;
+        };
+    }
+
+    /** Runs the command with {@code seals} and encodes its answer; jobs it did not take are rolled back. */
+    private byte[] answer(Conn c, BusFrames.Decoded d, Seals seals) {
+        try {
+            return BusFrames.result(d, run(c, d.command(), d.fields(), seals));
+        } catch (BusException e) {
+            return BusFrames.error(d, e);
+        } finally {
+            seals.close(store);
+        }
+    }
+
+    private void startSeals(Parked p, List<SealJob> jobs) {
+        p.conn.sealing = p;
+        p.running = jobs.size();
+        for (SealJob j : jobs) {
+            Runnable r = () -> {
+                try {
+                    j.run();
+                } finally {
+                    sealsDone.add(p);
+                }
+            };
+            try {
+                sealer.execute(r);
+            } catch (RejectedExecutionException e) {
+                r.run();
+            }
+        }
+    }
+
+    /** Answers the commands whose seal jobs have all run, then runs their connections' parked frames. */
+    private int finishSeals() {
+        int n = 0;
+        for (Parked p; (p = sealsDone.poll()) != null; ) {
+            if (--p.running > 0) {
+                continue;
+            }
+            n++;
+            Conn c = p.conn;
+            c.sealing = null;
+            BusFrames.Decoded d;
+            try {
+                d = BusFrames.decode(p.frame, 0, p.frame.length);
+            } catch (BusException e) {
+                throw new IllegalStateException("a parked frame no longer decodes", e);
+            }
+            byte[] reply = answer(c, d, p.seals);
+            if (conns.get(key(c.link, c.peer)) != c) {
+                c.parked.clear();
+                continue;
+            }
+            send(c, reply, Lane.CONTROL);
+            while (c.sealing == null && !c.parked.isEmpty()) {
+                byte[] f = c.parked.poll();
+                handle(c, f, 0, f.length);
+            }
+        }
+        return n;
     }
 
     private BusConnection open(Conn c) throws BusException {
@@ -188,7 +352,7 @@ public final class BusServer implements FrameHandler, PeerListener {
         return c.bus;
     }
 
-    private BusFields run(Conn c, String command, BusFields f) throws BusException {
+    private BusFields run(Conn c, String command, BusFields f, Seals seals) throws BusException {
         BusConnection b = open(c);
         if (!b.isOpen()) {
             throw new BusException(BusError.ROUTER_LOST, "this connection is closing");
@@ -230,7 +394,7 @@ public final class BusServer implements FrameHandler, PeerListener {
                 return BusFields.of().put("removed", b.unsubscribe(f.string("subscriptionId")));
             case "publish": {
                 f.allowOnly("topic", "payload", "attachments");
-                Replies.Published p = b.publish(f.string("topic"), f.bytes("payload"), BusWire.attachments(f));
+                Replies.Published p = b.publish(f.string("topic"), f.bytes("payload"), BusWire.attachments(f), seals);
                 return BusFields.of().put("topicSequence", p.topicSequence()).put("subscribers", p.subscribers())
                         .put("replaced", p.replaced());
             }
@@ -246,7 +410,7 @@ public final class BusServer implements FrameHandler, PeerListener {
             case "artifact.seal": {
                 f.allowOnly("artifactId", "generation", "ownerId", "digest");
                 Replies.Sealed s = b.seal(f.u64("artifactId"), f.u64("generation"), f.string("ownerId"),
-                        f.string("digest", null));
+                        f.string("digest", null), seals);
                 return BusFields.of().putRecord("ref", BusWire.ref(s.ref())).put("ownerId", s.ownerId());
             }
             case "artifact.open":
@@ -268,13 +432,13 @@ public final class BusServer implements FrameHandler, PeerListener {
             case "rpc.call": {
                 f.allowOnly("callId", "target", "expectedIncarnation", "method", "payload", "attachments");
                 Replies.CallAccepted a = b.call(f.string("callId"), f.string("target"), f.string("expectedIncarnation", null),
-                        f.string("method"), f.bytes("payload"), BusWire.attachments(f));
+                        f.string("method"), f.bytes("payload"), BusWire.attachments(f), seals);
                 return BusFields.of().put("accepted", a.accepted()).put("serviceIncarnation", a.serviceIncarnation());
             }
             case "rpc.reply":
                 f.allowOnly("callId", "requestDeliveryId", "outcome", "attachments");
                 return BusFields.of().put("routed", b.reply(f.string("callId"), f.string("requestDeliveryId"),
-                        f.bytes("outcome"), BusWire.attachments(f)));
+                        f.bytes("outcome"), BusWire.attachments(f), seals));
             case "rpc.responder.release":
                 f.allowOnly("callId", "requestDeliveryId");
                 return BusFields.of().put("released", b.releaseResponder(f.string("callId"), f.string("requestDeliveryId")));

@@ -24,6 +24,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -40,16 +41,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * in this or another process, is refused with STORE_FAILURE), removes every file a previous run
  * left in {@code staging/} and {@code sealed/} (its count is {@link #orphansRemoved()}), and picks
  * a new {@link #storeId()} (64 random bits and the opening wall time), so refs from an earlier run
- * are ARTIFACT_GONE. {@link #seal} copies the staged bytes into a fresh sealed file while computing
+ * are ARTIFACT_GONE. A seal copies the staged bytes into a fresh sealed file while computing
  * their SHA-256, so a writer that kept a writable descriptor or mapping of the staging file cannot
- * change the sealed object; the digest is of exactly the bytes written to the sealed file.
+ * change the sealed object; the digest is of exactly the bytes written to the sealed file. The
+ * copy is a {@link SealJob} between {@link #beginSeal} and {@link #finishSeal} (or
+ * {@link #cancelSeal}); {@link #seal} does the three steps on the calling thread.
  *
  * <p>Quota: {@link #bytes()} counts staging reservations and sealed objects; a seal needs room for
  * the sealed copy while the staging file still exists, so it briefly holds both. Ids grow from 1
  * and are never reused within a run; the generation is always 1 (v1 reuses no id).
  *
- * <p>Not thread-safe: one thread (the bus's) calls it; {@link #seal} copies the whole object on
- * that thread. Every I/O failure is a STORE_FAILURE naming the path; no IOException escapes.
+ * <p>Not thread-safe: one thread (the bus's) calls it. Only a seal job's {@link SealJob#run()}
+ * may run on another thread: it touches the two files and its own fields, never the store's
+ * state. A staging abandoned during its seal is removed at once and the job stops within a
+ * chunk; {@link #close()} removes the copies of seals still in progress. Every I/O failure is a
+ * STORE_FAILURE naming the path; no IOException escapes.
  */
 public final class FileArtifactStore implements ArtifactStore {
     static final String LOCK_FILE = "lock";
@@ -58,6 +64,9 @@ public final class FileArtifactStore implements ArtifactStore {
     private static final Set<PosixFilePermission> STAGING_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> SEALED_MODE = PosixFilePermissions.fromString("r--r--r--");
     private static final int COPY_CHUNK = 1 << 20;
+    /** Each thread that seals (the bus's, a sealing executor's) reuses one direct copy buffer. */
+    private static final ThreadLocal<ByteBuffer> COPY_BUFFER =
+            ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(COPY_CHUNK));
     /**
      * Roots held by a store of this JVM. A POSIX record lock belongs to the process, and closing any
      * descriptor of the lock file drops it, so a second open in this JVM is refused here, before it
@@ -73,7 +82,8 @@ public final class FileArtifactStore implements ArtifactStore {
     private final int orphansRemoved;
     private final Map<Long, Entry> entries = new HashMap<>();
     private final List<Path> leftovers = new ArrayList<>();
-    private ByteBuffer copyBuffer;
+    /** Begun seals not yet finished or cancelled (an abandoned staging's job stays here until then). */
+    private final Set<Job> inFlight = new HashSet<>();
     private long nextId = 1;
     private int sealedObjects;
     private long bytes;
@@ -89,6 +99,8 @@ public final class FileArtifactStore implements ArtifactStore {
         final String contentType;
         boolean sealed;
         String digest;
+        /** The seal in progress, between beginSeal and its finish or cancel. */
+        Job sealing;
 
         Entry(long id, long generation, long length, String contentType) {
             this.id = id;
@@ -211,14 +223,15 @@ public final class FileArtifactStore implements ArtifactStore {
     }
 
     @Override
-    public ArtifactRef seal(long artifactId, long generation, String digest) throws BusException {
+    public SealJob beginSeal(long artifactId, long generation, String digest) throws BusException {
         checkOpen();
         if (digest != null && !isDigest(digest)) {
             throw new BusException(BusError.INVALID_ENVELOPE, "a digest is 64 lower-case hex digits");
         }
         Entry e = entries.get(artifactId);
-        if (e == null || e.generation != generation || e.sealed) {
-            throw new BusException(BusError.ARTIFACT_GONE, "no staged artifact " + artifactId + "/" + generation);
+        if (e == null || e.generation != generation || e.sealed || e.sealing != null) {
+            throw new BusException(BusError.ARTIFACT_GONE, "no staged artifact " + artifactId + "/" + generation
+                    + (e != null && e.sealing != null ? " (it is being sealed)" : ""));
         }
         if (e.length > config.totalLimitBytes() - bytes) {
             refusals++;
@@ -228,30 +241,72 @@ public final class FileArtifactStore implements ArtifactStore {
         Path staging = storePath(ArtifactFiles.stagingLocation(e.id, e.generation));
         Path sealed = storePath(ArtifactFiles.sealedLocation(e.id, e.generation));
         hold(e.length);
-        String actual;
-        try {
-            actual = copy(e, staging, sealed);
-        } catch (BusException ex) {
-            deleteOrKeep(sealed);
+        Job job = new Job(this, e, staging, sealed, digest);
+        e.sealing = job;
+        inFlight.add(job);
+        return job;
+    }
+
+    @Override
+    public ArtifactRef finishSeal(SealJob sealJob) throws BusException {
+        Job job = own(sealJob);
+        if (!job.ran) {
+            throw new IllegalStateException("the seal job of artifact " + job.artifactId() + " has not run");
+        }
+        checkOpen();
+        if (!inFlight.remove(job)) {
+            throw new IllegalStateException("the seal job of artifact " + job.artifactId() + " has ended");
+        }
+        Entry e = job.entry;
+        if (entries.get(e.id) != e) {
+            deleteOrKeep(job.sealed);
             bytes -= e.length;
-            if (ex.code() == BusError.ARTIFACT_MISMATCH) {
-                dropStaging(e, staging);
+            throw new BusException(BusError.ARTIFACT_GONE, "artifact " + e.id + " was abandoned while it was sealed");
+        }
+        e.sealing = null;
+        if (job.failure != null) {
+            deleteOrKeep(job.sealed);
+            bytes -= e.length;
+            if (job.failure.code() == BusError.ARTIFACT_MISMATCH) {
+                dropStaging(e, job.staging);
             }
-            throw ex;
+            throw job.failure;
         }
-        if (digest != null && !digest.equals(actual)) {
-            deleteOrKeep(sealed);
+        String actual = job.digest;
+        if (job.expected != null && !job.expected.equals(actual)) {
+            deleteOrKeep(job.sealed);
             bytes -= e.length;
-            dropStaging(e, staging);
-            throw new BusException(BusError.ARTIFACT_MISMATCH, "artifact " + artifactId + " has SHA-256 " + actual
-                    + ", not " + digest);
+            dropStaging(e, job.staging);
+            throw new BusException(BusError.ARTIFACT_MISMATCH, "artifact " + e.id + " has SHA-256 " + actual
+                    + ", not " + job.expected);
         }
-        deleteOrKeep(staging);
+        deleteOrKeep(job.staging);
         bytes -= e.length;
         e.sealed = true;
         e.digest = actual;
         sealedObjects++;
         return new ArtifactRef(storeId, e.id, e.generation, e.length, actual);
+    }
+
+    @Override
+    public void cancelSeal(SealJob sealJob) {
+        Job job = own(sealJob);
+        job.cancelled = true;
+        if (!inFlight.remove(job)) {
+            return;
+        }
+        deleteOrKeep(job.sealed);
+        bytes -= job.entry.length;
+        if (entries.get(job.entry.id) == job.entry) {
+            job.entry.sealing = null;
+        }
+    }
+
+    private Job own(SealJob j) {
+        if (!(j instanceof Job job) || job.store != this) {
+            throw new IllegalArgumentException("a seal job of another store");
+        }
+        return job;
     }
 
     @Override
@@ -295,6 +350,9 @@ public final class FileArtifactStore implements ArtifactStore {
         Entry e = entries.get(artifactId);
         if (closed || e == null || e.sealed) {
             return;
+        }
+        if (e.sealing != null) {
+            e.sealing.cancelled = true;
         }
         dropStaging(e, root.resolve(ArtifactFiles.stagingLocation(e.id, e.generation)));
     }
@@ -344,6 +402,11 @@ public final class FileArtifactStore implements ArtifactStore {
             return;
         }
         closed = true;
+        for (Job j : inFlight) {
+            j.cancelled = true;
+            deleteOrKeep(j.sealed);
+        }
+        inFlight.clear();
         for (Entry e : entries.values()) {
             String location = e.sealed ? ArtifactFiles.sealedLocation(e.id, e.generation)
                     : ArtifactFiles.stagingLocation(e.id, e.generation);
@@ -371,30 +434,94 @@ public final class FileArtifactStore implements ArtifactStore {
     }
 
     /**
+     * One seal's file work ({@link SealJob}): copies the staging into a new sealed file, hashing
+     * what it writes. It reads only its own final fields; the outcome fields are written by
+     * {@link #run} and read by the store's thread after it ran (a completion queue or the same
+     * thread orders them). A cancelled job stops within a chunk and removes the file it made.
+     */
+    static final class Job implements SealJob {
+        final FileArtifactStore store;
+        final Entry entry;
+        final long id;
+        final long length;
+        final Path staging;
+        final Path sealed;
+        final String expected;
+        volatile boolean cancelled;
+        volatile boolean ran;
+        volatile String digest;
+        volatile BusException failure;
+
+        Job(FileArtifactStore store, Entry e, Path staging, Path sealed, String expected) {
+            this.store = store;
+            this.entry = e;
+            this.id = e.id;
+            this.length = e.length;
+            this.staging = staging;
+            this.sealed = sealed;
+            this.expected = expected;
+        }
+
+        @Override
+        public long artifactId() {
+            return id;
+        }
+
+        @Override
+        public void run() {
+            if (ran) {
+                return;
+            }
+            try {
+                digest = copy(this);
+            } catch (BusException e) {
+                failure = e;
+            } catch (RuntimeException e) {
+                failure = new BusException(BusError.STORE_FAILURE, "cannot seal " + staging + ": " + e);
+            } finally {
+                if (cancelled) {
+                    try {
+                        Files.deleteIfExists(sealed);
+                    } catch (IOException ignored) {
+                        // the store's close or cancel deletes it again, or keeps it as a leftover
+                    }
+                }
+                ran = true;
+            }
+        }
+    }
+
+    /**
      * Copies the staged bytes into a new sealed file, hashing what it writes; returns the SHA-256.
      * ARTIFACT_MISMATCH when the staged file is missing, not a regular file or not the allocated length.
+     * Touches files only (and the calling thread's copy buffer).
      */
-    private String copy(Entry e, Path staging, Path sealed) throws BusException {
+    private static String copy(Job j) throws BusException {
+        Path staging = j.staging;
+        Path sealed = j.sealed;
         BasicFileAttributes a = ArtifactFiles.attributesOrNull(staging);
         if (a == null || !a.isRegularFile()) {
             throw new BusException(BusError.ARTIFACT_MISMATCH, "the staged file " + staging + " is "
                     + (a == null ? "gone" : "not a regular file"));
         }
         MessageDigest md = sha256();
-        ByteBuffer buf = copyBuffer();
+        ByteBuffer buf = COPY_BUFFER.get();
         try (FileChannel in = FileChannel.open(staging, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
                 FileChannel out = FileChannel.open(sealed, Set.of(StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), mode(STAGING_MODE))) {
             long size = in.size();
-            if (size != e.length) {
-                throw mismatchLength(e, size);
+            if (size != j.length) {
+                throw mismatchLength(j, size);
             }
             long pos = 0;
-            while (pos < e.length) {
-                buf.clear().limit((int) Math.min(buf.capacity(), e.length - pos));
+            while (pos < j.length) {
+                if (j.cancelled) {
+                    throw new BusException(BusError.STORE_FAILURE, "the seal of " + staging + " was cancelled");
+                }
+                buf.clear().limit((int) Math.min(buf.capacity(), j.length - pos));
                 int n = in.read(buf, pos);
                 if (n < 0) {
-                    throw mismatchLength(e, pos);
+                    throw mismatchLength(j, pos);
                 }
                 buf.flip();
                 md.update(buf.duplicate());
@@ -402,8 +529,8 @@ public final class FileArtifactStore implements ArtifactStore {
                     pos += out.write(buf, pos);
                 }
             }
-            if (in.size() != e.length) {
-                throw mismatchLength(e, in.size());
+            if (in.size() != j.length) {
+                throw mismatchLength(j, in.size());
             }
             Files.setPosixFilePermissions(sealed, SEALED_MODE);
         } catch (IOException ex) {
@@ -423,8 +550,8 @@ public final class FileArtifactStore implements ArtifactStore {
         }
     }
 
-    private static BusException mismatchLength(Entry e, long size) {
-        return new BusException(BusError.ARTIFACT_MISMATCH, "artifact " + e.id + " was allocated " + e.length
+    private static BusException mismatchLength(Job j, long size) {
+        return new BusException(BusError.ARTIFACT_MISMATCH, "artifact " + j.id + " was allocated " + j.length
                 + " bytes but its staged file has " + size);
     }
 
@@ -447,13 +574,6 @@ public final class FileArtifactStore implements ArtifactStore {
         } catch (IOException e) {
             leftovers.add(p);
         }
-    }
-
-    private ByteBuffer copyBuffer() {
-        if (copyBuffer == null) {
-            copyBuffer = ByteBuffer.allocateDirect(COPY_CHUNK);
-        }
-        return copyBuffer;
     }
 
     private void checkOpen() throws BusException {

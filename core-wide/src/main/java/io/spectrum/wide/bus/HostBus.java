@@ -187,6 +187,16 @@ public final class HostBus {
         }
     }
 
+    /** Closes {@code c} for a transport's bound: {@code connection.closing{code, message}}, then its state ends. */
+    void close(BusConnection c, BusError code, String message) {
+        if (c.open) {
+            c.control.add(new BusMessage.ConnectionClosing(code, message));
+            c.open = false;
+            teardown(c);
+        }
+        settle();
+    }
+
     void disconnect(BusConnection c, boolean keepControl) {
         if (c.open) {
             c.open = false;

@@ -9,6 +9,11 @@ final class Sealing {
     private Sealing() {
     }
 
+    /** The store's step that yields the sealed ref. */
+    private interface StoreStep {
+        ArtifactRef ref() throws BusException;
+    }
+
     /**
      * Seals the writer's staging through the store; the writer becomes a hold with one root.
      *
@@ -17,9 +22,21 @@ final class Sealing {
      */
     static SealedObject seal(Owners owners, Roots roots, Owner writer, String digest) throws BusException {
         StagedArtifact s = writer.staged;
+        return adopt(owners, roots, writer, () -> roots.store().seal(s.artifactId(), s.generation(), digest));
+    }
+
+    /** As {@link #seal}, with the store's job for this writer already run: the store finishes it. */
+    static SealedObject finish(Owners owners, Roots roots, Owner writer, SealJob job) throws BusException {
+        if (job.artifactId() != writer.staged.artifactId()) {
+            throw new IllegalStateException("the seal job of " + job.artifactId() + " is not the writer's");
+        }
+        return adopt(owners, roots, writer, () -> roots.store().finishSeal(job));
+    }
+
+    private static SealedObject adopt(Owners owners, Roots roots, Owner writer, StoreStep step) throws BusException {
         ArtifactRef ref;
         try {
-            ref = roots.store().seal(s.artifactId(), s.generation(), digest);
+            ref = step.ref();
         } catch (BusException e) {
             if (e.code() == BusError.ARTIFACT_MISMATCH || e.code() == BusError.ARTIFACT_GONE) {
                 owners.remove(writer);

@@ -72,7 +72,7 @@ final class Services {
      * roots, the queue entry and the watermark, all at once.
      */
     Replies.CallAccepted call(BusConnection c, String callId, String target, String expectedIncarnation, String method,
-            byte[] payload, List<Attachment> attachments) throws BusException {
+            byte[] payload, List<Attachment> attachments, Seals seals) throws BusException {
         long serial = callSerial(callId);
         Names.name("target", target);
         if (expectedIncarnation != null) {
@@ -104,7 +104,7 @@ final class Services {
         if (s.queue.size() >= s.maxQueued) {
             throw new BusException(BusError.BACKPRESSURE, target + " has " + s.queue.size() + " queued calls");
         }
-        Carried body = adm.commit(c.owners, roots, payload, bytes);
+        Carried body = adm.commit(c.owners, roots, payload, bytes, seals);
         Call call = new Call(callId, c, s, method, body);
         roots.addAll(body.objects);
         s.queue.add(call);
@@ -118,8 +118,8 @@ final class Services {
      * issued here or not that call's request (OWNER_INVALID); a second reply (CALL_GONE). A reply
      * to a detached call is checked but not routed (false, no caller-result roots).
      */
-    boolean reply(BusConnection c, String callId, String requestDeliveryId, byte[] outcome, List<Attachment> attachments)
-            throws BusException {
+    boolean reply(BusConnection c, String callId, String requestDeliveryId, byte[] outcome, List<Attachment> attachments,
+            Seals seals) throws BusException {
         callSerial(callId);
         Names.serialNumber(requestDeliveryId);
         if (outcome == null) {
@@ -144,7 +144,7 @@ final class Services {
         if (bytes > limits.maxEnvelopeBytes) {
             throw Names.invalid("the result would be " + bytes + " bytes, over " + limits.maxEnvelopeBytes);
         }
-        Carried body = adm.commit(c.owners, roots, outcome, bytes);
+        Carried body = adm.commit(c.owners, roots, outcome, bytes, seals);
         endAuthority(c, call);
         roots.addAll(body.objects);
         call.result = body;

@@ -100,7 +100,7 @@ final class Topics {
      * retained-bytes quota; then the accept (seal-on-send, one sequence number, fan-out, roots,
      * retained swap).
      */
-    Replies.Published publish(BusConnection c, String topic, byte[] payload, List<Attachment> attachments)
+    Replies.Published publish(BusConnection c, String topic, byte[] payload, List<Attachment> attachments, Seals seals)
             throws BusException {
         Names.name("topic", topic);
         c.grants.check(Grants.Op.PUBLISH, topic);
@@ -136,7 +136,7 @@ final class Topics {
                 && retainedBytes - oldRetained + adm.distinctBytes() > limits.maxRetainedBytes) {
             throw new BusException(BusError.QUOTA_EXCEEDED, "retained bytes would pass " + limits.maxRetainedBytes);
         }
-        Carried body = adm.commit(c.owners, roots, payload, bytes);
+        Carried body = adm.commit(c.owners, roots, payload, bytes, seals);
         Topic.Entry e = new Topic.Entry(++t.sequence, body);
         long replaced = 0;
         for (Subscription s : t.subscriptions) {

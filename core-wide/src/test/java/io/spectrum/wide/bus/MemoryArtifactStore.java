@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * An in-memory {@link ArtifactStore} for the bus's tests: staging is a byte array the test fills
- * with {@link #write}; seal checks the exact length and the SHA-256 digest and copies the bytes
- * into an immutable sealed object; {@link #read} reads a sealed object's bytes.
+ * with {@link #write}; a seal (begin, the job's run, finish) holds room for the copy, checks the
+ * exact length and the SHA-256 digest of the bytes the job copied and keeps them as an immutable
+ * sealed object; {@link #read} reads a sealed object's bytes.
  */
 final class MemoryArtifactStore implements ArtifactStore {
     private record Staging(long generation, long length, String contentType, byte[] bytes, int written) {
@@ -24,6 +25,7 @@ final class MemoryArtifactStore implements ArtifactStore {
     private final Map<Long, Staging> staging = new HashMap<>();
     private final Map<Long, byte[]> sealed = new HashMap<>();
     private final Map<Long, ArtifactRef> refs = new HashMap<>();
+    private final Map<Long, Job> sealing = new HashMap<>();
     private long nextId;
     private long bytes;
     private long peak;
@@ -94,29 +96,88 @@ final class MemoryArtifactStore implements ArtifactStore {
         return new StagedArtifact(id, 1, byteLength, contentType, "staging/" + id);
     }
 
-    @Override
-    public ArtifactRef seal(long artifactId, long generation, String digest) throws BusException {
-        Staging s = staging.get(artifactId);
-        if (s == null || s.generation != generation) {
-            throw new BusException(BusError.ARTIFACT_GONE, "no staging " + artifactId + "/" + generation);
+    /** A begun seal: {@link #run} copies and hashes the staged bytes it finds then. */
+    private final class Job implements SealJob {
+        final long id;
+        final long length;
+        final String expected;
+        byte[] copy;
+        String actual;
+        boolean ran;
+
+        Job(long id, long length, String expected) {
+            this.id = id;
+            this.length = length;
+            this.expected = expected;
         }
-        String actual = sha256(s.bytes);
-        if (s.written != s.length || (digest != null && !digest.equals(actual))) {
-            staging.remove(artifactId);
-            bytes -= s.length;
-            throw new BusException(BusError.ARTIFACT_MISMATCH, "staged bytes do not match");
+
+        @Override
+        public long artifactId() {
+            return id;
+        }
+
+        @Override
+        public void run() {
+            Staging s = staging.get(id);
+            copy = s == null ? null : s.bytes.clone();
+            actual = copy == null ? null : sha256(copy);
+            ran = true;
+        }
+    }
+
+    @Override
+    public SealJob beginSeal(long artifactId, long generation, String digest) throws BusException {
+        Staging s = staging.get(artifactId);
+        if (s == null || s.generation != generation || sealing.containsKey(artifactId)) {
+            throw new BusException(BusError.ARTIFACT_GONE, "no staging " + artifactId + "/" + generation);
         }
         if (bytes + s.length > capacity) {
             refusals++;
             throw new BusException(BusError.QUOTA_EXCEEDED, "no room for the sealed copy");
         }
         grow(s.length);
-        staging.remove(artifactId);
-        bytes -= s.length;
-        sealed.put(artifactId, s.bytes.clone());
-        ArtifactRef ref = new ArtifactRef(storeId, artifactId, generation, s.length, actual);
-        refs.put(artifactId, ref);
+        Job j = new Job(artifactId, s.length, digest);
+        sealing.put(artifactId, j);
+        return j;
+    }
+
+    @Override
+    public ArtifactRef finishSeal(SealJob job) throws BusException {
+        Job j = (Job) job;
+        if (!j.ran || sealing.get(j.id) != j) {
+            throw new IllegalStateException("seal job " + j.id + " has not run or has ended");
+        }
+        sealing.remove(j.id);
+        bytes -= j.length;
+        Staging s = staging.get(j.id);
+        if (s == null || j.copy == null) {
+            throw new BusException(BusError.ARTIFACT_GONE, "staging " + j.id + " went while it was sealed");
+        }
+        if (s.written != s.length || (j.expected != null && !j.expected.equals(j.actual))) {
+            staging.remove(j.id);
+            bytes -= s.length;
+            throw new BusException(BusError.ARTIFACT_MISMATCH, "staged bytes do not match");
+        }
+        staging.remove(j.id);
+        sealed.put(j.id, j.copy);
+        // the staging's bytes are now the sealed object's; the copy's hold went above
+        ArtifactRef ref = new ArtifactRef(storeId, j.id, s.generation, s.length, j.actual);
+        refs.put(j.id, ref);
         return ref;
+    }
+
+    @Override
+    public void cancelSeal(SealJob job) {
+        Job j = (Job) job;
+        if (sealing.get(j.id) == j) {
+            sealing.remove(j.id);
+            bytes -= j.length;
+        }
+    }
+
+    /** Seals begun and not yet finished or cancelled. */
+    int sealing() {
+        return sealing.size();
     }
 
     @Override
@@ -190,6 +251,7 @@ final class MemoryArtifactStore implements ArtifactStore {
     @Override
     public void close() {
         staging.clear();
+        sealing.clear();
         sealed.clear();
         refs.clear();
         bytes = 0;
