@@ -12,6 +12,7 @@ import io.spectrum.wide.bus.Grants;
 import io.spectrum.wide.bus.HostBus;
 import io.spectrum.wide.bus.Replies;
 import io.spectrum.wide.bus.Retention;
+import io.spectrum.wide.bus.SealJob;
 import io.spectrum.wide.bus.StagedArtifact;
 import io.spectrum.wide.bus.SubscriptionMode;
 import java.nio.file.Path;
@@ -30,6 +31,11 @@ import java.util.List;
  * {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.wide.HostBusBench [seconds] [rounds]}
  */
 public final class HostBusBench {
+    /** A seal job with no bytes to copy. */
+    record StubJob(long artifactId, long gen) implements SealJob {
+        public void run() { }
+    }
+
     /** A store that keeps ids and sizes only. */
     static final class StubStore implements ArtifactStore {
         private long next;
@@ -39,7 +45,9 @@ public final class HostBusBench {
         public String storeId() { return "bench"; }
         public Path root() { return Path.of("/bench"); }
         public StagedArtifact allocate(long n, String ct) { bytes += n; return new StagedArtifact(++next, 1, n, ct, "s/" + next); }
-        public ArtifactRef seal(long id, long gen, String digest) { objects++; return new ArtifactRef("bench", id, gen, 1, "0".repeat(64)); }
+        public SealJob beginSeal(long id, long gen, String digest) { return new StubJob(id, gen); }
+        public ArtifactRef finishSeal(SealJob j) { objects++; return new ArtifactRef("bench", j.artifactId(), ((StubJob) j).gen, 1, "0".repeat(64)); }
+        public void cancelSeal(SealJob j) { }
         public void check(ArtifactRef ref) { }
         public String readLocation(long id) { return "r/" + id; }
         public void abandon(long id) { }

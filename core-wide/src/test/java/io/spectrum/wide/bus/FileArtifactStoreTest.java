@@ -485,4 +485,91 @@ class FileArtifactStoreTest {
             assertEquals(0, store.bytes());
         }
     }
+
+    private static List<Path> filesIn(Path root) throws Exception {
+        try (Stream<Path> a = Files.list(root.resolve(ArtifactFiles.STAGING_DIR));
+                Stream<Path> b = Files.list(root.resolve(ArtifactFiles.SEALED_DIR))) {
+            return Stream.concat(a, b).toList();
+        }
+    }
+
+    @Test
+    void theThreeStepsSealWhatTheJobCopied_andASecondBeginWhileSealingIsGone() throws Exception {
+        try (FileArtifactStore store = open(1 << 20, 1 << 20)) {
+            byte[] data = randomBytes(4096, 21);
+            StagedArtifact a = store.allocate(data.length, "x");
+            write(store, a, data);
+            SealJob job = store.beginSeal(a.artifactId(), 1, sha256(data));
+            assertEquals(a.artifactId(), job.artifactId());
+            assertEquals(2L * data.length, store.bytes(), "the staging and the copy's hold");
+            assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.beginSeal(a.artifactId(), 1, null)));
+            assertEquals(BusError.ARTIFACT_UNSEALED, codeOf(() -> store.readLocation(a.artifactId())));
+            job.run();
+            ArtifactRef ref = store.finishSeal(job);
+            assertEquals(sha256(data), ref.digest());
+            assertArrayEquals(data, readSealed(store, a.artifactId()));
+            assertEquals(data.length, store.bytes());
+            assertEquals(1, store.objects());
+        }
+    }
+
+    @Test
+    void cancelSealRemovesTheCopyAndLeavesTheStagingToSealAgain() throws Exception {
+        try (FileArtifactStore store = open(1 << 20, 1 << 20)) {
+            byte[] data = randomBytes(4096, 22);
+            StagedArtifact a = store.allocate(data.length, "x");
+            write(store, a, data);
+            SealJob job = store.beginSeal(a.artifactId(), 1, null);
+            job.run();
+            assertTrue(Files.exists(store.root().resolve(ArtifactFiles.sealedLocation(a.artifactId(), 1))));
+            store.cancelSeal(job);
+            store.cancelSeal(job);
+            assertFalse(Files.exists(store.root().resolve(ArtifactFiles.sealedLocation(a.artifactId(), 1))));
+            assertEquals(data.length, store.bytes());
+            assertEquals(0, store.objects());
+            assertEquals(sha256(data), store.seal(a.artifactId(), 1, null).digest());
+        }
+    }
+
+    @Test
+    void aStagingAbandonedWhileItsJobRunsIsGoneAndLeavesNothing() throws Exception {
+        try (FileArtifactStore store = open(1 << 20, 1 << 20)) {
+            byte[] data = randomBytes(4096, 23);
+            StagedArtifact a = store.allocate(data.length, "x");
+            write(store, a, data);
+            SealJob before = store.beginSeal(a.artifactId(), 1, null);
+            store.abandon(a.artifactId());
+            before.run();
+            assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.finishSeal(before)));
+            assertEquals(List.of(), filesIn(store.root()));
+            assertEquals(0, store.bytes());
+
+            StagedArtifact b = store.allocate(data.length, "x");
+            write(store, b, data);
+            SealJob after = store.beginSeal(b.artifactId(), 1, null);
+            after.run();
+            store.abandon(b.artifactId());
+            store.cancelSeal(after);
+            assertEquals(List.of(), filesIn(store.root()));
+            assertEquals(0, store.bytes());
+            assertEquals(0, store.objects());
+        }
+    }
+
+    @Test
+    void closeRemovesTheCopiesOfSealsInProgress() throws Exception {
+        FileArtifactStore store = open(1 << 20, 1 << 20);
+        byte[] data = randomBytes(4096, 24);
+        StagedArtifact a = store.allocate(data.length, "x");
+        write(store, a, data);
+        SealJob ran = store.beginSeal(a.artifactId(), 1, null);
+        ran.run();
+        StagedArtifact b = store.allocate(data.length, "x");
+        write(store, b, data);
+        SealJob late = store.beginSeal(b.artifactId(), 1, null);
+        store.close();
+        late.run();
+        assertEquals(List.of(), filesIn(store.root()), "a job run after close removes the copy it made");
+        assertEquals(0, store.bytes());
+    }
 }
