@@ -39,4 +39,12 @@ class BusBenchSmokeTest {
             assertEquals(0, s.count());
         }
     }
+
+    @Test
+    void theSealStallRunMeasuresCallsAndSealsAndLeavesTheStoreEmpty() throws Exception {
+        SealStallBench.Result r = SealStallBench.run(dir, 1 << 20, 2, 20);
+        assertEquals(20, r.idleRtt().length);
+        assertEquals(2, r.sealNanos().length);
+        assertTrue(r.sealNanos()[0] > 0 && r.sealNanos()[1] > 0);
+    }
 }
