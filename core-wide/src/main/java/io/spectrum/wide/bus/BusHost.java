@@ -30,9 +30,10 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * through {@link #onBusThread}. The one exception is a seal's bulk copy and hash
  * ({@link SealJob}), which runs on the host's sealing executor (daemon threads
  * {@code spectrum-bus-seal-N}) while the bus thread serves the other connections; see
- * {@link BusServer}. {@link #close()} shuts the bus down (every client is told), stops the sealing
- * executor and waits for its jobs, and closes the store (its files of this run are removed, the
- * copies of seals still in progress included).
+ * {@link BusServer}; the store's unlinks of large files it no longer uses run there too.
+ * {@link #close()} shuts the bus down (every client is told), stops the sealing executor and waits
+ * for its work, and closes the store (its files of this run are removed, the copies of seals still
+ * in progress included).
  */
 public final class BusHost implements AutoCloseable {
     static final int SEAL_THREADS = 2;
@@ -112,6 +113,7 @@ public final class BusHost implements AutoCloseable {
             sealer.shutdownNow();
             throw e;
         }
+        s.unlinkOn(sealer);
         return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links), sealer);
     }
 
@@ -170,8 +172,11 @@ public final class BusHost implements AutoCloseable {
     @Override
     public void close() {
         runner.close();
-        // the bus's shutdown abandoned every writer, which cancels their jobs; wait for those running
-        sealer.shutdownNow();
+        // the bus's shutdown abandoned every writer, which cancels their jobs; what never started
+        // (cancelled jobs, unlinks) runs here, then wait for those running
+        for (Runnable r : sealer.shutdownNow()) {
+            r.run();
+        }
         try {
             if (!sealer.awaitTermination(SEAL_STOP_SECONDS, TimeUnit.SECONDS)) {
                 System.err.println("spectrum bus: a seal job did not stop in " + SEAL_STOP_SECONDS + " s");

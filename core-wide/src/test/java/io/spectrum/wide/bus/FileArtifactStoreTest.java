@@ -572,4 +572,34 @@ class FileArtifactStoreTest {
         assertEquals(List.of(), filesIn(store.root()), "a job run after close removes the copy it made");
         assertEquals(0, store.bytes());
     }
+
+    @Test
+    void filesNeverUsedAgainAreUnlinkedOnTheUnlinker_aRolledBackCopyAtOnce() throws Exception {
+        try (FileArtifactStore store = open(1 << 20, 1 << 20)) {
+            java.util.ArrayDeque<Runnable> unlinks = new java.util.ArrayDeque<>();
+            store.unlinkOn(unlinks::add);
+            byte[] data = randomBytes(4096, 25);
+            StagedArtifact a = store.allocate(data.length, "x");
+            write(store, a, data);
+            Path staging = store.root().resolve(a.writeLocation());
+            Path sealed = store.root().resolve(ArtifactFiles.sealedLocation(a.artifactId(), 1));
+            SealJob rolledBack = store.beginSeal(a.artifactId(), 1, null);
+            rolledBack.run();
+            store.cancelSeal(rolledBack);
+            assertFalse(Files.exists(sealed), "a copy whose path is sealed again later goes at once");
+            assertTrue(unlinks.isEmpty());
+
+            store.seal(a.artifactId(), 1, null);
+            assertEquals(1, unlinks.size());
+            assertTrue(Files.exists(staging), "the sealed staging goes on the unlinker");
+            unlinks.poll().run();
+            assertFalse(Files.exists(staging));
+
+            store.collect(a.artifactId());
+            assertEquals(0, store.bytes(), "accounted at once");
+            assertTrue(Files.exists(sealed));
+            unlinks.poll().run();
+            assertEquals(List.of(), filesIn(store.root()));
+        }
+    }
 }
