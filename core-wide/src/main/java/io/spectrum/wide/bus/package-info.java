@@ -31,7 +31,9 @@
  * <li>Artifacts: {@code allocate} (a writer {@code own-N}), {@code seal} (the writer becomes the
  * object's hold), {@code open} (a read location for an owned object), {@code retain} (a new hold
  * while the source owner lives), {@code release}. Naming one's own unsealed writer in a publish,
- * call or reply seals it on send (decision 3) once every other check has passed.</li>
+ * call or reply seals it on send (decision 3) once every other check has passed. These methods
+ * seal inline; {@link io.spectrum.wide.bus.BusServer} runs a seal's copy and hash off the bus
+ * thread and runs the command again with the outcome (docs/bus.md, "Sealing").</li>
  * <li>RPC: {@code register} (exclusive, a new {@code svc-N} incarnation each time),
  * {@code unregister}, {@code call} (admission only; call ids are {@code call-N}, increasing per
  * connection, never reused), {@code reply} (only by the connection the request was delivered
