@@ -31,10 +31,10 @@ final class Seals {
     }
 
     private final boolean deferring;
-    /** The writers the first run would seal, with their expected digest (first one named). */
-    private final Map<Owner, String> wanted = new LinkedHashMap<>();
+    /** The writers the first run would seal, with their expected digest (first one named); made on first use. */
+    private Map<Owner, String> wanted;
     /** Begun jobs by writer, until the second run takes them or {@link #close} rolls them back. */
-    private final Map<Owner, SealJob> jobs = new IdentityHashMap<>();
+    private Map<Owner, SealJob> jobs;
     private boolean begun;
 
     private Seals(boolean deferring) {
@@ -49,13 +49,16 @@ final class Seals {
     /** Records a writer the operation is about to seal (first run of a deferring one only). */
     void want(Owner writer, String digest) {
         if (deferring && !begun) {
+            if (wanted == null) {
+                wanted = new LinkedHashMap<>();
+            }
             wanted.putIfAbsent(writer, digest);
         }
     }
 
     /** Throws {@link Deferred} when this is a deferring first run that wants a seal. */
     void deferIfWanted() {
-        if (deferring && !begun && !wanted.isEmpty()) {
+        if (deferring && !begun && wanted != null) {
             throw new Deferred();
         }
     }
@@ -66,10 +69,11 @@ final class Seals {
      * {@link #INLINE}, which meets the same refusal at the same point as it always did.
      */
     List<SealJob> begin(ArtifactStore store) throws BusException {
-        if (!deferring || begun) {
-            throw new IllegalStateException("begin once, on a deferring first run");
+        if (!deferring || begun || wanted == null) {
+            throw new IllegalStateException("begin once, on a deferring first run that wants a seal");
         }
         begun = true;
+        jobs = new IdentityHashMap<>();
         List<SealJob> out = new ArrayList<>(wanted.size());
         try {
             for (Map.Entry<Owner, String> w : wanted.entrySet()) {
@@ -87,7 +91,7 @@ final class Seals {
 
     /** Seals {@code writer}: finishes its job when one was begun for it, otherwise seals inline. */
     SealedObject seal(Owners owners, Roots roots, Owner writer, String digest) throws BusException {
-        SealJob j = jobs.remove(writer);
+        SealJob j = jobs == null ? null : jobs.remove(writer);
         if (j == null) {
             return Sealing.seal(owners, roots, writer, digest);
         }
@@ -96,6 +100,9 @@ final class Seals {
 
     /** Rolls back every begun job the operation did not take. */
     void close(ArtifactStore store) {
+        if (jobs == null) {
+            return;
+        }
         for (SealJob j : jobs.values()) {
             store.cancelSeal(j);
         }
