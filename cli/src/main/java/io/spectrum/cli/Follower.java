@@ -207,8 +207,8 @@ final class Follower {
             long arrived = Math.max(c.consumed, highestWaiting(e.getKey())); // sent before the answer: here now
             if (last > arrived) {
                 held.consumed(e.getKey(), last);
-                notices.add(c.pattern + ": " + (last - arrived) + " deliveries were lost in transit (numbers "
-                        + (arrived + 1) + ".." + last + "); their credits are given back");
+                notices.add(c.pattern + ": " + (last - arrived) + (last - arrived == 1 ? " delivery was" : " deliveries were")
+                        + " lost in transit (numbers " + (arrived + 1) + ".." + last + "); their credits are given back");
                 c.consumed = last;
             }
         }

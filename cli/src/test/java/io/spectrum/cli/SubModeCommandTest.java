@@ -131,6 +131,77 @@ class SubModeCommandTest {
     }
 
     @Test
+    void bounded_aDeliveryLostInTransit_isFoundByTheProbe_andItsCreditGivenBack() throws Exception {
+        start(new WideNode(HostRuntime.HOST_CONFIG));
+        // the stamp's pair for delivery number 2: NAME "dlv" VALUE u64 2
+        byte[] dlv2 = HexFormat.of().parseHex("02000300" + "646c76" + "01000800" + "0200000000000000");
+        try (DatagramSocket relay = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress node = new InetSocketAddress("127.0.0.1", Integer.parseInt(addr.substring(addr.indexOf(':') + 1)));
+            AtomicLong dropped = new AtomicLong();
+            Thread t = new Thread(() -> relay(relay, node, dlv2, dropped), "lossy relay");
+            t.start();
+            try {
+                publishFast();
+                Cli.Run sub = Cli.run("sub", "--peer", "127.0.0.1:" + relay.getLocalPort(), "--json", "--mode", "bounded",
+                        "--queue", "2", "--inflight", "1", "-C", "3", TEMP);
+                assertEquals(0, sub.code(), sub.all());
+                assertEquals(1, dropped.get(), "the relay dropped delivery 2");
+                List<Long> numbers = new ArrayList<>();
+                for (String l : sub.out().lines().toList()) {
+                    numbers.add(new ObjectMapper().readTree(l).get("dlv").asLong());
+                }
+                assertEquals(List.of(1L, 3L, 4L), numbers, "no redelivery, and the subscription did not stall: " + sub.out());
+                assertTrue(sub.err().contains("spectrum sub: /board/temp: 1 delivery was lost in transit (numbers 2..2); "
+                        + "their credits are given back"), sub.err());
+            } finally {
+                stop.set(true);
+                t.join(5_000);
+            }
+        }
+    }
+
+    /** Forwards datagrams between the one client and {@code node}, dropping the first one that holds {@code drop}. */
+    private void relay(DatagramSocket relay, InetSocketAddress node, byte[] drop, AtomicLong dropped) {
+        java.net.SocketAddress client = null;
+        byte[] buf = new byte[64 * 1024];
+        try {
+            relay.setSoTimeout(100);
+            while (!stop.get()) {
+                DatagramPacket p = new DatagramPacket(buf, buf.length);
+                try {
+                    relay.receive(p);
+                } catch (SocketTimeoutException e) {
+                    continue;
+                }
+                boolean fromNode = p.getSocketAddress().equals(node);
+                if (!fromNode) {
+                    client = p.getSocketAddress();
+                }
+                byte[] frame = Arrays.copyOf(p.getData(), p.getLength());
+                if (fromNode && dropped.get() == 0 && contains(frame, drop)) {
+                    dropped.incrementAndGet();
+                    continue;
+                }
+                java.net.SocketAddress to = fromNode ? client : node;
+                if (to != null) {
+                    relay.send(new DatagramPacket(frame, frame.length, to));
+                }
+            }
+        } catch (java.io.IOException e) {
+            otherCodes.incrementAndGet();
+        }
+    }
+
+    private static boolean contains(byte[] hay, byte[] needle) {
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            if (Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
     void latest_printsHowManyValuesEachDeliveryReplaced() throws Exception {
         start(new WideNode(HostRuntime.HOST_CONFIG));
         publishFast();
