@@ -239,6 +239,15 @@ final class Follower {
         return new FrameDecoder().decode(v, 0, v.length, x) == WireError.OK ? DeliveryMode.delivered(x, 0) : -1;
     }
 
+    /**
+     * The follower is done: a mode follower clears its slots (a bounded one would otherwise hold
+     * values that publishers are refused for until the node reaps it); a plain follower leaves them,
+     * as it always did. Returns how many were cleared.
+     */
+    int leave() {
+        return mode == null ? 0 : held.clearAll();
+    }
+
     /** Re-appends a held subscription whose slot is gone ({@link HeldSubscriptions#verify}). */
     void verify() {
         held.verify();

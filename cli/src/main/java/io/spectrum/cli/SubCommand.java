@@ -17,6 +17,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code spectrum sub --peer HOST:PORT PATH...}: follows paths live. */
 @Command(name = "sub", mixinStandardHelpOptions = true,
@@ -39,7 +42,8 @@ import java.util.concurrent.Callable;
                         + "values in order, and the host refuses a publish while the queue is full (the publisher gets "
                         + "tr::flow::backpressure) rather than losing it. sub gives each value's credit back right after printing it "
                         + "(one consumed message per value); every 3 s, for a subscription that got nothing, it asks the host which "
-                        + "delivery it sent last and gives back the credits of any lost in transit. A node that does not serve modes "
+                        + "delivery it sent last and gives back the credits of any lost in transit. On stopping (Ctrl-C too) it clears "
+                        + "its subscriptions, so a bounded one holds up no publisher. A node that does not serve modes "
                         + "(a plain libtracer v1 node, a board) delivers as usual; sub says so once on stderr.",
                 "         spectrum sub --peer 127.0.0.1:7700 --mode bounded --queue 8 --inflight 2 /board1/board/counter", ""},
         exitCodeListHeading = "%nExit codes:%n",
@@ -108,72 +112,122 @@ public final class SubCommand implements Callable<Integer> {
         ValuePrinter printer = new ValuePrinter(out, peer.format());
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Follower follower = new Follower(c, asked);
-            for (int i = 0; i < paths.size(); i++) {
-                String p = paths.get(i);
-                String route = "/cli/sub/" + i;
-                if (!peer.json()) {
-                    err.println("subscribing to " + p + " on " + peer.peer + " ...");
-                    err.flush();
+            Stop stop = asked == null ? null : new Stop();
+            try {
+                return follow(c, follower, stop, paths, printer, out, err);
+            } finally {
+                if (follower.peerAnswered()) {
+                    follower.leave(); // a mode slot is cleared, so it holds nothing a publisher waits on
                 }
-                Reply r;
-                try {
-                    r = follower.follow(p, route);
-                } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
-                }
-                if (!r.ok()) {
-                    if (peer.json()) {
-                        out.println(ClientOutput.json(p, r));
-                        out.flush();
-                    } else {
-                        err.println(p + ": " + ClientOutput.refusal(r, peer.peer, c, p));
-                        err.flush();
-                    }
-                    return 1;
-                }
-            }
-            long seen = 0;
-            long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
-            long nextCheck = System.nanoTime() + CHECK_NANOS;
-            long heardAt = System.nanoTime();
-            long seenAtCheck = 0;
-            boolean lost = false;
-            while (!Thread.currentThread().isInterrupted() && (count == 0 || seen < count) && System.nanoTime() < deadline) {
-                c.pumpFor(Duration.ofMillis(100));
-                for (Follower.Sample x = follower.next(); x != null && (count == 0 || seen < count); x = follower.next()) {
-                    seen++;
-                    print(printer, x);
-                    String taken = follower.handled(x); // the value's credit back, after it was printed
-                    if (taken != null) {
-                        warn(err, taken);
-                    }
-                }
-                if (System.nanoTime() - nextCheck >= 0) {
-                    follower.verify(); // a slot the node evicted or someone cleared is appended again
-                    for (String lostDeliveries : follower.probe()) {
-                        warn(err, lostDeliveries);
-                    }
-                    nextCheck = System.nanoTime() + CHECK_NANOS;
-                    if (follower.peerAnswered() || seen != seenAtCheck) {
-                        heardAt = System.nanoTime();
-                        if (lost) {
-                            lost = false;
-                            notice(out, err, "back", peer.peer + " answers again");
-                        }
-                    } else if (!lost) {
-                        long silent = Math.round((System.nanoTime() - heardAt) / 1e9);
-                        notice(out, err, "lost", "lost " + peer.peer + ": no answer for " + silent + " s"
-                                + (waitForPeer ? "; waiting for it (--wait)" : " (--wait keeps waiting)"));
-                        if (!waitForPeer) {
-                            return 1;
-                        }
-                        lost = true;
-                    }
-                    seenAtCheck = seen;
+                if (stop != null) {
+                    stop.done();
                 }
             }
         }
+    }
+
+    /** Subscribes every path, then prints what arrives until the count, the duration, or a stop. */
+    private int follow(PeerClient c, Follower follower, Stop stop, List<String> paths, ValuePrinter printer, PrintWriter out,
+            PrintWriter err) {
+        for (int i = 0; i < paths.size(); i++) {
+            String p = paths.get(i);
+            String route = "/cli/sub/" + i;
+            if (!peer.json()) {
+                err.println("subscribing to " + p + " on " + peer.peer + " ...");
+                err.flush();
+            }
+            Reply r;
+            try {
+                r = follower.follow(p, route);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
+            }
+            if (!r.ok()) {
+                if (peer.json()) {
+                    out.println(ClientOutput.json(p, r));
+                    out.flush();
+                } else {
+                    err.println(p + ": " + ClientOutput.refusal(r, peer.peer, c, p));
+                    err.flush();
+                }
+                return 1;
+            }
+        }
+        long seen = 0;
+        long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
+        long nextCheck = System.nanoTime() + CHECK_NANOS;
+        long heardAt = System.nanoTime();
+        long seenAtCheck = 0;
+        boolean lost = false;
+        while (!Thread.currentThread().isInterrupted() && (count == 0 || seen < count) && System.nanoTime() < deadline
+                && (stop == null || !stop.requested.get())) {
+            c.pumpFor(Duration.ofMillis(100));
+            for (Follower.Sample x = follower.next(); x != null && (count == 0 || seen < count); x = follower.next()) {
+                seen++;
+                print(printer, x);
+                String taken = follower.handled(x); // the value's credit back, after it was printed
+                if (taken != null) {
+                    warn(err, taken);
+                }
+            }
+            if (System.nanoTime() - nextCheck >= 0) {
+                follower.verify(); // a slot the node evicted or someone cleared is appended again
+                for (String lostDeliveries : follower.probe()) {
+                    warn(err, lostDeliveries);
+                }
+                nextCheck = System.nanoTime() + CHECK_NANOS;
+                if (follower.peerAnswered() || seen != seenAtCheck) {
+                    heardAt = System.nanoTime();
+                    if (lost) {
+                        lost = false;
+                        notice(out, err, "back", peer.peer + " answers again");
+                    }
+                } else if (!lost) {
+                    long silent = Math.round((System.nanoTime() - heardAt) / 1e9);
+                    notice(out, err, "lost", "lost " + peer.peer + ": no answer for " + silent + " s"
+                            + (waitForPeer ? "; waiting for it (--wait)" : " (--wait keeps waiting)"));
+                    if (!waitForPeer) {
+                        return 1;
+                    }
+                    lost = true;
+                }
+                seenAtCheck = seen;
+            }
+        }
         return WireError.OK;
+    }
+
+    /**
+     * Ctrl-C while following with a mode: the JVM's shutdown waits (up to {@link #LEAVE_MILLIS}) for
+     * the loop to stop and clear its slots ({@link Follower#leave}). Registered only with --mode.
+     */
+    private static final class Stop {
+        static final long LEAVE_MILLIS = 2_000;
+        final AtomicBoolean requested = new AtomicBoolean();
+        private final CountDownLatch left = new CountDownLatch(1);
+        private final Thread hook = new Thread(this::await, "spectrum-sub-leave");
+
+        Stop() {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+
+        private void await() {
+            requested.set(true);
+            try {
+                left.await(LEAVE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void done() {
+            left.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down (Ctrl-C): the hook is running and now returns
+            }
+        }
     }
 
     /**

@@ -128,6 +128,13 @@ class SubModeCommandTest {
         assertTrue(refusedWhileSubscribed > 0, "the fast publisher was pushed back (tr::flow::backpressure), not dropped");
         assertEquals(0, otherCodes.get());
         assertFalse(sub.err().contains("did not take"), sub.err());
+
+        stop.set(true);
+        writer.join(5_000);
+        for (int i = 0; i < 3; i++) { // a slot left behind would still hold two values and refuse these
+            assertEquals(WireError.OK, host.write(TEMP, ClientCommandsTest.value(1_000 + i, 4)),
+                    "sub cleared its bounded slot when it stopped");
+        }
     }
 
     @Test

@@ -113,6 +113,25 @@ public final class HeldSubscriptions {
         return client.consumed(h.vertex, h.index, h.generation, upTo);
     }
 
+    /**
+     * Clears every held slot whose identity is known ({@link PeerClient#clear}, with the generation
+     * guard) and forgets every held subscription: the holder is leaving, so that, e.g., a bounded
+     * delivery-mode slot no longer holds values a publisher is refused for. A slot without a known
+     * identity is left to the node's reaping.
+     *
+     * @return how many slots the node cleared
+     */
+    public int clearAll() {
+        int n = 0;
+        for (Held h : held) {
+            if (h.index >= 0 && client.clear(h.vertex, h.index, h.generation).ok()) {
+                n++;
+            }
+        }
+        held.clear();
+        return n;
+    }
+
     private Held find(String route) {
         for (Held h : held) {
             if (h.route.equals(route)) {
