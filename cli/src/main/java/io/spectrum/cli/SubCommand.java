@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.ValueText;
+import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.WireError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,6 +17,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code spectrum sub --peer HOST:PORT PATH...}: follows paths live. */
 @Command(name = "sub", mixinStandardHelpOptions = true,
@@ -31,7 +35,17 @@ import java.util.concurrent.Callable;
                 "         SPECTRUM_PEER=127.0.0.1:7700 spectrum sub -t /board/temp -C 10 --format csv",
                 "Like mosquitto_sub: -t PATH, -C COUNT, -W SECONDS; the path is always printed (-v is accepted).",
                 "With --mqtt URL it follows what MQTT bridges publish to that broker instead: PATTERN is /<host>/<board>/... "
-                        + "with MQTT's + and #, e.g. spectrum sub --mqtt mqtt://127.0.0.1 '/+/board1/#'.", ""},
+                        + "with MQTT's + and #, e.g. spectrum sub --mqtt mqtt://127.0.0.1 '/+/board1/#'.",
+                "",
+                "--mode asks a host (a WIDE node) for a delivery mode (docs/extensions.md, 'Delivery modes'): 'latest' keeps one "
+                        + "undelivered value and replaces it, printing how many values were replaced ('3 replaced'); 'bounded' queues "
+                        + "values in order, and the host refuses a publish while the queue is full (the publisher gets "
+                        + "tr::flow::backpressure) rather than losing it. sub gives each value's credit back right after printing it "
+                        + "(one consumed message per value); every 3 s, for a subscription that got nothing, it asks the host which "
+                        + "delivery it sent last and gives back the credits of any lost in transit. On stopping (Ctrl-C too) it clears "
+                        + "its subscriptions, so a bounded one holds up no publisher. A node that does not serve modes "
+                        + "(a plain libtracer v1 node, a board) delivers as usual; sub says so once on stderr.",
+                "         spectrum sub --peer 127.0.0.1:7700 --mode bounded --queue 8 --inflight 2 /board1/board/counter", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:followed until stopped", "1:a subscription was refused, or the node stopped answering "
                 + "(unless --wait)", "2:bad arguments"})
@@ -57,6 +71,22 @@ public final class SubCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Print the path with each value (always done; for mosquitto_sub habits).")
     boolean verbose;
 
+    /** The delivery modes {@code --mode} takes (docs/extensions.md "Delivery modes"). */
+    enum ModeName { latest, bounded }
+
+    @Option(names = "--mode", paramLabel = "latest|bounded", description = "Ask for a delivery mode (a host serves them; "
+            + "default: none, a plain subscription).")
+    ModeName mode;
+
+    @Option(names = "--queue", paramLabel = "N", description = "With --mode bounded: values the host holds undelivered, 1.."
+            + DeliveryMode.BOUNDED_MAX_QUEUED + " (default: the host's limit, " + DeliveryMode.BOUNDED_MAX_QUEUED + ").")
+    Integer queue;
+
+    @Option(names = "--inflight", paramLabel = "N", description = "With --mode: values sent and not yet printed, 1.."
+            + DeliveryMode.BOUNDED_MAX_IN_FLIGHT + " for bounded, 1.." + DeliveryMode.LATEST_MAX_IN_FLIGHT
+            + " for latest (default: that limit).")
+    Integer inflight;
+
     @Option(names = "--wait", description = "When the node stops answering, say so and keep waiting for it (default: exit 1).")
     boolean waitForPeer;
 
@@ -74,75 +104,175 @@ public final class SubCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
         List<String> paths = PeerOptions.paths(spec.commandLine(), this.paths, topics, "follow", "");
+        Follower.Mode asked = mode(spec.commandLine());
         if (mqtt.given()) { // from the broker: /<host>/<board>/... with MQTT's + and # (docs/mqtt.md)
             return MqttListing.sub(mqtt.address(spec.commandLine()), paths, count, seconds, peer.format(), out, err);
         }
         Follower.check(spec.commandLine(), paths); // a bad pattern is a usage error before anything is sent
         ValuePrinter printer = new ValuePrinter(out, peer.format());
         try (PeerClient c = peer.connect(spec.commandLine())) {
-            Follower follower = new Follower(c);
-            for (int i = 0; i < paths.size(); i++) {
-                String p = paths.get(i);
-                String route = "/cli/sub/" + i;
-                if (!peer.json()) {
-                    err.println("subscribing to " + p + " on " + peer.peer + " ...");
-                    err.flush();
+            Follower follower = new Follower(c, asked);
+            Stop stop = asked == null ? null : new Stop();
+            try {
+                return follow(c, follower, stop, paths, printer, out, err);
+            } finally {
+                if (follower.peerAnswered()) {
+                    follower.leave(); // a mode slot is cleared, so it holds nothing a publisher waits on
                 }
-                Reply r;
-                try {
-                    r = follower.follow(p, route);
-                } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
-                }
-                if (!r.ok()) {
-                    if (peer.json()) {
-                        out.println(ClientOutput.json(p, r));
-                        out.flush();
-                    } else {
-                        err.println(p + ": " + ClientOutput.refusal(r, peer.peer, c, p));
-                        err.flush();
-                    }
-                    return 1;
+                if (stop != null) {
+                    stop.done();
                 }
             }
-            long seen = 0;
-            long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
-            long nextCheck = System.nanoTime() + CHECK_NANOS;
-            long heardAt = System.nanoTime();
-            long seenAtCheck = 0;
-            boolean lost = false;
-            while (!Thread.currentThread().isInterrupted() && (count == 0 || seen < count) && System.nanoTime() < deadline) {
-                c.pumpFor(Duration.ofMillis(100));
-                for (Follower.Sample x = follower.next(); x != null && (count == 0 || seen < count); x = follower.next()) {
-                    seen++;
-                    print(printer, x);
+        }
+    }
+
+    /** Subscribes every path, then prints what arrives until the count, the duration, or a stop. */
+    private int follow(PeerClient c, Follower follower, Stop stop, List<String> paths, ValuePrinter printer, PrintWriter out,
+            PrintWriter err) {
+        for (int i = 0; i < paths.size(); i++) {
+            String p = paths.get(i);
+            String route = "/cli/sub/" + i;
+            if (!peer.json()) {
+                err.println("subscribing to " + p + " on " + peer.peer + " ...");
+                err.flush();
+            }
+            Reply r;
+            try {
+                r = follower.follow(p, route);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
+            }
+            if (!r.ok()) {
+                if (peer.json()) {
+                    out.println(ClientOutput.json(p, r));
+                    out.flush();
+                } else {
+                    err.println(p + ": " + ClientOutput.refusal(r, peer.peer, c, p));
+                    err.flush();
                 }
-                if (System.nanoTime() - nextCheck >= 0) {
-                    follower.verify(); // a slot the node evicted or someone cleared is appended again
-                    nextCheck = System.nanoTime() + CHECK_NANOS;
-                    if (follower.peerAnswered() || seen != seenAtCheck) {
-                        heardAt = System.nanoTime();
-                        if (lost) {
-                            lost = false;
-                            notice(out, err, "back", peer.peer + " answers again");
-                        }
-                    } else if (!lost) {
-                        long silent = Math.round((System.nanoTime() - heardAt) / 1e9);
-                        notice(out, err, "lost", "lost " + peer.peer + ": no answer for " + silent + " s"
-                                + (waitForPeer ? "; waiting for it (--wait)" : " (--wait keeps waiting)"));
-                        if (!waitForPeer) {
-                            return 1;
-                        }
-                        lost = true;
+                return 1;
+            }
+        }
+        long seen = 0;
+        long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
+        long nextCheck = System.nanoTime() + CHECK_NANOS;
+        long heardAt = System.nanoTime();
+        long seenAtCheck = 0;
+        boolean lost = false;
+        while (!Thread.currentThread().isInterrupted() && (count == 0 || seen < count) && System.nanoTime() < deadline
+                && (stop == null || !stop.requested.get())) {
+            c.pumpFor(Duration.ofMillis(100));
+            for (Follower.Sample x = follower.next(); x != null && (count == 0 || seen < count); x = follower.next()) {
+                seen++;
+                print(printer, x);
+                String taken = follower.handled(x); // the value's credit back, after it was printed
+                if (taken != null) {
+                    warn(err, taken);
+                }
+            }
+            if (System.nanoTime() - nextCheck >= 0) {
+                follower.verify(); // a slot the node evicted or someone cleared is appended again
+                for (String lostDeliveries : follower.probe()) {
+                    warn(err, lostDeliveries);
+                }
+                nextCheck = System.nanoTime() + CHECK_NANOS;
+                if (follower.peerAnswered() || seen != seenAtCheck) {
+                    heardAt = System.nanoTime();
+                    if (lost) {
+                        lost = false;
+                        notice(out, err, "back", peer.peer + " answers again");
                     }
-                    seenAtCheck = seen;
+                } else if (!lost) {
+                    long silent = Math.round((System.nanoTime() - heardAt) / 1e9);
+                    notice(out, err, "lost", "lost " + peer.peer + ": no answer for " + silent + " s"
+                            + (waitForPeer ? "; waiting for it (--wait)" : " (--wait keeps waiting)"));
+                    if (!waitForPeer) {
+                        return 1;
+                    }
+                    lost = true;
                 }
+                seenAtCheck = seen;
             }
         }
         return WireError.OK;
     }
 
-    /** One line per value: the path that was written (which child of a subtree), its value, seq / stale. */
+    /**
+     * Ctrl-C while following with a mode: the JVM's shutdown waits (up to {@link #LEAVE_MILLIS}) for
+     * the loop to stop and clear its slots ({@link Follower#leave}). Registered only with --mode.
+     */
+    private static final class Stop {
+        static final long LEAVE_MILLIS = 2_000;
+        final AtomicBoolean requested = new AtomicBoolean();
+        private final CountDownLatch left = new CountDownLatch(1);
+        private final Thread hook = new Thread(this::await, "spectrum-sub-leave");
+
+        Stop() {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+
+        private void await() {
+            requested.set(true);
+            try {
+                left.await(LEAVE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void done() {
+            left.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down (Ctrl-C): the hook is running and now returns
+            }
+        }
+    }
+
+    /**
+     * The mode {@code --mode} / {@code --queue} / {@code --inflight} ask for (null: none), checked with
+     * the limits the node enforces ({@link DeliveryMode}); a bad combination is a usage error.
+     */
+    Follower.Mode mode(CommandLine cl) {
+        if (mode == null) {
+            if (queue != null || inflight != null) {
+                throw new CommandLine.ParameterException(cl, (queue != null ? "--queue" : "--inflight")
+                        + " goes with --mode: add --mode bounded (or drop it)");
+            }
+            return null;
+        }
+        if (mqtt.given()) {
+            throw new CommandLine.ParameterException(cl, "--mode is for subscriptions on a node (--peer), not --mqtt: drop one");
+        }
+        boolean latest = mode == ModeName.latest;
+        if (latest && queue != null) {
+            throw new CommandLine.ParameterException(cl, "--mode latest holds exactly one undelivered value: drop --queue "
+                    + "(it sizes --mode bounded's queue)");
+        }
+        int maxQ = DeliveryMode.BOUNDED_MAX_QUEUED;
+        int maxF = latest ? DeliveryMode.LATEST_MAX_IN_FLIGHT : DeliveryMode.BOUNDED_MAX_IN_FLIGHT;
+        if (queue != null && (queue < 1 || queue > maxQ)) {
+            throw new CommandLine.ParameterException(cl, "--queue must be 1.." + maxQ + " (was " + queue + ")");
+        }
+        if (inflight != null && (inflight < 1 || inflight > maxF)) {
+            throw new CommandLine.ParameterException(cl, "--inflight must be 1.." + maxF + " with --mode " + mode
+                    + " (was " + inflight + ")");
+        }
+        return new Follower.Mode(latest ? DeliveryMode.LATEST : DeliveryMode.BOUNDED, queue == null ? 0 : queue,
+                inflight == null ? 0 : inflight);
+    }
+
+    private static void warn(PrintWriter err, String message) {
+        err.println("spectrum sub: " + message);
+        err.flush();
+    }
+
+    /**
+     * One line per value: the path that was written (which child of a subtree), its value, seq / stale,
+     * and for a mode subscription the values a latest one replaced; --json adds {@code dlv} and
+     * {@code replaced} for a numbered delivery.
+     */
     private static void print(ValuePrinter printer, Follower.Sample x) {
         io.spectrum.client.Delivery d = x.delivery();
         ValueText v = x.value();
@@ -152,8 +282,13 @@ public final class SubCommand implements Callable<Integer> {
             io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale());
             o.put("deleted", d.deleted());
         }
+        if (d.dlv() >= 0) {
+            o.put("dlv", d.dlv());
+            o.put("replaced", d.replaced());
+        }
+        String replaced = d.replaced() > 0 ? ", " + d.replaced() + " replaced" : "";
         printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : v.text())
-                + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + ")" : ""));
+                + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + replaced + ")" : ""));
     }
 
     /** A state change of the peer: a line on stderr, or a JSON object on stdout with --json. */

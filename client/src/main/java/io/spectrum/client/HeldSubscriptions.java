@@ -68,13 +68,77 @@ public final class HeldSubscriptions {
      * for the written vertex's path, {@link Delivery#source()}).
      */
     public Subscribed subscribe(String vertex, String route, int policy, int topic) {
-        Held h = new Held(vertex, route, Requests.subscriber(route, policy, topic));
+        return subscribe(vertex, route, Requests.subscriber(route, policy, topic));
+    }
+
+    /**
+     * Appends the SUBSCRIBER {@code record} (already encoded, e.g. with the delivery-mode keys of
+     * {@link Requests#subscriber(String, int, int, int, int, int)}) to {@code vertex:subscribers[]} with
+     * {@code route} as the request's src and, when admitted, keeps it; {@link #verify} appends the same
+     * bytes again when the slot is gone.
+     */
+    public Subscribed subscribe(String vertex, String route, byte[] record) {
+        Held h = new Held(vertex, route, record.clone());
         Subscribed s = client.subscribe(vertex, route, h.record);
         if (s.ok()) {
             h.admitted(s);
             held.add(h);
         }
         return s;
+    }
+
+    /**
+     * Whether the held subscription of {@code route} knows its slot's identity (the node answered the
+     * append with it: the client announced the extensions, {@link PeerClient#announceExtensions}), so
+     * that {@link #consumed} can address the slot. False for a route not held.
+     */
+    public boolean knowsSlot(String route) {
+        Held h = find(route);
+        return h != null && h.index >= 0;
+    }
+
+    /**
+     * The consumed message (docs/extensions.md "Delivery modes") to the current slot of the held
+     * subscription of {@code route} ({@link PeerClient#consumed}, with the slot's index and
+     * generation as last admitted, so a re-appended slot is addressed anew).
+     *
+     * @return the node's answer, or a local {@code tr::path::not_found} when {@code route} is not held
+     *     or its slot's identity is unknown ({@link #knowsSlot})
+     */
+    public Reply consumed(String route, long upTo) {
+        Held h = find(route);
+        if (h == null || h.index < 0) {
+            return Reply.local(WireError.PATH_NOT_FOUND);
+        }
+        return client.consumed(h.vertex, h.index, h.generation, upTo);
+    }
+
+    /**
+     * Clears every held slot whose identity is known ({@link PeerClient#clear}, with the generation
+     * guard) and forgets every held subscription: the holder is leaving, so that, e.g., a bounded
+     * delivery-mode slot no longer holds values a publisher is refused for. A slot without a known
+     * identity is left to the node's reaping.
+     *
+     * @return how many slots the node cleared
+     */
+    public int clearAll() {
+        int n = 0;
+        for (Held h : held) {
+            if (h.index >= 0 && client.clear(h.vertex, h.index, h.generation).ok()) {
+                n++;
+            }
+        }
+        held.clear();
+        return n;
+    }
+
+    private Held find(String route) {
+        for (Held h : held) {
+            if (h.route.equals(route)) {
+                return h;
+            }
+        }
+        return null;
     }
 
     /**
