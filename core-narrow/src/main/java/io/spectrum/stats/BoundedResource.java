@@ -14,4 +14,13 @@ public interface BoundedResource {
     int peak();
 
     long refusals();
+
+    /**
+     * The limit a refusal met, as an operator reads it after "refused at": by default
+     * {@code "the ceiling of " + capacity()}; a resource bounded per user instead (each
+     * subscription's own queue) says which limit that is.
+     */
+    default String ceiling() {
+        return "the ceiling of " + capacity();
+    }
 }

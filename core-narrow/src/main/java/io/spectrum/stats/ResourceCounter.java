@@ -10,13 +10,28 @@ package io.spectrum.stats;
 public final class ResourceCounter implements BoundedResource {
     private final String name;
     private final int capacity;
+    private final String ceiling;
     private volatile int inUse;
     private volatile int peak;
     private volatile long refusals;
 
     public ResourceCounter(String name, int capacity) {
+        this(name, capacity, null);
+    }
+
+    /**
+     * A counter whose refusals meet {@code ceiling} (text for {@link #ceiling()}, e.g. "each
+     * subscription's own spectrum.queue") rather than {@code capacity}; null: the default text.
+     */
+    public ResourceCounter(String name, int capacity, String ceiling) {
         this.name = name;
         this.capacity = capacity;
+        this.ceiling = ceiling;
+    }
+
+    @Override
+    public String ceiling() {
+        return ceiling != null ? ceiling : BoundedResource.super.ceiling();
     }
 
     /** One unit taken. */

@@ -122,7 +122,8 @@ public final class WideNode implements ServingNode {
      * Values waiting in delivery-mode edges' queues, all edges together (each edge's own ceiling is
      * its maxQueued); refusals = writes refused because a bounded edge had no room.
      */
-    private final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE);
+    private final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE,
+            "a bounded subscription's own queue (its spectrum.queue)");
 
     public WideNode(NodeConfig cfg) {
         clock = cfg.clock();

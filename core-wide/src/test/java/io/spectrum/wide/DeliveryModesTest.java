@@ -211,6 +211,11 @@ class DeliveryModesTest {
         assertEquals(WireError.OK, read.get(0).status);
         assertArrayEquals(Tlv.value(3, 1), read.get(0).value, "a remote READ answers the value before the refused writes");
         assertEquals(2, node.modeRefusals(), "both refusals counted");
+        io.spectrum.stats.BoundedResource queued = java.util.Arrays.stream(node.resources())
+                .filter(r -> r.resourceName().equals("wide.modeQueued")).findFirst().orElseThrow();
+        assertEquals(2, queued.refusals());
+        assertEquals("a bounded subscription's own queue (its spectrum.queue)", queued.ceiling(),
+                "the overload warning names the limit that applied, not the counter's unbounded capacity");
         assertEquals(WireError.FLOW_BACKPRESSURE, node.clear(t, true), "a notifying clear is a publish too");
         assertArrayEquals(Tlv.value(3, 1), retained());
 

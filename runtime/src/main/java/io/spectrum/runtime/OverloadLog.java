@@ -81,7 +81,7 @@ public final class OverloadLog {
             long v = pools[p].refusals();
             if (v > poolReported[p] && now - poolPrintedAt[p] >= periodNanos) {
                 sink.accept(line(pools[p].resourceName(), v - poolReported[p],
-                        "refused at the ceiling of " + pools[p].capacity() + " (in use " + pools[p].inUse() + ")",
+                        "refused at " + pools[p].ceiling() + " (in use " + pools[p].inUse() + ")",
                         now - poolPrintedAt[p], v));
                 poolReported[p] = v;
                 poolPrintedAt[p] = now;
