@@ -84,6 +84,8 @@ public final class FileArtifactStore implements ArtifactStore {
     private final String storeId;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    /** True when {@link #open} made the root: close then removes it once it is empty. */
+    private final boolean createdRoot;
     private final int orphansRemoved;
     private final Map<Long, Entry> entries = new HashMap<>();
     private final Queue<Path> leftovers = new ConcurrentLinkedQueue<>();
@@ -117,7 +119,9 @@ public final class FileArtifactStore implements ArtifactStore {
         }
     }
 
-    private FileArtifactStore(StoreConfig config, Path root, FileChannel lockChannel, FileLock lock, int orphans) {
+    private FileArtifactStore(StoreConfig config, Path root, FileChannel lockChannel, FileLock lock, int orphans,
+            boolean createdRoot) {
+        this.createdRoot = createdRoot;
         this.config = config;
         this.root = root;
         this.lockChannel = lockChannel;
@@ -139,6 +143,7 @@ public final class FileArtifactStore implements ArtifactStore {
      *     another process) or cannot be made, locked or cleaned
      */
     public static FileArtifactStore open(StoreConfig config) throws BusException {
+        boolean created = !Files.exists(config.root(), LinkOption.NOFOLLOW_LINKS);
         Path root = makeRoot(config.root());
         if (!OPEN_ROOTS.add(root)) {
             throw inUse(root);
@@ -169,7 +174,7 @@ public final class FileArtifactStore implements ArtifactStore {
             }
             int orphans = cleanDir(root.resolve(ArtifactFiles.STAGING_DIR))
                     + cleanDir(root.resolve(ArtifactFiles.SEALED_DIR));
-            return new FileArtifactStore(config, root, ch, lock, orphans);
+            return new FileArtifactStore(config, root, ch, lock, orphans, created);
         } catch (BusException | RuntimeException e) {
             closeQuietly(ch);
             OPEN_ROOTS.remove(root);
@@ -402,7 +407,12 @@ public final class FileArtifactStore implements ArtifactStore {
         return refusals;
     }
 
-    /** Removes this run's files, then releases the lock; later calls are refused with STORE_FAILURE. */
+    /**
+     * Removes this run's files, its {@code staging}/{@code sealed} directories and its lock file
+     * (while still holding the lock), releases the lock, and removes the root when {@link #open}
+     * made it and it is empty; later calls are refused with STORE_FAILURE. A file that could not be
+     * removed keeps its directory (the next open cleans it).
+     */
     @Override
     public void close() {
         if (closed) {
@@ -426,13 +436,31 @@ public final class FileArtifactStore implements ArtifactStore {
             leftovers.remove(p);
             deleteOrKeep(p);
         }
+        if (leftovers.isEmpty()) { // nothing of this run is left: its directories and lock go too
+            removeIfEmpty(root.resolve(ArtifactFiles.STAGING_DIR));
+            removeIfEmpty(root.resolve(ArtifactFiles.SEALED_DIR));
+            // unlinked while still locked: a store opening now meets the lock and says the root is in use
+            removeIfEmpty(root.resolve(LOCK_FILE));
+        }
         try {
             lock.release();
         } catch (IOException ignored) {
             // closing the channel below releases it too
         }
         closeQuietly(lockChannel);
+        if (createdRoot) {
+            removeIfEmpty(root);
+        }
         OPEN_ROOTS.remove(root);
+    }
+
+    /** Deletes a file or an empty directory; one that is not empty, or cannot go, stays. */
+    private static void removeIfEmpty(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // not empty (a file someone else put there), or not ours to remove: it stays
+        }
     }
 
     /** Files whose unlink failed (kept to retry at close; the next open removes them anyway). */

@@ -382,7 +382,7 @@ class FileArtifactStoreTest {
         store.seal(a.artifactId(), 1, null);
         store.allocate(10, "x");
         store.close();
-        assertNoArtifactFiles();
+        assertFalse(Files.exists(dir()), "the root the store made is gone with its lock and directories");
         assertEquals(0, store.objects());
         assertEquals(0, store.bytes());
         assertEquals(BusError.STORE_FAILURE, codeOf(() -> store.allocate(1, "x")));
@@ -569,7 +569,7 @@ class FileArtifactStoreTest {
         SealJob late = store.beginSeal(b.artifactId(), 1, null);
         store.close();
         late.run();
-        assertEquals(List.of(), filesIn(store.root()), "a job run after close removes the copy it made");
+        assertFalse(Files.exists(store.root()), "a job run after close leaves no copy: the root is gone");
         assertEquals(0, store.bytes());
     }
 
@@ -601,5 +601,18 @@ class FileArtifactStoreTest {
             unlinks.poll().run();
             assertEquals(List.of(), filesIn(store.root()));
         }
+    }
+
+    @Test
+    void closeLeavesARootItDidNotMake_andWhatOthersPutThere() throws Exception {
+        Files.createDirectories(dir());
+        Path theirs = dir().resolve("notes.txt");
+        Files.write(theirs, new byte[] {7});
+        FileArtifactStore store = FileArtifactStore.open(dir());
+        store.seal(store.allocate(4, "x").artifactId(), 1, null);
+        store.close();
+        assertEquals(List.of(theirs), list(dir()), "the store's lock and directories went; the user's file and root stay");
+        FileArtifactStore.open(dir()).close(); // and it opens again
+        assertArrayEquals(new byte[] {7}, Files.readAllBytes(theirs));
     }
 }
