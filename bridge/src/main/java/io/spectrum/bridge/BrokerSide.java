@@ -68,6 +68,7 @@ final class BrokerSide implements Runnable {
         this.onSet = onSet;
         this.notes = notes;
         try {
+            PahoLog.quiet();
             this.client = new MqttAsyncClient(address.serverUri(), clientId, new MemoryPersistence());
         } catch (MqttException e) {
             throw new IllegalArgumentException("cannot make an MQTT client for " + address + ": " + e.getMessage());

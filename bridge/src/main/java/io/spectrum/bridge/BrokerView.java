@@ -76,6 +76,7 @@ public final class BrokerView implements AutoCloseable {
      */
     public static BrokerView open(BrokerAddress address, String filter) throws IOException {
         try {
+            PahoLog.quiet();
             MqttAsyncClient c = new MqttAsyncClient(address.serverUri(),
                     "spectrum-view-" + Long.toHexString(System.nanoTime() & 0xFFFFFFL), new MemoryPersistence());
             MqttTopicValidator.validate(filter, true, true);

@@ -220,6 +220,11 @@ class MqttBridgeTest {
             MqttBridge.Stats t = b.stats();
             assertTrue(t.coalesced() + t.dropped() + t.queued() >= s.values(), t.toString());
             assertTrue(t.coalesced() > 0, "a newer value of a topic replaced its unsent older one: " + t);
+            // Paho logs SEVERE with a stack trace when a socket breaks; the bridge's own notes say it in one line
+            java.util.logging.Logger sender = java.util.logging.Logger.getLogger(
+                    "org.eclipse.paho.mqttv5.client.internal.CommsSender");
+            assertFalse(sender.isLoggable(java.util.logging.Level.SEVERE), "Paho's logging is off under a bridge");
+            assertTrue(notes.stream().anyMatch(n -> n.startsWith("mqtt: cannot reach ")), notes.toString());
         }
     }
 }
