@@ -121,7 +121,7 @@ final class Inbox implements Transport.Sink {
                 System.nanoTime(), frame, dlv, replaced);
     }
 
-    private long number(byte[] key) {
+    private long number(io.spectrum.wire.Spelling key) {
         int v = topic.findValue(key, SettingsReader.ANY_WIDTH);
         return v == TlvIndex.NONE ? 0 : idx.valueAsLong(v);
     }

@@ -222,6 +222,6 @@ public final class Requests {
 
     /** The empty STATUS: the clear sentinel of {@code :subscribers[N]}. A copy. */
     public static byte[] emptyStatus() {
-        return Names.EMPTY_STATUS.clone();
+        return Names.EMPTY_STATUS.copy();
     }
 }

@@ -2,7 +2,6 @@ package io.spectrum.node;
 
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.DeliveryPolicy;
-import io.spectrum.wire.Names;
 import io.spectrum.wire.WireError;
 
 /**
@@ -69,7 +68,7 @@ final class Fanout {
      */
     void topicNotice(int v, boolean deleted) {
         if (deleted) {
-            propagate(v, Names.EMPTY_STATUS, 0, Names.EMPTY_STATUS.length, true, true);
+            propagate(v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, true, true);
         } else if (vt.valLen(v) >= 0) {
             propagate(v, values.memory(), vt.valOff(v), vt.valLen(v), false, true);
         }

@@ -212,7 +212,7 @@ public final class NarrowNode implements ServingNode {
         }
         topic.clear(v, notify);
         if (notify) {
-            fanout.propagate(v, Names.EMPTY_STATUS, 0, 4, true);
+            fanout.propagate(v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, true);
         }
         return WireError.OK;
     }

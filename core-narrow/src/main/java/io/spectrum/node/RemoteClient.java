@@ -526,7 +526,7 @@ public final class RemoteClient {
 
     /** Remote clear of {@code :subscribers[N]} (empty STATUS), guarded by {@code gen} when >= 0. */
     public int clearSlot(io.spectrum.link.Link link, int p, NodePath remotePath, int n, long gen) {
-        return request(node.linkIndex(link), p, FwdView.OP_WRITE, remotePath, n, false, gen, Names.EMPTY_STATUS, 0, 4);
+        return request(node.linkIndex(link), p, FwdView.OP_WRITE, remotePath, n, false, gen, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length);
     }
 
     /**
@@ -568,7 +568,7 @@ public final class RemoteClient {
             return NodeResult.refusal(WireError.PATH_NOT_FOUND);
         }
         int r = state[h] == ACKED && index[h] >= 0
-                ? request(link[h], peer[h], FwdView.OP_WRITE, remote[h], index[h], false, gen[h], Names.EMPTY_STATUS, 0, 4)
+                ? request(link[h], peer[h], FwdView.OP_WRITE, remote[h], index[h], false, gen[h], FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length)
                 : NodeResult.refusal(WireError.PATH_NOT_FOUND);
         forget(h);
         return r;

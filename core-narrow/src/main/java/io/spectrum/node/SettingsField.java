@@ -51,7 +51,7 @@ final class SettingsField {
         }
         if (sel.levels == 1) {
             if (sc == null) {
-                req.replyResult(Names.EMPTY_SETTINGS, 0, Names.EMPTY_SETTINGS.length);
+                req.replyResult(FixedTlvs.EMPTY_SETTINGS, 0, FixedTlvs.EMPTY_SETTINGS.length);
                 return;
             }
             TlvWriter t = buffers.scratchWriter().begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.APP);

@@ -361,7 +361,7 @@ final class SubscribersField {
      */
     private int render(int s, boolean suspended, byte[] out, int o) {
         if (st.recOff(s) < 0) {
-            System.arraycopy(Names.EMPTY_STATUS, 0, out, o, 4);
+            Names.EMPTY_STATUS.copyTo(out, o);
             return 4;
         }
         int n = renderer.render(st.recordMemory(s), st.recOff(s), st.recLen(s), suspended, out, o, out.length - o);

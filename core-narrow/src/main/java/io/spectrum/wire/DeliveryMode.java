@@ -124,7 +124,7 @@ public final class DeliveryMode {
      * The VALUE entry of a SETTINGS at {@code e} that holds exactly the pair {@code NAME key,
      * VALUE u64}, or {@link TlvIndex#NONE} when {@code e} is anything else.
      */
-    private static int soleU64(TlvIndex x, int e, byte[] key) {
+    private static int soleU64(TlvIndex x, int e, Spelling key) {
         if (e < 0 || e >= x.count() || x.type(e) != TlvType.SETTINGS || !x.isContainer(e)) {
             return TlvIndex.NONE;
         }

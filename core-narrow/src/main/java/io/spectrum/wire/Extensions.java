@@ -21,11 +21,9 @@ package io.spectrum.wire;
  */
 public final class Extensions {
     /** The SETTINGS key of the announcement. */
-    private static final byte[] ANNOUNCE_KEY = {
-        's', 'p', 'e', 'c', 't', 'r', 'u', 'm', '.', 'e', 'x', 't'};
+    private static final Spelling ANNOUNCE_KEY = Spelling.ascii("spectrum.ext");
     /** The SETTINGS key of a holder token (docs/extensions.md, "Holder token"). */
-    private static final byte[] HOLD_KEY = {
-        's', 'p', 'e', 'c', 't', 'r', 'u', 'm', '.', 'h', 'o', 'l', 'd'};
+    private static final Spelling HOLD_KEY = Spelling.ascii("spectrum.hold");
     /** What {@link #holdToken} answers for a request without the hold pair. */
     public static final long NO_TOKEN = -1;
     /** The prefix of every key Spectrum adds to a SETTINGS (a plain v1 peer never sees one). */
@@ -33,7 +31,7 @@ public final class Extensions {
     /** The extension set of docs/extensions.md this build speaks and announces. */
     public static final int VERSION = 1;
     /** Bytes of the announcement child. */
-    public static final int ANNOUNCE_BYTES = 4 + 4 + ANNOUNCE_KEY.length + 4 + 2;
+    public static final int ANNOUNCE_BYTES = 4 + 4 + ANNOUNCE_KEY.length() + 4 + 2;
 
     private final SettingsReader reader = new SettingsReader();
 

@@ -136,6 +136,11 @@ public final class FieldView {
      * {@code NAME "spectrum.gen", VALUE u32 generation, VALUE u8 ELEMENT}. The one writer of the
      * spelling this view reads.
      */
+    public static TlvWriter element(TlvWriter w, Spelling name, int index, long generation) {
+        return element(w, name.bytes, index, generation);
+    }
+
+    /** As {@link #element(TlvWriter, Spelling, int, long)} for a name given as bytes. */
     public static TlvWriter element(TlvWriter w, byte[] name, int index, long generation) {
         w.leaf(TlvType.NAME, name);
         if (index >= 0) {
@@ -186,6 +191,10 @@ public final class FieldView {
     /** The NAME entry heading level i. */
     public int nameEntry(int level) {
         return nameEntry[level];
+    }
+
+    public boolean nameEquals(int level, Spelling name) {
+        return idx.payloadEquals(nameEntry[level], name);
     }
 
     public boolean nameEquals(int level, byte[] name) {

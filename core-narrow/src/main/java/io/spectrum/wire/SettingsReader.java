@@ -146,4 +146,46 @@ public final class SettingsReader {
         }
         return child.wrap(idx, ns);
     }
+
+    // ---- the same lookups for a key of Names (a fixed spelling, read in place)
+
+    public int find(Spelling key, int wantedType, int width) {
+        return find(key.bytes, wantedType, width);
+    }
+
+    public int findValue(Spelling key, int width) {
+        return findValue(key.bytes, width);
+    }
+
+    public boolean has(Spelling key, int wantedType, int width) {
+        return has(key.bytes, wantedType, width);
+    }
+
+    public int u8(Spelling key, int absent) {
+        return u8(key.bytes, absent);
+    }
+
+    public int u16(Spelling key, int absent) {
+        return u16(key.bytes, absent);
+    }
+
+    public long u32(Spelling key, long absent) {
+        return u32(key.bytes, absent);
+    }
+
+    public long u64(Spelling key, long absent) {
+        return u64(key.bytes, absent);
+    }
+
+    public int name(Spelling key) {
+        return name(key.bytes);
+    }
+
+    public int namespace(Spelling key) {
+        return namespace(key.bytes);
+    }
+
+    public int enter(Spelling key, SettingsReader child) {
+        return enter(key.bytes, child);
+    }
 }

@@ -210,6 +210,11 @@ public final class TlvIndex {
         return Bytes.equals(buf, bodyOffset(e), bodyLength(e), s, 0, s.length);
     }
 
+    /** Compares the payload bytes with a fixed spelling ({@link Names}). */
+    public boolean payloadEquals(int e, Spelling s) {
+        return payloadEquals(e, s.bytes);
+    }
+
     void clear(byte[] b, int off, int length) {
         buf = b;
         frameOff = off;

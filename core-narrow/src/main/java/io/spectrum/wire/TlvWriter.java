@@ -190,6 +190,11 @@ public final class TlvWriter {
         return leaf(type, 0, src, 0, src.length, 0L);
     }
 
+    /** A leaf whose payload is a fixed spelling ({@link Names}). */
+    public TlvWriter leaf(int type, Spelling name) {
+        return leaf(type, 0, name.bytes, 0, name.bytes.length, 0L);
+    }
+
     /** Writes a VALUE of {@code width} little-endian bytes (1..8). */
     public TlvWriter value(long v, int width) {
         if (width < 1 || width > 8) {
@@ -242,6 +247,11 @@ public final class TlvWriter {
 
     public TlvWriter raw(byte[] src) {
         return raw(src, 0, src.length);
+    }
+
+    /** Copies a fixed TLV ({@link Names#EMPTY_STATUS}, ...) verbatim. */
+    public TlvWriter raw(Spelling tlv) {
+        return raw(tlv.bytes, 0, tlv.bytes.length);
     }
 
     /** An ERROR{VALUE u16 code}: the registry form of a refusal. */

@@ -68,7 +68,7 @@ class PeerSharesTest {
         assertEquals(10, deliveriesTo(h, before, QUIET));
         // a cleared slot goes back to its holder's share
         int pos = 1; // the greedy peer's first slot (quiet holds 0)
-        assertEquals(0, h.request(GREEDY, h.slotWrite(pos, -1, Names.EMPTY_STATUS, NodePath.of("/greedy/t0").tlv())).kind);
+        assertEquals(0, h.request(GREEDY, h.slotWrite(pos, -1, Names.EMPTY_STATUS.copy(), NodePath.of("/greedy/t0").tlv())).kind);
         assertEquals(7, h.node.slotsHeldBy(h.link, GREEDY));
         assertEquals(0, append(h, GREEDY, "/greedy/again").kind);
         // and a departed peer gives its whole share back

@@ -12,7 +12,12 @@ class DeliveryModeTest {
         byte[] b = new byte[256];
         TlvWriter w = new TlvWriter().wrap(b, 0, b.length).begin(TlvType.SETTINGS);
         for (int i = 0; i < kv.length; i += 2) {
-            w.leaf(TlvType.NAME, (byte[]) kv[i]).raw((byte[]) kv[i + 1]);
+            w.leaf(TlvType.NAME, (Spelling) kv[i]);
+            if (kv[i + 1] instanceof Spelling fixed) {
+                w.raw(fixed);
+            } else {
+                w.raw((byte[]) kv[i + 1]);
+            }
         }
         w.end();
         TlvIndex x = new TlvIndex();

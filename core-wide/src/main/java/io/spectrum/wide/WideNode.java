@@ -122,6 +122,8 @@ public final class WideNode implements ServingNode {
      * Values waiting in delivery-mode edges' queues, all edges together (each edge's own ceiling is
      * its maxQueued); refusals = writes refused because a bounded edge had no room.
      */
+    /** {@link Names#EMPTY_STATUS}, the value a delete notice carries, as the array propagate takes. */
+    private static final byte[] EMPTY_STATUS = Names.EMPTY_STATUS.copy();
     private final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE,
             "a bounded subscription's own queue (its spectrum.queue)");
 
@@ -346,7 +348,7 @@ public final class WideNode implements ServingNode {
      */
     private void topicNotice(Vertex v, boolean deleted) {
         if (deleted) {
-            propagate(v, Names.EMPTY_STATUS, Names.EMPTY_STATUS.length, true, true);
+            propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true, true);
         } else if (v.hasValue()) {
             propagate(v, v.value, v.valLen, false, true);
         }
@@ -746,7 +748,7 @@ public final class WideNode implements ServingNode {
         v.stale = false;
         if (notify) {
             v.seq++; // a notifying clear spends a fresh number, held value or not (DESIGN §4 decision 2)
-            propagate(v, Names.EMPTY_STATUS, Names.EMPTY_STATUS.length, true);
+            propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true);
         }
         return WireError.OK;
     }

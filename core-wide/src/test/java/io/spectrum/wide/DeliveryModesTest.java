@@ -356,7 +356,7 @@ class DeliveryModesTest {
         assertEquals(WireError.OK, consume(SUB, ROUTE_B, 1, 1), "the slot is as it was");
     }
 
-    static byte[] settings(byte[] key, byte[] value) {
+    static byte[] settings(io.spectrum.wire.Spelling key, byte[] value) {
         byte[] b = new byte[128];
         io.spectrum.wire.TlvWriter w = new io.spectrum.wire.TlvWriter().wrap(b, 0, b.length);
         w.begin(io.spectrum.wire.TlvType.SETTINGS).leaf(io.spectrum.wire.TlvType.NAME, key).raw(value).end();
@@ -378,7 +378,7 @@ class DeliveryModesTest {
             {WireError.SCHEMA_TYPE_MISMATCH, new Pair[] {mode(1), queue(2)}, "latest holds exactly one"},
             {WireError.SCHEMA_TYPE_MISMATCH, new Pair[] {mode(1), mode(1)}, "a repeated key"},
             {WireError.SCHEMA_TYPE_MISMATCH, new Pair[] {queue(4)}, "a queue without a mode"},
-            {WireError.SCHEMA_TYPE_MISMATCH, new Pair[] {new Pair(Names.MODE, Names.EMPTY_STATUS)}, "not a VALUE"},
+            {WireError.SCHEMA_TYPE_MISMATCH, new Pair[] {new Pair(Names.MODE, Names.EMPTY_STATUS.copy())}, "not a VALUE"},
             {WireError.FLOW_BACKPRESSURE, new Pair[] {mode(1), inflight(3)}, "latest in flight above 2"},
             {WireError.FLOW_BACKPRESSURE, new Pair[] {mode(2), queue(65)}, "bounded queue above 64"},
             {WireError.FLOW_BACKPRESSURE, new Pair[] {mode(2), inflight(17)}, "bounded in flight above 16"},
@@ -486,7 +486,7 @@ class DeliveryModesTest {
         publish(9, ROUTE);
         publish(10, ROUTE);
         assertEquals(1, AbpProfileTest.inUse(node, "wide.modeQueued"));
-        assertEquals(WireError.OK, request(SUB, t, slotField(0), ROUTE, Names.EMPTY_STATUS), "arm 1 clears");
+        assertEquals(WireError.OK, request(SUB, t, slotField(0), ROUTE, Names.EMPTY_STATUS.copy()), "arm 1 clears");
         assertEquals(0, AbpProfileTest.inUse(node, "wide.modeQueued"), "and drops the queue");
         assertEquals(WireError.OK, node.write(t, Tlv.value(11, 1), 0, 5));
     }

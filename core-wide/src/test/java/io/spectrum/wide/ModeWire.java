@@ -8,6 +8,7 @@ import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.SettingsReader;
+import io.spectrum.wire.Spelling;
 import io.spectrum.wire.StatusView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -21,14 +22,14 @@ final class ModeWire {
     }
 
     /** A qos pair for {@link #record}: a key and its value TLV. */
-    record Pair(byte[] key, byte[] value) {
+    record Pair(Spelling key, byte[] value) {
     }
 
-    static Pair u8(byte[] key, int v) {
+    static Pair u8(Spelling key, int v) {
         return new Pair(key, Tlv.value(v, 1));
     }
 
-    static Pair u16(byte[] key, int v) {
+    static Pair u16(Spelling key, int v) {
         return new Pair(key, Tlv.value(v, 2));
     }
 

@@ -43,8 +43,6 @@ import java.security.SecureRandom;
  */
 public final class CapsProbe implements LivenessProbe {
     public static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
-    /** SETTINGS key this project adds to $node/caps: a random u32 per process start. */
-    public static final byte[] BOOT_KEY = Names.BOOT;
     private static final int ANSWER_BYTES = 256;
     /** Default slot-check period: the links' default ping interval (3 s). */
     public static final long VERIFY_NANOS = 3_000_000_000L;
@@ -109,7 +107,7 @@ public final class CapsProbe implements LivenessProbe {
                 w.raw(caps, x.start(c), x.untrailedLength(c));
             }
         }
-        w.leaf(TlvType.NAME, BOOT_KEY).value(new SecureRandom().nextInt() & 0xFFFFFFFFL, 4).end();
+        w.leaf(TlvType.NAME, Names.BOOT).value(new SecureRandom().nextInt() & 0xFFFFFFFFL, 4).end();
         if (w.error() == WireError.OK) {
             node.write(CAPS, out, 0, w.length());
         }

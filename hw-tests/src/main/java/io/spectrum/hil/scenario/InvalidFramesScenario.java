@@ -40,7 +40,7 @@ public final class InvalidFramesScenario implements Scenario {
         byte[] badMode = Wire.field("subscribers", -1, 7);
         Check.error(c.read(DemoBoard.LED, badMode), WireError.PATH_INVALID, "READ :subscribers with mode 7");
         alive(c);
-        Check.error(c.write(DemoBoard.LED, Wire.field("subscribers", -1, FieldView.MODE_WILDCARD), Names.EMPTY_STATUS),
+        Check.error(c.write(DemoBoard.LED, Wire.field("subscribers", -1, FieldView.MODE_WILDCARD), Names.EMPTY_STATUS.copy()),
                 WireError.PATH_INVALID, "WRITE :subscribers[*]");
         alive(c);
         Check.error(c.read(DemoBoard.LED, Wire.field("bogus", -1, FieldView.MODE_SCALAR)), WireError.SCHEMA_NOT_FOUND,

@@ -66,7 +66,7 @@ final class Subscribers {
     }
 
     static boolean isHole(Tlv element) {
-        return Arrays.equals(Names.EMPTY_STATUS, element.encoded());
+        return Names.EMPTY_STATUS.matches(element.encoded());
     }
 
     /** delivery_policy word of a SUBSCRIBER record (absent reads as 0), read by the wire's {@link SubscriberView}. */
