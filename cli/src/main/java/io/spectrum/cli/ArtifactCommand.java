@@ -102,30 +102,24 @@ public final class ArtifactCommand implements Runnable {
                 return bus.print(cl, new BusOptions.Failure(BusOptions.UNREACHABLE, "io", "cannot read " + file
                         + ": " + e.getMessage()));
             }
-            try (BusClient c = bus.connect()) {
+            return bus.run(cl, c -> {
+                BusFields d = c.declare(topic, Retention.LATEST);
+                ArtifactWriter w = c.allocate(size, contentType);
+                String digest;
                 try {
-                    BusFields d = c.declare(topic, Retention.LATEST);
-                    ArtifactWriter w = c.allocate(size, contentType);
-                    String digest;
-                    try {
-                        digest = copy(file, w);
-                    } catch (IOException e) {
-                        w.release();
-                        throw new BusOptions.Failure(BusOptions.UNREACHABLE, "io", "cannot copy " + file + ": "
-                                + e.getMessage());
-                    }
-                    Artifact a = w.seal(digest);
-                    BusFields p = c.publish(topic, file.getFileName().toString().getBytes(StandardCharsets.UTF_8),
-                            a.attachment(file.getFileName().toString()));
-                    a.release(); // the topic's retained value holds it now
-                    print(cl.getOut(), a.ref(), d, p);
-                    return 0;
-                } catch (BusException e) {
-                    throw BusOptions.refused(e);
+                    digest = copy(file, w);
+                } catch (IOException e) {
+                    w.release();
+                    throw new BusOptions.Failure(BusOptions.UNREACHABLE, "io", "cannot copy " + file + ": "
+                            + e.getMessage());
                 }
-            } catch (BusOptions.Failure f) {
-                return bus.print(cl, f);
-            }
+                Artifact a = w.seal(digest);
+                BusFields p = c.publish(topic, file.getFileName().toString().getBytes(StandardCharsets.UTF_8),
+                        a.attachment(file.getFileName().toString()));
+                a.release(); // the topic's retained value holds it now
+                print(cl.getOut(), a.ref(), d, p);
+                return 0;
+            });
         }
 
         /** Copies {@code file} into the writer's staging and returns its SHA-256 (hex). */
@@ -197,42 +191,33 @@ public final class ArtifactCommand implements Runnable {
                         + "or --topic T, not both");
             }
             long[] wanted = id == null ? null : parseId(cl, id);
-            try (BusClient c = bus.connect()) {
-                try {
-                    String from = wanted == null ? topic : retainingTopic(c, wanted);
-                    Subscription s = c.subscribe(from, SubscriptionMode.LATEST, 1, 1, true);
-                    Message m = s.next(bus.timeoutMillis);
-                    if (m == null || m.artifacts().isEmpty()) {
-                        throw new BusOptions.Failure(BusOptions.REFUSED, "NO_ARTIFACT", from
-                                + (m == null ? " retains no value" : " retains a value without an artifact"));
-                    }
-                    Artifact a = wanted == null ? m.artifacts().get(0) : find(m, wanted);
-                    if (a == null) {
-                        throw new BusOptions.Failure(BusOptions.REFUSED, "ARTIFACT_GONE", "artifact " + id
-                                + " was replaced on " + from + " before it could be read");
-                    }
-                    try {
-                        write(a.map(), a.length());
-                    } catch (IOException e) {
-                        throw new BusOptions.Failure(BusOptions.UNREACHABLE, "io", "cannot write "
-                                + (output == null ? "stdout" : output) + ": " + e.getMessage());
-                    }
-                    m.consume();
-                    s.unsubscribe();
-                    if (output != null) {
-                        cl.getErr().println("spectrum artifact get: " + a.length() + " B to " + output);
-                        cl.getErr().flush();
-                    }
-                    return 0;
-                } catch (BusException e) {
-                    throw BusOptions.refused(e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new BusOptions.Failure(BusOptions.REFUSED, "ROUTER_LOST", "interrupted");
+            return bus.run(cl, c -> {
+                String from = wanted == null ? topic : retainingTopic(c, wanted);
+                Subscription s = c.subscribe(from, SubscriptionMode.LATEST, 1, 1, true);
+                Message m = s.next(bus.timeoutMillis);
+                if (m == null || m.artifacts().isEmpty()) {
+                    throw new BusOptions.Failure(BusOptions.REFUSED, "NO_ARTIFACT", from
+                            + (m == null ? " retains no value" : " retains a value without an artifact"));
                 }
-            } catch (BusOptions.Failure f) {
-                return bus.print(cl, f);
-            }
+                Artifact a = wanted == null ? m.artifacts().get(0) : find(m, wanted);
+                if (a == null) {
+                    throw new BusOptions.Failure(BusOptions.REFUSED, "ARTIFACT_GONE", "artifact " + id
+                            + " was replaced on " + from + " before it could be read");
+                }
+                try {
+                    write(a.map(), a.length());
+                } catch (IOException e) {
+                    throw new BusOptions.Failure(BusOptions.UNREACHABLE, "io", "cannot write "
+                            + (output == null ? "stdout" : output) + ": " + e.getMessage());
+                }
+                m.consume();
+                s.unsubscribe();
+                if (output != null) {
+                    cl.getErr().println("spectrum artifact get: " + a.length() + " B to " + output);
+                    cl.getErr().flush();
+                }
+                return 0;
+            });
         }
 
         /** {@code N} or {@code N@GENERATION} as {@code {id, generation or -1}}. */
@@ -317,37 +302,31 @@ public final class ArtifactCommand implements Runnable {
             CommandLine cl = spec.commandLine();
             bus.check(cl);
             PrintWriter out = cl.getOut();
-            try (BusClient c = bus.connect()) {
-                try {
-                    List<BusFields> list = c.artifacts();
-                    ArrayNode a = ClientOutput.JSON.createArrayNode();
-                    for (BusFields f : list) {
-                        ArtifactRef ref = BusWire.ref(f.record("ref"));
-                        if (bus.json) {
-                            ObjectNode o = BusJson.ref(ref);
-                            o.put("contentType", f.string("contentType", null));
-                            o.put("roots", f.u64("roots"));
-                            ArrayNode by = o.putArray("retainedBy");
-                            retainedBy(f).forEach(by::add);
-                            a.add(o);
-                        } else {
-                            List<String> by = retainedBy(f);
-                            out.println("artifact " + BusJson.text(ref) + "  " + f.string("contentType", "")
-                                    + "  roots " + f.u64("roots") + (by.isEmpty() ? "" : "  retained by "
-                                    + String.join(", ", by)));
-                        }
-                    }
+            return bus.run(cl, c -> {
+                List<BusFields> list = c.artifacts();
+                ArrayNode a = ClientOutput.JSON.createArrayNode();
+                for (BusFields f : list) {
+                    ArtifactRef ref = BusWire.ref(f.record("ref"));
                     if (bus.json) {
-                        out.println(a);
+                        ObjectNode o = BusJson.ref(ref);
+                        o.put("contentType", f.string("contentType", null));
+                        o.put("roots", f.u64("roots"));
+                        ArrayNode by = o.putArray("retainedBy");
+                        retainedBy(f).forEach(by::add);
+                        a.add(o);
+                    } else {
+                        List<String> by = retainedBy(f);
+                        out.println("artifact " + BusJson.text(ref) + "  " + f.string("contentType", "")
+                                + "  roots " + f.u64("roots") + (by.isEmpty() ? "" : "  retained by "
+                                + String.join(", ", by)));
                     }
-                    out.flush();
-                    return 0;
-                } catch (BusException e) {
-                    throw BusOptions.refused(e);
                 }
-            } catch (BusOptions.Failure f) {
-                return bus.print(cl, f);
-            }
+                if (bus.json) {
+                    out.println(a);
+                }
+                out.flush();
+                return 0;
+            });
         }
     }
 

@@ -59,6 +59,32 @@ public final class BusOptions {
         }
     }
 
+    /** What a bus command does once connected; returns its exit code. */
+    @FunctionalInterface
+    interface Session {
+        int run(BusClient c) throws BusException, Failure, InterruptedException;
+    }
+
+    /**
+     * Connects ({@link #connect}), runs {@code session} and closes the connection: a bus refusal
+     * is exit 1, an interrupt a lost bus (exit 1), and every {@link Failure} is printed as its one
+     * line ({@link #print}) with its exit code.
+     */
+    int run(CommandLine cl, Session session) {
+        try (BusClient c = connect()) {
+            try {
+                return session.run(c);
+            } catch (BusException e) {
+                throw refused(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Failure(REFUSED, "ROUTER_LOST", "interrupted");
+            }
+        } catch (Failure f) {
+            return print(cl, f);
+        }
+    }
+
     /** A bus refusal as a failure with exit 1. */
     static Failure refused(BusException e) {
         return new Failure(REFUSED, e.code().name(), e.getMessage());

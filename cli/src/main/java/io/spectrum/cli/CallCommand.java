@@ -3,7 +3,6 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.bus.Artifact;
-import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.CallResult;
 import io.spectrum.wide.bus.BusException;
 import picocli.CommandLine;
@@ -58,20 +57,15 @@ public final class CallCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         bus.check(cl);
         byte[] payload = String.join(" ", args).getBytes(StandardCharsets.UTF_8);
-        try (BusClient c = bus.connect()) {
+        return bus.run(cl, c -> {
             CallResult r;
             try {
                 r = c.call(service, method, payload, null).result().get(bus.timeoutMillis, TimeUnit.MILLISECONDS);
-            } catch (BusException e) {
-                throw BusOptions.refused(e);
             } catch (TimeoutException e) {
                 throw new BusOptions.Failure(BusOptions.REFUSED, "TIMEOUT", "no outcome from " + service + " within "
                         + bus.timeoutMillis + " ms (the call may still run)");
             } catch (ExecutionException e) {
                 throw new BusOptions.Failure(BusOptions.REFUSED, "ROUTER_LOST", String.valueOf(e.getCause()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new BusOptions.Failure(BusOptions.REFUSED, "ROUTER_LOST", "interrupted");
             }
             if (r.failure() != null) {
                 throw BusOptions.refused(r.failure());
@@ -83,9 +77,7 @@ public final class CallCommand implements Callable<Integer> {
                 // the outcome is printed; its delivery goes with the connection
             }
             return 0;
-        } catch (BusOptions.Failure f) {
-            return bus.print(cl, f);
-        }
+        });
     }
 
     private void print(PrintWriter out, CallResult r) {

@@ -2,8 +2,6 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.spectrum.client.bus.BusClient;
-import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -35,38 +33,31 @@ public final class ServicesCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         bus.check(cl);
         PrintWriter out = cl.getOut();
-        try (BusClient c = bus.connect()) {
-            List<BusFields> list;
-            try {
-                list = c.services();
-                if (bus.json) {
-                    ArrayNode a = ClientOutput.JSON.createArrayNode();
-                    for (BusFields s : list) {
-                        ObjectNode o = a.addObject();
-                        o.put("name", s.string("name"));
-                        o.put("serviceIncarnation", s.string("serviceIncarnation"));
-                        o.put("holder", s.string("holder"));
-                        o.put("queued", s.u64("queued"));
-                        o.put("inFlight", s.u64("inFlight"));
-                    }
-                    out.println(a);
-                } else {
-                    for (BusFields s : list) {
-                        out.printf("%s  incarnation %s  holder %s  queued %d  inFlight %d%n", s.string("name"),
-                                s.string("serviceIncarnation"), s.string("holder"), s.u64("queued"), s.u64("inFlight"));
-                    }
-                    if (list.isEmpty()) {
-                        cl.getErr().println("spectrum services: no services registered");
-                        cl.getErr().flush();
-                    }
+        return bus.run(cl, c -> {
+            List<BusFields> list = c.services();
+            if (bus.json) {
+                ArrayNode a = ClientOutput.JSON.createArrayNode();
+                for (BusFields s : list) {
+                    ObjectNode o = a.addObject();
+                    o.put("name", s.string("name"));
+                    o.put("serviceIncarnation", s.string("serviceIncarnation"));
+                    o.put("holder", s.string("holder"));
+                    o.put("queued", s.u64("queued"));
+                    o.put("inFlight", s.u64("inFlight"));
                 }
-            } catch (BusException e) {
-                throw BusOptions.refused(e);
+                out.println(a);
+            } else {
+                for (BusFields s : list) {
+                    out.printf("%s  incarnation %s  holder %s  queued %d  inFlight %d%n", s.string("name"),
+                            s.string("serviceIncarnation"), s.string("holder"), s.u64("queued"), s.u64("inFlight"));
+                }
+                if (list.isEmpty()) {
+                    cl.getErr().println("spectrum services: no services registered");
+                    cl.getErr().flush();
+                }
             }
             out.flush();
             return 0;
-        } catch (BusOptions.Failure f) {
-            return bus.print(cl, f);
-        }
+        });
     }
 }
