@@ -131,6 +131,10 @@ class RefnodeRouterInteropTest {
         byte[] value = RouteFrames.value(2176);
         board.write(temp, value, 0, value.length);
 
+        // the chain is up once a READ comes back as a result: a refnode that is still mounting its
+        // relay answers path::not_found for it (seen once in a full run under load)
+        request(fwd(FwdView.OP_READ, prefix + "/sensor/temp", null, "/reply-ep"),
+                r -> r.opcode == FwdView.OP_REPLY && r.kind == FwdView.KIND_RESULT);
         Reply read = request(fwd(FwdView.OP_READ, prefix + "/sensor/temp", null, "/reply-ep"),
                 r -> r.opcode == FwdView.OP_REPLY);
         assertEquals(FwdView.KIND_RESULT, read.kind, read.toString());
