@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Defaults for the client commands' {@code --peer}, {@code --timeout} and {@code --format}, so a
@@ -16,11 +15,10 @@ import java.util.Set;
  * {@code SPECTRUM_FORMAT}) wins over the config file ({@code $SPECTRUM_CONFIG}, else
  * {@code $XDG_CONFIG_HOME/spectrum/config}, else {@code ~/.config/spectrum/config}: {@code KEY=value}
  * lines with keys {@code peer}, {@code timeout}, {@code format}; {@code #} starts a comment). An
- * option on the command line wins over both. Only the client commands (ls, read, write, sub, tap)
- * take these defaults: {@code host}'s {@code --peer} is a board, not a default node.
+ * option on the command line wins over both. Every command that talks to a node through
+ * {@link PeerOptions} takes these defaults; {@code host}'s {@code --peer} is a board, not a default node.
  */
 final class Defaults implements CommandLine.IDefaultValueProvider {
-    static final Set<String> CLIENT_COMMANDS = Set.of("ls", "read", "write", "sub", "tap");
     private static final List<String> KEYS = List.of("peer", "timeout", "format");
 
     private final Map<String, String> values;
@@ -80,6 +78,20 @@ final class Defaults implements CommandLine.IDefaultValueProvider {
         return v;
     }
 
+    /**
+     * Whether {@code command} talks to a default node: it takes {@link PeerOptions} (every command that
+     * does — ls, read, write, sub, tap, record, bridge — gets the same defaults; host's and board's own
+     * {@code --peer} are not PeerOptions).
+     */
+    private static boolean talksToANode(CommandLine.Model.CommandSpec command) {
+        for (CommandLine.Model.CommandSpec mixin : command.mixins().values()) {
+            if (mixin.userObject() instanceof PeerOptions) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Where the config file is looked for (named in the "no peer" message). */
     String source() {
         return source;
@@ -87,8 +99,7 @@ final class Defaults implements CommandLine.IDefaultValueProvider {
 
     @Override
     public String defaultValue(CommandLine.Model.ArgSpec arg) {
-        if (!(arg instanceof CommandLine.Model.OptionSpec o) || arg.command() == null
-                || !CLIENT_COMMANDS.contains(arg.command().name())) {
+        if (!(arg instanceof CommandLine.Model.OptionSpec o) || arg.command() == null || !talksToANode(arg.command())) {
             return null;
         }
         String name = o.longestName();

@@ -26,8 +26,14 @@ public final class DemoCommand implements Callable<Integer> {
     long duration;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
-            description = "Dashboard port on 127.0.0.1 (default: ${DEFAULT-VALUE}; a free one if busy; 0 = any).")
+            description = "Dashboard port on 127.0.0.1 (default: ${DEFAULT-VALUE}, a free one if that is busy; 0 = any). "
+                    + "A port given here that is busy is an error.")
     int port;
+
+    @Option(names = "--clients", paramLabel = "PORT", defaultValue = "" + Demo.Options.DEFAULT_CLIENT_PORT,
+            description = "UDP port on 127.0.0.1 where clients (spectrum ls/read/sub --peer) reach the host (default: "
+                    + "${DEFAULT-VALUE}, a free one if that is busy, printed; 0 = any).")
+    int clients;
 
     @Option(names = "--udp", description = "Link the boards over UDP loopback instead of pseudo-terminals.")
     boolean udp;
@@ -49,16 +55,20 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (duration < 0 || boards < 1 || boards > 8 || port < 0 || port > 65535) {
+        if (duration < 0 || boards < 1 || boards > 8 || port < 0 || port > 65535 || clients < 0 || clients > 65535) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--duration must be >= 0, --boards 1..8 and --port 0..65535");
+                    "--duration must be >= 0, --boards 1..8, --port and --clients 0..65535");
+        }
+        if (port != 0 && spec.commandLine().getParseResult().hasMatchedOption("--port") && !tcpPortFree(port)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "port " + port
+                    + " on 127.0.0.1 is in use: give another --port, or --port 0 for any free one");
         }
         PrintWriter out = spec.commandLine().getOut();
         if (table && lines) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--table and --lines exclude each other");
         }
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
-        Demo demo = new Demo(new Demo.Options(boards, udp, duration, port, ansi, boardCommand(), workDir), out);
+        Demo demo = new Demo(new Demo.Options(boards, udp, duration, port, ansi, boardCommand(), workDir, clients), out);
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             demo.stop();
@@ -84,5 +94,13 @@ public final class DemoCommand implements Callable<Integer> {
     /** How the demo starts an emulated board: {@code spectrum board} in its own JVM. */
     static List<String> boardCommand() {
         return List.of("board");
+    }
+
+    private static boolean tcpPortFree(int port) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 }

@@ -58,7 +58,7 @@ public final class ManCommand implements Callable<Integer> {
         b.append(".SH EXIT STATUS\n");
         exitCodes(b, root);
         b.append(".SH ENVIRONMENT\n");
-        b.append(".TP\n.B SPECTRUM_PEER\nDefault for --peer of ls, read, write, sub and tap.\n");
+        b.append(".TP\n.B SPECTRUM_PEER\nDefault for --peer of ls, read, write, sub, tap, record and bridge.\n");
         b.append(".TP\n.B SPECTRUM_TIMEOUT, SPECTRUM_FORMAT\nDefaults for --timeout and --format of those commands.\n");
         b.append(".TP\n.B SPECTRUM_CONFIG\nThe config file to read instead of the one below.\n");
         b.append(".SH FILES\n.TP\n.I ~/.config/spectrum/config\n")

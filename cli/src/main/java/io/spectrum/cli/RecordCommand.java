@@ -62,6 +62,10 @@ public final class RecordCommand implements Callable<Integer> {
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
+        if (peer.format() != PeerOptions.Format.json && spec.commandLine().getParseResult().hasMatchedOption("--format")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "record writes JSON lines only (what 'spectrum replay' "
+                    + "reads): drop -F " + peer.format() + ", or use 'spectrum sub -F " + peer.format() + "' to print that format");
+        }
         List<String> patterns = paths == null || paths.isEmpty() ? List.of("/#") : paths;
         Follower.check(spec.commandLine(), patterns); // a bad pattern is a usage error before anything is sent
         try (PeerClient c = peer.connect(spec.commandLine()); Sink sink = open()) {

@@ -76,10 +76,21 @@ public final class SpectrumCommand implements Runnable {
     /** The command line with its shared handlers and the defaults {@code defaults}. */
     static CommandLine commandLine(Defaults defaults) {
         CommandLine cl = new CommandLine(new SpectrumCommand());
+        helpEverywhere(cl);
         cl.setDefaultValueProvider(defaults);
         cl.setParameterExceptionHandler(SpectrumCommand::usageError);
         cl.setExecutionExceptionHandler((e, line, parsed) -> internalError(e, line, parsed.originalArgs().contains("--debug")));
         return cl;
+    }
+
+    /** Every command and subcommand, at any depth, answers {@code --help} and {@code -h} with its usage. */
+    private static void helpEverywhere(CommandLine cl) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            if (!sub.getCommandSpec().mixinStandardHelpOptions()) {
+                sub.getCommandSpec().mixinStandardHelpOptions(true);
+            }
+            helpEverywhere(sub);
+        }
     }
 
     /** A usage error: one line naming the command, and how to see its options. Exit 2. */

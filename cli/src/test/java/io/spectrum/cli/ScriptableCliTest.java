@@ -57,6 +57,24 @@ class ScriptableCliTest {
     }
 
     @Test
+    void recordTakesThePeerFromTheEnvironment_andRefusesFormatsItCannotWrite(@TempDir Path home) throws Exception {
+        Cli.Run env = Cli.runWith(Defaults.of(Map.of("SPECTRUM_PEER", addr), home), "record", "-", "/board/temp", "--count", "2");
+        assertEquals(0, env.code(), env.all());
+        String[] lines = env.out().strip().split("\n");
+        assertEquals(2, lines.length, env.out());
+        for (String l : lines) {
+            assertEquals("/board/temp", JSON.readTree(l).get("path").asText());
+        }
+        for (String format : new String[] {"csv", "text"}) {
+            Cli.Run refused = Cli.runWith(Defaults.of(Map.of("SPECTRUM_PEER", addr), home), "record", "-F", format, "-",
+                    "/board/temp", "--count", "1");
+            assertEquals(2, refused.code(), refused.all());
+            assertEquals("", refused.out(), "nothing recorded in a format that was not asked for");
+            assertTrue(refused.err().startsWith("spectrum record: record writes JSON lines only"), refused.err());
+        }
+    }
+
+    @Test
     void peerComesFromTheEnvironmentOrTheConfigFile_theEnvironmentWins(@TempDir Path home) throws Exception {
         Cli.Run env = Cli.runWith(Defaults.of(Map.of("SPECTRUM_PEER", addr), home), "read", "/board/led");
         assertEquals(0, env.code(), env.all());

@@ -93,6 +93,10 @@ class SubscriptionSurfaceTest {
             assertEquals(WireError.PATH_NOT_FOUND, f.client.suspend("/x", n, stale).code());
             assertEquals(WireError.PATH_NOT_FOUND, f.client.clear("/x", n, stale).code());
             assertFalse(f.client.subscribers("/x").slots().get(n).suspended(), "a refused guard changes nothing");
+            for (long wide : new long[] {0x1_0000L, 0xFFFF_FFFFL}) { // the generation is a u32: no 16-bit limit
+                assertEquals(WireError.PATH_NOT_FOUND, f.client.suspend("/x", n, wide).code(), "generation " + wide);
+                assertEquals(WireError.PATH_NOT_FOUND, f.client.clear("/x", n, wide).code(), "generation " + wide);
+            }
             assertTrue(f.client.suspend("/x", n, a.generation()).ok());
             assertTrue(f.client.subscribers("/x").slots().get(n).suspended());
             assertTrue(f.client.clear("/x", n, a.generation()).ok());

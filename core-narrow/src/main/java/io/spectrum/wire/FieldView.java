@@ -97,7 +97,8 @@ public final class FieldView {
             if (values == 1) {
                 m = modeOf(v1);
             } else if (values == 2) {
-                ix = indexOf(v1);
+                // a generation is a u32 (checked below); only an element index has the index limit
+                ix = index.payloadEquals(c, Names.GENERATION) ? (index.bodyLength(v1) == 4 ? 0 : -1) : indexOf(v1);
                 m = modeOf(v2);
                 if (ix < 0 || m != MODE_ELEMENT) {
                     return fail();

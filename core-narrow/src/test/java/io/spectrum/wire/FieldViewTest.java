@@ -50,6 +50,11 @@ class FieldViewTest {
         assertEquals(3, f.index(0));
         assertEquals(1, f.levels(), "the generation level folds into the element before it");
         assertEquals(":subscribers[3@9]", f.toText());
+        // the generation is a u32, not bounded by the element index limit
+        assertEquals(WireError.OK, wrap(field(subs3 + gen + "01000400ffffffff" + "0100010001")));
+        assertEquals(0xFFFF_FFFFL, f.generation());
+        assertEquals(WireError.OK, wrap(field(subs3 + gen + "0100040000000100" + "0100010001")));
+        assertEquals(0x1_0000L, f.generation());
         // a generation of 2 bytes, with a non-ELEMENT mode, without an index before it, or alone: refused
         assertEquals(WireError.PATH_INVALID, wrap(field(subs3 + gen + "010002000900" + "0100010001")));
         assertEquals(WireError.PATH_INVALID, wrap(field(subs3 + gen + "0100040009000000" + "0100010002")));

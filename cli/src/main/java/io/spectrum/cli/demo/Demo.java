@@ -28,7 +28,10 @@ import java.util.concurrent.TimeUnit;
 public final class Demo implements AutoCloseable {
     /** What to run. */
     public record Options(int boards, boolean forceUdp, long durationSeconds, int dashboardPort,
-                          boolean ansi, List<String> boardCommand, Path workDir) { }
+                          boolean ansi, List<String> boardCommand, Path workDir, int clientPort) {
+        /** The clients' port README's {@code ls}/{@code read}/{@code sub} lines name. */
+        public static final int DEFAULT_CLIENT_PORT = 7701;
+    }
 
     private final Options options;
     private final PrintWriter out;
@@ -107,12 +110,38 @@ public final class Demo implements AutoCloseable {
             boards.add(new HostService.Board(name, link));
             out.printf("  %s: pid %d, %s%n", name, board.pid(), link.name());
         }
-        service = new HostService("spectrum demo host", boards, List.of(),
+        Link clients = clientListener(options.boards() + 1);
+        service = new HostService("spectrum demo host", boards, List.of(clients),
                 options.dashboardPort(), options.ansi(), out).terminalShowsBoards(true);
         resources.add(service);
         service.start();
         out.println(options.durationSeconds() > 0 ? "running for " + options.durationSeconds() + " s" : "Ctrl-C stops the demo");
         out.flush();
+    }
+
+    /**
+     * The host's UDP listener for clients on 127.0.0.1 ({@code spectrum ls/read/sub --peer}): the port
+     * asked for, else (busy) any free one; either way the address is printed.
+     */
+    private Link clientListener(int id) throws IOException {
+        int port = options.clientPort();
+        if (port != 0 && !udpPortFree(port)) {
+            out.printf("port %d is busy; clients reach the host on a free port instead%n", port);
+            port = 0;
+        }
+        Link link = LinkSpec.udpListen(id, "127.0.0.1:" + port, LinkSpec.DEFAULT_PING_MILLIS,
+                LinkSpec.DEFAULT_TIMEOUT_MILLIS, SystemClock.INSTANCE);
+        String address = link.name().substring(link.name().indexOf(' ') + 1); // "udp HOST:PORT"
+        out.printf("clients: udp %s (spectrum ls --peer %s)%n", address, address);
+        return link;
+    }
+
+    private static boolean udpPortFree(int port) {
+        try (DatagramSocket s = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static int freeUdpPort() throws IOException {

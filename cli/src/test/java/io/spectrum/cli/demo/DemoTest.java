@@ -74,6 +74,13 @@ class DemoTest {
         try {
             List<ProcessHandle> children = new ArrayList<>();
             run.awaitPrinted("dashboard: http://127.0.0.1:");
+            run.awaitPrinted("clients: udp 127.0.0.1:");
+            String clients = run.lines.stream().filter(l -> l.startsWith("clients: udp ")).findFirst().orElseThrow()
+                    .split(" ")[2];
+            run.awaitPrinted("/board");
+            String shown = run.lines.stream().filter(l -> l.startsWith("/board")).findFirst().orElseThrow().split(" ")[0];
+            assertEquals(0, SpectrumCommand.execute("read", "--peer", clients, shown),
+                    "README's client lines work against the demo's host at " + clients);
             run.process.descendants().forEach(children::add);
             assertTrue(run.process.waitFor(60, TimeUnit.SECONDS), "demo --duration 15 ends by itself");
             run.reader.join(5000);
@@ -93,6 +100,24 @@ class DemoTest {
             }
         } finally {
             run.kill();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aBusyPortGivenOnTheCommandLineIsOneLineAndExit2() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Run run = new Run(List.of("--port", String.valueOf(taken.getLocalPort()), "--lines"));
+            try {
+                assertTrue(run.process.waitFor(30, TimeUnit.SECONDS), "refused at once");
+                run.reader.join(5000);
+                assertEquals(2, run.process.exitValue(), String.join("\n", run.lines));
+                assertEquals("spectrum demo: port " + taken.getLocalPort() + " on 127.0.0.1 is in use: give another --port, "
+                        + "or --port 0 for any free one", run.lines.get(0));
+                assertFalse(run.printed("dashboard:"), "nothing served elsewhere");
+            } finally {
+                run.kill();
+            }
         }
     }
 
