@@ -128,10 +128,17 @@ function chart(path, unit, now) {
 
 // ---------------------------------------------------------------- vertices
 
+// the page's own subscription (the host follows what a page shows: holder "view", a local callback) is
+// how the page gets its values, not a subscriber a user made: it is never listed
+const ownView = s => s.holder === 'view' && s.target === 'local callback';
+const realSubscribers = v => v.subscribers.filter(s => !ownView(s));
+const subsKeyOf = v => realSubscribers(v).map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
+
 function subscribersTable(v, scope) {
-  if (v.subscribers.length === 0) return '';
+  const subs = realSubscribers(v);
+  if (subs.length === 0) return '';
   const tbody = el('tbody');
-  for (const s of v.subscribers) {
+  for (const s of subs) {
     tbody.append(el('tr', {class: 'sub', 'data-path': v.path, 'data-slot': String(s.slot)},
       el('td', {}, '[' + s.slot + ']'),
       el('td', {class: 'mono'}, s.holder),
@@ -143,7 +150,7 @@ function subscribersTable(v, scope) {
           s.suspended ? 'Resume' : 'Suspend'),
         el('button', {'data-action': 'clear', 'data-path': v.path, 'data-slot': String(s.slot)}, 'Clear'))));
   }
-  const n = v.subscribers.length;
+  const n = subs.length;
   return el('div', {},
     el('div', {class: 'subs-title'}, n + (n === 1 ? ' subscriber' : ' subscribers') + (scope || '')),
     el('table', {class: 'subs'},
@@ -171,8 +178,10 @@ function vertexRow(v) {
     el('div', {class: 'vhead'},
       el('span', {class: 'name', title: v.path}, name),
       el('span', {class: 'badge stale', hidden: ''}, 'stale'),
+      el('button', {class: 'subs-count', 'data-subs': 'toggle', hidden: '', title: 'show or hide subscribers'}),
       el('span', {class: 'seq', title: 'seq: how many values this vertex has had (stamped by the node)'})),
     el('div', {class: 'value'}),
+    el('div', {class: 'stale-reason', hidden: ''}),
     controlFor(v),
     el('div', {class: 'write-error', role: 'status'}),
     el('div', {class: 'chart-slot'}),
@@ -206,6 +215,13 @@ function updateRow(r, v, now) {
   e.querySelector('.seq').textContent = 'seq ' + v.seq;
   e.classList.toggle('is-stale', v.stale);
   e.querySelector('.badge.stale').hidden = !v.stale;
+  const why = e.querySelector('.stale-reason');
+  why.hidden = !(v.stale && v.reason);
+  why.textContent = v.stale && v.reason ? v.reason : '';
+  const n = realSubscribers(v).length;
+  const count = e.querySelector('.subs-count');
+  count.hidden = n === 0;
+  count.textContent = n + (n === 1 ? ' subscriber' : ' subscribers');
   const t = e.querySelector('button.toggle');
   if (t) {
     const on = v.numeric && v.number !== 0;
@@ -216,7 +232,7 @@ function updateRow(r, v, now) {
   e.querySelector('.chart-slot').replaceChildren(...(v.numeric && !(v.control && v.control.kind === 'toggle')
     ? chart(v.path, v.unit, now) : []));
   // rebuild the subscriber table only when its shape changes, so a button is not replaced under a click
-  const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
+  const key = subsKeyOf(v);
   const slot = e.querySelector('.subs-slot');
   if (key !== r.subsKey) {
     slot.replaceChildren(subscribersTable(v));
@@ -251,7 +267,7 @@ function renderTree(s) {
     if (v.path === '/' + board) {
       // the board's own vertex: its subtree subscribers belong to the board header, it has no value row
       const head = sec.querySelector('.board-subs');
-      const key = v.subscribers.map(x => `${x.slot}:${x.state}:${x.holder}:${x.target}`).join('|');
+      const key = subsKeyOf(v);
       if (head.dataset.key !== key) { head.replaceChildren(subscribersTable(v, ' to ' + v.path + ' and everything under it')); head.dataset.key = key; }
       for (const x of v.subscribers) {
         const cell = head.querySelector(`tr.sub[data-slot="${x.slot}"] .delivered`);
@@ -302,7 +318,7 @@ function showing(paths) {
 
 // ---------------------------------------------------------------- links
 
-// drops, refusals and evictions: shown highlighted as soon as they are not zero (issue 11: overload is visible)
+// drops, refusals and evictions: shown highlighted as soon as they are not zero (overload is visible)
 const OVERLOAD = /^(dropped|peersRefused|peersEvicted|shareRefusals|deliveriesDropped|sendRefused|peers\.refused)/;
 const HEADERS = {framesIn: 'frames in', framesOut: 'frames out', bytesIn: 'bytes in', bytesOut: 'bytes out',
   droppedCorrupt: 'dropped corrupt', droppedOversize: 'dropped oversize', droppedInvalid: 'dropped invalid',
@@ -310,13 +326,40 @@ const HEADERS = {framesIn: 'frames in', framesOut: 'frames out', bytesIn: 'bytes
   peersEvicted: 'peers evicted', shareRefusals: 'share refusals', deliveriesDropped: 'deliveries dropped',
   'peers.capacity': 'peer slots', 'peers.inUse': 'peers', 'peers.peak': 'peers peak', 'peers.refused': 'peer refusals'};
 
+// the few numbers an operator reads first; every counter is one click away ("all counters")
+const DROPS = /^(dropped|deliveriesDropped)/;
+const REFUSALS = /^(sendRefused|shareRefusals|peersRefused|peers\.refused|framesRejected)/;
+const SUMMARY = [
+  ['framesIn', 'frames in', c => c.framesIn],
+  ['framesOut', 'frames out', c => c.framesOut],
+  ['drops', 'drops', c => sumOf(c, DROPS)],
+  ['refusals', 'refusals', c => sumOf(c, REFUSALS)]];
+let allCounters = localStorage.getItem('spectrum.links.all') === '1';
+
+function sumOf(counters, pattern) {
+  let n = 0;
+  let any = false;
+  for (const [k, v] of Object.entries(counters)) if (pattern.test(k)) { n += v; any = true; }
+  return any ? n : undefined;
+}
+
+function counterCell(k, v, overload) {
+  return el('td', {class: 'num counter' + (overload && v > 0 ? ' overload' : ''), 'data-counter': k},
+    v === undefined ? '' : v.toLocaleString('en'));
+}
+
 function renderLinks(s) {
   const table = document.getElementById('links');
+  const button = document.getElementById('links-all');
+  button.textContent = allCounters ? 'fewer counters' : 'all counters';
+  button.setAttribute('aria-pressed', String(allCounters));
   const keys = [];
-  for (const l of s.links) for (const k of Object.keys(l.counters)) if (!keys.includes(k)) keys.push(k);
+  if (allCounters) for (const l of s.links) for (const k of Object.keys(l.counters)) if (!keys.includes(k)) keys.push(k);
   table.querySelector('thead').replaceChildren(el('tr', {},
     el('th', {}, 'board'), el('th', {}, 'link'), el('th', {}, 'state'),
-    ...keys.map(k => el('th', {class: 'num', 'data-counter': k, title: k}, HEADERS[k] || k))));
+    ...(allCounters ? keys.map(k => el('th', {class: 'num', 'data-counter': k, title: k}, HEADERS[k] || k))
+      : SUMMARY.map(([k, h]) => el('th', {class: 'num', 'data-counter': k,
+        title: k === 'drops' ? 'every dropped frame and delivery' : k === 'refusals' ? 'every refused send, peer and share' : k}, h)))));
   const tbody = table.querySelector('tbody');
   if (s.links.length === 0) {
     tbody.replaceChildren(el('tr', {}, el('td', {colspan: '3', class: 'empty'}, 'no links')));
@@ -326,11 +369,8 @@ function renderLinks(s) {
     el('td', {class: 'board-name'}, l.board || (l.listener ? 'clients' : '—')),
     el('td', {class: 'mono link-name'}, l.name),
     el('td', {}, el('span', {class: 'badge link-state ' + l.state}, l.state)),
-    ...keys.map(k => {
-      const v = l.counters[k];
-      return el('td', {class: 'num counter' + (OVERLOAD.test(k) && v > 0 ? ' overload' : ''), 'data-counter': k},
-        v === undefined ? '' : v.toLocaleString('en'));
-    }))));
+    ...(allCounters ? keys.map(k => counterCell(k, l.counters[k], OVERLOAD.test(k)))
+      : SUMMARY.map(([k, , f]) => counterCell(k, f(l.counters), k === 'drops' || k === 'refusals'))))));
 }
 
 // ---------------------------------------------------------------- MQTT: the bridge and other hosts
@@ -461,6 +501,13 @@ document.addEventListener('click', e => {
     write(w.dataset.path, input.value);
     return;
   }
+  if (e.target.closest('button[data-subs]')) { setSubscribersShown(!document.body.classList.contains('show-subs')); return; }
+  if (e.target.closest('#links-all')) {
+    allCounters = !allCounters;
+    localStorage.setItem('spectrum.links.all', allCounters ? '1' : '0');
+    if (lastSnapshot) renderLinks(lastSnapshot);
+    return;
+  }
   const f = e.target.closest('button[data-fold]');
   if (f) {
     const sec = boards.get(f.dataset.fold);
@@ -475,6 +522,15 @@ document.addEventListener('click', e => {
 document.addEventListener('keydown', e => {
   if (e.key === 'Enter' && e.target.matches('.control input')) write(e.target.dataset.path, e.target.value);
 });
+
+// subscriber tables are behind a toggle: the page shows the user's data first
+function setSubscribersShown(on) {
+  document.body.classList.toggle('show-subs', on);
+  localStorage.setItem('spectrum.subs', on ? '1' : '0');
+  const b = document.getElementById('subs-toggle');
+  b.setAttribute('aria-pressed', String(on));
+  b.textContent = on ? 'hide subscribers' : 'show subscribers';
+}
 
 function setWindow(s) {
   windowS = s;
@@ -494,6 +550,7 @@ function connect() {
 // ?live=0: one snapshot, no event stream (a still picture: printing, `chromium --screenshot`)
 const live = new URLSearchParams(location.search).get('live') !== '0';
 setWindow(windowS);
+setSubscribersShown(localStorage.getItem('spectrum.subs') === '1');
 setInterval(() => { if (lastSnapshot) renderTree(lastSnapshot); }, 5000); // the time axis moves on; the view is repeated
 window.addEventListener('pagehide', () => {
   if (live) navigator.sendBeacon('api/view', new Blob([JSON.stringify({view: viewId, paths: []})], {type: 'application/json'}));

@@ -84,6 +84,7 @@ class DashboardBoardBrowserTest {
         host.attachListener(UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE));
         host.start();
         host.watch("/board1", "board watch", d -> { });
+        host.watch("/board1/board/temp", "temp watch", d -> { });
 
         DashboardServer dash = new DashboardServer(host, new InetSocketAddress("127.0.0.1", 0), 0);
         closing.add(dash);
@@ -112,10 +113,30 @@ class DashboardBoardBrowserTest {
         assertEquals("listening", chrome.evalString("document.querySelector('tr.link[data-board=\"\"] .link-state').textContent"));
         assertEquals("frames in", chrome.evalString("document.querySelector('#links th[data-counter=\"framesIn\"]').textContent"));
         assertFalse(chrome.evalString("document.body.innerText").contains("no subscribers"), "leaves without subscribers say nothing");
+        // the user's data first: the page's own subscription (holder view) is never listed; real subscribers are
+        // counted on the card and listed behind the header's toggle
         DashboardBrowserTest.awaitEquals("1 subscriber", () -> chrome.evalString(
                 "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .subs-title')?.textContent"), chrome);
-        assertEquals("view", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] tr.sub td.mono').textContent"),
-                "the page's own subscription, made because it shows the vertex");
+        assertEquals("temp watch", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] tr.sub td.mono').textContent"));
+        assertEquals("0", chrome.evalString("String([...document.querySelectorAll('tr.sub td.mono')].filter(td => td.textContent === 'view').length)"),
+                "the page's own view subscription is not a subscriber row anywhere");
+        assertEquals("", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/humidity\"] .subs-slot').textContent"),
+                "a vertex only the page follows has no subscriber table");
+        String subsShown = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .subs-slot')).display";
+        assertEquals("none", chrome.evalString(subsShown), "subscriber tables are behind the toggle");
+        assertEquals("1 subscriber", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] button.subs-count').textContent"));
+        // the links panel: state, frames, drops and refusals; every counter on demand; no horizontal scrolling at 1400 px
+        assertEquals("frames in|frames out|drops|refusals", chrome.evalString(
+                "[...document.querySelectorAll('#links th.num')].map(th => th.textContent).join('|')"));
+        chrome.screenshot(Path.of("target", "dashboard-user-first.png"), 1400, 1000);
+        assertEquals("true", chrome.evalString("String(document.querySelector('#links').scrollWidth <= document.querySelector('#links').parentElement.clientWidth)"),
+                "the links table fits at 1400 px");
+        chrome.eval("document.getElementById('links-all').click()");
+        DashboardBrowserTest.awaitEquals("true", () -> chrome.evalString(
+                "String(document.querySelectorAll('#links th.num').length > 4 && !!document.querySelector('#links th[data-counter=\"bytesIn\"]'))"), chrome);
+        chrome.eval("document.getElementById('links-all').click()");
+        chrome.eval("document.getElementById('subs-toggle').click()");
+        assertEquals("block", chrome.evalString(subsShown), "the toggle shows them");
         DashboardBrowserTest.awaitEquals("1 subscriber to /board1 and everything under it", () -> chrome.evalString(
                 "document.querySelector('section.board[data-board=\"board1\"] .board-subs .subs-title')?.textContent"), chrome);
         assertEquals("0", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1\"]').length)"),
