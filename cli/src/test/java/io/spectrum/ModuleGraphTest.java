@@ -14,7 +14,7 @@ import com.tngtech.archunit.lang.ArchRule;
  * core-narrow = io.spectrum.{wire,node,time,stats}.. and io.spectrum.link (the SPI package only);
  * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..; link-dtls = io.spectrum.link.dtls..;
  * link-local = io.spectrum.link.local..;
- * core-wide (io.spectrum.wide.., not built yet: the rule holds it to its place once it is); vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
+ * core-wide = io.spectrum.wide..; vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
  * client = io.spectrum.client..; bridge = io.spectrum.bridge..; board = io.spectrum.board..; host = io.spectrum.host..;
  * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
  */

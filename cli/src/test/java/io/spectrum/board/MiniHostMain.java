@@ -1,7 +1,6 @@
 package io.spectrum.board;
 
 import io.spectrum.runtime.LinkSpec;
-import io.spectrum.host.MiniHost;
 import io.spectrum.link.Link;
 import io.spectrum.time.SystemClock;
 

@@ -3,7 +3,6 @@ package io.spectrum.board;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.cli.SpectrumCommand;
-import io.spectrum.host.MiniHost;
 import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.link.Link;
 import io.spectrum.link.udp.UdpLink;

@@ -1,4 +1,4 @@
-package io.spectrum.host;
+package io.spectrum.board;
 
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.link.Link;
@@ -19,11 +19,9 @@ import java.util.List;
  * The minimal host: a node that subscribes to given vertices on each connected board and reports
  * every update. Board {@code i}'s vertex {@code /board/temp} lands on the host's
  * {@code /boards/<i>/board/temp}; the node re-subscribes by itself when a board comes back after its
- * link lost it. The tests run it in and out of process; the dashboard host uses the same node API.
+ * link lost it. The process tests run it in and out of process (a test fixture, not the host product).
  */
 public final class MiniHost implements AutoCloseable {
-    /** Durability bit of delivery_policy: deliver the current value right after subscribing. */
-
     /** Told of every update, on the node thread. */
     public interface UpdateListener {
         void onUpdate(String board, String path, String value, long seq, boolean stale);
