@@ -48,6 +48,23 @@ class HostCommandTest {
                 && !help.out().contains("--path"), help.out());
     }
 
+    /**
+     * The in-process bridge dials the host's own loopback door, which is plain UDP whatever the board
+     * links are: with DTLS board links it used to be dialled as DTLS too and the start failed
+     * ({@code DtlsLink cannot be cast to UdpLink}, exit 3).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aHostWithDtlsBoardLinksStartsItsMqttBridge(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        java.nio.file.Path keys = tmp.resolve("keys");
+        assertEquals(0, Cli.run("keys", "init", "--dir", keys.toString()).code());
+        assertEquals(0, Cli.run("keys", "issue", "host", "--dir", keys.toString()).code());
+        Cli.Run r = Cli.run("host", "--udp", "127.0.0.1:0", "--dtls-keys", keys.toString(), "--mqtt", "mqtt://127.0.0.1:1",
+                "--no-dashboard", "--lines", "--duration", "1");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains("host stopped"), r.all());
+    }
+
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void mountsABoardServesTheDashboardAndAnswersClients() throws Exception {
