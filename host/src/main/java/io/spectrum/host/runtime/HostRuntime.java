@@ -489,6 +489,17 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /**
+     * Instead of {@link #start()}: the host's loop runs on the caller's thread, one duty cycle (links,
+     * the periodic step, the node's timers, queued tasks) per call of the returned supplier, which
+     * returns the work done. With a {@code ManualClock} in the node's configuration a test advances
+     * the clock and runs a cycle: the host's timers fire exactly then, with no thread and no sleep.
+     */
+    public java.util.function.IntSupplier startOnCallerThread() {
+        refresh();
+        return loop.agent().onCallerThread();
+    }
+
+    /**
      * The declaration a vertex of this host renders by: the board's, read for a vertex under a mount, or the
      * host node's own. Node thread.
      */
