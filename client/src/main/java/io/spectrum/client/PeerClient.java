@@ -90,6 +90,17 @@ public final class PeerClient implements AutoCloseable {
         return this;
     }
 
+    /** As {@link #time(Clock, IdleStrategy)}, the waits idling as by default. */
+    public PeerClient time(Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock);
+        return this;
+    }
+
+    /** The clock this client's waits read (for a caller's own timers beside them). */
+    public Clock clock() {
+        return clock;
+    }
+
     private long now() {
         return clock.nanoTime();
     }

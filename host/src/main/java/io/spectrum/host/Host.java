@@ -8,6 +8,8 @@ import io.spectrum.link.Link;
 import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 import io.spectrum.wide.bus.BusException;
 
 import java.io.IOException;
@@ -106,7 +108,8 @@ public final class Host implements AutoCloseable {
         };
         FabricMirror mirror = null;
         if (bridge.given() && config.mqttView()) {
-            mirror = FabricMirror.start(bridge.address(), config.name(), FabricMirror.DEFAULT_CAPACITY, notes);
+            mirror = FabricMirror.start(bridge.address(), config.name(), FabricMirror.DEFAULT_CAPACITY, notes,
+                    config.clock() instanceof Sleeper s ? s : SystemClock.INSTANCE);
         }
         FabricView base = bridge.given() ? new DashboardFabric(bridge, mirror) : FabricView.NONE;
         BusFabric busView = config.bus() != null ? new BusFabric(base) : null;

@@ -9,6 +9,8 @@ import io.spectrum.link.udp.UdpLink;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Clock;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -61,7 +63,9 @@ final class HostBridge implements AutoCloseable {
         }
         InetSocketAddress at = door.localAddress();
         UdpLink dial = (UdpLink) LinkSpec.udpDial(0, "127.0.0.1:" + at.getPort(), plain, clock);
-        bridge = MqttBridge.start(new PeerClient(dial, 0, Duration.ofSeconds(2)), address, options, notes);
+        PeerClient client = new PeerClient(dial, 0, Duration.ofSeconds(2)).time(clock);
+        bridge = MqttBridge.start(client, address, options, notes,
+                clock instanceof Sleeper s ? s : SystemClock.INSTANCE); // a manual clock's backoff passes on its time
     }
 
     /** Whether {@code --mqtt} was given. */

@@ -223,6 +223,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         warnings.accept("warning: host " + name + ": " + what);
     }
 
+    /** The node's clock, which every timer of the host reads. */
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
     /** The node; touch it only on the node thread ({@link #onNodeThread}). */
     public ServingNode node() {
         return node;
