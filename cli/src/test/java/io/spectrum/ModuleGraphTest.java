@@ -111,9 +111,11 @@ class ModuleGraphTest {
     static final ArchRule client_depends_on_core_narrow_links_and_runtime = classes()
             .that().resideInAPackage("io.spectrum.client..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
-                    with("io.spectrum.client..", LINKS, "io.spectrum.runtime..", "io.spectrum.wide.bus..", "java..", ""))
+                    with("io.spectrum.client..", LINKS, "io.spectrum.runtime..", "io.spectrum.wide.bus..", "java..",
+                            "org.agrona.concurrent..", ""))
             .because("the host bus's client (io.spectrum.client.bus) speaks the bus frames and error codes that"
-                    + " core-wide's io.spectrum.wide.bus owns; nothing else of the WIDE node");
+                    + " core-wide's io.spectrum.wide.bus owns; nothing else of the WIDE node (and a client's waits"
+                    + " idle through agrona's idle strategies, as the node loop does)");
 
     /** The MQTT bridge is a client (issue 15): never the host's internals, never in the board bundle. */
     @ArchTest
@@ -132,12 +134,20 @@ class ModuleGraphTest {
             .because("the board bundle carries the board application (its pins through pi4j, its board file"
                     + " through snakeyaml-engine) and nothing of the host's products");
 
+    /** The host product, assembled from one HostConfig: its node, the bus, its bridges (a client of it), the dashboard. */
     @ArchTest
-    static final ArchRule host_depends_on_runtime_client_and_cores = classes()
+    static final ArchRule host_depends_on_runtime_client_bridge_and_cores = classes()
             .that().resideInAPackage("io.spectrum.host..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
                     with("io.spectrum.host..", LINKS, "io.spectrum.runtime..", "io.spectrum.client..", "io.spectrum.wide..",
-                            "java..", "com.sun.net.httpserver..", "com.fasterxml.jackson..", "org.agrona..", "org.jctools..", ""));
+                            "io.spectrum.bridge..", "java..", "com.sun.net.httpserver..", "com.fasterxml.jackson..",
+                            "org.agrona..", "org.jctools..", "org.snakeyaml.engine..", ""));
+
+    /** The dashboard and the node's side of the host know no bridge: only the host's assembly (io.spectrum.host) does. */
+    @ArchTest
+    static final ArchRule host_views_and_runtime_know_no_bridge = noClasses()
+            .that().resideInAnyPackage("io.spectrum.host.runtime..", "io.spectrum.host.view..", "io.spectrum.host.dashboard..")
+            .should().dependOnClassesThat().resideInAPackage("io.spectrum.bridge..");
 
     @ArchTest
     static final ArchRule packaging_depends_on_the_jdk_only = classes()

@@ -94,7 +94,7 @@ public final class BridgeOptions {
     }
 
     String clientId() {
-        return clientId != null ? clientId : "spectrum-" + host + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFFL);
+        return clientId != null ? clientId : "spectrum-" + host + "-" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000000));
     }
 
     /** Whether {@code path} is published: not a node-internal {@code /$…} path, included, not excluded. */

@@ -1,5 +1,7 @@
 package io.spectrum.bridge;
 
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttActionListener;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
@@ -59,9 +61,17 @@ final class BrokerSide implements Runnable {
     private volatile InFlight inFlight = new InFlight(1);
     private volatile boolean running = true;
     private volatile boolean connected;
+    private final Sleeper sleeper;
 
     BrokerSide(BrokerAddress address, Topics topics, Outbox outbox, String clientId, BiConsumer<String, byte[]> onSet,
                Consumer<String> notes) {
+        this(address, topics, outbox, clientId, onSet, notes, SystemClock.INSTANCE);
+    }
+
+    /** @param sleeper what the reconnect backoff waits on (the system clock; a test's manual one) */
+    BrokerSide(BrokerAddress address, Topics topics, Outbox outbox, String clientId, BiConsumer<String, byte[]> onSet,
+               Consumer<String> notes, Sleeper sleeper) {
+        this.sleeper = sleeper;
         this.address = address;
         this.topics = topics;
         this.outbox = outbox;
@@ -106,7 +116,7 @@ final class BrokerSide implements Runnable {
                                     + MAX_BACKOFF_MS + " ms, values queue meanwhile");
                             warned = true;
                         }
-                        Thread.sleep(backoff);
+                        sleeper.sleepNanos(TimeUnit.MILLISECONDS.toNanos(backoff));
                         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
                         continue;
                     }
@@ -177,7 +187,7 @@ final class BrokerSide implements Runnable {
                 if (e.getReasonCode() != MqttClientException.REASON_CODE_MAX_INFLIGHT) {
                     return false;
                 }
-                Thread.sleep(1); // Paho's window is fuller than ours says (acks not yet seen): rare, wait a little
+                sleeper.sleepNanos(TimeUnit.MILLISECONDS.toNanos(1)); // Paho's window is fuller than ours says (acks not yet seen): rare, wait a little
             }
         }
         return false;

@@ -78,7 +78,7 @@ public final class BrokerView implements AutoCloseable {
         try {
             PahoLog.quiet();
             MqttAsyncClient c = new MqttAsyncClient(address.serverUri(),
-                    "spectrum-view-" + Long.toHexString(System.nanoTime() & 0xFFFFFFL), new MemoryPersistence());
+                    "spectrum-view-" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000000)), new MemoryPersistence());
             MqttTopicValidator.validate(filter, true, true);
             BrokerView v = new BrokerView(c, filter);
             c.setCallback(v.new Callback());

@@ -1,6 +1,8 @@
 package io.spectrum.bridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -52,6 +54,8 @@ public final class FabricMirror implements AutoCloseable {
     private volatile boolean connected;
     private volatile boolean closed;
 
+    private final Sleeper sleeper;
+
     private static final class HostState {
         boolean presenceKnown;
         boolean online;
@@ -59,6 +63,12 @@ public final class FabricMirror implements AutoCloseable {
     }
 
     FabricMirror(BrokerAddress address, String self, int capacity, Consumer<String> notes) { // not started: tests feed take()
+        this(address, self, capacity, notes, SystemClock.INSTANCE);
+    }
+
+    /** @param sleeper what the retry after a lost broker waits on */
+    FabricMirror(BrokerAddress address, String self, int capacity, Consumer<String> notes, Sleeper sleeper) {
+        this.sleeper = sleeper;
         if (capacity <= 0) {
             throw new IllegalArgumentException("the mirror's capacity must be positive (was " + capacity + ")");
         }
@@ -76,7 +86,12 @@ public final class FabricMirror implements AutoCloseable {
      * of the broker lost or regained.
      */
     public static FabricMirror start(BrokerAddress address, String self, int capacity, Consumer<String> notes) {
-        FabricMirror m = new FabricMirror(address, self, capacity, notes);
+        return start(address, self, capacity, notes, SystemClock.INSTANCE);
+    }
+
+    /** As {@link #start(BrokerAddress, String, int, Consumer)}, the retry after a lost broker waiting on {@code sleeper}. */
+    public static FabricMirror start(BrokerAddress address, String self, int capacity, Consumer<String> notes, Sleeper sleeper) {
+        FabricMirror m = new FabricMirror(address, self, capacity, notes, sleeper);
         m.thread.start();
         return m;
     }
@@ -151,7 +166,7 @@ public final class FabricMirror implements AutoCloseable {
                 }
             }
             try {
-                Thread.sleep(retry);
+                sleeper.sleepNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(retry));
             } catch (InterruptedException e) {
                 return;
             }

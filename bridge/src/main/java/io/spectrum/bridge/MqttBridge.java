@@ -1,6 +1,8 @@
 package io.spectrum.bridge;
 
 import io.spectrum.client.PeerClient;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 
 import java.util.function.Consumer;
 
@@ -37,12 +39,12 @@ public final class MqttBridge implements AutoCloseable {
     private final Thread brokerThread;
     private final PeerClient client;
 
-    private MqttBridge(PeerClient client, BrokerAddress address, BridgeOptions options, Consumer<String> notes) {
+    private MqttBridge(PeerClient client, BrokerAddress address, BridgeOptions options, Consumer<String> notes, Sleeper sleeper) {
         Topics topics = new Topics(options.host());
         this.client = client;
         this.outbox = new Outbox(options.queue());
         this.peer = new PeerSide(client, options, topics, outbox, notes);
-        this.broker = new BrokerSide(address, topics, outbox, options.clientId(), peer::onSet, notes);
+        this.broker = new BrokerSide(address, topics, outbox, options.clientId(), peer::onSet, notes, sleeper);
         this.peerThread = new Thread(peer, "mqtt-peer " + options.host());
         this.brokerThread = new Thread(broker, "mqtt-broker " + options.host());
         peerThread.setDaemon(true);
@@ -56,7 +58,16 @@ public final class MqttBridge implements AutoCloseable {
      * @throws IllegalArgumentException when the options or the address are not usable
      */
     public static MqttBridge start(PeerClient client, BrokerAddress address, BridgeOptions options, Consumer<String> notes) {
-        MqttBridge b = new MqttBridge(client, address, options, notes);
+        return start(client, address, options, notes, SystemClock.INSTANCE);
+    }
+
+    /**
+     * As {@link #start(PeerClient, BrokerAddress, BridgeOptions, Consumer)}, the broker's reconnect
+     * backoff waiting on {@code sleeper} (the peer side's timers read the client's clock, {@link PeerClient#time}).
+     */
+    public static MqttBridge start(PeerClient client, BrokerAddress address, BridgeOptions options, Consumer<String> notes,
+                                   Sleeper sleeper) {
+        MqttBridge b = new MqttBridge(client, address, options, notes, sleeper);
         b.brokerThread.start();
         b.peerThread.start();
         return b;

@@ -86,7 +86,7 @@ final class PeerSide implements Runnable {
         held = new HeldSubscriptions(client);
         long restoredSeen = 0;
         boolean walked = false;
-        long nextCheck = System.nanoTime();
+        long nextCheck = client.clock().nanoTime();
         while (running && !Thread.currentThread().isInterrupted()) {
             if (!subscribed) {
                 subscribe();
@@ -98,14 +98,14 @@ final class PeerSide implements Runnable {
             client.pumpFor(Duration.ofMillis(2));
             drainDeliveries();
             drainWrites();
-            if (subscribed && System.nanoTime() - nextCheck >= 0) {
+            if (subscribed && client.clock().nanoTime() - nextCheck >= 0) {
                 held.verify(); // a slot the peer lost (it restarted) is appended again
                 if (held.restored() != restoredSeen) {
                     restoredSeen = held.restored();
                     client.forgetDeclarations();
                     walked = false; // the peer came back: walk again, its tree may differ
                 }
-                nextCheck = System.nanoTime() + CHECK_NANOS;
+                nextCheck = client.clock().nanoTime() + CHECK_NANOS;
             } else if (!subscribed) {
                 client.pumpFor(Duration.ofMillis(500)); // the peer does not answer yet: try again soon
             }

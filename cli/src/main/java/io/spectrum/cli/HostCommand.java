@@ -1,20 +1,20 @@
 package io.spectrum.cli;
 
-import io.spectrum.bridge.FabricMirror;
-import io.spectrum.runtime.LinkNotices;
+import io.spectrum.host.Host;
+import io.spectrum.host.HostConfig;
+import io.spectrum.host.HostFile;
+import io.spectrum.host.HostFileError;
 import io.spectrum.runtime.NodeProcess;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.host.runtime.MountSpec;
-import io.spectrum.host.view.FabricView;
-import io.spectrum.link.Link;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.time.Clock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  * top-level names of a board whose root cannot be listed), routes clients' requests under
  * {@code /NAME} to them, serves subscriptions itself, prints what it holds, serves the dashboard
  * ({@link HostService}), and answers clients on {@code --udp}. With {@code --bus PATH} it also runs
- * the host bus on that Unix socket ({@link HostBusOptions}) and the dashboard shows its counters
- * ({@link BusFabric}).
+ * the host bus on that Unix socket ({@link HostBusFlags}). It only turns its options (or the host
+ * file of {@code --config}) into a {@link HostConfig}, starts the {@link Host} and prints.
  */
 @Command(name = "host", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the host node with the dashboard.",
@@ -50,6 +50,7 @@ import java.util.concurrent.TimeUnit;
                 "      (the host bus for programs on this host; spectrum call/services/artifact: docs/bus.md)",
                 "  spectrum host --peer kitchen=192.168.1.20:7700 --mqtt mqtt://broker.lan --mqtt-view",
                 "      (bridged to MQTT; the dashboard shows the other bridged hosts too: docs/mqtt.md)",
+                "  spectrum host --config host.yaml              (the same settings from a host file: docs/host.md)",
                 "  spectrum ls --peer 127.0.0.1:7701            (every board's tree)",
                 "  spectrum sub --peer 127.0.0.1:7701 /kitchen/board/temp",
                 "(--udp :PORT listens on 127.0.0.1; 0.0.0.0:PORT exposes the host to every network it is on and "
@@ -103,7 +104,7 @@ public final class HostCommand implements Callable<Integer> {
 
     /** {@code --bus PATH} and its options: the host bus beside the node (docs/bus.md). */
     @Mixin
-    HostBusOptions bus;
+    HostBusFlags bus;
 
     /** {@code --mqtt URL}: the bridge of {@code spectrum bridge}, run in this process as a client of this host. */
     @Mixin
@@ -116,6 +117,16 @@ public final class HostCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Read the host's settings from this host file (YAML, the options' names as keys, boards as "
+                    + "mounts: docs/host.md, \"The host file\") instead of options; --table, --lines, --duration and "
+                    + "--exit-with-stdin still apply.")
+    String configFile;
+
+    /** The options a host file replaces (everything but how the terminal prints and how long the process runs). */
+    private static final java.util.Set<String> PRINTING = java.util.Set.of("--config", "--table", "--lines", "--duration",
+            "--exit-with-stdin", "--help", "-h", "--version", "-V");
 
     /**
      * The mount name of each board in order (--peer first, then --serial): the one given, else
@@ -136,32 +147,8 @@ public final class HostCommand implements Callable<Integer> {
         return names;
     }
 
-    @Override
-    public Integer call() throws Exception {
-        CommandLine cl = spec.commandLine();
-        if (peers.isEmpty() && serials.isEmpty() && udp == null && !bus.given()) {
-            throw new CommandLine.ParameterException(cl, "nothing to connect: give --peer HOST:PORT, --serial DEVICE, "
-                    + "--udp HOST:PORT or --bus PATH");
-        }
-        String busProblem = bus.check();
-        if (busProblem != null) {
-            throw new CommandLine.ParameterException(cl, busProblem);
-        }
-        if (mqttView && !mqtt.given()) {
-            throw new CommandLine.ParameterException(cl, "--mqtt-view reads the broker of --mqtt URL; give --mqtt too");
-        }
-        if (mqttView && noDashboard) {
-            throw new CommandLine.ParameterException(cl, "--mqtt-view shows the other hosts on the dashboard; "
-                    + "it does nothing with --no-dashboard");
-        }
-        if (table && lines) {
-            throw new CommandLine.ParameterException(cl, "--table and --lines exclude each other");
-        }
-        double duration = run.duration;
-        if (linkOptions.baud <= 0 || port < 0 || port > 65535 || duration < 0 || linkOptions.pingMillis <= 0
-                || linkOptions.timeoutMillis <= 0) {
-            throw new CommandLine.ParameterException(cl, "--baud, --ping and --timeout must be positive, --port 0..65535, --duration >= 0");
-        }
+    /** The host's configuration from the options; a bad one is a usage error (exit 2) with the reason. */
+    private HostConfig fromOptions(CommandLine cl) {
         List<MountSpec.Named> peerSpecs = new ArrayList<>();
         List<MountSpec.Named> serialSpecs = new ArrayList<>();
         Map<String, List<String>> top = new LinkedHashMap<>();
@@ -186,58 +173,57 @@ public final class HostCommand implements Callable<Integer> {
                         + " (the boards are " + String.join(", ", names) + ")");
             }
         }
-        PrintWriter out = cl.getOut();
-        List<HostService.Board> boards = new ArrayList<>();
-        List<Link> clients = new ArrayList<>();
-        int id = 1;
+        HostConfig.Builder b = HostConfig.builder().name(name).udp(udp).dashboard(noDashboard ? HostConfig.NO_DASHBOARD : port)
+                .mqttView(mqttView);
+        int i = 0;
+        for (MountSpec.Named p : peerSpecs) {
+            String n = names.get(i++);
+            b.mount(HostConfig.Mount.udp(n, p.address(), top.getOrDefault(n, List.of())));
+        }
+        for (MountSpec.Named s : serialSpecs) {
+            String n = names.get(i++);
+            b.mount(HostConfig.Mount.serial(n, s.address(), top.getOrDefault(n, List.of())));
+        }
+        linkOptions.into(b);
+        bus.into(b);
+        mqtt.into(b);
         try {
-            for (MountSpec.Named p : peerSpecs) {
-                String n = names.get(id - 1);
-                boards.add(new HostService.Board(n, linkOptions.udpDial(id++, p.address()), top.getOrDefault(n, List.of())));
-            }
-            for (MountSpec.Named s : serialSpecs) {
-                String n = names.get(id - 1);
-                boards.add(new HostService.Board(n, linkOptions.serial(id++, s.address()), top.getOrDefault(n, List.of())));
-            }
-            if (udp != null) {
-                clients.add(linkOptions.udpListen(id, udp));
-            }
-        } catch (IllegalArgumentException | IOException e) {
-            boards.forEach(b -> b.link().close());
-            clients.forEach(Link::close);
-            cl.getErr().println("spectrum host: cannot open a link: " + e.getMessage());
-            cl.getErr().flush();
-            return 2;
+            return b.build();
+        } catch (HostConfig.Invalid e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
         }
-        for (HostService.Board b : boards) {
-            out.printf("%s: %s%n", b.name(), b.link().name());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CommandLine cl = spec.commandLine();
+        if (table && lines) {
+            throw new CommandLine.ParameterException(cl, "--table and --lines exclude each other");
         }
-        for (Link l : clients) {
-            out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
+        double duration = run.duration;
+        if (duration < 0) {
+            throw new CommandLine.ParameterException(cl, "--baud, --ping and --timeout must be positive, --port 0..65535, --duration >= 0");
         }
-        HostBridge bridge = HostBridge.open(cl, mqtt, linkOptions, name, id + 1, clients);
+        HostConfig config;
+        if (configFile != null) {
+            List<String> both = cl.getParseResult().matchedOptions().stream().map(o -> o.longestName())
+                    .filter(o -> !PRINTING.contains(o)).distinct().toList();
+            if (!both.isEmpty()) {
+                throw new CommandLine.ParameterException(cl, "--config " + configFile + " holds the host's settings; give "
+                        + String.join(", ", both) + " in the file instead");
+            }
+            try {
+                config = HostFile.read(Path.of(configFile));
+            } catch (HostFileError e) {
+                cl.getErr().println("spectrum host: " + e.getMessage());
+                cl.getErr().flush();
+                return 2;
+            }
+        } else {
+            config = fromOptions(cl);
+        }
+        PrintWriter out = cl.getOut();
         boolean ansi = table || !lines && System.console() != null && !"dumb".equals(System.getenv("TERM"));
-        HostService service = new HostService(name, boards, clients, noDashboard ? -1 : port, ansi, out);
-        FabricMirror mirror = null;
-        if (bridge.given() && mqttView) {
-            PrintWriter err = cl.getErr();
-            mirror = FabricMirror.start(bridge.address(), name, FabricMirror.DEFAULT_CAPACITY, note -> {
-                synchronized (err) {
-                    err.println(note);
-                    err.flush();
-                }
-            });
-        }
-        FabricView base = bridge.given() ? new DashboardFabric(bridge, mirror) : FabricView.NONE;
-        BusFabric busView = bus.given() ? new BusFabric(base) : null;
-        if (busView != null || bridge.given()) {
-            service.fabric(busView != null ? busView : base);
-        }
-        for (Link l : clients) {
-            LinkNotices.atStart(l, service.runtime().node()).forEach(cl.getErr()::println);
-        }
-        cl.getErr().flush();
-        HostBusOptions.Started busHost = null;
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -248,63 +234,40 @@ public final class HostCommand implements Callable<Integer> {
                 Thread.currentThread().interrupt();
             }
         }, "host-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        if (run.exitWithStdin) {
-            NodeProcess.watchStdin(stop);
-        }
+        Host host = null;
         try {
             try {
-                service.start();
-            } catch (IllegalArgumentException e) {
+                host = Host.start(config, out, cl.getErr(), ansi);
+            } catch (Host.StartFailure e) {
                 cl.getErr().println("spectrum host: " + e.getMessage());
                 cl.getErr().flush();
                 return 2;
             }
-            if (bus.given()) {
-                try {
-                    busHost = bus.start();
-                } catch (IllegalArgumentException | IOException | BusException e) {
-                    String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-                    cl.getErr().println("spectrum host: cannot start the bus: " + why);
-                    cl.getErr().flush();
-                    return 2;
-                }
-                HostBusOptions.print(out, busHost);
-                busView.host(busHost.host());
+            Runtime.getRuntime().addShutdownHook(hook);
+            if (run.exitWithStdin) {
+                NodeProcess.watchStdin(stop);
             }
-            bridge.start();
-            List<String> on = new ArrayList<>(boards.stream().map(b -> b.link().name()).toList());
-            if (busHost != null) {
-                on.add("bus " + bus.path);
+            Clock clock = config.clock();
+            long end = duration > 0 ? clock.nanoTime() + (long) (duration * 1e9) : Long.MAX_VALUE;
+            BoardStates states = new BoardStates(host.boards(), config.timeoutMillis(), clock.nanoTime());
+            while (clock.nanoTime() - end < 0 && !stop.await(1, TimeUnit.SECONDS)) {
+                host.tick();
+                states.print(host.runtime().snapshot().links(), clock.nanoTime(), out);
             }
-            out.println(name + " ready on " + String.join(", ", on));
-            out.flush();
-            long end = duration > 0 ? System.nanoTime() + (long) (duration * 1e9) : Long.MAX_VALUE;
-            BoardStates states = new BoardStates(boards, linkOptions.timeoutMillis, System.nanoTime());
-            while (System.nanoTime() < end && !stop.await(1, TimeUnit.SECONDS)) {
-                service.tick();
-                states.print(service.runtime().snapshot().links(), System.nanoTime(), out);
-            }
-            service.flush();
-            out.println(name + " stopped");
+            host.flush();
+            out.println(config.name() + " stopped");
             out.flush();
             return 0;
         } finally {
-            if (busHost != null) {
-                busView.host(null);
-                busHost.host().close();
+            if (host != null) {
+                host.close();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // already shutting down
+                }
             }
-            if (mirror != null) {
-                mirror.close();
-            }
-            bridge.close();
-            service.close();
             finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // already shutting down
-            }
         }
     }
 }

@@ -1,18 +1,12 @@
 package io.spectrum.cli;
 
-import io.spectrum.runtime.LinkSettings;
-import io.spectrum.runtime.LinkSpec;
-import io.spectrum.link.Link;
-import io.spectrum.time.SystemClock;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-
 /**
- * The link settings shared by the node processes ({@code board}, {@code host}): serial baud rate and
- * the liveness timers, and opening a UDP listener, a UDP dialer or a serial line with them. Which
- * links to open ({@code --udp}, {@code --peer}, {@code --serial}) stays with each command: a board
- * runs on exactly one, a host on any number of boards plus a client listener.
+ * {@code spectrum host}'s link settings: serial baud rate, the liveness timers, frame and receive-buffer
+ * sizes and the board links' DTLS credentials, handed to the host's configuration (the host opens
+ * the links). Which links to open ({@code --udp}, {@code --peer}, {@code --serial}) stays with the
+ * command.
  */
 public final class LinkOptions {
     @Option(names = "--baud", paramLabel = "N", defaultValue = "115200", description = "Serial baud rate (8N1). Default: ${DEFAULT-VALUE}.")
@@ -51,34 +45,9 @@ public final class LinkOptions {
             description = "Whose key --dtls-keys takes. Default: ${DEFAULT-VALUE}.")
     String dtlsName;
 
-    private io.spectrum.link.dtls.DtlsCredentials dtls;
-
-    /** The settings every link of this process is opened with (plain UDP). */
-    LinkSettings settings() {
-        return new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis).frameBytes(frameBytes)
-                .receiveBufferBytes(receiveBuffer);
-    }
-
-    /** The settings of the board links: DTLS when the options name credentials (read once, shared). */
-    LinkSettings boardSettings() {
-        if (dtls == null) {
-            dtls = LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, dtlsName);
-        }
-        return settings().dtls(dtls);
-    }
-
-    /** {@code --udp HOST:PORT}: bind and listen (a bare {@code :PORT} binds loopback). */
-    Link udpListen(int id, String hostPort) throws IOException {
-        return LinkSpec.udpListen(id, hostPort, settings(), SystemClock.INSTANCE);
-    }
-
-    /** {@code --peer HOST:PORT}: dial a board's UDP listener (DTLS with {@code --dtls-*}). */
-    Link udpDial(int id, String hostPort) throws IOException {
-        return LinkSpec.udpDial(id, hostPort, boardSettings(), SystemClock.INSTANCE);
-    }
-
-    /** {@code --serial DEVICE} at {@code --baud}. */
-    Link serial(int id, String device) {
-        return LinkSpec.serial(id, device, baud, settings(), SystemClock.INSTANCE);
+    /** The link settings of {@code spectrum host}, handed to the host's configuration. */
+    void into(io.spectrum.host.HostConfig.Builder b) {
+        b.baud(baud).pingMillis(pingMillis).timeoutMillis(timeoutMillis).frameBytes(frameBytes).receiveBuffer(receiveBuffer)
+                .dtlsKey(dtlsKey).dtlsCa(dtlsCa).dtlsKeys(dtlsKeys).dtlsName(dtlsName);
     }
 }

@@ -64,6 +64,15 @@ public final class MqttOptions {
         return broker.address(cl);
     }
 
+    /** The bridge of {@code spectrum host --mqtt}: handed to the host's configuration, which checks it. */
+    void into(io.spectrum.host.HostConfig.Builder b) {
+        if (!given()) {
+            return;
+        }
+        b.mqtt(broker.url).mqttCredentials(broker.credentials).mqttInclude(include).mqttExclude(exclude)
+                .mqttWritable(writable).mqttRaw(raw).mqttDiscovery(discovery).mqttQueue(queue);
+    }
+
     /** Starts a bridge of what {@code client} reaches; its notes go to {@code err} as lines. */
     static MqttBridge start(PeerClient client, BrokerAddress address, BridgeOptions options, PrintWriter err) {
         return MqttBridge.start(client, address, options, note -> {

@@ -49,6 +49,47 @@ class HostCommandTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aHostFileRunsTheHostAndAWrongOneIsOneLineWithItsPlace(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path good = tmp.resolve("host.yaml");
+        java.nio.file.Files.writeString(good, "name: plant1\nudp: 127.0.0.1:0\ndashboard: false\n");
+        Cli.Run r = Cli.run("host", "--config", good.toString(), "--lines", "--duration", "1");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains("clients: udp 127.0.0.1:") && r.out().contains("plant1 stopped"), r.all());
+
+        java.nio.file.Path bad = tmp.resolve("bad.yaml");
+        java.nio.file.Files.writeString(bad, "udp: 127.0.0.1:0\ndashbaord: false\n");
+        Cli.Run wrong = Cli.run("host", "--config", bad.toString(), "--duration", "1");
+        assertEquals(2, wrong.code(), wrong.all());
+        assertTrue(wrong.err().startsWith("spectrum host: " + bad + ":2: dashbaord: unknown key (did you mean dashboard?"),
+                wrong.err());
+        assertEquals(1, wrong.err().lines().count(), wrong.err());
+
+        Cli.Run both = Cli.run("host", "--config", good.toString(), "--peer", "127.0.0.1:1");
+        assertEquals(2, both.code(), both.all());
+        assertTrue(both.err().startsWith("spectrum host: --config " + good + " holds the host's settings; give --peer in the file"),
+                both.err());
+    }
+
+    /**
+     * The in-process bridge dials the host's own loopback door, which is plain UDP whatever the board
+     * links are: with DTLS board links it used to be dialled as DTLS too and the start failed
+     * ({@code DtlsLink cannot be cast to UdpLink}, exit 3).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aHostWithDtlsBoardLinksStartsItsMqttBridge(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        java.nio.file.Path keys = tmp.resolve("keys");
+        assertEquals(0, Cli.run("keys", "init", "--dir", keys.toString()).code());
+        assertEquals(0, Cli.run("keys", "issue", "host", "--dir", keys.toString()).code());
+        Cli.Run r = Cli.run("host", "--udp", "127.0.0.1:0", "--dtls-keys", keys.toString(), "--mqtt", "mqtt://127.0.0.1:1",
+                "--no-dashboard", "--lines", "--duration", "1");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains("host stopped"), r.all());
+    }
+
+    @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void mountsABoardServesTheDashboardAndAnswersClients() throws Exception {
         int boardPort = freePort();

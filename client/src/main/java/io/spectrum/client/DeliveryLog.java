@@ -18,7 +18,7 @@ public final class DeliveryLog implements Consumer<Delivery> {
         all.add(d);
     }
 
-    /** Deliveries to {@code route} received after {@code sinceNanos} ({@link System#nanoTime()}). */
+    /** Deliveries to {@code route} received after {@code sinceNanos} (the client's clock, {@link PeerClient#time}). */
     public List<Delivery> since(String route, long sinceNanos) {
         List<Delivery> out = new ArrayList<>();
         for (Delivery d : all) {

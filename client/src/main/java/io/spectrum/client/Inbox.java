@@ -24,6 +24,8 @@ import java.util.function.Consumer;
  * else (other replies, other requests, undecodable frames) is ignored.
  */
 final class Inbox implements Transport.Sink {
+    /** The owning client's clock: a delivery's receive time. */
+    private final java.util.function.LongSupplier nanos;
     private final FrameDecoder decoder = new FrameDecoder();
     private final TlvIndex idx = new TlvIndex(4096, 32);
     private final FwdView fwd = new FwdView();
@@ -37,6 +39,10 @@ final class Inbox implements Transport.Sink {
     private static final int MAX_ANSWERS = 16;
     private final byte[] answerBuf = new byte[1024];
     private final io.spectrum.wire.TlvWriter answerWriter = new io.spectrum.wire.TlvWriter();
+
+    Inbox(java.util.function.LongSupplier nanos) {
+        this.nanos = nanos;
+    }
 
     void deliverTo(Consumer<Delivery> sink) {
         deliveries = sink;
@@ -118,7 +124,7 @@ final class Inbox implements Transport.Sink {
             replaced = topic.u64(Names.STAMP_REPLACED, 0);
         }
         return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, seq, stale, deleted, source,
-                System.nanoTime(), frame, dlv, replaced);
+                nanos.getAsLong(), frame, dlv, replaced);
     }
 
     private long number(io.spectrum.wire.Spelling key) {

@@ -1,6 +1,8 @@
 package io.spectrum.client;
 
 import io.spectrum.link.Link;
+import io.spectrum.time.Clock;
+import io.spectrum.time.SystemClock;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
@@ -8,8 +10,10 @@ import io.spectrum.wire.Names;
 import io.spectrum.wire.Utf8;
 import io.spectrum.wire.WireError;
 
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
+
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -44,7 +48,7 @@ public final class PeerClient implements AutoCloseable {
     private final Transport transport;
     private final Duration timeout;
     private final String replyPrefix;
-    private final Inbox inbox = new Inbox();
+    private final Inbox inbox = new Inbox(this::now);
     private final Toggles toggles = new Toggles();
     private final Declarations declarations = new Declarations();
     private final Transport.Sink sink = this::inbound;
@@ -53,6 +57,10 @@ public final class PeerClient implements AutoCloseable {
     private byte[] announcement;
     private Runnable onPump;
     private long nextRequest = 1;
+    /** What every wait reads its deadline from, and how an empty round waits (a request's, a follower's). */
+    private Clock clock = SystemClock.INSTANCE;
+    private IdleStrategy requestIdle = new SleepingIdleStrategy(IDLE_PARK_NS);
+    private IdleStrategy followIdle = new SleepingIdleStrategy(FOLLOW_PARK_NS);
 
     /** A client with reply routes {@code replyPrefix + n} (e.g. {@code /cli/r/}). */
     public PeerClient(Transport transport, Duration timeout, String replyPrefix) {
@@ -68,6 +76,33 @@ public final class PeerClient implements AutoCloseable {
 
     public Transport transport() {
         return transport;
+    }
+
+    /**
+     * The clock its waits' deadlines (and the deliveries' receive times) are read from, and how an
+     * empty round of a wait idles (default: the system clock, a 100 µs park for a request, 1 ms for a
+     * follower). Set before use.
+     */
+    public PeerClient time(Clock clock, IdleStrategy idle) {
+        this.clock = java.util.Objects.requireNonNull(clock);
+        this.requestIdle = java.util.Objects.requireNonNull(idle);
+        this.followIdle = idle;
+        return this;
+    }
+
+    /** As {@link #time(Clock, IdleStrategy)}, the waits idling as by default. */
+    public PeerClient time(Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock);
+        return this;
+    }
+
+    /** The clock this client's waits read (for a caller's own timers beside them). */
+    public Clock clock() {
+        return clock;
+    }
+
+    private long now() {
+        return clock.nanoTime();
     }
 
     public Duration timeout() {
@@ -321,18 +356,17 @@ public final class PeerClient implements AutoCloseable {
      * @return {@link WireError#OK} or the transport's refusal
      */
     public int send(byte[] frame) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = clock.nanoTime() + timeout.toNanos();
+        requestIdle.reset();
         while (true) {
             if (tap != null) {
                 tap.frame(true, frame, 0, frame.length);
             }
             int rc = transport.send(frame, 0, frame.length);
-            if (rc != WireError.FLOW_BACKPRESSURE || System.nanoTime() - deadline > 0) {
+            if (rc != WireError.FLOW_BACKPRESSURE || clock.nanoTime() - deadline > 0) {
                 return rc;
             }
-            if (pumpOnce() == 0) {
-                LockSupport.parkNanos(IDLE_PARK_NS);
-            }
+            requestIdle.idle(pumpOnce());
         }
     }
 
@@ -358,27 +392,26 @@ public final class PeerClient implements AutoCloseable {
 
     /** Polls for {@code d} (a follower's loop: idle rounds park longer than a request's wait). */
     public void pumpFor(Duration d) {
-        pumpUntil(() -> false, d, FOLLOW_PARK_NS);
+        pumpUntil(() -> false, d, followIdle);
     }
 
     /** Polls until {@code done} holds or {@code max} has passed; returns whether it held. */
     public boolean pumpUntil(BooleanSupplier done, Duration max) {
-        return pumpUntil(done, max, IDLE_PARK_NS);
+        return pumpUntil(done, max, requestIdle);
     }
 
-    private boolean pumpUntil(BooleanSupplier done, Duration max, long parkNs) {
-        long deadline = System.nanoTime() + max.toNanos();
+    private boolean pumpUntil(BooleanSupplier done, Duration max, IdleStrategy idle) {
+        long deadline = clock.nanoTime() + max.toNanos();
+        idle.reset();
         while (true) {
             int n = pumpOnce();
             if (done.getAsBoolean()) {
                 return true;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (clock.nanoTime() - deadline >= 0) {
                 return false;
             }
-            if (n == 0) {
-                LockSupport.parkNanos(parkNs);
-            }
+            idle.idle(n);
         }
     }
 

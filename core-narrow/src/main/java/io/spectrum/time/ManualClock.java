@@ -1,7 +1,10 @@
 package io.spectrum.time;
 
-/** A clock that moves only when told to; for tests and simulations. */
-public final class ManualClock implements Clock {
+/**
+ * A clock that moves only when told to; for tests and simulations. Sleeping on it advances it (a
+ * retry's backoff passes at once, on the test's time).
+ */
+public final class ManualClock implements Clock, Sleeper {
     private long nanos;
     private long epochBase;
 
@@ -26,5 +29,12 @@ public final class ManualClock implements Clock {
     @Override
     public long epochNanos() {
         return epochBase + nanos;
+    }
+
+    @Override
+    public void sleepNanos(long delta) {
+        if (delta > 0) {
+            nanos += delta;
+        }
     }
 }

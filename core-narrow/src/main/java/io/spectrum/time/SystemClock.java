@@ -1,7 +1,7 @@
 package io.spectrum.time;
 
-/** The real clock. */
-public final class SystemClock implements Clock {
+/** The real clock: the one place the system time is read and slept on (besides the idle strategies). */
+public final class SystemClock implements Clock, Sleeper {
     public static final SystemClock INSTANCE = new SystemClock();
 
     private SystemClock() {
@@ -15,5 +15,12 @@ public final class SystemClock implements Clock {
     @Override
     public long epochNanos() {
         return System.currentTimeMillis() * 1_000_000L;
+    }
+
+    @Override
+    public void sleepNanos(long nanos) throws InterruptedException {
+        if (nanos > 0) {
+            Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+        }
     }
 }

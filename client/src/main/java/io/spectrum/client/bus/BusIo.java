@@ -6,6 +6,9 @@ import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusFrames;
 import io.spectrum.wire.WireError;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,7 +79,9 @@ final class BusIo implements AutoCloseable {
 
     private void run() {
         Transport.Sink sink = this::onFrame;
-        int idle = 0;
+        // spin, then park from 1 µs doubling to MAX_PARK_NANOS (or yield when that is 0)
+        IdleStrategy idle = MAX_PARK_NANOS <= 0 ? new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1)
+                : new BackoffIdleStrategy(200, 0, 1_000L, MAX_PARK_NANOS);
         while (running) {
             int work = 0;
             byte[] f;
@@ -92,17 +97,7 @@ final class BusIo implements AutoCloseable {
                 }
             }
             work += transport.poll(sink, 64);
-            if (work > 0) {
-                idle = 0;
-            } else if (++idle > 200) {
-                if (MAX_PARK_NANOS <= 0) {
-                    Thread.yield();
-                } else {
-                    LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, 1_000L * (idle - 200)));
-                }
-            } else if (idle > 100) {
-                Thread.onSpinWait();
-            }
+            idle.idle(work);
         }
     }
 

@@ -61,6 +61,8 @@ public final class DashboardServer implements AutoCloseable {
     public static final long FABRIC_POLL_MS = 1_000;
 
     private final HostModel model;
+    /** Waits the least time between two events on one stream. */
+    private final org.agrona.concurrent.IdleStrategy pause;
     private final FabricView fabric;
     private final HostModel.Registration fabricRegistration;
     private BridgeView lastBridge; // the sweeper thread's only
@@ -76,6 +78,11 @@ public final class DashboardServer implements AutoCloseable {
     private final java.util.Map<String, Long> views = new java.util.HashMap<>();
     private final java.util.concurrent.ScheduledExecutorService sweeper;
     private volatile boolean closed;
+
+    /** Now by the host's clock, in Unix milliseconds. */
+    private long nowMillis() {
+        return model.clock().epochNanos() / 1_000_000L;
+    }
 
     /**
      * Binds the dashboard (port 0 = any free port) and starts serving.
@@ -95,6 +102,7 @@ public final class DashboardServer implements AutoCloseable {
     public DashboardServer(HostModel model, FabricView fabric, InetSocketAddress bind, long minPushIntervalMs)
             throws IOException {
         this.model = model;
+        this.pause = new org.agrona.concurrent.SleepingMillisIdleStrategy(Math.max(1, minPushIntervalMs));
         this.fabric = fabric;
         this.minPushIntervalMs = minPushIntervalMs;
         AtomicInteger n = new AtomicInteger();
@@ -213,7 +221,7 @@ public final class DashboardServer implements AutoCloseable {
                 sendError(ex, 405, "method_not_allowed", "use GET");
                 return;
             }
-            sendJson(ex, 200, SnapshotJson.toJson(mapper, model.snapshot(), fabric));
+            sendJson(ex, 200, SnapshotJson.toJson(mapper, model.snapshot(), fabric, nowMillis()));
         }
     }
 
@@ -237,7 +245,7 @@ public final class DashboardServer implements AutoCloseable {
                     return;
                 }
             }
-            sendJson(ex, 200, SnapshotJson.history(mapper, model.history(), System.currentTimeMillis(), windowMs));
+            sendJson(ex, 200, SnapshotJson.history(mapper, model.history(), nowMillis(), windowMs));
         }
     }
 
@@ -294,7 +302,7 @@ public final class DashboardServer implements AutoCloseable {
                 if (shown.isEmpty()) {
                     views.remove(view);
                 } else {
-                    views.put(view, System.currentTimeMillis());
+                    views.put(view, nowMillis());
                 }
             }
             model.show(view, shown);
@@ -308,7 +316,7 @@ public final class DashboardServer implements AutoCloseable {
     /** Views that did not repeat what they show within {@link #VIEW_TTL_MS} are ended. */
     private void forgetSilentViews() {
         java.util.List<String> gone = new java.util.ArrayList<>();
-        long now = System.currentTimeMillis();
+        long now = nowMillis();
         synchronized (views) {
             for (var it = views.entrySet().iterator(); it.hasNext(); ) {
                 var e = it.next();
@@ -390,12 +398,15 @@ public final class DashboardServer implements AutoCloseable {
                 if (heartbeat) {
                     out.write(": ping\n\n".getBytes(StandardCharsets.UTF_8));
                 } else {
-                    String json = mapper.writeValueAsString(SnapshotJson.toJson(mapper, model.snapshot(), fabric));
+                    String json = mapper.writeValueAsString(SnapshotJson.toJson(mapper, model.snapshot(), fabric, nowMillis()));
                     out.write(("event: snapshot\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
                 }
                 out.flush();
                 if (minPushIntervalMs > 0) {
-                    Thread.sleep(minPushIntervalMs);
+                    pause.idle(); // coalescing: the least time between two events on this stream
+                    if (Thread.currentThread().isInterrupted()) {
+                        break;
+                    }
                 }
             }
         } catch (IOException e) {

@@ -25,9 +25,9 @@ import java.util.Map;
 public final class SnapshotJson {
     private SnapshotJson() { }
 
-    /** The snapshot alone: {@code "bridge": null, "remote": null}. */
+    /** The snapshot alone: {@code "bridge": null, "remote": null}; {@code ts} by the system clock. */
     public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s) {
-        return toJson(mapper, s, FabricView.NONE);
+        return toJson(mapper, s, FabricView.NONE, io.spectrum.time.SystemClock.INSTANCE.epochNanos() / 1_000_000L);
     }
 
     /**
@@ -36,11 +36,11 @@ public final class SnapshotJson {
      * the broker, read-only; null when not read) and {@code "bus"} (the host bus's connections,
      * topics, subscriptions, services, sealedArtifacts, storeBytes and roots; null without a bus).
      */
-    public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s, FabricView fabric) {
+    public static ObjectNode toJson(ObjectMapper mapper, HostSnapshot s, FabricView fabric, long nowMillis) {
         ObjectNode root = mapper.createObjectNode();
         root.put("node", s.node());
         root.put("version", s.version());
-        root.put("ts", System.currentTimeMillis()); // the host's clock: charts place samples by it
+        root.put("ts", nowMillis); // the host's clock: charts place samples by it
         ArrayNode vs = root.putArray("vertices");
         for (VertexView v : s.vertices()) {
             ObjectNode o = vs.addObject();

@@ -5,6 +5,7 @@ import io.spectrum.client.PeerClient;
 import io.spectrum.client.Slot;
 import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
+import io.spectrum.runtime.NodeAgent;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
@@ -24,6 +25,7 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.VertexValue;
+import io.spectrum.time.Clock;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 
@@ -45,6 +47,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
 
 /**
  * Runs a host node on its own thread and presents it as a {@link HostModel}.
@@ -62,6 +66,11 @@ import java.util.function.Consumer;
  * immutable {@link HostSnapshot} every refresh period. Other threads (HTTP, terminal) read the latest snapshot through a
  * volatile field and send actions as tasks whose result they wait for; nobody holds a lock while
  * doing I/O.
+ *
+ * <p>Every timer of the host (the refresh period, the upstream edges' re-send and retry, the walks,
+ * the declarations, a board write's answer, the history's timestamps) reads the node's clock
+ * ({@link ServingNode#clock()}, {@code NodeConfig.clock}), which also drives the loop's deadlines:
+ * on a {@code ManualClock} they move only when the clock is advanced.
  *
  * <p>Subscribers shown per vertex: the host's own local subscriptions ({@link #watch}) with their
  * holder name, and the slots remote peers appended, read through the node's {@code :subscribers[]}
@@ -108,6 +117,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     private final String name;
     private final ServingNode node;
+    /** The node's clock: the loop's deadlines and every timer here. */
+    private final Clock clock;
     /** The owner door answers synchronously; this only bounds a node that does not. */
     private static final java.time.Duration OWNER_TIMEOUT = java.time.Duration.ofMillis(100);
 
@@ -185,9 +196,10 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public HostRuntime(String name, ServingNode node) {
         this.name = name;
         this.node = node;
+        this.clock = node.clock();
         this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
         this.declarations = new Declarations(node);
-        this.loop = new NodeLoop("host " + name, node, this::step);
+        this.loop = new NodeLoop("host " + name, node, this::step, clock, NodeAgent.HOUSEKEEPING_NANOS, NodeLoop.SPIN_NANOS);
         this.tree = new BoardTree(node, declarations, 64 * 1024, this::warn);
         this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
                 this::warn);
@@ -209,6 +221,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     private void warn(String what) {
         warnings.accept("warning: host " + name + ": " + what);
+    }
+
+    /** The node's clock, which every timer of the host reads. */
+    @Override
+    public Clock clock() {
+        return clock;
     }
 
     /** The node; touch it only on the node thread ({@link #onNodeThread}). */
@@ -477,6 +495,17 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /**
+     * Instead of {@link #start()}: the host's loop runs on the caller's thread, one duty cycle (links,
+     * the periodic step, the node's timers, queued tasks) per call of the returned supplier, which
+     * returns the work done. With a {@code ManualClock} in the node's configuration a test advances
+     * the clock and runs a cycle: the host's timers fire exactly then, with no thread and no sleep.
+     */
+    public java.util.function.IntSupplier startOnCallerThread() {
+        refresh();
+        return loop.agent().onCallerThread();
+    }
+
+    /**
      * The declaration a vertex of this host renders by: the board's, read for a vertex under a mount, or the
      * host node's own. Node thread.
      */
@@ -521,7 +550,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     private void reconcile() {
-        if (upstream.reconcile(System.nanoTime())) {
+        if (upstream.reconcile(clock.nanoTime())) {
             dirty = true;
         }
     }
@@ -539,7 +568,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /** Rebuilds the snapshot on the node thread; tells listeners when something changed. */
     private void refresh() {
-        lastRefresh = System.nanoTime();
+        lastRefresh = clock.nanoTime();
         HostSnapshot next = build();
         HostSnapshot prev = snapshot;
         if (!dirty && sameContent(prev, next)) {
@@ -618,7 +647,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         Long last = recordedSeq.get(path);
         if (last == null || last != seq) {
             recordedSeq.put(path, seq);
-            history.record(path, System.currentTimeMillis(), value.number(), seq);
+            history.record(path, clock.epochNanos() / 1_000_000L, value.number(), seq);
         }
     }
 
@@ -689,6 +718,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /** How long a board's write answer is awaited. */
     private static final long WRITE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** How often the waiting caller asks the node thread whether the board answered. */
+    private static final long WRITE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     @Override
     public WriteOutcome write(String path, String text) {
@@ -729,7 +760,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /** Waits (off the node thread) for the board's answer to a remote write, then frees the request. */
     private WriteOutcome awaitBoard(String path, int request) {
         RemoteClient client = node.remote();
-        long deadline = System.nanoTime() + WRITE_TIMEOUT_NANOS;
+        long deadline = clock.nanoTime() + WRITE_TIMEOUT_NANOS;
+        IdleStrategy idle = new SleepingIdleStrategy(WRITE_POLL_NANOS);
         boolean answered = false;
         try {
             while (true) {
@@ -740,22 +772,22 @@ public final class HostRuntime implements HostModel, AutoCloseable {
                     return done[0] == WireError.OK ? WriteOutcome.OK : WriteOutcome.refused(done[0],
                             "the board refused " + path + ": " + WireError.identity(done[0]));
                 }
-                if (System.nanoTime() > deadline || loop.isNodeThread()) {
+                if (clock.nanoTime() > deadline || loop.isNodeThread()) {
                     return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "the board did not answer the write of " + path
                             + " within " + TimeUnit.NANOSECONDS.toSeconds(WRITE_TIMEOUT_NANOS) + " s");
                 }
-                Thread.sleep(10);
+                idle.idle();
+                if (Thread.currentThread().isInterrupted()) {
+                    return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "interrupted waiting for the board");
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "interrupted waiting for the board");
         } finally {
             boolean free = answered;
             onNodeThread(() -> {
                 if (free) {
                     client.release(request);
                 } else {
-                    declarations.abandon(request, System.nanoTime()); // a late answer must not land on the next request
+                    declarations.abandon(request, clock.nanoTime()); // a late answer must not land on the next request
                 }
                 return null;
             });

@@ -4,6 +4,8 @@ import io.spectrum.host.dashboard.DashboardServer;
 import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.TerminalView;
 import io.spectrum.link.Link;
+import io.spectrum.time.Clock;
+import io.spectrum.time.SystemClock;
 import io.spectrum.wide.WideNode;
 import io.spectrum.wide.link.QueuedLink;
 import io.spectrum.wide.link.QueuedLinkConfig;
@@ -56,12 +58,18 @@ public final class HostService implements AutoCloseable {
      */
     public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, int dashboardPort, boolean ansi,
                        PrintWriter out) {
+        this(nodeName, boards, clientLinks, dashboardPort, ansi, out, SystemClock.INSTANCE);
+    }
+
+    /** @param clock the node's clock: its timers, the loop's deadlines, the host's ({@link HostRuntime}) */
+    public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, int dashboardPort, boolean ansi,
+                       PrintWriter out, Clock clock) {
         this.boards = List.copyOf(boards);
         this.clientLinks = List.copyOf(clientLinks);
         this.dashboardPort = dashboardPort;
         this.ansi = ansi;
         this.out = out;
-        this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG));
+        this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
     }
 
     public HostRuntime runtime() {

@@ -227,7 +227,7 @@ final class Upstream implements ActivityListener {
         if (e.handle >= 0) {
             int k = client.unsubscribe(e.handle); // clears the board's slot, forgets the record
             if (k >= 0) {
-                declarations.abandon(k, System.nanoTime()); // freed once answered (or after a while)
+                declarations.abandon(k, node.clock().nanoTime()); // freed once answered (or after a while)
             }
             e.handle = -1;
         }

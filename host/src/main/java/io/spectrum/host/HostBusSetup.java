@@ -1,16 +1,15 @@
-package io.spectrum.cli;
+package io.spectrum.host;
 
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.link.Link;
 import io.spectrum.link.local.LocalLink;
 import io.spectrum.link.local.LocalLinkConfig;
-import io.spectrum.time.SystemClock;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusHost;
 import io.spectrum.wide.bus.BusLimits;
 import io.spectrum.wide.bus.Grants;
 import io.spectrum.wide.bus.StoreConfig;
-import picocli.CommandLine.Option;
+import io.spectrum.time.Clock;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,38 +23,26 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * {@code spectrum host}'s host-bus options: {@code --bus PATH} starts a {@link BusHost} beside the
- * host's node, listening on that Unix socket, with its artifact store in {@code --bus-store DIR}
- * (default {@code PATH.store}), optionally a TCP listener ({@code --bus-tcp HOST:PORT}, loopback
- * unless {@code --bus-allow-remote}), and the grants of {@code --bus-grants FILE}
- * ({@link GrantsFile}; without it every client gets {@link Grants#open()}).
+ * The host bus of a host ({@code bus} and its keys in a {@link HostConfig}): a {@link BusHost} beside the
+ * host's node, listening on the Unix socket {@code path}, with its artifact store in {@code store}
+ * (default {@code PATH.store}), optionally a TCP listener ({@code tcp}, loopback unless
+ * {@code allowRemote}), and the grants of the {@code grants} file ({@link GrantsFile}; without it
+ * every client gets {@link Grants#open()}).
  */
-public final class HostBusOptions {
-    @Option(names = "--bus", paramLabel = "PATH",
-            description = "Also run the host bus on this Unix socket (e.g. $XDG_RUNTIME_DIR/spectrum/bus.sock; its "
-                    + "directory is made if missing): programs on this host declare topics, publish, subscribe, "
-                    + "serve and call there, and hand over artifacts by reference (docs/bus.md).")
-    String path;
+final class HostBusSetup {
+    final String path;
+    final String store;
+    final String tcp;
+    final boolean allowRemote;
+    final String grants;
 
-    @Option(names = "--bus-store", paramLabel = "DIR",
-            description = "The bus's artifact store directory (default: PATH.store; its files of this run are removed "
-                    + "when the host stops).")
-    String store;
-
-    @Option(names = "--bus-tcp", paramLabel = "HOST:PORT",
-            description = "Also listen for bus clients on TCP there (a bare :PORT binds 127.0.0.1; a non-loopback "
-                    + "address needs --bus-allow-remote).")
-    String tcp;
-
-    @Option(names = "--bus-allow-remote",
-            description = "Let --bus-tcp listen on a non-loopback address (other hosts can then connect; give "
-                    + "--bus-grants).")
-    boolean allowRemote;
-
-    @Option(names = "--bus-grants", paramLabel = "FILE",
-            description = "What each client name may publish, subscribe, serve, call and manage (YAML; docs/bus.md). "
-                    + "Without it every client may do everything.")
-    String grants;
+    HostBusSetup(String path, String store, String tcp, boolean allowRemote, String grants) {
+        this.path = path;
+        this.store = store;
+        this.tcp = tcp;
+        this.allowRemote = allowRemote;
+        this.grants = grants;
+    }
 
     /** Whether {@code --bus} was given. */
     boolean given() {
@@ -88,7 +75,7 @@ public final class HostBusOptions {
      * @throws IOException a socket that cannot be bound
      * @throws BusException a store that cannot be opened
      */
-    Started start() throws IOException, BusException {
+    Started start(Clock clock) throws IOException, BusException {
         List<String> lines = new ArrayList<>();
         Function<String, Grants> lookup;
         if (grants != null) {
@@ -107,10 +94,10 @@ public final class HostBusOptions {
         }
         List<Link> links = new ArrayList<>();
         try {
-            links.add(LocalLink.listen(1, UnixDomainSocketAddress.of(socket), BusClient.linkConfig(), SystemClock.INSTANCE));
+            links.add(LocalLink.listen(1, UnixDomainSocketAddress.of(socket), BusClient.linkConfig(), clock));
             if (tcpAddress != null) {
                 LocalLinkConfig cfg = BusClient.linkConfig().allowNonLoopback(allowRemote);
-                links.add(LocalLink.listen(2, tcpAddress, cfg, SystemClock.INSTANCE));
+                links.add(LocalLink.listen(2, tcpAddress, cfg, clock));
             }
             BusHost host = BusHost.start(StoreConfig.defaults(storeDir), BusLimits.defaults(), lookup, links);
             lines.add(0, "bus: " + socket + " (store " + storeDir + ")");

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.host;
 
 import io.spectrum.wide.bus.Grants;
 import org.snakeyaml.engine.v2.api.Load;

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.host;
 
 import io.spectrum.bridge.FabricMirror;
 import io.spectrum.bridge.MqttBridge;
@@ -15,8 +15,8 @@ import java.util.List;
 /**
  * {@code spectrum host --mqtt}'s dashboard view beyond the node: the in-process bridge's
  * {@link MqttBridge#stats()} as the host's {@link BridgeView}, and with {@code --mqtt-view} the
- * {@link FabricMirror}'s remote hosts as {@link RemoteHostView}s. Only translates: the host module
- * knows no bridge (ModuleGraphTest), the bridge knows no host.
+ * {@link FabricMirror}'s remote hosts as {@link RemoteHostView}s. Only translates: the dashboard
+ * ({@code io.spectrum.host.view}) knows no bridge, the bridge knows no host (ModuleGraphTest).
  */
 final class DashboardFabric implements FabricView {
     private final HostBridge bridge;

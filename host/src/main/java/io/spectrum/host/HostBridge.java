@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.host;
 
 import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.BrokerAddress;
@@ -6,13 +6,17 @@ import io.spectrum.bridge.MqttBridge;
 import io.spectrum.client.PeerClient;
 import io.spectrum.link.Link;
 import io.spectrum.link.udp.UdpLink;
-import picocli.CommandLine;
+import io.spectrum.runtime.LinkSettings;
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.time.Clock;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * {@code spectrum host … --mqtt URL}: the bridge run in the host's process, as a client of the host
@@ -22,43 +26,46 @@ import java.util.List;
  * the bridge. Without {@code --mqtt} every method does nothing.
  */
 final class HostBridge implements AutoCloseable {
-    private final LinkOptions links;
-    private final CommandLine cl;
+    private final LinkSettings plain;
+    private final Clock clock;
     private final BrokerAddress address;
     private final BridgeOptions options;
     private final UdpLink door;
     private volatile MqttBridge bridge;
 
-    private HostBridge(CommandLine cl, LinkOptions links, BrokerAddress address, BridgeOptions options, UdpLink door) {
-        this.cl = cl;
-        this.links = links;
+    private HostBridge(LinkSettings plain, Clock clock, BrokerAddress address, BridgeOptions options, UdpLink door) {
+        this.plain = plain;
+        this.clock = clock;
         this.address = address;
         this.options = options;
         this.door = door;
     }
 
-    /** Checks the options and opens the door (added to {@code clients}); nothing without {@code --mqtt}. */
-    static HostBridge open(CommandLine cl, MqttOptions mqtt, LinkOptions links, String host, int linkId, List<Link> clients)
-            throws IOException {
-        if (!mqtt.given()) {
-            return new HostBridge(cl, links, null, null, null);
+    /**
+     * Opens the door (added to {@code clients}); nothing without {@code --mqtt} ({@code address} null).
+     * The door and the bridge's dial are plain UDP on loopback ({@code plain}: no DTLS) whatever the
+     * board links are, so both are {@link UdpLink}s.
+     */
+    static HostBridge open(BrokerAddress address, BridgeOptions options, LinkSettings plain, Clock clock, int linkId,
+                           List<Link> clients) throws IOException {
+        if (address == null) {
+            return new HostBridge(plain, clock, null, null, null);
         }
-        BrokerAddress address = mqtt.address(cl);
-        BridgeOptions options = mqtt.options(cl, host);
-        UdpLink door = (UdpLink) links.udpListen(linkId, "127.0.0.1:0");
+        UdpLink door = (UdpLink) LinkSpec.udpListen(linkId, "127.0.0.1:0", plain, clock);
         clients.add(door);
-        return new HostBridge(cl, links, address, options, door);
+        return new HostBridge(plain, clock, address, options, door);
     }
 
-    /** Starts the bridge once the host runs. */
-    void start() throws IOException {
+    /** Starts the bridge once the host runs; its notes go to {@code notes} as lines. */
+    void start(Consumer<String> notes) throws IOException {
         if (door == null) {
             return;
         }
         InetSocketAddress at = door.localAddress();
-        UdpLink dial = (UdpLink) links.udpDial(0, "127.0.0.1:" + at.getPort());
-        PrintWriter err = cl.getErr();
-        bridge = MqttOptions.start(new PeerClient(dial, 0, Duration.ofSeconds(2)), address, options, err);
+        UdpLink dial = (UdpLink) LinkSpec.udpDial(0, "127.0.0.1:" + at.getPort(), plain, clock);
+        PeerClient client = new PeerClient(dial, 0, Duration.ofSeconds(2)).time(clock);
+        bridge = MqttBridge.start(client, address, options, notes,
+                clock instanceof Sleeper s ? s : SystemClock.INSTANCE); // a manual clock's backoff passes on its time
     }
 
     /** Whether {@code --mqtt} was given. */

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.host;
 
 import io.spectrum.host.view.BridgeView;
 import io.spectrum.host.view.FabricView;

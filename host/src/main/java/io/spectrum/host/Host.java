@@ -1,0 +1,207 @@
+package io.spectrum.host;
+
+import io.spectrum.bridge.FabricMirror;
+import io.spectrum.host.runtime.HostRuntime;
+import io.spectrum.host.runtime.HostService;
+import io.spectrum.host.view.FabricView;
+import io.spectrum.link.Link;
+import io.spectrum.runtime.LinkNotices;
+import io.spectrum.runtime.LinkSettings;
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
+import io.spectrum.wide.bus.BusException;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The host product, assembled from one {@link HostConfig}: each board's link opened and mounted by
+ * name, the client listener, the node on its own thread ({@link HostService}, {@link HostRuntime}),
+ * the dashboard, the host bus, the MQTT bridge (a client of the host through a loopback door) and
+ * the other hosts read back from the broker. {@link #start} opens and starts everything in that
+ * order and prints what it opened; {@link #close} stops everything. {@code spectrum host} only turns
+ * its options (or a host file) into the configuration, calls this, and prints.
+ */
+public final class Host implements AutoCloseable {
+    /** The host could not start: one line saying what and why (the caller exits 2). */
+    public static final class StartFailure extends Exception {
+        public StartFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final HostConfig config;
+    private final List<HostService.Board> boards;
+    private final HostService service;
+    private final HostBridge bridge;
+    private final BusFabric busView;
+    private FabricMirror mirror;
+    private HostBusSetup.Started busHost;
+
+    private Host(HostConfig config, List<HostService.Board> boards, HostService service, HostBridge bridge, BusFabric busView) {
+        this.config = config;
+        this.boards = boards;
+        this.service = service;
+        this.bridge = bridge;
+        this.busView = busView;
+    }
+
+    /**
+     * Opens the links, starts the node, the dashboard, the bus and the bridge; prints each board's
+     * link, the client listener, the dashboard and the bus to {@code out}, link notices and the
+     * bridge's notes to {@code err}, and {@code NAME ready on …} last.
+     *
+     * @param ansi redraw the held values as a table in place ({@link #tick}) instead of printing lines
+     * @throws StartFailure a link that cannot be opened, a mount the node refuses, a bus that cannot start
+     */
+    public static Host start(HostConfig config, PrintWriter out, PrintWriter err, boolean ansi) throws StartFailure {
+        LinkSettings plain = new LinkSettings().pingMillis(config.pingMillis()).timeoutMillis(config.timeoutMillis())
+                .frameBytes(config.frameBytes()).receiveBufferBytes(config.receiveBuffer());
+        List<HostService.Board> boards = new ArrayList<>();
+        List<Link> clients = new ArrayList<>();
+        int id = 1;
+        int listeners;
+        HostBridge bridge;
+        try {
+            LinkSettings boardSettings = null;
+            for (HostConfig.Mount m : config.mounts()) {
+                Link link;
+                if (m.kind() == HostConfig.LinkKind.SERIAL) {
+                    link = LinkSpec.serial(id++, m.address(), config.baud(), plain, config.clock());
+                } else {
+                    if (boardSettings == null) { // DTLS on the board links when credentials are named (read once)
+                        boardSettings = new LinkSettings().pingMillis(config.pingMillis())
+                                .timeoutMillis(config.timeoutMillis()).frameBytes(config.frameBytes())
+                                .receiveBufferBytes(config.receiveBuffer()).dtls(LinkSpec.dtls(config.dtlsKey(),
+                                        config.dtlsCa(), config.dtlsKeys(), config.dtlsName()));
+                    }
+                    link = LinkSpec.udpDial(id++, m.address(), boardSettings, config.clock());
+                }
+                boards.add(new HostService.Board(m.name(), link, m.top()));
+            }
+            if (config.udp() != null) {
+                clients.add(LinkSpec.udpListen(id, config.udp(), plain, config.clock()));
+            }
+            listeners = clients.size();
+            bridge = HostBridge.open(config.mqtt(), config.mqttOptions(), plain, config.clock(), id + 1, clients);
+        } catch (IllegalArgumentException | IOException e) {
+            boards.forEach(b -> b.link().close());
+            clients.forEach(Link::close);
+            throw new StartFailure("cannot open a link: " + e.getMessage());
+        }
+        for (HostService.Board b : boards) {
+            out.printf("%s: %s%n", b.name(), b.link().name());
+        }
+        for (Link l : clients.subList(0, listeners)) { // not the bridge's door
+            out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
+        }
+        HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock());
+        Consumer<String> notes = note -> {
+            synchronized (err) {
+                err.println(note);
+                err.flush();
+            }
+        };
+        FabricMirror mirror = null;
+        if (bridge.given() && config.mqttView()) {
+            mirror = FabricMirror.start(bridge.address(), config.name(), FabricMirror.DEFAULT_CAPACITY, notes,
+                    config.clock() instanceof Sleeper s ? s : SystemClock.INSTANCE);
+        }
+        FabricView base = bridge.given() ? new DashboardFabric(bridge, mirror) : FabricView.NONE;
+        BusFabric busView = config.bus() != null ? new BusFabric(base) : null;
+        if (busView != null || bridge.given()) {
+            service.fabric(busView != null ? busView : base);
+        }
+        Host host = new Host(config, boards, service, bridge, busView);
+        host.mirror = mirror;
+        for (Link l : clients) {
+            LinkNotices.atStart(l, service.runtime().node()).forEach(err::println);
+        }
+        err.flush();
+        boolean started = false;
+        try {
+            try {
+                service.start();
+            } catch (IllegalArgumentException e) {
+                throw new StartFailure(e.getMessage());
+            } catch (IOException e) {
+                throw new StartFailure("cannot start the dashboard: " + e.getMessage());
+            }
+            if (config.bus() != null) {
+                try {
+                    host.busHost = config.bus().start(config.clock());
+                } catch (IllegalArgumentException | IOException | BusException e) {
+                    String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+                    throw new StartFailure("cannot start the bus: " + why);
+                }
+                HostBusSetup.print(out, host.busHost);
+                busView.host(host.busHost.host());
+            }
+            try {
+                bridge.start(notes);
+            } catch (IOException e) {
+                throw new StartFailure("cannot start the MQTT bridge: " + e.getMessage());
+            }
+            List<String> on = new ArrayList<>(boards.stream().map(b -> b.link().name()).toList());
+            if (host.busHost != null) {
+                on.add("bus " + config.busPath());
+            }
+            out.println(config.name() + " ready on " + String.join(", ", on));
+            out.flush();
+            started = true;
+            return host;
+        } finally {
+            if (!started) {
+                host.close();
+            }
+        }
+    }
+
+    public HostConfig config() {
+        return config;
+    }
+
+    /** The mounted boards and their links, in the configuration's order. */
+    public List<HostService.Board> boards() {
+        return boards;
+    }
+
+    /** The node, the dashboard and the terminal view. */
+    public HostService service() {
+        return service;
+    }
+
+    public HostRuntime runtime() {
+        return service.runtime();
+    }
+
+    /** Once a second: print what the host holds that changed (or redraw the table). */
+    public void tick() {
+        service.tick();
+    }
+
+    /** Prints what arrived since the last {@link #tick} (once more when stopping). */
+    public void flush() {
+        service.flush();
+    }
+
+    /** Stops the bus, the broker view, the bridge, the dashboard, the node and the links (idempotent). */
+    @Override
+    public void close() {
+        if (busHost != null) {
+            busView.host(null);
+            busHost.host().close();
+            busHost = null;
+        }
+        if (mirror != null) {
+            mirror.close();
+            mirror = null;
+        }
+        bridge.close();
+        service.close();
+    }
+}

@@ -1,0 +1,472 @@
+package io.spectrum.host;
+
+import io.spectrum.bridge.BridgeOptions;
+import io.spectrum.bridge.BrokerAddress;
+import io.spectrum.bridge.Topics;
+import io.spectrum.host.runtime.MountSpec;
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.time.Clock;
+import io.spectrum.time.SystemClock;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything a host runs with, as one checked value: its name, its mounts (each board's name and
+ * link), the client listener, the dashboard, the link settings (serial speed, liveness timers,
+ * frame and receive-buffer sizes, DTLS credentials for the board links), the host bus and its
+ * grants, the MQTT bridge, and the clock every timer of the host reads. Built from {@code spectrum
+ * host}'s options or from a host file ({@link HostFile}, the same keys); {@link Host} starts it.
+ * {@link Builder#build()} refuses a configuration that cannot run ({@link Invalid}: the key and one
+ * line), before anything is opened.
+ */
+public final class HostConfig {
+    /** {@code dashboard} when the host serves none. */
+    public static final int NO_DASHBOARD = -1;
+    public static final int DEFAULT_DASHBOARD_PORT = 8080;
+    public static final int DEFAULT_BAUD = 115200;
+    public static final int DEFAULT_RECEIVE_BUFFER = 4 * 1024 * 1024;
+
+    /** What the host dials a board over. */
+    public enum LinkKind { UDP, SERIAL }
+
+    /**
+     * A board mounted as {@code /name}, reached over {@code link}: {@code HOST:PORT} or
+     * {@code udp://HOST:PORT} dials its UDP listener (DTLS with the config's credentials),
+     * {@code serial:DEVICE} or {@code serial://DEVICE} opens its serial line at the config's baud
+     * rate. {@code top} names its top-level vertices when its root cannot be listed (empty otherwise).
+     */
+    public record Mount(String name, String link, List<String> top) {
+        public Mount {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(link, "link");
+            top = List.copyOf(top);
+        }
+
+        /** A board's UDP listener at {@code hostPort} ({@code --peer NAME=HOST:PORT}). */
+        public static Mount udp(String name, String hostPort, List<String> top) {
+            return new Mount(name, hostPort, top);
+        }
+
+        /** A board's serial line ({@code --serial NAME=DEVICE}). */
+        public static Mount serial(String name, String device, List<String> top) {
+            return new Mount(name, "serial:" + device, top);
+        }
+
+        public LinkKind kind() {
+            return link.startsWith("serial:") ? LinkKind.SERIAL : LinkKind.UDP;
+        }
+
+        /** The UDP {@code HOST:PORT} or the serial device, without the scheme. */
+        public String address() {
+            String a = link.startsWith("serial:") ? link.substring("serial:".length())
+                    : link.startsWith("udp:") ? link.substring("udp:".length()) : link;
+            return a.startsWith("//") ? a.substring(2) : a;
+        }
+    }
+
+    /** A configuration that cannot run: {@code key} is the option / host-file key at fault. */
+    public static final class Invalid extends IllegalArgumentException {
+        private final String key;
+
+        public Invalid(String key, String message) {
+            super(message, null);
+            this.key = key;
+        }
+
+        /** The key at fault, e.g. {@code mounts}, {@code mqtt-view}; empty for the whole configuration. */
+        public String key() {
+            return key;
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+
+    private final String name;
+    private final List<Mount> mounts;
+    private final String udp;
+    private final int dashboard;
+    private final int baud;
+    private final long pingMillis;
+    private final long timeoutMillis;
+    private final int frameBytes;
+    private final int receiveBuffer;
+    private final String dtlsKey;
+    private final String dtlsCa;
+    private final String dtlsKeys;
+    private final String dtlsName;
+    private final HostBusSetup bus;
+    private final BrokerAddress mqtt;
+    private final BridgeOptions mqttOptions;
+    private final boolean mqttView;
+    private final Clock clock;
+
+    private HostConfig(Builder b, BrokerAddress mqtt, BridgeOptions mqttOptions) {
+        this.name = b.name;
+        this.mounts = List.copyOf(b.mounts);
+        this.udp = b.udp;
+        this.dashboard = b.dashboard;
+        this.baud = b.baud;
+        this.pingMillis = b.pingMillis;
+        this.timeoutMillis = b.timeoutMillis;
+        this.frameBytes = b.frameBytes;
+        this.receiveBuffer = b.receiveBuffer;
+        this.dtlsKey = b.dtlsKey;
+        this.dtlsCa = b.dtlsCa;
+        this.dtlsKeys = b.dtlsKeys;
+        this.dtlsName = b.dtlsName;
+        this.bus = b.busPath == null ? null : new HostBusSetup(b.busPath, b.busStore, b.busTcp, b.busAllowRemote, b.busGrants);
+        this.mqtt = mqtt;
+        this.mqttOptions = mqttOptions;
+        this.mqttView = b.mqttView;
+        this.clock = b.clock;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The host's name (its node's, the dashboard's title, the MQTT bridge's host level). */
+    public String name() {
+        return name;
+    }
+
+    /** The boards, in the order given (the link ids follow it). */
+    public List<Mount> mounts() {
+        return mounts;
+    }
+
+    /** The client listener's {@code HOST:PORT}, or null for none. */
+    public String udp() {
+        return udp;
+    }
+
+    /** The dashboard's port on 127.0.0.1 (0: any free one), or {@link #NO_DASHBOARD}. */
+    public int dashboard() {
+        return dashboard;
+    }
+
+    public int baud() {
+        return baud;
+    }
+
+    public long pingMillis() {
+        return pingMillis;
+    }
+
+    public long timeoutMillis() {
+        return timeoutMillis;
+    }
+
+    public int frameBytes() {
+        return frameBytes;
+    }
+
+    public int receiveBuffer() {
+        return receiveBuffer;
+    }
+
+    public String dtlsKey() {
+        return dtlsKey;
+    }
+
+    public String dtlsCa() {
+        return dtlsCa;
+    }
+
+    public String dtlsKeys() {
+        return dtlsKeys;
+    }
+
+    public String dtlsName() {
+        return dtlsName;
+    }
+
+    /** The host bus's Unix socket, or null for no bus. */
+    public String busPath() {
+        return bus == null ? null : bus.path;
+    }
+
+    HostBusSetup bus() {
+        return bus;
+    }
+
+    /** The MQTT broker the host bridges to, or null for none. */
+    public BrokerAddress mqtt() {
+        return mqtt;
+    }
+
+    /** The bridge's options (what is published, what takes writes), null without {@link #mqtt()}. */
+    public BridgeOptions mqttOptions() {
+        return mqttOptions;
+    }
+
+    /** Whether the dashboard also shows the other hosts the broker holds. */
+    public boolean mqttView() {
+        return mqttView;
+    }
+
+    /** The clock of the host's node, links and timers. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Collects a configuration; {@link #build()} checks it. The defaults are {@code spectrum host}'s. */
+    public static final class Builder {
+        private String name = "host";
+        private final List<Mount> mounts = new ArrayList<>();
+        private String udp;
+        private int dashboard = DEFAULT_DASHBOARD_PORT;
+        private int baud = DEFAULT_BAUD;
+        private long pingMillis = LinkSpec.DEFAULT_PING_MILLIS;
+        private long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
+        private int frameBytes;
+        private int receiveBuffer = DEFAULT_RECEIVE_BUFFER;
+        private String dtlsKey;
+        private String dtlsCa;
+        private String dtlsKeys;
+        private String dtlsName = "host";
+        private String busPath;
+        private String busStore;
+        private String busTcp;
+        private boolean busAllowRemote;
+        private String busGrants;
+        private String mqttUrl;
+        private Path mqttCredentials;
+        private final List<String> mqttInclude = new ArrayList<>();
+        private final List<String> mqttExclude = new ArrayList<>();
+        private final List<String> mqttWritable = new ArrayList<>();
+        private boolean mqttRaw;
+        private boolean mqttDiscovery;
+        private int mqttQueue = BridgeOptions.DEFAULT_QUEUE;
+        private boolean mqttView;
+        private Map<String, String> env = System.getenv();
+        private Clock clock = SystemClock.INSTANCE;
+
+        private Builder() {
+        }
+
+        public Builder name(String v) {
+            name = Objects.requireNonNull(v);
+            return this;
+        }
+
+        public Builder mount(Mount m) {
+            mounts.add(Objects.requireNonNull(m));
+            return this;
+        }
+
+        public Builder udp(String hostPort) {
+            udp = hostPort;
+            return this;
+        }
+
+        /** The dashboard's port (0: any), or {@link #NO_DASHBOARD}. */
+        public Builder dashboard(int port) {
+            dashboard = port;
+            return this;
+        }
+
+        public Builder baud(int v) {
+            baud = v;
+            return this;
+        }
+
+        public Builder pingMillis(long v) {
+            pingMillis = v;
+            return this;
+        }
+
+        public Builder timeoutMillis(long v) {
+            timeoutMillis = v;
+            return this;
+        }
+
+        public Builder frameBytes(int v) {
+            frameBytes = v;
+            return this;
+        }
+
+        public Builder receiveBuffer(int v) {
+            receiveBuffer = v;
+            return this;
+        }
+
+        public Builder dtlsKey(String v) {
+            dtlsKey = v;
+            return this;
+        }
+
+        public Builder dtlsCa(String v) {
+            dtlsCa = v;
+            return this;
+        }
+
+        public Builder dtlsKeys(String v) {
+            dtlsKeys = v;
+            return this;
+        }
+
+        public Builder dtlsName(String v) {
+            dtlsName = Objects.requireNonNull(v);
+            return this;
+        }
+
+        public Builder bus(String path) {
+            busPath = path;
+            return this;
+        }
+
+        public Builder busStore(String v) {
+            busStore = v;
+            return this;
+        }
+
+        public Builder busTcp(String v) {
+            busTcp = v;
+            return this;
+        }
+
+        public Builder busAllowRemote(boolean v) {
+            busAllowRemote = v;
+            return this;
+        }
+
+        public Builder busGrants(String v) {
+            busGrants = v;
+            return this;
+        }
+
+        public Builder mqtt(String url) {
+            mqttUrl = url;
+            return this;
+        }
+
+        public Builder mqttCredentials(Path file) {
+            mqttCredentials = file;
+            return this;
+        }
+
+        public Builder mqttInclude(List<String> globs) {
+            mqttInclude.addAll(globs);
+            return this;
+        }
+
+        public Builder mqttExclude(List<String> globs) {
+            mqttExclude.addAll(globs);
+            return this;
+        }
+
+        public Builder mqttWritable(List<String> globs) {
+            mqttWritable.addAll(globs);
+            return this;
+        }
+
+        public Builder mqttRaw(boolean v) {
+            mqttRaw = v;
+            return this;
+        }
+
+        public Builder mqttDiscovery(boolean v) {
+            mqttDiscovery = v;
+            return this;
+        }
+
+        public Builder mqttQueue(int v) {
+            mqttQueue = v;
+            return this;
+        }
+
+        public Builder mqttView(boolean v) {
+            mqttView = v;
+            return this;
+        }
+
+        /** Where the broker's user and password come from without a credentials file (default: the environment). */
+        public Builder env(Map<String, String> v) {
+            env = Map.copyOf(v);
+            return this;
+        }
+
+        /** The clock of the host's node, links and timers (default: the system clock). */
+        public Builder clock(Clock v) {
+            clock = Objects.requireNonNull(v);
+            return this;
+        }
+
+        /**
+         * Checks everything that needs nothing opened and returns the configuration.
+         *
+         * @throws Invalid naming the key at fault, with a one-line reason
+         */
+        public HostConfig build() {
+            if (mounts.isEmpty() && udp == null && busPath == null) {
+                throw new Invalid("", "nothing to connect: give --peer HOST:PORT, --serial DEVICE, --udp HOST:PORT or --bus PATH");
+            }
+            String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants).check();
+            if (busProblem != null) {
+                throw new Invalid("bus", busProblem);
+            }
+            if (mqttView && mqttUrl == null) {
+                throw new Invalid("mqtt-view", "--mqtt-view reads the broker of --mqtt URL; give --mqtt too");
+            }
+            if (mqttView && dashboard == NO_DASHBOARD) {
+                throw new Invalid("mqtt-view", "--mqtt-view shows the other hosts on the dashboard; "
+                        + "it does nothing with --no-dashboard");
+            }
+            if (baud <= 0 || pingMillis <= 0 || timeoutMillis <= 0) {
+                throw new Invalid(baud <= 0 ? "baud" : pingMillis <= 0 ? "ping" : "timeout",
+                        "--baud, --ping and --timeout must be positive, --port 0..65535, --duration >= 0");
+            }
+            if (dashboard != NO_DASHBOARD && (dashboard < 0 || dashboard > 65535)) {
+                throw new Invalid("port", "--baud, --ping and --timeout must be positive, --port 0..65535, --duration >= 0");
+            }
+            if (frameBytes < 0 || receiveBuffer < 0) {
+                throw new Invalid(frameBytes < 0 ? "frame" : "rcvbuf", "--frame and --rcvbuf must be 0 or more bytes");
+            }
+            Set<String> names = new HashSet<>();
+            List<String> order = new ArrayList<>();
+            for (Mount m : mounts) {
+                String why = MountSpec.badName(m.name());
+                if (why != null) {
+                    throw new Invalid("mounts", why);
+                }
+                if (!names.add(m.name())) {
+                    throw new Invalid("mounts", "two boards are named " + m.name()
+                            + "; give each its own NAME= (--peer NAME=HOST:PORT, --serial NAME=DEVICE)");
+                }
+                if (m.address().isEmpty()) {
+                    throw new Invalid("mounts", "board " + m.name() + " has no link (give HOST:PORT or serial:DEVICE)");
+                }
+                order.add(m.name());
+            }
+            BrokerAddress address = null;
+            BridgeOptions options = null;
+            if (mqttUrl != null) {
+                try {
+                    address = BrokerAddress.parse(mqttUrl, mqttCredentials, env);
+                } catch (IllegalArgumentException e) {
+                    throw new Invalid("mqtt", "--mqtt: " + e.getMessage());
+                }
+                try {
+                    options = new BridgeOptions().host(name).raw(mqttRaw).discovery(mqttDiscovery).queue(mqttQueue);
+                    mqttInclude.forEach(options::include);
+                    mqttExclude.forEach(options::exclude);
+                    mqttWritable.forEach(options::writable);
+                    new Topics(name); // the name must be one topic level
+                } catch (IllegalArgumentException e) {
+                    throw new Invalid("mqtt", "--mqtt: " + e.getMessage());
+                }
+            }
+            return new HostConfig(this, address, options);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.spectrum.host.runtime;
+
+import io.spectrum.node.NarrowNode;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.testing.MemoryLink;
+import io.spectrum.time.ManualClock;
+import io.spectrum.wide.WideNode;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.WireError;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * The host's upstream timers run on the node's clock: on a {@link ManualClock}, with the host's loop
+ * run on the test's thread ({@link HostRuntime#startOnCallerThread}), an unanswered append is sent
+ * again once 2 s have passed and not before, and a refused one is tried again once 10 s have passed
+ * and not before. No thread, no sleep: the clock moves only when the test says so.
+ */
+class HostTimersOnAManualClockTest {
+    /** The host's periodic step (where the edges are kept) runs at least this often. */
+    private static final long REFRESH_MILLIS = 100;
+    private final ManualClock clock = new ManualClock(1_000_000_000L);
+    private final List<String> warnings = new CopyOnWriteArrayList<>();
+    private HostRuntime host;
+    private NarrowNode board;
+
+    @AfterEach
+    void close() {
+        if (host != null) {
+            host.close();
+        }
+        if (board != null) {
+            board.close();
+        }
+    }
+
+    /** The host on the manual clock, board link {@code toBoard} mounted as /board1, run by the returned cycle. */
+    private IntSupplier host(MemoryLink toBoard) {
+        host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
+        host.onWarning(warnings::add);
+        IntSupplier cycle = host.startOnCallerThread();
+        host.mount(toBoard, "board1", List.of());
+        return cycle;
+    }
+
+    /**
+     * Appends to {@code :subscribers} of /sensor/temp the host sent the board so far: WRITEs (the
+     * liveness probe's slot checks are READs of the same field).
+     */
+    private static int appends(MemoryLink toBoard) {
+        int n = 0;
+        for (byte[] f : toBoard.sent()) {
+            String s = new String(f, StandardCharsets.ISO_8859_1);
+            if ("WRITE".equals(FwdView.opName(FwdView.peekOpcode(f, 0, f.length)))
+                    && s.contains("subscribers") && s.contains("temp")) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Advances the clock by {@code millis} and runs the loop until it has nothing left to do. */
+    private void advance(IntSupplier cycle, long millis) {
+        clock.advanceMillis(millis);
+        for (int i = 0; i < 100 && cycle.getAsInt() > 0; i++) {
+            // the queued tasks and answers of this instant
+        }
+        cycle.getAsInt(); // the step at this instant
+    }
+
+    @Test
+    void anUnansweredAppendIsSentAgainAfterTwoSecondsOfTheHostsClock() {
+        MemoryLink[] pair = MemoryLink.pair();
+        IntSupplier cycle = host(pair[0]); // the board never answers: pair[1] is not polled
+        host.watch("/board1/sensor/temp", "test", null);
+        advance(cycle, 0);
+        assertEquals(1, appends(pair[0]), "one append as the vertex gets its first subscriber");
+        assertEquals(Map.of("/board1/sensor/temp", 0), host.upstreamEdges());
+
+        advance(cycle, Upstream.RESEND_NANOS / 1_000_000L - 100);
+        assertEquals(1, appends(pair[0]), "not re-sent before 2 s");
+        advance(cycle, 200);
+        assertEquals(2, appends(pair[0]), "re-sent once 2 s passed unanswered");
+        assertEquals(Map.of("/board1/sensor/temp", 0), host.upstreamEdges(), "the same edge, waiting for its answer");
+    }
+
+    @Test
+    void aRefusedAppendIsTriedAgainAfterTenSecondsOfTheHostsClock() {
+        MemoryLink[] pair = MemoryLink.pair();
+        board = new NarrowNode(NodeConfig.builder().clock(clock).build()); // has no /sensor/temp: refuses the append
+        assertEquals(WireError.OK, board.attach(pair[1]));
+        IntSupplier cycle = host(pair[0]);
+        host.watch("/board1/sensor/temp", "test", null);
+        advance(cycle, 0);
+        assertEquals(1, appends(pair[0]));
+        board.poll(); // the board answers: refused
+        advance(cycle, REFRESH_MILLIS);
+        int refusal = host.upstreamEdges().get("/board1/sensor/temp");
+        assertNotEquals(0, refusal, "the board's refusal is kept on the edge");
+
+        advance(cycle, Upstream.RETRY_REFUSED_NANOS / 1_000_000L - 100);
+        assertEquals(1, appends(pair[0]), "not retried before 10 s");
+        assertEquals(refusal, host.upstreamEdges().get("/board1/sensor/temp"));
+        advance(cycle, 200);
+        assertEquals(2, appends(pair[0]), "retried once 10 s passed");
+        assertEquals(0, host.upstreamEdges().get("/board1/sensor/temp"), "the retry waits for the board's answer");
+        board.poll();
+        advance(cycle, REFRESH_MILLIS);
+        assertNotEquals(0, host.upstreamEdges().get("/board1/sensor/temp"), "refused again");
+    }
+}
