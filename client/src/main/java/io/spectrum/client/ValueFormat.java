@@ -195,10 +195,25 @@ public final class ValueFormat {
         return "'" + (input.length() <= 40 ? input : input.substring(0, 40) + "…") + "'";
     }
 
+    /** The smallest value the vertex takes, in its unit (its declared minimum, else its width's). */
+    public static BigDecimal lowest(VertexSchema s) {
+        return inUnit(s, min(s));
+    }
+
+    /** The largest value the vertex takes, in its unit (its declared maximum, else its width's). */
+    public static BigDecimal highest(VertexSchema s) {
+        return inUnit(s, max(s));
+    }
+
+    /** The step between two values of the vertex, in its unit (its scale): {@code 0.01}, {@code 1}. */
+    public static BigDecimal step(VertexSchema s) {
+        return BigDecimal.valueOf(s.scale()).stripTrailingZeros();
+    }
+
     /** "a number from 0 to 1", "a number from -327.68 to 327.67 °C in steps of 0.01". */
     public static String holds(VertexSchema s) {
         String unit = s.unitSymbol().isEmpty() ? "" : " " + s.unitSymbol();
-        BigDecimal step = BigDecimal.valueOf(s.scale()).stripTrailingZeros();
+        BigDecimal step = step(s);
         return "a number from " + inUnit(s, min(s)).toPlainString() + " to " + inUnit(s, max(s)).toPlainString() + unit
                 + (step.compareTo(BigDecimal.ONE) == 0 ? "" : " in steps of " + step.toPlainString());
     }
