@@ -171,7 +171,7 @@ final class PeerSide implements Runnable {
         client.walk("/", WALK_DEPTH, v -> {
             if (v.value().ok() && v.value().value() != null && v.value().value().length > 0) {
                 emit(v.path(), v.value().value(), -1, false, null);
-            } else if (discovery != null && v.value().ok() && topics.state(v.path()) != null && options.published(v.path())) {
+            } else if (discovery != null && topics.state(v.path()) != null && options.published(v.path())) {
                 announce(v.path(), declaration(v.path())); // declared, no value yet: Home Assistant still learns of it
             }
             drainDeliveries(); // keep deliveries flowing during a long walk
