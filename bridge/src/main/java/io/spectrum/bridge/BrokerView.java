@@ -115,6 +115,12 @@ public final class BrokerView implements AutoCloseable {
         }
     }
 
+    /**
+     * The largest payload decoded (as JSON, TLV or text): a bridge's value line is a few hundred
+     * bytes; a larger one is shown by its size only.
+     */
+    static final int MAX_PAYLOAD = 64 * 1024;
+
     /** A message on a fabric topic as a value line; null for a topic that is not a vertex's state. */
     static Value value(String topic, MqttMessage m) {
         String path = Topics.fabricPath(topic);
@@ -123,6 +129,14 @@ public final class BrokerView implements AutoCloseable {
         }
         byte[] p = m.getPayload();
         ObjectNode o = null;
+        if (p.length > MAX_PAYLOAD) { // anyone can publish under spectrum/: a huge payload is not decoded at all
+            o = ValueJson.line(path);
+            o.put("value", "(" + p.length + " bytes: over " + MAX_PAYLOAD + ", not shown)");
+            o.put("text", o.get("value").asText());
+            stamp(o, m.getProperties());
+            o.put("path", path);
+            return new Value(path, o, m.isRetained());
+        }
         if (p.length > 0 && p[0] == '{') {
             try {
                 JsonNode n = ValueJson.JSON.readTree(p);

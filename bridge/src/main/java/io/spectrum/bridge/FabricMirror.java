@@ -186,6 +186,9 @@ public final class FabricMirror implements AutoCloseable {
             return;
         }
         String rest = path.substring(second + 1);
+        if (rest.endsWith("/" + Topics.ONLINE)) {
+            return; // a board's presence (spectrum/<host>/<board>/$online): not a vertex
+        }
         synchronized (hosts) {
             HostState h = hosts.get(host);
             if (rest.equals(Topics.ONLINE)) {

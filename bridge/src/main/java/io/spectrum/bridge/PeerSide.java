@@ -19,7 +19,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,8 +34,10 @@ import java.util.function.Consumer;
  * ({@link HeldSubscriptions}: re-appended when the peer lost it, and then the tree is walked
  * again), turns each delivery into a state message (a purge into a cleared retained message), and
  * applies the {@code …/set} writes the broker side handed over, through the peer as remote FWD
- * writes (the peer's gates and declarations decide; refusals go to {@code …/set/error}). Everything
- * it produces goes into the {@link Outbox}, which never blocks.
+ * writes (the peer's gates and declarations decide; refusals go to {@code …/set/error}). It also
+ * says whether each board is available ({@link BoardPresence}, {@code spectrum/<host>/<board>/$online})
+ * and keeps a declared vertex's last value, marked stale with a reason, where the node deleted it.
+ * Everything it produces goes into the {@link Outbox}, which never blocks.
  */
 final class PeerSide implements Runnable {
     static final String ROUTE = "/mqtt/sub";
@@ -41,6 +45,20 @@ final class PeerSide implements Runnable {
     private static final long CHECK_NANOS = 3_000_000_000L;
     private static final int WALK_DEPTH = 16;
     private static final int MAX_WRITES = 1024;
+    /**
+     * The largest {@code …/set} payload taken at all, checked on arrival: the queue of waiting writes
+     * holds at most {@link #MAX_WRITES} of them. Below it, each vertex's own bound applies
+     * ({@link #payloadBound}).
+     */
+    static final int MAX_SET_BYTES = 8192;
+    /** How much of a refused request its error message echoes. */
+    private static final int ECHO = 200;
+    /** The reason of a value the node delivered stamped stale (the stamp carries none of its own). */
+    static final String STALE_AT_NODE = "the node marks it stale: its publisher went away (behind a host: the board's link is down)";
+    /** The reason of a declared value kept where the node deleted it. */
+    static final String DELETED = "the node deleted it (purged after its stale grace, or cleared); the last value is kept";
+    /** The reason of every value while the bridge's peer does not answer. */
+    static final String PEER_SILENT = "the bridge's peer does not answer";
 
     private final PeerClient client;
     private final BridgeOptions options;
@@ -51,6 +69,8 @@ final class PeerSide implements Runnable {
     private final ArrayDeque<Delivery> deliveries = new ArrayDeque<>();
     private final ArrayBlockingQueue<SetRequest> writes = new ArrayBlockingQueue<>(MAX_WRITES);
     private final Set<String> announced = new HashSet<>();
+    private final Map<String, Last> last = new HashMap<>();
+    private final BoardPresence presence = new BoardPresence();
     private final AtomicLong values = new AtomicLong();
     private final AtomicLong writesDone = new AtomicLong();
     private final AtomicLong writesRefused = new AtomicLong();
@@ -59,6 +79,9 @@ final class PeerSide implements Runnable {
     private volatile boolean subscribed;
 
     private record SetRequest(String topic, byte[] payload) { }
+
+    /** A published vertex's latest value, kept to publish it again marked stale. */
+    private record Last(byte[] tlv, long seq) { }
 
     PeerSide(PeerClient client, BridgeOptions options, Topics topics, Outbox outbox, Consumer<String> notes) {
         this.client = client;
@@ -71,12 +94,23 @@ final class PeerSide implements Runnable {
 
     /** A {@code …/set} message from the broker (Paho's thread): queued for this side's thread, never applied there. */
     void onSet(String topic, byte[] payload) {
+        if (!topics.isSet(topic)) {
+            return; // another topic under our prefix (a state or an error someone else published): not a request
+        }
         String path = topics.setPath(topic);
+        if (payload.length > MAX_SET_BYTES) {
+            refuse(topic, path, WireError.SCHEMA_TYPE_MISMATCH, "the payload is " + payload.length + " bytes; a set takes at most "
+                    + MAX_SET_BYTES + " (the value as text, or {\"value\": …})", payload);
+            return;
+        }
         if (path == null) {
-            return; // another topic under our prefix (a state topic someone else wrote): not a write
+            refuse(topic, null, WireError.PATH_INVALID, topic + " names no vertex; publish to " + topics.state("/BOARD/PATH")
+                    + Topics.SET + " (a vertex's state topic + /set)", payload);
+            return;
         }
         if (!writes.offer(new SetRequest(topic, payload))) {
-            refuse(path, WireError.FLOW_BACKPRESSURE, "too many writes waiting for the peer (" + MAX_WRITES + ")", payload);
+            refuse(topic, path, WireError.FLOW_BACKPRESSURE, "too many writes waiting for the peer (" + MAX_WRITES
+                    + "); send it again later", payload);
         }
     }
 
@@ -105,6 +139,16 @@ final class PeerSide implements Runnable {
                     client.forgetDeclarations();
                     walked = false; // the peer came back: walk again, its tree may differ
                 }
+                if (held.peerAnswered() != presence.peer()) {
+                    presence.peer(held.peerAnswered());
+                    if (presence.peer()) {
+                        walked = false; // answering again: read every value afresh
+                    } else {
+                        notes.accept("mqtt: the peer does not answer; its values are published stale and its boards unavailable");
+                        staleAll(PEER_SILENT);
+                    }
+                }
+                tellPresence();
                 nextCheck = client.clock().nanoTime() + CHECK_NANOS;
             } else if (!subscribed) {
                 client.pumpFor(Duration.ofMillis(500)); // the peer does not answer yet: try again soon
@@ -126,10 +170,13 @@ final class PeerSide implements Runnable {
     private void walk() {
         client.walk("/", WALK_DEPTH, v -> {
             if (v.value().ok() && v.value().value() != null && v.value().value().length > 0) {
-                emit(v.path(), v.value().value(), -1, false);
+                emit(v.path(), v.value().value(), -1, false, null);
+            } else if (discovery != null && topics.state(v.path()) != null && options.published(v.path())) {
+                announce(v.path(), declaration(v.path())); // declared, no value yet: Home Assistant still learns of it
             }
             drainDeliveries(); // keep deliveries flowing during a long walk
         });
+        tellPresence();
     }
 
     private void drainDeliveries() {
@@ -139,22 +186,62 @@ final class PeerSide implements Runnable {
             }
             String path = d.source() != null ? d.source() : "/";
             if (d.deleted()) {
-                String topic = topics.state(path);
-                if (topic != null && options.published(path)) {
-                    outbox.offer(Outgoing.clear(topic)); // purge: the retained message goes too
-                }
+                deleted(path, d.stamped() ? d.seq() : -1);
                 continue;
             }
-            emit(path, d.value(), d.stamped() ? d.seq() : -1, d.stamped() && d.stale());
+            boolean stale = d.stamped() && d.stale();
+            emit(path, d.value(), d.stamped() ? d.seq() : -1, stale, stale ? STALE_AT_NODE : null);
+        }
+        tellPresence();
+    }
+
+    /**
+     * The node deleted {@code path} (a purge, or a notifying clear). A declared vertex holds its
+     * board's state (its value outlives whoever wrote it): its last value stays retained, marked
+     * stale with the reason, never an empty payload. An undeclared one's retained message is
+     * cleared and forgotten.
+     */
+    private void deleted(String path, long seq) {
+        String topic = topics.state(path);
+        if (topic == null || !options.published(path)) {
+            return;
+        }
+        Last l = last.get(path);
+        if (l != null && declaration(path) != null) {
+            emit(path, l.tlv(), seq >= 0 ? seq : l.seq(), true, DELETED);
+            return;
+        }
+        last.remove(path);
+        outbox.offer(Outgoing.clear(topic));
+    }
+
+    /** Every value published so far again, marked stale with {@code reason}. */
+    private void staleAll(String reason) {
+        for (Map.Entry<String, Last> e : new java.util.ArrayList<>(last.entrySet())) {
+            emit(e.getKey(), e.getValue().tlv(), e.getValue().seq(), true, reason);
         }
     }
 
-    /** One vertex value towards the broker (JSON or raw TLV), and its discovery config the first time. */
-    private void emit(String path, byte[] tlv, long seq, boolean stale) {
+    /** Publishes each board's availability where it changed (retained {@code true} / {@code false}). */
+    private void tellPresence() {
+        for (Map.Entry<String, Boolean> c : presence.changes().entrySet()) {
+            outbox.offer(Outgoing.state(topics.boardOnline(c.getKey()),
+                    (c.getValue() ? "true" : "false").getBytes(StandardCharsets.US_ASCII), -1, false));
+        }
+    }
+
+    /**
+     * One vertex value towards the broker (JSON or raw TLV), and its discovery config the first time.
+     * {@code seq} is the node's stamp (-1: none, a value read by the walk); a stale value carries
+     * {@code reason}.
+     */
+    private void emit(String path, byte[] tlv, long seq, boolean stale, String reason) {
         String topic = topics.state(path);
         if (topic == null || tlv == null || !options.published(path)) {
             return;
         }
+        last.put(path, new Last(tlv, seq));
+        presence.vertex(path, stale);
         VertexSchema schema = declaration(path);
         byte[] payload;
         if (options.raw()) {
@@ -165,18 +252,30 @@ final class PeerSide implements Runnable {
             ValueJson.value(o, v);
             if (seq >= 0) {
                 ValueJson.stamp(o, seq, stale);
+            } else if (stale) {
+                o.put("stale", true); // no stamp of the node's, but the bridge knows it is not current
+            }
+            if (stale && reason != null) {
+                o.put("reason", reason);
             }
             o.put("publisher", topics.host());
             payload = json(o);
         }
         outbox.offer(Outgoing.state(topic, payload, seq, stale));
         values.incrementAndGet();
-        if (discovery != null && announced.add(path)) {
-            Outgoing config = discovery.config(path, schema, options.writes(path)
-                    && schema != null && schema.allows(AccessMask.WRITE), options.raw());
-            if (config != null) {
-                outbox.offer(config);
-            }
+        if (discovery != null) {
+            announce(path, schema);
+        }
+    }
+
+    /** The discovery configs of {@code path}, once per path (with the removal of an older component's). */
+    private void announce(String path, VertexSchema schema) {
+        if (schema == null || !announced.add(path)) {
+            return;
+        }
+        for (Outgoing config : discovery.configs(path, schema, options.writes(path) && schema.allows(AccessMask.WRITE),
+                options.raw())) {
+            outbox.offer(config);
         }
     }
 
@@ -197,61 +296,97 @@ final class PeerSide implements Runnable {
     /** Applies one {@code …/set}: allowed here, parsed by the vertex's declaration, written through the peer. */
     private void apply(SetRequest w) {
         String path = topics.setPath(w.topic());
-        String text = text(w.payload());
         if (!options.writes(path)) {
-            refuse(path, WireError.ACCESS_DENIED, path + " is not writable over MQTT (not named by --mqtt-writable)", w.payload());
+            refuse(w.topic(), path, WireError.ACCESS_DENIED, path + " is not writable over MQTT: the bridge takes writes only "
+                    + "for paths named by --mqtt-writable GLOB", w.payload());
             return;
         }
         VertexSchema schema = declaration(path);
         if (schema == null) {
-            refuse(path, WireError.ACCESS_DENIED, path + " has no declaration, so it is not writable over MQTT", w.payload());
+            refuse(w.topic(), path, WireError.ACCESS_DENIED, path + " has no declaration, so it is not writable over MQTT",
+                    w.payload());
+            return;
+        }
+        int bound = payloadBound(schema);
+        if (w.payload().length > bound) {
+            refuse(w.topic(), path, WireError.SCHEMA_TYPE_MISMATCH, "the payload is " + w.payload().length + " bytes; a value of "
+                    + path + " is at most " + bound + " bytes as text or as {\"value\": …}", w.payload());
+            return;
+        }
+        String text;
+        try {
+            text = text(w.payload());
+        } catch (IllegalArgumentException e) {
+            refuse(w.topic(), path, WireError.SCHEMA_TYPE_MISMATCH, e.getMessage(), w.payload());
             return;
         }
         ValueFormat.Parsed parsed = ValueFormat.parse(text, schema);
         if (!parsed.ok()) {
-            refuse(path, WireError.SCHEMA_TYPE_MISMATCH, path + ": " + parsed.reason(), w.payload());
+            refuse(w.topic(), path, WireError.SCHEMA_TYPE_MISMATCH, path + ": " + parsed.reason(), w.payload());
             return;
         }
         Reply r;
         try {
             r = client.write(path, parsed.tlv());
         } catch (IllegalArgumentException e) {
-            refuse(path, WireError.PATH_INVALID, "'" + path + "' is not a path", w.payload());
+            refuse(w.topic(), path, WireError.PATH_INVALID, "'" + path + "' is not a path", w.payload());
             return;
         }
         if (r.ok()) {
             writesDone.incrementAndGet();
         } else {
-            refuse(path, r.code(), "the peer refused the write of " + path + ": " + WireError.identity(r.code()), w.payload());
+            refuse(w.topic(), path, r.code(), "the peer refused the write of " + path + ": " + WireError.identity(r.code()),
+                    w.payload());
         }
     }
 
-    /** The value text of a {@code …/set} payload: the payload itself, or the {@code value} of a JSON object. */
+    /**
+     * The largest {@code …/set} payload a vertex takes, checked before the payload is decoded or
+     * parsed: its longest value text ({@link ValueFormat#maxTextLength}), as JSON at worst six
+     * characters per character ({@code \u0000}), plus 64 for {@code {"value": …}} and spaces.
+     */
+    static int payloadBound(VertexSchema schema) {
+        return Math.min(MAX_SET_BYTES, ValueFormat.maxTextLength(schema) * 6 + 64);
+    }
+
+    /**
+     * The value text of a {@code …/set} payload: the payload itself, or the {@code value} of a JSON
+     * object (a number or a text).
+     *
+     * @throws IllegalArgumentException when it starts with {@code {} but is no JSON object with such a
+     *     {@code value}, with the one line to answer
+     */
     static String text(byte[] payload) {
         String s = new String(payload, StandardCharsets.UTF_8).strip();
         if (s.startsWith("{")) {
+            JsonNode n;
             try {
-                JsonNode n = ValueJson.JSON.readTree(s).get("value");
-                if (n != null && !n.isNull()) {
-                    return n.asText();
-                }
+                n = ValueJson.JSON.readTree(s);
             } catch (IOException e) {
-                return s; // not JSON after all: the parser says why
+                n = null;
             }
+            JsonNode v = n != null && n.isObject() ? n.get("value") : null;
+            if (v == null || !(v.isNumber() || v.isTextual())) {
+                throw new IllegalArgumentException("the payload starts with { but is not a JSON object with a number or text "
+                        + "\"value\"; send the value as text (23.5) or as {\"value\": 23.5}");
+            }
+            return v.asText();
         }
         return s;
     }
 
-    private void refuse(String path, int code, String message, byte[] payload) {
+    /** Answers the write request {@code setTopic} on its error topic ({@link Topics#setError}). */
+    private void refuse(String setTopic, String path, int code, String message, byte[] payload) {
         writesRefused.incrementAndGet();
         ObjectNode o = ValueJson.line(path);
         o.put("ok", false);
         o.put("error", WireError.identity(code));
         o.put("code", code);
         o.put("message", message);
-        o.put("request", new String(payload, StandardCharsets.UTF_8));
+        String request = new String(payload, 0, Math.min(payload.length, ECHO), StandardCharsets.UTF_8);
+        o.put("request", payload.length > ECHO ? request + "…" : request);
         o.put("publisher", topics.host());
-        outbox.offer(Outgoing.event(topics.state(path) + Topics.SET + Topics.ERROR, json(o)));
+        outbox.offer(Outgoing.event(Topics.setError(setTopic), json(o)));
     }
 
     private static byte[] json(ObjectNode o) {

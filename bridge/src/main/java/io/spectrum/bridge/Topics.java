@@ -5,8 +5,9 @@ package io.spectrum.bridge;
  * {@code /board1/sensor/temp} is {@code spectrum/<host>/board1/sensor/temp} (the path's first
  * segment is the board: a host mounts each board under its name; a board bridged directly names
  * itself by its first segment, e.g. {@code /board/temp}). Writes arrive on
- * {@code <state topic>/set}, their refusals leave on {@code <state topic>/set/error}; presence is
- * {@code spectrum/<host>/$online}.
+ * {@code <state topic>/set}, their refusals leave on {@code <set topic>/error}; presence is
+ * {@code spectrum/<host>/$online} for the bridge and {@code spectrum/<host>/<board>/$online} for each
+ * board (a path's first segment).
  */
 public final class Topics {
     public static final String ROOT = "spectrum";
@@ -50,12 +51,36 @@ public final class Topics {
         return prefix + "/" + ONLINE;
     }
 
-    /** The path a {@code …/set} topic writes, or null when {@code topic} is not one of this host's. */
+    /** The presence topic of a board (a path's first segment): {@code spectrum/<host>/<board>/$online}. */
+    public String boardOnline(String board) {
+        return prefix + "/" + board + "/" + ONLINE;
+    }
+
+    /**
+     * Whether {@code topic} is a write request to this host: under {@code spectrum/<host>/} and its
+     * last level is {@code set}, whatever stands between (a request naming no vertex is still one,
+     * and is refused on its {@link #setError} topic).
+     */
+    public boolean isSet(String topic) {
+        return topic.startsWith(prefix + "/") && topic.endsWith(SET);
+    }
+
+    /** Where the refusal of the write request {@code setTopic} is published: the set topic + {@code /error}. */
+    public static String setError(String setTopic) {
+        return setTopic + ERROR;
+    }
+
+    /**
+     * The path a {@code …/set} topic writes, or null when it names none: not one of this host's set
+     * topics, nothing between host and {@code set} ({@code spectrum/<host>/set}, {@code
+     * spectrum/<host>//set}), or an empty level ({@code spectrum/<host>/board1//led/set}).
+     */
     public String setPath(String topic) {
-        if (!topic.startsWith(prefix + "/") || !topic.endsWith(SET) || topic.length() <= prefix.length() + SET.length() + 1) {
+        if (!isSet(topic) || topic.length() <= prefix.length() + SET.length() + 1) {
             return null;
         }
-        return topic.substring(prefix.length(), topic.length() - SET.length());
+        String path = topic.substring(prefix.length(), topic.length() - SET.length());
+        return path.length() < 2 || path.contains("//") || path.endsWith("/") ? null : path;
     }
 
     /** The path of a state topic of any host: {@code spectrum/h/board1/temp} is {@code /h/board1/temp}; null otherwise. */

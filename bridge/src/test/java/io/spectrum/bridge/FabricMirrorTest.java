@@ -92,4 +92,14 @@ class FabricMirrorTest {
     void aBoundBelowOneIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> mirror(0));
     }
+
+    @Test
+    void aBoardsPresenceIsNoVertex_andAHugePayloadIsShownByItsSizeWithoutDecodingIt() {
+        mirror.take(msg("spectrum/lab/board1/$online", "false"));
+        assertTrue(mirror.hosts().stream().allMatch(h -> h.vertices().isEmpty()), mirror.hosts().toString());
+        String huge = "{\"value\":" + "9".repeat(2_000_000) + "}"; // anyone may publish under spectrum/
+        BrokerView.Value v = msg("spectrum/lab/board1/x", huge);
+        assertEquals("(2000010 bytes: over " + BrokerView.MAX_PAYLOAD + ", not shown)", v.json().get("value").asText());
+        assertEquals("/lab/board1/x", v.path());
+    }
 }

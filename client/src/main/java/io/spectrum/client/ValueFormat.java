@@ -107,21 +107,30 @@ public final class ValueFormat {
      */
     public static Parsed parse(String input, VertexSchema schema) {
         if (schema.type() == TlvType.NAME) {
-            byte[] utf8 = input.getBytes(StandardCharsets.UTF_8);
-            if (utf8.length > schema.maxSize()) {
-                return refuse("'" + input + "' is " + utf8.length + " bytes; the vertex holds text of at most "
+            long bytes = utf8Length(input); // counted, not encoded: over-long text is refused before it is copied
+            if (bytes > schema.maxSize()) {
+                return refuse(shown(input) + " is " + bytes + " bytes; the vertex holds text of at most "
                         + schema.maxSize() + " bytes");
             }
+            byte[] utf8 = input.getBytes(StandardCharsets.UTF_8);
             return new Parsed(Requests.build(w -> w.leaf(TlvType.NAME, utf8)), null);
         }
         if (schema.type() != TlvType.VALUE) {
             return refuse("the vertex holds a " + TlvType.name(schema.type())
                     + ", which has no text form; give a whole TLV with --hex");
         }
+        int bound = maxTextLength(schema);
+        if (input.length() > bound) { // before any matching or arithmetic: a 20 MB "number" costs nothing
+            return refuse(shown(input) + " is " + input.length() + " characters; a value of this vertex is written in at most "
+                    + bound + " (it holds " + holds(schema) + ")");
+        }
         String t = input.trim();
         BigDecimal number = number(t, schema);
         if (number == null) {
-            return refuse("'" + input + "' is not a number; the vertex holds " + holds(schema));
+            return refuse(shown(input) + " is not a number; the vertex holds " + holds(schema));
+        }
+        if (number.precision() - number.scale() > maxTextLength(schema)) {
+            return refuse(t + " is out of range; the vertex holds " + holds(schema)); // 1e9999: no 10,000-digit division
         }
         BigDecimal q = number.subtract(BigDecimal.valueOf(schema.offset()))
                 .divide(BigDecimal.valueOf(schema.scale()), MathContext.DECIMAL128);
@@ -139,10 +148,72 @@ public final class ValueFormat {
         return new Parsed(Requests.build(w -> w.value(bits, schema.width())), null);
     }
 
+    /**
+     * The longest text {@link #parse} reads for a vertex, checked before anything else: for a VALUE
+     * the widest number its width can hold, in its unit, with its decimals and the unit after it,
+     * plus {@link #NUMBER_SLACK} characters for a sign, spaces, trailing zeros or an exponent; for a
+     * NAME its declared size (a character is at least one byte); otherwise 0 (no text form).
+     */
+    public static int maxTextLength(VertexSchema s) {
+        if (s.type() == TlvType.NAME) {
+            return s.maxSize();
+        }
+        if (s.type() != TlvType.VALUE) {
+            return 0;
+        }
+        BigInteger lo = s.signed() ? BigInteger.ONE.shiftLeft(8 * s.width() - 1).negate() : BigInteger.ZERO;
+        BigInteger hi = s.signed() ? BigInteger.ONE.shiftLeft(8 * s.width() - 1).subtract(BigInteger.ONE)
+                : BigInteger.ONE.shiftLeft(8 * s.width()).subtract(BigInteger.ONE);
+        int widest = Math.max(inUnit(s, lo).toPlainString().length(), inUnit(s, hi).toPlainString().length());
+        int unit = Math.max(s.unitSymbol().length(), s.unit() == null ? 0 : s.unit().length());
+        return widest + unit + NUMBER_SLACK;
+    }
+
+    /** Characters a number may take beyond its widest plain form (see {@link #maxTextLength}). */
+    public static final int NUMBER_SLACK = 24;
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
+    /** An input as a refusal quotes it: in quotes, at most 40 characters of it. */
+    static String shown(String input) {
+        return "'" + (input.length() <= 40 ? input : input.substring(0, 40) + "…") + "'";
+    }
+
+    /** The smallest value the vertex takes, in its unit (its declared minimum, else its width's). */
+    public static BigDecimal lowest(VertexSchema s) {
+        return inUnit(s, min(s));
+    }
+
+    /** The largest value the vertex takes, in its unit (its declared maximum, else its width's). */
+    public static BigDecimal highest(VertexSchema s) {
+        return inUnit(s, max(s));
+    }
+
+    /** The step between two values of the vertex, in its unit (its scale): {@code 0.01}, {@code 1}. */
+    public static BigDecimal step(VertexSchema s) {
+        return BigDecimal.valueOf(s.scale()).stripTrailingZeros();
+    }
+
     /** "a number from 0 to 1", "a number from -327.68 to 327.67 °C in steps of 0.01". */
     public static String holds(VertexSchema s) {
         String unit = s.unitSymbol().isEmpty() ? "" : " " + s.unitSymbol();
-        BigDecimal step = BigDecimal.valueOf(s.scale()).stripTrailingZeros();
+        BigDecimal step = step(s);
         return "a number from " + inUnit(s, min(s)).toPlainString() + " to " + inUnit(s, max(s)).toPlainString() + unit
                 + (step.compareTo(BigDecimal.ONE) == 0 ? "" : " in steps of " + step.toPlainString());
     }

@@ -86,4 +86,24 @@ class ValueFormatTest {
                     || ValueFormat.parse(bad, LED).reason().contains("out of range"), bad);
         }
     }
+
+    @Test
+    void anOverLongNumberIsRefusedByItsLengthBeforeAnyArithmetic() {
+        String digits = "9".repeat(200_000); // the bridge stalled for 50 s on 2,000,000 of these in BigDecimal(String)
+        for (VertexSchema s : new VertexSchema[] {LED, TEMP, U64, HUMIDITY}) {
+            ValueFormat.Parsed p = ValueFormat.parse(digits, s);
+            assertFalse(p.ok());
+            assertTrue(p.reason().contains("is 200000 characters; a value of this vertex is written in at most "
+                    + ValueFormat.maxTextLength(s)), p.reason().substring(0, Math.min(200, p.reason().length())));
+            assertTrue(p.reason().length() < 200, "the refusal quotes 40 characters of the input, not all of it");
+        }
+        assertEquals(3 + ValueFormat.NUMBER_SLACK, ValueFormat.maxTextLength(U8), "255: three characters");
+        assertEquals(7 + 3 + ValueFormat.NUMBER_SLACK, ValueFormat.maxTextLength(TEMP), "-327.68 and Cel (°C is shorter)");
+        assertEquals(20 + ValueFormat.NUMBER_SLACK, ValueFormat.maxTextLength(U64));
+        assertEquals("1e9999 is out of range; the vertex holds a number from 0 to 1", ValueFormat.parse("1e9999", LED).reason());
+        assertTrue(ValueFormat.parse("0.50000000000000000000 °C", TEMP).ok(), "trailing zeros within the slack are fine");
+        String text = "x".repeat(2_000_000);
+        assertTrue(ValueFormat.parse(text, NAME).reason().startsWith("'xxxx"), "a NAME is refused by its byte count");
+        assertTrue(ValueFormat.parse(text, NAME).reason().length() < 200);
+    }
 }

@@ -6,49 +6,34 @@ import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wide.WideNode;
-import org.eclipse.paho.mqttv5.client.IMqttMessageListener;
-import org.eclipse.paho.mqttv5.client.MqttClient;
-import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
-import org.eclipse.paho.mqttv5.common.MqttMessage;
-import org.eclipse.paho.mqttv5.common.MqttSubscription;
-import org.eclipse.paho.mqttv5.common.packet.UserProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Stale marking and purge follow the node into a real Mosquitto: a host (WideNode, a 2 s stale
- * grace) mounts an emulated board over UDP loopback and the bridge dials the host's client
- * listener, as {@code spectrum host --mqtt} does. When the board goes away the host marks its
- * vertices stale and tells its stamped subscribers at once, so the retained topic is republished
- * with {@code "stale": true} (user property {@code stale} = true) without any later delivery; when
- * the grace runs out the host purges them and its delete notice clears the retained message.
+ * A board behind a host that goes away, into a real Mosquitto: a host (WideNode, a 2 s stale grace)
+ * mounts an emulated board over UDP loopback and the bridge dials the host's client listener, as
+ * {@code spectrum host --mqtt} does. When the board goes away the host marks its vertices stale and
+ * tells its stamped subscribers at once, so the retained topic is republished with
+ * {@code "stale": true} and a reason (user property {@code stale} = true) and the board's own
+ * {@code $online} turns false while the bridge's stays true; when the grace runs out and the host
+ * deletes the values, the bridge keeps each declared value retained, stale with its reason, never an
+ * empty payload. A board that comes back on the same port is {@code $online} true again.
  */
 class StaleAndPurgeTest {
     private static final String COUNTER = "spectrum/lab/board1/board/counter";
+    private static final String BOARD_ONLINE = "spectrum/lab/board1/$online";
     private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final List<AutoCloseable> closing = new ArrayList<>();
-
-    /** One message as the subscriber saw it. */
-    private record Seen(String topic, String payload, boolean retained, Map<String, String> props, long atNanos) {
-        boolean stale() {
-            return payload.contains("\"stale\":true");
-        }
-    }
 
     @AfterEach
     void closeAll() throws Exception {
@@ -58,7 +43,7 @@ class StaleAndPurgeTest {
     }
 
     @Test
-    void aBoardThatGoesAwayIsRepublishedStale_andItsRetainedTopicsAreClearedAfterThePurge() throws Exception {
+    void aBoardThatGoesAwayIsUnavailable_itsValuesStayRetainedStaleWithAReason_andItIsAvailableWhenBack() throws Exception {
         Mosquitto broker = Mosquitto.start();
         closing.add(broker);
         int[] boardPort = new int[1];
@@ -77,61 +62,53 @@ class StaleAndPurgeTest {
         MqttBridge bridge = MqttBridge.start(Fabric.client(clients.localAddress().getPort()), broker.address(),
                 new BridgeOptions().host("lab"), n -> { });
         closing.add(bridge);
+        Watch w = new Watch(broker, "test-stale", "spectrum/lab/#");
+        closing.add(w);
+        List<Watch.Seen> seen = w.seen();
 
-        List<Seen> seen = new CopyOnWriteArrayList<>();
-        MqttClient sub = new MqttClient(broker.address().serverUri(), "test-stale", new MemoryPersistence());
-        sub.connect();
-        closing.add(() -> {
-            sub.disconnect();
-            sub.close();
-        });
-        sub.subscribe(new MqttSubscription[] {new MqttSubscription("spectrum/lab/#", 1)},
-                new IMqttMessageListener[] {(t, m) -> seen.add(seen(t, m))}); // the array form (see MqttBridgeTest)
-
-        Seen fresh = await(seen, s -> s.topic().equals(COUNTER) && s.payload().contains("\"seq\":")
+        Watch.Seen fresh = w.await(s -> s.topic().equals(COUNTER) && s.payload().contains("\"seq\":")
                 && !s.payload().contains("\"seq\":null") && !s.stale(), "a fresh stamped counter"); // a delivery, not the walk
         assertEquals("false", fresh.props().get("stale"), fresh.toString());
+        w.await(s -> s.topic().equals(BOARD_ONLINE) && s.payload().equals("true"), "board1 available");
 
         board.close(); // the board goes away: the host's link to it falls silent, the host's liveness says down
-        Seen stale = await(seen, s -> s.topic().equals(COUNTER) && s.stale(), "the counter republished stale");
+        Watch.Seen stale = w.await(s -> s.topic().equals(COUNTER) && s.stale(), "the counter republished stale");
         assertEquals("true", stale.props().get("stale"), "the MQTT 5 user property says stale too: " + stale);
-        assertFalse(stale.payload().isEmpty());
+        assertTrue(stale.payload().contains("\"reason\":\"" + PeerSide.STALE_AT_NODE + "\""), stale.payload());
+        Watch.Seen down = w.await(s -> s.topic().equals(BOARD_ONLINE) && s.payload().equals("false"), "board1 unavailable");
+        assertTrue(down.retained() || seen.indexOf(down) > 0, down.toString());
+        assertEquals("true", last(seen, "spectrum/lab/$online").payload(), "the bridge itself stays available");
+
+        // past the grace: the host deletes what it held for the board (or keeps it); the bridge keeps it either way
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * GRACE_NANOS) + 1_000);
+        assertFalse(seen.stream().anyMatch(s -> s.topic().startsWith("spectrum/lab/board1/") && s.payload().isEmpty()),
+                "no retained message of board1 was emptied: " + seen.stream().filter(s -> s.payload().isEmpty()).toList());
         try (BrokerView late = BrokerView.open(broker.address(), COUNTER)) {
             BrokerView.Value first = late.next(10_000);
-            assertTrue(first != null && first.retained() && first.json().get("stale").asBoolean(),
-                    "a late subscriber gets the retained stale value: " + first);
+            assertTrue(first != null && first.retained() && first.json().get("stale").asBoolean()
+                    && first.json().get("reason").isTextual(), "a late subscriber gets the kept value, stale, with a reason: "
+                    + (first == null ? null : first.json()));
         }
 
-        Seen cleared = await(seen, s -> s.topic().equals(COUNTER) && s.payload().isEmpty(), "the counter's retained message cleared");
-        assertTrue(cleared.atNanos() - stale.atNanos() >= GRACE_NANOS / 2,
-                "cleared by the purge after the grace, not at once: " + (cleared.atNanos() - stale.atNanos()) / 1_000_000 + " ms");
-        try (BrokerView late = BrokerView.open(broker.address(), "spectrum/lab/board1/#")) {
-            BrokerView.Value first = late.next(1_500);
-            assertEquals(null, first, "after the purge the broker retains nothing of board1");
-        }
+        int mark = seen.size();
+        Board back = new Board("b1", 50);
+        closing.add(back);
+        back.attach(UdpLink.listen(1, new InetSocketAddress("127.0.0.1", boardPort[0]), new UdpLinkConfig(), SystemClock.INSTANCE));
+        back.start();
+        w.await(s -> seen.indexOf(s) >= mark && s.topic().equals(BOARD_ONLINE) && s.payload().equals("true"),
+                "board1 available again");
+        w.await(s -> seen.indexOf(s) >= mark && s.topic().equals(COUNTER) && !s.stale() && !s.payload().isEmpty(),
+                "a fresh counter again");
     }
 
-    private static Seen seen(String topic, MqttMessage m) {
-        java.util.HashMap<String, String> props = new java.util.HashMap<>();
-        if (m.getProperties() != null && m.getProperties().getUserProperties() != null) {
-            for (UserProperty u : m.getProperties().getUserProperties()) {
-                props.put(u.getKey(), u.getValue());
+    private static Watch.Seen last(List<Watch.Seen> seen, String topic) {
+        Watch.Seen found = null;
+        for (Watch.Seen s : seen) {
+            if (s.topic().equals(topic)) {
+                found = s;
             }
         }
-        return new Seen(topic, new String(m.getPayload(), StandardCharsets.UTF_8), m.isRetained(), props, System.nanoTime());
-    }
-
-    private static Seen await(List<Seen> seen, Predicate<Seen> p, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            for (Seen s : seen) {
-                if (p.test(s)) {
-                    return s;
-                }
-            }
-            Thread.sleep(20);
-        }
-        fail(what + " did not happen within 30 s; seen: " + seen.stream().filter(s -> s.topic().equals(COUNTER)).toList());
-        return null;
+        assertTrue(found != null, "nothing on " + topic);
+        return found;
     }
 }
