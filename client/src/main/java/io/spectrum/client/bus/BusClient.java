@@ -103,6 +103,8 @@ public final class BusClient implements AutoCloseable {
             c.storeId = hello.string("storeId", null);
             String root = hello.string("storeRoot", null);
             c.storeRoot = root == null ? null : Path.of(root);
+            // the bus closes a connection silent for its idle timeout: ping at a third of it
+            c.io.keepalive(hello.u64("idleTimeoutMs", 0) / 3);
         } catch (BusException e) {
             c.close();
             throw e;

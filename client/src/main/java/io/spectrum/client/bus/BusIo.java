@@ -2,6 +2,8 @@ package io.spectrum.client.bus;
 
 import io.spectrum.wire.BusError;
 import io.spectrum.client.Transport;
+import io.spectrum.time.Clock;
+import io.spectrum.time.SystemClock;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusFrames;
@@ -36,6 +38,10 @@ final class BusIo implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile BusException lost;
+    private final Clock clock = SystemClock.INSTANCE;
+    /** Send a {@code bus.ping} when nothing was sent for this long (0: never); see {@link #keepalive}. */
+    private volatile long keepaliveNanos;
+    private long sentAt;
 
     BusIo(Transport transport, String route, Consumer<BusFrames.Decoded> events, String threadName) {
         this.transport = transport;
@@ -61,6 +67,15 @@ final class BusIo implements AutoCloseable {
         return f;
     }
 
+    /**
+     * Keeps the connection from the bus's idle timeout: a {@code bus.ping} goes whenever nothing else
+     * was sent for {@code periodMillis} (0: never). Its reply is not waited for.
+     */
+    void keepalive(long periodMillis) {
+        keepaliveNanos = Math.max(0, periodMillis) * 1_000_000L;
+        LockSupport.unpark(thread);
+    }
+
     /** Marks the connection lost: every waiting request fails with {@code why}. */
     void lose(BusException why) {
         lost = why;
@@ -77,15 +92,21 @@ final class BusIo implements AutoCloseable {
     private void run() {
         Transport.Sink sink = this::onFrame;
         int idle = 0;
+        sentAt = clock.nanoTime();
         while (running) {
             int work = 0;
             byte[] f;
+            long keepalive = keepaliveNanos;
+            if (keepalive > 0 && lost == null && outbound.isEmpty() && clock.nanoTime() - sentAt >= keepalive) {
+                request("bus.ping", BusFields.of()).exceptionally(e -> null);
+            }
             while ((f = outbound.peek()) != null) {
                 int rc = transport.send(f, 0, f.length);
                 if (rc == WireError.FLOW_BACKPRESSURE) {
                     break; // the link's lane is full: try again on the next turn
                 }
                 outbound.poll();
+                sentAt = clock.nanoTime();
                 work++;
                 if (rc == WireError.TRANSPORT_DOWN) {
                     lose(new BusException(BusError.ROUTER_LOST, "the link to the bus is down"));

@@ -27,6 +27,7 @@ public final class BusLimits {
     final long maxBoundedQueuedBytesPerClient;
     final int controlLaneFrames;
     final int topicFrameEvery;
+    final long idleTimeoutMillis;
 
     private BusLimits(Builder b) {
         maxClients = b.maxClients;
@@ -47,6 +48,7 @@ public final class BusLimits {
         maxBoundedQueuedBytesPerClient = b.maxBoundedQueuedBytesPerClient;
         controlLaneFrames = b.controlLaneFrames;
         topicFrameEvery = b.topicFrameEvery;
+        idleTimeoutMillis = b.idleTimeoutMillis;
     }
 
     /** The Flybus defaults (64 clients, 256 services, 512 topics, 128/1024 subscriptions, …). */
@@ -81,6 +83,12 @@ public final class BusLimits {
     public int controlLaneFrames() { return controlLaneFrames; }
     /** After this many consecutive control/RPC frames, one topic frame goes first. */
     public int topicFrameEvery() { return topicFrameEvery; }
+    /**
+     * A connection that sends nothing for this long is closed ({@code connection.closing{IDLE_TIMEOUT}})
+     * and its table entry freed; 0: never. Any request counts, {@code bus.ping} included, which a
+     * {@code BusClient} sends on its own at a third of this (the hello reply tells it the value).
+     */
+    public long idleTimeoutMillis() { return idleTimeoutMillis; }
 
     /** Sets each bound; {@link #build()} validates them together. */
     public static final class Builder {
@@ -102,6 +110,7 @@ public final class BusLimits {
         private long maxBoundedQueuedBytesPerClient = 1L << 20;
         private int controlLaneFrames = 128;
         private int topicFrameEvery = 16;
+        private long idleTimeoutMillis = 60_000;
 
         private Builder() {
         }
@@ -124,11 +133,12 @@ public final class BusLimits {
         public Builder maxBoundedQueuedBytesPerClient(long v) { maxBoundedQueuedBytesPerClient = v; return this; }
         public Builder controlLaneFrames(int v) { controlLaneFrames = v; return this; }
         public Builder topicFrameEvery(int v) { topicFrameEvery = v; return this; }
+        public Builder idleTimeoutMillis(long v) { idleTimeoutMillis = v; return this; }
 
         /**
          * @throws IllegalArgumentException for a count below 1, a queue/credit cap outside
          *     1..65535, an RPC owner reserve that leaves no ordinary owner, an envelope limit
-         *     below 1 KiB, or a negative byte quota
+         *     below 1 KiB, a negative byte quota, or an idle timeout outside 0 / 100 ms..1 day
          */
         public BusLimits build() {
             positive("maxClients", maxClients);
@@ -150,6 +160,10 @@ public final class BusLimits {
             }
             if (maxEnvelopeBytes < 1024) {
                 throw new IllegalArgumentException("maxEnvelopeBytes must be at least 1024");
+            }
+            if (idleTimeoutMillis != 0 && (idleTimeoutMillis < 100 || idleTimeoutMillis > 86_400_000L)) {
+                throw new IllegalArgumentException("idleTimeoutMillis must be 0 (never) or 100..86400000, got "
+                        + idleTimeoutMillis);
             }
             if (maxRetainedBytes < 0 || maxBoundedQueuedBytesPerClient < 0) {
                 throw new IllegalArgumentException("byte quotas must not be negative");

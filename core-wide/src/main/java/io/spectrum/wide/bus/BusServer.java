@@ -59,6 +59,10 @@ public final class BusServer implements FrameHandler, PeerListener {
     private static final class Conn {
         final Link link;
         final int peer;
+        /** The link's generation of {@link #peer} when this connection began: a later holder differs. */
+        final long generation;
+        /** When the peer last sent a frame (the bus's clock): the idle timeout counts from here. */
+        long heardAt;
         BusConnection bus;
         /** A message the link had no room for: sent before any other. */
         byte[] held;
@@ -68,9 +72,11 @@ public final class BusServer implements FrameHandler, PeerListener {
         /** Frames that arrived while {@link #sealing}, in order. */
         final ArrayDeque<byte[]> parked = new ArrayDeque<>();
 
-        Conn(Link link, int peer) {
+        Conn(Link link, int peer, long generation, long now) {
             this.link = link;
             this.peer = peer;
+            this.generation = generation;
+            this.heardAt = now;
         }
     }
 
@@ -166,6 +172,7 @@ public final class BusServer implements FrameHandler, PeerListener {
             work += l.poll(this, FRAMES_PER_POLL);
         }
         work += finishSeals();
+        work += expireIdle();
         for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
             Conn c = it.next();
             if (!pullOnly) {
@@ -175,12 +182,41 @@ public final class BusServer implements FrameHandler, PeerListener {
             // asked for) and its seal, if one runs, is answered
             if (c.bus != null && !c.bus.isOpen() && c.held == null && !c.bus.hasOutbound() && c.sealing == null) {
                 it.remove();
-                if (c.link instanceof InProcessLink ipl) {
-                    ipl.disconnect(c.peer);
-                }
+                c.link.disconnect(c.peer);
             }
         }
         return work;
+    }
+
+    /**
+     * Closes the connections that sent nothing for {@link BusLimits#idleTimeoutMillis()}: an open
+     * bus connection gets {@code connection.closing{IDLE_TIMEOUT}} (then goes as any closed one), a
+     * peer that never sent a request is disconnected from its link at once. A connection whose seal
+     * runs is waiting for the bus, not idle.
+     */
+    private int expireIdle() {
+        long timeout = bus.limits.idleTimeoutMillis() * 1_000_000L;
+        if (timeout <= 0 || conns.isEmpty()) {
+            return 0;
+        }
+        long now = bus.clock.nanoTime();
+        int n = 0;
+        for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
+            Conn c = it.next();
+            if (c.sealing != null || now - c.heardAt < timeout) {
+                continue;
+            }
+            if (c.bus == null) {
+                it.remove();
+                c.link.disconnect(c.peer);
+                n++;
+            } else if (c.bus.isOpen()) {
+                bus.close(c.bus, BusError.IDLE_TIMEOUT, "nothing sent for " + bus.limits.idleTimeoutMillis()
+                        + " ms (a client sends bus.ping to stay)");
+                n++;
+            }
+        }
+        return n;
     }
 
     private static long key(Link l, int peer) {
@@ -189,17 +225,41 @@ public final class BusServer implements FrameHandler, PeerListener {
 
     @Override
     public void onPeerUp(Link link, int peer) {
-        conns.computeIfAbsent(key(link, peer), k -> new Conn(link, peer));
+        conn(link, peer);
+    }
+
+    /**
+     * The connection of the peer's current holder: one kept for an earlier holder of the same handle
+     * (another generation) is closed first, so nothing an old holder had is reached through the handle.
+     */
+    private Conn conn(Link link, int peer) {
+        long k = key(link, peer);
+        long generation = link.peerGeneration(peer);
+        Conn c = conns.get(k);
+        if (c != null && c.generation != generation) {
+            conns.remove(k);
+            gone(c);
+            c = null;
+        }
+        if (c == null) {
+            c = new Conn(link, peer, generation, bus.clock.nanoTime());
+            conns.put(k, c);
+        }
+        return c;
     }
 
     @Override
     public void onPeerDown(Link link, int peer) {
         Conn c = conns.remove(key(link, peer));
         if (c != null) {
-            c.parked.clear();
-            if (c.bus != null) {
-                c.bus.close();
-            }
+            gone(c);
+        }
+    }
+
+    private static void gone(Conn c) {
+        c.parked.clear();
+        if (c.bus != null) {
+            c.bus.close();
         }
     }
 
@@ -214,7 +274,8 @@ public final class BusServer implements FrameHandler, PeerListener {
 
     @Override
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
-        Conn c = conns.computeIfAbsent(key(link, peer), k -> new Conn(link, peer));
+        Conn c = conn(link, peer);
+        c.heardAt = bus.clock.nanoTime();
         if (c.sealing != null) {
             park(c, buf, off, len);
             return;
@@ -362,8 +423,12 @@ public final class BusServer implements FrameHandler, PeerListener {
                 f.allowOnly();
                 ClientIdentity id = b.identity();
                 return BusFields.of().put("clientId", id.clientId()).put("clientIncarnation", id.incarnation())
-                        .put("anonymous", id.anonymous()).put("storeRoot", storeRoot).put("storeId", storeId);
+                        .put("anonymous", id.anonymous()).put("storeRoot", storeRoot).put("storeId", storeId)
+                        .put("idleTimeoutMs", bus.limits.idleTimeoutMillis());
             }
+            case "bus.ping":
+                f.allowOnly();
+                return BusFields.of();
             case "topic.declare": {
                 f.allowOnly("name", "retained");
                 Retention r = Retention.byWireName(f.string("retained"));
