@@ -32,7 +32,7 @@ final class BusIo implements AutoCloseable {
     private final Transport transport;
     private final String route;
     private final Consumer<BusFrames.Decoded> events;
-    private final ConcurrentLinkedQueue<byte[]> outbound = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Out> outbound = new ConcurrentLinkedQueue<>();
     private final Map<Long, CompletableFuture<BusFrames.Decoded>> pending = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
     private final Thread thread;
@@ -42,6 +42,10 @@ final class BusIo implements AutoCloseable {
     /** Send a {@code bus.ping} when nothing was sent for this long (0: never); see {@link #keepalive}. */
     private volatile long keepaliveNanos;
     private long sentAt;
+
+    /** A request frame waiting for the transport, and its number (its future in {@link #pending}). */
+    private record Out(long n, byte[] frame) {
+    }
 
     BusIo(Transport transport, String route, Consumer<BusFrames.Decoded> events, String threadName) {
         this.transport = transport;
@@ -62,7 +66,7 @@ final class BusIo implements AutoCloseable {
         }
         long n = requests.incrementAndGet();
         pending.put(n, f);
-        outbound.add(BusFrames.request(command, route + "/r/" + n, body));
+        outbound.add(new Out(n, BusFrames.request(command, route + "/r/" + n, body)));
         LockSupport.unpark(thread);
         return f;
     }
@@ -100,12 +104,21 @@ final class BusIo implements AutoCloseable {
             if (keepalive > 0 && lost == null && outbound.isEmpty() && clock.nanoTime() - sentAt >= keepalive) {
                 request("bus.ping", BusFields.of()).exceptionally(e -> null);
             }
-            while ((f = outbound.peek()) != null) {
+            for (Out o; (o = outbound.peek()) != null; ) {
+                f = o.frame;
                 int rc = transport.send(f, 0, f.length);
                 if (rc == WireError.FLOW_BACKPRESSURE) {
                     break; // the link's lane is full: try again on the next turn
                 }
                 outbound.poll();
+                if (rc == WireError.FRAME_INVALID) {
+                    CompletableFuture<BusFrames.Decoded> p = pending.remove(o.n);
+                    if (p != null) {
+                        p.completeExceptionally(new BusException(BusError.INVALID_ENVELOPE, "a request of " + f.length
+                                + " bytes is over the bus link's frame limit (docs/bus.md, \"Limits\")"));
+                    }
+                    continue;
+                }
                 sentAt = clock.nanoTime();
                 work++;
                 if (rc == WireError.TRANSPORT_DOWN) {

@@ -53,6 +53,8 @@ public final class BusServer implements FrameHandler, PeerListener {
     /** Seal jobs that have run, from the sealer's threads (one entry per job). */
     private final ConcurrentLinkedQueue<Parked> sealsDone = new ConcurrentLinkedQueue<>();
     private long framesRefused;
+    /** Bytes of the frames parked behind running seals, over every connection ({@link BusLimits#maxReceiveBytes()}). */
+    private long parkedBytes;
     private boolean pullOnly;
 
     /** One peer of one link and its bus connection (opened by its first request). */
@@ -256,10 +258,38 @@ public final class BusServer implements FrameHandler, PeerListener {
         }
     }
 
-    private static void gone(Conn c) {
-        c.parked.clear();
+    private void gone(Conn c) {
+        dropParked(c);
         if (c.bus != null) {
             c.bus.close();
+        }
+    }
+
+    private void dropParked(Conn c) {
+        for (byte[] f : c.parked) {
+            parkedBytes -= f.length;
+        }
+        c.parked.clear();
+    }
+
+    private byte[] unpark(Conn c) {
+        byte[] f = c.parked.poll();
+        if (f != null) {
+            parkedBytes -= f.length;
+        }
+        return f;
+    }
+
+    /** Answers a request frame the bus will not run with {@code code} (a frame that is no request is only counted). */
+    private void refuse(Conn c, byte[] buf, int off, int len, BusError code, String message) {
+        framesRefused++;
+        try {
+            BusFrames.Decoded d = BusFrames.decode(buf, off, len);
+            if (!d.isReply() && d.command() != null) {
+                send(c, BusFrames.error(d, new BusException(code, message)), Lane.CONTROL);
+            }
+        } catch (BusException notARequest) {
+            // counted above
         }
     }
 
@@ -276,6 +306,11 @@ public final class BusServer implements FrameHandler, PeerListener {
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
         Conn c = conn(link, peer);
         c.heardAt = bus.clock.nanoTime();
+        if (len > bus.limits.maxFrameBytes()) {
+            refuse(c, buf, off, len, BusError.INVALID_ENVELOPE, "a frame of " + len + " bytes is over the bus's frame limit "
+                    + bus.limits.maxFrameBytes() + " (maxEnvelopeBytes + " + BusLimits.REQUEST_HEADROOM + ")");
+            return;
+        }
         if (c.sealing != null) {
             park(c, buf, off, len);
             return;
@@ -287,16 +322,23 @@ public final class BusServer implements FrameHandler, PeerListener {
     private void park(Conn c, byte[] buf, int off, int len) {
         if (c.parked.size() >= MAX_PARKED_FRAMES) {
             framesRefused++;
-            c.parked.clear();
+            dropParked(c);
             if (c.bus != null && c.bus.isOpen()) {
                 bus.close(c.bus, BusError.BACKPRESSURE, "more than " + MAX_PARKED_FRAMES
                         + " requests while a seal runs");
             }
             return;
         }
+        if (parkedBytes + len > bus.limits.maxReceiveBytes()) {
+            // the bus's receive budget is spent: this request is refused, those waiting stay
+            refuse(c, buf, off, len, BusError.BACKPRESSURE, "the bus holds " + parkedBytes + " bytes of requests waiting "
+                    + "for seals (maxReceiveBytes " + bus.limits.maxReceiveBytes() + "): send it again after this seal");
+            return;
+        }
         byte[] copy = new byte[len];
         System.arraycopy(buf, off, copy, 0, len);
         c.parked.add(copy);
+        parkedBytes += len;
     }
 
     /** Runs one request frame and answers it, unless it parks the connection on seal jobs. */
@@ -392,12 +434,12 @@ public final class BusServer implements FrameHandler, PeerListener {
             }
             byte[] reply = answer(c, d, p.seals);
             if (conns.get(key(c.link, c.peer)) != c) {
-                c.parked.clear();
+                dropParked(c);
                 continue;
             }
             send(c, reply, Lane.CONTROL);
             while (c.sealing == null && !c.parked.isEmpty()) {
-                byte[] f = c.parked.poll();
+                byte[] f = unpark(c);
                 handle(c, f, 0, f.length);
             }
         }
@@ -517,7 +559,7 @@ public final class BusServer implements FrameHandler, PeerListener {
                     out.add(BusFields.of().put("name", i.name()).put("serviceIncarnation", i.serviceIncarnation())
                             .put("holder", i.holder()).put("queued", i.queued()).put("inFlight", i.inFlight()));
                 }
-                return BusFields.of().putRecords("services", out);
+                return fitted("services", out);
             }
             case "artifact.list": {
                 f.allowOnly();
@@ -526,7 +568,7 @@ public final class BusServer implements FrameHandler, PeerListener {
                     out.add(BusFields.of().putRecord("ref", BusWire.ref(i.ref())).put("contentType", i.contentType())
                             .put("roots", i.roots()).putStrings("retainedBy", i.retainedBy()));
                 }
-                return BusFields.of().putRecords("artifacts", out);
+                return fitted("artifacts", out);
             }
             case "bus.stats":
                 f.allowOnly();
@@ -534,6 +576,36 @@ public final class BusServer implements FrameHandler, PeerListener {
             default:
                 throw new BusException(BusError.INVALID_ENVELOPE, "no bus command '" + command + "'");
         }
+    }
+
+    /**
+     * A list reply that fits the envelope limit (so its frame fits the frame limit): the first
+     * records that fit, and {@code truncated: true} when some were left out.
+     */
+    private BusFields fitted(String key, List<BusFields> records) {
+        int limit = bus.limits.maxEnvelopeBytes();
+        if (listSize(key, records, records.size()) <= limit) {
+            return BusFields.of().putRecords(key, records);
+        }
+        int lo = 0;
+        int hi = records.size() - 1;
+        while (lo < hi) { // the most records that fit with the truncated flag
+            int mid = (lo + hi + 1) >>> 1;
+            if (listSize(key, records, mid) <= limit) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return BusFields.of().putRecords(key, records.subList(0, lo)).put("truncated", true);
+    }
+
+    private static long listSize(String key, List<BusFields> records, int n) {
+        BusFields f = BusFields.of().putRecords(key, records.subList(0, n));
+        if (n < records.size()) {
+            f.put("truncated", true);
+        }
+        return BusFrames.eventSize(key, f);
     }
 
     private static int count(BusFields f, String key) throws BusException {

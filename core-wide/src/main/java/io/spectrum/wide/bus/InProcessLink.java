@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@link #send}) runs on the bus's thread; each end on its client's thread.
  */
 public final class InProcessLink implements Link {
-    private static final int MAX_FRAME = 4 << 20;
     /** Ends connected at once; one more is handed out closed. */
     static final int MAX_ENDS = 1 << 16;
     private final int id;
@@ -31,20 +30,36 @@ public final class InProcessLink implements Link {
     private final Map<Integer, End> ends = new ConcurrentHashMap<>();
     /** Guarded by itself: ends are made on clients' threads and freed on the bus's. */
     private final PeerHandles handles;
+    private final int maxFrame;
+    /** Bytes sent by ends and not yet polled by the bus, bounded by {@link #maxInbound}. */
+    private final java.util.concurrent.atomic.AtomicLong inboundBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final long maxInbound;
     private volatile boolean closed;
     private PeerListener listener;
 
     private record Inbound(End from, byte[] frame) {
     }
 
+    /** A link sized by the default {@link BusLimits}. */
     public InProcessLink(int id) {
-        this(id, MAX_ENDS);
+        this(id, MAX_ENDS, BusLimits.defaults());
     }
 
-    /** A link with at most {@code maxEnds} ends connected at once (tests of handle reuse). */
-    InProcessLink(int id, int maxEnds) {
+    /**
+     * A link with at most {@code maxEnds} ends connected at once, carrying frames up to
+     * {@link BusLimits#maxFrameBytes()} and holding at most {@link BusLimits#maxReceiveBytes()} of
+     * frames the bus has not polled yet (over all ends).
+     */
+    InProcessLink(int id, int maxEnds, BusLimits limits) {
         this.id = id;
         this.handles = new PeerHandles(maxEnds);
+        this.maxFrame = limits.maxFrameBytes();
+        this.maxInbound = limits.maxReceiveBytes();
+    }
+
+    /** As {@link #InProcessLink(int, int, BusLimits)} with default limits (tests of handle reuse). */
+    InProcessLink(int id, int maxEnds) {
+        this(id, maxEnds, BusLimits.defaults());
     }
 
     /**
@@ -108,10 +123,21 @@ public final class InProcessLink implements Link {
             return generation;
         }
 
-        /** Sends one frame to the bus (copied); TRANSPORT_DOWN once closed. */
+        /**
+         * Sends one frame to the bus (copied); TRANSPORT_DOWN once closed, FRAME_INVALID above the
+         * bus's frame limit, FLOW_BACKPRESSURE while the frames waiting for the bus fill its receive
+         * budget (nothing is queued: send it again later).
+         */
         public int send(byte[] buf, int off, int len) {
             if (!open || closed) {
                 return WireError.TRANSPORT_DOWN;
+            }
+            if (len > maxFrame) {
+                return WireError.FRAME_INVALID;
+            }
+            if (inboundBytes.addAndGet(len) > maxInbound) {
+                inboundBytes.addAndGet(-len);
+                return WireError.FLOW_BACKPRESSURE;
             }
             byte[] copy = new byte[len];
             System.arraycopy(buf, off, copy, 0, len);
@@ -174,6 +200,7 @@ public final class InProcessLink implements Link {
         int n = 0;
         Inbound in;
         while (n < maxFrames && (in = inbound.poll()) != null) {
+            inboundBytes.addAndGet(-in.frame.length);
             if (!current(in.from)) {
                 stats.droppedInvalid++; // sent by an end that has gone: never its handle's next holder's
                 continue;
@@ -223,7 +250,7 @@ public final class InProcessLink implements Link {
 
     @Override
     public int maxFrame() {
-        return MAX_FRAME;
+        return maxFrame;
     }
 
     @Override
