@@ -64,6 +64,23 @@ public interface Link {
     default void setLivenessProbe(LivenessProbe probe) {
     }
 
+    /**
+     * The generation of {@code peer}'s current holder: a link that gives a handle to a new peer
+     * after the old one went ({@link PeerHandles}) gives it a higher generation, so state kept per
+     * handle can tell an old holder from the new one. 0 for a link that does not count them.
+     */
+    default long peerGeneration(int peer) {
+        return 0;
+    }
+
+    /**
+     * Closes this side of {@code peer} (a server dropping one client: its table entry and handle
+     * are freed). The listener may still be told the peer is down; the caller knows already. A
+     * link without per-peer connections ignores it.
+     */
+    default void disconnect(int peer) {
+    }
+
     /** True while the link considers {@code peer} alive (heard from within its timeout). */
     default boolean isPeerUp(int peer) {
         return false;

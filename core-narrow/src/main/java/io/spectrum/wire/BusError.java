@@ -38,7 +38,9 @@ public enum BusError {
     /** Publish, subscribe or clear of a topic that was never declared. */
     NO_TOPIC(WireError.PATH_NOT_FOUND),
     /** A ref whose length or digest does not match the stored object, or a staged file of the wrong size. */
-    ARTIFACT_MISMATCH(WireError.SCHEMA_TYPE_MISMATCH);
+    ARTIFACT_MISMATCH(WireError.SCHEMA_TYPE_MISMATCH),
+    /** The connection sent nothing (not even a {@code bus.ping}) for the bus's idle timeout and was closed. */
+    IDLE_TIMEOUT(WireError.FLOW_TIMEOUT);
 
     private final int tracerCode;
 

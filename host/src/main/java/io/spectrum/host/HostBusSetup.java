@@ -16,7 +16,6 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,9 +88,7 @@ final class HostBusSetup {
         SocketAddress tcpAddress = tcp == null ? null : tcpAddress();
         Path socket = Path.of(path).toAbsolutePath();
         Path storeDir = store != null ? Path.of(store).toAbsolutePath() : Path.of(socket + ".store");
-        if (socket.getParent() != null) {
-            Files.createDirectories(socket.getParent());
-        }
+        // a missing socket directory is made by the link's listen, 0700 (docs/bus.md)
         List<Link> links = new ArrayList<>();
         try {
             links.add(LocalLink.listen(1, UnixDomainSocketAddress.of(socket), BusClient.linkConfig(), clock));

@@ -13,6 +13,7 @@ import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusWire;
 import io.spectrum.wide.bus.BusFrames;
+import io.spectrum.wide.bus.BusLimits;
 import io.spectrum.wide.bus.Retention;
 import io.spectrum.wide.bus.SubscriptionMode;
 import java.nio.file.Path;
@@ -66,12 +67,17 @@ public final class BusClient implements AutoCloseable {
         io = new BusIo(transport, ROUTE, this::onEvent, "bus-client-io");
     }
 
-    /** The largest frame a bus link carries (a delivery is at most the bus's envelope limit; requests a little more). */
-    public static final int LINK_MAX_FRAME = 2 << 20;
+    /** The largest frame a bus link carries: the default {@link BusLimits#maxFrameBytes()}. */
+    public static final int LINK_MAX_FRAME = BusLimits.defaults().maxFrameBytes();
 
     /** The local-link settings of a bus connection, on both ends (frame size {@link #LINK_MAX_FRAME}). */
     public static LocalLinkConfig linkConfig() {
-        return new LocalLinkConfig().maxFrame(LINK_MAX_FRAME);
+        return linkConfig(BusLimits.defaults());
+    }
+
+    /** The local-link settings for a bus with {@code limits} (frames up to {@link BusLimits#maxFrameBytes()}). */
+    public static LocalLinkConfig linkConfig(BusLimits limits) {
+        return new LocalLinkConfig().maxFrame(limits.maxFrameBytes());
     }
 
     /**
@@ -103,6 +109,8 @@ public final class BusClient implements AutoCloseable {
             c.storeId = hello.string("storeId", null);
             String root = hello.string("storeRoot", null);
             c.storeRoot = root == null ? null : Path.of(root);
+            // the bus closes a connection silent for its idle timeout: ping at a third of it
+            c.io.keepalive(hello.u64("idleTimeoutMs", 0) / 3);
         } catch (BusException e) {
             c.close();
             throw e;

@@ -2,6 +2,8 @@ package io.spectrum.client.bus;
 
 import io.spectrum.wire.BusError;
 import io.spectrum.client.Transport;
+import io.spectrum.time.Clock;
+import io.spectrum.time.SystemClock;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusFrames;
@@ -33,12 +35,20 @@ final class BusIo implements AutoCloseable {
     private final Transport transport;
     private final String route;
     private final Consumer<BusFrames.Decoded> events;
-    private final ConcurrentLinkedQueue<byte[]> outbound = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Out> outbound = new ConcurrentLinkedQueue<>();
     private final Map<Long, CompletableFuture<BusFrames.Decoded>> pending = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
     private final Thread thread;
     private volatile boolean running = true;
     private volatile BusException lost;
+    private final Clock clock = SystemClock.INSTANCE;
+    /** Send a {@code bus.ping} when nothing was sent for this long (0: never); see {@link #keepalive}. */
+    private volatile long keepaliveNanos;
+    private long sentAt;
+
+    /** A request frame waiting for the transport, and its number (its future in {@link #pending}). */
+    private record Out(long n, byte[] frame) {
+    }
 
     BusIo(Transport transport, String route, Consumer<BusFrames.Decoded> events, String threadName) {
         this.transport = transport;
@@ -59,9 +69,18 @@ final class BusIo implements AutoCloseable {
         }
         long n = requests.incrementAndGet();
         pending.put(n, f);
-        outbound.add(BusFrames.request(command, route + "/r/" + n, body));
+        outbound.add(new Out(n, BusFrames.request(command, route + "/r/" + n, body)));
         LockSupport.unpark(thread);
         return f;
+    }
+
+    /**
+     * Keeps the connection from the bus's idle timeout: a {@code bus.ping} goes whenever nothing else
+     * was sent for {@code periodMillis} (0: never). Its reply is not waited for.
+     */
+    void keepalive(long periodMillis) {
+        keepaliveNanos = Math.max(0, periodMillis) * 1_000_000L;
+        LockSupport.unpark(thread);
     }
 
     /** Marks the connection lost: every waiting request fails with {@code why}. */
@@ -82,15 +101,30 @@ final class BusIo implements AutoCloseable {
         // spin, then park from 1 µs doubling to MAX_PARK_NANOS (or yield when that is 0)
         IdleStrategy idle = MAX_PARK_NANOS <= 0 ? new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1)
                 : new BackoffIdleStrategy(200, 0, 1_000L, MAX_PARK_NANOS);
+        sentAt = clock.nanoTime();
         while (running) {
             int work = 0;
             byte[] f;
-            while ((f = outbound.peek()) != null) {
+            long keepalive = keepaliveNanos;
+            if (keepalive > 0 && lost == null && outbound.isEmpty() && clock.nanoTime() - sentAt >= keepalive) {
+                request("bus.ping", BusFields.of()).exceptionally(e -> null);
+            }
+            for (Out o; (o = outbound.peek()) != null; ) {
+                f = o.frame;
                 int rc = transport.send(f, 0, f.length);
                 if (rc == WireError.FLOW_BACKPRESSURE) {
                     break; // the link's lane is full: try again on the next turn
                 }
                 outbound.poll();
+                if (rc == WireError.FRAME_INVALID) {
+                    CompletableFuture<BusFrames.Decoded> p = pending.remove(o.n);
+                    if (p != null) {
+                        p.completeExceptionally(new BusException(BusError.INVALID_ENVELOPE, "a request of " + f.length
+                                + " bytes is over the bus link's frame limit (docs/bus.md, \"Limits\")"));
+                    }
+                    continue;
+                }
+                sentAt = clock.nanoTime();
                 work++;
                 if (rc == WireError.TRANSPORT_DOWN) {
                     lose(new BusException(BusError.ROUTER_LOST, "the link to the bus is down"));

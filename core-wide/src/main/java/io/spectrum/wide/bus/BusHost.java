@@ -42,7 +42,7 @@ public final class BusHost implements AutoCloseable {
     private final FileArtifactStore store;
     private final HostBus bus;
     private final BusServer server;
-    private final InProcessLink inProcess = new InProcessLink(0x7FFF_0000);
+    private final InProcessLink inProcess;
     private final List<Link> links;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AgentRunner runner;
@@ -54,6 +54,7 @@ public final class BusHost implements AutoCloseable {
         this.bus = bus;
         this.links = links;
         this.sealer = sealer;
+        inProcess = new InProcessLink(0x7FFF_0000, InProcessLink.MAX_ENDS, bus.limits());
         server = new BusServer(bus, store, grants, sealer);
         server.attach(inProcess);
         for (Link l : links) {

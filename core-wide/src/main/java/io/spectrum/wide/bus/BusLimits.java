@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.wire.FrameDecoder;
+
 /**
  * The host bus's configured bounds (seed 001 §9 and the reference's defaults): how many clients,
  * services, topics and subscriptions; the envelope limit; per-client active calls and owners
@@ -9,6 +11,12 @@ package io.spectrum.wide.bus;
  * configuration the bus cannot honour.
  */
 public final class BusLimits {
+    /**
+     * Bytes a request frame may need beyond the largest delivery it causes: its reply route and
+     * the request's own FWD header. A request carries no field its delivery lacks, so
+     * {@link #maxFrameBytes()} is the envelope limit plus this.
+     */
+    public static final int REQUEST_HEADROOM = 1024;
     final int maxClients;
     final int maxServices;
     final int maxTopics;
@@ -27,6 +35,8 @@ public final class BusLimits {
     final long maxBoundedQueuedBytesPerClient;
     final int controlLaneFrames;
     final int topicFrameEvery;
+    final long idleTimeoutMillis;
+    final long maxReceiveBytes;
 
     private BusLimits(Builder b) {
         maxClients = b.maxClients;
@@ -47,6 +57,8 @@ public final class BusLimits {
         maxBoundedQueuedBytesPerClient = b.maxBoundedQueuedBytesPerClient;
         controlLaneFrames = b.controlLaneFrames;
         topicFrameEvery = b.topicFrameEvery;
+        idleTimeoutMillis = b.idleTimeoutMillis;
+        maxReceiveBytes = b.maxReceiveBytes;
     }
 
     /** The Flybus defaults (64 clients, 256 services, 512 topics, 128/1024 subscriptions, …). */
@@ -64,6 +76,18 @@ public final class BusLimits {
     public int maxSubscriptionsPerClient() { return maxSubscriptionsPerClient; }
     public int maxSubscriptions() { return maxSubscriptions; }
     public int maxEnvelopeBytes() { return maxEnvelopeBytes; }
+    /**
+     * The largest frame a bus connection carries either way: {@link #maxEnvelopeBytes()} (a whole
+     * delivery frame) plus {@link #REQUEST_HEADROOM}. The bus refuses a larger request
+     * ({@code INVALID_ENVELOPE}); its links are sized to it ({@code BusClient.linkConfig}).
+     */
+    public int maxFrameBytes() { return maxEnvelopeBytes + REQUEST_HEADROOM; }
+    /**
+     * The bytes of received requests the bus keeps waiting, over all connections together (the
+     * requests a connection sends while its seal runs; the in-process transport's queue). A
+     * request that would pass it is refused ({@code BACKPRESSURE}) and the waiting ones stay.
+     */
+    public long maxReceiveBytes() { return maxReceiveBytes; }
     public int maxActiveCallsPerClient() { return maxActiveCallsPerClient; }
     public int maxServiceQueued() { return maxServiceQueued; }
     public int maxServiceInFlight() { return maxServiceInFlight; }
@@ -81,6 +105,12 @@ public final class BusLimits {
     public int controlLaneFrames() { return controlLaneFrames; }
     /** After this many consecutive control/RPC frames, one topic frame goes first. */
     public int topicFrameEvery() { return topicFrameEvery; }
+    /**
+     * A connection that sends nothing for this long is closed ({@code connection.closing{IDLE_TIMEOUT}})
+     * and its table entry freed; 0: never. Any request counts, {@code bus.ping} included, which a
+     * {@code BusClient} sends on its own at a third of this (the hello reply tells it the value).
+     */
+    public long idleTimeoutMillis() { return idleTimeoutMillis; }
 
     /** Sets each bound; {@link #build()} validates them together. */
     public static final class Builder {
@@ -102,6 +132,8 @@ public final class BusLimits {
         private long maxBoundedQueuedBytesPerClient = 1L << 20;
         private int controlLaneFrames = 128;
         private int topicFrameEvery = 16;
+        private long idleTimeoutMillis = 60_000;
+        private long maxReceiveBytes = 16L << 20;
 
         private Builder() {
         }
@@ -124,11 +156,14 @@ public final class BusLimits {
         public Builder maxBoundedQueuedBytesPerClient(long v) { maxBoundedQueuedBytesPerClient = v; return this; }
         public Builder controlLaneFrames(int v) { controlLaneFrames = v; return this; }
         public Builder topicFrameEvery(int v) { topicFrameEvery = v; return this; }
+        public Builder idleTimeoutMillis(long v) { idleTimeoutMillis = v; return this; }
+        public Builder maxReceiveBytes(long v) { maxReceiveBytes = v; return this; }
 
         /**
          * @throws IllegalArgumentException for a count below 1, a queue/credit cap outside
          *     1..65535, an RPC owner reserve that leaves no ordinary owner, an envelope limit
-         *     below 1 KiB, or a negative byte quota
+         *     outside 1 KiB..16 MiB less the request headroom, a receive budget below one frame, a
+         *     negative byte quota, or an idle timeout outside 0 / 100 ms..1 day
          */
         public BusLimits build() {
             positive("maxClients", maxClients);
@@ -148,8 +183,16 @@ public final class BusLimits {
             if (reservedRpcOwners < 0 || reservedRpcOwners >= maxOwnersPerClient) {
                 throw new IllegalArgumentException("reservedRpcOwners must be 0.." + (maxOwnersPerClient - 1));
             }
-            if (maxEnvelopeBytes < 1024) {
-                throw new IllegalArgumentException("maxEnvelopeBytes must be at least 1024");
+            if (maxEnvelopeBytes < 1024 || maxEnvelopeBytes > FrameDecoder.MAX_TLV_BYTES - REQUEST_HEADROOM) {
+                throw new IllegalArgumentException("maxEnvelopeBytes must be 1024.." + (FrameDecoder.MAX_TLV_BYTES - REQUEST_HEADROOM));
+            }
+            if (maxReceiveBytes < maxEnvelopeBytes + REQUEST_HEADROOM) {
+                throw new IllegalArgumentException("maxReceiveBytes must hold one frame (" + (maxEnvelopeBytes
+                        + REQUEST_HEADROOM) + " bytes), got " + maxReceiveBytes);
+            }
+            if (idleTimeoutMillis != 0 && (idleTimeoutMillis < 100 || idleTimeoutMillis > 86_400_000L)) {
+                throw new IllegalArgumentException("idleTimeoutMillis must be 0 (never) or 100..86400000, got "
+                        + idleTimeoutMillis);
             }
             if (maxRetainedBytes < 0 || maxBoundedQueuedBytesPerClient < 0) {
                 throw new IllegalArgumentException("byte quotas must not be negative");

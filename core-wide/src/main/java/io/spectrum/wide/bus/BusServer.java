@@ -53,12 +53,18 @@ public final class BusServer implements FrameHandler, PeerListener {
     /** Seal jobs that have run, from the sealer's threads (one entry per job). */
     private final ConcurrentLinkedQueue<Parked> sealsDone = new ConcurrentLinkedQueue<>();
     private long framesRefused;
+    /** Bytes of the frames parked behind running seals, over every connection ({@link BusLimits#maxReceiveBytes()}). */
+    private long parkedBytes;
     private boolean pullOnly;
 
     /** One peer of one link and its bus connection (opened by its first request). */
     private static final class Conn {
         final Link link;
         final int peer;
+        /** The link's generation of {@link #peer} when this connection began: a later holder differs. */
+        final long generation;
+        /** When the peer last sent a frame (the bus's clock): the idle timeout counts from here. */
+        long heardAt;
         BusConnection bus;
         /** A message the link had no room for: sent before any other. */
         byte[] held;
@@ -68,9 +74,11 @@ public final class BusServer implements FrameHandler, PeerListener {
         /** Frames that arrived while {@link #sealing}, in order. */
         final ArrayDeque<byte[]> parked = new ArrayDeque<>();
 
-        Conn(Link link, int peer) {
+        Conn(Link link, int peer, long generation, long now) {
             this.link = link;
             this.peer = peer;
+            this.generation = generation;
+            this.heardAt = now;
         }
     }
 
@@ -166,6 +174,7 @@ public final class BusServer implements FrameHandler, PeerListener {
             work += l.poll(this, FRAMES_PER_POLL);
         }
         work += finishSeals();
+        work += expireIdle();
         for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
             Conn c = it.next();
             if (!pullOnly) {
@@ -175,12 +184,41 @@ public final class BusServer implements FrameHandler, PeerListener {
             // asked for) and its seal, if one runs, is answered
             if (c.bus != null && !c.bus.isOpen() && c.held == null && !c.bus.hasOutbound() && c.sealing == null) {
                 it.remove();
-                if (c.link instanceof InProcessLink ipl) {
-                    ipl.disconnect(c.peer);
-                }
+                c.link.disconnect(c.peer);
             }
         }
         return work;
+    }
+
+    /**
+     * Closes the connections that sent nothing for {@link BusLimits#idleTimeoutMillis()}: an open
+     * bus connection gets {@code connection.closing{IDLE_TIMEOUT}} (then goes as any closed one), a
+     * peer that never sent a request is disconnected from its link at once. A connection whose seal
+     * runs is waiting for the bus, not idle.
+     */
+    private int expireIdle() {
+        long timeout = bus.limits.idleTimeoutMillis() * 1_000_000L;
+        if (timeout <= 0 || conns.isEmpty()) {
+            return 0;
+        }
+        long now = bus.clock.nanoTime();
+        int n = 0;
+        for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
+            Conn c = it.next();
+            if (c.sealing != null || now - c.heardAt < timeout) {
+                continue;
+            }
+            if (c.bus == null) {
+                it.remove();
+                c.link.disconnect(c.peer);
+                n++;
+            } else if (c.bus.isOpen()) {
+                bus.close(c.bus, BusError.IDLE_TIMEOUT, "nothing sent for " + bus.limits.idleTimeoutMillis()
+                        + " ms (a client sends bus.ping to stay)");
+                n++;
+            }
+        }
+        return n;
     }
 
     private static long key(Link l, int peer) {
@@ -189,17 +227,69 @@ public final class BusServer implements FrameHandler, PeerListener {
 
     @Override
     public void onPeerUp(Link link, int peer) {
-        conns.computeIfAbsent(key(link, peer), k -> new Conn(link, peer));
+        conn(link, peer);
+    }
+
+    /**
+     * The connection of the peer's current holder: one kept for an earlier holder of the same handle
+     * (another generation) is closed first, so nothing an old holder had is reached through the handle.
+     */
+    private Conn conn(Link link, int peer) {
+        long k = key(link, peer);
+        long generation = link.peerGeneration(peer);
+        Conn c = conns.get(k);
+        if (c != null && c.generation != generation) {
+            conns.remove(k);
+            gone(c);
+            c = null;
+        }
+        if (c == null) {
+            c = new Conn(link, peer, generation, bus.clock.nanoTime());
+            conns.put(k, c);
+        }
+        return c;
     }
 
     @Override
     public void onPeerDown(Link link, int peer) {
         Conn c = conns.remove(key(link, peer));
         if (c != null) {
-            c.parked.clear();
-            if (c.bus != null) {
-                c.bus.close();
+            gone(c);
+        }
+    }
+
+    private void gone(Conn c) {
+        dropParked(c);
+        if (c.bus != null) {
+            c.bus.close();
+        }
+    }
+
+    private void dropParked(Conn c) {
+        for (byte[] f : c.parked) {
+            parkedBytes -= f.length;
+        }
+        c.parked.clear();
+    }
+
+    private byte[] unpark(Conn c) {
+        byte[] f = c.parked.poll();
+        if (f != null) {
+            parkedBytes -= f.length;
+        }
+        return f;
+    }
+
+    /** Answers a request frame the bus will not run with {@code code} (a frame that is no request is only counted). */
+    private void refuse(Conn c, byte[] buf, int off, int len, BusError code, String message) {
+        framesRefused++;
+        try {
+            BusFrames.Decoded d = BusFrames.decode(buf, off, len);
+            if (!d.isReply() && d.command() != null) {
+                send(c, BusFrames.error(d, new BusException(code, message)), Lane.CONTROL);
             }
+        } catch (BusException notARequest) {
+            // counted above
         }
     }
 
@@ -214,7 +304,13 @@ public final class BusServer implements FrameHandler, PeerListener {
 
     @Override
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
-        Conn c = conns.computeIfAbsent(key(link, peer), k -> new Conn(link, peer));
+        Conn c = conn(link, peer);
+        c.heardAt = bus.clock.nanoTime();
+        if (len > bus.limits.maxFrameBytes()) {
+            refuse(c, buf, off, len, BusError.INVALID_ENVELOPE, "a frame of " + len + " bytes is over the bus's frame limit "
+                    + bus.limits.maxFrameBytes() + " (maxEnvelopeBytes + " + BusLimits.REQUEST_HEADROOM + ")");
+            return;
+        }
         if (c.sealing != null) {
             park(c, buf, off, len);
             return;
@@ -226,16 +322,23 @@ public final class BusServer implements FrameHandler, PeerListener {
     private void park(Conn c, byte[] buf, int off, int len) {
         if (c.parked.size() >= MAX_PARKED_FRAMES) {
             framesRefused++;
-            c.parked.clear();
+            dropParked(c);
             if (c.bus != null && c.bus.isOpen()) {
                 bus.close(c.bus, BusError.BACKPRESSURE, "more than " + MAX_PARKED_FRAMES
                         + " requests while a seal runs");
             }
             return;
         }
+        if (parkedBytes + len > bus.limits.maxReceiveBytes()) {
+            // the bus's receive budget is spent: this request is refused, those waiting stay
+            refuse(c, buf, off, len, BusError.BACKPRESSURE, "the bus holds " + parkedBytes + " bytes of requests waiting "
+                    + "for seals (maxReceiveBytes " + bus.limits.maxReceiveBytes() + "): send it again after this seal");
+            return;
+        }
         byte[] copy = new byte[len];
         System.arraycopy(buf, off, copy, 0, len);
         c.parked.add(copy);
+        parkedBytes += len;
     }
 
     /** Runs one request frame and answers it, unless it parks the connection on seal jobs. */
@@ -331,12 +434,12 @@ public final class BusServer implements FrameHandler, PeerListener {
             }
             byte[] reply = answer(c, d, p.seals);
             if (conns.get(key(c.link, c.peer)) != c) {
-                c.parked.clear();
+                dropParked(c);
                 continue;
             }
             send(c, reply, Lane.CONTROL);
             while (c.sealing == null && !c.parked.isEmpty()) {
-                byte[] f = c.parked.poll();
+                byte[] f = unpark(c);
                 handle(c, f, 0, f.length);
             }
         }
@@ -362,8 +465,12 @@ public final class BusServer implements FrameHandler, PeerListener {
                 f.allowOnly();
                 ClientIdentity id = b.identity();
                 return BusFields.of().put("clientId", id.clientId()).put("clientIncarnation", id.incarnation())
-                        .put("anonymous", id.anonymous()).put("storeRoot", storeRoot).put("storeId", storeId);
+                        .put("anonymous", id.anonymous()).put("storeRoot", storeRoot).put("storeId", storeId)
+                        .put("idleTimeoutMs", bus.limits.idleTimeoutMillis());
             }
+            case "bus.ping":
+                f.allowOnly();
+                return BusFields.of();
             case "topic.declare": {
                 f.allowOnly("name", "retained");
                 Retention r = Retention.byWireName(f.string("retained"));
@@ -452,7 +559,7 @@ public final class BusServer implements FrameHandler, PeerListener {
                     out.add(BusFields.of().put("name", i.name()).put("serviceIncarnation", i.serviceIncarnation())
                             .put("holder", i.holder()).put("queued", i.queued()).put("inFlight", i.inFlight()));
                 }
-                return BusFields.of().putRecords("services", out);
+                return fitted("services", out);
             }
             case "artifact.list": {
                 f.allowOnly();
@@ -461,7 +568,7 @@ public final class BusServer implements FrameHandler, PeerListener {
                     out.add(BusFields.of().putRecord("ref", BusWire.ref(i.ref())).put("contentType", i.contentType())
                             .put("roots", i.roots()).putStrings("retainedBy", i.retainedBy()));
                 }
-                return BusFields.of().putRecords("artifacts", out);
+                return fitted("artifacts", out);
             }
             case "bus.stats":
                 f.allowOnly();
@@ -469,6 +576,36 @@ public final class BusServer implements FrameHandler, PeerListener {
             default:
                 throw new BusException(BusError.INVALID_ENVELOPE, "no bus command '" + command + "'");
         }
+    }
+
+    /**
+     * A list reply that fits the envelope limit (so its frame fits the frame limit): the first
+     * records that fit, and {@code truncated: true} when some were left out.
+     */
+    private BusFields fitted(String key, List<BusFields> records) {
+        int limit = bus.limits.maxEnvelopeBytes();
+        if (listSize(key, records, records.size()) <= limit) {
+            return BusFields.of().putRecords(key, records);
+        }
+        int lo = 0;
+        int hi = records.size() - 1;
+        while (lo < hi) { // the most records that fit with the truncated flag
+            int mid = (lo + hi + 1) >>> 1;
+            if (listSize(key, records, mid) <= limit) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return BusFields.of().putRecords(key, records.subList(0, lo)).put("truncated", true);
+    }
+
+    private static long listSize(String key, List<BusFields> records, int n) {
+        BusFields f = BusFields.of().putRecords(key, records.subList(0, n));
+        if (n < records.size()) {
+            f.put("truncated", true);
+        }
+        return BusFrames.eventSize(key, f);
     }
 
     private static int count(BusFields f, String key) throws BusException {

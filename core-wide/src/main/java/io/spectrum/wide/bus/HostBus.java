@@ -22,10 +22,17 @@ public final class HostBus {
     final Roots roots;
     final Topics topics;
     final Services services;
+    final Clock clock;
     private final AnonymousIds anonymous;
     private final List<BusConnection> connections = new ArrayList<>();
     private final Map<String, BusConnection> byClientId = new HashMap<>();
-    private final Map<String, Long> incarnations = new HashMap<>();
+    /**
+     * The last incarnation of the client ids seen, at most {@link #REMEMBERED_IDS}, oldest first; an id
+     * forgotten (or never seen) starts above every incarnation forgotten, so an id's incarnations only grow.
+     */
+    private final java.util.LinkedHashMap<String, Long> incarnations = new java.util.LinkedHashMap<>();
+    private long forgottenIncarnations;
+    static final int REMEMBERED_IDS = 4096;
     private final ArrayDeque<BusConnection> closing = new ArrayDeque<>();
     private boolean stopped;
 
@@ -37,6 +44,7 @@ public final class HostBus {
         this.roots = new Roots(store);
         this.topics = new Topics(limits, roots);
         this.services = new Services(limits, roots, this);
+        this.clock = clock;
         this.anonymous = new AnonymousIds(clock);
     }
 
@@ -71,13 +79,26 @@ public final class HostBus {
             throw new BusException(BusError.QUOTA_EXCEEDED, "at most " + limits.maxClients + " clients");
         }
         ClientIdentity id = clientId == null ? new ClientIdentity(anonymous.next(), 1, true)
-                : new ClientIdentity(clientId, incarnations.merge(clientId, 1L, Long::sum), false);
+                : new ClientIdentity(clientId, nextIncarnation(clientId), false);
         BusConnection c = new BusConnection(this, id, grants);
         connections.add(c);
         if (clientId != null) {
             byClientId.put(clientId, c);
         }
         return c;
+    }
+
+    /** The next incarnation of {@code clientId}: one above its last, or above every forgotten one. */
+    private long nextIncarnation(String clientId) {
+        Long last = incarnations.remove(clientId);
+        long next = (last != null ? last : forgottenIncarnations) + 1;
+        incarnations.put(clientId, next);
+        if (incarnations.size() > REMEMBERED_IDS) {
+            var eldest = incarnations.entrySet().iterator();
+            forgottenIncarnations = Math.max(forgottenIncarnations, eldest.next().getValue());
+            eldest.remove();
+        }
+        return next;
     }
 
     /**

@@ -124,10 +124,14 @@ class AsyncSealTest {
     }
 
     void start() throws BusException {
+        start(BusLimits.defaults());
+    }
+
+    void start(BusLimits limits) throws BusException {
         store = FileArtifactStore.open(StoreConfig.builder(tmp.resolve("store")).build());
-        bus = new HostBus(store, new ManualClock(0), BusLimits.defaults());
+        bus = new HostBus(store, new ManualClock(0), limits);
         server = new BusServer(bus, store, id -> Grants.open(), held::add);
-        link = new InProcessLink(1);
+        link = new InProcessLink(1, 64, limits);
         server.attach(link);
     }
 
@@ -418,6 +422,38 @@ class AsyncSealTest {
         assertEquals(BusError.BACKPRESSURE, BusWire.code(closing.get(0).fields()));
         runHeldJob();
         assertNothingLeft();
+    }
+
+    @Test
+    void requestsWaitingBehindSealsAreBoundedAcrossConnections_theOneOverTheBudgetIsRefusedAndNoneWaitingIsLost()
+            throws Exception {
+        BusLimits limits = BusLimits.builder().maxReceiveBytes(BusLimits.defaults().maxFrameBytes()).build();
+        start(limits);
+        Raw a = new Raw("writer.a");
+        Raw b = new Raw("writer.b");
+        a.call("topic.declare", BusFields.of().put("name", "t.wait").put("retained", "none"));
+        Staged sa = staged(a, 4096, 1);
+        Staged sb = staged(b, 4096, 2);
+        a.send("artifact.seal", sealFields(sa, null));
+        b.send("artifact.seal", sealFields(sb, null));
+        turn();
+        byte[] third = new byte[limits.maxFrameBytes() / 3];
+        String a1 = a.send("publish", BusFields.of().put("topic", "t.wait").putBytes("payload", third));
+        String b1 = b.send("publish", BusFields.of().put("topic", "t.wait").putBytes("payload", third));
+        turn();
+        String b2 = b.send("publish", BusFields.of().put("topic", "t.wait").putBytes("payload", third));
+        turn();
+        assertEquals(BusError.BACKPRESSURE, b.refused(b2), "over the budget of both connections' waiting requests");
+        assertNull(a.reply(a1));
+        assertNull(b.reply(b1));
+        assertTrue(a.events("connection.closing").isEmpty() && b.events("connection.closing").isEmpty());
+        runHeldJob();
+        runHeldJob();
+        a.ok(a1);
+        b.ok(b1);
+        String b3 = b.send("publish", BusFields.of().put("topic", "t.wait").putBytes("payload", third));
+        turn();
+        b.ok(b3);
     }
 
     @Test

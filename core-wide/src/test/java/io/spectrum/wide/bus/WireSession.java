@@ -310,6 +310,7 @@ final class WireSession implements BusSession {
     static End link(BusServer server, Link client) {
         List<byte[]> got = new ArrayList<>();
         FrameHandler h = collect(got);
+        io.spectrum.link.local.ClosingNotice notices = new io.spectrum.link.local.ClosingNotice();
         return new End() {
             @Override
             public int send(byte[] frame) {
@@ -322,6 +323,8 @@ final class WireSession implements BusSession {
                 client.poll(h, 64);
                 List<byte[]> out = new ArrayList<>(got);
                 got.clear();
+                // the link's own notice before it closes a connection the bus let go: not a bus frame
+                out.removeIf(f -> notices.reason(f, 0, f.length) >= 0);
                 return out;
             }
 

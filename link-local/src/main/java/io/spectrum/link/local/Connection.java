@@ -30,6 +30,8 @@ final class Connection {
     int state;
     long openedAt;
     long closingSince;
+    /** When {@code LocalLink.disconnect} asked to close once the queued frames are written; -1: not asked. */
+    long drainingSince = -1;
     boolean noticeQueued;
     int noticeReason;
     boolean upReported;

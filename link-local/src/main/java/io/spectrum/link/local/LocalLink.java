@@ -6,6 +6,7 @@ import io.spectrum.link.FrameHandler;
 import io.spectrum.link.FrameShape;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
+import io.spectrum.link.PeerHandles;
 import io.spectrum.link.PeerListener;
 import io.spectrum.link.Readiness;
 import io.spectrum.stats.BoundedResource;
@@ -35,8 +36,10 @@ import java.util.ArrayList;
  * little-endian length prefix.
  *
  * <p><b>Server</b> ({@link #listen}): accepts up to {@link LocalLinkConfig#connectionCapacity}
- * connections; each gets a peer handle that is never reused in the link's lifetime (so an RFC-0035
- * holder identity is never inherited by a later connection). A connection's first frame must be a
+ * connections; each gets a peer handle in {@code 0..handleSpace-1} with a generation
+ * ({@link PeerHandles}): a handle is given again only after every other free one, and then with a
+ * higher generation ({@link #peerGeneration}), so the link accepts connections for its whole life and
+ * an RFC-0035 holder identity is never inherited by a later connection. A connection's first frame must be a
  * {@link LocalHello} within {@link LocalLinkConfig#helloTimeoutNanos} by the injected clock, else it
  * is closed and counted; the hello's name is the connection's identity ({@link #peerName}). The peer
  * is reported up when its hello arrives (the hello is then delivered to the handler like any frame)
@@ -82,8 +85,9 @@ public final class LocalLink implements Link {
     private final boolean client;
     private final int maxFrame;
 
-    /** Connections by peer handle (handles are never reused: grown by doubling up to handleSpace). */
+    /** Connections by peer handle (grown by doubling up to handleSpace as fresh handles are first given). */
     private Connection[] byPeer = new Connection[8];
+    private final PeerHandles handles;
     private final ArrayList<Connection> active = new ArrayList<>();
     private final ArrayDeque<Integer> downs = new ArrayDeque<>();
     private final ResourceCounter connections;
@@ -99,7 +103,6 @@ public final class LocalLink implements Link {
     private FrameHandler handler;
     private int handlerBudget;
     private int delivered;
-    private int nextHandle;
     private int rotor;
     private long now;
     private boolean closed;
@@ -117,6 +120,7 @@ public final class LocalLink implements Link {
         this.client = server == null;
         this.maxFrame = config.maxFrame;
         this.connections = new ResourceCounter(name + " connections", client ? 1 : config.connectionCapacity);
+        this.handles = new PeerHandles(client ? 1 : config.handleSpace);
         this.now = clock.nanoTime();
     }
 
@@ -251,10 +255,20 @@ public final class LocalLink implements Link {
     }
 
     private Connection open(SocketChannel ch, int state) throws IOException {
-        Connection c = new Connection(nextHandle++, ch, state, now, config, name);
-        c.key = ch.register(selector, SelectionKey.OP_READ, c);
+        int peer = handles.take();
+        if (peer < 0) {
+            throw new IOException("no free peer handle");
+        }
+        Connection c;
+        try {
+            c = new Connection(peer, ch, state, now, config, name);
+            c.key = ch.register(selector, SelectionKey.OP_READ, c);
+        } catch (IOException | RuntimeException e) {
+            handles.free(peer);
+            throw e;
+        }
         if (c.peer >= byPeer.length) {
-            byPeer = java.util.Arrays.copyOf(byPeer, Math.min(config.handleSpace, byPeer.length * 2));
+            byPeer = java.util.Arrays.copyOf(byPeer, Math.max(c.peer + 1, Math.min(handles.capacity(), byPeer.length * 2)));
         }
         byPeer[c.peer] = c;
         active.add(c);
@@ -298,6 +312,31 @@ public final class LocalLink implements Link {
     public String peerName(int peer) {
         Connection c = connection(peer);
         return c != null ? c.name : null;
+    }
+
+    /** The generation of the connection holding {@code peer} now ({@link PeerHandles}); 0 when none does. */
+    @Override
+    public long peerGeneration(int peer) {
+        return connection(peer) != null ? handles.generation(peer) : 0;
+    }
+
+    /**
+     * Closes {@code peer}'s connection: nothing more is read from it, the frames already queued for it
+     * are written (for at most {@code closingGrace}; then they are dropped), then a
+     * {@link ClosingNotice} (TRANSPORT_DOWN), then the socket closes and the handle is free. Unknown
+     * or closing peers are ignored.
+     */
+    @Override
+    public void disconnect(int peer) {
+        Connection c = closed ? null : connection(peer);
+        if (c == null || !c.isLive() || c.drainingSince >= 0) {
+            return;
+        }
+        if (!c.pendingOut() && c.lanes.isEmpty()) {
+            closing(c, WireError.TRANSPORT_DOWN);
+        } else {
+            c.drainingSince = clock.nanoTime();
+        }
     }
 
     @Override
@@ -397,6 +436,9 @@ public final class LocalLink implements Link {
                 }
                 if (!any) {
                     c.wantWrite(false);
+                    if (c.drainingSince >= 0) {
+                        closing(c, WireError.TRANSPORT_DOWN); // disconnect: what was queued is out
+                    }
                     return;
                 }
             }
@@ -434,6 +476,7 @@ public final class LocalLink implements Link {
             // closed either way
         }
         byPeer[c.peer] = null;
+        handles.free(c.peer);
         connections.returned();
         sweep = true;
     }
@@ -507,7 +550,7 @@ public final class LocalLink implements Link {
                 return;
             }
             localStats.onAccepted();
-            if (connections.inUse() >= connections.capacity() || nextHandle >= config.handleSpace) {
+            if (connections.inUse() >= connections.capacity() || handles.inUse() >= handles.capacity()) {
                 connections.refused();
                 stats.peersRefused++;
                 closeQuietly(ch);
@@ -554,6 +597,13 @@ public final class LocalLink implements Link {
                 }
                 break;
             case Connection.OPEN:
+                if (c.drainingSince >= 0) {
+                    if (now - c.drainingSince >= config.closingGraceNanos) {
+                        localStats.onClosingCut();
+                        closing(c, WireError.TRANSPORT_DOWN);
+                    }
+                    return; // disconnected: nothing more is read
+                }
                 if (client && !c.upReported) {
                     up(c);
                 }

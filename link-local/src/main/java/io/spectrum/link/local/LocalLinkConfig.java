@@ -42,9 +42,10 @@ public final class LocalLinkConfig {
     }
 
     /**
-     * Peer handles the link hands out in its lifetime (0 .. handleSpace-1, never reused, so an
-     * RFC-0035 holder identity is never inherited); past them new connections are refused. A host
-     * that wraps the link in a {@code QueuedLink} sizes its {@code maxPeers} to this.
+     * Peer handles the link hands out (0 .. handleSpace-1): a freed handle is given again only after
+     * every other free one, and with a higher generation ({@code PeerHandles}), so an RFC-0035
+     * holder identity is never inherited and the handles never run out. A host that wraps the link
+     * in a {@code QueuedLink} sizes its {@code maxPeers} to this.
      */
     public LocalLinkConfig handleSpace(int handles) {
         handleSpace = check("handleSpace", handles, 1, 1 << 22);

@@ -29,11 +29,7 @@ final class SocketFiles {
     static boolean prepare(Path path) throws IOException {
         Path dir = path.toAbsolutePath().getParent();
         if (dir != null && !Files.exists(dir)) {
-            try {
-                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createDirectories(dir);
-            }
+            makeOwnerOnly(dir);
         }
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return false;
@@ -48,6 +44,30 @@ final class SocketFiles {
         Files.delete(path);
         return true;
     }
+
+    /**
+     * Makes {@code dir} and its missing ancestors 0700 each: set after creation too, so a umask
+     * cannot loosen or tighten them (on a file system without POSIX permissions, plain directories).
+     */
+    private static void makeOwnerOnly(Path dir) throws IOException {
+        java.util.ArrayDeque<Path> missing = new java.util.ArrayDeque<>();
+        for (Path d = dir; d != null && !Files.exists(d); d = d.getParent()) {
+            missing.push(d);
+        }
+        for (Path d : missing) {
+            try {
+                Files.createDirectory(d, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+                Files.setPosixFilePermissions(d, OWNER_ONLY);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // made meanwhile by someone else: theirs, left as it is
+            } catch (UnsupportedOperationException e) {
+                Files.createDirectories(d);
+            }
+        }
+    }
+
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OWNER_ONLY =
+            PosixFilePermissions.fromString("rwx------");
 
     /** True when a connect to the socket file succeeds (someone accepts on it). */
     static boolean live(Path path) {
