@@ -1,7 +1,17 @@
 package io.spectrum.link;
 
-/** Plain counters kept by a link; read by operators and tests. Single-writer (the link). */
+/**
+ * Plain counters kept by a link; read by operators and tests. Each field has one writer: the link,
+ * except {@link #framesRejected}, which the node writes.
+ *
+ * <p>Every frame the link received is counted exactly once in one of {@link #framesIn},
+ * {@link #droppedCorrupt}, {@link #droppedOversize}, {@link #droppedInvalid} and (links that learn
+ * senders) {@link #peersRefused}: these are disjoint. {@link #framesRejected} is a subset of
+ * {@link #framesIn}; {@link #droppedByOs} counts what never reached the link. docs/links.md,
+ * "Counters", says which link adds which.
+ */
 public final class LinkStats {
+    /** Frames the link handed to the node (the node may still reject them: {@link #framesRejected}). */
     public volatile long framesIn;
     public volatile long framesOut;
     public volatile long bytesIn;
@@ -10,13 +20,21 @@ public final class LinkStats {
     public volatile long droppedCorrupt;
     /** Frames larger than the link's limit. */
     public volatile long droppedOversize;
-    /** Frames the node refused (bad libtracer bytes, bad FWD contents). */
+    /** Frames the link dropped as not exactly one libtracer frame; never handed to the node. */
     public volatile long droppedInvalid;
+    /**
+     * Frames the link handed to the node (counted in {@link #framesIn}) that the node dropped: bytes
+     * its decoder refused, or a request without a trustworthy envelope. Written by the node.
+     */
+    public volatile long framesRejected;
     /** Sends refused because the peer or port was down. */
     public volatile long sendRefused;
     /** Times the link reopened its port or re-learned its peer. */
     public volatile long reconnects;
-    /** New senders the link refused: its peer table was full, or their host had its share of it. */
+    /**
+     * Frames from new senders the link refused (one per refused frame): its peer table was full, or
+     * their host had its share of it.
+     */
     public volatile long peersRefused;
     /** Known (silent, down) peers whose entry the link gave to a new sender. */
     public volatile long peersEvicted;
@@ -38,6 +56,7 @@ public final class LinkStats {
         droppedCorrupt = 0;
         droppedOversize = 0;
         droppedInvalid = 0;
+        framesRejected = 0;
         sendRefused = 0;
         reconnects = 0;
         peersRefused = 0;

@@ -70,7 +70,7 @@ public final class FwdServer {
             return;
         }
         if (decoder.decode(buf, off, len, p.rx) != WireError.OK) {
-            link.stats().droppedInvalid++;
+            link.stats().framesRejected++; // the link counted it in framesIn: not a link drop
             return;
         }
         p.terminus.handle(li, peer); // the router is consulted there first (FwdRouter.route), for both cores

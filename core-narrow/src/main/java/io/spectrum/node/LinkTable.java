@@ -99,7 +99,7 @@ final class LinkTable {
     /** Counts an undecodable or malformed request on the link it came over (not for the owner). */
     void dropped(int li) {
         if (li >= 0) {
-            links[li].stats().droppedInvalid++;
+            links[li].stats().framesRejected++; // a subset of the link's framesIn
         }
     }
 

@@ -21,7 +21,7 @@ import io.spectrum.wire.WireError;
  *   NAME router, SETTINGS{forwarded u64, refused u64, no_route u64}              the FWD router's hops
  *   NAME link.&lt;id&gt;, SETTINGS{name NAME, cap/in_use/peak/refused of its peer table (if any),
  *                           frames_in, frames_out, dropped_corrupt, dropped_oversize,
- *                           dropped_invalid, send_refused, peers_refused, peers_evicted,
+ *                           dropped_invalid, frames_rejected, send_refused, peers_refused, peers_evicted,
  *                           share_refusals, deliveries_dropped, dropped_by_os  (u64 each)}
  *   NAME peer.&lt;link id&gt;.&lt;peer&gt;, SETTINGS{slots u32, awaits u32, refused u64, dropped u64}  per share entry
  *   NAME peers_omitted, VALUE u32    share entries that did not fit the frame
@@ -41,6 +41,7 @@ final class NodeStats {
     private static final byte[] DROPPED_CORRUPT = ascii("dropped_corrupt");
     private static final byte[] DROPPED_OVERSIZE = ascii("dropped_oversize");
     private static final byte[] DROPPED_INVALID = ascii("dropped_invalid");
+    private static final byte[] FRAMES_REJECTED = ascii("frames_rejected");
     private static final byte[] SEND_REFUSED = ascii("send_refused");
     private static final byte[] PEERS_REFUSED = ascii("peers_refused");
     private static final byte[] PEERS_EVICTED = ascii("peers_evicted");
@@ -163,6 +164,7 @@ final class NodeStats {
                 .leaf(TlvType.NAME, DROPPED_CORRUPT).value(s.droppedCorrupt, 8)
                 .leaf(TlvType.NAME, DROPPED_OVERSIZE).value(s.droppedOversize, 8)
                 .leaf(TlvType.NAME, DROPPED_INVALID).value(s.droppedInvalid, 8)
+                .leaf(TlvType.NAME, FRAMES_REJECTED).value(s.framesRejected, 8)
                 .leaf(TlvType.NAME, SEND_REFUSED).value(s.sendRefused, 8)
                 .leaf(TlvType.NAME, PEERS_REFUSED).value(s.peersRefused, 8)
                 .leaf(TlvType.NAME, PEERS_EVICTED).value(s.peersEvicted, 8)

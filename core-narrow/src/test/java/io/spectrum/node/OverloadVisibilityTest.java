@@ -52,6 +52,7 @@ class OverloadVisibilityTest {
             h.request(PeerSharesTest.GREEDY, h.subscribeReq("/g" + i, 0, false, false, NodePath.of("/g" + i).tlv()));
         }
         h.link.stats.droppedInvalid = 7;
+        h.link.stats.framesRejected = 4;
         h.clock.advanceMillis(1000);
         h.node.tick(); // the periodic refresh
         Frames.Reply r = h.request(Frames.fwd(0, STATS.tlv(), null, Frames.REPLY_EP));
@@ -67,6 +68,7 @@ class OverloadVisibilityTest {
         SettingsReader link = new SettingsReader();
         assertEquals(WireError.OK, top.enter(ascii("link.3"), link));
         assertEquals(7, link.u64(ascii("dropped_invalid"), -1));
+        assertEquals(4, link.u64(ascii("frames_rejected"), -1));
         assertEquals(1, link.u64(ascii("share_refusals"), -1));
         SettingsReader peer = new SettingsReader();
         assertEquals(WireError.OK, top.enter(ascii("peer.3." + PeerSharesTest.GREEDY), peer));

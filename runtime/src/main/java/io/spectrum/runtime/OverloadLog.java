@@ -23,6 +23,7 @@ public final class OverloadLog {
     private static final List<Kind> LINK_KINDS = List.of(
             new Kind(s -> s.droppedByOs, "frames dropped by the OS before the link read them (receive buffer full; --rcvbuf)"),
             new Kind(s -> s.droppedInvalid, "frames dropped as invalid"),
+            new Kind(s -> s.framesRejected, "frames the node could not decode or serve (bad request envelope)"),
             new Kind(s -> s.droppedOversize, "frames dropped as larger than the link's frame"),
             new Kind(s -> s.droppedCorrupt, "frames dropped as corrupt (CRC, COBS)"),
             new Kind(s -> s.peersRefused, "new senders refused (peer table full, or their host's share used up)"),

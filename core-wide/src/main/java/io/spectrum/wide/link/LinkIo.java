@@ -38,8 +38,6 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
     private final Link inner;
     private final QueuedLinkStats stats;
     private final LinkStats linkStats;
-    /** The inner link's droppedInvalid as last added to {@link #linkStats} (I/O thread). */
-    private long innerInvalidMirrored;
     private final ResourceCounter peerTable;
     private final Clock clock;
     private final int peerQueueFrames;
@@ -423,15 +421,9 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
         if (in != null) {
             s.droppedCorrupt = in.droppedCorrupt;
             s.droppedOversize = in.droppedOversize + stats.refusedOversize;
-            // droppedInvalid is also the node's counter (a frame it could not decode, e.g. more TLVs
-            // than its index): the node thread adds to it on this link's stats, so only what the inner
-            // link added since the last mirror is added here (never overwritten: the node's drops stay
-            // visible, in the links panel and the overload warnings)
-            long inner = in.droppedInvalid;
-            if (inner != innerInvalidMirrored) {
-                s.droppedInvalid += inner - innerInvalidMirrored;
-                innerInvalidMirrored = inner;
-            }
+            // the node's own drops go to framesRejected (its thread, never written here), so the
+            // link's counter is a plain copy
+            s.droppedInvalid = in.droppedInvalid;
             s.reconnects = in.reconnects;
             s.peersRefused = in.peersRefused + peerTable.refusals();
             s.peersEvicted = in.peersEvicted;

@@ -676,6 +676,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         c.put("droppedCorrupt", s.droppedCorrupt);
         c.put("droppedOversize", s.droppedOversize);
         c.put("droppedInvalid", s.droppedInvalid);
+        c.put("framesRejected", s.framesRejected);
         c.put("sendRefused", s.sendRefused);
         c.put("reconnects", s.reconnects);
         c.put("droppedByOs", s.droppedByOs);

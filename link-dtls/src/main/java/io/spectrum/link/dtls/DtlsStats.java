@@ -5,7 +5,10 @@ package io.spectrum.link.dtls;
  * Refused peers got nothing: no peer handle, no frame reached the node.
  */
 public final class DtlsStats {
-    /** Handshakes begun (a client engine started, or a server engine made for a ClientHello). */
+    /**
+     * Handshakes begun: a client engine started, or (listener) a ClientHello that went past the
+     * cookie and took an entry of the handshake table.
+     */
     public volatile long started;
     /** Handshakes that ended with an accepted certificate. */
     public volatile long handshakes;
@@ -25,8 +28,18 @@ public final class DtlsStats {
     public volatile long handshakeFailures;
     /** Handshakes given up for lack of answer (among them every spoofed ClientHello, whose cookie went elsewhere). */
     public volatile long handshakeTimeouts;
-    /** Half-done handshakes dropped to make room for a new ClientHello (the handshake table was full). */
+    /**
+     * Half-done handshakes dropped to make room for a new ClientHello. Stays 0 on a listener, which
+     * never takes an entry from a handshake in progress ({@link #handshakesRefused} instead).
+     */
     public volatile long handshakesEvicted;
+    /**
+     * ClientHellos with a cookie refused before any work: the handshake table was full, their
+     * address held its share of it, or an entry already held their client random (a replay).
+     */
+    public volatile long handshakesRefused;
+    /** ClientHellos dropped unanswered: more came in one pass over the socket than its budget. */
+    public volatile long hellosShed;
     /** Datagrams from a source with no association that were not a ClientHello, or records that did not decrypt. */
     public volatile long recordsDropped;
     /** Decrypted frames dropped because the node had not taken the earlier ones (the inbound ring was full). */
@@ -48,10 +61,11 @@ public final class DtlsStats {
 
     @Override
     public String toString() {
-        return "handshakes=" + handshakes + " resumed=" + resumed + " cookies=" + cookiesSent
+        return "started=" + started + " handshakes=" + handshakes + " resumed=" + resumed + " cookies=" + cookiesSent
                 + " retransmissions=" + retransmissions + " refused(untrusted=" + refusedUntrusted + " revoked="
                 + refusedRevoked + " none=" + refusedNoCertificate + ") failures=" + handshakeFailures
-                + " timeouts=" + handshakeTimeouts + " evicted=" + handshakesEvicted + " dropped=" + recordsDropped
-                + " inboundDropped=" + inboundDropped;
+                + " timeouts=" + handshakeTimeouts + " evicted=" + handshakesEvicted + " refusedHellos="
+                + handshakesRefused + " shed=" + hellosShed + " dropped=" + recordsDropped
+                + " inboundDropped=" + inboundDropped + " unfinished=" + unfinished;
     }
 }

@@ -29,19 +29,36 @@ import javax.net.ssl.SSLSession;
  * {@link FrameRing} and go to it, decrypted, through the inbound one (with UP/GONE peer events).
  *
  * <p>Listener: a datagram from an unknown address is looked at only if it is an epoch-0
- * ClientHello; it gets a server engine in the small handshake table (not the peer table), and the
- * engine answers with a HelloVerifyRequest cookie, so a spoofed source, which never sees the
- * cookie, never gets further (its entry times out or is evicted by the next ClientHello). Only a
- * completed handshake with an accepted certificate takes a peer handle, found by the certificate's
- * name: a name that comes back (from any address) gets its old handle.
+ * ClientHello. Cookies first: a ClientHello is answered by a throw-away server engine, and when
+ * all that engine said is a HelloVerifyRequest (no cookie, or not a valid one) nothing of it is
+ * kept, so a spoofed source, which never sees the cookie, creates no handshake state at all. Only a
+ * ClientHello that comes back with a valid cookie (the JDK's cookie secret is per
+ * {@link SSLContext}, so any engine of it checks any cookie) takes an entry of the small handshake
+ * table (not the peer table), and only if the table has room: at most
+ * {@link #HANDSHAKES_PER_ADDRESS} entries per source address, never the client random of an entry
+ * already there (a replayed hello), and an entry is never taken from a handshake in progress. The
+ * ClientHellos answered per pass over the socket are bounded ({@link #HELLO_BUDGET}, the rest
+ * shed and counted), so the records of established associations, read in the same pass, never
+ * wait behind more than that much handshake work. Only a completed handshake with an accepted
+ * certificate takes a peer handle, found by the certificate's name: a name that comes back (from
+ * any address) gets its old handle.
  *
  * <p>Dialer: one client engine towards the peer; the handshake restarts (offering the last session
  * for resumption) when the peer has been silent for the peer timeout, or a ping interval after a
  * failed or abandoned one.
  */
 final class DtlsWorker implements Runnable {
-    /** Half-done handshakes a listener keeps at once. */
+    /** Half-done handshakes (past the cookie) a listener keeps at once. */
     static final int HANDSHAKE_SLOTS = 8;
+    /** Half-done handshakes one source address (IP, any port) may hold. */
+    static final int HANDSHAKES_PER_ADDRESS = 4;
+    /**
+     * ClientHellos from strangers answered per pass over the socket, for each of: hellos without a
+     * cookie (a stateless HelloVerifyRequest), hellos with one (an engine that may go on). The rest
+     * of the pass's hellos are dropped (counted in {@link DtlsStats#hellosShed}); a genuine client
+     * sends its hello again.
+     */
+    static final int HELLO_BUDGET = 32;
     /** DTLS record header (13) + AES-GCM explicit nonce (8) and tag (16), with room to spare. */
     static final int RECORD_OVERHEAD = 64;
     /** Largest DTLS record payload (2^14). */
@@ -82,11 +99,16 @@ final class DtlsWorker implements Runnable {
 
     private final ByteBuffer netIn;
     private final ByteBuffer netOut;
+    /** Listener: a stranger's first ClientHello, rebuilt ({@link #primeWithFirstHello}). */
+    private final ByteBuffer helloScratch;
     private final ByteBuffer app;
 
     /** Dialer: the one association (handshaking or established), and when to try again after a failure. */
     private Association dial;
     private long retryAt;
+    /** What is left of this pass's {@link #HELLO_BUDGET}: hellos without a cookie, hellos with one. */
+    private int hellosLeft;
+    private int cookiedHellosLeft;
 
     volatile boolean sleeping;
     volatile boolean closed;
@@ -118,6 +140,7 @@ final class DtlsWorker implements Runnable {
         this.gonePending = new boolean[peers];
         this.pending = new Association[dialer ? 0 : HANDSHAKE_SLOTS];
         this.netIn = ByteBuffer.allocate(65536);
+        this.helloScratch = ByteBuffer.allocate(dialer ? 0 : 65536);
         this.netOut = ByteBuffer.allocate(maxFrame + RECORD_OVERHEAD + 2048);
         this.app = ByteBuffer.allocate(Math.max(maxFrame, MAX_PLAINTEXT) + 2048);
         this.selector = Selector.open();
@@ -179,6 +202,8 @@ final class DtlsWorker implements Runnable {
     // ---- input ----
 
     private void receive(long now) throws IOException {
+        hellosLeft = HELLO_BUDGET;
+        cookiedHellosLeft = HELLO_BUDGET;
         for (int i = 0; i < 256; i++) {
             ByteBuffer b = netIn;
             b.clear();
@@ -219,7 +244,8 @@ final class DtlsWorker implements Runnable {
         }
         Association p = find(pending, from);
         if (p == null && hello) {
-            p = newServer(from, now);
+            stranger(from, now);
+            return;
         }
         if (p != null) {
             feed(p, now);
@@ -228,6 +254,178 @@ final class DtlsWorker implements Runnable {
         } else {
             dtls.recordsDropped++;
         }
+    }
+
+    /**
+     * A ClientHello from an address without a handshake in progress: cookies first. A hello
+     * without a cookie is answered by a throw-away engine (a HelloVerifyRequest) and leaves nothing
+     * behind; a hello with one is looked at only while the handshake table has room for its address
+     * and no entry holds its client random, and is kept only if the engine went past the cookie.
+     */
+    private void stranger(SocketAddress from, long now) {
+        int cookie = helloCookieLength(netIn);
+        if (cookie < 0) {
+            dtls.recordsDropped++; // a fragmented or cut ClientHello: a genuine first flight is one record
+            return;
+        }
+        if (cookie == 0 ? hellosLeft-- <= 0 : cookiedHellosLeft-- <= 0) {
+            dtls.hellosShed++;
+            return;
+        }
+        if (cookie > 0 && !roomFor(from)) {
+            dtls.handshakesRefused++;
+            return;
+        }
+        byte[] random = new byte[32];
+        netIn.get(netIn.position() + HELLO_RANDOM, random);
+        if (cookie > 0 && replayed(random)) {
+            dtls.handshakesRefused++; // the same ClientHello from another address: a replay
+            return;
+        }
+        Association p = newServer(from, now);
+        p.random = random;
+        if (cookie > 0 && !primeWithFirstHello(p, cookie)) {
+            dtls.recordsDropped++;
+            return;
+        }
+        feed(p, now);
+        if (!p.pastCookie || p.ended) {
+            return; // all it said was "send the cookie" (or it failed): nothing is kept
+        }
+        if (!roomFor(from)) {
+            // a hello without a cookie that went on: a resumption (the JDK skips the cookie then);
+            // only while there is room, like any other
+            dtls.handshakesRefused++;
+            alert(p);
+            return;
+        }
+        for (int i = 0; i < pending.length; i++) {
+            if (pending[i] == null) {
+                pending[i] = p;
+                break;
+            }
+        }
+        dtls.started++;
+    }
+
+    /**
+     * Brings a fresh server engine to where the one that sent the cookie was: the JDK's engine
+     * takes a ClientHello with a cookie (message_seq 1) only after it answered one without (seq 0),
+     * and the cookie is checked against the context's secret, not the engine's. So the engine is
+     * shown the client's first hello, rebuilt from the second (same fields, no cookie, seq 0), and
+     * its HelloVerifyRequest is discarded; neither is in the handshake hash (RFC 6347 4.2.6), so
+     * the transcript is the client's. False when the engine did not take it.
+     */
+    private boolean primeWithFirstHello(Association a, int cookie) {
+        ByteBuffer src = netIn;
+        int p = src.position();
+        int length = u24(src, p + 14);
+        int cookieAt = HELLO_RANDOM + 32 + 1 + (src.get(p + HELLO_RANDOM + 32) & 0xFF);
+        ByteBuffer first = helloScratch;
+        first.clear();
+        int bodyLength = length - cookie;
+        for (int i = 0; i < 3; i++) {
+            first.put(src.get(p + i)); // content type, version
+        }
+        for (int i = 0; i < 8; i++) {
+            first.put((byte) 0); // epoch 0, record sequence 0
+        }
+        first.putShort((short) (12 + bodyLength));
+        first.put((byte) 1); // client_hello
+        putU24(first, bodyLength);
+        first.putShort((short) 0); // message_seq
+        putU24(first, 0);
+        putU24(first, bodyLength);
+        for (int i = p + 25; i < p + cookieAt; i++) {
+            first.put(src.get(i));
+        }
+        first.put((byte) 0); // no cookie
+        for (int i = p + cookieAt + 1 + cookie; i < p + 25 + length; i++) {
+            first.put(src.get(i));
+        }
+        first.flip();
+        try {
+            app.clear();
+            SSLEngineResult r = a.engine.unwrap(first, app);
+            HandshakeStatus hs = r.getHandshakeStatus();
+            for (int guard = 0; guard < 16; guard++) {
+                if (hs == HandshakeStatus.NEED_TASK) {
+                    for (Runnable t; (t = a.engine.getDelegatedTask()) != null; ) {
+                        t.run();
+                    }
+                    hs = a.engine.getHandshakeStatus();
+                } else if (hs == HandshakeStatus.NEED_WRAP) {
+                    netOut.clear();
+                    hs = a.engine.wrap(EMPTY, netOut).getHandshakeStatus(); // the HelloVerifyRequest, not sent
+                } else {
+                    break;
+                }
+            }
+            return hs == HandshakeStatus.NEED_UNWRAP;
+        } catch (SSLException e) {
+            return false;
+        }
+    }
+
+    private static void putU24(ByteBuffer b, int v) {
+        b.put((byte) (v >>> 16)).put((byte) (v >>> 8)).put((byte) v);
+    }
+
+    /** Offset of the client random in a ClientHello datagram: record header 13, handshake header 12, version 2. */
+    private static final int HELLO_RANDOM = 13 + 12 + 2;
+
+    /**
+     * The cookie length of the unfragmented ClientHello at the buffer's position (RFC 6347 4.2.1),
+     * or -1 when it is fragmented or cut short.
+     */
+    static int helloCookieLength(ByteBuffer b) {
+        int p = b.position();
+        int n = b.remaining();
+        if (n < HELLO_RANDOM + 32 + 2) {
+            return -1;
+        }
+        int length = u24(b, p + 14);
+        int fragmentOffset = u24(b, p + 19);
+        int fragmentLength = u24(b, p + 22);
+        if (fragmentOffset != 0 || fragmentLength != length || 25 + length > n) {
+            return -1;
+        }
+        int sid = HELLO_RANDOM + 32;
+        int cookieAt = sid + 1 + (b.get(p + sid) & 0xFF);
+        if (cookieAt >= 25 + length) {
+            return -1;
+        }
+        int cookie = b.get(p + cookieAt) & 0xFF;
+        return cookieAt + 1 + cookie <= 25 + length ? cookie : -1;
+    }
+
+    private static int u24(ByteBuffer b, int at) {
+        return (b.get(at) & 0xFF) << 16 | (b.get(at + 1) & 0xFF) << 8 | (b.get(at + 2) & 0xFF);
+    }
+
+    /** True while the handshake table has a free entry and the address holds fewer than its share. */
+    private boolean roomFor(SocketAddress from) {
+        java.net.InetAddress ip = from instanceof InetSocketAddress ? ((InetSocketAddress) from).getAddress() : null;
+        int free = 0;
+        int same = 0;
+        for (Association a : pending) {
+            if (a == null) {
+                free++;
+            } else if (ip != null && a.address instanceof InetSocketAddress
+                    && ip.equals(((InetSocketAddress) a.address).getAddress())) {
+                same++;
+            }
+        }
+        return free > 0 && same < HANDSHAKES_PER_ADDRESS;
+    }
+
+    private boolean replayed(byte[] random) {
+        for (Association a : pending) {
+            if (a != null && a.random != null && Arrays.equals(a.random, random)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An epoch-0 handshake record carrying a ClientHello (RFC 6347 4.1, 4.2.2): the only thing a stranger may send. */
@@ -310,6 +508,12 @@ final class DtlsWorker implements Runnable {
             netOut.flip();
             if (isHelloVerifyRequest(netOut)) {
                 dtls.cookiesSent++;
+            } else {
+                a.pastCookie = true;
+            }
+            if (dialer && !a.heardAny && a.firstHello == null && isClientHello(netOut)) {
+                a.firstHello = new byte[netOut.remaining()];
+                netOut.get(netOut.position(), a.firstHello);
             }
             transmit(a.address);
             a.nextRetransmit = now + a.rto;
@@ -439,6 +643,13 @@ final class DtlsWorker implements Runnable {
     }
 
     private void failed(Association a, Exception e, long now) {
+        if (!dialer && !a.established && !isPending(a)) {
+            // a throw-away engine that could not even answer the hello: nothing was kept
+            a.ended = true;
+            dtls.recordsDropped++;
+            alert(a);
+            return;
+        }
         PeerRefusal refusal = PeerRefusal.in(e);
         if (refusal != null && refusal.reason() == PeerRefusal.REVOKED) {
             dtls.refusedRevoked++;
@@ -500,7 +711,8 @@ final class DtlsWorker implements Runnable {
 
     /** The association ended (close_notify, or a failure after it was established): its peer is gone. */
     private void ended(Association a) {
-        if (!a.established && a.slot < 0) {
+        a.ended = true;
+        if (!a.established && a.slot < 0 && (dialer || isPending(a))) {
             dtls.unfinished++; // closed before its handshake ended
         }
         if (a.established && a.slot >= 0 && peers[a.slot] == a) {
@@ -514,6 +726,15 @@ final class DtlsWorker implements Runnable {
             dial = null;
             retryAt = clock.nanoTime() + pingInterval;
         }
+    }
+
+    private boolean isPending(Association a) {
+        for (Association p : pending) {
+            if (p == a) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void removePending(Association a) {
@@ -550,30 +771,13 @@ final class DtlsWorker implements Runnable {
 
     // ---- engines ----
 
+    /** A server engine for a stranger's ClientHello; {@link #stranger} decides whether it is kept. */
     private Association newServer(SocketAddress from, long now) {
-        int free = -1;
-        int oldest = -1;
-        for (int i = 0; i < pending.length; i++) {
-            if (pending[i] == null) {
-                free = i;
-                break;
-            }
-            if (oldest < 0 || pending[i].started - pending[oldest].started < 0) {
-                oldest = i;
-            }
-        }
-        if (free < 0) {
-            dtls.handshakesEvicted++;
-            free = oldest;
-        }
         SSLEngine e = context.createSSLEngine();
         e.setUseClientMode(false);
         configure(e);
         e.setNeedClientAuth(true);
-        Association a = new Association(e, from, now, INITIAL_RTO_NANOS);
-        pending[free] = a;
-        dtls.started++;
-        return a;
+        return new Association(e, from, now, INITIAL_RTO_NANOS);
     }
 
     private void startClient(long now) {
@@ -680,9 +884,18 @@ final class DtlsWorker implements Runnable {
         }
         a.rto = Math.min(a.rto * 2, MAX_RTO_NANOS);
         dtls.retransmissions++;
-        if (a == dial && !a.heardAny) {
+        if (a == dial && !a.heardAny && a.firstHello != null) {
             // The JDK's engine does not resend its very first ClientHello (it went to a port nobody
-            // had bound yet, or was lost): start over with a fresh engine, which sends a new one.
+            // had bound yet, or was lost): send the same bytes again. Not a fresh engine's hello: a
+            // cookie that comes late, for the first one, must still fit the hello it answers.
+            netOut.clear();
+            netOut.put(a.firstHello).flip();
+            transmit(a.address);
+            a.nextRetransmit = now + a.rto;
+            return;
+        }
+        if (a == dial && !a.heardAny) {
+            // no first hello to resend: start over with a fresh engine, which sends a new one
             long rto = a.rto;
             dtls.unfinished++;
             startClient(now);

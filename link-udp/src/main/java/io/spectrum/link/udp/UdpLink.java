@@ -426,7 +426,7 @@ public final class UdpLink implements Link {
         SocketAddress[] addrs = peerAddr;
         java.net.InetAddress host = from instanceof InetSocketAddress ? ((InetSocketAddress) from).getAddress() : null;
         if (host != null && !limitLoopback && host.isLoopbackAddress()) {
-            host = null; // this machine's own clients are not held to a host share
+            host = null; // exempt by configuration only: by default loopback has a share like any address
         }
         int free = -1;
         int oldestDown = -1;

@@ -18,7 +18,7 @@ public final class UdpLinkConfig {
     int maxFrame = MAX_DATAGRAM;
     int peerCapacity = 16;
     int peersPerHost;
-    boolean limitLoopbackPeers;
+    boolean limitLoopbackPeers = true;
     int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER;
     long peerTimeoutNanos = 10_000_000_000L;
     long pingIntervalNanos = 3_000_000_000L;
@@ -83,8 +83,8 @@ public final class UdpLinkConfig {
      * Peer-table entries one source address (IP, any port) may hold: a host sending from many
      * ports cannot fill the table; its next new port takes the place of one of its own silent
      * (down) peers, or is refused (counted in {@code LinkStats.peersRefused}). Default: half the
-     * peer table, at least 1. Loopback senders (this machine: a host and its command-line tools)
-     * are not limited unless {@link #limitLoopbackPeers} says so.
+     * peer table, at least 1. Loopback (this machine) is one address like any other: a local
+     * process sending from many ports takes loopback's share, not the table.
      */
     public UdpLinkConfig peersPerHost(int peers) {
         if (peers < 1) {
@@ -94,7 +94,12 @@ public final class UdpLinkConfig {
         return this;
     }
 
-    /** Applies {@link #peersPerHost} to loopback senders too (default false: this machine is trusted). */
+    /**
+     * Whether {@link #peersPerHost} applies to loopback senders too (default true). False exempts
+     * this machine, so one local process sending from many ports can fill the whole table and lock
+     * out every other client until its entries time out: only for a listener that no local process
+     * but trusted ones can reach.
+     */
     public UdpLinkConfig limitLoopbackPeers(boolean on) {
         limitLoopbackPeers = on;
         return this;

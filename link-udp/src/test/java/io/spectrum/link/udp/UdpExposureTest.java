@@ -112,9 +112,29 @@ class UdpExposureTest {
     }
 
     @Test
-    void loopbackSendersAreNotHeldToAHostShareByDefault() throws Exception {
+    void loopbackSendersAreHeldToAHostShareLikeAnyAddress() throws Exception {
         UdpLink server = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 new UdpLinkConfig().peerCapacity(4).peersPerHost(1), clock);
+        open.add(server::close);
+        Collector at = new Collector();
+        hello(sender("127.0.0.1"), server, 0);
+        Collector.pollUntil(server, at, 1);
+        for (int i = 1; i < 3; i++) {
+            hello(sender("127.0.0.1"), server, i);
+        }
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (server.stats().peersRefused < 2 && System.nanoTime() < deadline) {
+            server.poll(at, 16);
+            Thread.sleep(1);
+        }
+        assertEquals(1, server.peerTable().inUse());
+        assertEquals(2, server.stats().peersRefused);
+    }
+
+    @Test
+    void loopbackIsExemptOnlyWhenConfiguredSo() throws Exception {
+        UdpLink server = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new UdpLinkConfig().peerCapacity(4).peersPerHost(1).limitLoopbackPeers(false), clock);
         open.add(server::close);
         Collector at = new Collector();
         for (int i = 0; i < 3; i++) {

@@ -87,7 +87,7 @@ class UdpLinkTest {
 
     @Test
     void manyPeersShareOneSocketAndAFullTableRefusesTheNextSender() throws Exception {
-        UdpLink server = listener(new UdpLinkConfig().peerCapacity(4));
+        UdpLink server = listener(new UdpLinkConfig().peerCapacity(4).peersPerHost(4));
         Collector atServer = new Collector();
         server.setPeerListener(atServer);
         List<UdpLink> clients = new ArrayList<>();
