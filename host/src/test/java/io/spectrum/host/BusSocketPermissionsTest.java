@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -17,9 +17,8 @@ class BusSocketPermissionsTest {
     void aSocketDirectoryTheHostCreatesIsOwnerOnlyAndTheSocketIsReadWriteForTheOwner() throws Exception {
         Path dir = tmp.resolve("run").resolve("spectrum");
         Path socket = dir.resolve("bus.sock");
-        HostBusOptions o = new HostBusOptions();
-        o.path = socket.toString();
-        HostBusOptions.Started s = o.start();
+        HostBusSetup.Started s = new HostBusSetup(socket.toString(), null, null, false, null)
+                .start(io.spectrum.time.SystemClock.INSTANCE);
         try {
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.getParent())));
