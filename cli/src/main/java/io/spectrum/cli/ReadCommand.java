@@ -63,6 +63,8 @@ public final class ReadCommand implements Callable<Integer> {
                 rc |= r.ok() ? 0 : 1;
                 if (colon >= 0) {
                     printField(out, arg, r);
+                } else if (ClientOutput.noValueYet(r, c, p)) {
+                    printer.print(ClientOutput.noValueYetJson(p, r), p + " = " + ClientOutput.noValueYetText(r));
                 } else {
                     ValueText v = r.ok() ? c.render(p, r.value()) : null;
                     printer.print(ClientOutput.json(p, r, v), p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer, c, p)));
