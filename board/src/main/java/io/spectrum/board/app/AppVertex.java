@@ -24,6 +24,17 @@ public interface AppVertex {
     /** Publishes text to a NAME vertex (allocates: start-up and rare updates). */
     int publishText(String text);
 
+    /**
+     * Marks the vertex's value stale because of {@code reason} (one line that says what failed, e.g.
+     * {@code i2c 1/0x48 reg 0: read 0 of 2 bytes}): {@code spectrum read} and {@code sub}, the
+     * dashboard and MQTT show the last value as stale with the reason, until the next
+     * {@link #publish} clears the mark. For a source that cannot read: a value is shown as current
+     * only when it is. Node thread only.
+     *
+     * @return a {@link io.spectrum.wire.WireError} status
+     */
+    int markStale(String reason);
+
     /** The last raw value published or written (0 before any). */
     long raw();
 

@@ -92,6 +92,11 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
     }
 
     @Override
+    public int markStale(String reason) {
+        return WireError.OK; // STALE-API: node.markStale(path, reason) once the node has it
+    }
+
+    @Override
     public long raw() {
         return raw;
     }
