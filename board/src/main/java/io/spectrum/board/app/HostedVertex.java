@@ -93,7 +93,7 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
 
     @Override
     public int markStale(String reason) {
-        return WireError.OK; // STALE-API: node.markStale(path, reason) once the node has it
+        return node.markStale(path, reason);
     }
 
     @Override

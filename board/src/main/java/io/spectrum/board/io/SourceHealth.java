@@ -1,6 +1,9 @@
 package io.spectrum.board.io;
 
 import io.spectrum.board.app.AppVertex;
+import io.spectrum.wire.StaleReason;
+
+import java.nio.charset.StandardCharsets;
 
 /**
  * Whether a source's vertex shows a current value (docs/board.md, "When a source fails"). A failed
@@ -22,13 +25,34 @@ final class SourceHealth {
 
     /** A read failed because of {@code why}: marks the vertex stale and logs, both once per change of reason. */
     void failed(AppVertex vertex, String why) {
-        String reason = source + ": " + (why == null || why.isBlank() ? "failed" : why.replace('\n', ' '));
+        String w = why == null || why.isBlank() ? "failed" : why.replace('\n', ' ');
+        String reason = source + ": " + w;
         if (reason.equals(failing)) {
             return;
         }
         failing = reason;
-        vertex.markStale(reason);
+        vertex.markStale(fit(source, w));
         System.err.println("board: " + vertex.path() + ": " + reason + " (marked stale until a read works)");
+    }
+
+    /**
+     * The reason as the node can hold it ({@link StaleReason#MAX_BYTES}): the node cuts a longer one
+     * at its end, which is the part that says what went wrong, so a long source (a deep file path)
+     * is shortened in its middle instead: {@code file .../sensors/level.txt: not a number: "garbage"}.
+     */
+    static String fit(String source, String why) {
+        String full = source + ": " + why;
+        int over = full.getBytes(StandardCharsets.UTF_8).length - StaleReason.MAX_BYTES;
+        int space = source.indexOf(' ');
+        if (over <= 0 || space < 0) {
+            return full;
+        }
+        String what = source.substring(space + 1);
+        int keep = what.length() - over - 3;
+        if (keep < 8 || what.length() != what.getBytes(StandardCharsets.UTF_8).length) {
+            return full; // nothing sensible to keep of it, or not plain text: the node cuts the end
+        }
+        return source.substring(0, space + 1) + "..." + what.substring(what.length() - keep) + ": " + why;
     }
 
     /** A read worked and was published (which cleared any stale mark): logs the recovery once. */

@@ -46,8 +46,8 @@ public final class Sysfs {
         String suffix = m.group(2);
         if (!suffix.isEmpty() && !suffix.equals(schema.unit()) && !suffix.equals(schema.unitSymbol())) {
             throw new IOException(schema.unit() == null
-                    ? quote(t) + " is not a bare number (the vertex declares no unit)"
-                    : quote(t) + " is not a number in " + schema.unitSymbol() + " (the vertex's unit)");
+                    ? quote(t) + " is not a bare number (the vertex has no unit)"
+                    : quote(t) + " is not in " + schema.unitSymbol() + " (the vertex's unit)");
         }
         String n = m.group(1);
         boolean hex = n.startsWith("0x") || n.startsWith("0X") || n.startsWith("-0x") || n.startsWith("+0x");

@@ -2,11 +2,15 @@ package io.spectrum.board.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.pi4j.plugin.mock.provider.i2c.MockI2C;
 import io.spectrum.board.BoardFixture;
+import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
+import io.spectrum.wire.StaleReason;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -58,9 +62,9 @@ class FailingSourcesTest {
         assertEquals(255, Sysfs.numberIn("0xff", bare));
         assertEquals("not a number: \"garbage\"",
                 assertThrows(IOException.class, () -> Sysfs.numberIn("garbage", cel)).getMessage());
-        assertEquals("\"72 mV\" is not a number in °C (the vertex's unit)",
+        assertEquals("\"72 mV\" is not in °C (the vertex's unit)",
                 assertThrows(IOException.class, () -> Sysfs.numberIn("72 mV", cel)).getMessage());
-        assertEquals("\"72 %\" is not a bare number (the vertex declares no unit)",
+        assertEquals("\"72 %\" is not a bare number (the vertex has no unit)",
                 assertThrows(IOException.class, () -> Sysfs.numberIn("72 %", bare)).getMessage());
         for (String wrong : List.of("", "21.5 21.6", "21,5", "NaN", "Infinity", "1e999999", "--1", "21.5\n22")) {
             assertThrows(IOException.class, () -> Sysfs.numberIn(wrong, cel), wrong);
@@ -95,6 +99,124 @@ class FailingSourcesTest {
                 "board: /level: file " + file + ": not a number: \"garbage\" (marked stale until a read works)",
                 "board: /level: file " + file + " works again",
                 "board: /level: file " + file + ": does not exist (marked stale until a read works)"), log);
+    }
+
+    @Test
+    void garbageInAFileMarksTheVertexStaleWithTheReasonUntilAGoodRead() throws Exception {
+        Path f = tmp.resolve("level.txt");
+        Files.writeString(f, "7\n");
+        try (BoardFixture b = new BoardFixture("""
+                vertices:
+                  - {path: /level, type: u16, source: {kind: file, file: level.txt, period: 1s}}
+                """, tmp)) {
+            assertNull(stale(b, "/level"));
+            Files.writeString(f, "garbage\n");
+            b.step(1000);
+            assertEquals(7, b.raw("/level"), "the last value is kept");
+            assertEquals(SourceHealth.fit("file " + f, "not a number: \"garbage\""), stale(b, "/level"));
+            Files.writeString(f, "72 %\n");
+            b.step(2000);
+            assertEquals(SourceHealth.fit("file " + f, "\"72 %\" is not a bare number (the vertex has no unit)"),
+                    stale(b, "/level"), "a new reason replaces the old");
+            Files.writeString(f, "8\n");
+            b.step(3000);
+            assertEquals(8, b.raw("/level"));
+            assertNull(stale(b, "/level"), "the good read's publish cleared the mark");
+        }
+    }
+
+    @Test
+    void anI2cReadThatFailsEveryPeriodMarksTheVertexStale() throws Exception {
+        try (BoardFixture b = new BoardFixture("""
+                platform: mock
+                vertices:
+                  - {path: /tmp102, type: i16, unit: Cel, scale: 0.0625,
+                     source: {kind: i2c, bus: 1, address: 0x48, register: 0, bytes: 2, shift: 4, period: 1s}}
+                """, tmp)) {
+            MockI2C dev = b.host.pi4j().registry().get("spectrum-i2c-1-72-0", MockI2C.class);
+            dev.writeRegister(0, new byte[] {0x19, 0x00}, 0, 2);
+            b.step(1000);
+            assertEquals(400, b.raw("/tmp102"));
+            assertNull(stale(b, "/tmp102"));
+            for (int i = 2; i <= 4; i++) {
+                b.step(1000L * i); // the mock register is read empty: 0 of 2 bytes, every period
+            }
+            assertEquals(400, b.raw("/tmp102"), "the last value is kept");
+            assertEquals("i2c 1/0x48 reg 0: read 0 of 2 bytes", stale(b, "/tmp102"));
+            dev.writeRegister(0, new byte[] {0x1A, 0x00}, 0, 2);
+            b.step(5000);
+            assertEquals(416, b.raw("/tmp102"));
+            assertNull(stale(b, "/tmp102"));
+        }
+    }
+
+    @Test
+    void aOneWireSensorWithGarbageOrABadCrcIsStaleNotCurrent() throws Exception {
+        Path sys = tmp.resolve("sys");
+        Path dev = Files.createDirectories(sys.resolve("bus/w1/devices/28-0123456789ab"));
+        Path t = dev.resolve("temperature");
+        Files.writeString(t, "21375\n");
+        try (BoardFixture b = new BoardFixture("""
+                sys: sys
+                vertices:
+                  - {path: /water, type: i16, unit: Cel, scale: 0.01, source: {kind: w1, device: 28-0123456789ab, period: 2s}}
+                """, tmp)) {
+            assertEquals(2138, b.raw("/water"));
+            Files.writeString(t, "garbage\n");
+            b.step(2000);
+            assertEquals(2138, b.raw("/water"));
+            assertEquals("w1 28-0123456789ab: temperature: not a number: \"garbage\"", stale(b, "/water"));
+            Files.writeString(t, "19000\n");
+            b.step(4000);
+            assertEquals(1900, b.raw("/water"));
+            assertNull(stale(b, "/water"));
+        }
+    }
+
+    @Test
+    void aValueOutsideTheDeclarationIsAFailedReadNotAQuietOne() throws Exception {
+        Path f = tmp.resolve("pct.txt");
+        Files.writeString(f, "50\n");
+        try (BoardFixture b = new BoardFixture("""
+                vertices:
+                  - {path: /pct, type: u8, unit: "%", range: [0, 100], source: {kind: file, file: pct.txt, period: 1s}}
+                """, tmp)) {
+            assertEquals(50, b.raw("/pct"));
+            Files.writeString(f, "150 %\n");
+            b.step(1000);
+            assertEquals(50, b.raw("/pct"));
+            String reason = stale(b, "/pct");
+            assertTrue(reason != null && reason.startsWith("file " + f + ": \"150 %\" does not fit the vertex"), reason);
+        }
+    }
+
+    @Test
+    void anAppMarksItsOwnVertexStaleAndAPublishClearsIt() throws Exception {
+        try (BoardFixture b = new BoardFixture("""
+                vertices:
+                  - {path: /app/temp, type: i16, unit: Cel, scale: 0.01, initial: 2000}
+                """, tmp)) {
+            var v = b.host.vertex("/app/temp");
+            assertEquals(io.spectrum.wire.WireError.OK, v.markStale("sensor unplugged"));
+            assertEquals("sensor unplugged", stale(b, "/app/temp"));
+            v.publish(2100);
+            assertNull(stale(b, "/app/temp"));
+        }
+    }
+
+    @Test
+    void aLongReasonKeepsWhatWentWrongAndShortensTheSourceInstead() {
+        String source = "file /var/lib/spectrum/sensors/greenhouse/north-bed/soil-moisture-probe-3/level.txt";
+        String why = "\"72 mV\" is not in % (the vertex's unit)";
+        String fitted = SourceHealth.fit(source, why);
+        assertTrue(fitted.getBytes(StandardCharsets.UTF_8).length <= StaleReason.MAX_BYTES, fitted);
+        assertTrue(fitted.startsWith("file ...") && fitted.endsWith("probe-3/level.txt: " + why), fitted);
+        assertEquals("i2c 1/0x48 reg 0: read 0 of 2 bytes", SourceHealth.fit("i2c 1/0x48 reg 0", "read 0 of 2 bytes"));
+    }
+
+    /** The vertex's stale reason as the node holds it, or null when its value is current. */
+    private static String stale(BoardFixture b, String path) {
+        return b.node.staleReason(NodePath.of(path));
     }
 
     /** What {@code work} printed on System.err, as lines. */
