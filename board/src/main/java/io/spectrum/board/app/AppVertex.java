@@ -14,11 +14,14 @@ public interface AppVertex {
      * subscribers. Node thread only; allocates nothing.
      *
      * @return a {@link io.spectrum.wire.WireError} status: OK, or SCHEMA_TYPE_MISMATCH when the
-     *     value does not fit the declaration (nothing is published)
+     *     value does not fit the declaration, its range or its type's width (nothing is published)
      */
     int publish(long raw);
 
-    /** {@link #publish(long)} of the raw value nearest to {@code value} in the vertex's unit. */
+    /**
+     * {@link #publish(long)} of the raw value nearest to {@code value} in the vertex's unit; NaN or an
+     * infinite value is refused (SCHEMA_TYPE_MISMATCH), not published as some number.
+     */
     int publishUnit(double value);
 
     /** Publishes text to a NAME vertex (allocates: start-up and rare updates). */

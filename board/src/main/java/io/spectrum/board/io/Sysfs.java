@@ -50,17 +50,17 @@ public final class Sysfs {
                     : quote(t) + " is not in " + schema.unitSymbol() + " (the vertex's unit)");
         }
         String n = m.group(1);
-        boolean hex = n.startsWith("0x") || n.startsWith("0X") || n.startsWith("-0x") || n.startsWith("+0x");
+        int x = Math.max(n.indexOf('x'), n.indexOf('X'));
+        double v;
         try {
-            if (hex) {
-                int at = n.indexOf('x') >= 0 ? n.indexOf('x') : n.indexOf('X');
-                long v = Long.parseLong(n.substring(at + 1), 16);
-                return n.startsWith("-") ? -v : v;
-            }
-            return Double.parseDouble(n);
+            v = x < 0 ? Double.parseDouble(n) : (n.startsWith("-") ? -1 : 1) * (double) Long.parseLong(n.substring(x + 1), 16);
         } catch (NumberFormatException e) {
             throw new IOException("not a number: " + quote(t));
         }
+        if (!Double.isFinite(v)) {
+            throw new IOException("not a finite number: " + quote(t));
+        }
+        return v;
     }
 
     /** Text as a reason quotes it: at most 40 characters, on one line. */

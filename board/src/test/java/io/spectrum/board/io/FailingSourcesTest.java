@@ -66,7 +66,8 @@ class FailingSourcesTest {
                 assertThrows(IOException.class, () -> Sysfs.numberIn("72 mV", cel)).getMessage());
         assertEquals("\"72 %\" is not a bare number (the vertex has no unit)",
                 assertThrows(IOException.class, () -> Sysfs.numberIn("72 %", bare)).getMessage());
-        for (String wrong : List.of("", "21.5 21.6", "21,5", "NaN", "Infinity", "1e999999", "--1", "21.5\n22")) {
+        assertEquals(-16, Sysfs.numberIn("-0X10", bare));
+        for (String wrong : List.of("", "21.5 21.6", "21,5", "NaN", "Infinity", "1e999999", "1e400", "--1", "21.5\n22")) {
             assertThrows(IOException.class, () -> Sysfs.numberIn(wrong, cel), wrong);
         }
     }
@@ -187,6 +188,33 @@ class FailingSourcesTest {
             assertEquals(50, b.raw("/pct"));
             String reason = stale(b, "/pct");
             assertTrue(reason != null && reason.startsWith("file " + f + ": \"150 %\" does not fit the vertex"), reason);
+        }
+    }
+
+    @Test
+    void aValueWiderThanTheVertexIsRefusedNotCutToItsLowBytes() throws Exception {
+        Path f = tmp.resolve("n.txt");
+        Files.writeString(f, "100\n");
+        try (BoardFixture b = new BoardFixture("""
+                vertices:
+                  - {path: /n, type: i16, source: {kind: file, file: n.txt, period: 1s}}
+                  - {path: /raw, type: u8, source: {kind: i2c, address: 0x48, bytes: 2}}
+                platform: mock
+                """, tmp)) {
+            assertEquals(100, b.raw("/n"));
+            Files.writeString(f, "70000\n"); // 0x11170: an i16 keeps 0x1170 = 4464 when cut
+            b.step(1000);
+            assertEquals(100, b.raw("/n"), "70000 was published on an i16 as its low bytes");
+            String reason = stale(b, "/n");
+            assertTrue(reason != null && reason.contains("\"70000\" does not fit the vertex"), reason);
+            var app = b.host.vertex("/n");
+            assertEquals(io.spectrum.wire.WireError.SCHEMA_TYPE_MISMATCH, app.publishUnit(Double.NaN));
+            assertEquals(io.spectrum.wire.WireError.SCHEMA_TYPE_MISMATCH, app.publish(-32769));
+            assertEquals(io.spectrum.wire.WireError.OK, app.publish(-32768));
+            MockI2C dev = b.host.pi4j().registry().get("spectrum-i2c-1-72-0", MockI2C.class);
+            dev.writeRegister(0, new byte[] {0x01, 0x02}, 0, 2); // 258 on a u8 vertex
+            b.step(2000);
+            assertFalse(b.has("/raw"), "258 was published on a u8");
         }
     }
 
