@@ -42,7 +42,8 @@ public final class BoardMain {
             "                           file or a command), and board apps. Refused at start, with the",
             "                           line and field named, if anything in it is wrong.",
             "      --app JAR            A jar holding the board apps the file names (repeatable).",
-            "      --check              Check the board file and exit (0 when it would run).",
+            "      --check              Check the board file and the --app jars' classes, then exit (0: good).",
+            "                           Opens no pin, bus, device, file or command: safe beside a running board.",
             "      --udp HOST:PORT      Bind and listen on UDP (hosts learn us by dialing). A bare :PORT",
             "                           binds 127.0.0.1; 0.0.0.0 exposes the board to every network",
             "                           it is on (a warning says what; docs/security.md).",
@@ -206,21 +207,22 @@ public final class BoardMain {
             err.flush();
             return 2;
         }
-        Link link = null;
-        if (!check) {
-            // then the link, at once: a serial host's requests that arrive before the port is open are lost
-            try {
-                LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
-                        .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer)
-                        .dtls(LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, boardName(file)));
-                link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
-                        : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
-                        : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
-            } catch (IllegalArgumentException | IOException e) {
-                err.println("board: cannot open the link: " + e.getMessage());
-                err.flush();
-                return 2;
-            }
+        if (check) {
+            return check(file, out, err);
+        }
+        // then the link, at once: a serial host's requests that arrive before the port is open are lost
+        Link link;
+        try {
+            LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
+                    .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer)
+                    .dtls(LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, boardName(file)));
+            link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
+                    : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
+                    : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
+        } catch (IllegalArgumentException | IOException e) {
+            err.println("board: cannot open the link: " + e.getMessage());
+            err.flush();
+            return 2;
         }
         // then the board (its pins): if one cannot be opened, the link is closed again before it served anything
         Board board;
@@ -236,12 +238,6 @@ public final class BoardMain {
             err.println("board: cannot start: " + e.getMessage().replace('\n', ' '));
             err.flush();
             return 2;
-        }
-        if (check) {
-            board.close();
-            out.println(config + ": ok (" + board.name() + ")");
-            out.flush();
-            return 0;
         }
         String name = board.name();
         board.attach(link);
@@ -259,6 +255,24 @@ public final class BoardMain {
             Thread.currentThread().interrupt();
         }
         out.println(name + " stopped");
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * {@code --check}: the file parsed, its vertices and apps resolved ({@link BoardSetup#check}),
+     * and nothing touched. A board may be running on these pins: opening one would drive its
+     * output to the file's initial level, and a bus read is a real transaction.
+     */
+    private int check(BoardFile file, PrintWriter out, PrintWriter err) {
+        try {
+            BoardSetup.check(file, apps);
+        } catch (BoardFileError e) {
+            err.println("board: " + e.getMessage());
+            err.flush();
+            return 2;
+        }
+        out.println(config + ": ok (" + boardName(file) + ")");
         out.flush();
         return 0;
     }

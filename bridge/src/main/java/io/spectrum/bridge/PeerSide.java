@@ -53,7 +53,7 @@ final class PeerSide implements Runnable {
     static final int MAX_SET_BYTES = 8192;
     /** How much of a refused request its error message echoes. */
     private static final int ECHO = 200;
-    /** The reason of a value the node delivered stamped stale (the stamp carries none of its own). */
+    /** The reason of a value the node delivered stamped stale when its stamp carries none (a node that predates reasons). */
     static final String STALE_AT_NODE = "the node marks it stale: its publisher went away (behind a host: the board's link is down)";
     /** The reason of a declared value kept where the node deleted it. */
     static final String DELETED = "the node deleted it (purged after its stale grace, or cleared); the last value is kept";
@@ -190,7 +190,7 @@ final class PeerSide implements Runnable {
                 continue;
             }
             boolean stale = d.stamped() && d.stale();
-            emit(path, d.value(), d.stamped() ? d.seq() : -1, stale, stale ? STALE_AT_NODE : null);
+            emit(path, d.value(), d.stamped() ? d.seq() : -1, stale, stale ? (d.reason() != null ? d.reason() : STALE_AT_NODE) : null);
         }
         tellPresence();
     }
@@ -251,12 +251,12 @@ final class PeerSide implements Runnable {
             ObjectNode o = ValueJson.line(path);
             ValueJson.value(o, v);
             if (seq >= 0) {
-                ValueJson.stamp(o, seq, stale);
+                ValueJson.stamp(o, seq, stale, reason);
             } else if (stale) {
                 o.put("stale", true); // no stamp of the node's, but the bridge knows it is not current
-            }
-            if (stale && reason != null) {
-                o.put("reason", reason);
+                if (reason != null) {
+                    o.put("reason", reason);
+                }
             }
             o.put("publisher", topics.host());
             payload = json(o);

@@ -84,6 +84,32 @@ final class ClientOutput {
         ValueJson.value(o, v);
     }
 
+    /** What read and ls say of a declared vertex that holds no value yet. */
+    static final String NO_VALUE_YET = "no value yet";
+
+    /**
+     * Whether {@code r} answers a READ of a vertex that is declared but holds no value yet (a sensor
+     * that never read, an app vertex never published). libtracer v1 answers a vertex never written
+     * with {@code tr::path::not_found}, and the registry has no closer code, so the vertex's
+     * declaration tells the two apart: one READ of {@code PATH:settings.app}, kept by the client,
+     * made only for that refusal.
+     */
+    static boolean noValueYet(Reply r, PeerClient client, String path) {
+        return r.code() == WireError.PATH_NOT_FOUND && client.declaration(path) != null;
+    }
+
+    /** A {@link #noValueYet} answer as JSON: the refusal, its code, and {@code reason: "no value yet"}. */
+    static ObjectNode noValueYetJson(String path, Reply r) {
+        ObjectNode o = json(path, r, null);
+        o.put("reason", NO_VALUE_YET);
+        return o;
+    }
+
+    /** A {@link #noValueYet} answer as text: {@code no value yet (declared, never published; tr::path::not_found)}. */
+    static String noValueYetText(Reply r) {
+        return NO_VALUE_YET + " (declared, never published; " + WireError.identity(r.code()) + ")";
+    }
+
     /** "refused: tr::path::not_found" plus a hint for the common cases. */
     /**
      * As {@link #refusal(Reply, String)}; for a path that is not found whose first segment the node

@@ -123,7 +123,7 @@ public final class FlashCommand implements Callable<Integer> {
                     config = config.withDtls();
                 }
                 if (boardFile != null) {
-                    checkBoardFile(boardFile);
+                    checkBoardFile(boardFile, apps);
                 }
                 bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig, keys,
                         boardFile, apps != null ? apps : List.of());
@@ -144,10 +144,17 @@ public final class FlashCommand implements Callable<Integer> {
         }
     }
 
-    /** Refuses a board file the board would refuse at start (the same parser), before anything is written. */
-    static void checkBoardFile(Path file) throws FlashException {
+    /**
+     * Refuses a board file the board would refuse at start (the same parser and checks as
+     * {@code board --check}), before anything is written; nothing is opened. With {@code --app} the
+     * file's app classes must be in those jars (they replace the installed ones); without it the
+     * board keeps its installed jars, which are not here to look in, so the classes are not checked.
+     */
+    static void checkBoardFile(Path file, List<Path> appJars) throws FlashException {
         try {
-            new io.spectrum.board.decl.BoardFileParser(-1).parse(file);
+            io.spectrum.board.decl.BoardFile parsed = new io.spectrum.board.decl.BoardFileParser(-1).parse(file);
+            io.spectrum.board.decl.BoardSetup.check(appJars == null ? parsed.withoutApps() : parsed,
+                    appJars == null ? List.of() : appJars);
         } catch (io.spectrum.board.decl.BoardFileError e) {
             throw new FlashException(FlashException.USAGE, "--config: " + e.getMessage());
         }

@@ -111,6 +111,8 @@ public final class LsCommand implements Callable<Integer> {
         String value;
         if (v.value().ok()) {
             value = client.render(v.path(), v.value().value()).text();
+        } else if (ClientOutput.noValueYet(v.value(), client, v.path())) {
+            value = ClientOutput.NO_VALUE_YET; // declared, never published: as read says it
         } else if (parentWithoutValue(v, named)) {
             value = "-"; // a listed vertex without a value of its own
         } else {
@@ -137,7 +139,8 @@ public final class LsCommand implements Callable<Integer> {
 
     /** The vertex as JSON, with its children when {@code tree} (else one flat record, for CSV). */
     private static ObjectNode json(PeerClient client, TreeWalk.Vertex v, boolean named, boolean tree) {
-        ObjectNode o = parentWithoutValue(v, named) ? ClientOutput.line(v.path()).put("ok", true)
+        ObjectNode o = ClientOutput.noValueYet(v.value(), client, v.path()) ? ClientOutput.noValueYetJson(v.path(), v.value())
+                : parentWithoutValue(v, named) ? ClientOutput.line(v.path()).put("ok", true)
                 : ClientOutput.json(v.path(), v.value(), v.value().ok() ? client.render(v.path(), v.value().value()) : null);
         o.put("subscribers", v.subscribers().subscribers());
         o.put("suspended", v.subscribers().suspended());

@@ -168,6 +168,31 @@ class DeclaredValuesCommandTest {
     }
 
     @Test
+    void aDeclaredVertexWithoutAValueIsNoValueYetInReadAndLsAlike() throws Exception {
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/never"),
+                VertexSchema.value(2, true).unit("Cel").scale(0.01).description("a sensor that never read").build()));
+        Cli.Run read = Cli.run("read", "--peer", addr, "/board/never");
+        assertEquals(1, read.code(), read.all());
+        assertEquals("/board/never = no value yet (declared, never published; tr::path::not_found)", read.out().trim());
+        JsonNode j = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/never").out());
+        assertEquals("no value yet", j.get("reason").asText(), j.toString());
+        assertEquals("tr::path::not_found", j.get("error").asText(), j.toString());
+        assertTrue(!j.get("ok").asBoolean(), j.toString());
+
+        Cli.Run ls = Cli.run("ls", "--peer", addr, "/board");
+        assertEquals(0, ls.code(), ls.all());
+        assertTrue(ls.out().lines().anyMatch(l -> l.matches("  never\\s+no value yet\\s+0")), ls.out());
+        assertTrue(ls.out().lines().anyMatch(l -> l.matches("/board\\s+-\\s+0")), "an undeclared parent: " + ls.out());
+        JsonNode o = new ObjectMapper().readTree(Cli.run("ls", "--peer", addr, "--json", "/board/never").out());
+        assertEquals("no value yet", o.get("reason").asText(), o.toString());
+        assertEquals("tr::path::not_found", o.get("error").asText(), o.toString());
+        assertEquals(j.get("ok"), o.get("ok"), "read and ls agree: " + j + " / " + o);
+
+        Cli.Run missing = Cli.run("read", "--peer", addr, "/board/nope");
+        assertEquals("/board/nope = refused: tr::path::not_found", missing.out().trim(), "an undeclared path is not found");
+    }
+
+    @Test
     void lsAndSubShowTheUnit() throws Exception {
         Cli.Run ls = Cli.run("ls", "--peer", addr, "/board");
         assertEquals(0, ls.code(), ls.all());

@@ -244,6 +244,23 @@ class FlashRootTest {
         assertTrue(noJar.err().contains("is not a jar file"), noJar.err());
     }
 
+    @Test
+    void refusesABoardFileWhoseAppIsNotInTheGivenJarsBeforeWritingAnything() throws Exception {
+        Path root = rootfs();
+        Path file = tmp.resolve("apps.yaml");
+        Files.writeString(file, "vertices:\n  - {path: /a, type: u8}\napps:\n  - class: com.example.Missing\n");
+        Path app = tmp.resolve("empty-app.jar");
+        try (java.util.jar.JarOutputStream j = new java.util.jar.JarOutputStream(Files.newOutputStream(app))) {
+            j.putNextEntry(new java.util.jar.JarEntry("README"));
+            j.write("no classes".getBytes());
+        }
+        Cli.Run r = flash(root, "--config", file.toString(), "--app", app.toString());
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().trim().startsWith("spectrum flash: --config: " + file
+                + ":4: apps[0].class: com.example.Missing is not in the app jars"), r.err());
+        assertFalse(Files.exists(root.resolve("opt")), "nothing was written");
+    }
+
     /**
      * The board bundle holds what a board runs (the node, the runtime, the board-file parser, pi4j with
      * the providers a Pi needs and its mock platform) and nothing of the CLI, dashboard, HIL or JSON library.

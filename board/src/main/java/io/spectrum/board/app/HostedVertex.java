@@ -56,7 +56,7 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
 
     @Override
     public int publish(long value) {
-        if (schema.type() != TlvType.VALUE) {
+        if (schema.type() != TlvType.VALUE || !fitsWidth(value)) {
             return WireError.SCHEMA_TYPE_MISMATCH;
         }
         w.wrap(buf, 0, buf.length).value(value, schema.width());
@@ -67,8 +67,24 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
         return r;
     }
 
+    /**
+     * Whether {@code value} is a raw value of the declared width and sign: the encoder keeps only the
+     * low bytes, so 70000 on an i16 would be published as 4464.
+     */
+    private boolean fitsWidth(long value) {
+        int bits = 8 * schema.width();
+        if (bits >= 64) {
+            return true;
+        }
+        return schema.signed() ? value >= -(1L << (bits - 1)) && value < 1L << (bits - 1) : value >= 0 && value < 1L << bits;
+    }
+
     @Override
     public int publishUnit(double value) {
+        double raw = (value - schema.offset()) / schema.scale();
+        if (!(raw > -9.2e18 && raw < 9.2e18)) { // NaN, infinite, or past a long: not a value (Math.round would make one up)
+            return WireError.SCHEMA_TYPE_MISMATCH;
+        }
         return publish(schema.fromUnit(value));
     }
 
@@ -89,6 +105,11 @@ final class HostedVertex implements AppVertex, ValueListener, Runnable {
         } finally {
             publishing = false;
         }
+    }
+
+    @Override
+    public int markStale(String reason) {
+        return node.markStale(path, reason);
     }
 
     @Override

@@ -20,6 +20,11 @@ public record BoardFile(String file, String name, String platform, int pwmChip, 
         apps = List.copyOf(apps);
     }
 
+    /** The same board without its apps (a check that has no app jars to look in). */
+    public BoardFile withoutApps() {
+        return new BoardFile(file, name, platform, pwmChip, mockPins, sys, proc, vertices, List.of());
+    }
+
     /** One declared vertex: its path and declaration, its first value, what publishes or drives it. */
     public record Vertex(String path, VertexSchema schema, Long initial, Binding source, Binding sink, int line) {
     }

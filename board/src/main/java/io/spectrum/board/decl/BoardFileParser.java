@@ -183,6 +183,10 @@ public final class BoardFileParser {
             }
             String unit = v.text("unit", null);
             if (unit != null) {
+                String problem = Units.problem(unit);
+                if (problem != null) {
+                    throw v.error("unit", problem);
+                }
                 b.unit(unit);
             }
             if (v.has("scale")) {

@@ -66,7 +66,9 @@ final class Spec {
         return where.isEmpty() ? key : where + "." + key;
     }
 
+    /** Whether the key is given; asking also makes it one of the keys that fit here (named when one is unknown). */
     boolean has(String key) {
+        used.add(key);
         return entries.containsKey(key);
     }
 
@@ -84,7 +86,7 @@ final class Spec {
     String text(String key) throws BoardFileError {
         String s = text(key, null);
         if (s == null) {
-            throw new BoardFileError(file, line(), field(key), "is required");
+            throw new BoardFileError(file, line(), field(key), "is required" + typoHint(key));
         }
         return s;
     }
@@ -176,7 +178,8 @@ final class Spec {
     String choice(String key, String fallback, String... allowed) throws BoardFileError {
         String s = text(key, fallback);
         if (s == null) {
-            throw new BoardFileError(file, line(), field(key), "is required (one of " + String.join(", ", allowed) + ")");
+            throw new BoardFileError(file, line(), field(key), "is required (one of " + String.join(", ", allowed) + ")"
+                    + typoHint(key));
         }
         for (String a : allowed) {
             if (a.equals(s)) {
@@ -243,13 +246,72 @@ final class Spec {
         return out;
     }
 
-    /** Refuses keys nobody asked for (typos), naming the known ones. */
+    /**
+     * Refuses keys nobody asked for (typos), naming the keys that fit here (every key this mapping's
+     * parsing asked for, given or not) and the nearest of them.
+     */
     void done() throws BoardFileError {
         for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
             if (!used.contains(e.getKey())) {
+                String near = nearest(e.getKey(), used);
                 throw new BoardFileError(file, line(e.getValue().getKeyNode()), field(e.getKey()),
-                        "unknown key (known here: " + String.join(", ", used) + ")");
+                        "unknown key" + (near == null ? "" : ", did you mean " + near + "?")
+                                + " (known here: " + String.join(", ", used) + ")");
             }
         }
+    }
+
+    /** For a required key that is missing: a given key nobody asked for that is spelled nearly like it. */
+    private String typoHint(String key) {
+        for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
+            if (!used.contains(e.getKey()) && close(e.getKey(), key)) {
+                return " ('" + e.getKey() + "' on line " + line(e.getValue().getKeyNode()) + " is not a key here; was "
+                        + key + " meant?)";
+            }
+        }
+        return "";
+    }
+
+    /** The one of {@code among} spelled most nearly like {@code word}, or null when none is close. */
+    static String nearest(String word, Iterable<String> among) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String k : among) {
+            int d = distance(word, k);
+            if (close(word, k) && d < bestDistance) {
+                best = k;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** Close enough to be a typo: one edit for a short word, two for a longer one (a swap of neighbours is one). */
+    static boolean close(String a, String b) {
+        return distance(a, b) <= (Math.min(a.length(), b.length()) <= 4 ? 1 : 2);
+    }
+
+    /**
+     * Edits between two words (insert, delete, replace, or swap two neighbours: optimal string
+     * alignment); for the few short spellings of a refusal.
+     */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(d[i - 1][j - 1] + cost, Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1));
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 }

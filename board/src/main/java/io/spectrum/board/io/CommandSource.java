@@ -12,14 +12,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * A command's output every period (the fallback for what has no source kind): run on a thread of
  * its own, never on the node's loop; its standard output is published as {@link FileSource} does.
- * A command that runs past the period is stopped and that sample is dropped.
+ * A command that runs past the period or exits non-zero, or whose output is not that, is a failed
+ * read: the vertex is marked stale with the reason ({@link SourceHealth}).
  */
 public final class CommandSource implements Binding {
     private final List<String> command;
     private final long periodMillis;
     private volatile String output;
     private volatile String failure;
-    private final FailureReport report = new FailureReport();
+    private SourceHealth health;
     private Thread thread;
 
     public CommandSource(List<String> command, long periodMillis) {
@@ -29,6 +30,7 @@ public final class CommandSource implements Binding {
 
     @Override
     public void open(BoardContext board, AppVertex vertex) {
+        health = new SourceHealth(describe());
         Signal publish = board.signal(() -> publish(vertex));
         Thread t = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
@@ -83,11 +85,11 @@ public final class CommandSource implements Binding {
             }
             String o = output;
             if (o != null) {
-                FileSource.publish(vertex, o, "the command");
+                FileSource.publish(vertex, o);
             }
-            report.worked(vertex.path(), describe());
+            health.worked(vertex);
         } catch (IOException e) {
-            report.failed(vertex.path(), describe(), e.getMessage());
+            health.failed(vertex, e.getMessage());
         }
     }
 

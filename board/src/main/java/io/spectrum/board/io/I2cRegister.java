@@ -47,7 +47,8 @@ public final class I2cRegister extends Polled {
         if (n != bytes) {
             throw new IOException("read " + Math.max(n, 0) + " of " + bytes + " bytes");
         }
-        vertex.publish(assemble(buf, bytes, bigEndian, shift, signed));
+        long raw = assemble(buf, bytes, bigEndian, shift, signed);
+        published(vertex.publish(raw), vertex, "raw " + raw);
     }
 
     /** The raw value of {@code n} bytes: byte order, then the right shift, then the sign of the bits left. */
@@ -67,6 +68,6 @@ public final class I2cRegister extends Polled {
 
     @Override
     public String describe() {
-        return String.format("i2c bus %d device 0x%02x register 0x%02x", bus, address, register);
+        return String.format("i2c %d/0x%02x reg %d", bus, address, register);
     }
 }

@@ -2,14 +2,17 @@ package io.spectrum.board.io;
 
 import io.spectrum.board.app.AppVertex;
 import io.spectrum.board.app.BoardContext;
+import io.spectrum.wire.WireError;
+
+import java.io.IOException;
 
 /**
  * A source read every period on the node's loop (and once at start). A failed read publishes
- * nothing and is reported once, until a read succeeds again, so a loose sensor does not flood the log.
+ * nothing; its vertex is marked stale with the reason until a read works again ({@link SourceHealth}).
  */
 abstract class Polled implements Binding {
     private final long periodMillis;
-    private final FailureReport report = new FailureReport();
+    private SourceHealth health;
 
     Polled(long periodMillis) {
         this.periodMillis = periodMillis;
@@ -17,6 +20,7 @@ abstract class Polled implements Binding {
 
     @Override
     public void open(BoardContext board, AppVertex vertex) throws Exception {
+        health = new SourceHealth(describe());
         prepare(board, vertex);
         read(vertex);
         if (periodMillis > 0) {
@@ -28,15 +32,25 @@ abstract class Polled implements Binding {
     void prepare(BoardContext board, AppVertex vertex) throws Exception {
     }
 
-    /** Reads and publishes once. */
+    /** Reads and publishes once; throws (with the reason) when it cannot read or what it read does not fit. */
     abstract void sample(AppVertex vertex) throws Exception;
 
     final void read(AppVertex vertex) {
         try {
             sample(vertex);
-            report.worked(vertex.path(), describe());
+            health.worked(vertex);
         } catch (Exception e) {
-            report.failed(vertex.path(), describe(), e.getMessage());
+            health.failed(vertex, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+        }
+    }
+
+    /**
+     * Throws when a publish of {@code what} was refused: a value outside the vertex's declaration is
+     * a failed read, not one to keep quiet about.
+     */
+    static void published(int status, AppVertex vertex, Object what) throws IOException {
+        if (status != WireError.OK) {
+            throw new IOException(what + " does not fit the vertex (" + vertex.schema() + "): " + WireError.identity(status));
         }
     }
 

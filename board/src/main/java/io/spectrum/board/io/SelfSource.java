@@ -43,7 +43,8 @@ public final class SelfSource extends Polled {
 
     @Override
     void sample(AppVertex vertex) throws Exception {
-        vertex.publishUnit(read());
+        double v = read();
+        published(vertex.publishUnit(v), vertex, v);
     }
 
     /** The metric's current value in its natural unit. */

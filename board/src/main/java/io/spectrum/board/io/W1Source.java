@@ -20,7 +20,8 @@ public final class W1Source extends Polled {
 
     @Override
     void sample(AppVertex vertex) throws Exception {
-        vertex.publishUnit(sensor.celsius());
+        double c = sensor.celsius();
+        published(vertex.publishUnit(c), vertex, c + " °C");
     }
 
     @Override

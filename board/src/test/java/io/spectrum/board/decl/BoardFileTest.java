@@ -95,6 +95,13 @@ class BoardFileTest {
             mock pins off mock    | 'mock-pins: p\\nvertices:\\n  - {path: /a, type: u8}\\n'                                     | 1 | mock-pins              | needs platform: mock
             empty board           | 'name: x\\n'                                                                                 | 1 | vertices               | declares no vertices
             app not a class name  | 'apps:\\n  - {class: 3d.App}\\n'                                                             | 2 | apps[0].class          | not a Java class name
+            unit not UCUM         | 'vertices:\\n  - {path: /a, type: i16, unit: celsius}\\n'                                  | 2 | vertices[0].unit       | 'celsius' is not a UCUM unit the board knows; closest: Cel (°C)
+            unit as shown         | 'vertices:\\n  - {path: /a, type: i16, unit: °C}\\n'                                       | 2 | vertices[0].unit       | closest: Cel (°C)
+            unit wrong case       | 'vertices:\\n  - {path: /a, type: i16, unit: HPA}\\n'                                      | 2 | vertices[0].unit       | closest: hPa
+            unit bytes            | 'vertices:\\n  - {path: /a, type: u32, unit: kB}\\n'                                       | 2 | vertices[0].unit       | closest: kBy
+            typo of a vertex key  | 'vertices:\\n  - {path: /a, type: u8, scael: 0.1}\\n'                                      | 2 | vertices[0].scael      | unknown key, did you mean scale? (known here: description, initial, offset, path, range, rights, scale, sink, source, type, unit)
+            typo of a required key| 'vertices:\\n  - {path: /a, tpye: u8}\\n'                                                  | 2 | vertices[0].type       | is required (one of i8, u8, i16, u16, i32, u32, i64, u64, name) ('tpye' on line 2 is not a key here; was type meant?)
+            typo of an i2c key    | 'vertices:\\n  - {path: /a, type: u8, source: {kind: i2c, adress: 0x48}}\\n'                | 2 | vertices[0].source.address | is required
             """)
     void aWrongFileIsRefusedWithItsLineAndField(String why, String yaml, int line, String field, String problem) {
         BoardFileError e = assertThrows(BoardFileError.class, () -> parse(yaml.replace("\\n", "\n")), why);
@@ -102,6 +109,22 @@ class BoardFileTest {
         assertEquals(field == null ? "" : field.trim(), e.field(), why + ": " + e.getMessage());
         assertTrue(e.problem().contains(problem.trim()), why + ": " + e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+
+    @Test
+    void everyUnitTheBoardKnowsIsAccepted() throws Exception {
+        for (String unit : Units.KNOWN) {
+            BoardFile f = parse("vertices:\n  - {path: /a, type: i32, unit: '" + unit + "'}\n");
+            assertEquals(unit, f.vertices().get(0).schema().unit(), unit);
+        }
+    }
+
+    @Test
+    void aUnitTheBoardDoesNotKnowIsRefusedInOneLineWithExit2() throws Exception {
+        Run r = board("vertices:\n  - {path: /a, type: i16, scale: 0.1, unit: celsius}\n", "--check");
+        assertEquals(2, r.code());
+        assertEquals("board: FILE:2: vertices[0].unit: 'celsius' is not a UCUM unit the board knows; closest: Cel (°C)",
+                r.err().trim());
     }
 
     /** A board run's exit code and output. */
