@@ -26,8 +26,9 @@ public final class LinkSpec {
     }
 
     public static Link udpListen(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
-        return s.dtls != null ? DtlsLink.listen(id, UdpLink.parseHostPort(hostPort), udpConfig(s), s.dtls, clock)
-                : UdpLink.listen(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
+        UdpLinkConfig c = udpConfig(s).peerCapacity(s.listenPeers);
+        return s.dtls != null ? DtlsLink.listen(id, UdpLink.parseHostPort(hostPort), c, s.dtls, clock)
+                : UdpLink.listen(id, UdpLink.parseHostPort(hostPort), c, clock);
     }
 
     public static Link udpDial(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
