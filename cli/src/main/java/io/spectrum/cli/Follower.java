@@ -125,6 +125,22 @@ final class Follower {
     }
 
     /**
+     * Whether the vertex {@code pattern} names exists on the node, asked before subscribing (an
+     * accepted subscription may itself make the vertex): it holds a value, or has a declaration, or
+     * answers its {@code :children[]} (an inner vertex such as a board's mount). Only a definite
+     * {@code tr::path::not_found} to all three is "no"; any other answer (a timeout, a refusal) is not
+     * taken as absence.
+     */
+    boolean exists(String pattern) {
+        String vertex = vertexOf(pattern);
+        Reply value = client.read(vertex);
+        if (value.code() != WireError.PATH_NOT_FOUND || client.declaration(vertex) != null) {
+            return true;
+        }
+        return client.read(vertex, Requests.children()).code() != WireError.PATH_NOT_FOUND;
+    }
+
+    /**
      * Subscribes {@code pattern} with {@code route} as its reply and delivery route.
      *
      * @throws IllegalArgumentException for a bad pattern or path (a one-line reason)

@@ -47,8 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
                         + "(a plain libtracer v1 node, a board) delivers as usual; sub says so once on stderr.",
                 "         spectrum sub --peer 127.0.0.1:7700 --mode bounded --queue 8 --inflight 2 /board1/board/counter", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:followed until stopped", "1:a subscription was refused, or the node stopped answering "
-                + "(unless --wait)", "2:bad arguments"})
+        exitCodeList = {"0:followed until stopped", "1:a subscription was refused, a path does not exist, or the node "
+                + "stopped answering (unless --wait)", "2:bad arguments"})
 public final class SubCommand implements Callable<Integer> {
     /** How often the follower checks its slots are still there (a link's default ping interval). */
     static final long CHECK_NANOS = 3_000_000_000L;
@@ -87,7 +87,8 @@ public final class SubCommand implements Callable<Integer> {
             + " for latest (default: that limit).")
     Integer inflight;
 
-    @Option(names = "--wait", description = "When the node stops answering, say so and keep waiting for it (default: exit 1).")
+    @Option(names = "--wait", description = "When a path does not exist yet, or the node stops answering, say so and keep "
+            + "waiting for it (default: exit 1).")
     boolean waitForPeer;
 
     @Mixin
@@ -135,6 +136,20 @@ public final class SubCommand implements Callable<Integer> {
             if (!peer.json()) {
                 err.println("subscribing to " + p + " on " + peer.peer + " ...");
                 err.flush();
+            }
+            boolean exists;
+            try {
+                exists = follower.exists(p);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + p + "': " + e.getMessage());
+            }
+            if (!exists) {
+                String what = p + ": no such vertex on " + peer.peer + " (nothing is declared, published or mounted there)";
+                if (!waitForPeer) {
+                    notice(out, err, "not_found", what + "; --wait follows it until it appears");
+                    return 1;
+                }
+                notice(out, err, "waiting", what + " yet; following it until it appears (--wait)");
             }
             Reply r;
             try {

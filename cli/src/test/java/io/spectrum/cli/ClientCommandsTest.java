@@ -163,6 +163,31 @@ class ClientCommandsTest {
     }
 
     @Test
+    void subOfAPathThatDoesNotExist_saysSoAndExits1_unlessWaitFollowsItUntilItAppears() throws Exception {
+        Cli.Run missing = Cli.run("sub", "--peer", addr, "/board/nothing", "--count", "1");
+        assertEquals(1, missing.code(), missing.all());
+        assertTrue(missing.err().contains("/board/nothing: no such vertex on " + addr), missing.err());
+        assertEquals("", missing.out());
+        Cli.Run json = Cli.run("sub", "--peer", addr, "/board/nothing", "--count", "1", "--json");
+        assertEquals(1, json.code(), json.all());
+        assertEquals("not_found", new ObjectMapper().readTree(json.out()).get("error").asText(), json.out());
+        // inner vertices exist without a value of their own; a subtree pattern is checked at its vertex
+        Cli.Run inner = Cli.run("sub", "--peer", addr, "/board/#", "--count", "1");
+        assertEquals(0, inner.code(), inner.all());
+
+        java.util.concurrent.ScheduledExecutorService later = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        try {
+            later.schedule(() -> board.write("/board/later", value(7, 1)), 1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            Cli.Run waited = Cli.run("sub", "--peer", addr, "/board/later", "--count", "1", "--wait", "-W", "20");
+            assertEquals(0, waited.code(), waited.all());
+            assertTrue(waited.err().contains("following it until it appears (--wait)"), waited.err());
+            assertEquals("/board/later = 7  (seq 1)\n", waited.out());
+        } finally {
+            later.shutdownNow();
+        }
+    }
+
+    @Test
     void aStaleValue_isShownStaleWithItsReason_byReadAndSub_asTextAndJson() throws Exception {
         String why = "i2c 1/0x48 reg 0: read 0 of 2 bytes";
         assertEquals(WireError.OK, (int) board.onNodeThread(
