@@ -44,6 +44,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public void discard(int v, int keepKeyLen) {
+        node.discard(v, keepKeyLen);
+    }
+
+    @Override
     public int parent(int v) {
         Vertex p = v(v).parent;
         return p == null ? NONE : p.id;
