@@ -268,8 +268,9 @@ public final class FwdServer {
     /**
      * The vertices a remote peer may write, for an operator's warning: the declared paths whose
      * declaration grants WRITE, in tree order, comma-separated ("none" when there are none), plus a
-     * note when undeclared vertices are writable too ({@link NodeConfig#remoteWritesToUndeclared()}).
-     * Not for a hot path (it builds a String).
+     * note when undeclared vertices are writable too ({@link NodeConfig#remoteWritesToUndeclared()}),
+     * and the single-peer mounts a write is forwarded under (there the mounted node's declarations
+     * decide, docs/routing.md). Not for a hot path (it builds a String).
      */
     public String remotelyWritable() {
         final FwdStore st = p.store;
@@ -292,7 +293,19 @@ public final class FwdServer {
             sb.append("none");
         }
         if (p.config.remoteWritesToUndeclared()) {
-            sb.append(" and every undeclared vertex");
+            sb.append(" and every undeclared vertex (not / or a $ one)");
+        }
+        final io.spectrum.node.route.MountTable m = p.router.mounts();
+        final byte[] run = new byte[256];
+        StringBuilder under = new StringBuilder();
+        for (int i = 0; i < m.capacity(); i++) {
+            if (m.kind(i) == io.spectrum.node.route.MountTable.SINGLE) {
+                under.append(under.length() > 0 ? ", " : "")
+                        .append(io.spectrum.node.api.NodePath.render(run, 0, m.copyRun(i, run, 0)));
+            }
+        }
+        if (under.length() > 0) {
+            sb.append(", and under ").append(under).append(" whatever the node mounted there lets it write");
         }
         return sb.toString();
     }
