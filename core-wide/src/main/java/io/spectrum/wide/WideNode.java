@@ -976,6 +976,20 @@ public final class WideNode implements ServingNode {
         return p;
     }
 
+    /** True when remote caller (link index, peer) is a peer of this node already (the owner always is). */
+    boolean knowsLinkPeer(int li, int peer) {
+        return li == NarrowNode.OWNER || linkPeers.containsKey(peerKey(li, peer));
+    }
+
+    /** Drops the peer {@link #linkPeer} just made for a request that was refused (it holds and published nothing). */
+    void forgetLinkPeer(int li, int peer) {
+        WidePeer p = linkPeers.get(peerKey(li, peer));
+        if (p != null && p.edges.isEmpty() && p.published.isEmpty()) {
+            linkPeers.remove(peerKey(li, peer));
+            peers.returned();
+        }
+    }
+
     /**
      * Remote caller (link index, peer) announced its name ({@code spectrum.name}, docs/extensions.md
      * "Peer name"): from now on it is the {@link WidePeer} of that name, so a client that comes back
