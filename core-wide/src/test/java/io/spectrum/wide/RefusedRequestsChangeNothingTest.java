@@ -85,7 +85,7 @@ class RefusedRequestsChangeNothingTest {
         }
         ok(direct[0], 1, fwd(FwdView.OP_WRITE, "/board/temp", appendField(), subscriber("/in/d/a")));
         ok(direct[0], 1, fwd(FwdView.OP_WRITE, "/board/led", appendField(), subscriber("/in/d/b")));
-        // a forwarded AWAIT, answered: the board knows the host's announcement from now on
+        // a forwarded AWAIT, answered
         held(clients[0], 3, fwd(FwdView.OP_AWAIT, "/board1/board/temp", null, null));
         assertEquals(WireError.OK, write(board, "/board/temp", Tlv.value(216, 2)));
         int answered = clients[0].sent().size();

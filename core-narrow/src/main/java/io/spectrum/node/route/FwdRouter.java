@@ -35,8 +35,10 @@ import io.spectrum.wire.WireError;
  *       is full): ERROR {@code path::not_found}, counted as no-route;</li>
  *   <li>otherwise forwarded; an AWAIT is held at the next hop by this node (the next hop's caller is
  *       this node, and a Spectrum node gates holding requests by the caller's holder token,
- *       docs/security.md "Holders and spoofing"), so it goes with this node's own announcement and
- *       token for that hop ({@link HeldTokens}) in place of the sender's; a frame the rewrite cannot forward (a request whose src is a
+ *       docs/security.md "Holders and spoofing"), so the sender's announcement children are left
+ *       out and, when that hop handed this node a token ({@link HeldTokens}), this node's own
+ *       announcement with it goes instead; a forwarded ERROR answer loses its trailing SETTINGS (a
+ *       challenge there carries the token the far end minted for this node); a frame the rewrite cannot forward (a request whose src is a
  *       PATH_REF) is dropped, as libtracer does; one too large for the buffer is ERROR {@code flow::backpressure},
  *       an egress that refuses the frame (peer gone) ERROR {@code transport::down}, counted as
  *       no-route.</li>
@@ -128,11 +130,12 @@ public final class FwdRouter {
                 return refuse(inLink, inPeer, fwd, WireError.PATH_NOT_FOUND, true);
             }
         }
-        int annLen = -1;
+        int annLen = -1; // -1: the tail verbatim; else the sender's SETTINGS children replaced by ann[0, annLen)
         if (fwd.opcode() == FwdView.OP_AWAIT) {
             final long token = held.heldAt(egress, egressPeer);
-            TlvWriter a = annWriter.wrap(ann, 0, ann.length);
-            annLen = (token > 0 ? Extensions.announce(a, token) : Extensions.announce(a)).length();
+            annLen = token > 0 ? Extensions.announce(annWriter.wrap(ann, 0, ann.length), token).length() : 0;
+        } else if (reply && fwd.kind() == FwdView.KIND_ERROR) {
+            annLen = 0; // a challenge in it was minted for this node's address: never handed on
         }
         final int n = FwdRewrite.forward(fwd, strip, mounts.runs(), in < 0 ? 0 : mounts.runOffset(in),
                 in < 0 ? 0 : mounts.runLength(in), out, 0, out.length, annLen < 0 ? null : ann, 0, Math.max(annLen, 0));
