@@ -162,6 +162,24 @@ class RouterTest {
     }
 
     @Test
+    void aClientsHolderPairStaysAtTheRouterAndTheFarEndHoldsTheForwardedAwaitForTheRouter() {
+        chain(false);
+        byte[] b = new byte[64];
+        io.spectrum.wire.TlvWriter w = new io.spectrum.wire.TlvWriter().wrap(b, 0, b.length);
+        byte[] holdPair = java.util.Arrays.copyOf(b, io.spectrum.wire.Extensions.announce(w, 0).length());
+        // the client holds with a token at A ("none yet"); the board knows no such pair from A or B
+        assertEquals(0, send(Frames.fwd(FwdView.OP_AWAIT, p("/b/board/sensor/temp"), null, Frames.REPLY_EP,
+                Frames.value(5_000_000_000L, 8), holdPair)).size(), "held at the board, no challenge back");
+        Frames.Reply atBoard = Frames.parse(bb[0].sent().get(bb[0].sent().size() - 1));
+        assertEquals(TlvIndex.NONE, atBoard.trailing, "the client's pair went no further than A");
+        board.write(temp, Frames.value(2500, 2), 0, 6);
+        pump();
+        Frames.Reply aw = one(received());
+        assertEquals(FwdView.KIND_RESULT, aw.kind);
+        assertArrayEquals(Frames.value(2500, 2), aw.payloadBytes());
+    }
+
+    @Test
     void theFarEndsErrorIsRoutedBack() {
         chain(false);
         Frames.Reply r = one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/nope"), null, Frames.REPLY_EP)));
@@ -251,6 +269,24 @@ class RouterTest {
         assertArrayEquals(Frames.value(2176, 2), read.payloadBytes());
         // a remote WRITE of a value under the mount creates nothing at A (it is forwarded)
         assertFalse(a.exists(NodePath.of("/b/board/other")));
+    }
+
+    @Test
+    void aRefusedAppendUnderAServedMountLeavesNoVertexAtTheRouter() {
+        chain(true);
+        BoundedResource vertices = java.util.Arrays.stream(a.resources())
+                .filter(r -> r.resourceName().endsWith(".vertices")).findFirst().orElseThrow();
+        int before = vertices.inUse();
+        byte[] targetless = {0x04, 0x40, 0x06, 0x00, 0x01, 0x00, 0x02, 0x00, 0x01, 0x00}; // SUBSCRIBER{VALUE u16}
+        Frames.Reply r = one(send(Frames.fwd(FwdView.OP_WRITE, p("/b/board/new/deep/path"), Frames.subsField(-1, 1, -1),
+                p("/mine"), targetless)));
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, r.errorCode());
+        assertFalse(a.exists(NodePath.of("/b")), "nothing of the path it would have created");
+        assertEquals(before, vertices.inUse());
+        // an admitted one under the same new path is still created whole
+        assertEquals(FwdView.KIND_RESULT, one(send(Frames.fwd(FwdView.OP_WRITE, p("/b/board/new/deep/path"),
+                Frames.subsField(-1, 1, -1), p("/mine"), Frames.subscriber("/mine", 0, false, false)))).kind);
+        assertTrue(a.exists(NodePath.of("/b/board/new/deep/path")));
     }
 
     @Test
