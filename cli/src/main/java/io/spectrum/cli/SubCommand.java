@@ -150,6 +150,14 @@ public final class SubCommand implements Callable<Integer> {
                     return 1;
                 }
                 notice(out, err, "waiting", what + " yet; following it until it appears (--wait)");
+                long deadline = seconds > 0 ? System.nanoTime() + Duration.ofSeconds(seconds).toNanos() : Long.MAX_VALUE;
+                while (!follower.exists(p)) { // a node that refuses subscriptions to missing paths: ask again
+                    if (Thread.currentThread().isInterrupted() || System.nanoTime() > deadline
+                            || (stop != null && stop.requested.get())) {
+                        return WireError.OK;
+                    }
+                    c.pumpFor(Duration.ofSeconds(1));
+                }
             }
             Reply r;
             try {

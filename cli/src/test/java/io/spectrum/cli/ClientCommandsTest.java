@@ -172,7 +172,7 @@ class ClientCommandsTest {
         assertEquals(1, json.code(), json.all());
         assertEquals("not_found", new ObjectMapper().readTree(json.out()).get("error").asText(), json.out());
         // inner vertices exist without a value of their own; a subtree pattern is checked at its vertex
-        Cli.Run inner = Cli.run("sub", "--peer", addr, "/board/#", "--count", "1");
+        Cli.Run inner = Cli.run("sub", "--peer", addr, "/board/#", "--count", "1", "-W", "1");
         assertEquals(0, inner.code(), inner.all());
 
         java.util.concurrent.ScheduledExecutorService later = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
@@ -180,6 +180,7 @@ class ClientCommandsTest {
             later.schedule(() -> board.write("/board/later", value(7, 1)), 1500, java.util.concurrent.TimeUnit.MILLISECONDS);
             Cli.Run waited = Cli.run("sub", "--peer", addr, "/board/later", "--count", "1", "--wait", "-W", "20");
             assertEquals(0, waited.code(), waited.all());
+            assertEquals("", "" + waited.err().lines().filter(l -> l.contains("refused")).findFirst().orElse(""), waited.err());
             assertTrue(waited.err().contains("following it until it appears (--wait)"), waited.err());
             assertEquals("/board/later = 7  (seq 1)\n", waited.out());
         } finally {
