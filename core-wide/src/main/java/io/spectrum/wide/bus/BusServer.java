@@ -66,6 +66,8 @@ public final class BusServer implements FrameHandler, PeerListener {
         /** When the peer last sent a frame (the bus's clock): the idle timeout counts from here. */
         long heardAt;
         BusConnection bus;
+        /** The bus refused to open this connection (full, a name in use, stopped): it goes once told. */
+        boolean refused;
         /** A message the link had no room for: sent before any other. */
         byte[] held;
         Lane heldLane;
@@ -376,6 +378,12 @@ public final class BusServer implements FrameHandler, PeerListener {
             return;
         }
         send(c, reply, Lane.CONTROL);
+        if (c.refused && c.bus == null && conns.get(key(c.link, c.peer)) == c) {
+            // a connection the bus would not open keeps nothing: no entry here, and the link's handle goes
+            conns.remove(key(c.link, c.peer));
+            dropParked(c);
+            c.link.disconnect(c.peer);
+        }
     }
 
     /** The commands that may seal: {@code artifact.seal}, and those that carry attachments. */
@@ -450,7 +458,12 @@ public final class BusServer implements FrameHandler, PeerListener {
         if (c.bus == null) {
             String name = c.link.peerName(c.peer);
             String id = name == null || name.isEmpty() ? null : name;
-            c.bus = bus.connect(id, grants.apply(id));
+            try {
+                c.bus = bus.connect(id, grants.apply(id));
+            } catch (BusException | RuntimeException e) {
+                c.refused = true;
+                throw e;
+            }
         }
         return c.bus;
     }

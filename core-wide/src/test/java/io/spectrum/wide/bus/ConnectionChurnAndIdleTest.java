@@ -182,6 +182,9 @@ class ConnectionChurnAndIdleTest {
         }
         InProcessLink.End late = link.connect("late");
         assertEquals(BusError.QUOTA_EXCEEDED, request(late, "bus.hello", BusFields.of(), null).error().code());
+        assertFalse(late.isOpen(), "a refused connection is let go");
+        assertEquals(0, link.peerGeneration(late.peer()), "its handle is free");
+        assertEquals(64, bus.stats().connections());
         late.close();
         clock.advanceMillis(IDLE_MS - 1);
         turns(2);
