@@ -244,4 +244,24 @@ class DeclarationTest {
         assertArrayEquals(Frames.value(1, 1), r.payloadBytes());
         assertFalse(h.node.isStale(led));
     }
+
+    @Test
+    void aCopyOfAnotherNodesDeclaredVertex_goesStaleWhenItsSourceLeaves_isNeverPurged_andIsFreshOnItsNextValue() {
+        NodeHarness h = new NodeHarness(c -> c.remoteWritesToUndeclared(true)); // a host
+        NodePath copy = NodePath.of("/board1/board/led");
+        h.node.write(copy, Frames.value(0, 1), 0, 5);
+        assertEquals(WireError.OK, h.node.report(copy, LED)); // the board's declaration, mirrored
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, copy.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+
+        h.node.onPeerDown(h.link, NodeHarness.PEER); // the board's link goes
+        assertTrue(h.node.isStale(copy), "a copy is shown current only while its source is there");
+        h.clock.advanceMillis(PAST_GRACE_AND_PURGE_MILLIS);
+        h.node.tick();
+        assertArrayEquals(Frames.value(1, 1), valueOf(h, copy), "kept while the board is away");
+        assertTrue(h.node.isStale(copy));
+
+        h.node.onPeerUp(h.link, NodeHarness.PEER); // the board is back and delivers again
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, copy.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+        assertFalse(h.node.isStale(copy));
+    }
 }
