@@ -285,23 +285,36 @@ class HostRuntimeTest {
         await(host, x -> !x.links().get(0).up(), "the link shows down");
     }
 
-    @Test
-    void aMountedBoardThatGoesAway_isToldToTheHostsStampedClientsAtOnce_thenItsPurgeToo() throws Exception {
-        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
-        HostRuntime board = new HostRuntime("board", new NarrowNode(NodeConfig.defaults()));
-        closing.add(board);
-        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
-        board.attach(boardLink);
+    /** A board (NARROW) on {@code link} that declares /sensor/temp (u32, Cel) and holds 7 there. */
+    private static HostRuntime boardWithTemp(String name, UdpLink link) throws Exception {
+        HostRuntime board = new HostRuntime(name, new NarrowNode(NodeConfig.defaults()));
+        board.attach(link);
+        assertEquals(WireError.OK, board.onNodeThread(() -> board.node().declare(NodePath.of("/sensor/temp"),
+                VertexSchema.value(4, false).unit("Cel").readOnly().build())));
         board.start();
-        board.write("/sensor/temp", value(7, 4)); // written once: no later delivery can carry a stale flag
+        assertEquals(WireError.OK, board.write("/sensor/temp", value(7, 4))); // written once: no later delivery is stale
+        return board;
+    }
 
-        long grace = TimeUnit.MILLISECONDS.toNanos(1500);
-        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().staleGraceNanos(grace).build()));
+    @Test
+    void aMountedBoardThatGoesAway_isToldToTheHostsStampedClientsAtOnce_itsDeclaredValueKeptStalePastTheGrace_freshWhenItReturns()
+            throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        HostRuntime board = boardWithTemp("board", boardLink);
+        closing.add(board);
+        InetSocketAddress boardAt = boardLink.localAddress();
+
+        long grace = TimeUnit.SECONDS.toNanos(60);
+        io.spectrum.time.ManualClock hostClock = new io.spectrum.time.ManualClock(0); // stale and purge times only
+        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(hostClock)
+                .staleGraceNanos(grace).build()));
         closing.add(host);
-        host.mount(UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE), "board1", List.of());
+        host.mount(UdpLink.dial(2, boardAt, quick, SystemClock.INSTANCE), "board1", List.of());
         UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         host.attachListener(clients);
         host.start();
+        NodePath copy = NodePath.of("/board1/sensor/temp");
 
         List<io.spectrum.client.Delivery> got = new ArrayList<>();
         try (io.spectrum.client.PeerClient c = client("127.0.0.1:" + clients.localAddress().getPort(), 9)) {
@@ -311,6 +324,8 @@ class HostRuntimeTest {
             pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.stamped() && !d.stale()), got,
                     "the board's value, fed through the host");
             io.spectrum.client.Delivery fresh = got.stream().filter(d -> d.route().equals("/c/stamped")).reduce((a, b) -> b).orElseThrow();
+            await(host, s -> vertex(s, copy.toString()).filter(v -> "°C".equals(v.unit())).isPresent(),
+                    "the board's declaration, read by the host");
             int plainBefore = (int) got.stream().filter(d -> d.route().equals("/c/plain")).count();
 
             board.close(); // the board goes away: the host's link to it falls silent
@@ -320,12 +335,29 @@ class HostRuntimeTest {
             org.junit.jupiter.api.Assertions.assertArrayEquals(fresh.value(), stale.value(), "the retained value, flagged stale");
             assertFalse(stale.deleted());
 
-            pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.deleted()), got, "the purge's delete notice");
-            io.spectrum.client.Delivery purge = got.stream().filter(d -> d.route().equals("/c/stamped") && d.deleted()).findFirst().orElseThrow();
-            assertEquals(fresh.seq() + 1, purge.seq(), "the purge spends a fresh number");
-            assertTrue(purge.receivedNanos() - stale.receivedNanos() >= grace / 2, "after the grace, not with the stale mark");
+            host.onNodeThread(() -> { // away for longer than the grace
+                hostClock.advanceNanos(2 * grace + 1);
+                host.node().tick();
+                return null;
+            });
+            byte[] kept = host.onNodeThread(() -> {
+                byte[] b = new byte[16];
+                int n = host.node().read(copy, b, 0, b.length);
+                return n < 0 ? null : java.util.Arrays.copyOf(b, n);
+            });
+            org.junit.jupiter.api.Assertions.assertArrayEquals(value(7, 4), kept, "the board's declared value is kept");
+            assertTrue(host.onNodeThread(() -> host.node().isStale(copy)), "kept stale while the board is away");
+            c.pumpFor(java.time.Duration.ofMillis(300));
+            assertFalse(got.stream().anyMatch(io.spectrum.client.Delivery::deleted), "no purge, so no delete notice: " + got);
             assertEquals(plainBefore, got.stream().filter(d -> d.route().equals("/c/plain")).count(),
-                    "the plain v1 subscription is sent nothing by the stale mark or the purge");
+                    "the plain v1 subscription is sent nothing by the stale mark");
+
+            HostRuntime back = boardWithTemp("board again", // the board comes back at its address
+                    UdpLink.listen(1, boardAt, quick, SystemClock.INSTANCE));
+            closing.add(back);
+            pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && !d.stale() && d.seq() > stale.seq()),
+                    got, "the value again, fresh, after the board returned");
+            assertFalse(host.onNodeThread(() -> host.node().isStale(copy)), "fresh again");
         }
     }
 
