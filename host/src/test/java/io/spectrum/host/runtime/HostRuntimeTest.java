@@ -361,6 +361,61 @@ class HostRuntimeTest {
         }
     }
 
+    /** A host runtime and the UDP link its clients dial. */
+    private record Host(HostRuntime runtime, UdpLink clients) {
+        String address() {
+            return "127.0.0.1:" + clients.localAddress().getPort();
+        }
+    }
+
+    /** A host that mounts the board at {@code board} as /board1 and serves clients on an ephemeral UDP port. */
+    private Host hostOf(String name, InetSocketAddress board, UdpLinkConfig cfg) throws Exception {
+        HostRuntime host = new HostRuntime(name, new WideNode(HostRuntime.HOST_CONFIG));
+        closing.add(host);
+        host.mount(UdpLink.dial(2, board, cfg, SystemClock.INSTANCE), "board1", List.of());
+        UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        host.attachListener(clients);
+        host.start();
+        return new Host(host, clients);
+    }
+
+    @Test
+    void theHostThatForwardedAWriteRestarts_theBoardStillHoldsTheWrittenValue() throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        io.spectrum.time.ManualClock boardClock = new io.spectrum.time.ManualClock(0); // its stale and purge times
+        HostRuntime board = new HostRuntime("board", new NarrowNode(NodeConfig.builder().clock(boardClock).build()));
+        closing.add(board);
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        board.attach(boardLink);
+        NodePath led = NodePath.of("/board/led");
+        assertEquals(WireError.OK, board.onNodeThread(() -> board.node().declare(led,
+                VertexSchema.value(1, false).range(0, 1).writable().build())));
+        board.start();
+        assertEquals(WireError.OK, board.write("/board/led", value(0, 1)));
+
+        Host first = hostOf("host", boardLink.localAddress(), quick);
+        try (io.spectrum.client.PeerClient c = client(first.address(), 9)) {
+            io.spectrum.client.Reply w = c.write("/board1/board/led", value(1, 1)); // spectrum write --peer HOST
+            assertTrue(w.ok(), "the write, forwarded by the host: " + WireError.identity(w.code()));
+        }
+        awaitTrue(() -> board.snapshot().links().get(0).up(), "the board hears the host");
+        first.runtime().close(); // the host goes (a restart): the board's link to it falls silent
+        awaitTrue(() -> !board.snapshot().links().get(0).up(), "the board's liveness finds the host's peer gone");
+        board.onNodeThread(() -> { // the new host takes longer than the stale grace to come
+            boardClock.advanceMillis(2 * 60_000 + 1);
+            board.node().tick();
+            return null;
+        });
+
+        Host again = hostOf("host again", boardLink.localAddress(), quick);
+        try (io.spectrum.client.PeerClient c = client(again.address(), 10)) {
+            io.spectrum.client.Reply r = c.read("/board1/board/led");
+            assertTrue(r.ok(), "the board still holds the value: " + WireError.identity(r.code()));
+            org.junit.jupiter.api.Assertions.assertArrayEquals(value(1, 1), r.value());
+        }
+        assertFalse(board.onNodeThread(() -> board.node().isStale(led)), "a board's state is not stale because its writer left");
+    }
+
     private static void pumpUntil(io.spectrum.client.PeerClient c, Supplier<Boolean> p, List<io.spectrum.client.Delivery> got,
                                   String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
