@@ -126,7 +126,7 @@ final class PeerSide implements Runnable {
     private void walk() {
         client.walk("/", WALK_DEPTH, v -> {
             if (v.value().ok() && v.value().value() != null && v.value().value().length > 0) {
-                emit(v.path(), v.value().value(), -1, false);
+                emit(v.path(), v.value().value(), -1, false, null);
             }
             drainDeliveries(); // keep deliveries flowing during a long walk
         });
@@ -145,12 +145,12 @@ final class PeerSide implements Runnable {
                 }
                 continue;
             }
-            emit(path, d.value(), d.stamped() ? d.seq() : -1, d.stamped() && d.stale());
+            emit(path, d.value(), d.stamped() ? d.seq() : -1, d.stamped() && d.stale(), d.reason());
         }
     }
 
     /** One vertex value towards the broker (JSON or raw TLV), and its discovery config the first time. */
-    private void emit(String path, byte[] tlv, long seq, boolean stale) {
+    private void emit(String path, byte[] tlv, long seq, boolean stale, String reason) {
         String topic = topics.state(path);
         if (topic == null || tlv == null || !options.published(path)) {
             return;
@@ -164,7 +164,7 @@ final class PeerSide implements Runnable {
             ObjectNode o = ValueJson.line(path);
             ValueJson.value(o, v);
             if (seq >= 0) {
-                ValueJson.stamp(o, seq, stale);
+                ValueJson.stamp(o, seq, stale, reason);
             }
             o.put("publisher", topics.host());
             payload = json(o);

@@ -60,7 +60,26 @@ public final class ValueJson {
 
     /** The node's stamp on a delivery: {@code seq}, {@code stale}. */
     public static void stamp(ObjectNode o, long seq, boolean stale) {
+        stamp(o, seq, stale, null);
+    }
+
+    /**
+     * The node's stamp on a value: {@code seq}, {@code stale}, and for a stale value with a reason
+     * {@code reason} (why it is not current, io.spectrum.wire.StaleReason; absent otherwise).
+     */
+    public static void stamp(ObjectNode o, long seq, boolean stale, String reason) {
         o.put("seq", seq);
         o.put("stale", stale);
+        if (stale && reason != null) {
+            o.put("reason", reason);
+        }
+    }
+
+    /**
+     * The stamp as a text line shows it after the value: {@code seq 5}, {@code seq 5, stale} or
+     * {@code seq 5, stale: board away} (the reason when there is one).
+     */
+    public static String stampText(long seq, boolean stale, String reason) {
+        return "seq " + seq + (stale ? (reason != null ? ", stale: " + reason : ", stale") : "");
     }
 }

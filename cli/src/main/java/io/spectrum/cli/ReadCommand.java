@@ -1,6 +1,7 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.bridge.ValueJson;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.Requests;
@@ -23,7 +24,8 @@ import java.util.concurrent.Callable;
 @Command(name = "read", mixinStandardHelpOptions = true,
         description = {"Read the last-known value of paths on a running node.",
                 "A vertex that declares what it holds is shown in its unit (23.28 °C); --json adds value, unit, "
-                        + "ucum and raw. PATH:FIELD reads a field of the vertex instead and prints it decoded: "
+                        + "ucum, raw, seq and stale. A value that is not current is marked stale with the node's reason: "
+                        + "/board/temp = 23.28 °C  (seq 5, stale: board away); in JSON \"stale\": true, \"reason\": \"board away\". PATH:FIELD reads a field of the vertex instead and prints it decoded: "
                         + ":settings.app (the vertex's declaration), :settings.app.unit (one key of it), :schema, "
                         + ":settings, :subscribers[], :children[].",
                 "",
@@ -56,7 +58,7 @@ public final class ReadCommand implements Callable<Integer> {
                 String p = colon < 0 ? arg : arg.substring(0, colon);
                 Reply r;
                 try {
-                    r = colon < 0 ? c.read(p) : c.read(p, Requests.field(arg.substring(colon + 1)));
+                    r = colon < 0 ? c.readStamped(p) : c.read(p, Requests.field(arg.substring(colon + 1)));
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "bad path '" + arg + "': " + e.getMessage());
                 }
@@ -65,7 +67,12 @@ public final class ReadCommand implements Callable<Integer> {
                     printField(out, arg, r);
                 } else {
                     ValueText v = r.ok() ? c.render(p, r.value()) : null;
-                    printer.print(ClientOutput.json(p, r, v), p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer, c, p)));
+                    ObjectNode o = ClientOutput.json(p, r, v);
+                    if (r.stamped()) { // seq, and a value that is not current is marked, with its reason
+                        ValueJson.stamp(o, r.seq(), r.stale(), r.staleReason());
+                    }
+                    printer.print(o, p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer, c, p))
+                            + (r.stale() ? "  (" + ValueJson.stampText(r.seq(), true, r.staleReason()) + ")" : ""));
                 }
             }
         }

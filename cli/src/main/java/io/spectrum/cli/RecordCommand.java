@@ -114,8 +114,7 @@ public final class RecordCommand implements Callable<Integer> {
         o.put("path", x.path());
         ClientOutput.value(o, x.value());
         if (d.stamped()) {
-            o.put("seq", d.seq());
-            o.put("stale", d.stale());
+            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason());
             if (d.deleted()) {
                 o.put("deleted", true);
             }

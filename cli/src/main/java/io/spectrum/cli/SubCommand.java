@@ -279,7 +279,7 @@ public final class SubCommand implements Callable<Integer> {
         ObjectNode o = ClientOutput.line(x.path());
         ClientOutput.value(o, v);
         if (d.stamped()) {
-            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale());
+            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason());
             o.put("deleted", d.deleted());
         }
         if (d.dlv() >= 0) {
@@ -288,7 +288,7 @@ public final class SubCommand implements Callable<Integer> {
         }
         String replaced = d.replaced() > 0 ? ", " + d.replaced() + " replaced" : "";
         printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : v.text())
-                + (d.stamped() ? "  (seq " + d.seq() + (d.stale() ? ", stale" : "") + replaced + ")" : ""));
+                + (d.stamped() ? "  (" + io.spectrum.bridge.ValueJson.stampText(d.seq(), d.stale(), d.reason()) + replaced + ")" : ""));
     }
 
     /** A state change of the peer: a line on stderr, or a JSON object on stdout with --json. */

@@ -163,6 +163,30 @@ class ClientCommandsTest {
     }
 
     @Test
+    void aStaleValue_isShownStaleWithItsReason_byReadAndSub_asTextAndJson() throws Exception {
+        String why = "i2c 1/0x48 reg 0: read 0 of 2 bytes";
+        assertEquals(WireError.OK, (int) board.onNodeThread(
+                () -> board.node().markStale(io.spectrum.node.api.NodePath.of("/board/temp"), why)));
+
+        assertEquals("/board/temp = 200  (seq 1, stale: " + why + ")\n", Cli.run("read", "--peer", addr, "/board/temp").out());
+        JsonNode r = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/temp").out());
+        assertEquals(200.0, r.get("number").asDouble(), "the value is kept");
+        assertEquals(1, r.get("seq").asLong());
+        assertTrue(r.get("stale").asBoolean());
+        assertEquals(why, r.get("reason").asText());
+        JsonNode fresh = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/name").out());
+        assertEquals(false, fresh.get("stale").asBoolean());
+        assertTrue(fresh.get("reason") == null, "a current value has no reason: " + fresh);
+        assertEquals("/board/name = kitchen\n", Cli.run("read", "--peer", addr, "/board/name").out(), "fresh: as before");
+
+        Cli.Run sub = Cli.run("sub", "--peer", addr, "/board/temp", "--count", "1");
+        assertEquals("/board/temp = 200  (seq 1, stale: " + why + ")\n", sub.out(), sub.all());
+        JsonNode d = new ObjectMapper().readTree(Cli.run("sub", "--peer", addr, "/board/temp", "--count", "1", "--json").out());
+        assertTrue(d.get("stale").asBoolean());
+        assertEquals(why, d.get("reason").asText());
+    }
+
+    @Test
     void tapPrintsDecodedFramesBothWays() throws Exception {
         publishEvery50ms();
         Cli.Run tap = Cli.run("tap", "--peer", addr, "/board/temp", "--count", "4");

@@ -8,10 +8,12 @@ package io.spectrum.client;
  * it (a subscription that asked with {@code Names.TOPIC_WITH_PATH}: which child of a subtree
  * changed), else null. {@code frame} is the whole frame as received. {@code dlv} and {@code replaced}
  * are a delivery-mode subscription's delivery number and coalesced count (docs/extensions.md
- * "Delivery modes"), -1 and 0 for any other. Array accessors return copies.
+ * "Delivery modes"), -1 and 0 for any other. {@code reason} is why a stale value is stale, as the
+ * stamp's {@code reason} carries it ({@link io.spectrum.wire.StaleReason}), or null (fresh, or a node
+ * that gave none). Array accessors return copies.
  */
 public record Delivery(String route, byte[] value, boolean srcEmpty, boolean stamped, long seq, boolean stale,
-        boolean deleted, String source, long receivedNanos, byte[] frame, long dlv, long replaced) {
+        boolean deleted, String source, long receivedNanos, byte[] frame, long dlv, long replaced, String reason) {
 
     @Override
     public byte[] value() {

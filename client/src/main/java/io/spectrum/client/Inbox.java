@@ -91,6 +91,11 @@ final class Inbox implements Transport.Sink {
         if (fwd.kind() == FwdView.KIND_ERROR) {
             return Reply.error(StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID), frame);
         }
+        int after = fwd.afterPayload();
+        if (after != TlvIndex.NONE && stamp.wrap(idx, after) == WireError.OK && stamp.enter(Names.TOPIC, topic) == WireError.OK) {
+            boolean stale = number(Names.STAMP_STALE) != 0; // a READ that asked for the stamp (PeerClient#readStamped)
+            return Reply.stamped(copy(fwd.payload()), frame, number(Names.STAMP_SEQ), stale, stale ? reason(topic) : null);
+        }
         return Reply.result(copy(fwd.payload()), frame);
     }
 
@@ -104,6 +109,7 @@ final class Inbox implements Transport.Sink {
         String source = null;
         long dlv = -1;
         long replaced = 0;
+        String reason = null;
         int after = fwd.afterPayload();
         if (after != TlvIndex.NONE && stamp.wrap(idx, after) == WireError.OK && stamp.enter(Names.TOPIC, topic) == WireError.OK) {
             stamped = true;
@@ -116,9 +122,26 @@ final class Inbox implements Transport.Sink {
             }
             dlv = topic.u64(Names.STAMP_DLV, -1);
             replaced = topic.u64(Names.STAMP_REPLACED, 0);
+            reason = stale ? reason(topic) : null;
         }
         return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, seq, stale, deleted, source,
-                System.nanoTime(), frame, dlv, replaced);
+                System.nanoTime(), frame, dlv, replaced, reason);
+    }
+
+    /**
+     * The stamp's {@code reason} (UTF-8 text, docs/extensions.md "Delivery stamp") read from the
+     * entered stamp {@code r}, or null when it carries none or not valid UTF-8. Also read from a READ
+     * answer's stamp ({@link PeerClient}).
+     */
+    static String reason(SettingsReader r) {
+        int v = r.findValue(Names.STAMP_REASON, SettingsReader.ANY_WIDTH);
+        if (v == TlvIndex.NONE) {
+            return null;
+        }
+        TlvIndex x = r.index();
+        int off = x.bodyOffset(v);
+        int len = x.bodyLength(v);
+        return io.spectrum.wire.Utf8.isValid(x.buffer(), off, len) ? io.spectrum.wire.Utf8.toString(x.buffer(), off, len) : null;
     }
 
     private long number(io.spectrum.wire.Spelling key) {

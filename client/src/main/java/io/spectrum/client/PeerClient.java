@@ -99,6 +99,19 @@ public final class PeerClient implements AutoCloseable {
         return call(FwdView.OP_READ, path, null, null);
     }
 
+    /**
+     * READ {@code path} asking the node for its topic stamp on the answer (a trailing
+     * {@code SETTINGS{NAME "spectrum.topic" VALUE u8 1}}, with the announcement's pairs when the client
+     * announces; docs/extensions.md "Delivery stamp"): a Spectrum node answers the value with its
+     * sequence and, when it is stale, the stale mark and its reason ({@link Reply#stale},
+     * {@link Reply#staleReason}); a v1 node ignores the child and answers the plain value.
+     */
+    public Reply readStamped(String path) {
+        byte[] src = nextRoute();
+        return exchange(src, Requests.fwd(FwdView.OP_READ, Requests.path(path), null, src,
+                Requests.askStamp(announcement)), timeout);
+    }
+
     /** READ {@code path} with a FIELD selector (e.g. {@link Requests#subscribersAt}). */
     public Reply read(String path, byte[] field) {
         return call(FwdView.OP_READ, path, field, null);

@@ -13,16 +13,34 @@ public final class Reply {
     private final int code;
     private final byte[] value;
     private final byte[] frame;
+    private final long seq;
+    private final boolean stale;
+    private final String reason;
 
     private Reply(int code, byte[] value, byte[] frame) {
+        this(code, value, frame, -1, false, null);
+    }
+
+    private Reply(int code, byte[] value, byte[] frame, long seq, boolean stale, String reason) {
         this.code = code;
         this.value = value;
         this.frame = frame;
+        this.seq = seq;
+        this.stale = stale;
+        this.reason = reason;
     }
 
     /** A RESULT the node sent; {@code value} null for a bare acknowledgement. */
     public static Reply result(byte[] value, byte[] frame) {
         return new Reply(WireError.OK, value, frame);
+    }
+
+    /**
+     * A READ's RESULT that carried the node's topic stamp ({@link PeerClient#readStamped}): the value's
+     * sequence, whether it is stale and why (null when fresh or no reason was given).
+     */
+    public static Reply stamped(byte[] value, byte[] frame, long seq, boolean stale, String reason) {
+        return new Reply(WireError.OK, value, frame, seq, stale, stale ? reason : null);
     }
 
     /** An ERROR the node sent. */
@@ -58,6 +76,26 @@ public final class Reply {
     /** The answered TLV (READ / AWAIT result, append identity), or null. A copy. */
     public byte[] value() {
         return value == null ? null : value.clone();
+    }
+
+    /** True when the answer carried the node's topic stamp ({@link #seq}, {@link #stale}, {@link #staleReason}). */
+    public boolean stamped() {
+        return seq >= 0;
+    }
+
+    /** The stamped value's sequence, or -1 when the answer carried no stamp. */
+    public long seq() {
+        return seq;
+    }
+
+    /** True when the stamp marks the value stale: it is not current (see {@link #staleReason}). */
+    public boolean stale() {
+        return stale;
+    }
+
+    /** Why the value is stale, as the node said it ({@link io.spectrum.wire.StaleReason}), or null. */
+    public String staleReason() {
+        return reason;
     }
 
     /** The whole REPLY frame as received, or null for a local refusal. A copy. */

@@ -59,6 +59,23 @@ public final class Requests {
         });
     }
 
+    /**
+     * A READ's trailing child asking for the topic stamp on the answer: {@code SETTINGS{[the pairs of
+     * announcement], NAME "spectrum.topic" VALUE u8 1}} ({@code announcement} null: the pair alone).
+     */
+    public static byte[] askStamp(byte[] announcement) {
+        TlvIndex x = new TlvIndex();
+        boolean merge = announcement != null
+                && new FrameDecoder().decode(announcement, 0, announcement.length, x) == WireError.OK;
+        return build(w -> {
+            w.begin(TlvType.SETTINGS);
+            if (merge) {
+                w.raw(announcement, x.bodyOffset(0), x.bodyLength(0));
+            }
+            w.leaf(TlvType.NAME, Names.TOPIC).value(Names.TOPIC_STAMP, 1).end();
+        });
+    }
+
     /** The PATH TLV of {@code /a/b}; throws IllegalArgumentException for a bad path. */
     public static byte[] path(String text) {
         return NodePath.of(text).tlv().clone();

@@ -125,6 +125,38 @@ class PeerClientTest {
     }
 
     @Test
+    void aStaleMark_reachesTheDeliveryAndTheStampedRead_withItsReason() {
+        try (NodeFixture f = new NodeFixture()) {
+            f.set("/v", 1, 1);
+            DeliveryLog log = new DeliveryLog();
+            f.client.onDelivery(log);
+            assertTrue(f.client.subscribe("/v", "/t/s/stamped", -1, true).ok());
+            Reply fresh = f.client.readStamped("/v");
+            assertTrue(fresh.stamped());
+            assertEquals(1, fresh.seq());
+            assertFalse(fresh.stale());
+            assertEquals(null, fresh.staleReason());
+            assertFalse(f.client.read("/v").stamped(), "a plain read asks for no stamp");
+
+            long t0 = System.nanoTime();
+            assertEquals(0, f.node.markStale(io.spectrum.node.api.NodePath.of("/v"), "sensor: no answer"));
+            List<Delivery> d = log.await(f.client, "/t/s/stamped", t0, 1, f.client.timeout());
+            assertEquals(1, d.size());
+            assertTrue(d.get(0).stale());
+            assertEquals("sensor: no answer", d.get(0).reason());
+            Reply stale = f.client.readStamped("/v");
+            assertArrayEquals(NodeFixture.value(1, 1), stale.value());
+            assertTrue(stale.stale());
+            assertEquals("sensor: no answer", stale.staleReason());
+
+            f.client.announceExtensions("reader"); // the ask rides in the announcement's SETTINGS
+            Reply announced = f.client.readStamped("/v");
+            assertTrue(announced.stale());
+            assertEquals("sensor: no answer", announced.staleReason());
+        }
+    }
+
+    @Test
     void aSubtreeSubscriberThatAskedLearnsWhichChildChanged() {
         try (NodeFixture f = new NodeFixture()) {
             f.set("/board1/temp", 1, 2);

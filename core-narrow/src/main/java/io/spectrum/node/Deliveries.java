@@ -25,22 +25,27 @@ final class Deliveries {
 
     /**
      * Sends one delivery of value {@code vb[vo, +vl)} of the vertex keyed {@code key[ko, +kl)} to
-     * (link, peer) at {@code route[ro, +rl)}; {@code word} is the slot word (its STAMP bits).
+     * (link, peer) at {@code route[ro, +rl)}; {@code word} is the slot word (its STAMP bits). A stale
+     * value's reason {@code reason[reasonOff, +reasonLen)} (UTF-8, none when {@code reasonLen} is 0)
+     * goes last in the stamp.
      *
      * @return false when the peer is over its outbound rate (dropped and counted; a one_shot edge stays)
      */
     boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, boolean deleted, byte[] key, int ko, int kl) {
-        return routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, deleted, key, ko, kl, 0, 0);
+            long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen, boolean deleted, byte[] key, int ko,
+            int kl) {
+        return routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, reason, reasonOff, reasonLen, deleted,
+                key, ko, kl, 0, 0);
     }
 
     /**
-     * {@link #routed(int, int, int, byte[], int, int, byte[], int, int, long, boolean, boolean, byte[], int, int)}
+     * {@link #routed(int, int, int, byte[], int, int, byte[], int, int, long, boolean, byte[], int, int, boolean, byte[], int, int)}
      * for an edge with a delivery mode: {@code dlv > 0} adds the stamp pairs {@code dlv} (the edge's
      * delivery number) and {@code replaced} (values coalesced since its previous delivery) after the others.
      */
     boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
+            long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen, boolean deleted, byte[] key, int ko,
+            int kl, long dlv, long replaced) {
         if (!shares.allowDelivery(li, peer)) {
             return false;
         }
@@ -50,25 +55,40 @@ final class Deliveries {
                 .raw(Names.EMPTY_PATH)
                 .raw(vb, vo, vl);
         if ((word & FwdStore.STAMP) != 0) {
-            t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
-                    .begin(TlvType.SETTINGS)
-                    .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
-                    .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
-                    .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
-            if ((word & FwdStore.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
-                t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, key, ko, kl);
-            }
-            if (dlv > 0) { // a delivery-mode edge: its delivery number, for the consumed message
-                t.leaf(TlvType.NAME, Names.STAMP_DLV).value(dlv, 8)
-                        .leaf(TlvType.NAME, Names.STAMP_REPLACED).value(replaced, 8);
-            }
-            t.end().end();
+            stamp(t, word, seq, stale, reason, reasonOff, reasonLen, deleted, key, ko, kl, dlv, replaced);
         }
         t.end();
         if (t.error() == WireError.OK) {
             links.send(li, peer, buffers.tx, t.length());
         }
         return true;
+    }
+
+    /**
+     * Writes the topic stamp, the one spelling of it (docs/extensions.md "Delivery stamp"), used by
+     * every delivery and by a READ answer that asked for it: {@code SETTINGS{NAME "spectrum.topic",
+     * SETTINGS{seq, stale, op, [path], [dlv, replaced], [reason]}}}. {@code path} when the word has
+     * {@link FwdStore#STAMP_PATH}, {@code dlv} / {@code replaced} when {@code dlv > 0}, and the stale
+     * value's reason last, when it is stale and has one (a fresh value's stamp is unchanged by it).
+     */
+    static void stamp(TlvWriter t, int word, long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen,
+            boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
+        t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
+                .begin(TlvType.SETTINGS)
+                .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
+                .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
+                .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
+        if ((word & FwdStore.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
+            t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, key, ko, kl);
+        }
+        if (dlv > 0) { // a delivery-mode edge: its delivery number, for the consumed message
+            t.leaf(TlvType.NAME, Names.STAMP_DLV).value(dlv, 8)
+                    .leaf(TlvType.NAME, Names.STAMP_REPLACED).value(replaced, 8);
+        }
+        if (stale && reasonLen > 0) { // why it is stale: last, so a fresh value's stamp is unchanged
+            t.leaf(TlvType.NAME, Names.STAMP_REASON).leaf(TlvType.VALUE, reason, reasonOff, reasonLen);
+        }
+        t.end().end();
     }
 
     /** The active / idle notice to a remote publisher at {@code route[ro, +rl)} about the vertex keyed {@code key}. */

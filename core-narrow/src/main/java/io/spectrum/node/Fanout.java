@@ -121,7 +121,8 @@ final class Fanout {
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             if (!deliveries.routed(word, st.holderLink(s), st.holderPeer(s), records.memory(), st.recOff(s) + st.recLen(s),
-                    st.routeLen(s), vb, vo, vl, seq, stale, deleted, vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
+                    st.routeLen(s), vb, vo, vl, seq, stale, vt.reasons(), vt.reasonOff(v), vt.reasonLen(v), deleted,
+                    vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
                 return; // over the peer's outbound rate: dropped and counted, not queued (a one_shot edge stays)
             }
         } else if ((word & SlotTable.KIND_LOCAL) != 0) {

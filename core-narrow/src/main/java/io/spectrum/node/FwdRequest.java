@@ -34,6 +34,8 @@ final class FwdRequest {
     boolean silent;
     /** The holder token the request carries ({@link Extensions#holdToken}), or NO_TOKEN. */
     long hold;
+    /** The request asked for the topic stamp on its answer ({@link Extensions#topicAsked}). */
+    boolean stampAsked;
 
     FwdRequest(FwdParts p) {
         this.rx = p.rx;
@@ -52,6 +54,7 @@ final class FwdRequest {
         src = srcEntry;
         silent = rx.type(srcEntry) == TlvType.PATH && rx.bodyLength(srcEntry) == 0;
         hold = Extensions.NO_TOKEN;
+        stampAsked = false;
     }
 
     /**
@@ -60,6 +63,7 @@ final class FwdRequest {
      * hands an announced peer name to the core ({@link FwdStore#peerNamed}).
      */
     void noteAnnouncement(int first) {
+        stampAsked = first != TlvIndex.NONE && (extensions.topicAsked(rx, first) & io.spectrum.wire.Names.TOPIC_STAMP) != 0;
         if (first != TlvIndex.NONE && link != NarrowNode.OWNER) {
             links.extensions.announce(link, peer, extensions.announced(rx, first));
             hold = extensions.holdToken(rx, first);
@@ -187,6 +191,25 @@ final class FwdRequest {
         if (pb != null) {
             t.raw(pb, po, pl);
         }
+        t.end();
+        if (t.error() == WireError.OK) {
+            send(t.length());
+        } else {
+            replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
+        }
+    }
+
+    /**
+     * A READ's RESULT with v's value and, after it, the topic stamp (seq, stale, op 0, the reason when
+     * stale), for a request that asked ({@link #stampAsked}; docs/extensions.md "Delivery stamp").
+     */
+    void replyValueStamped(int v) {
+        if (silent) {
+            return;
+        }
+        TlvWriter t = beginReply(FwdView.KIND_RESULT).raw(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
+        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), vt.stale(v), vt.reasonMemory(v), vt.reasonOff(v),
+                vt.reasonLen(v), false, null, 0, 0, 0, 0);
         t.end();
         if (t.error() == WireError.OK) {
             send(t.length());

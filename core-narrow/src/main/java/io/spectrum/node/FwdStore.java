@@ -93,6 +93,19 @@ public interface FwdStore {
 
     int valOff(int v);
 
+    /** v's publish sequence (0 when never published). */
+    long seq(int v);
+
+    /** True while v's value is marked stale. */
+    boolean stale(int v);
+
+    /** The array holding v's stale reason (UTF-8, {@link #reasonOff}, {@link #reasonLen}; length 0: none). */
+    byte[] reasonMemory(int v);
+
+    int reasonOff(int v);
+
+    int reasonLen(int v);
+
     /**
      * A write from (link, peer) = assign + propagate (the awaits of v are answered through
      * {@link FwdServer#answerAwaits}); {@code routeLen > 0}: the publisher asked for activity

@@ -142,6 +142,10 @@ final class FwdTerminus {
                 req.replyResultWithoutExtensionKeys(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
                 return;
             }
+            if (req.stampAsked) {
+                req.replyValueStamped(v); // the value then its stamp: seq, and stale with its reason
+                return;
+            }
             req.replyResult(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
             return;
         }

@@ -15,6 +15,7 @@ import io.spectrum.time.Clock;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
+import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.WireError;
 
 /**
@@ -230,6 +231,32 @@ public final class NarrowNode implements ServingNode {
     }
 
     @Override
+    public int markStale(NodePath path, CharSequence reason) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v < 0 || vt.valLen(v) < 0) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        if (topic.markStale(v, clock.nanoTime(), reason, true)) {
+            fanout.topicNotice(v, false);
+        }
+        return WireError.OK;
+    }
+
+    @Override
+    public int staleReason(NodePath path, byte[] dst, int off, int cap) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        if (v < 0 || !vt.isStale(v)) {
+            return 0;
+        }
+        int n = vt.reasonLen(v);
+        if (n > cap) {
+            return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
+        }
+        System.arraycopy(vt.reasons(), vt.reasonOff(v), dst, off, n);
+        return n;
+    }
+
+    @Override
     public int listenerCount(NodePath path) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
         return v < 0 ? 0 : vt.listeners(v);
@@ -366,11 +393,11 @@ public final class NarrowNode implements ServingNode {
      * A remote subscription feeding {@code target} has a gap (its slot at the peer is gone or not
      * yet admitted): the target goes stale from now, unless it already is, until the next delivery
      * (a write clears stale) or the stale grace purges the value; its subscribers that take topic
-     * notices are told at once.
+     * notices are told at once. Its reason is {@link StaleReason#NOT_FOLLOWED}.
      */
     void markGap(NodePath target) {
         int v = vt.find(target.tlv(), target.bodyOffset(), target.bodyLength());
-        if (v >= 0 && topic.markStale(v, clock.nanoTime())) {
+        if (v >= 0 && topic.markStale(v, clock.nanoTime(), StaleReason.NOT_FOLLOWED, false)) {
             fanout.topicNotice(v, false);
         }
     }

@@ -110,6 +110,31 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
+    public long seq(int v) {
+        return vt.seq(v);
+    }
+
+    @Override
+    public boolean stale(int v) {
+        return vt.isStale(v);
+    }
+
+    @Override
+    public byte[] reasonMemory(int v) {
+        return vt.reasons();
+    }
+
+    @Override
+    public int reasonOff(int v) {
+        return vt.reasonOff(v);
+    }
+
+    @Override
+    public int reasonLen(int v) {
+        return vt.isStale(v) ? vt.reasonLen(v) : 0;
+    }
+
+    @Override
     public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen) {
         return fanout.publish(v, b, off, len, publisher.set(link, peer, route, routeOff, routeLen));
     }

@@ -5,6 +5,7 @@ import io.spectrum.node.api.ValueAdmission;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
+import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.WireError;
 
 /**
@@ -21,6 +22,8 @@ final class TopicState {
     /** The node's frame size and its links' limits: the bound of a value that must be readable. */
     private final LinkTable links;
     private final long staleGrace;
+    /** A reason being marked, before it is compared with and copied over the held one. */
+    private final byte[] reasonScratch = new byte[StaleReason.MAX_BYTES];
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
     private long retiredSeqFloor;
 
@@ -162,27 +165,52 @@ final class TopicState {
     }
 
     /**
-     * Marks v stale from {@code now} when it holds a value and is not stale yet. True when it was
-     * marked (its subscribers are then told: {@link Fanout#topicNotice}).
+     * Marks v stale from {@code now} with {@code reason} (UTF-8, cut at {@link StaleReason#MAX_BYTES})
+     * when it holds a value. The node's own marks ({@code byOwner} false: a departed publisher, a
+     * subscription gap) leave a vertex that is already stale as it is, and are purged after the grace.
+     * The owner's mark ({@link io.spectrum.node.api.Node#markStale}) is kept until the next publish
+     * (never purged) and replaces the reason of a vertex already stale. True when subscribers must be
+     * told ({@link Fanout#topicNotice}): a new mark or a changed reason. Allocation-free.
      */
-    boolean markStale(int v, long now) {
-        if (vt.valLen(v) < 0 || vt.isStale(v)) {
+    boolean markStale(int v, long now, CharSequence reason, boolean byOwner) {
+        if (vt.valLen(v) < 0 || vt.isStale(v) && !byOwner) {
             return false;
         }
-        vt.markStale(v, now);
+        final int n = StaleReason.encode(reason, reasonScratch, 0);
+        final byte[] held = vt.reasons();
+        final int at = vt.reasonOff(v);
+        if (vt.isStale(v)) {
+            vt.keepStale(v);
+            if (n == vt.reasonLen(v) && sameBytes(reasonScratch, held, at, n)) {
+                return false; // the same mark again: nothing new to tell
+            }
+        } else {
+            vt.markStale(v, now, byOwner);
+        }
+        System.arraycopy(reasonScratch, 0, held, at, n);
+        vt.setReasonLen(v, n);
+        return true;
+    }
+
+    private static boolean sameBytes(byte[] a, byte[] b, int bo, int n) {
+        for (int i = 0; i < n; i++) {
+            if (a[i] != b[bo + i]) {
+                return false;
+            }
+        }
         return true;
     }
 
     /**
      * The publisher's peer departed: every vertex it last published that holds a value goes stale
-     * from {@code now}, and each one's notice goes out through {@code fanout} (same sequence). A
-     * vertex this node declared is left alone: its value is the node's state, whoever wrote it
-     * (docs/node.md, "Declared vertices keep their value").
+     * from {@code now} ({@link StaleReason#PUBLISHER_GONE}), and each one's notice goes out through
+     * {@code fanout} (same sequence). A vertex this node declared is left alone: its value is the
+     * node's state, whoever wrote it (docs/node.md, "Declared vertices keep their value").
      */
     void publisherDown(int li, int peer, long now, Fanout fanout) {
         for (int v = 0; v < vt.capacity(); v++) {
             if (vt.inUse(v) && vt.pubLink(v) == li && vt.pubPeer(v) == peer && vt.schema(v) == null
-                    && markStale(v, now)) {
+                    && markStale(v, now, StaleReason.PUBLISHER_GONE, false)) {
                 fanout.topicNotice(v, false);
             }
         }
@@ -198,7 +226,7 @@ final class TopicState {
      */
     void purgeExpired(long now, Fanout fanout) {
         for (int v = 0; v < vt.capacity(); v++) {
-            if (vt.isStale(v) && now - vt.staleSince(v) >= staleGrace && vt.described(v) == null) {
+            if (vt.isStale(v) && !vt.staleKept(v) && now - vt.staleSince(v) >= staleGrace && vt.described(v) == null) {
                 clear(v, true);
                 fanout.topicNotice(v, true);
             }

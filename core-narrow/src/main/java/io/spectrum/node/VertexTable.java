@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.VertexSchema;
+import io.spectrum.wire.StaleReason;
 
 /**
  * The vertex table of a NARROW node as parallel primitive arrays indexed by vertex id. Keys (the
@@ -18,6 +19,8 @@ final class VertexTable {
     static final int F_PUB_NOTIFY = 4;
     /** A {@code $} name: node-internal, refused to remote writers. */
     static final int F_RESERVED = 8;
+    /** Marked stale by the owner ({@link TopicState#markStale}): held until the next publish, never purged. */
+    static final int F_STALE_KEPT = 16;
 
     private final int capacity;
     private final int maxKey;
@@ -39,6 +42,9 @@ final class VertexTable {
     private final int[] pubRouteOff;
     private final int[] pubRouteLen;
     private final long[] staleSince;
+    /** Why v is stale: {@link StaleReason#MAX_BYTES} bytes of UTF-8 per vertex, {@link #reasonLen} used. */
+    private final byte[] reasons;
+    private final int[] reasonLen;
     /** Delivering edges held by this vertex. */
     private final int[] ownSubs;
     /** Delivering edges that see a write here: own plus every ancestor's. */
@@ -79,6 +85,8 @@ final class VertexTable {
         pubRouteOff = new int[capacity];
         pubRouteLen = new int[capacity];
         staleSince = new long[capacity];
+        reasons = new byte[capacity * StaleReason.MAX_BYTES];
+        reasonLen = new int[capacity];
         ownSubs = new int[capacity];
         listeners = new int[capacity];
         firstSlot = new int[capacity];
@@ -176,14 +184,45 @@ final class VertexTable {
         flags[v] = on ? flags[v] | F_PUB_NOTIFY : flags[v] & ~F_PUB_NOTIFY;
     }
 
-    /** Marks v stale from {@code now} (its publisher departed). */
-    void markStale(int v, long now) {
+    /** Marks v stale from {@code now}; {@code kept}: the owner's mark, which no grace purges. */
+    void markStale(int v, long now, boolean kept) {
         flags[v] |= F_STALE;
+        if (kept) {
+            flags[v] |= F_STALE_KEPT;
+        }
         staleSince[v] = now;
     }
 
+    /** Makes v's stale mark the owner's (no purge), keeping its start. */
+    void keepStale(int v) {
+        flags[v] |= F_STALE_KEPT;
+    }
+
+    /** The owner marked v stale: it stays (stale) until the next publish, whatever the grace. */
+    boolean staleKept(int v) {
+        return (flags[v] & F_STALE_KEPT) != 0;
+    }
+
     void clearStale(int v) {
-        flags[v] &= ~F_STALE;
+        flags[v] &= ~(F_STALE | F_STALE_KEPT);
+        reasonLen[v] = 0;
+    }
+
+    /** The array holding every vertex's stale reason; v's is at {@link #reasonOff}, {@link #reasonLen} bytes. */
+    byte[] reasons() {
+        return reasons;
+    }
+
+    int reasonOff(int v) {
+        return v * StaleReason.MAX_BYTES;
+    }
+
+    int reasonLen(int v) {
+        return reasonLen[v];
+    }
+
+    void setReasonLen(int v, int len) {
+        reasonLen[v] = len;
     }
 
     long staleSince(int v) {
@@ -416,6 +455,7 @@ final class VertexTable {
         pubRouteOff[v] = -1;
         pubRouteLen[v] = 0;
         staleSince[v] = 0;
+        reasonLen[v] = 0;
         ownSubs[v] = 0;
         listeners[v] = 0;
         firstSlot[v] = NONE;

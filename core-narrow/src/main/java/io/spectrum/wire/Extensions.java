@@ -120,6 +120,25 @@ public final class Extensions {
     }
 
     /**
+     * The topic stamp a READ asks for on its answer: the {@code spectrum.topic} VALUE u8 of the first
+     * SETTINGS among {@code first} and its following siblings (the request's trailing child, the one
+     * that also carries an announcement), 0 when there is none or it is not exactly 1 byte
+     * (docs/extensions.md, "Delivery stamp": "On a READ answer").
+     */
+    public int topicAsked(TlvIndex x, int first) {
+        for (int c = first; c != TlvIndex.NONE; c = x.nextSibling(c)) {
+            if (x.type(c) == TlvType.SETTINGS && x.isContainer(c)) {
+                if (reader.wrap(x, c) != WireError.OK) {
+                    return 0;
+                }
+                final int v = reader.findValue(Names.TOPIC, 1);
+                return v == TlvIndex.NONE ? 0 : (int) x.valueAsLong(v);
+            }
+        }
+        return 0;
+    }
+
+    /**
      * The peer name a FWD request announces: the winning {@code spectrum.name} NAME entry of the first
      * SETTINGS among {@code first} and its following siblings, when its body is 1..{@link
      * Names#PEER_NAME_MAX} bytes of valid UTF-8; NONE otherwise (no name: the caller is known by its

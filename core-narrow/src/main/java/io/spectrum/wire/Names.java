@@ -42,6 +42,11 @@ public final class Names {
     public static final Spelling STAMP_OP = Spelling.ascii("op");
     /** The written vertex's PATH in the stamp, for a subscriber that asked with {@link #TOPIC_WITH_PATH}. */
     public static final Spelling STAMP_PATH = Spelling.ascii("path");
+    /**
+     * Why the value is stale ({@link StaleReason}), UTF-8 in a VALUE, the stamp's last pair; only with
+     * {@code stale} = 1 and only when the node holds a reason (docs/extensions.md "Delivery stamp").
+     */
+    public static final Spelling STAMP_REASON = Spelling.ascii("reason");
     /** {@code spectrum.topic} VALUE u8 bit 0: stamp seq / stale / op on each delivery. */
     public static final int TOPIC_STAMP = 1;
     /** {@code spectrum.topic} VALUE u8 bit 1: also stamp the written vertex's path (which child changed). */

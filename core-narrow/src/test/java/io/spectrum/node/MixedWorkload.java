@@ -14,7 +14,7 @@ import io.spectrum.wire.WireError;
  * list read, :children[] read, composed READ of /sensor), plus ticks. Used by the allocation test and the Epsilon run.
  */
 final class MixedWorkload {
-    static final int OPS_PER_ROUND = 22;
+    static final int OPS_PER_ROUND = 23;
 
     final ManualClock clock = new ManualClock(0);
     final NarrowNode node;
@@ -41,6 +41,8 @@ final class MixedWorkload {
     /** A remote subscription at peer 5, which never answers: each verify re-sends its append. */
     final int unanswered;
     long delivered;
+    /** A source's failure text, composed once and reused (a CharSequence: marking copies it, allocates nothing). */
+    final StringBuilder failure = new StringBuilder("i2c 1/0x48 reg 0: read 0 of 2 bytes");
 
     private final ValueListener counter = (s, v, seq, stale) -> delivered += v.length();
 
@@ -155,6 +157,9 @@ final class MixedWorkload {
             link.inject(2, await, 0, await.length); // 11 await
             sum += node.poll();
             check(node.write(temp, value, 0, value.length)); // 12 answers the await
+            // 23 the owner marks it stale with a reason: notices to the callbacks and the stamped
+            // subtree subscriber (the reason in its stamp); the next round's write clears it
+            check(node.markStale(temp, (r & 1) == 0 ? failure : io.spectrum.wire.StaleReason.SEQUENCE_GAP));
             link.inject(2, list, 0, list.length); // 13 list read
             link.inject(2, children, 0, children.length); // 17 :children[] read
             link.inject(2, composed, 0, composed.length); // 18 composed READ of /sensor

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 class TopicTest extends NodeHarness {
     static final byte[] PUB_EP = NodePath.of("/producer/ep").tlv();
     static final byte[] SUB_EP = NodePath.of("/client/a").tlv();
+    /** spectrum-v1/fwd/fwd-deliver-stamp-stale: VALUE u8 5 of /sensor/temp, seq 1, stale with reason "publisher gone". */
+    static final String VECTOR_STALE = "0f407d0001000100010600090006636c69656e7401610600000001000100050b405e0002000e00737065637472756d2e746f7069630b40480002000300736571010008000100000000000000020005007374616c650100010001020002006f70010001000002000600726561736f6e01000e007075626c697368657220676f6e65";
     final List<String> got = new ArrayList<>();
     final List<String> activity = new ArrayList<>();
 
@@ -32,14 +34,23 @@ class TopicTest extends NodeHarness {
 
     /** SETTINGS{NAME spectrum.topic SETTINGS{NAME seq VALUE u64, NAME stale VALUE u8, NAME op VALUE u8}}. */
     static byte[] stamp(long seq, int stale, int op) {
-        byte[] b = new byte[128];
+        return stamp(seq, stale, op, null);
+    }
+
+    /** {@link #stamp(long, int, int)} then, with a reason, {@code NAME "reason" VALUE <utf-8>} last. */
+    static byte[] stamp(long seq, int stale, int op, String reason) {
+        byte[] b = new byte[256];
         io.spectrum.wire.TlvWriter w = new io.spectrum.wire.TlvWriter().wrap(b, 0, b.length);
         w.begin(io.spectrum.wire.TlvType.SETTINGS).leaf(io.spectrum.wire.TlvType.NAME, "spectrum.topic".getBytes())
                 .begin(io.spectrum.wire.TlvType.SETTINGS)
                 .leaf(io.spectrum.wire.TlvType.NAME, "seq".getBytes()).value(seq, 8)
                 .leaf(io.spectrum.wire.TlvType.NAME, "stale".getBytes()).value(stale, 1)
-                .leaf(io.spectrum.wire.TlvType.NAME, "op".getBytes()).value(op, 1)
-                .end().end();
+                .leaf(io.spectrum.wire.TlvType.NAME, "op".getBytes()).value(op, 1);
+        if (reason != null) {
+            w.leaf(io.spectrum.wire.TlvType.NAME, "reason".getBytes())
+                    .leaf(io.spectrum.wire.TlvType.VALUE, reason.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        w.end().end();
         return java.util.Arrays.copyOf(b, w.length());
     }
 
@@ -262,7 +273,9 @@ class TopicTest extends NodeHarness {
         Frames.Reply stale = Frames.parse(link.sentAt(0));
         assertArrayEquals(SUB_EP, stale.bytes(stale.dst));
         assertEquals("0100010005", hex(stale.payloadBytes()), "the retained value");
-        assertEquals(hex(stamp(1, 1, 0)), hex(stale.bytes(stale.trailing)), "the same seq 1, stale 1, op publish");
+        assertEquals(hex(stamp(1, 1, 0, "publisher gone")), hex(stale.bytes(stale.trailing)),
+                "the same seq 1, stale 1, op publish, and why: the publisher is gone");
+        assertEquals(VECTOR_STALE, hex(link.sentAt(0)), "the whole delivery is vector spectrum-v1/fwd/fwd-deliver-stamp-stale");
         assertEquals(List.of("0100010005 seq=1 stale"), got);
         assertEquals(1, node.sequence(temp), "a stale mark is not a publish: no number spent");
 
@@ -295,7 +308,8 @@ class TopicTest extends NodeHarness {
         Frames.Reply r = Frames.parse(link.sentAt(0));
         assertArrayEquals(treeEp, r.bytes(r.dst));
         assertTrue(hex(r.bytes(r.trailing)).endsWith("020005007374616c65" + "0100010001" + "020002006f70" + "0100010000"
-                + "0200040070617468" + hex(temp.tlv())), "stale 1, op 0, path /sensor/temp: " + hex(r.bytes(r.trailing)));
+                + "0200040070617468" + hex(temp.tlv()) + "0200060072656173" + "6f6e" + "01000e00" + hex("publisher gone".getBytes())),
+                "stale 1, op 0, path /sensor/temp, then the reason last: " + hex(r.bytes(r.trailing)));
     }
 
     @Test
@@ -307,5 +321,103 @@ class TopicTest extends NodeHarness {
         node.onPeerDown(link, OTHER_PEER);
         assertTrue(node.isStale(temp));
         assertEquals(0, link.sentCount, "its slot is reaped before the stale mark: nothing is sent to a peer that is gone");
+    }
+
+    @Test
+    void ownersStaleMark_keepsTheValue_isToldWithItsReason_outlivesTheGrace_andTheNextPublishClearsIt() {
+        local(0);
+        byte[] plainEp = NodePath.of("/client/plain").tlv();
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        exchange(PEER, subscribeReq("/client/plain", 0, false, false, plainEp));
+        node.write(temp, Frames.value(5, 1), 0, 5); // seq 1
+        got.clear();
+        link.clearSent();
+
+        assertEquals(WireError.OK, node.markStale(temp, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
+        assertTrue(node.isStale(temp));
+        assertEquals("i2c 1/0x48 reg 0: read 0 of 2 bytes", node.staleReason(temp));
+        assertEquals(1, link.sentCount, "the stamped subscriber is told at once; plain v1 sees nothing");
+        Frames.Reply r = Frames.parse(link.sentAt(0));
+        assertEquals("0100010005", hex(r.payloadBytes()), "the value is kept");
+        assertEquals(hex(stamp(1, 1, 0, "i2c 1/0x48 reg 0: read 0 of 2 bytes")), hex(r.bytes(r.trailing)),
+                "same seq, stale 1, op 0, the reason last");
+        assertEquals(List.of("0100010005 seq=1 stale"), got);
+        assertEquals(1, node.sequence(temp), "a stale mark spends no number");
+
+        assertEquals(WireError.OK, node.markStale(temp, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
+        assertEquals(1, link.sentCount, "the same mark again tells nobody");
+        assertEquals(WireError.OK, node.markStale(temp, "i2c 1/0x48: bus timeout"));
+        assertEquals(2, link.sentCount, "a changed reason is told");
+        assertEquals(hex(stamp(1, 1, 0, "i2c 1/0x48: bus timeout")), hex(Frames.parse(link.sentAt(1)).bytes(Frames.parse(link.sentAt(1)).trailing)));
+
+        clock.advanceMillis(3_600_000);
+        node.tick();
+        assertTrue(node.isStale(temp), "the owner's mark is not purged by the grace");
+        assertEquals(2, link.sentCount);
+        byte[] out = new byte[16];
+        assertEquals(5, node.read(temp, out, 0, out.length), "the value stays readable");
+
+        node.write(temp, Frames.value(6, 1), 0, 5); // the source recovered: seq 2
+        assertFalse(node.isStale(temp));
+        assertEquals(null, node.staleReason(temp));
+        assertEquals(0, node.staleReason(temp, out, 0, out.length));
+        Frames.Reply fresh = Frames.parse(link.sentAt(link.sentCount - 2));
+        assertEquals(hex(stamp(2, 0, 0)), hex(fresh.bytes(fresh.trailing)), "fresh again: the stamp of before, no reason");
+    }
+
+    @Test
+    void ownersStaleMark_ofAnAbsentOrEmptyVertex_isNotFound_andChangesNothing() {
+        assertEquals(WireError.PATH_NOT_FOUND, node.markStale(NodePath.of("/nowhere"), "x"));
+        assertFalse(node.exists(NodePath.of("/nowhere")));
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        node.clear(temp, false);
+        assertEquals(WireError.PATH_NOT_FOUND, node.markStale(temp, "x"));
+        assertFalse(node.isStale(temp));
+    }
+
+    @Test
+    void staleReason_isCutAt96BytesOnACharacterBoundary() {
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        String longReason = "x".repeat(95) + "\u00e9" + "tail"; // 95 + 2 bytes: the é does not fit
+        assertEquals(WireError.OK, node.markStale(temp, longReason));
+        assertEquals("x".repeat(95), node.staleReason(temp));
+    }
+
+    @Test
+    void ownersMarkWithTheNodesOwnReason_isByteForByteThePublisherGoneNotice() {
+        node.write(temp, Frames.value(5, 1), 0, 5); // seq 1
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        link.clearSent();
+        node.markStale(temp, io.spectrum.wire.StaleReason.PUBLISHER_GONE);
+        assertEquals(1, link.sentCount);
+        assertEquals(VECTOR_STALE, hex(link.sentAt(0)), "one stale notice, whoever marked it: vector fwd-deliver-stamp-stale");
+    }
+
+    /** A READ of temp whose trailing child is {@code SETTINGS{NAME "spectrum.topic" VALUE u8 1}}. */
+    static byte[] stampedRead() {
+        return Frames.fwd(0, NodePath.of("/sensor/temp").tlv(), null, Frames.REPLY_EP,
+                hexBytes("0b401700" + "02000e00737065637472756d2e746f706963" + "0100010001"));
+    }
+
+    static byte[] hexBytes(String h) {
+        return java.util.HexFormat.of().parseHex(h);
+    }
+
+    @Test
+    void readAnswer_carriesTheStamp_onlyWhenAsked_withTheReasonWhileStale() {
+        node.write(temp, Frames.value(5, 1), 0, 5); // seq 1
+        List<byte[]> plain = exchange(PEER, Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP));
+        assertEquals(TlvIndex.NONE, Frames.parse(plain.get(0)).trailing, "a READ that did not ask: the plain v1 answer");
+
+        Frames.Reply fresh = Frames.parse(exchange(PEER, stampedRead()).get(0));
+        assertEquals("0100010005", hex(fresh.payloadBytes()));
+        assertEquals(hex(stamp(1, 0, 0)), hex(fresh.bytes(fresh.trailing)), "seq 1, current: no reason");
+
+        node.markStale(temp, io.spectrum.wire.StaleReason.SEQUENCE_GAP);
+        Frames.Reply stale = Frames.parse(exchange(PEER, stampedRead()).get(0));
+        assertEquals("0100010005", hex(stale.payloadBytes()), "the value is kept");
+        assertEquals(hex(stamp(1, 1, 0, "sequence gap")), hex(stale.bytes(stale.trailing)), "stale, with its reason last");
+        assertEquals(TlvIndex.NONE, Frames.parse(exchange(PEER, Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP)).get(0)).trailing,
+                "still plain for a READ that did not ask");
     }
 }

@@ -17,13 +17,16 @@ final class ModeQueue {
         final byte[] value;
         final long seq;
         final boolean stale;
+        /** The stale value's reason as it was when queued (the vertex's array, never written into), or null. */
+        final byte[] reason;
         final boolean deleted;
 
-        Entry(Vertex written, byte[] value, long seq, boolean stale, boolean deleted) {
+        Entry(Vertex written, byte[] value, long seq, boolean stale, byte[] reason, boolean deleted) {
             this.written = written;
             this.value = value;
             this.seq = seq;
             this.stale = stale;
+            this.reason = reason;
             this.deleted = deleted;
         }
     }

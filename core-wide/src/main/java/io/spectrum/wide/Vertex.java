@@ -39,6 +39,10 @@ final class Vertex {
     WidePeer publisher;
     boolean stale;
     long staleSince;
+    /** Why it is stale (UTF-8, at most StaleReason.MAX_BYTES; replaced, never written into), or null. */
+    byte[] staleReason;
+    /** The owner's stale mark (Node#markStale): held until the next publish, never purged. */
+    boolean staleKept;
     VertexSchema schema;
     /** Another node's declaration this vertex mirrors (Node#report); gates nothing. */
     VertexSchema reported;

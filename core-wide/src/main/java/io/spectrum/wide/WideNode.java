@@ -23,6 +23,8 @@ import io.spectrum.wire.Extensions;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
+import io.spectrum.wire.StaleReason;
+import io.spectrum.wire.Utf8;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -99,6 +101,9 @@ public final class WideNode implements ServingNode {
     private final ValueView view = new ValueView();
     private final ValueView pathView = new ValueView();
     private final ArrayList<Vertex> staleList = new ArrayList<>();
+    /** The node's own stale reasons as held (shared arrays, never written into). */
+    private static final byte[] PUBLISHER_GONE = Utf8.bytes(StaleReason.PUBLISHER_GONE);
+    private static final byte[] NOT_FOLLOWED = Utf8.bytes(StaleReason.NOT_FOLLOWED);
     /** The vertices one tick purged, told after the sweep (reused). */
     private final ArrayList<Vertex> purged = new ArrayList<>();
     private final AnonymousIds anonymousIds;
@@ -279,7 +284,7 @@ public final class WideNode implements ServingNode {
         }
         v.seq++;
         setPublisher(v, p);
-        v.stale = false;
+        clearStale(v);
         if (rl <= 0) {
             v.noticeRoute = null;
         } else if (v.noticeRoute == null || v.noticeRoute.length != rl) {
@@ -376,14 +381,15 @@ public final class WideNode implements ServingNode {
     }
 
     void deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        final byte[] reason = stale ? v.staleReason : null;
         if (e.mode != null) {
-            offer(e, v, vb, vl, seq, stale, deleted);
+            offer(e, v, vb, vl, seq, stale, reason, deleted);
             return;
         }
         if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
             final WidePeer h = e.holder;
             if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
-                    deleted, v.key, 0, v.key.length)) {
+                    reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
                 return; // over the holder's outbound rate: dropped and counted (a one_shot edge stays)
             }
         } else if ((e.flags & FwdStore.KIND_LOCAL) != 0) {
@@ -442,12 +448,12 @@ public final class WideNode implements ServingNode {
      * A value for a mode edge: sent at once when nothing waits and a credit is free, else queued
      * (latest replaces) behind what waits.
      */
-    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, byte[] reason, boolean deleted) {
         final ModeQueue m = e.mode;
-        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, deleted)) {
+        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, reason, deleted)) {
             return;
         }
-        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, deleted))) {
+        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, reason, deleted))) {
             modeQueued.taken();
         }
         drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
@@ -459,7 +465,7 @@ public final class WideNode implements ServingNode {
         while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
             final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
             modeQueued.returned();
-            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.deleted)) {
+            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.reason, q.deleted)) {
                 m.queue.addFirst(q); // over the holder's outbound rate: it stays first for the next publish or consumed
                 modeQueued.taken();
                 return;
@@ -469,10 +475,11 @@ public final class WideNode implements ServingNode {
 
     /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
     private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
-            boolean deleted) {
+            byte[] reason, boolean deleted) {
         final WidePeer h = e.holder;
         if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
-                stale, deleted, written.key, 0, written.key.length, m.delivered + 1, m.replaced)) {
+                stale, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
+                m.delivered + 1, m.replaced)) {
             return false;
         }
         m.delivered++;
@@ -745,7 +752,7 @@ public final class WideNode implements ServingNode {
             return WireError.FLOW_BACKPRESSURE; // the notice is a publish: refused whole, the value stays
         }
         dropValue(v);
-        v.stale = false;
+        clearStale(v);
         if (notify) {
             v.seq++; // a notifying clear spends a fresh number, held value or not (DESIGN §4 decision 2)
             propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true);
@@ -763,6 +770,72 @@ public final class WideNode implements ServingNode {
     public boolean isStale(NodePath path) {
         Vertex v = find(path);
         return v != null && v.stale;
+    }
+
+    @Override
+    public int markStale(NodePath path, CharSequence reason) {
+        Vertex v = find(path);
+        if (v == null || !v.hasValue()) {
+            return WireError.PATH_NOT_FOUND;
+        }
+        if (markStale(v, clock.nanoTime(), reasonBytes(reason), true)) {
+            topicNotice(v, false);
+        }
+        return WireError.OK;
+    }
+
+    @Override
+    public int staleReason(NodePath path, byte[] dst, int off, int cap) {
+        Vertex v = find(path);
+        if (v == null || !v.stale || v.staleReason == null) {
+            return 0;
+        }
+        if (v.staleReason.length > cap) {
+            return -WireError.FLOW_BACKPRESSURE;
+        }
+        System.arraycopy(v.staleReason, 0, dst, off, v.staleReason.length);
+        return v.staleReason.length;
+    }
+
+    /** A reason as the node holds it: UTF-8 cut at {@link StaleReason#MAX_BYTES}. */
+    private static byte[] reasonBytes(CharSequence reason) {
+        byte[] b = new byte[StaleReason.MAX_BYTES];
+        return Arrays.copyOf(b, StaleReason.encode(reason, b, 0));
+    }
+
+    /**
+     * Marks v stale from {@code now} with {@code reason} when it holds a value; the one place both
+     * kinds of mark are made (NarrowNode's TopicState#markStale is the same rule). The node's own marks
+     * ({@code byOwner} false: a departed publisher, a subscription gap) leave a stale vertex as it is and
+     * are purged after the grace; the owner's mark is kept until the next publish and replaces the reason
+     * of a stale vertex. True when the edges that take topic notices must be told (a new mark or a
+     * changed reason).
+     */
+    private boolean markStale(Vertex v, long now, byte[] reason, boolean byOwner) {
+        if (!v.hasValue() || v.stale && !byOwner) {
+            return false;
+        }
+        if (v.stale) {
+            v.staleKept = true;
+            if (Arrays.equals(v.staleReason, reason)) {
+                return false;
+            }
+        } else {
+            v.stale = true;
+            v.staleKept = byOwner;
+            v.staleSince = now;
+            if (!byOwner) {
+                staleList.add(v); // the purge sweep's list; an owner's mark is never purged
+            }
+        }
+        v.staleReason = reason;
+        return true;
+    }
+
+    private static void clearStale(Vertex v) {
+        v.stale = false;
+        v.staleKept = false;
+        v.staleReason = null;
     }
 
     @Override
@@ -790,12 +863,12 @@ public final class WideNode implements ServingNode {
         purged.clear();
         for (int i = staleList.size() - 1; i >= 0; i--) {
             Vertex v = staleList.get(i);
-            if (v.stale && now - v.staleSince < staleGrace) {
+            if (v.stale && !v.staleKept && now - v.staleSince < staleGrace) {
                 continue;
             }
-            if (v.stale && v.schema == null && v.reported == null) { // a declared vertex is kept, stale
+            if (v.stale && !v.staleKept && v.schema == null && v.reported == null) { // a declared vertex is kept, stale
                 dropValue(v);
-                v.stale = false;
+                clearStale(v);
                 v.seq++;
                 purged.add(v);
             }
@@ -824,10 +897,8 @@ public final class WideNode implements ServingNode {
         }
         final int from = staleList.size();
         for (Vertex v : p.published) {
-            if (v.hasValue() && !v.stale && v.schema == null) { // a vertex this node declared holds its state
-                v.stale = true;
-                v.staleSince = now;
-                staleList.add(v);
+            if (v.schema == null) { // a vertex this node declared holds its state
+                markStale(v, now, PUBLISHER_GONE, false);
             }
         }
         p.published.clear();
@@ -1024,10 +1095,7 @@ public final class WideNode implements ServingNode {
      * the edges that take topic notices are told at once.
      */
     void markGap(Vertex v) {
-        if (v.hasValue() && !v.stale) {
-            v.stale = true;
-            v.staleSince = clock.nanoTime();
-            staleList.add(v);
+        if (markStale(v, clock.nanoTime(), NOT_FOLLOWED, false)) {
             topicNotice(v, false);
         }
     }

@@ -110,6 +110,32 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public long seq(int v) {
+        return v(v).seq;
+    }
+
+    @Override
+    public boolean stale(int v) {
+        return v(v).stale;
+    }
+
+    @Override
+    public byte[] reasonMemory(int v) {
+        return v(v).staleReason;
+    }
+
+    @Override
+    public int reasonOff(int v) {
+        return 0;
+    }
+
+    @Override
+    public int reasonLen(int v) {
+        Vertex x = v(v);
+        return x.stale && x.staleReason != null ? x.staleReason.length : 0;
+    }
+
+    @Override
     public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen) {
         return node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen);
     }

@@ -162,4 +162,23 @@ class SpectrumVectorsTest {
         assertEquals(2, r.u64(io.spectrum.wire.Names.STAMP_DLV, -1));
         assertEquals(3, r.u64(io.spectrum.wire.Names.STAMP_REPLACED, -1));
     }
+
+    @Test
+    void staleStamp_carriesTheReasonLast_asUtf8() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-deliver-stamp-stale");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(d, 0, d.length, x));
+        int stamp = x.nextSibling(x.child(0, 3));
+        io.spectrum.wire.SettingsReader outer = new io.spectrum.wire.SettingsReader();
+        assertEquals(WireError.OK, outer.wrap(x, stamp));
+        io.spectrum.wire.SettingsReader r = new io.spectrum.wire.SettingsReader();
+        assertEquals(WireError.OK, outer.enter(io.spectrum.wire.Names.TOPIC, r));
+        assertEquals(1, r.u64(io.spectrum.wire.Names.STAMP_SEQ, -1));
+        assertEquals(1, x.valueAsLong(r.findValue(io.spectrum.wire.Names.STAMP_STALE, 1)));
+        int reason = r.find(io.spectrum.wire.Names.STAMP_REASON, io.spectrum.wire.TlvType.VALUE,
+                io.spectrum.wire.SettingsReader.ANY_WIDTH);
+        assertEquals(io.spectrum.wire.StaleReason.PUBLISHER_GONE,
+                io.spectrum.wire.Utf8.toString(d, x.bodyOffset(reason), x.bodyLength(reason)));
+        assertEquals(x.end(x.child(stamp, 1)), x.end(reason), "the reason is the stamp's last pair");
+    }
 }

@@ -89,8 +89,44 @@ public interface Node extends PeerListener, AutoCloseable {
     /** The vertex's publish sequence (0 when never published or absent). */
     long sequence(NodePath path);
 
-    /** True while the vertex's last publisher has gone and its grace has not run out. */
+    /**
+     * True while the vertex's value is marked stale: its last publisher has gone and its grace has
+     * not run out, a remote subscription feeding it has a gap, or the owner marked it
+     * ({@link #markStale}); the next publish clears it.
+     */
     boolean isStale(NodePath path);
+
+    /**
+     * The owner marks the vertex's value stale with {@code reason} (a {@link io.spectrum.wire.StaleReason}
+     * constant or a source's own text; held as at most {@link io.spectrum.wire.StaleReason#MAX_BYTES}
+     * bytes of UTF-8, cut at a character boundary): the value is kept, and the subscribers that take
+     * topic notices are told at once as for any stale mark (the retained value, same sequence, stamp
+     * {@code stale} = 1 with the reason). The mark holds until the next publish to the vertex clears it
+     * with the reason; no grace purges it. Marking a vertex that is already stale replaces its reason
+     * (told again only when the reason changed). Allocation-free on the NARROW core; not a hot path.
+     *
+     * @return status: OK, or PATH_NOT_FOUND when the vertex does not exist or holds no value
+     */
+    int markStale(NodePath path, CharSequence reason);
+
+    /**
+     * Copies the UTF-8 reason the vertex is stale for into {@code dst}.
+     *
+     * @return quantity: the bytes copied (0 when the vertex is not stale, absent, or stale without a
+     *     reason), or -FLOW_BACKPRESSURE when {@code cap} is too small (never for a cap of
+     *     {@link io.spectrum.wire.StaleReason#MAX_BYTES})
+     */
+    int staleReason(NodePath path, byte[] dst, int off, int cap);
+
+    /** The reason the vertex is stale as text, or null when it is not stale (allocates: not for a NARROW hot path). */
+    default String staleReason(NodePath path) {
+        if (!isStale(path)) {
+            return null;
+        }
+        byte[] b = new byte[io.spectrum.wire.StaleReason.MAX_BYTES];
+        int n = staleReason(path, b, 0, b.length);
+        return io.spectrum.wire.Utf8.toString(b, 0, Math.max(n, 0));
+    }
 
     /** Delivering subscribers that see a write of this vertex (own and ancestors'). */
     int listenerCount(NodePath path);
