@@ -97,6 +97,7 @@ class StaleAndPurgeTest {
         Seen stale = await(seen, s -> s.topic().equals(COUNTER) && s.stale(), "the counter republished stale");
         assertEquals("true", stale.props().get("stale"), "the MQTT 5 user property says stale too: " + stale);
         assertFalse(stale.payload().isEmpty());
+        assertTrue(stale.payload().contains("\"reason\":\"board away\""), "why, as the host marked it: " + stale);
         try (BrokerView late = BrokerView.open(broker.address(), COUNTER)) {
             BrokerView.Value first = late.next(10_000);
             assertTrue(first != null && first.retained() && first.json().get("stale").asBoolean(),

@@ -334,6 +334,7 @@ class HostRuntimeTest {
             assertEquals(fresh.seq(), stale.seq(), "a stale mark is not a publish: the same seq");
             org.junit.jupiter.api.Assertions.assertArrayEquals(fresh.value(), stale.value(), "the retained value, flagged stale");
             assertFalse(stale.deleted());
+            assertEquals(io.spectrum.wire.StaleReason.BOARD_AWAY, stale.reason(), "why it is stale");
 
             host.onNodeThread(() -> { // away for longer than the grace
                 hostClock.advanceNanos(2 * grace + 1);
@@ -347,8 +348,11 @@ class HostRuntimeTest {
             });
             org.junit.jupiter.api.Assertions.assertArrayEquals(value(7, 4), kept, "the board's declared value is kept");
             assertTrue(host.onNodeThread(() -> host.node().isStale(copy)), "kept stale while the board is away");
+            assertEquals(io.spectrum.wire.StaleReason.BOARD_AWAY, host.onNodeThread(() -> host.node().staleReason(copy)));
             c.pumpFor(java.time.Duration.ofMillis(300));
             assertFalse(got.stream().anyMatch(io.spectrum.client.Delivery::deleted), "no purge, so no delete notice: " + got);
+            assertEquals(1, got.stream().filter(d -> d.route().equals("/c/stamped") && d.stale()).count(),
+                    "one stale notice: the host's reason, not the node's own as well");
             assertEquals(plainBefore, got.stream().filter(d -> d.route().equals("/c/plain")).count(),
                     "the plain v1 subscription is sent nothing by the stale mark");
 
@@ -358,6 +362,7 @@ class HostRuntimeTest {
             pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && !d.stale() && d.seq() > stale.seq()),
                     got, "the value again, fresh, after the board returned");
             assertFalse(host.onNodeThread(() -> host.node().isStale(copy)), "fresh again");
+            assertEquals(null, got.stream().filter(d -> d.route().equals("/c/stamped")).reduce((a, b) -> b).orElseThrow().reason());
         }
     }
 
