@@ -23,7 +23,8 @@ import io.spectrum.wire.WireError;
  *
  * <p>Every JSON line of every command carries the same keys, {@code null} where they do not apply:
  * {@code ts} (when the CLI got it, ISO-8601 UTC), {@code path}, {@code value}, {@code unit},
- * {@code raw}, {@code seq} and {@code stale} (stamped on deliveries only). Errors are JSON objects
+ * {@code raw}, {@code seq} and {@code stale} (the node's stamp, on deliveries and on {@code read}'s
+ * values; a stale one adds {@code reason}, {@link ValueJson#stamp}). Errors are JSON objects
  * too: {@code {"ok":false,"error":KIND,"message":...}}.
  */
 final class ClientOutput {

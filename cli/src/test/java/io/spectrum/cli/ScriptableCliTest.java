@@ -151,7 +151,7 @@ class ScriptableCliTest {
         assertEquals(1, read.code(), read.all());
         List<String> rows = read.out().lines().toList();
         assertEquals("ts,path,value,unit,raw,seq,stale,error", rows.get(0));
-        assertTrue(rows.get(1).matches("\\d{4}-\\d\\d-\\d\\dT[^,]+Z,/board/led,0,,0,,,"), rows.get(1));
+        assertTrue(rows.get(1).matches("\\d{4}-\\d\\d-\\d\\dT[^,]+Z,/board/led,0,,0,\\d+,false,"), rows.get(1)); // a read is stamped
         assertTrue(rows.get(2).matches("[^,]+,/board/nope,,,,,,tr::path::not_found"), rows.get(2));
 
         Cli.Run sub = Cli.run("sub", "--peer", addr, "-F", "csv", "/board/temp", "-C", "2");

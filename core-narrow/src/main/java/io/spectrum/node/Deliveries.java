@@ -29,7 +29,9 @@ final class Deliveries {
      * value's reason {@code reason[reasonOff, +reasonLen)} (UTF-8, none when {@code reasonLen} is 0)
      * goes last in the stamp.
      *
-     * @return false when the peer is over its outbound rate (dropped and counted; a one_shot edge stays)
+     * @return false when the delivery was dropped: the peer is over its outbound rate (counted), or
+     *     the link could not take the frame now (FLOW_BACKPRESSURE); a one_shot edge stays, and the
+     *     caller marks the edge dirty so its current value is sent later (docs/node.md "Dirty edges")
      */
     boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
             long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen, boolean deleted, byte[] key, int ko,
@@ -59,7 +61,7 @@ final class Deliveries {
         }
         t.end();
         if (t.error() == WireError.OK) {
-            links.send(li, peer, buffers.tx, t.length());
+            return links.send(li, peer, buffers.tx, t.length()) != WireError.FLOW_BACKPRESSURE;
         }
         return true;
     }

@@ -20,6 +20,7 @@ final class Fanout {
     private final TopicState topic;
     private final AwaitTable awaits;
     private final SubscriberSlots slots;
+    private final PeerShares shares;
     private final ValueView view = new ValueView();
     private final Publisher owner = new Publisher().set(NarrowNode.OWNER, 0, null, 0, 0);
 
@@ -32,6 +33,7 @@ final class Fanout {
         this.topic = p.topic;
         this.awaits = p.awaits;
         this.slots = p.slots;
+        this.shares = p.shares;
     }
 
     /** The local host's write: {@link #publish} with the owner as publisher. */
@@ -113,7 +115,15 @@ final class Fanout {
         }
     }
 
-    private void deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, boolean deleted) {
+    /**
+     * One delivery to slot s. A routed delivery that is dropped (the holder's delivery share, or the
+     * link could not take it) leaves the slot dirty: {@link #resendDirty} sends the current value
+     * later, so a dropped delivery is never the holder's last word. A later delivery of the slot's
+     * own vertex, when it has no children, is that value: the slot is clean again.
+     *
+     * @return false when the delivery was dropped
+     */
+    private boolean deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, boolean deleted) {
         final int word = st.word(s);
         if ((word & SlotTable.KIND_CALLBACK) != 0) {
             view.wrap(vb, vo, vl, vt.keys(), vt.keyOffset(v), vt.keyLen(v), deleted);
@@ -123,7 +133,11 @@ final class Fanout {
             if (!deliveries.routed(word, st.holderLink(s), st.holderPeer(s), records.memory(), st.recOff(s) + st.recLen(s),
                     st.routeLen(s), vb, vo, vl, seq, stale, vt.reasons(), vt.reasonOff(v), vt.reasonLen(v), deleted,
                     vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
-                return; // over the peer's outbound rate: dropped and counted, not queued (a one_shot edge stays)
+                st.markDirty(s); // dropped (counted), not queued: the current value follows (a one_shot edge stays)
+                return false;
+            }
+            if (v == st.vertex(s) && vt.firstChild(v) == VertexTable.NONE) {
+                st.clean(s);
             }
         } else if ((word & SlotTable.KIND_LOCAL) != 0) {
             int tv = st.target(s);
@@ -133,6 +147,67 @@ final class Fanout {
         }
         if ((word & DeliveryPolicy.ONE_SHOT) != 0 && st.vertex(s) != SlotTable.NONE) {
             slots.remove(s); // a one_shot edge goes after its first delivery
+        }
+        return true;
+    }
+
+    /**
+     * Latest-value coalescing for the dirty slots (docs/node.md, "Dirty edges"); the node's tick runs
+     * it. A dirty slot whose holder's share has a delivery again is sent the <em>current</em> value of
+     * its vertex, once, with the current sequence and stale mark (never the dropped backlog, so the
+     * sequence a subscriber sees never goes back): for a slot on a vertex with children, each vertex
+     * of the subtree that holds a value; for a childless vertex that holds none (it was cleared since),
+     * the delete notice. A slot whose resend is dropped again stays dirty for the next tick; a
+     * suspended slot is owed nothing. Allocation-free; scans only the dirty bits.
+     */
+    void resendDirty() {
+        if (st.dirtyCount() == 0) {
+            return;
+        }
+        for (int s = st.nextDirty(0); s != SlotTable.NONE; s = st.nextDirty(s + 1)) {
+            final int word = st.word(s);
+            final int v = st.vertex(s);
+            if (v == SlotTable.NONE || (word & SlotTable.KIND_ROUTED) == 0 || (word & DeliveryPolicy.SUSPENDED) != 0) {
+                st.clean(s);
+                continue;
+            }
+            if (!shares.canDeliver(st.holderLink(s), st.holderPeer(s))) {
+                continue; // not yet: the share has not refilled
+            }
+            if (resendTree(s, v)) {
+                st.clean(s);
+            }
+        }
+    }
+
+    /** Resends slot s the current state of its vertex v (and v's subtree). False when a send was dropped. */
+    private boolean resendTree(int s, int v) {
+        if (vt.firstChild(v) == VertexTable.NONE) {
+            return vt.valLen(v) >= 0
+                    ? deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v), vt.isStale(v), false)
+                    : deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), false, true);
+        }
+        int x = v;
+        while (true) { // pre-order over the subtree, without a stack: child, else sibling, else up
+            if (vt.valLen(x) >= 0 && !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.seq(x),
+                    vt.isStale(x), false)) {
+                return false;
+            }
+            if (st.vertex(s) != v) {
+                return true; // a one_shot slot went with its first delivery
+            }
+            int c = vt.firstChild(x);
+            if (c != VertexTable.NONE) {
+                x = c;
+                continue;
+            }
+            while (x != v && vt.nextSibling(x) == VertexTable.NONE) {
+                x = vt.parent(x);
+            }
+            if (x == v) {
+                return true;
+            }
+            x = vt.nextSibling(x);
         }
     }
 }

@@ -208,6 +208,14 @@ public final class FwdServer {
                 deleted, key, ko, kl, dlv, replaced);
     }
 
+    /**
+     * Whether one delivery to (link, peer) would pass its delivery share now (nothing taken or
+     * counted): a dirty edge's resend waits for it (docs/node.md, "Dirty edges").
+     */
+    public boolean canDeliver(int li, int peer) {
+        return p.shares.canDeliver(li, peer);
+    }
+
     /** The active / idle notice to a remote publisher that asked for them at {@code route}. */
     public void notice(int li, int peer, byte[] route, int ro, int rl, boolean active, byte[] key, int ko, int kl,
             int n) {

@@ -121,6 +121,15 @@ public interface FwdStore {
     /** A remote subscription feeding {@code target} has a gap: the target goes stale until its next delivery. */
     void markGap(NodePath target);
 
+    /**
+     * A copy's upstream says v is not current: v (holding a value) goes stale with the UTF-8 reason
+     * {@code b[off, +len)} (cut at {@link io.spectrum.wire.StaleReason#MAX_BYTES}) until its next
+     * delivery, and the edges that take topic notices are told. {@code kept}: never purged by the grace
+     * (the upstream's own mark, which it holds); otherwise purged like a departed publisher's values.
+     * A vertex already stale takes the new reason only when {@code kept}.
+     */
+    void markStale(int v, byte[] b, int off, int len, boolean kept);
+
     // ------------------------------------------------------------------ slots
 
     /** v's first slot by position, or NONE; {@link #nextSlot} walks the rest in position order. */

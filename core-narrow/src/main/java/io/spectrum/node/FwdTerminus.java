@@ -286,6 +286,9 @@ final class FwdTerminus {
             req.replyError(r);
         } else {
             req.replyResult(null, 0, 0);
+            if (req.link >= 0) {
+                client.delivered(req.link, req.peer, fwd, v); // a subscription's delivery: its stamp's word
+            }
         }
     }
 

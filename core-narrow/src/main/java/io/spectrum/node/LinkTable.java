@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.link.Link;
 import io.spectrum.stats.ResourceCounter;
+import io.spectrum.wire.WireError;
 
 /**
  * The links attached to a node and the owner's reply sink. A caller is identified by (link index,
@@ -104,17 +105,18 @@ final class LinkTable {
     }
 
     /** Sends a frame to (link, peer); for the owner, captures it as the owner's reply when it fits. */
-    void send(int li, int peer, byte[] b, int len) {
+    int send(int li, int peer, byte[] b, int len) {
         if (li == NarrowNode.OWNER) {
             if (ownerReply != null && len <= ownerReplyCap) {
                 System.arraycopy(b, 0, ownerReply, ownerReplyOff, len);
                 ownerReplyLen = len;
             }
-            return;
+            return WireError.OK;
         }
         if (li >= 0 && li < count) {
-            links[li].send(peer, b, 0, len);
+            return links[li].send(peer, b, 0, len);
         }
+        return WireError.TRANSPORT_DOWN;
     }
 
     /** Starts capturing the owner's reply into {@code reply[off, off+cap)}. */

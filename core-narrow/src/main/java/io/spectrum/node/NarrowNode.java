@@ -331,6 +331,7 @@ public final class NarrowNode implements ServingNode {
         final long now = clock.nanoTime();
         awaits.expire(now);
         topic.purgeExpired(now, fanout); // publishers that did not come back in their grace: delete notices
+        fanout.resendDirty(); // edges a dropped delivery left behind get the current value (docs/node.md)
         if (statsPeriod > 0 && now - nextStats >= 0) {
             nextStats = now + statsPeriod;
             refreshStats();

@@ -155,6 +155,13 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
+    public void markStale(int v, byte[] b, int off, int len, boolean kept) {
+        if (topic.markStale(v, node.clock().nanoTime(), b, off, len, kept)) {
+            fanout.topicNotice(v, false);
+        }
+    }
+
+    @Override
     public int firstSlot(int v) {
         return vt.firstSlot(v);
     }

@@ -148,6 +148,22 @@ final class PeerShares {
         return true;
     }
 
+    /**
+     * Whether {@link #allowDelivery} would let one delivery to the peer through now, without taking
+     * it or counting anything: a dirty edge's resend waits for this (docs/node.md, "Dirty edges").
+     */
+    boolean canDeliver(int li, int p) {
+        if (costNanos == 0 || li < 0) {
+            return true;
+        }
+        int e = entry(li, p, false);
+        if (e < 0) {
+            return true;
+        }
+        long t = tokens[e] + (clock.nanoTime() - refilled[e]);
+        return Math.min(t, bucketNanos) >= costNanos;
+    }
+
     // ------------------------------------------------------------------ readout (stats, tests)
 
     /** Entries in use (peers holding a slot or an await). */

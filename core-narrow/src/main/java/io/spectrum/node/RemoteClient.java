@@ -8,11 +8,14 @@ import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
+import io.spectrum.wire.SettingsReader;
+import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.StatusView;
 import io.spectrum.wire.SubscriberRenderer;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.Utf8;
 import io.spectrum.wire.WireError;
 
 /**
@@ -62,6 +65,20 @@ public final class RemoteClient {
     private final long[] sentToken;
     /** Times each record's remote slot was found gone and re-appended. */
     private final int[] restores;
+    /**
+     * The highest upstream sequence each record's deliveries (or its gap fetch) carried since its
+     * append was last sent, 0 before the first: a stamp above it + 1 is a sequence gap.
+     */
+    private final long[] lastSeq;
+    /** Each record's outstanding gap fetch (a request handle), or -1. */
+    private final int[] fetchReq;
+    /** The record a request fetches after a sequence gap, or -1. */
+    private final int[] reqFetch;
+    private final SettingsReader stampOuter = new SettingsReader();
+    private final SettingsReader stampInner = new SettingsReader();
+    /** Sequence gaps seen ({@link #gaps}). */
+    private long gaps;
+    private static final byte[] SEQUENCE_GAP = Utf8.bytes(StaleReason.SEQUENCE_GAP);
 
     // outstanding requests: each has its own reply endpoint /$reply/<k> (digest §5.2 [rec])
     /** Request states. */
@@ -107,12 +124,17 @@ public final class RemoteClient {
         restores = new int[capacity];
         sentToken = new long[capacity];
         reqRecord = new int[capacity];
+        lastSeq = new long[capacity];
+        fetchReq = new int[capacity];
+        reqFetch = new int[capacity];
         tokLink = new int[capacity];
         tokPeer = new int[capacity];
         tokValue = new long[capacity];
         for (int k = 0; k < capacity; k++) {
             checkReq[k] = -1;
             reqRecord[k] = -1;
+            fetchReq[k] = -1;
+            reqFetch[k] = -1;
         }
         replyEp = new NodePath[capacity];
         reqState = new int[capacity];
@@ -170,6 +192,9 @@ public final class RemoteClient {
             if (checkReq[h] >= 0) {
                 release(checkReq[h]);
             }
+            if (fetchReq[h] >= 0) {
+                release(fetchReq[h]);
+            }
             state[h] = FREE;
             remote[h] = null;
             target[h] = null;
@@ -204,14 +229,19 @@ public final class RemoteClient {
         return restores[h];
     }
 
-    /** SUBSCRIBER{PATH target [, SETTINGS{NAME delivery_policy VALUE u16}]} (config time). */
+    /**
+     * SUBSCRIBER{PATH target, SETTINGS{[NAME delivery_policy VALUE u16], NAME spectrum.topic VALUE u8 1}}
+     * (config time): every delivery carries the upstream's stamp, so its sequence shows a lost delivery
+     * and its stale mark and reason reach the copy ({@link #delivered}); a v1 peer skips the key.
+     */
     private static byte[] buildRecord(NodePath target, int pol) {
-        byte[] b = new byte[target.tlv().length + 64];
+        byte[] b = new byte[target.tlv().length + 96];
         TlvWriter t = new TlvWriter(4).wrap(b, 0, b.length);
-        t.begin(TlvType.SUBSCRIBER).raw(target.tlv());
+        t.begin(TlvType.SUBSCRIBER).raw(target.tlv()).begin(TlvType.SETTINGS);
         if (pol != 0) {
-            t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(pol, 2).end();
+            t.leaf(TlvType.NAME, Names.DELIVERY_POLICY).value(pol, 2);
         }
+        t.leaf(TlvType.NAME, Names.TOPIC).value(Names.TOPIC_STAMP, 1).end();
         t.end();
         byte[] r = new byte[t.length()];
         System.arraycopy(b, 0, r, 0, r.length);
@@ -232,6 +262,7 @@ public final class RemoteClient {
             return t.error();
         }
         sends[h]++;
+        lastSeq[h] = 0; // a new slot (or the same one again): its latch starts the count anew
         node.sendTx(link[h], peer[h], t.length());
         return WireError.OK;
     }
@@ -317,6 +348,115 @@ public final class RemoteClient {
         send(h);
     }
 
+    /**
+     * A remote WRITE from (li, p) was just assigned to vertex v: when it is a delivery of one of our
+     * subscriptions (its dst is the record's target) carrying the upstream's stamp, the copy follows
+     * the upstream's word (docs/host.md, "Gap repair"): a stale stamp marks v stale with the
+     * upstream's reason (kept until the next delivery); a sequence above the last one seen + 1 means
+     * a delivery was lost, so v is marked stale ({@link StaleReason#SEQUENCE_GAP}) and the upstream's
+     * current value is fetched with a stamped READ ({@link #fetched}). Allocation-free.
+     */
+    void delivered(int li, int p, FwdView f, int v) {
+        final int after = f.afterPayload();
+        if (after == TlvIndex.NONE) {
+            return;
+        }
+        final TlvIndex x = f.index();
+        if (stampOuter.wrap(x, after) != WireError.OK || stampOuter.enter(Names.TOPIC, stampInner) != WireError.OK) {
+            return;
+        }
+        final int h = recordOf(li, p, f);
+        if (h < 0) {
+            return; // a publisher's own children, not a delivery to us: nothing to follow
+        }
+        final int sv = stampInner.findValue(Names.STAMP_SEQ, SettingsReader.ANY_WIDTH);
+        final long seq = sv == TlvIndex.NONE ? 0 : x.valueAsLong(sv);
+        final int st = stampInner.findValue(Names.STAMP_STALE, SettingsReader.ANY_WIDTH);
+        if (st != TlvIndex.NONE && x.valueAsLong(st) != 0) {
+            final int r = stampInner.findValue(Names.STAMP_REASON, SettingsReader.ANY_WIDTH);
+            store.markStale(v, x.buffer(), r == TlvIndex.NONE ? 0 : x.bodyOffset(r), r == TlvIndex.NONE ? 0 : x.bodyLength(r),
+                    true);
+        }
+        if (seq <= 0) {
+            return;
+        }
+        final boolean gap = lastSeq[h] > 0 && seq > lastSeq[h] + 1;
+        if (seq > lastSeq[h]) {
+            lastSeq[h] = seq;
+        }
+        if (gap) {
+            store.markStale(v, SEQUENCE_GAP, 0, SEQUENCE_GAP.length, false);
+            gaps++;
+            if (fetchReq[h] < 0) {
+                int k = request(li, p, FwdView.OP_READ, remote[h], null, -1, false, -1, null, 0, 0, true);
+                if (k >= 0) {
+                    fetchReq[h] = k;
+                    reqFetch[k] = h;
+                }
+            }
+        }
+    }
+
+    /** Sequence gaps seen on this node's remote subscriptions (diagnostics, tests). */
+    public long gaps() {
+        return gaps;
+    }
+
+    /** The record whose target is f's dst and whose peer is (li, p), or -1. */
+    private int recordOf(int li, int p, FwdView f) {
+        for (int h = 0; h < state.length; h++) {
+            if (state[h] != FREE && link[h] == li && peer[h] == p) {
+                NodePath tp = target[h];
+                if (f.dstEquals(tp.tlv(), tp.bodyOffset(), tp.bodyLength())) {
+                    return h;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The answer to record h's gap fetch (the RESULT's payload {@code x[payload]}, its stamp after it):
+     * the upstream's current value is assigned to the target as a delivery from (li, p) would be,
+     * unless a newer delivery already came (its sequence is below the last one seen); a stale stamp
+     * keeps the copy stale with the upstream's reason.
+     */
+    private void fetched(int h, int li, int p, FwdView f) {
+        final TlvIndex x = f.index();
+        final int payload = f.payload();
+        if (payload == TlvIndex.NONE || f.kind() != FwdView.KIND_RESULT) {
+            return; // refused (or nothing held): the copy stays stale until the next delivery
+        }
+        long seq = lastSeq[h];
+        final int after = f.afterPayload();
+        if (after != TlvIndex.NONE && stampOuter.wrap(x, after) == WireError.OK
+                && stampOuter.enter(Names.TOPIC, stampInner) == WireError.OK) {
+            final int sv = stampInner.findValue(Names.STAMP_SEQ, SettingsReader.ANY_WIDTH);
+            if (sv != TlvIndex.NONE) {
+                seq = x.valueAsLong(sv);
+            }
+        }
+        if (seq < lastSeq[h]) {
+            return; // a newer delivery came while the READ was out: it is the copy's value
+        }
+        lastSeq[h] = seq;
+        NodePath tp = target[h];
+        int v = store.find(tp.tlv(), tp.bodyOffset(), tp.bodyLength());
+        if (v < 0 || store.publish(v, x.buffer(), x.start(payload), x.untrailedLength(payload), li, p, null, 0, 0)
+                != WireError.OK) {
+            return;
+        }
+        if (after != TlvIndex.NONE && stampOuter.wrap(x, after) == WireError.OK
+                && stampOuter.enter(Names.TOPIC, stampInner) == WireError.OK) {
+            final int st = stampInner.findValue(Names.STAMP_STALE, SettingsReader.ANY_WIDTH);
+            if (st != TlvIndex.NONE && x.valueAsLong(st) != 0) {
+                final int r = stampInner.findValue(Names.STAMP_REASON, SettingsReader.ANY_WIDTH);
+                store.markStale(v, x.buffer(), r == TlvIndex.NONE ? 0 : x.bodyOffset(r),
+                        r == TlvIndex.NONE ? 0 : x.bodyLength(r), true);
+            }
+        }
+    }
+
     /** A REPLY (read by the terminus's {@link FwdView}) addressed to one of our targets answers that record's append. */
     void onReply(int li, int p, FwdView f) {
         final TlvIndex x = f.index();
@@ -360,6 +500,12 @@ public final class RemoteClient {
                 reqError[k] = WireError.OK;
             }
             reqState[k] = DONE;
+            final int fh = reqFetch[k];
+            if (fh >= 0) {
+                release(k);
+                fetched(fh, li, p, f);
+                return;
+            }
             int h = reqRecord[k];
             if (h >= 0) {
                 int code = reqError[k];
@@ -462,12 +608,20 @@ public final class RemoteClient {
     /** Sends FWD{op, dst, [FIELD subscribers[N] / [] ], src = /$reply/k, [payload]}; returns k or -code. */
     private int request(int li, int p, int op, NodePath dst, int slot, boolean list, long gen,
                         byte[] pb, int po, int pl) {
-        return request(li, p, op, dst, null, slot, list, gen, pb, po, pl);
+        return request(li, p, op, dst, null, slot, list, gen, pb, po, pl, false);
     }
 
-    /** As above; a non-null {@code field} (a whole FIELD TLV) is sent as the selector instead. */
     private int request(int li, int p, int op, NodePath dst, byte[] field, int slot, boolean list, long gen,
                         byte[] pb, int po, int pl) {
+        return request(li, p, op, dst, field, slot, list, gen, pb, po, pl, false);
+    }
+
+    /**
+     * As above; a non-null {@code field} (a whole FIELD TLV) is sent as the selector instead;
+     * {@code askStamp}: the answer is to carry the topic stamp (a READ, docs/extensions.md).
+     */
+    private int request(int li, int p, int op, NodePath dst, byte[] field, int slot, boolean list, long gen,
+                        byte[] pb, int po, int pl, boolean askStamp) {
         if (li < 0) {
             return NodeResult.refusal(WireError.TRANSPORT_DOWN);
         }
@@ -487,7 +641,11 @@ public final class RemoteClient {
         if (pb != null) {
             t.raw(pb, po, pl);
         }
-        Extensions.announce(t, token(li, p)).end(); // extended answers ($node/caps with spectrum.boot...), the token
+        if (askStamp) {
+            Extensions.announceAskingStamp(t, token(li, p)).end();
+        } else {
+            Extensions.announce(t, token(li, p)).end(); // extended answers ($node/caps with spectrum.boot...), the token
+        }
         if (t.error() != WireError.OK) {
             release(k);
             return NodeResult.refusal(t.error());
@@ -552,6 +710,7 @@ public final class RemoteClient {
         if (m < 0) {
             return m;
         }
+        lastSeq[h] = 0; // what is published while suspended is not delivered: no gap to see on resume
         return request(link[h], peer[h], FwdView.OP_WRITE, remote[h], index[h], false, gen[h], work, 0, m);
     }
 
@@ -596,6 +755,10 @@ public final class RemoteClient {
             if (reqRecord[k] >= 0) {
                 checkReq[reqRecord[k]] = -1;
                 reqRecord[k] = -1;
+            }
+            if (reqFetch[k] >= 0) {
+                fetchReq[reqFetch[k]] = -1;
+                reqFetch[k] = -1;
             }
             reqState[k] = 0;
             reqRes.returned();

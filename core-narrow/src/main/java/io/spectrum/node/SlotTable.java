@@ -49,6 +49,14 @@ final class SlotTable {
     /** The in-process edge's handle (which holds its listener), for KIND_CALLBACK. */
     private final Object[] handle;
 
+    /**
+     * One bit per slot: a delivery to it was dropped (its holder's delivery share, or the link could not
+     * take the frame), so the holder may hold an old value; {@link Fanout#resendDirty} sends it the
+     * current one when the share refills (docs/node.md, "Dirty edges").
+     */
+    private final long[] dirty;
+    private int dirtyCount;
+
     private final int[] freeIds;
     private int freeTop;
     private int used;
@@ -71,6 +79,7 @@ final class SlotTable {
         policyHi = new int[capacity];
         target = new int[capacity];
         handle = new Object[capacity];
+        dirty = new long[(capacity + 63) >>> 6];
         freeIds = new int[capacity];
         for (int i = capacity - 1; i >= 0; i--) {
             freeIds[freeTop++] = i;
@@ -84,6 +93,7 @@ final class SlotTable {
 
     /** Fills a taken (or replaced) slot; its generation moves on. No record policy word, no target. */
     void fill(int s, int v, int w, int link, int peer, int recordOff, int recordLen, int routeLength) {
+        clean(s); // a re-filled slot starts over: its latch, if any, sends the current value
         vertex[s] = v;
         word[s] = w;
         gen[s]++;
@@ -113,6 +123,9 @@ final class SlotTable {
     /** Flips the suspended bit of the live policy. */
     void toggleSuspended(int s) {
         word[s] ^= DeliveryPolicy.SUSPENDED;
+        if ((word[s] & DeliveryPolicy.SUSPENDED) != 0) {
+            clean(s); // a suspended edge is owed nothing: no replay on resume
+        }
     }
 
     int gen(int s) {
@@ -213,12 +226,55 @@ final class SlotTable {
     }
 
     void give(int s) {
+        clean(s);
         vertex[s] = NONE;
         word[s] = 0;
         handle[s] = null;
         recOff[s] = -1;
         freeIds[freeTop++] = s;
         used--;
+    }
+
+    /** Marks s dirty: a delivery to it was dropped. */
+    void markDirty(int s) {
+        final long bit = 1L << s;
+        if ((dirty[s >>> 6] & bit) == 0) {
+            dirty[s >>> 6] |= bit;
+            dirtyCount++;
+        }
+    }
+
+    /** s no longer owes its holder a value. */
+    void clean(int s) {
+        final long bit = 1L << s;
+        if ((dirty[s >>> 6] & bit) != 0) {
+            dirty[s >>> 6] &= ~bit;
+            dirtyCount--;
+        }
+    }
+
+    boolean isDirty(int s) {
+        return (dirty[s >>> 6] & 1L << s) != 0;
+    }
+
+    int dirtyCount() {
+        return dirtyCount;
+    }
+
+    /** The first dirty slot at or after {@code from}, or NONE. */
+    int nextDirty(int from) {
+        if (from >= capacity) {
+            return NONE;
+        }
+        int w = from >>> 6;
+        long bits = dirty[w] & -1L << from;
+        while (bits == 0) {
+            if (++w == dirty.length) {
+                return NONE;
+            }
+            bits = dirty[w];
+        }
+        return (w << 6) + Long.numberOfTrailingZeros(bits);
     }
 
     boolean delivering(int s) {

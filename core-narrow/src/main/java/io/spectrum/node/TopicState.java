@@ -176,7 +176,28 @@ final class TopicState {
         if (vt.valLen(v) < 0 || vt.isStale(v) && !byOwner) {
             return false;
         }
-        final int n = StaleReason.encode(reason, reasonScratch, 0);
+        return mark(v, now, StaleReason.encode(reason, reasonScratch, 0), byOwner);
+    }
+
+    /**
+     * {@link #markStale(int, long, CharSequence, boolean)} with the reason already UTF-8 in
+     * {@code b[off, +len)} (an upstream's stamp), cut at a character boundary within
+     * {@link StaleReason#MAX_BYTES}.
+     */
+    boolean markStale(int v, long now, byte[] b, int off, int len, boolean byOwner) {
+        if (vt.valLen(v) < 0 || vt.isStale(v) && !byOwner) {
+            return false;
+        }
+        int n = Math.min(len, StaleReason.MAX_BYTES);
+        while (n < len && n > 0 && (b[off + n] & 0xC0) == 0x80) {
+            n--; // never half a character
+        }
+        System.arraycopy(b, off, reasonScratch, 0, n);
+        return mark(v, now, n, byOwner);
+    }
+
+    /** Applies the mark whose reason is {@code reasonScratch[0, n)}. */
+    private boolean mark(int v, long now, int n, boolean byOwner) {
         final byte[] held = vt.reasons();
         final int at = vt.reasonOff(v);
         if (vt.isStale(v)) {

@@ -68,6 +68,17 @@ public final class Extensions {
     }
 
     /**
+     * {@link #announce(TlvWriter, long)} that also asks for the topic stamp on a READ's answer:
+     * {@code SETTINGS{spectrum.ext, spectrum.hold, NAME "spectrum.topic" VALUE u8 1}} (docs/extensions.md,
+     * "On a READ answer").
+     */
+    public static TlvWriter announceAskingStamp(TlvWriter w, long holdToken) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2)
+                .leaf(TlvType.NAME, HOLD_KEY).value(holdToken, 8)
+                .leaf(TlvType.NAME, Names.TOPIC).value(Names.TOPIC_STAMP, 1).end();
+    }
+
+    /**
      * Appends the announcement child with the peer's name: {@code SETTINGS{NAME "spectrum.ext" VALUE
      * u16 VERSION, NAME "spectrum.name" NAME name}} (docs/extensions.md, "Peer name"); {@code name}
      * is UTF-8 of 1..{@link Names#PEER_NAME_MAX} bytes.

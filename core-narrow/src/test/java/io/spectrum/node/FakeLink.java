@@ -24,6 +24,8 @@ final class FakeLink implements Link {
     int sentCount;
     boolean record = true;
     long sendCalls;
+    /** What send answers; anything but OK is a frame the link did not take (not recorded). */
+    int sendResult = WireError.OK;
 
     private final int maxFrame;
 
@@ -81,6 +83,9 @@ final class FakeLink implements Link {
     @Override
     public int send(int peer, byte[] buf, int off, int len) {
         sendCalls++;
+        if (sendResult != WireError.OK) {
+            return sendResult;
+        }
         if (record) {
             int i = sentCount % sent.length;
             System.arraycopy(buf, off, sent[i], 0, len);

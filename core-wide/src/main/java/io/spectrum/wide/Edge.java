@@ -37,6 +37,11 @@ final class Edge implements Subscription {
     int pos = -1;
     int gen;
     boolean open;
+    /**
+     * A delivery to it was dropped (the holder's delivery share, or the link could not take it): the
+     * node's tick sends it the current value when the share refills (docs/node.md, "Dirty edges").
+     */
+    boolean dirty;
     private int error = WireError.OK;
 
     Edge(WideNode node, Vertex vertex, NodePath path, int word, ValueListener listener, WidePeer holder) {

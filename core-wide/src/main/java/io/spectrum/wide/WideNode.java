@@ -101,6 +101,8 @@ public final class WideNode implements ServingNode {
     private final ValueView view = new ValueView();
     private final ValueView pathView = new ValueView();
     private final ArrayList<Vertex> staleList = new ArrayList<>();
+    /** Edges a dropped delivery left dirty ({@link Edge#dirty}), each once; the tick resends to them. */
+    private final ArrayList<Edge> dirtyEdges = new ArrayList<>();
     /** The node's own stale reasons as held (shared arrays, never written into). */
     private static final byte[] PUBLISHER_GONE = Utf8.bytes(StaleReason.PUBLISHER_GONE);
     private static final byte[] NOT_FOLLOWED = Utf8.bytes(StaleReason.NOT_FOLLOWED);
@@ -390,7 +392,11 @@ public final class WideNode implements ServingNode {
             final WidePeer h = e.holder;
             if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
                     reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
-                return; // over the holder's outbound rate: dropped and counted (a one_shot edge stays)
+                markDirty(e); // dropped and counted (a one_shot edge stays): the current value follows
+                return;
+            }
+            if (v == e.vertex && v.childCount == 0) {
+                e.dirty = false; // its own (childless) vertex's latest value got through
             }
         } else if ((e.flags & FwdStore.KIND_LOCAL) != 0) {
             if (e.target != null && e.target != v && !deleted) {
@@ -466,8 +472,9 @@ public final class WideNode implements ServingNode {
             final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
             modeQueued.returned();
             if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.reason, q.deleted)) {
-                m.queue.addFirst(q); // over the holder's outbound rate: it stays first for the next publish or consumed
+                m.queue.addFirst(q); // over the holder's outbound rate: it stays first, sent by the tick when the share refills
                 modeQueued.taken();
+                markDirty(e);
                 return;
             }
         }
@@ -797,6 +804,17 @@ public final class WideNode implements ServingNode {
         return v.staleReason.length;
     }
 
+    /** An upstream's stale mark of v with the UTF-8 reason {@code b[off, +len)} (FwdStore#markStale). */
+    void markStale(Vertex v, byte[] b, int off, int len, boolean kept) {
+        int n = Math.min(len, StaleReason.MAX_BYTES);
+        while (n < len && n > 0 && (b[off + n] & 0xC0) == 0x80) {
+            n--; // never half a character
+        }
+        if (markStale(v, clock.nanoTime(), Arrays.copyOfRange(b, off, off + n), kept)) {
+            topicNotice(v, false);
+        }
+    }
+
     /** A reason as the node holds it: UTF-8 cut at {@link StaleReason#MAX_BYTES}. */
     private static byte[] reasonBytes(CharSequence reason) {
         byte[] b = new byte[StaleReason.MAX_BYTES];
@@ -879,6 +897,61 @@ public final class WideNode implements ServingNode {
             topicNotice(purged.get(i), true);
         }
         purged.clear();
+        resendDirty();
+    }
+
+    private void markDirty(Edge e) {
+        if (!e.dirty) {
+            e.dirty = true;
+            dirtyEdges.add(e);
+        }
+    }
+
+    /**
+     * Latest-value coalescing for the dirty edges (docs/node.md, "Dirty edges"), NarrowNode's rule
+     * (Fanout#resendDirty): an edge whose holder's share has a delivery again is sent the current
+     * value of its vertex once, with the current sequence and stale mark, never the dropped backlog;
+     * for an edge on a vertex with children each vertex of the subtree that holds a value; for a
+     * childless vertex that holds none, the delete notice. A mode edge sends what its queue holds
+     * (its credits permitting). Dropped again: it stays dirty. A closed or suspended edge is owed nothing.
+     */
+    private void resendDirty() {
+        for (int i = dirtyEdges.size() - 1; i >= 0; i--) {
+            final Edge e = dirtyEdges.get(i);
+            final boolean owed = e.dirty && e.delivering() && (e.flags & FwdStore.KIND_ROUTED) != 0;
+            if (owed && !server.canDeliver(e.holder.link, e.holder.peer)) {
+                continue; // not yet: the share has not refilled
+            }
+            final int last = dirtyEdges.size() - 1;
+            dirtyEdges.set(i, dirtyEdges.get(last)); // off the list (an entry past i, already visited, takes its place)
+            dirtyEdges.remove(last);
+            e.dirty = false;
+            if (owed) { // a send dropped again marks it dirty again: back on the list, for the next tick
+                if (e.mode != null) {
+                    drain(e);
+                } else {
+                    resendTree(e, e.vertex);
+                }
+            }
+        }
+    }
+
+    /** Resends e the current state of v and of v's subtree; a dropped send marks it dirty again (and stops). */
+    private void resendTree(Edge e, Vertex v) {
+        if (v == e.vertex && v.childCount == 0) {
+            if (v.hasValue()) {
+                deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
+            } else {
+                deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, false, true);
+            }
+            return;
+        }
+        if (v.hasValue()) {
+            deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
+        }
+        for (int c = 0; c < v.childCount && !e.dirty && e.open; c++) {
+            resendTree(e, v.children[c]);
+        }
     }
 
     /**

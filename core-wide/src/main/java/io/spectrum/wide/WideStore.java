@@ -151,6 +151,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public void markStale(int v, byte[] b, int off, int len, boolean kept) {
+        node.markStale(v(v), b, off, len, kept);
+    }
+
+    @Override
     public void markGap(NodePath target) {
         Vertex x = node.findKey(target.tlv(), target.bodyOffset(), target.bodyLength());
         if (x != null) {

@@ -180,7 +180,11 @@ public interface Node extends PeerListener, AutoCloseable {
     /** Reads pending frames from every attached link and handles them. Returns frames handled. */
     int poll();
 
-    /** Runs timers: await timeouts, stale purges. */
+    /**
+     * Runs timers: await timeouts, stale purges, and the resend of the current value to subscriber
+     * edges a dropped delivery left dirty, once their holder's delivery share refilled (docs/node.md,
+     * "Dirty edges").
+     */
     void tick();
 
     /**
