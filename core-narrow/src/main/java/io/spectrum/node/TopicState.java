@@ -225,11 +225,12 @@ final class TopicState {
     /**
      * The publisher's peer departed: every vertex it last published that holds a value goes stale
      * from {@code now} ({@link StaleReason#PUBLISHER_GONE}), and each one's notice goes out through
-     * {@code fanout} (same sequence).
+     * {@code fanout} (same sequence). A vertex this node declared is left alone: its value is the
+     * node's state, whoever wrote it (docs/node.md, "Declared vertices keep their value").
      */
     void publisherDown(int li, int peer, long now, Fanout fanout) {
         for (int v = 0; v < vt.capacity(); v++) {
-            if (vt.inUse(v) && vt.pubLink(v) == li && vt.pubPeer(v) == peer
+            if (vt.inUse(v) && vt.pubLink(v) == li && vt.pubPeer(v) == peer && vt.schema(v) == null
                     && markStale(v, now, StaleReason.PUBLISHER_GONE, false)) {
                 fanout.topicNotice(v, false);
             }
@@ -240,11 +241,13 @@ final class TopicState {
      * Purges the retained value of every vertex whose publisher did not come back in its grace: the
      * value goes, the vertex is no longer stale, a fresh sequence number is spent (the purge is the
      * node's notifying clear, DESIGN §4 decision 2) and the delete notice goes out through
-     * {@code fanout}.
+     * {@code fanout}. A declared vertex, this node's own declaration or one it mirrors from another
+     * node ({@link VertexTable#described}), is never purged: it stays stale until a fresh value
+     * comes (docs/node.md, "Declared vertices keep their value").
      */
     void purgeExpired(long now, Fanout fanout) {
         for (int v = 0; v < vt.capacity(); v++) {
-            if (vt.isStale(v) && !vt.staleKept(v) && now - vt.staleSince(v) >= staleGrace) {
+            if (vt.isStale(v) && !vt.staleKept(v) && now - vt.staleSince(v) >= staleGrace && vt.described(v) == null) {
                 clear(v, true);
                 fanout.topicNotice(v, true);
             }

@@ -3,6 +3,7 @@ package io.spectrum.node;
 import static io.spectrum.node.Frames.hex;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -178,5 +179,89 @@ class DeclarationTest {
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, h.node.declare(p, LED));
         assertNull(h.node.declaration(p), "nothing declared");
         assertEquals(WireError.OK, h.node.declare(p, VertexSchema.value(2, false).build()));
+    }
+
+    /** Past the default stale grace (60 s) and a second one: a purge would have run by then. */
+    private static final long PAST_GRACE_AND_PURGE_MILLIS = 2 * 60_000 + 1;
+
+    /** What a local subscriber of p is told from now on (seq, stale, deleted). */
+    private static List<String> watch(NodeHarness h, NodePath p) {
+        List<String> seen = new ArrayList<>();
+        h.node.subscribe(p, 0, (s, v, seq, stale) -> seen.add("seq=" + seq + (stale ? " stale" : "") + (v.deleted() ? " deleted" : "")));
+        seen.clear(); // the durability latch, if any
+        return seen;
+    }
+
+    @Test
+    void aDeclaredVertexWrittenByARemotePeer_keepsItsValueFresh_afterThatPeerLeavesAndTheGracePasses() {
+        NodeHarness h = board();
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, led.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+        long seq = h.node.sequence(led);
+        List<String> seen = watch(h, led);
+
+        h.node.onPeerDown(h.link, NodeHarness.PEER); // the writer's link goes
+        assertFalse(h.node.isStale(led), "a board's state is not stale because its writer left");
+        h.clock.advanceMillis(PAST_GRACE_AND_PURGE_MILLIS);
+        h.node.tick();
+
+        assertArrayEquals(Frames.value(1, 1), valueOf(h, led), "the written value still reads");
+        assertFalse(h.node.isStale(led));
+        assertEquals(seq, h.node.sequence(led), "no purge spent a number");
+        assertEquals(List.of(), seen, "its subscribers are told no stale mark and no delete notice");
+    }
+
+    @Test
+    void anUndeclaredVertexWrittenByARemotePeer_stillGoesStaleAndIsPurgedAfterThatPeerLeaves() {
+        NodeHarness h = new NodeHarness(c -> c.remoteWritesToUndeclared(true));
+        assertEquals(WireError.OK, h.node.declare(led, LED));
+        NodePath plain = NodePath.of("/board/plain");
+        h.node.write(plain, Frames.value(1, 4), 0, 8); // a remote write reaches an existing vertex
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, plain.tlv(), null, Frames.REPLY_EP, Frames.value(2, 4))).errorCode());
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, led.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+
+        h.node.onPeerDown(h.link, NodeHarness.PEER);
+        assertTrue(h.node.isStale(plain), "its meaning was its publisher's presence");
+        h.clock.advanceMillis(PAST_GRACE_AND_PURGE_MILLIS);
+        h.node.tick();
+
+        assertNull(valueOf(h, plain), "purged after the grace");
+        assertArrayEquals(Frames.value(1, 1), valueOf(h, led), "the declared one, written by the same peer, stays");
+    }
+
+    @Test
+    void theHostThatForwardedAWriteRestarts_theBoardStillHoldsTheValue() {
+        NodeHarness h = board();
+        // a host forwards a client's write; the board sees the host's peer as the writer
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, led.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+        h.node.onPeerDown(h.link, NodeHarness.PEER); // the host restarts: its link goes ...
+        h.clock.advanceMillis(PAST_GRACE_AND_PURGE_MILLIS);
+        h.node.tick();
+        h.node.onPeerUp(h.link, NodeHarness.PEER); // ... and comes back
+        h.node.tick();
+
+        Frames.Reply r = h.request(Frames.fwd(0, led.tlv(), null, Frames.REPLY_EP)); // the new host reads it
+        assertEquals(WireError.OK, r.errorCode());
+        assertArrayEquals(Frames.value(1, 1), r.payloadBytes());
+        assertFalse(h.node.isStale(led));
+    }
+
+    @Test
+    void aCopyOfAnotherNodesDeclaredVertex_goesStaleWhenItsSourceLeaves_isNeverPurged_andIsFreshOnItsNextValue() {
+        NodeHarness h = new NodeHarness(c -> c.remoteWritesToUndeclared(true)); // a host
+        NodePath copy = NodePath.of("/board1/board/led");
+        h.node.write(copy, Frames.value(0, 1), 0, 5);
+        assertEquals(WireError.OK, h.node.report(copy, LED)); // the board's declaration, mirrored
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, copy.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+
+        h.node.onPeerDown(h.link, NodeHarness.PEER); // the board's link goes
+        assertTrue(h.node.isStale(copy), "a copy is shown current only while its source is there");
+        h.clock.advanceMillis(PAST_GRACE_AND_PURGE_MILLIS);
+        h.node.tick();
+        assertArrayEquals(Frames.value(1, 1), valueOf(h, copy), "kept while the board is away");
+        assertTrue(h.node.isStale(copy));
+
+        h.node.onPeerUp(h.link, NodeHarness.PEER); // the board is back and delivers again
+        assertEquals(WireError.OK, h.request(Frames.fwd(1, copy.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+        assertFalse(h.node.isStale(copy));
     }
 }

@@ -877,7 +877,9 @@ public final class WideNode implements ServingNode {
     /**
      * Runs timers: purges the values whose publisher did not come back within the grace. A purge is
      * the node's notifying clear: the value goes, a fresh sequence number is spent (DESIGN §4
-     * decision 2) and the delete notice goes to the edges that take topic notices.
+     * decision 2) and the delete notice goes to the edges that take topic notices. A declared vertex
+     * (its own declaration or a reported one) is never purged: it stays stale until a fresh value
+     * comes (docs/node.md, "Declared vertices keep their value").
      */
     @Override
     public void tick() {
@@ -889,7 +891,7 @@ public final class WideNode implements ServingNode {
             if (v.stale && !v.staleKept && now - v.staleSince < staleGrace) {
                 continue;
             }
-            if (v.stale && !v.staleKept) {
+            if (v.stale && !v.staleKept && v.schema == null && v.reported == null) { // a declared vertex is kept, stale
                 dropValue(v);
                 clearStale(v);
                 v.seq++;
@@ -980,7 +982,8 @@ public final class WideNode implements ServingNode {
 
     /**
      * A peer's connection went: its edges are reaped, then what it last published goes stale from
-     * now and the edges that take topic notices get each one's stale notice (same sequence).
+     * now and the edges that take topic notices get each one's stale notice (same sequence); a
+     * vertex this node declared keeps its value, fresh (its value is the node's state).
      */
     void disconnect(WidePeer p) {
         if (!p.connected || p == owner) {
@@ -993,7 +996,9 @@ public final class WideNode implements ServingNode {
         }
         final int from = staleList.size();
         for (Vertex v : p.published) {
-            markStale(v, now, PUBLISHER_GONE, false);
+            if (v.schema == null) { // a vertex this node declared holds its state
+                markStale(v, now, PUBLISHER_GONE, false);
+            }
         }
         p.published.clear();
         peers.returned();

@@ -74,13 +74,17 @@ class StaleAndPurgeTest {
         board.close(); // the board goes away: the host's link to it falls silent, the host's liveness says down
         Watch.Seen stale = w.await(s -> s.topic().equals(COUNTER) && s.stale(), "the counter republished stale");
         assertEquals("true", stale.props().get("stale"), "the MQTT 5 user property says stale too: " + stale);
-        assertTrue(stale.payload().contains("\"reason\":\"" + PeerSide.STALE_AT_NODE + "\""), stale.payload());
+        assertTrue(stale.payload().contains("\"reason\":\"board away\""), "why, as the host marked it: " + stale.payload());
         Watch.Seen down = w.await(s -> s.topic().equals(BOARD_ONLINE) && s.payload().equals("false"), "board1 unavailable");
         assertTrue(down.retained() || seen.indexOf(down) > 0, down.toString());
         assertEquals("true", last(seen, "spectrum/lab/$online").payload(), "the bridge itself stays available");
 
-        // past the grace: the host deletes what it held for the board (or keeps it); the bridge keeps it either way
+        // past the grace: the board's vertices are declared, so the host keeps them, stale (docs/node.md,
+        // "Declared vertices keep their value"), and the bridge keeps their retained messages
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * GRACE_NANOS) + 1_000);
+        io.spectrum.node.api.NodePath copy = io.spectrum.node.api.NodePath.of("/board1/board/counter");
+        assertTrue(host.onNodeThread(() -> host.node().read(copy, new byte[64], 0, 64) > 0 && host.node().isStale(copy)),
+                "the host keeps the board's declared value, stale");
         assertFalse(seen.stream().anyMatch(s -> s.topic().startsWith("spectrum/lab/board1/") && s.payload().isEmpty()),
                 "no retained message of board1 was emptied: " + seen.stream().filter(s -> s.payload().isEmpty()).toList());
         try (BrokerView late = BrokerView.open(broker.address(), COUNTER)) {

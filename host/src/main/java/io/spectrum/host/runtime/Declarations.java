@@ -6,6 +6,7 @@ import io.spectrum.node.ServingNode;
 import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
+import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.WireError;
 
 import java.util.ArrayList;
@@ -108,10 +109,18 @@ final class Declarations {
     /**
      * The board on (link, peer) went away (or restarted): read its declarations again once it
      * answers. The last one stays meanwhile, so its last (stale) values still show with their unit.
+     * The host's copy of each of its declared vertices is marked stale now, with the reason
+     * {@link StaleReason#BOARD_AWAY}, before the node's own mark (call this before the node hears of
+     * the peer): it is the board's last known state, kept while the mount exists and fresh again
+     * with the board's next delivery (docs/host.md, "A board that goes away").
      */
     void peerDown(Link link, int peer) {
-        for (Entry e : byLocal.values()) {
+        for (Map.Entry<String, Entry> m : byLocal.entrySet()) {
+            Entry e = m.getValue();
             if (e.link == link && e.peer == peer) {
+                if (e.schema != null) { // a copy that holds no value answers PATH_NOT_FOUND: nothing to mark
+                    node.markStale(NodePath.of(m.getKey()), StaleReason.BOARD_AWAY);
+                }
                 release(e);
                 e.known = false;
                 e.triedAt = Long.MIN_VALUE / 2;

@@ -175,7 +175,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         @Override
         public void onPeerDown(Link l, int peer) {
             peersUp = Math.max(0, peersUp - 1);
-            declarations.peerDown(l, peer); // a board that comes back may declare anew
+            declarations.peerDown(l, peer); // its declared copies: stale, "board away"; it may declare anew
             dirty = true;
             node.onPeerDown(l, peer);
         }

@@ -285,23 +285,36 @@ class HostRuntimeTest {
         await(host, x -> !x.links().get(0).up(), "the link shows down");
     }
 
-    @Test
-    void aMountedBoardThatGoesAway_isToldToTheHostsStampedClientsAtOnce_thenItsPurgeToo() throws Exception {
-        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
-        HostRuntime board = new HostRuntime("board", new NarrowNode(NodeConfig.defaults()));
-        closing.add(board);
-        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
-        board.attach(boardLink);
+    /** A board (NARROW) on {@code link} that declares /sensor/temp (u32, Cel) and holds 7 there. */
+    private static HostRuntime boardWithTemp(String name, UdpLink link) throws Exception {
+        HostRuntime board = new HostRuntime(name, new NarrowNode(NodeConfig.defaults()));
+        board.attach(link);
+        assertEquals(WireError.OK, board.onNodeThread(() -> board.node().declare(NodePath.of("/sensor/temp"),
+                VertexSchema.value(4, false).unit("Cel").readOnly().build())));
         board.start();
-        board.write("/sensor/temp", value(7, 4)); // written once: no later delivery can carry a stale flag
+        assertEquals(WireError.OK, board.write("/sensor/temp", value(7, 4))); // written once: no later delivery is stale
+        return board;
+    }
 
-        long grace = TimeUnit.MILLISECONDS.toNanos(1500);
-        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().staleGraceNanos(grace).build()));
+    @Test
+    void aMountedBoardThatGoesAway_isToldToTheHostsStampedClientsAtOnce_itsDeclaredValueKeptStalePastTheGrace_freshWhenItReturns()
+            throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        HostRuntime board = boardWithTemp("board", boardLink);
+        closing.add(board);
+        InetSocketAddress boardAt = boardLink.localAddress();
+
+        long grace = TimeUnit.SECONDS.toNanos(60);
+        io.spectrum.time.ManualClock hostClock = new io.spectrum.time.ManualClock(0); // stale and purge times only
+        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(hostClock)
+                .staleGraceNanos(grace).build()));
         closing.add(host);
-        host.mount(UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE), "board1", List.of());
+        host.mount(UdpLink.dial(2, boardAt, quick, SystemClock.INSTANCE), "board1", List.of());
         UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         host.attachListener(clients);
         host.start();
+        NodePath copy = NodePath.of("/board1/sensor/temp");
 
         List<io.spectrum.client.Delivery> got = new ArrayList<>();
         try (io.spectrum.client.PeerClient c = client("127.0.0.1:" + clients.localAddress().getPort(), 9)) {
@@ -311,6 +324,8 @@ class HostRuntimeTest {
             pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.stamped() && !d.stale()), got,
                     "the board's value, fed through the host");
             io.spectrum.client.Delivery fresh = got.stream().filter(d -> d.route().equals("/c/stamped")).reduce((a, b) -> b).orElseThrow();
+            await(host, s -> vertex(s, copy.toString()).filter(v -> "°C".equals(v.unit())).isPresent(),
+                    "the board's declaration, read by the host");
             int plainBefore = (int) got.stream().filter(d -> d.route().equals("/c/plain")).count();
 
             board.close(); // the board goes away: the host's link to it falls silent
@@ -319,14 +334,91 @@ class HostRuntimeTest {
             assertEquals(fresh.seq(), stale.seq(), "a stale mark is not a publish: the same seq");
             org.junit.jupiter.api.Assertions.assertArrayEquals(fresh.value(), stale.value(), "the retained value, flagged stale");
             assertFalse(stale.deleted());
+            assertEquals(io.spectrum.wire.StaleReason.BOARD_AWAY, stale.reason(), "why it is stale");
 
-            pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.deleted()), got, "the purge's delete notice");
-            io.spectrum.client.Delivery purge = got.stream().filter(d -> d.route().equals("/c/stamped") && d.deleted()).findFirst().orElseThrow();
-            assertEquals(fresh.seq() + 1, purge.seq(), "the purge spends a fresh number");
-            assertTrue(purge.receivedNanos() - stale.receivedNanos() >= grace / 2, "after the grace, not with the stale mark");
+            host.onNodeThread(() -> { // away for longer than the grace
+                hostClock.advanceNanos(2 * grace + 1);
+                host.node().tick();
+                return null;
+            });
+            byte[] kept = host.onNodeThread(() -> {
+                byte[] b = new byte[16];
+                int n = host.node().read(copy, b, 0, b.length);
+                return n < 0 ? null : java.util.Arrays.copyOf(b, n);
+            });
+            org.junit.jupiter.api.Assertions.assertArrayEquals(value(7, 4), kept, "the board's declared value is kept");
+            assertTrue(host.onNodeThread(() -> host.node().isStale(copy)), "kept stale while the board is away");
+            assertEquals(io.spectrum.wire.StaleReason.BOARD_AWAY, host.onNodeThread(() -> host.node().staleReason(copy)));
+            c.pumpFor(java.time.Duration.ofMillis(300));
+            assertFalse(got.stream().anyMatch(io.spectrum.client.Delivery::deleted), "no purge, so no delete notice: " + got);
+            assertEquals(1, got.stream().filter(d -> d.route().equals("/c/stamped") && d.stale()).count(),
+                    "one stale notice: the host's reason, not the node's own as well");
             assertEquals(plainBefore, got.stream().filter(d -> d.route().equals("/c/plain")).count(),
-                    "the plain v1 subscription is sent nothing by the stale mark or the purge");
+                    "the plain v1 subscription is sent nothing by the stale mark");
+
+            HostRuntime back = boardWithTemp("board again", // the board comes back at its address
+                    UdpLink.listen(1, boardAt, quick, SystemClock.INSTANCE));
+            closing.add(back);
+            pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && !d.stale() && d.seq() > stale.seq()),
+                    got, "the value again, fresh, after the board returned");
+            assertFalse(host.onNodeThread(() -> host.node().isStale(copy)), "fresh again");
+            assertEquals(null, got.stream().filter(d -> d.route().equals("/c/stamped")).reduce((a, b) -> b).orElseThrow().reason());
         }
+    }
+
+    /** A host runtime and the UDP link its clients dial. */
+    private record Host(HostRuntime runtime, UdpLink clients) {
+        String address() {
+            return "127.0.0.1:" + clients.localAddress().getPort();
+        }
+    }
+
+    /** A host that mounts the board at {@code board} as /board1 and serves clients on an ephemeral UDP port. */
+    private Host hostOf(String name, InetSocketAddress board, UdpLinkConfig cfg) throws Exception {
+        HostRuntime host = new HostRuntime(name, new WideNode(HostRuntime.HOST_CONFIG));
+        closing.add(host);
+        host.mount(UdpLink.dial(2, board, cfg, SystemClock.INSTANCE), "board1", List.of());
+        UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        host.attachListener(clients);
+        host.start();
+        return new Host(host, clients);
+    }
+
+    @Test
+    void theHostThatForwardedAWriteRestarts_theBoardStillHoldsTheWrittenValue() throws Exception {
+        UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
+        io.spectrum.time.ManualClock boardClock = new io.spectrum.time.ManualClock(0); // its stale and purge times
+        HostRuntime board = new HostRuntime("board", new NarrowNode(NodeConfig.builder().clock(boardClock).build()));
+        closing.add(board);
+        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
+        board.attach(boardLink);
+        NodePath led = NodePath.of("/board/led");
+        assertEquals(WireError.OK, board.onNodeThread(() -> board.node().declare(led,
+                VertexSchema.value(1, false).range(0, 1).writable().build())));
+        board.start();
+        assertEquals(WireError.OK, board.write("/board/led", value(0, 1)));
+
+        Host first = hostOf("host", boardLink.localAddress(), quick);
+        try (io.spectrum.client.PeerClient c = client(first.address(), 9)) {
+            io.spectrum.client.Reply w = c.write("/board1/board/led", value(1, 1)); // spectrum write --peer HOST
+            assertTrue(w.ok(), "the write, forwarded by the host: " + WireError.identity(w.code()));
+        }
+        awaitTrue(() -> board.snapshot().links().get(0).up(), "the board hears the host");
+        first.runtime().close(); // the host goes (a restart): the board's link to it falls silent
+        awaitTrue(() -> !board.snapshot().links().get(0).up(), "the board's liveness finds the host's peer gone");
+        board.onNodeThread(() -> { // the new host takes longer than the stale grace to come
+            boardClock.advanceMillis(2 * 60_000 + 1);
+            board.node().tick();
+            return null;
+        });
+
+        Host again = hostOf("host again", boardLink.localAddress(), quick);
+        try (io.spectrum.client.PeerClient c = client(again.address(), 10)) {
+            io.spectrum.client.Reply r = c.read("/board1/board/led");
+            assertTrue(r.ok(), "the board still holds the value: " + WireError.identity(r.code()));
+            org.junit.jupiter.api.Assertions.assertArrayEquals(value(1, 1), r.value());
+        }
+        assertFalse(board.onNodeThread(() -> board.node().isStale(led)), "a board's state is not stale because its writer left");
     }
 
     private static void pumpUntil(io.spectrum.client.PeerClient c, Supplier<Boolean> p, List<io.spectrum.client.Delivery> got,
