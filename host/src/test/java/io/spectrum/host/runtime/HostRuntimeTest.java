@@ -306,7 +306,7 @@ class HostRuntimeTest {
         InetSocketAddress boardAt = boardLink.localAddress();
 
         long grace = TimeUnit.SECONDS.toNanos(60);
-        io.spectrum.time.ManualClock hostClock = new io.spectrum.time.ManualClock(0); // stale and purge times only
+        AheadClock hostClock = new AheadClock(); // the system's time, jumped ahead past the grace
         HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(hostClock)
                 .staleGraceNanos(grace).build()));
         closing.add(host);
@@ -387,7 +387,7 @@ class HostRuntimeTest {
     @Test
     void theHostThatForwardedAWriteRestarts_theBoardStillHoldsTheWrittenValue() throws Exception {
         UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
-        io.spectrum.time.ManualClock boardClock = new io.spectrum.time.ManualClock(0); // its stale and purge times
+        AheadClock boardClock = new AheadClock(); // the system's time, jumped ahead past the grace
         HostRuntime board = new HostRuntime("board", new NarrowNode(NodeConfig.builder().clock(boardClock).build()));
         closing.add(board);
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
@@ -407,7 +407,7 @@ class HostRuntimeTest {
         first.runtime().close(); // the host goes (a restart): the board's link to it falls silent
         awaitTrue(() -> !board.snapshot().links().get(0).up(), "the board's liveness finds the host's peer gone");
         board.onNodeThread(() -> { // the new host takes longer than the stale grace to come
-            boardClock.advanceMillis(2 * 60_000 + 1);
+            boardClock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(2 * 60_000 + 1));
             board.node().tick();
             return null;
         });
@@ -512,5 +512,27 @@ class HostRuntimeTest {
             Thread.sleep(50);
         }
         throw new AssertionError("never: " + what);
+    }
+
+    /**
+     * The system's clock plus an offset a test moves forward: the runtime's loop, its timers and the
+     * links keep running in real time (a frozen clock would stop them), and a grace is passed at once.
+     */
+    static final class AheadClock implements io.spectrum.time.Clock {
+        private volatile long ahead;
+
+        void advanceNanos(long nanos) {
+            ahead += nanos;
+        }
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime() + ahead;
+        }
+
+        @Override
+        public long epochNanos() {
+            return SystemClock.INSTANCE.epochNanos() + ahead;
+        }
     }
 }
