@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * Other hosts' trees as the broker holds them, kept current for a dashboard (issue 15,
+ * Other hosts' trees as the broker holds them, kept current for a dashboard (see
  * {@code spectrum host --mqtt URL --mqtt-view}). One thread reads {@code spectrum/#} through a
  * {@link BrokerView} and keeps the latest value of every fabric path ({@code /<host>/<board>/…}) and
  * each host's {@code $online}; an emptied retained message (a purged vertex) removes its path. When

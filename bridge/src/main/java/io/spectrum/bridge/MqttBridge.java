@@ -7,7 +7,7 @@ import io.spectrum.time.SystemClock;
 import java.util.function.Consumer;
 
 /**
- * The MQTT bridge (issue 15; docs/mqtt.md): a client of a running host or board, through the one
+ * The MQTT bridge (docs/mqtt.md): a client of a running host or board, through the one
  * client ({@link PeerClient} over any transport), publishing every vertex it finds to a broker.
  * Two threads of its own plus Paho's: the peer side ({@link PeerSide}, the only user of the
  * client) and the broker side ({@link BrokerSide}, the only publisher), with the non-blocking

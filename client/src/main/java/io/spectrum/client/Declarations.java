@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The vertex declarations a {@link PeerClient} has read from its peer, one READ of
- * {@code PATH:settings.app} per path (a plain v1 request: FIELD{NAME settings, NAME app}, digest
- * §4.3), parsed with {@link VertexSchema#fromSettings}.
+ * {@code PATH:settings.app} per path (a plain v1 request: FIELD{NAME settings, NAME app}),
+ * parsed with {@link VertexSchema#fromSettings}.
  *
  * <p>What is kept: a declaration, or "none" when the peer answered that the vertex has none
  * ({@code schema::not_found} from a Spectrum node for an undeclared vertex, any other typed

@@ -1,7 +1,7 @@
 package io.spectrum.client;
 
 /**
- * A FWD WRITE the node sent to one of our routes (digest §5.5): usually a subscription delivery
+ * A FWD WRITE the node sent to one of our routes: usually a subscription delivery
  * (src empty). {@code value} is the written TLV; {@code stamped} says whether the node's topic
  * stamp (docs/extensions.md) rode along, and then {@code seq}, {@code stale} and {@code deleted}
  * are its fields. {@code source} is the path of the vertex that was written when the stamp carries

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The subscriptions a follower holds at one node, kept alive (issue 11 item 1, no silent loss): the
+ * The subscriptions a follower holds at one node, kept alive (no silent loss): the
  * node may evict a slot (a flood filled its tables), someone may clear it, or the node may restart,
  * and the node tells no one. Call {@link #verify} once per liveness period (the {@code sub}
  * command does every 3 s): each subscription is checked and re-appended when gone.

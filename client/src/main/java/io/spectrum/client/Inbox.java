@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 
 /**
  * Takes inbound frames apart with the wire's {@link FrameDecoder} and {@link FwdView}: a REPLY whose
- * dst is the awaited reply route becomes the awaited {@link Reply} (matching, digest §5.2: a reply's
+ * dst is the awaited reply route becomes the awaited {@link Reply} (matching by route: a reply's
  * dst is the request's src); a WRITE becomes a {@link Delivery} for the sink, its topic stamp read
  * with {@link SettingsReader}. A READ that wants an answer (the peer's liveness ping, a READ of
  * {@code $node/caps}) is answered {@code path::not_found}: a client serves no vertices, but its

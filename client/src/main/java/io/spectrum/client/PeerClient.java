@@ -18,8 +18,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The one request/reply client of a node (issue 8 item 3), under the CLI, the host's owner surface
- * and the HIL suite. Each request is a FWD with its own reply route (digest §5.2: the reply's dst is
+ * The one request/reply client of a node, under the CLI, the host's owner surface
+ * and the HIL suite. Each request is a FWD with its own reply route (libtracer's rule: the reply's dst is
  * the request's src), so the answer is matched by route; a request not answered within the timeout
  * is a local {@link WireError#FLOW_TIMEOUT}. Refusals are typed {@link Reply} codes, never thrown.
  *
@@ -162,7 +162,7 @@ public final class PeerClient implements AutoCloseable {
         return call(FwdView.OP_WRITE, path, field, value);
     }
 
-    // ---- vertex declarations (issue 9) ------------------------------------------------------------
+    // ---- vertex declarations ----------------------------------------------------------------------
 
     /**
      * The declaration of the vertex at {@code path} ({@code PATH:settings.app}, read once and kept:

@@ -15,9 +15,9 @@ import java.util.Arrays;
 
 /**
  * The request shapes the client sends, each built with the wire's {@link TlvWriter} and named with
- * the wire vocabulary ({@link Names}, {@link FieldView}, {@link DeliveryPolicy}): the FWD envelope
- * (digest §5.1), FIELD selectors (§5.3, with Spectrum's generation level, docs/extensions.md) and
- * SUBSCRIBER records (§4). Host side: each returns a fresh array.
+ * the wire vocabulary ({@link Names}, {@link FieldView}, {@link DeliveryPolicy}): the FWD envelope,
+ * FIELD selectors (with Spectrum's generation level, docs/extensions.md) and SUBSCRIBER
+ * records. Host side: each returns a fresh array.
  */
 public final class Requests {
     private static final int SCRATCH = 64 * 1024;
@@ -96,7 +96,7 @@ public final class Requests {
         return build(w -> FieldView.element(w.begin(TlvType.FIELD), Names.SUBSCRIBERS, index, generation).end());
     }
 
-    /** {@code :children[]}: FIELD{NAME children, VALUE u8 ELEMENT} (digest §5.4). */
+    /** {@code :children[]}: FIELD{NAME children, VALUE u8 ELEMENT}. */
     public static byte[] children() {
         return build(w -> w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.CHILDREN)
                 .value(FieldView.MODE_ELEMENT, 1).end());
@@ -104,7 +104,7 @@ public final class Requests {
 
     /**
      * {@code :settings.app}: FIELD{NAME settings, NAME app}, the owner-declared namespace where a
-     * vertex's declaration lives (digest §4.3; docs/extensions.md, "Vertex declarations").
+     * vertex's declaration lives (docs/extensions.md, "Vertex declarations").
      */
     public static byte[] settingsApp() {
         return build(w -> w.begin(TlvType.FIELD).leaf(TlvType.NAME, Names.SETTINGS).leaf(TlvType.NAME, Names.APP).end());

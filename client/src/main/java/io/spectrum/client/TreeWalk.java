@@ -13,9 +13,9 @@ import java.util.List;
 /**
  * The tree walk: from a start vertex down, depth first, reading each vertex's value and
  * {@code :subscribers[]} on the way. A vertex's children are its {@code :children[]} listing
- * (digest §5.4, answered {@code POINT{ POINT{NAME seg} … }}) in the order the node gives them; a
+ * (answered {@code POINT{ POINT{NAME seg} … }}) in the order the node gives them; a
  * node without that field ({@code schema::not_found}) is walked through the composed READ of the
- * parent instead ({@code POINT{NAME seg, [own value], POINT{NAME child …} …}}, digest §6). Bounded
+ * parent instead ({@code POINT{NAME seg, [own value], POINT{NAME child …} …}}). Bounded
  * by a depth; each vertex goes to the visitor as soon as it is read, so output can stream.
  */
 public final class TreeWalk {
@@ -149,7 +149,7 @@ public final class TreeWalk {
 
     /**
      * The vertex's own value from its READ answer. A node answers a vertex with children with the
-     * composed tree {@code POINT{NAME seg, [own value], POINT…}} (digest §6); the walk lists the
+     * composed tree {@code POINT{NAME seg, [own value], POINT…}}; the walk lists the
      * children itself, so the value is the vertex's own: the child after the NAME when it is not a
      * POINT, else "no value" (not_found). Any other answer is returned as is.
      */

@@ -6,7 +6,7 @@ import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 /**
- * {@code :children} over FWD (digest §5.4): a READ of {@code :children[]} or {@code :children}
+ * {@code :children} over FWD: a READ of {@code :children[]} or {@code :children}
  * answers {@code POINT{ POINT{NAME seg} … }}, one inner POINT per direct child, in unsigned byte
  * order of the segment names (so the order depends only on which children exist, not on when they
  * were created or re-created). Built straight into the reply frame; a listing that does not fit the
@@ -15,7 +15,7 @@ import io.spectrum.wire.WireError;
  *
  * <p>Visibility: {@code $}-named children (node-internal, {@link FwdStore#isReserved}) are
  * listed to the owner only; a remote caller also sees only the children its {@link
- * io.spectrum.node.api.AccessPolicy} lets it read (the composed-read pruning rule of digest §6).
+ * io.spectrum.node.api.AccessPolicy} lets it read (the composed read's pruning rule, docs/node.md).
  * Retired vertices are gone from the vertex table, so they vanish from the listing.
  */
 final class ChildrenField {

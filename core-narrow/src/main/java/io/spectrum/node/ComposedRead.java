@@ -7,7 +7,7 @@ import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 /**
- * The composed READ of a vertex with children (digest §6, §5.4): {@code POINT{NAME <leaf segment>,
+ * The composed READ of a vertex with children: {@code POINT{NAME <leaf segment>,
  * [stored value TLV], POINT{…} per child}}, children in {@link ChildOrder} byte order, recursively.
  * The root's NAME is empty ({@code 02 00 00 00}): it has no segment, and the POINT shape keeps its
  * NAME first. A remote caller's answer prunes the subtrees it may not READ and omits {@code $}

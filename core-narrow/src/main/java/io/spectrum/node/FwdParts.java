@@ -20,7 +20,7 @@ final class FwdParts {
     final TlvIndex rx;
     final FrameBuffers buffers;
     final FieldSelector sel;
-    /** The mounts FWD frames are routed under, and the router that forwards them (issue 10 item 1). */
+    /** The mounts FWD frames are routed under, and the router that forwards them (docs/routing.md). */
     final MountTable mounts;
     final FwdRouter router;
 

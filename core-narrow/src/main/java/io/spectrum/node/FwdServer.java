@@ -155,7 +155,7 @@ public final class FwdServer {
         p.links.clear();
     }
 
-    // ------------------------------------------------------------------ router (issue 10 item 1)
+    // ------------------------------------------------------------------ router (docs/routing.md)
 
     /** A single-peer mount of an attached link (see Node#mount). Status. */
     public int mount(String name, Link link, int peer) {

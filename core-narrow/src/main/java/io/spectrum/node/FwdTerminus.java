@@ -130,7 +130,7 @@ final class FwdTerminus {
         }
         if (field == TlvIndex.NONE) {
             if (composed.composes(v, req.fromOwner())) {
-                composed.reply(v); // a vertex with children: the composed POINT tree (digest §6)
+                composed.reply(v); // a vertex with children: the composed POINT tree
                 return;
             }
             if (vt.valLen(v) < 0) {
@@ -250,7 +250,7 @@ final class FwdTerminus {
             return;
         }
         if (payload != TlvIndex.NONE && x.type(payload) == TlvType.SUBSCRIBER && !req.canSubscribe(v)) {
-            req.replyError(WireError.ACCESS_DENIED); // append and replace need SUBSCRIBE (digest §4.4)
+            req.replyError(WireError.ACCESS_DENIED); // append and replace need SUBSCRIBE
             return;
         }
         subscribers.write(v, payload);

@@ -63,7 +63,7 @@ final class LinkTable {
     /**
      * The largest frame the node may count on delivering: its own frame size or, when smaller, the
      * frame limit of the most restrictive attached link. A value that would not fit a frame of this
-     * size together with its envelope is refused when written (issue 11 item 5).
+     * size together with its envelope is refused when written.
      */
     int frameLimit() {
         return frameLimit;

@@ -11,7 +11,7 @@ import io.spectrum.wire.WireError;
 
 /**
  * Renders the node's overload counters as the SETTINGS tree the owner writes to
- * {@code /$node/stats} (issue 11 item 6): remote peers READ (or subscribe to) it, nobody but the
+ * {@code /$node/stats}: remote peers READ (or subscribe to) it, nobody but the
  * owner writes it (a {@code $} vertex). It is refreshed from the node loop on a period
  * ({@link io.spectrum.node.api.NodeConfig#statsPeriodNanos()}), never per frame.
  *

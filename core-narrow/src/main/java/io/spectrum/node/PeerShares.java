@@ -5,7 +5,7 @@ import io.spectrum.stats.ResourceCounter;
 import io.spectrum.time.Clock;
 
 /**
- * Each remote peer's share of the node (issue 11 item 4): the subscriber slots and pending awaits
+ * Each remote peer's share of the node: the subscriber slots and pending awaits
  * it holds against {@link NodeConfig#slotsPerPeer()} and {@link NodeConfig#awaitsPerPeer()}, and a
  * token bucket over the delivery frames it is sent ({@link NodeConfig#peerDeliveriesPerSecond()}).
  * A peer over its share is refused (the caller answers {@code tr::flow::backpressure}) or, for a

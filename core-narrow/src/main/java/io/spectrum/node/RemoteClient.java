@@ -80,7 +80,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     private long gaps;
     private static final byte[] SEQUENCE_GAP = Utf8.bytes(StaleReason.SEQUENCE_GAP);
 
-    // outstanding requests: each has its own reply endpoint /$reply/<k> (digest §5.2 [rec])
+    // outstanding requests: each has its own reply endpoint /$reply/<k>, so its reply matches by route
     /** Request states. */
     public static final int PENDING = 1;
     public static final int DONE = 2;
@@ -287,7 +287,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
 
     /**
      * Checks that every subscription this node holds at {@code peer} of {@code link} still has its
-     * remote slot, and restores what is missing (issue 11: no silent loss). Call once per liveness
+     * remote slot, and restores what is missing (no silent loss). Call once per liveness
      * period for an up peer ({@code runtime}'s {@code CapsProbe} does). Per record:
      * <ul>
      * <li>acknowledged with an identity (the peer announced): a READ of {@code :subscribers[N@gen]}

@@ -101,7 +101,7 @@ public interface ServingNode extends Node, FrameHandler {
         return server().unmount(name);
     }
 
-    /** FWD frames forwarded under a mount since start (the router, issue 10 item 1). */
+    /** FWD frames forwarded under a mount since start (the router, docs/routing.md). */
     default long forwarded() {
         return server().forwarded();
     }

@@ -9,7 +9,7 @@ import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 /**
- * The {@code :settings} and {@code :schema} fields of a vertex (digest §4.3, §5.4). The core
+ * The {@code :settings} and {@code :schema} fields of a vertex. The core
  * namespace is empty; the owner's {@link VertexSchema} declaration, when the vertex has one, is the
  * read-only {@code settings.app} namespace:
  *

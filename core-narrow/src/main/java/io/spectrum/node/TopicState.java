@@ -240,7 +240,7 @@ final class TopicState {
     /**
      * Purges the retained value of every vertex whose publisher did not come back in its grace: the
      * value goes, the vertex is no longer stale, a fresh sequence number is spent (the purge is the
-     * node's notifying clear, DESIGN §4 decision 2) and the delete notice goes out through
+     * node's notifying clear) and the delete notice goes out through
      * {@code fanout}. A declared vertex, this node's own declaration or one it mirrors from another
      * node ({@link VertexTable#described}), is never purged: it stays stale until a fresh value
      * comes (docs/node.md, "Declared vertices keep their value").

@@ -1,7 +1,7 @@
 package io.spectrum.wire;
 
 /**
- * The access rights of libtracer's ACL mask (digest §4.4), the bits a vertex declaration grants
+ * The access rights of libtracer's ACL mask, the bits a vertex declaration grants
  * remote callers: READ covers read and await, WRITE a value write, SUBSCRIBE an append to or a
  * replace in {@code :subscribers}.
  */

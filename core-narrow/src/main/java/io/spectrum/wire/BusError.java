@@ -1,10 +1,10 @@
 package io.spectrum.wire;
 
 /**
- * The host bus's typed refusals (seed 001, "Flybus": §9 plus its amendments), defined here with
+ * The host bus's typed refusals (the Flybus profile), defined here with
  * the rest of the wire's vocabulary (docs/bus.md; the bus itself is core-wide's
  * {@code io.spectrum.wide.bus}). Each has a stable
- * wire name ({@link #wireName()}, the upper-case spelling the seed uses) so a client, the CLI's
+ * wire name ({@link #wireName()}, the upper-case spelling on the wire) so a client, the CLI's
  * {@code --json} and a log line all say the same word. Where a libtracer v1 {@code tr::…} code
  * means the same thing, {@link #tracerCode()} gives it (a plain v1 peer sees that one).
  */

@@ -6,11 +6,11 @@ package io.spectrum.wire;
  * {@code spectrum.queue} (VALUE u16 maxQueued) and {@code spectrum.inflight} (VALUE u16
  * maxInFlight), and the consumed message {@code SETTINGS{NAME "spectrum.consumed", VALUE u64 upTo}}.
  *
- * <p>Unlike the lenient pair walk of {@link SettingsReader}, these keys are read strictly (DESIGN §4
- * decision 4): a repeated key, a value of the wrong type or width, an unknown mode, 0, a queue or
- * in-flight key without a mode, or a latest queue other than 1 is {@link WireError#SCHEMA_TYPE_MISMATCH};
- * a well-formed value above this node's limit (latest 1 / 2, bounded 64 / 16, the reference's
- * defaults) is {@link WireError#FLOW_BACKPRESSURE}. Absent queue / in-flight keys read as the limit.
+ * <p>Unlike the lenient pair walk of {@link SettingsReader}, these keys are read strictly, so a
+ * malformed request is refused whole: a repeated key, a value of the wrong type or width, an
+ * unknown mode, 0, a queue or in-flight key without a mode, or a latest queue other than 1 is
+ * {@link WireError#SCHEMA_TYPE_MISMATCH}; a well-formed value above this node's limit (latest
+ * 1 / 2, bounded 64 / 16, the host bus's defaults) is {@link WireError#FLOW_BACKPRESSURE}. Absent queue / in-flight keys read as the limit.
  * Static and allocation-free; the parsed mode is a packed long ({@link #kind}, {@link #maxQueued},
  * {@link #maxInFlight}), 0 when the qos asks for no mode, a negated code on refusal.
  */

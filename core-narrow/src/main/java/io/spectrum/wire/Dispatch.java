@@ -1,7 +1,7 @@
 package io.spectrum.wire;
 
 /**
- * What a refusal says about execution (seed 001 §5): before admission nothing ran
+ * What a refusal says about execution: before admission nothing ran
  * ({@link #NOT_DISPATCHED}); once a request may have reached its target the outcome is
  * {@link #UNKNOWN} (or {@link #DISPATCHED}), so a caller never reads a timeout as "no mutation".
  */

@@ -2,7 +2,7 @@ package io.spectrum.wire;
 
 /**
  * A read-only flyweight over a FIELD (0x10) selector: up to 8 levels, each a NAME followed by 0, 1
- * or 2 VALUEs (digest §5.3):
+ * or 2 VALUEs:
  *
  * <pre>
  * NAME                                 :name      SCALAR

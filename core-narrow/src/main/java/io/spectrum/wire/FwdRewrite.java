@@ -1,7 +1,7 @@
 package io.spectrum.wire;
 
 /**
- * The forward hop's rewrite of a FWD frame (digest §5.2), matching libtracer's router
+ * The forward hop's rewrite of a FWD frame, matching libtracer's router
  * ({@code rebuild_fwd_forward}) byte for byte:
  *
  * <ul>
@@ -144,7 +144,7 @@ public final class FwdRewrite {
 
     /**
      * Opens the answer to the request whose routes are entries {@code src} and {@code dst} of
-     * {@code x}, with the route swap every reply carries (digest §5.2):
+     * {@code x}, with the route swap every reply carries:
      * {@code FWD{REPLY, dst = request src bytes, src = request dst bytes, VALUE u8 kind}}; the caller
      * appends the payload and closes the FWD. The one writer of that envelope (the terminus and
      * the forward hop's refusals).

@@ -19,7 +19,7 @@ package io.spectrum.wire;
  * </pre>
  *
  * {@link #wrap} returns SCHEMA_TYPE_MISMATCH when the entry is not a FWD container or the op is
- * not a 1-byte VALUE (digest §5.1: {@code 01 00 01 00 <op>}), PATH_INVALID when dst or src is
+ * not a 1-byte VALUE ({@code 01 00 01 00 <op>}), PATH_INVALID when dst or src is
  * missing or of the wrong type. Unknown opcodes (4..63) parse; a terminus answers them
  * {@code schema::type_mismatch}.
  *
@@ -136,8 +136,8 @@ public final class FwdView {
 
     /**
      * A route slot holds a PATH or a PATH_REF, recognised by type. A PATH wrongly flagged PL=1 still
-     * takes its slot: it is a bad address, which the resolver answers {@code path::invalid}
-     * (digest §5.4), not a bad envelope.
+     * takes its slot: it is a bad address, which the resolver answers {@code path::invalid},
+     * not a bad envelope.
      */
     private boolean isRoute(int c) {
         if (c == TlvIndex.NONE) {

@@ -7,13 +7,13 @@ package io.spectrum.wire;
  * immutable {@link Spelling}, so no user can change the wire for everyone.
  */
 public final class Names {
-    // ---- the :field namespace (digest §5.3)
+    // ---- the :field namespace
     public static final Spelling SUBSCRIBERS = Spelling.ascii("subscribers");
     public static final Spelling CHILDREN = Spelling.ascii("children");
     public static final Spelling SETTINGS = Spelling.ascii("settings");
     public static final Spelling ACL = Spelling.ascii("acl");
     public static final Spelling SCHEMA = Spelling.ascii("schema");
-    /** The owner-declared namespace of {@code :settings} (digest §4.3). */
+    /** The owner-declared namespace of {@code :settings}. */
     public static final Spelling APP = Spelling.ascii("app");
 
     // ---- the vertex declaration, as owner-declared read-only settings.app keys (docs/extensions.md)
@@ -29,7 +29,7 @@ public final class Names {
     public static final Spelling DECL_RIGHTS = Spelling.ascii("rights");
     public static final Spelling DECL_DESCRIPTION = Spelling.ascii("description");
 
-    // ---- SUBSCRIBER qos keys (digest §4.1)
+    // ---- SUBSCRIBER qos keys
     public static final Spelling DELIVERY_POLICY = Spelling.ascii("delivery_policy");
     public static final Spelling DELIVERY_COMPACT = Spelling.ascii("delivery_compact");
     public static final Spelling DELIVERY_SCOPE = Spelling.ascii("delivery_scope");

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
 /**
- * Anonymous peer identities {@code anon-<8 lowercase hex>-<unix seconds>} (DESIGN §4 decision 7, the
- * ABP profile's {@code synth_anon_id}). The hex is a bijective mix of a counter that starts at a
+ * Anonymous peer identities {@code anon-<8 lowercase hex>-<unix seconds>} (the ABP
+ * profile's {@code synth_anon_id}). The hex is a bijective mix of a counter that starts at a
  * random value, so one node never hands out the same identity twice (within 2^32 connections) and
  * needs no set of the names it issued. Never persisted. Public so the host bus
  * ({@code io.spectrum.wide.bus.HostBus}) names its anonymous connections the same way.

@@ -33,7 +33,7 @@ final class Vertex {
 
     byte[] value;
     int valLen = -1;
-    /** Publish sequence; never goes back while the node runs (DESIGN §4 decision 2). */
+    /** Publish sequence; never goes back while the node runs, not even across a clear or purge. */
     long seq;
     /** Last publisher, null when never published. */
     WidePeer publisher;

@@ -46,7 +46,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * value rule of {@link ValueAdmission} (declaration, payload cap, one frame), the delivery_policy
  * word (bit 5 durability replay on subscribe, bit 8 one_shot, bit 9 suspended), edge positions that
  * reuse the lowest hole, clear with a notice that spends a fresh sequence number, a sequence that
- * never goes back (DESIGN §4 decision 2), stale marking when the last publisher goes, purge after
+ * never goes back, stale marking when the last publisher goes, purge after
  * the grace on the injected clock ({@link #tick()}), both told at once to the edges that take topic
  * notices (stamped routed edges and in-process callbacks), active / idle notices on delivering-count
  * transitions, and the composed {@link #readTree}. One difference: a refused write creates nothing
@@ -768,7 +768,7 @@ public final class WideNode implements ServingNode {
         dropValue(v);
         clearStale(v);
         if (notify) {
-            v.seq++; // a notifying clear spends a fresh number, held value or not (DESIGN §4 decision 2)
+            v.seq++; // a notifying clear spends a fresh number, held value or not
             propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true);
         }
         return WireError.OK;
@@ -876,8 +876,8 @@ public final class WideNode implements ServingNode {
 
     /**
      * Runs timers: purges the values whose publisher did not come back within the grace. A purge is
-     * the node's notifying clear: the value goes, a fresh sequence number is spent (DESIGN §4
-     * decision 2) and the delete notice goes to the edges that take topic notices. A declared vertex
+     * the node's notifying clear: the value goes, a fresh sequence number is spent
+     * and the delete notice goes to the edges that take topic notices. A declared vertex
      * (its own declaration or a reported one) is never purged: it stays stale until a fresh value
      * comes (docs/node.md, "Declared vertices keep their value").
      */

@@ -12,7 +12,7 @@ import org.agrona.collections.ObjectHashSet;
 /**
  * An identified caller of a {@link WideNode} in the same process: the ABP profile's connection.
  * It is known by the name it registered or, without one, by a connection-scoped anonymous identity
- * {@code anon-<8 hex>-<unix seconds>} that the node never hands out twice (DESIGN §4 decision 7).
+ * {@code anon-<8 hex>-<unix seconds>} that the node never hands out twice.
  * Made by {@link WideNode#connect(String)}; single-threaded like its node.
  *
  * <p>What it may do differs from the owner's in-process calls in one way each:

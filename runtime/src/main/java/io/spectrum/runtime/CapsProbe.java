@@ -30,7 +30,7 @@ import java.security.SecureRandom;
  * announcement ({@link io.spectrum.wire.Extensions}): a node answers the {@code spectrum.boot} key
  * only to a peer that announced, so a plain libtracer v1 peer reading {@code $node/caps} never sees it.
  *
- * <p>Slot checks (issue 11, no silent loss): once per {@code verifyNanos} (by default
+ * <p>Slot checks (no silent loss): once per {@code verifyNanos} (by default
  * {@link #VERIFY_NANOS}, the links' default ping interval) the sweep asks the node's
  * {@link RemoteClient#verify} to check, for every up peer, that each subscription this node holds
  * there still has its slot (the generation-guarded READ of {@code :subscribers[N@gen]}), and to

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The warnings a node process prints once when a link is opened (issue 11 items 2 and 6): a
+ * The warnings a node process prints once when a link is opened: a
  * listener bound to a wildcard address (0.0.0.0, ::) says what every network it is on can now do,
  * and a UDP receive buffer the OS capped says by how much and which sysctl to raise.
  */

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 
 /**
- * Rate-limited overload warnings for the log (issue 11 item 6): every drop, refusal and eviction
+ * Rate-limited overload warnings for the log: every drop, refusal and eviction
  * counter of every link and every node pool is compared with what was last reported; a counter
  * that moved gets one line, and each counter at most one line per {@code periodNanos} (what
  * happens in between is summed into the next line). Runs on the node thread from the loop's stats

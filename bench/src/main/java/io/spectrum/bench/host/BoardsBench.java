@@ -22,7 +22,7 @@ import java.net.InetSocketAddress;
 import java.util.Locale;
 
 /**
- * Issue 10 item 6: 64 boards emulated in-process. Each board is a NarrowNode with the demo
+ * 64 boards emulated in-process. Each board is a NarrowNode with the demo
  * declarations ({@link Board#declare}: temp i16, humidity u16, counter u32, ...); one host node
  * subscribes to each board's temp, humidity and counter ({@code subscribeRemote}, mirrored at
  * {@code /b<i>/...}) over its own link, and one host subscriber per board (on {@code /b<i>}) counts

@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Issue 10 item 6: fan-out of one vertex to N subscribers (default 10,000), one thread, per core:
+ * Fan-out of one vertex to N subscribers (default 10,000), one thread, per core:
  * <ul>
  *   <li>{@code local}: N in-process subscriptions ({@code Node.subscribe}); a write is assign +
  *       N listener calls.</li>

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Issue 10 item 6: the host against Mosquitto. One publisher, N subscribers (default 100) of one
+ * The host against Mosquitto. One publisher, N subscribers (default 100) of one
  * topic / vertex over loopback, the same payload (the 8-byte value TLV of a u32 counter) both ways;
  * measured per round: messages delivered per second (summed over the subscribers) and per
  * CPU-second of the server process (broker or host JVM, user + system from {@code /proc/PID/stat},

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Issue 10 item 6: one slow subscriber among 100. Two host JVMs ({@link BenchHost}), interleaved
+ * One slow subscriber among 100. Two host JVMs ({@link BenchHost}), interleaved
  * rounds: one with 100 ordinary UDP subscribers, one with 99 ordinary subscribers and a slow one
  * (its socket read at {@code slowPerSecond} frames a second, a 64 KiB receive buffer). The
  * publisher's window follows the ordinary subscribers in both. Figure: deliveries per second per

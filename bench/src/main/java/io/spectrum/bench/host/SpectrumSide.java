@@ -27,7 +27,7 @@ import java.util.List;
  * The Spectrum side: a {@link BenchHost} JVM on a UDP port, N subscribers that are each a real UDP
  * link (one socket, {@link UdpLink#dial}) subscribed through the client module's
  * {@link PeerClient} (a SUBSCRIBER appended to {@code /bench/v:subscribers[]}), and a publisher
- * that sends FWD WRITEs of the vertex with an empty src (no reply wanted, digest §5.2), as MQTT QoS
+ * that sends FWD WRITEs of the vertex with an empty src (an empty src asks for no reply), as MQTT QoS
  * 0 publishes are not acknowledged. One receiver thread, woken by a selector, counts the FWD WRITE
  * deliveries arriving on the N sockets (decoded with the wire package's FrameDecoder/FwdView).
  */

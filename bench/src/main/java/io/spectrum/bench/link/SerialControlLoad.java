@@ -13,7 +13,7 @@ import io.spectrum.wire.TlvWriter;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A board's publish rate at the host over a paced 115200-baud line (issue 11 item 7), with and
+ * A board's publish rate at the host over a paced 115200-baud line, with and
  * without control load: a board node publishes three vertices at a fixed rate to a host node that
  * subscribed to them remotely; the control load is what a host and its dashboard add (a
  * {@code $node/caps} ping, a composed READ of {@code /board} (the tree walk's largest answer) and a

@@ -30,7 +30,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Issue 15's "broker down" figure: while the MQTT broker is gone, does the host keep delivering
+ * The "broker down" figure: while the MQTT broker is gone, does the host keep delivering
  * board values to its own clients within 100 ms? An emulated board ({@code vertices} vertices each
  * written at {@code hz} with the write's {@link System#nanoTime()}, UDP loopback) mounted by a host
  * ({@link HostService}, what {@code spectrum host} runs, as {@code /bench}) with two client

@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The host bus state machine alone (issue 14), no transport and no file I/O: how many operations a
+ * The host bus state machine alone, no transport and no file I/O: how many operations a
  * second its single thread admits. Three cases, in interleaved rounds, medians printed:
  * <ul>
  *   <li>{@code publish x3}: one publish to 3 bounded subscribers, each polls and consumes its delivery;</li>

@@ -14,7 +14,7 @@ import io.spectrum.wire.WireError;
 import java.util.Arrays;
 
 /**
- * One slow subscriber among 100 (issue 10 item 6): a node thread fans a delivery frame out to 100 peers of
+ * One slow subscriber among 100: a node thread fans a delivery frame out to 100 peers of
  * one {@link QueuedLink} as fast as the link takes them, for a few seconds per round; the inner link is in
  * memory (a UDP peer that stops reading costs its sender nothing: the kernel drops for it, so only an inner
  * link that answers FLOW_BACKPRESSURE shows what a slow consumer does to the others). Three cases, run in

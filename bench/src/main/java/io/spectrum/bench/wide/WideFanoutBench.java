@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * One local write delivered to N in-process subscribers of one vertex (assign + propagate), on the
- * WIDE node and, for comparison in the same run, the NARROW node sized for N. Issue 10 item 6:
+ * WIDE node and, for comparison in the same run, the NARROW node sized for N. The target:
  * fan-out to 10,000 subscribers. Run:
  * {@code java -jar bench/target/benchmarks.jar WideFanoutBench -f 1 -wi 3 -w 1s -i 5 -r 1s}
  */

@@ -10,7 +10,7 @@ import java.lang.management.MemoryMXBean;
 import java.util.Locale;
 
 /**
- * Issue 10 item 6 on the WIDE node, in one run: 100,000 vertices (create + write, write, read,
+ * The host-scale figures on the WIDE node, in one run: 100,000 vertices (create + write, write, read,
  * subscribe one edge per vertex, write delivering to that edge, unsubscribe: ns per operation and
  * operations per second, best of {@code rounds} passes, one thread), and the heap they take,
  * measured: used heap ({@link MemoryMXBean}) after {@code System.gc()} (a full collection, repeated

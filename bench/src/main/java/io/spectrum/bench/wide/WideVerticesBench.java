@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * 100,000 vertices on the WIDE node (issue 10 item 6), two ways, each figure per vertex:
+ * 100,000 vertices on the WIDE node, two ways, each figure per vertex:
  * {@code build}: a fresh node, then create (mkdir -p, 100 parents of 1,000 leaves) + write + read
  * of every vertex; {@code writeRead}: a write and a read of every vertex of a node that already has
  * them.

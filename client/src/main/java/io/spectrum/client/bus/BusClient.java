@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The host bus for an application (issue 14): one connection to the host's bus over a
+ * The host bus for an application (docs/bus.md): one connection to the host's bus over a
  * {@link Transport} (the Unix-socket link, TCP, or in-process), with every operation of the
  * Flybus profile — declare, subscribe with a mode and limits, publish with attachments, consume,
  * unsubscribe, clear, delete; allocate / seal / open / retain / release artifacts; serve, call,

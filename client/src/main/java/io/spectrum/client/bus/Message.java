@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * One topic delivery: its ids, the topic's incarnation and sequence, how many undelivered values
  * were coalesced before it ({@code replaced}), the payload and its artifacts. It holds one credit
- * of its subscription until {@link #consume()}: the bus returns credits only then (seed 001 §7).
+ * of its subscription until {@link #consume()}: the bus returns credits only then.
  */
 public final class Message {
     private final BusClient client;

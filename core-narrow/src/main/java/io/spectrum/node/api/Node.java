@@ -60,7 +60,7 @@ public interface Node extends PeerListener, AutoCloseable {
     int read(NodePath path, byte[] dst, int off, int cap);
 
     /**
-     * The composed read (digest §6) as the owner sees it: for a vertex with children,
+     * The composed read as the owner sees it: for a vertex with children,
      * {@code POINT{NAME <leaf segment>, [stored value TLV], POINT{…} per child}} in byte order of
      * the names, recursively, {@code $} children included (the root's NAME is empty); for a vertex
      * without children exactly what {@link #read} answers. {@link #read} itself stays the vertex's

@@ -139,7 +139,7 @@ public final class VertexSchema {
 
     /**
      * A VALUE payload of this declaration's width as a long, sign-extended when signed (little-endian,
-     * as every libtracer integer: digest §1). An unsigned 8-byte value above {@code Long.MAX_VALUE}
+     * as every libtracer integer). An unsigned 8-byte value above {@code Long.MAX_VALUE}
      * comes back negative; read it with {@link Long#toUnsignedString(long)}.
      */
     public long rawValue(byte[] buf, int bodyOff) {

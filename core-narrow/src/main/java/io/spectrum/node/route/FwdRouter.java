@@ -12,7 +12,7 @@ import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 
 /**
- * FWD forwarding between mounted links, as a libtracer router does (digest §5.2, docs/routing.md):
+ * FWD forwarding between mounted links, as a libtracer router does (docs/routing.md):
  * a frame whose dst begins with a run of the {@link MountTable} goes to that run's (link, peer)
  * with the run stripped from dst and the arrival's inbound run prepended to src (not on a REPLY),
  * rewritten by {@link FwdRewrite} into this router's one buffer: one copy per hop, no allocation.

@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The artifact part of admitting a publish, call or reply (seed 001 §6, §8; reference §1.3): each
+ * The artifact part of admitting a publish, call or reply: each
  * attachment must name a live owner of the <em>sending</em> connection that roots exactly that
- * sealed object, or the sender's own unsealed writer (seal-on-send, DESIGN §4 decision 3: the
+ * sealed object, or the sender's own unsealed writer (seal-on-send: the
  * writer is sealed when the message is accepted and becomes a hold). {@link #check} changes
  * nothing; {@link #commit} seals the pending writers and returns the body to keep. Sealing comes
  * after every other admission check, so a publish refused for room or quota leaves the writer

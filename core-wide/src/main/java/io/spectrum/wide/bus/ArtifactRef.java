@@ -3,7 +3,7 @@ package io.spectrum.wide.bus;
 import io.spectrum.wire.BusError;
 
 /**
- * An application's name for one sealed, immutable artifact (seed 001 §8): the store that holds it
+ * An application's name for one sealed, immutable artifact: the store that holds it
  * (a store id changes when the store restarts, so an old ref is {@link BusError#ARTIFACT_GONE}),
  * the artifact id and generation, its exact length and its SHA-256 digest (lower-case hex). Two
  * refs name the same object when all five fields are equal. A ref is not ownership: a connection

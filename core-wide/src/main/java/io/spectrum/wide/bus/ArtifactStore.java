@@ -3,7 +3,7 @@ package io.spectrum.wide.bus;
 import java.nio.file.Path;
 
 /**
- * Where artifacts' bytes live (seed 001 §8). The bus decides <em>when</em> an object may go (its
+ * Where artifacts' bytes live. The bus decides <em>when</em> an object may go (its
  * ownership roots); the store only keeps bytes, quotas and files. Called from one thread (the
  * bus's); an implementation does file I/O but never waits indefinitely. The one exception is a
  * {@link SealJob}'s run, the bulk copy and hash of a seal, which may run on another thread

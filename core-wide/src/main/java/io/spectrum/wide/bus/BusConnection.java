@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One client's connection to a {@link HostBus}: its identity and grants, the operations of seed
- * 001 §5 (each returns its reply value or throws a typed {@link BusException}, and a refusal
+ * One client's connection to a {@link HostBus}: its identity and grants, the bus's
+ * commands (each returns its reply value or throws a typed {@link BusException}, and a refusal
  * changes nothing), and its outbound side, which the transport drains with {@link #poll()}:
  * control notices first, then RPC requests/results, then topic deliveries — a topic delivery is
  * handed out (and given its {@code dlv-N} id) only while its subscription has a free credit and

@@ -17,12 +17,12 @@ import java.util.Set;
 
 /**
  * The named fields of one host-bus request, reply or delivery, and their libtracer v1 spelling:
- * a SETTINGS container of (NAME key, value) pairs (digest §4.3), where a string is a NAME, a count
+ * a SETTINGS container of (NAME key, value) pairs, where a string is a NAME, a count
  * or id number a VALUE u64, a flag a VALUE u8 0/1, opaque bytes (a payload) a VALUE of any length,
  * and a list a POINT whose children are NAMEs (ids) or SETTINGS (records). docs/bus.md lists every
  * operation's fields.
  *
- * <p>Reading is strict (DESIGN §4 decision 4): a key slot that is not a NAME, a key that repeats,
+ * <p>Reading is strict: a key slot that is not a NAME, a key that repeats,
  * a value of the wrong type or width, and (through {@link #allowOnly}) a field the operation does
  * not define are all {@link BusError#INVALID_ENVELOPE}, never a silent default.
  */

@@ -14,14 +14,14 @@ import java.util.Arrays;
 
 /**
  * The one owner of the host bus's frame shapes over libtracer v1 (docs/bus.md). Every bus message
- * is an ordinary FWD frame (digest §5.1), so it crosses any libtracer v1 link and a dissector
+ * is an ordinary FWD frame, so it crosses any libtracer v1 link and a dissector
  * shows it without a warning:
  *
  * <ul>
  *   <li>a request: {@code FWD{VALUE u8 WRITE, PATH /$bus/<command>, PATH <reply route>,
  *       SETTINGS fields}} — the command's dots are path separators ({@code topic.declare} is
  *       {@code /$bus/topic/declare}); the reply route is chosen by the client per request, so
- *       replies correlate by route (digest §5.2 "[rec]");
+ *       replies correlate by route;
  *   <li>a reply: {@code FWD{VALUE u8 REPLY, PATH <request's src>, PATH <request's dst>, VALUE u8
  *       kind, payload}} — RESULT with a SETTINGS of the reply's fields, or ERROR with
  *       {@code STATUS{ERROR{VALUE u16 tr code, NAME "<BUS_ERROR>"}, DESCRIPTION text,

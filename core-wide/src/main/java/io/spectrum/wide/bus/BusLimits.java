@@ -3,7 +3,7 @@ package io.spectrum.wide.bus;
 import io.spectrum.wire.FrameDecoder;
 
 /**
- * The host bus's configured bounds (seed 001 §9 and the reference's defaults): how many clients,
+ * The host bus's configured bounds (docs/bus.md, "Limits"): how many clients,
  * services, topics and subscriptions; the envelope limit; per-client active calls and owners
  * (with an allowance reserved for RPC); latest and bounded subscription caps; the retained-bytes
  * quota; the per-client pool of bounded queued delivery bytes; and the control lane's bound.

@@ -8,7 +8,7 @@ import io.spectrum.wire.Dispatch;
 import java.util.List;
 
 /**
- * What the bus hands a connection's transport (seed 001 §5 deliveries and notices), each on its
+ * What the bus hands a connection's transport (deliveries and notices), each on its
  * {@link Lane}. Deliveries carry the recipient's delivery id, which is also the owner id of each
  * of their attachments. Payloads and outcomes are the opaque bytes the sender gave; {@link BusWire} spells each message on the wire.
  */

@@ -15,7 +15,7 @@ public interface BusSession {
 
     Replies.Declared declare(String name, Retention retained) throws BusException;
 
-    /** {@code topic.declare} retaining the latest value (DESIGN §4 decision 6). */
+    /** {@code topic.declare} retaining the latest value. */
     default Replies.Declared declare(String name) throws BusException {
         return declare(name, Retention.LATEST);
     }

@@ -1,7 +1,7 @@
 package io.spectrum.wide.bus;
 
 /**
- * One admitted call's bounded correlation (seed 001 §6): queued at its service (holding the
+ * One admitted call's bounded correlation: queued at its service (holding the
  * request's roots), dispatched (the request delivered, reply authority with the recipient), or
  * completed (a result admitted for the caller). A call the caller cancelled after dispatch or
  * left by disconnecting is detached: a late reply is not routed.

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The byte size of the delivery frames the bus would send (seed 001 §4, reference F-19): the
+ * The byte size of the delivery frames the bus would send: the
  * {@code topic.message}, {@code rpc.request} and {@code rpc.result} events as {@link BusWire}
  * spells them and {@link BusFrames} frames them, with every router-issued id and name at its
  * longest, so a message that fits now still fits whatever ids it is given. Admission refuses a

@@ -35,7 +35,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The artifact store on local files (seed 001 §8): a directory (0700) holding {@code staging/}
+ * The artifact store on local files: a directory (0700) holding {@code staging/}
  * (writable files, 0600, one per allocation, sparse at the allocated length) and {@code sealed/}
  * (immutable copies, 0444), plus a {@code lock} file. Locations are relative to the root and
  * resolved by {@link ArtifactFiles}.

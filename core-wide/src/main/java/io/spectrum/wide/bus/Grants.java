@@ -5,7 +5,7 @@ import io.spectrum.wire.BusError;
 import java.util.List;
 
 /**
- * What one client may do (issue 14 item 3, the reference's Policy/Grants): which names it may
+ * What one client may do (docs/bus.md, "The grants file"): which names it may
  * publish to, subscribe to, serve (register) or call, and whether it may manage topics (declare,
  * clear, delete). Each permission is a list of {@link Pattern}s (any, exact, prefix); a name no
  * pattern matches is {@link BusError#NOT_AUTHORIZED}. Patterns are grants, never routing

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Flybus host bus state machine (seed 001; DESIGN §4 decisions 3 and 4): connections with
+ * The Flybus host bus state machine (docs/bus.md): connections with
  * their grants and identities, topics and subscriptions, services and calls, and the ownership
  * roots that decide when the {@link ArtifactStore} may collect an object. Single-threaded and
  * free of I/O and transport: a transport calls {@link #connect}, the {@link BusConnection}

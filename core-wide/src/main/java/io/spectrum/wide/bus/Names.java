@@ -3,7 +3,7 @@ package io.spectrum.wide.bus;
 import io.spectrum.wire.BusError;
 
 /**
- * The bus's name and id grammar (seed 001 §3–§5): topic and service names, client ids, method
+ * The bus's name and id grammar: topic and service names, client ids, method
  * strings, content types, and the router-issued serial ids ({@code sub-N}, {@code dlv-N},
  * {@code own-N}, {@code call-N}). Every refusal is {@link BusError#INVALID_ENVELOPE}.
  */

@@ -3,7 +3,7 @@ package io.spectrum.wide.bus;
 import java.util.List;
 
 /**
- * One owner a connection holds (seed 001 §3 {@code ownerId}): an unsealed writer ({@code own-N}
+ * One owner a connection holds ({@code ownerId}): an unsealed writer ({@code own-N}
  * with its staging), an explicit hold on one sealed object ({@code own-N}; a sealed writer
  * becomes one), or a delivery ({@code dlv-N}: a topic message, an RPC request or an RPC result)
  * with the distinct objects it roots.

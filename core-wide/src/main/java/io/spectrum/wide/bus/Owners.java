@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One connection's owners (seed 001 §8.3): issued-serial watermarks for deliveries
+ * One connection's owners: issued-serial watermarks for deliveries
  * ({@code dlv-}) and holds/writers ({@code own-}) plus the map of live ones, so a retired id
  * releases nothing and a never-issued or wrong-kind id is refused without a tombstone per id.
  */

@@ -1,6 +1,6 @@
 package io.spectrum.wide.bus;
 
-/** The reply values of the bus's commands (seed 001 §5), one record per command that has one. */
+/** The reply values of the bus's commands, one record per command that has one. */
 public final class Replies {
     private Replies() {
     }
@@ -33,7 +33,7 @@ public final class Replies {
     public record CallAccepted(boolean accepted, String serviceIncarnation) {
     }
 
-    /** {@code rpc.cancel}'s complete state enum (seed 001 §6). */
+    /** {@code rpc.cancel}'s complete state enum. */
     public enum CancelState {
         CANCELLED_BEFORE_DISPATCH("cancelled-before-dispatch"),
         EXECUTION_UNKNOWN("execution-unknown"),

@@ -1,6 +1,6 @@
 package io.spectrum.wide.bus;
 
-/** A topic's retention (seed 001 §5 {@code retained}): nothing, or its latest accepted message. */
+/** A topic's retention ({@code retained}): nothing, or its latest accepted message. */
 public enum Retention {
     NONE("none"),
     LATEST("latest");

@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The ownership graph's counters (seed 001 §8.2): one root counter per sealed object. A queued or
+ * The ownership graph's counters: one root counter per sealed object. A queued or
  * unconsumed delivery, an explicit hold and a retained value each hold one root on each distinct
  * object they name; when an object's last root goes the store collects it. The bus decides when an
  * object may go; the store only keeps bytes.

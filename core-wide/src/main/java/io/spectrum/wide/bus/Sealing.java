@@ -4,7 +4,7 @@ import io.spectrum.wire.BusError;
 
 import java.util.List;
 
-/** Turning a writer owner into a sealed object's hold (seed 001 §8.1), for artifact.seal and seal-on-send. */
+/** Turning a writer owner into a sealed object's hold, for artifact.seal and seal-on-send. */
 final class Sealing {
     private Sealing() {
     }

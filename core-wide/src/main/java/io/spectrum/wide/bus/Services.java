@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The RPC half of the bus (seed 001 §3, §5, §6): exclusive registrations with a new incarnation
+ * The RPC half of the bus: exclusive registrations with a new incarnation
  * each time, call admission (pinned incarnations, call-id watermarks, active-call and service
  * queue limits, request roots), dispatch, replies only by the connection the request was
  * delivered to, the four cancel outcomes, and what callers are told when a service goes away.
@@ -155,7 +155,7 @@ final class Services {
     }
 
     /**
-     * {@code rpc.responder.release} (seed 001 amendment 2026-09-22): the recipient gives up reply
+     * {@code rpc.responder.release}: the recipient gives up reply
      * authority for a dispatched call. For an attached call this retires the correlation and
      * tells the caller {@code call.failed} with dispatch {@code dispatched}: CALL_GONE while the
      * route is live, NO_SERVICE after it is gone. The request delivery itself stays until consumed.

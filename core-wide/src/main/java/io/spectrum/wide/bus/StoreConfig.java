@@ -17,9 +17,9 @@ import java.nio.file.Path;
  * }</pre>
  */
 public final class StoreConfig {
-    /** 512 MiB, the reference's store total. */
+    /** 512 MiB, the default store total. */
     public static final long DEFAULT_TOTAL_LIMIT_BYTES = 512L << 20;
-    /** 128 MiB, the reference's per-object limit. */
+    /** 128 MiB, the default per-object limit. */
     public static final long DEFAULT_PER_OBJECT_LIMIT_BYTES = 128L << 20;
 
     private final Path root;

@@ -1,7 +1,7 @@
 package io.spectrum.wide.bus;
 
 /**
- * A subscription's queueing (seed 001 §7): {@code latest} keeps one undelivered value and
+ * A subscription's queueing: {@code latest} keeps one undelivered value and
  * replaces it; {@code bounded} is a FIFO whose overflow refuses the whole publish.
  */
 public enum SubscriptionMode {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The topic half of the bus (seed 001 §5, §7; reference §1.3): declare, subscribe, publish,
+ * The topic half of the bus (docs/bus.md): declare, subscribe, publish,
  * unsubscribe, clear, delete and the handing out of topic deliveries. Every refusal is decided
  * before anything changes, so a refused operation leaves the sequence, queues, retained values
  * and roots as they were.

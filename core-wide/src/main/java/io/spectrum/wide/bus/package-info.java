@@ -1,5 +1,5 @@
 /**
- * The Flybus host bus (issue 14; seed 001 "Flybus v1"; DESIGN §4 decisions 3 and 4): RPC,
+ * The Flybus host bus (docs/bus.md): RPC,
  * pub/sub and artifact ownership in one single-threaded state machine with no I/O and no
  * transport. A transport (the Unix-socket link, an in-memory test transport) parses envelopes,
  * calls this API and encodes what it returns; the bytes of artifacts live in an
@@ -10,14 +10,14 @@
  * HostBus bus = new HostBus(store, clock, BusLimits.defaults());   // or BusLimits.builder()...build()
  * BusConnection c = bus.connect("agent.a", grants);                // null: an anonymous anon-… id
  * }</pre>
- * {@link io.spectrum.wide.bus.BusLimits} holds the §9 bounds (validated by its builder);
+ * {@link io.spectrum.wide.bus.BusLimits} holds the bus's bounds (validated by its builder);
  * {@link io.spectrum.wide.bus.Grants} says which names a client may publish, subscribe, register,
  * call or manage (patterns any/exact/prefix; {@code Grants.open()} for tests). A named client
  * gets a new {@link io.spectrum.wide.bus.ClientIdentity#incarnation()} each time it connects and
  * may have one live connection.
  *
  * <h2>Operations</h2>
- * Each {@link io.spectrum.wide.bus.BusConnection} method is one command of §5 and returns its
+ * Each {@link io.spectrum.wide.bus.BusConnection} method is one bus command and returns its
  * reply value ({@link io.spectrum.wide.bus.Replies}) or throws a
  * {@link io.spectrum.wide.bus.BusException} with a {@link io.spectrum.wire.BusError}; a
  * refusal changes nothing (sequence, queues, retained values, roots and stats are as before).

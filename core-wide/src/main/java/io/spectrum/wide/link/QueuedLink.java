@@ -13,8 +13,8 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
 
 /**
- * A {@link Link} that runs another link's I/O on a thread of its own (DESIGN §4 decision 1, issue 10
- * item 3): the node thread never waits on a socket or a slow peer, and no lock is held across I/O.
+ * A {@link Link} that runs another link's I/O on a thread of its own:
+ * the node thread never waits on a socket or a slow peer, and no lock is held across I/O.
  *
  * <pre>{@code
  * Link link = QueuedLink.wrap(UdpLink.listen(1, bind, udpConfig, clock), QueuedLinkConfig.defaults());

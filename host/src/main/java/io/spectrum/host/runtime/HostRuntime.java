@@ -85,7 +85,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * client's write under a mount is forwarded to the board, whose declarations gate it); tables
      * sized for a few dozen boards and their walks.
      *
-     * <p>Sized for what a host relays (issue 15: a board with 1,000 vertices bridged whole):
+     * <p>Sized for what a host relays (a board with 1,000 vertices bridged whole):
      * <ul>
      * <li>{@code maxTlvsPerFrame} 4,096 and {@code frameBytes} 16 KiB: a board's {@code :children[]}
      *     answer is two TLVs per child, so the default index of 128 TLVs dropped the answer for a
@@ -652,7 +652,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /**
-     * A link's counters for the links panel: traffic, then every drop, refusal and eviction (issue 11:
+     * A link's counters for the links panel: traffic, then every drop, refusal and eviction (so
      * overload is visible), then its peer table in the BoundedResource vocabulary when it has one.
      */
     static Map<String, Long> counters(Link link) {

@@ -1,7 +1,7 @@
 package io.spectrum.host.view;
 
 /**
- * An MQTT bridge's state as the dashboard shows it (issue 15): which broker, whether it is
+ * An MQTT bridge's state as the dashboard shows it: which broker, whether it is
  * connected, and its counters. The bridge queues what it cannot publish while the broker is away,
  * up to {@code capacity} messages; a newer state of a topic replaces its unsent older one
  * ({@code coalesced}), and past the bound the oldest is dropped and counted in {@code dropped}.

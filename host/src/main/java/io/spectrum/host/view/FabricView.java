@@ -1,8 +1,8 @@
 package io.spectrum.host.view;
 
 /**
- * What the dashboard shows beyond this host's own node (issue 15): the MQTT bridge the host runs,
- * other hosts' trees as the broker holds them, and the host bus's counters (issue 14). The host module knows neither MQTT nor the
+ * What the dashboard shows beyond this host's own node: the MQTT bridge the host runs,
+ * other hosts' trees as the broker holds them, and the host bus's counters. The host module knows neither MQTT nor the
  * bridge; whoever runs the host (the cli's {@code spectrum host --mqtt}) supplies this view.
  * Read-only: nothing here writes anywhere.
  *

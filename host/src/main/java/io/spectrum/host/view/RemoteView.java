@@ -3,7 +3,7 @@ package io.spectrum.host.view;
 import java.util.List;
 
 /**
- * Other hosts as a broker holds them (issue 15's {@code --mqtt-view}), read-only.
+ * Other hosts as a broker holds them ({@code --mqtt-view}), read-only.
  *
  * @param broker    the broker's URL as given (never with a password)
  * @param connected the view is subscribed to the broker now; when not, {@code hosts} are the last known

@@ -17,7 +17,7 @@ import java.util.Arrays;
  * ({@link io.spectrum.client.PeerClient}, which builds only well-formed requests) deliberately cannot
  * — FWDs without src or with a NAME op, REPLYs sent as requests, ragged PATHs, FIELD mode 7, CRC
  * trailers — and the byte-exact values and records a scenario expects back. Each returns one encoded
- * TLV as a fresh byte array, exactly the shapes of the digest (§3 PATH, §4 SUBSCRIBER/SETTINGS, §5
+ * TLV as a fresh byte array, exactly libtracer's shapes (PATH, SUBSCRIBER/SETTINGS,
  * FWD/FIELD) or deliberately wrong ones. Used by the scenarios at run time ({@code spectrum hil}),
  * hence in main. Every byte is written by the wire
  * package's {@link TlvWriter} and every constant (ops, FIELD modes, policy bits, names) is the wire

@@ -5,7 +5,7 @@ import io.spectrum.link.Lane;
 /**
  * Limits and timers of one {@link LocalLink}; a mutable builder read once when the link is created.
  *
- * <p>Defaults follow the Flybus bounds the link implements (seed 001 §9, reference §1.3 / §1.5):
+ * <p>Defaults follow the Flybus bounds the link implements (docs/links.md):
  * 64 connections, a 5 s hello timeout, a control lane of 128 frames / 1 MiB per connection, a topic
  * frame after 16 higher-priority frames.
  */

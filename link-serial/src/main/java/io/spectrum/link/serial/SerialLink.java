@@ -25,7 +25,7 @@ import io.spectrum.wire.WireError;
  * With a peer timeout configured, a peer that stays silent on an open port is reported down too,
  * after being offered to the {@link LivenessProbe} at the ping interval.
  *
- * <p>Send queue (issue 11 item 7): a frame the line cannot take yet waits in a small fixed queue
+ * <p>Send queue: a frame the line cannot take yet waits in a small fixed queue
  * ({@link SerialLinkConfig#sendQueueFrames}) instead of being refused. With
  * {@link SerialLinkConfig#controlYields} (the default) data goes first: a FWD WRITE (a delivery, a
  * publish) leaves before queued control traffic (READ and AWAIT requests, REPLYs: liveness pings,
