@@ -34,7 +34,15 @@ public final class HostBusFlags {
                     + "Without it every client may do everything.")
     String grants;
 
+    @Option(names = "--bus-idle-timeout", paramLabel = "SECONDS",
+            description = "Close a bus client that sent nothing for this long (default: 60; 0 = never). BusClient pings "
+                    + "well within it, so a quiet but live client is kept (docs/bus.md, \"Limits\").")
+    Double idleTimeout;
+
     void into(HostConfig.Builder b) {
         b.bus(path).busStore(store).busTcp(tcp).busAllowRemote(allowRemote).busGrants(grants);
+        if (idleTimeout != null) {
+            b.busIdleTimeoutMillis(idleTimeout < 0 ? -2 : Math.round(idleTimeout * 1000));
+        }
     }
 }

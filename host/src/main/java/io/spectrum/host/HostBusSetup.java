@@ -34,13 +34,20 @@ final class HostBusSetup {
     final String tcp;
     final boolean allowRemote;
     final String grants;
+    /** How long a bus connection may send nothing before it is closed, ms (0: never); the bus's default when negative. */
+    final long idleTimeoutMillis;
 
     HostBusSetup(String path, String store, String tcp, boolean allowRemote, String grants) {
+        this(path, store, tcp, allowRemote, grants, -1);
+    }
+
+    HostBusSetup(String path, String store, String tcp, boolean allowRemote, String grants, long idleTimeoutMillis) {
         this.path = path;
         this.store = store;
         this.tcp = tcp;
         this.allowRemote = allowRemote;
         this.grants = grants;
+        this.idleTimeoutMillis = idleTimeoutMillis;
     }
 
     /** Whether {@code --bus} was given. */
@@ -51,8 +58,11 @@ final class HostBusSetup {
     /** The checks that need nothing opened; a message for the first bad option, or null. */
     String check() {
         if (path == null) {
-            return store != null || tcp != null || allowRemote || grants != null
-                    ? "--bus-store, --bus-tcp, --bus-allow-remote and --bus-grants need --bus PATH" : null;
+            return store != null || tcp != null || allowRemote || grants != null || idleTimeoutMillis >= 0
+                    ? "--bus-store, --bus-tcp, --bus-allow-remote, --bus-grants and --bus-idle-timeout need --bus PATH" : null;
+        }
+        if (idleTimeoutMillis < -1 || idleTimeoutMillis > 0 && (idleTimeoutMillis < 100 || idleTimeoutMillis > 86_400_000L)) {
+            return "--bus-idle-timeout must be 0 (never) or 0.1 to 86400 seconds";
         }
         if (path.isBlank()) {
             return "--bus needs a socket path";
@@ -96,7 +106,9 @@ final class HostBusSetup {
                 LocalLinkConfig cfg = BusClient.linkConfig().allowNonLoopback(allowRemote);
                 links.add(LocalLink.listen(2, tcpAddress, cfg, clock));
             }
-            BusHost host = BusHost.start(StoreConfig.defaults(storeDir), BusLimits.defaults(), lookup, links);
+            BusLimits limits = idleTimeoutMillis < 0 ? BusLimits.defaults()
+                    : BusLimits.builder().idleTimeoutMillis(idleTimeoutMillis).build();
+            BusHost host = BusHost.start(StoreConfig.defaults(storeDir), limits, lookup, links);
             lines.add(0, "bus: " + socket + " (store " + storeDir + ")");
             if (links.size() > 1) {
                 lines.add(1, "bus: " + links.get(1).name());

@@ -123,7 +123,8 @@ public final class HostConfig {
         this.dtlsCa = b.dtlsCa;
         this.dtlsKeys = b.dtlsKeys;
         this.dtlsName = b.dtlsName;
-        this.bus = b.busPath == null ? null : new HostBusSetup(b.busPath, b.busStore, b.busTcp, b.busAllowRemote, b.busGrants);
+        this.bus = b.busPath == null ? null
+                : new HostBusSetup(b.busPath, b.busStore, b.busTcp, b.busAllowRemote, b.busGrants, b.busIdleTimeoutMillis);
         this.mqtt = mqtt;
         this.mqttOptions = mqttOptions;
         this.mqttView = b.mqttView;
@@ -239,6 +240,7 @@ public final class HostConfig {
         private String busTcp;
         private boolean busAllowRemote;
         private String busGrants;
+        private long busIdleTimeoutMillis = -1;
         private String mqttUrl;
         private Path mqttCredentials;
         private final List<String> mqttInclude = new ArrayList<>();
@@ -340,6 +342,12 @@ public final class HostConfig {
             return this;
         }
 
+        /** How long a bus client may send nothing before the bus closes it, ms (0: never; negative: the bus's default, 60 s). */
+        public Builder busIdleTimeoutMillis(long v) {
+            busIdleTimeoutMillis = v;
+            return this;
+        }
+
         public Builder busGrants(String v) {
             busGrants = v;
             return this;
@@ -411,7 +419,7 @@ public final class HostConfig {
             if (mounts.isEmpty() && udp == null && busPath == null) {
                 throw new Invalid("", "nothing to connect: give --peer HOST:PORT, --serial DEVICE, --udp HOST:PORT or --bus PATH");
             }
-            String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants).check();
+            String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants, busIdleTimeoutMillis).check();
             if (busProblem != null) {
                 throw new Invalid("bus", busProblem);
             }

@@ -36,7 +36,7 @@ public final class HostFile {
     /** The keys of the top level, in the order docs/host.md lists them. */
     static final List<String> KEYS = List.of("name", "mounts", "udp", "dashboard", "baud", "ping", "timeout", "frame",
             "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
-            "bus-grants", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
+            "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
             "mqtt-discovery", "mqtt-queue", "mqtt-view");
     static final List<String> MOUNT_KEYS = List.of("name", "link", "top");
 
@@ -118,6 +118,9 @@ public final class HostFile {
         }
         b.bus(top.path("bus", base)).busStore(top.path("bus-store", base)).busTcp(top.text("bus-tcp"))
                 .busAllowRemote(top.flag("bus-allow-remote")).busGrants(top.path("bus-grants", base));
+        if (top.has("bus-idle-timeout")) { // seconds, as the option
+            b.busIdleTimeoutMillis(top.integer("bus-idle-timeout", 0, 86_400) * 1000);
+        }
         b.mqtt(top.text("mqtt"));
         String creds = top.path("mqtt-credentials", base);
         b.mqttCredentials(creds == null ? null : Path.of(creds));
