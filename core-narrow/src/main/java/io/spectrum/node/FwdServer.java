@@ -23,6 +23,8 @@ import io.spectrum.wire.WireError;
  */
 public final class FwdServer {
     private final FwdParts p;
+    /** The {@code /$node/stats} renderer of a core that asks for it ({@link #statsOf}), or null. */
+    private NodeStats stats;
     private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
 
     public FwdServer(NodeConfig cfg, FwdStore store, int linkCapacity) {
@@ -119,8 +121,34 @@ public final class FwdServer {
         p.links.extensions.forget(li, peer);
     }
 
+    /**
+     * Has this server render {@code /$node/stats} for a core that keeps its own tables
+     * ({@link #renderStats}): {@code resources} are the core's tables then this server's
+     * ({@link #resources()}), named once here. The same tree as a NARROW node's (docs/security.md,
+     * "Overload is visible").
+     */
+    public void statsOf(BoundedResource[] resources) {
+        stats = new NodeStats(resources, p.links, p.shares, p.router, p.config.maxLinks(), p.config.frameBytes());
+    }
+
+    /**
+     * Renders the stats tree ({@link #statsOf}) within {@code budget} bytes into {@link #statsBuffer()}.
+     * Quantity: its length, or a negated code (FLOW_BACKPRESSURE when even the fixed part does not fit).
+     */
+    public int renderStats(int budget) {
+        return stats == null ? -WireError.PATH_NOT_FOUND : stats.render(budget);
+    }
+
+    /** The buffer {@link #renderStats} writes into. */
+    public byte[] statsBuffer() {
+        return stats.buffer();
+    }
+
     /** Detaches every link (their mounts go with them). */
     public void clearLinks() {
+        if (stats != null) {
+            stats.linksCleared();
+        }
         for (int i = 0; i < p.links.count(); i++) {
             p.router.mounts().linkGone(p.links.link(i));
         }
@@ -240,8 +268,9 @@ public final class FwdServer {
     /**
      * The vertices a remote peer may write, for an operator's warning: the declared paths whose
      * declaration grants WRITE, in tree order, comma-separated ("none" when there are none), plus a
-     * note when undeclared vertices are writable too ({@link NodeConfig#remoteWritesToUndeclared()}).
-     * Not for a hot path (it builds a String).
+     * note when undeclared vertices are writable too ({@link NodeConfig#remoteWritesToUndeclared()}),
+     * and the single-peer mounts a write is forwarded under (there the mounted node's declarations
+     * decide, docs/routing.md). Not for a hot path (it builds a String).
      */
     public String remotelyWritable() {
         final FwdStore st = p.store;
@@ -264,7 +293,19 @@ public final class FwdServer {
             sb.append("none");
         }
         if (p.config.remoteWritesToUndeclared()) {
-            sb.append(" and every undeclared vertex");
+            sb.append(" and every undeclared vertex (not / or a $ one)");
+        }
+        final io.spectrum.node.route.MountTable m = p.router.mounts();
+        final byte[] run = new byte[256];
+        StringBuilder under = new StringBuilder();
+        for (int i = 0; i < m.capacity(); i++) {
+            if (m.kind(i) == io.spectrum.node.route.MountTable.SINGLE) {
+                under.append(under.length() > 0 ? ", " : "")
+                        .append(io.spectrum.node.api.NodePath.render(run, 0, m.copyRun(i, run, 0)));
+            }
+        }
+        if (under.length() > 0) {
+            sb.append(", and under ").append(under).append(" whatever the node mounted there lets it write");
         }
         return sb.toString();
     }

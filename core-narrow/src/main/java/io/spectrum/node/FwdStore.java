@@ -63,6 +63,14 @@ public interface FwdStore {
     /** Finds or creates (mkdir -p) the vertex of a PATH body (the owner's write). Quantity. */
     int resolveOrCreate(byte[] b, int off, int len);
 
+    /**
+     * Undoes the mkdir -p of a refused request (a refused request leaves no vertex behind): removes
+     * v, then its ancestors, while their keys are longer than {@code keepKeyLen} bytes (the part of
+     * the path that existed before the request) and each holds nothing (no value, child, slot,
+     * await, declaration, publisher).
+     */
+    void discard(int v, int keepKeyLen);
+
     /** The parent of v, NONE for the root (handle 0 is the root on both cores). */
     int parent(int v);
 

@@ -208,12 +208,38 @@ final class FwdTerminus {
                 && req.findDst() < 0
                 && !PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
             // a host serves subscriptions under its mounts on the full path: the append creates it
+            final int existed = existingPrefix(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
             int c = vt.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
             if (c < 0) {
                 req.replyError(NodeResult.code(c));
                 return;
             }
+            writeSubscribers(payload);
+            if (vt.firstSlot(c) == FwdStore.NONE) {
+                vt.discard(c, existed); // refused (or gone at once): the path it created goes with it
+            }
+            return;
         }
+        writeSubscribers(payload);
+    }
+
+    /** Key bytes of the longest prefix of the PATH body {@code b[off, +len)} that names an existing vertex. */
+    private int existingPrefix(byte[] b, int off, int len) {
+        int have = 0;
+        int p = 0;
+        while (p < len) {
+            p += 1 + (b[off + p] & 0xFF);
+            if (vt.find(b, off, p) == FwdStore.NONE) {
+                break;
+            }
+            have = p;
+        }
+        return have;
+    }
+
+    /** A write to the dst's {@code :subscribers} (the append door or an {@code [N]} arm), gates first. */
+    private void writeSubscribers(int payload) {
+        final TlvIndex x = req.rx;
         // the RFC-0035 §7.2 gate (READ on the vertex) runs before the slot is looked up
         int v = readableDst();
         if (v < 0) {
@@ -247,7 +273,9 @@ final class FwdTerminus {
             return;
         }
         int v = req.findDst();
-        if (v >= 0 && vt.isReserved(v) && !req.fromOwner()) {
+        if ((v == 0 || (v > 0 && vt.isReserved(v))) && !req.fromOwner()) {
+            // the root (handle 0 on both cores) and $ vertices are the owner's: a remote value on the
+            // root would stand in front of the composed tree every READ of / answers
             req.replyError(WireError.ACCESS_DENIED);
             return;
         }

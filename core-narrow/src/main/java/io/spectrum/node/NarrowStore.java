@@ -50,6 +50,17 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
+    public void discard(int v, int keepKeyLen) {
+        while (v > 0 && vt.keyLen(v) > keepKeyLen && vt.valLen(v) < 0 && vt.firstChild(v) == VertexTable.NONE
+                && vt.firstSlot(v) == VertexTable.NONE && vt.awaits(v) == 0 && vt.schema(v) == null
+                && vt.described(v) == null && vt.pubLink(v) == NarrowNode.NO_PUBLISHER) {
+            final int p = vt.parent(v);
+            vt.remove(v);
+            v = p;
+        }
+    }
+
+    @Override
     public int parent(int v) {
         return vt.parent(v);
     }

@@ -436,6 +436,12 @@ public final class RemoteClient {
         }
     }
 
+    /** The holder token (link, peer) handed this client, 0 when none (what this node's forwarded AWAITs carry there). */
+    public long heldAt(io.spectrum.link.Link l, int p) {
+        final int li = node.linkIndex(l);
+        return li < 0 ? 0 : token(li, p);
+    }
+
     /** True once (link, peer) handed this client a holder token (tests, diagnostics). */
     public boolean holdsToken(io.spectrum.link.Link l, int p) {
         return token(node.linkIndex(l), p) > 0;

@@ -37,6 +37,19 @@ public final class FwdRewrite {
      */
     public static int forward(FwdView fwd, int stripBytes, byte[] run, int runOff, int runLen,
             byte[] out, int off, int cap) {
+        return forward(fwd, stripBytes, run, runOff, runLen, out, off, cap, null, 0, 0);
+    }
+
+    /**
+     * {@link #forward(FwdView, int, byte[], int, int, byte[], int, int)} for a request the forwarding
+     * node holds at the next hop itself (a forwarded AWAIT: the next hop sees the forwarder as its
+     * caller): the sender's announcement children (the SETTINGS after src and the payload: its holder
+     * pair and name belong to its relation with this hop, not the next) are left out and
+     * {@code ann[annOff, +annLen)}, the forwarder's own announcement, is appended instead.
+     * {@code ann} null copies the tail untouched.
+     */
+    public static int forward(FwdView fwd, int stripBytes, byte[] run, int runOff, int runLen,
+            byte[] out, int off, int cap, byte[] ann, int annOff, int annLen) {
         final TlvIndex x = fwd.index();
         final byte[] b = x.buffer();
         final int e = fwd.entry();
@@ -62,12 +75,21 @@ public final class FwdRewrite {
                 tailEnd = x.start(last); // this hop mints nothing: strip the list
             }
         }
+        long tailBytes = tailEnd - tailStart;
+        if (ann != null) {
+            tailBytes = annLen;
+            for (int c = x.nextSibling(src); c != TlvIndex.NONE && x.start(c) < tailEnd; c = x.nextSibling(c)) {
+                if (x.type(c) != TlvType.SETTINGS) {
+                    tailBytes += x.totalLength(c);
+                }
+            }
+        }
         final int grow = reply ? 0 : runLen;
         final int dstBody = x.bodyLength(dst) - stripBytes;
         final int srcBody = x.bodyLength(src) + grow;
         final int dstTotal = headerBytes(dstBody) + dstBody;
         final int srcTotal = headerBytes(srcBody) + srcBody;
-        final long body = (long) opTotal + dstTotal + selTotal + srcTotal + (tailEnd - tailStart);
+        final long body = (long) opTotal + dstTotal + selTotal + srcTotal + tailBytes;
         final int inOpt = x.opt(e);
         final boolean ts = (inOpt & Opt.TS) != 0;
         final int tsBytes = ts ? ((inOpt & Opt.TF) != 0 ? 4 : 8) : 0;
@@ -87,7 +109,16 @@ public final class FwdRewrite {
             p = copy(run, runOff, grow, out, p);
         }
         p = copy(b, x.bodyOffset(src), x.bodyLength(src), out, p);
-        p = copy(b, tailStart, tailEnd - tailStart, out, p);
+        if (ann == null) {
+            p = copy(b, tailStart, tailEnd - tailStart, out, p);
+        } else {
+            for (int c = x.nextSibling(src); c != TlvIndex.NONE && x.start(c) < tailEnd; c = x.nextSibling(c)) {
+                if (x.type(c) != TlvType.SETTINGS) {
+                    p = copy(b, x.start(c), x.totalLength(c), out, p);
+                }
+            }
+            p = copy(ann, annOff, annLen, out, p);
+        }
         if (ts) {
             p = copy(b, bodyEnd, tsBytes, out, p); // the stamp, verbatim
         }

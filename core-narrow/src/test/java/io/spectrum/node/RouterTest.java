@@ -162,6 +162,24 @@ class RouterTest {
     }
 
     @Test
+    void aClientsHolderPairStaysAtTheRouterAndTheFarEndHoldsTheForwardedAwaitForTheRouter() {
+        chain(false);
+        byte[] b = new byte[64];
+        io.spectrum.wire.TlvWriter w = new io.spectrum.wire.TlvWriter().wrap(b, 0, b.length);
+        byte[] holdPair = java.util.Arrays.copyOf(b, io.spectrum.wire.Extensions.announce(w, 0).length());
+        // the client holds with a token at A ("none yet"); the board knows no such pair from A or B
+        assertEquals(0, send(Frames.fwd(FwdView.OP_AWAIT, p("/b/board/sensor/temp"), null, Frames.REPLY_EP,
+                Frames.value(5_000_000_000L, 8), holdPair)).size(), "held at the board, no challenge back");
+        Frames.Reply atBoard = Frames.parse(bb[0].sent().get(bb[0].sent().size() - 1));
+        assertEquals(TlvIndex.NONE, atBoard.trailing, "the client's pair went no further than A");
+        board.write(temp, Frames.value(2500, 2), 0, 6);
+        pump();
+        Frames.Reply aw = one(received());
+        assertEquals(FwdView.KIND_RESULT, aw.kind);
+        assertArrayEquals(Frames.value(2500, 2), aw.payloadBytes());
+    }
+
+    @Test
     void theFarEndsErrorIsRoutedBack() {
         chain(false);
         Frames.Reply r = one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/nope"), null, Frames.REPLY_EP)));

@@ -74,6 +74,21 @@ final class Vertex {
         children[childCount++] = c;
     }
 
+    /** Removes child c (its siblings after it move up one place). */
+    void removeChild(Vertex c) {
+        for (int i = c.childIndex + 1; i < childCount; i++) {
+            children[i - 1] = children[i];
+            children[i - 1].childIndex = i - 1;
+        }
+        children[--childCount] = null;
+    }
+
+    /** Holds nothing a request could have left: no value, child, edge, await, declaration or publisher. */
+    boolean bare() {
+        return valLen < 0 && childCount == 0 && edgeEnd == 0 && awaits == 0 && schema == null && reported == null
+                && publisher == null && seq == 0;
+    }
+
     /** Places an edge at the lowest free position; returns the position. */
     int place(Edge e) {
         int pos = edgeCount == edgeEnd ? edgeEnd : lowestHole();

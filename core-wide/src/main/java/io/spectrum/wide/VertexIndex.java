@@ -55,6 +55,33 @@ final class VertexIndex {
         size++;
     }
 
+    /** Removes a vertex that is present (backward-shift deletion: probe chains stay intact without tombstones). */
+    void remove(Vertex v) {
+        int i = v.hash & mask;
+        while (table[i] != v) {
+            i = (i + 1) & mask;
+        }
+        int j = i;
+        while (true) {
+            table[i] = null;
+            Vertex moved;
+            while (true) {
+                j = (j + 1) & mask;
+                moved = table[j];
+                if (moved == null) {
+                    size--;
+                    return;
+                }
+                int k = moved.hash & mask;
+                if (i <= j ? (i >= k || k > j) : (i >= k && k > j)) {
+                    break; // its home is at or before the hole: it moves into it
+                }
+            }
+            table[i] = moved;
+            i = j;
+        }
+    }
+
     private static void put(Vertex[] t, int m, Vertex v) {
         int i = v.hash & m;
         while (t[i] != null) {

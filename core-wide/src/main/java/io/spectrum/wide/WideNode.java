@@ -75,6 +75,7 @@ public final class WideNode implements ServingNode {
     /** The identity the owner's in-process writes publish under ({@code $}: no peer can register it). */
     public static final String OWNER_IDENTITY = "$owner";
     private static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
+    private static final NodePath STATS = NodePath.of(Names.STATS_PATH);
     private static final int UNCHANGED_VALUE_SLACK = 64;
 
     private final Clock clock;
@@ -106,6 +107,9 @@ public final class WideNode implements ServingNode {
     /** The shared FWD side (terminus, :subscribers, awaits, deliveries, remote client) over {@link WideStore}. */
     private final FwdServer server;
     private final int framesPerPoll;
+    /** How often {@link #tick()} rewrites {@code /$node/stats} (0: never), and when next. */
+    private final long statsPeriod;
+    private long nextStats;
     /** Vertices by handle (the root is 0); vertices are never removed, so handles are dense. */
     Vertex[] byId = new Vertex[64];
     int vertexCount;
@@ -145,6 +149,9 @@ public final class WideNode implements ServingNode {
         register(root);
         vertices.taken();
         server = new FwdServer(cfg, new WideStore(this), 4); // the link table grows up to maxLinks
+        server.statsOf(resources());
+        statsPeriod = cfg.statsPeriodNanos();
+        nextStats = clock.nanoTime();
         byte[] b = new byte[128];
         write(CAPS, b, 0, Extensions.writeCaps(b, 0, b.length));
     }
@@ -233,8 +240,8 @@ public final class WideNode implements ServingNode {
         final int kl = path.bodyLength();
         Vertex v = index.find(b, ko, kl);
         if (p != owner) {
-            if (v != null ? v.reserved : PathKeys.hasReservedSegment(b, ko, kl)) {
-                return WireError.ACCESS_DENIED; // $ names are the node's own
+            if (kl == 0 || (v != null ? v.reserved : PathKeys.hasReservedSegment(b, ko, kl))) {
+                return WireError.ACCESS_DENIED; // the root and $ names are the node's own
             }
             if (v != null && v.schema != null && !v.schema.allows(AccessMask.WRITE)) {
                 return WireError.ACCESS_DENIED;
@@ -804,6 +811,25 @@ public final class WideNode implements ServingNode {
             topicNotice(purged.get(i), true);
         }
         purged.clear();
+        if (statsPeriod > 0 && now - nextStats >= 0) {
+            nextStats = now + statsPeriod;
+            refreshStats();
+        }
+    }
+
+    /**
+     * Writes the node's overload counters to {@code /$node/stats} now: the same SETTINGS tree a
+     * NARROW node serves (every table's capacity, inUse, peak and refusals, the router, every link,
+     * every peer's share). {@link #tick()} calls it every {@link NodeConfig#statsPeriodNanos()}.
+     *
+     * @return status: OK, or the write's refusal
+     */
+    public int refreshStats() {
+        int n = server.renderStats(server.frameLimit() - 36 - 2 * STATS.bodyLength());
+        if (n < 0) {
+            return -n;
+        }
+        return write(STATS, server.statsBuffer(), 0, n);
     }
 
     /**
@@ -950,6 +976,20 @@ public final class WideNode implements ServingNode {
         return p;
     }
 
+    /** True when remote caller (link index, peer) is a peer of this node already (the owner always is). */
+    boolean knowsLinkPeer(int li, int peer) {
+        return li == NarrowNode.OWNER || linkPeers.containsKey(peerKey(li, peer));
+    }
+
+    /** Drops the peer {@link #linkPeer} just made for a request that was refused (it holds and published nothing). */
+    void forgetLinkPeer(int li, int peer) {
+        WidePeer p = linkPeers.get(peerKey(li, peer));
+        if (p != null && p.edges.isEmpty() && p.published.isEmpty()) {
+            linkPeers.remove(peerKey(li, peer));
+            peers.returned();
+        }
+    }
+
     /**
      * Remote caller (link index, peer) announced its name ({@code spectrum.name}, docs/extensions.md
      * "Peer name"): from now on it is the {@link WidePeer} of that name, so a client that comes back
@@ -998,6 +1038,23 @@ public final class WideNode implements ServingNode {
         }
         int r = creatable(b, off, len);
         return r == WireError.OK ? create(b, off, len).id : NodeResult.refusal(r);
+    }
+
+    /**
+     * Undoes the mkdir -p of a refused request: removes vertex {@code id} and then its ancestors while
+     * their keys are longer than {@code keepKeyLen} (those the request created) and they hold nothing
+     * ({@link Vertex#bare}). Only the newest vertices go, so handles stay dense; anything else stays.
+     */
+    void discard(int id, int keepKeyLen) {
+        Vertex v = byId[id];
+        while (v != root && v.key.length > keepKeyLen && v.id == vertexCount - 1 && v.bare()) {
+            final Vertex parent = v.parent;
+            index.remove(v);
+            parent.removeChild(v);
+            byId[--vertexCount] = null;
+            vertices.returned();
+            v = parent;
+        }
     }
 
     Vertex vertexAt(int id) {

@@ -44,6 +44,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public void discard(int v, int keepKeyLen) {
+        node.discard(v, keepKeyLen);
+    }
+
+    @Override
     public int parent(int v) {
         Vertex p = v(v).parent;
         return p == null ? NONE : p.id;
@@ -111,7 +116,12 @@ final class WideStore implements FwdStore {
 
     @Override
     public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen) {
-        return node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen);
+        final boolean known = node.knowsLinkPeer(link, peer);
+        final int r = node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen);
+        if (r != WireError.OK && !known) {
+            node.forgetLinkPeer(link, peer); // a refused write leaves no peer behind either
+        }
+        return r;
     }
 
     @Override

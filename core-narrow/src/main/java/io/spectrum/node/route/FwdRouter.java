@@ -1,6 +1,7 @@
 package io.spectrum.node.route;
 
 import io.spectrum.link.Link;
+import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdRewrite;
 import io.spectrum.wire.FwdView;
@@ -32,7 +33,12 @@ import io.spectrum.wire.WireError;
  *       LOCAL, and {@link #servedUnderMount()} is true for the terminus;</li>
  *   <li>a request from a (link, peer) with no inbound run (its link is not mounted, or the peer table
  *       is full): ERROR {@code path::not_found}, counted as no-route;</li>
- *   <li>otherwise forwarded; a frame the rewrite cannot forward (a request whose src is a
+ *   <li>otherwise forwarded; an AWAIT is held at the next hop by this node (the next hop's caller is
+ *       this node, and a Spectrum node gates holding requests by the caller's holder token,
+ *       docs/security.md "Holders and spoofing"), so the sender's announcement children are left
+ *       out and, when that hop handed this node a token ({@link HeldTokens}), this node's own
+ *       announcement with it goes instead; a forwarded ERROR answer loses its trailing SETTINGS (a
+ *       challenge there carries the token the far end minted for this node); a frame the rewrite cannot forward (a request whose src is a
  *       PATH_REF) is dropped, as libtracer does; one too large for the buffer is ERROR {@code flow::backpressure},
  *       an egress that refuses the frame (peer gone) ERROR {@code transport::down}, counted as
  *       no-route.</li>
@@ -42,6 +48,11 @@ import io.spectrum.wire.WireError;
  * empty src, which are dropped; every one is counted in {@link #refused()}.
  */
 public final class FwdRouter {
+    /** The holder token this node holds at a (link, peer) it forwards to (0: none handed to it yet). */
+    public interface HeldTokens {
+        long heldAt(Link link, int peer);
+    }
+
     /** Not routed: the node's terminus handles the frame. */
     public static final int LOCAL = 0;
     /** Forwarded on its mount's (link, peer). */
@@ -55,6 +66,10 @@ public final class FwdRouter {
     private final TlvWriter writer = new TlvWriter(4);
     private final FieldView field = new FieldView();
     private boolean servedUnderMount;
+    /** This node's announcement for a forwarded AWAIT, written per hop (no allocation). */
+    private final byte[] ann = new byte[64];
+    private final TlvWriter annWriter = new TlvWriter(2);
+    private HeldTokens held = (link, peer) -> 0;
     private long forwarded;
     private long refused;
     private long noRoute;
@@ -115,8 +130,15 @@ public final class FwdRouter {
                 return refuse(inLink, inPeer, fwd, WireError.PATH_NOT_FOUND, true);
             }
         }
+        int annLen = -1; // -1: the tail verbatim; else the sender's SETTINGS children replaced by ann[0, annLen)
+        if (fwd.opcode() == FwdView.OP_AWAIT) {
+            final long token = held.heldAt(egress, egressPeer);
+            annLen = token > 0 ? Extensions.announce(annWriter.wrap(ann, 0, ann.length), token).length() : 0;
+        } else if (reply && fwd.kind() == FwdView.KIND_ERROR) {
+            annLen = 0; // a challenge in it was minted for this node's address: never handed on
+        }
         final int n = FwdRewrite.forward(fwd, strip, mounts.runs(), in < 0 ? 0 : mounts.runOffset(in),
-                in < 0 ? 0 : mounts.runLength(in), out, 0, out.length);
+                in < 0 ? 0 : mounts.runLength(in), out, 0, out.length, annLen < 0 ? null : ann, 0, Math.max(annLen, 0));
         if (n == -WireError.FRAME_INVALID) {
             refused++; // not forwardable (a request whose src cannot grow): dropped, as libtracer does
             return REFUSED;
@@ -150,6 +172,11 @@ public final class FwdRouter {
      */
     public boolean servedUnderMount() {
         return servedUnderMount;
+    }
+
+    /** Where {@link #route} finds this node's holder token at a hop (the node's remote client). */
+    public void heldTokens(HeldTokens tokens) {
+        held = tokens;
     }
 
     /** The peer went down: its listener return routes go (a later peer on the handle gets a new generation). */
