@@ -25,6 +25,7 @@ public final class LinkSettings {
     int frameBytes;
     int receiveBufferBytes = UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
     DtlsCredentials dtls;
+    int peers;
 
     public LinkSettings pingMillis(long ms) {
         pingMillis = ms;
@@ -52,6 +53,22 @@ public final class LinkSettings {
         }
         receiveBufferBytes = bytes;
         return this;
+    }
+
+    /**
+     * The peer table of a UDP listener opened with these settings (its distinct senders; one source
+     * address may hold half of it); 0 = the link's default (16).
+     */
+    public LinkSettings peers(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("the peer table must be >= 0 (0: the link's default), was " + n);
+        }
+        peers = n;
+        return this;
+    }
+
+    public int peers() {
+        return peers;
     }
 
     /** DTLS credentials for the UDP links opened with these settings; null = plain UDP. */
