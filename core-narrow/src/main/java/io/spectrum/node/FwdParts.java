@@ -57,7 +57,7 @@ final class FwdParts {
         settings = new SettingsField(this);
         composed = new ComposedRead(this);
         client = new RemoteClient(server, store, cfg.maxRemoteSubscriptions(), cfg.remoteResultBytes());
-        router.heldTokens(client::heldAt); // a forwarded AWAIT is held at the next hop with this node's token
+        router.heldTokens(client); // a forwarded AWAIT is held at the next hop with this node's token
         terminus = new FwdTerminus(this);
     }
 }

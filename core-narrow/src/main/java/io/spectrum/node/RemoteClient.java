@@ -31,7 +31,7 @@ import io.spectrum.wire.WireError;
  * the append's identity answer (index, generation) and the {@code spectrum.*} keys of
  * {@code $node/caps} are only given to a peer that announced.
  */
-public final class RemoteClient {
+public final class RemoteClient implements io.spectrum.node.route.FwdRouter.HeldTokens {
     /** Record states. */
     public static final int FREE = 0;
     public static final int SENT = 1;
@@ -437,6 +437,7 @@ public final class RemoteClient {
     }
 
     /** The holder token (link, peer) handed this client, 0 when none (what this node's forwarded AWAITs carry there). */
+    @Override
     public long heldAt(io.spectrum.link.Link l, int p) {
         final int li = node.linkIndex(l);
         return li < 0 ? 0 : token(li, p);

@@ -272,6 +272,24 @@ class RouterTest {
     }
 
     @Test
+    void aRefusedAppendUnderAServedMountLeavesNoVertexAtTheRouter() {
+        chain(true);
+        BoundedResource vertices = java.util.Arrays.stream(a.resources())
+                .filter(r -> r.resourceName().endsWith(".vertices")).findFirst().orElseThrow();
+        int before = vertices.inUse();
+        byte[] targetless = {0x04, 0x40, 0x06, 0x00, 0x01, 0x00, 0x02, 0x00, 0x01, 0x00}; // SUBSCRIBER{VALUE u16}
+        Frames.Reply r = one(send(Frames.fwd(FwdView.OP_WRITE, p("/b/board/new/deep/path"), Frames.subsField(-1, 1, -1),
+                p("/mine"), targetless)));
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, r.errorCode());
+        assertFalse(a.exists(NodePath.of("/b")), "nothing of the path it would have created");
+        assertEquals(before, vertices.inUse());
+        // an admitted one under the same new path is still created whole
+        assertEquals(FwdView.KIND_RESULT, one(send(Frames.fwd(FwdView.OP_WRITE, p("/b/board/new/deep/path"),
+                Frames.subsField(-1, 1, -1), p("/mine"), Frames.subscriber("/mine", 0, false, false)))).kind);
+        assertTrue(a.exists(NodePath.of("/b/board/new/deep/path")));
+    }
+
+    @Test
     void aFrameAddressedBackToItsOwnMountEndsHere() {
         chain(false);
         NodePath mirror = NodePath.of("/b/mirror");

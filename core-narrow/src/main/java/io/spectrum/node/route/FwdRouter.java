@@ -38,8 +38,9 @@ import io.spectrum.wire.WireError;
  *       docs/security.md "Holders and spoofing"), so the sender's announcement children are left
  *       out and, when that hop handed this node a token ({@link HeldTokens}), this node's own
  *       announcement with it goes instead; a forwarded ERROR answer loses its trailing SETTINGS (a
- *       challenge there carries the token the far end minted for this node); a frame the rewrite cannot forward (a request whose src is a
- *       PATH_REF) is dropped, as libtracer does; one too large for the buffer is ERROR {@code flow::backpressure},
+ *       challenge there carries the token the far end minted for this node); a frame the rewrite
+ *       cannot forward (a request whose src is a PATH_REF) is dropped, as libtracer does; one too
+ *       large for the buffer is ERROR {@code flow::backpressure},
  *       an egress that refuses the frame (peer gone) ERROR {@code transport::down}, counted as
  *       no-route.</li>
  * </ol>
@@ -69,7 +70,7 @@ public final class FwdRouter {
     /** This node's announcement for a forwarded AWAIT, written per hop (no allocation). */
     private final byte[] ann = new byte[64];
     private final TlvWriter annWriter = new TlvWriter(2);
-    private HeldTokens held = (link, peer) -> 0;
+    private HeldTokens held;
     private long forwarded;
     private long refused;
     private long noRoute;
@@ -132,7 +133,7 @@ public final class FwdRouter {
         }
         int annLen = -1; // -1: the tail verbatim; else the sender's SETTINGS children replaced by ann[0, annLen)
         if (fwd.opcode() == FwdView.OP_AWAIT) {
-            final long token = held.heldAt(egress, egressPeer);
+            final long token = held == null ? 0 : held.heldAt(egress, egressPeer);
             annLen = token > 0 ? Extensions.announce(annWriter.wrap(ann, 0, ann.length), token).length() : 0;
         } else if (reply && fwd.kind() == FwdView.KIND_ERROR) {
             annLen = 0; // a challenge in it was minted for this node's address: never handed on
