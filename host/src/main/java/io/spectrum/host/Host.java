@@ -84,7 +84,9 @@ public final class Host implements AutoCloseable {
                 boards.add(new HostService.Board(m.name(), link, m.top()));
             }
             if (config.udp() != null) {
-                clients.add(LinkSpec.udpListen(id, config.udp(), plain, config.clock()));
+                LinkSettings listener = new LinkSettings().pingMillis(config.pingMillis()).timeoutMillis(config.timeoutMillis())
+                        .frameBytes(config.frameBytes()).receiveBufferBytes(config.receiveBuffer()).peers(config.clientPeers());
+                clients.add(LinkSpec.udpListen(id, config.udp(), listener, config.clock()));
             }
             listeners = clients.size();
             bridge = HostBridge.open(config.mqtt(), config.mqttOptions(), plain, config.clock(), id + 1, clients);

@@ -99,6 +99,7 @@ public final class HostConfig {
     private final long timeoutMillis;
     private final int frameBytes;
     private final int receiveBuffer;
+    private final int clientPeers;
     private final String dtlsKey;
     private final String dtlsCa;
     private final String dtlsKeys;
@@ -119,6 +120,7 @@ public final class HostConfig {
         this.timeoutMillis = b.timeoutMillis;
         this.frameBytes = b.frameBytes;
         this.receiveBuffer = b.receiveBuffer;
+        this.clientPeers = b.clientPeers;
         this.dtlsKey = b.dtlsKey;
         this.dtlsCa = b.dtlsCa;
         this.dtlsKeys = b.dtlsKeys;
@@ -173,6 +175,11 @@ public final class HostConfig {
 
     public int receiveBuffer() {
         return receiveBuffer;
+    }
+
+    /** The client listener's peer table (distinct client addresses, half of it per source IP); 0: the link's default, 16. */
+    public int clientPeers() {
+        return clientPeers;
     }
 
     public String dtlsKey() {
@@ -231,6 +238,7 @@ public final class HostConfig {
         private long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
         private int frameBytes;
         private int receiveBuffer = DEFAULT_RECEIVE_BUFFER;
+        private int clientPeers;
         private String dtlsKey;
         private String dtlsCa;
         private String dtlsKeys;
@@ -299,6 +307,18 @@ public final class HostConfig {
 
         public Builder receiveBuffer(int v) {
             receiveBuffer = v;
+            return this;
+        }
+
+        /**
+         * The client listener's peer table: how many client addresses (IP and port) it serves at once,
+         * one source IP at most half of them (loopback included); 0 (the default) keeps the link's 16.
+         */
+        public Builder clientPeers(int v) {
+            if (v < 0) {
+                throw new Invalid("client-peers", "the client listener's peer table must be >= 0 (0: the default, 16), was " + v);
+            }
+            clientPeers = v;
             return this;
         }
 

@@ -38,7 +38,8 @@ import java.security.SecureRandom;
  * other values never triggers a ping, yet one of its slots may be gone.
  *
  * <p>At most one ping per (link, peer) is outstanding: the previous request is collected and
- * released before a new ping goes out. Runs on the node's thread (links call it from inside
+ * released before a new ping goes out, and an unanswered one is released when the link reports its
+ * peer down (else every client that left holds one of the node's remote request handles for good). Runs on the node's thread (links call it from inside
  * {@code node.poll()}; {@link #sweep()} from the agent). Allocation-free after construction.
  */
 public final class CapsProbe implements LivenessProbe {
@@ -167,6 +168,10 @@ public final class CapsProbe implements LivenessProbe {
                 }
                 boolean up = link.isPeerUp(peer);
                 if (!up) {
+                    if (pending[s] >= 0) { // a ping the gone peer never answered: its request handle goes with it
+                        node.remote().release(pending[s]);
+                        pending[s] = -1;
+                    }
                     answerLen[s] = -1;
                     checkedAt[s] = Long.MIN_VALUE;
                     continue;

@@ -28,6 +28,7 @@ public final class LinkSettings {
     int receiveBufferBytes = UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
     int listenPeers = DEFAULT_LISTEN_PEERS;
     DtlsCredentials dtls;
+    int peers;
 
     /** Peers a UDP listener holds by default: a host's clients, all on one machine in the common case. */
     public static final int DEFAULT_LISTEN_PEERS = 64;
@@ -67,6 +68,22 @@ public final class LinkSettings {
         }
         receiveBufferBytes = bytes;
         return this;
+    }
+
+    /**
+     * The peer table of a UDP listener opened with these settings (its distinct senders; one source
+     * address may hold half of it); 0 = the link's default (16).
+     */
+    public LinkSettings peers(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("the peer table must be >= 0 (0: the link's default), was " + n);
+        }
+        peers = n;
+        return this;
+    }
+
+    public int peers() {
+        return peers;
     }
 
     /** DTLS credentials for the UDP links opened with these settings; null = plain UDP. */

@@ -110,6 +110,9 @@ public final class LinkSpec {
         if (s.frameBytes > 0) {
             c.maxFrame(Math.min(s.frameBytes, UdpLinkConfig.MAX_DATAGRAM));
         }
+        if (s.peers > 0) {
+            c.peerCapacity(s.peers);
+        }
         return c;
     }
 }

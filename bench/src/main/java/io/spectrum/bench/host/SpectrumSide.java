@@ -195,12 +195,12 @@ final class SpectrumSide implements Side {
         }
     }
 
-    /** Registers one link's channel with the receiver's selector, the link as the key's attachment. */
-    private record Watch(Selector selector, Link link) implements Readiness {
+    /** Registers one link's channel with a receiver's selector, {@code attachment} (the link, or its reader) as the key's. */
+    record Watch(Selector selector, Object attachment) implements Readiness {
         @Override
         public boolean watch(Object channel) {
             try {
-                ((SelectableChannel) channel).register(selector, SelectionKey.OP_READ, link);
+                ((SelectableChannel) channel).register(selector, SelectionKey.OP_READ, attachment);
                 return true;
             } catch (IOException e) {
                 return false;

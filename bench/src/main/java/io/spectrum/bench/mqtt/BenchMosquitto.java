@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * per-client queue, every other setting Mosquitto's default, so its Receive Maximum is 20), and can
  * kill (SIGKILL: no goodbye to its clients) and start again on the same port.
  */
-final class BenchMosquitto implements AutoCloseable {
+public final class BenchMosquitto implements AutoCloseable {
     private final String executable;
     private final Path dir;
     private final int port;
@@ -24,7 +24,7 @@ final class BenchMosquitto implements AutoCloseable {
         this.port = port;
     }
 
-    static BenchMosquitto start(String executable) throws Exception {
+    public static BenchMosquitto start(String executable) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -37,12 +37,12 @@ final class BenchMosquitto implements AutoCloseable {
         return m;
     }
 
-    String url() {
+    public String url() {
         return "mqtt://127.0.0.1:" + port;
     }
 
     /** The broker's process id (for its CPU time), or -1 while it is down. */
-    long pid() {
+    public long pid() {
         return process != null && process.isAlive() ? process.pid() : -1;
     }
 

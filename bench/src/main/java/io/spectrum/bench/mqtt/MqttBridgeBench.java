@@ -168,7 +168,7 @@ public final class MqttBridgeBench {
     }
 
     /** {@code n} vertices /bench/v&lt;i&gt;, each written at {@code hz} with the write's nanoTime, a slice every ms. */
-    static final class Paced implements BoardProgram {
+    public static final class Paced implements BoardProgram {
         private final NodePath[] paths;
         private final long periodNanos;
         private final byte[] buf = new byte[32];
@@ -176,7 +176,7 @@ public final class MqttBridgeBench {
         private long start;
         private long written;
 
-        Paced(int n, int hz) {
+        public Paced(int n, int hz) {
             paths = new NodePath[n];
             for (int i = 0; i < n; i++) {
                 paths[i] = NodePath.of("/bench/v" + i);
