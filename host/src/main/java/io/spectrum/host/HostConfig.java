@@ -177,7 +177,7 @@ public final class HostConfig {
         return receiveBuffer;
     }
 
-    /** The client listener's peer table (distinct client addresses, half of it per source IP); 0: the link's default, 16. */
+    /** The client listener's peer table (distinct client addresses, half of it per source IP); 0: the default, 64. */
     public int clientPeers() {
         return clientPeers;
     }

@@ -14,8 +14,8 @@ import io.spectrum.link.udp.UdpLinkConfig;
  *       refuses at write time any value that would not fit one frame of the smallest attached link.</li>
  *   <li>{@code receiveBufferBytes}: the UDP SO_RCVBUF request ({@code --rcvbuf}); default 4 MiB,
  *       0 keeps the OS default. The OS may grant less ({@link LinkNotices} warns).</li>
- *   <li>{@code listenPeers}: how many peers a UDP listener holds at once (default 64; one address
- *       holds at most half, loopback included: docs/links.md, "Floods do not starve the running").</li>
+ *   <li>{@code peers}: how many peers a UDP listener holds at once (default 64; one address holds
+ *       at most half, loopback included: docs/links.md, "Floods do not starve the running").</li>
  *   <li>{@code dtls}: the node's DTLS credentials ({@code --dtls-key}/{@code --dtls-ca} or
  *       {@code --dtls-keys}); null (the default) keeps UDP plain. With them, the UDP links this
  *       settings object opens are DTLS links, never both.</li>
@@ -26,21 +26,11 @@ public final class LinkSettings {
     long timeoutMillis = LinkSpec.DEFAULT_TIMEOUT_MILLIS;
     int frameBytes;
     int receiveBufferBytes = UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
-    int listenPeers = DEFAULT_LISTEN_PEERS;
     DtlsCredentials dtls;
     int peers;
 
     /** Peers a UDP listener holds by default: a host's clients, all on one machine in the common case. */
     public static final int DEFAULT_LISTEN_PEERS = 64;
-
-    /** How many peers a UDP listener holds at once. */
-    public LinkSettings listenPeers(int peers) {
-        if (peers < 1) {
-            throw new IllegalArgumentException("a listener holds at least one peer, was " + peers);
-        }
-        listenPeers = peers;
-        return this;
-    }
 
     public LinkSettings pingMillis(long ms) {
         pingMillis = ms;
@@ -72,7 +62,7 @@ public final class LinkSettings {
 
     /**
      * The peer table of a UDP listener opened with these settings (its distinct senders; one source
-     * address may hold half of it); 0 = the link's default (16).
+     * address may hold half of it); 0 = {@link #DEFAULT_LISTEN_PEERS}.
      */
     public LinkSettings peers(int n) {
         if (n < 0) {

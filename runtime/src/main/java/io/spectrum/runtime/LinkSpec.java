@@ -26,7 +26,7 @@ public final class LinkSpec {
     }
 
     public static Link udpListen(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
-        UdpLinkConfig c = udpConfig(s).peerCapacity(s.listenPeers);
+        UdpLinkConfig c = udpConfig(s).peerCapacity(s.peers > 0 ? s.peers : LinkSettings.DEFAULT_LISTEN_PEERS);
         return s.dtls != null ? DtlsLink.listen(id, UdpLink.parseHostPort(hostPort), c, s.dtls, clock)
                 : UdpLink.listen(id, UdpLink.parseHostPort(hostPort), c, clock);
     }
@@ -109,9 +109,6 @@ public final class LinkSpec {
                 .receiveBufferBytes(s.receiveBufferBytes);
         if (s.frameBytes > 0) {
             c.maxFrame(Math.min(s.frameBytes, UdpLinkConfig.MAX_DATAGRAM));
-        }
-        if (s.peers > 0) {
-            c.peerCapacity(s.peers);
         }
         return c;
     }
