@@ -74,7 +74,8 @@ class StaleAndPurgeTest {
         board.close(); // the board goes away: the host's link to it falls silent, the host's liveness says down
         Watch.Seen stale = w.await(s -> s.topic().equals(COUNTER) && s.stale(), "the counter republished stale");
         assertEquals("true", stale.props().get("stale"), "the MQTT 5 user property says stale too: " + stale);
-        assertTrue(stale.payload().contains("\"reason\":\"" + PeerSide.STALE_AT_NODE + "\""), stale.payload());
+        // the stamp's own reason (the host's liveness found the board's link down), as the bridge publishes it
+        assertTrue(stale.payload().contains("\"reason\":\"" + io.spectrum.wire.StaleReason.PUBLISHER_GONE + "\""), stale.payload());
         Watch.Seen down = w.await(s -> s.topic().equals(BOARD_ONLINE) && s.payload().equals("false"), "board1 unavailable");
         assertTrue(down.retained() || seen.indexOf(down) > 0, down.toString());
         assertEquals("true", last(seen, "spectrum/lab/$online").payload(), "the bridge itself stays available");
