@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
                         + "with the current value. Stops on Ctrl-C, or after --count values or --duration seconds.",
                 "",
                 "A subscription to a vertex delivers it and every vertex below; each line names the vertex that was written. "
-                        + "'/board1/#' (MQTT style) says so explicitly; '#' only as the last segment, '+' is not supported.",
+                        + "It starts with every value retained below (a vertex without a value is not shown until it gets one), "
+                        + "whoever else listens. '/board1/#' (MQTT style) says so explicitly; '#' only as the last segment, '+' is not "
+                        + "supported.",
                 "",
                 "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter",
                 "         spectrum sub --peer 127.0.0.1:7700 '/board1/#'",

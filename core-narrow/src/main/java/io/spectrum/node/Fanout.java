@@ -107,11 +107,48 @@ final class Fanout {
         }
     }
 
-    /** The durability latch: one delivery of the vertex's value to a newly admitted edge that asked. */
+    /**
+     * The durability latch: one delivery of the vertex's value to a newly admitted edge that asked.
+     * An edge that also asked for the path in its stamp ({@link SlotTable#STAMP_PATH}) gets every
+     * retained value of the subtree, its own first, then each descendant's in tree order as its own
+     * delivery naming the child (docs/extensions.md, "Subtree replay"): what it sees first does not
+     * depend on who else listens. A vertex without a value is skipped (nothing is invented), a
+     * {@code $} subtree is skipped. Bounded by the vertex table and by the holder's delivery share:
+     * the walk stops at the first delivery the share refuses (dropped and counted like any other).
+     * Allocation-free (the walk follows the table's child and sibling links).
+     */
     void latch(int s, int v) {
-        if ((st.word(s) & DeliveryPolicy.DURABILITY_REQUEST) != 0 && vt.valLen(v) >= 0) {
-            deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v),
-                    vt.isStale(v), false);
+        final int word = st.word(s);
+        if ((word & DeliveryPolicy.DURABILITY_REQUEST) == 0) {
+            return;
+        }
+        if (vt.valLen(v) >= 0 && !deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v),
+                vt.isStale(v), false)) {
+            return;
+        }
+        if ((word & SlotTable.STAMP_PATH) == 0) {
+            return;
+        }
+        int c = vt.firstChild(v);
+        while (c != VertexTable.NONE) {
+            if (st.word(s) != word) {
+                return; // the slot went (a one_shot's first delivery) or changed: the replay ends
+            }
+            if (!vt.isReserved(c)) {
+                if (vt.valLen(c) >= 0 && !deliver(s, c, values.memory(), vt.valOff(c), vt.valLen(c), vt.seq(c),
+                        vt.isStale(c), false)) {
+                    return; // over the holder's share: the rest is not sent now
+                }
+                int f = vt.firstChild(c);
+                if (f != VertexTable.NONE) {
+                    c = f;
+                    continue;
+                }
+            }
+            while (c != v && vt.nextSibling(c) == VertexTable.NONE) {
+                c = vt.parent(c);
+            }
+            c = c == v ? VertexTable.NONE : vt.nextSibling(c);
         }
     }
 

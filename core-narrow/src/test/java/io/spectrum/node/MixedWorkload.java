@@ -14,7 +14,7 @@ import io.spectrum.wire.WireError;
  * list read, :children[] read, composed READ of /sensor), plus ticks. Used by the allocation test and the Epsilon run.
  */
 final class MixedWorkload {
-    static final int OPS_PER_ROUND = 23;
+    static final int OPS_PER_ROUND = 25;
 
     final ManualClock clock = new ManualClock(0);
     final NarrowNode node;
@@ -38,6 +38,9 @@ final class MixedWorkload {
     final byte[] tokenAppend;
     final byte[] tokenClear;
     final byte[] forgedClear;
+    /** A durable subtree append on /sensor that asked for the path: its latch replays the subtree; then its clear. */
+    final byte[] subtreeAppend;
+    final byte[] subtreeClear;
     /** A remote subscription at peer 5, which never answers: each verify re-sends its append. */
     final int unanswered;
     long delivered;
@@ -67,6 +70,18 @@ final class MixedWorkload {
         link.inject(6, Frames.fwd(1, sensor.tlv(), Frames.subsField(-1, 1, -1), tree,
                 Frames.subscriber("/client/tree", 0, false, 3)));
         node.poll();
+        byte[] subtreeEp = NodePath.of("/client/subtree").tlv();
+        subtreeAppend = Frames.fwd(1, sensor.tlv(), Frames.subsField(-1, 1, -1), subtreeEp,
+                Frames.subscriber("/client/subtree", 0x0020, true, 3));
+        link.inject(3, subtreeAppend);
+        node.poll();
+        int subtreePos = node.vt.slotCount(node.vt.find(sensor.tlv(), 4, sensor.bodyLength())) - 1;
+        subtreeClear = Frames.fwd(1, sensor.tlv(), Frames.subsField(subtreePos, 1, -1), subtreeEp, Frames.hex("09000000"));
+        link.inject(3, subtreeClear);
+        node.poll();
+        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+            throw new IllegalStateException("subtree clear refused");
+        }
         byte[] ep = NodePath.of("/client/ep").tlv();
         remoteRead = Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP);
         remoteWrite = Frames.fwd(1, temp.tlv(), null, Frames.REPLY_EP, Frames.value(99, 4));
@@ -166,6 +181,8 @@ final class MixedWorkload {
             link.inject(4, tokenAppend, 0, tokenAppend.length); // 19 a token holder appends
             link.inject(4, forgedClear, 0, forgedClear.length); // 20 a forged clear: the challenge
             link.inject(4, tokenClear, 0, tokenClear.length); // 21 the holder clears
+            link.inject(3, subtreeAppend, 0, subtreeAppend.length); // 24 a durable subtree append: the subtree's replay
+            link.inject(3, subtreeClear, 0, subtreeClear.length); // 25 and its clear
             sum += node.poll();
             sum += node.remote().verify(link, 5); // 22 a slot check: the unanswered append again
             sum += node.sequence(temp); // 14

@@ -257,6 +257,72 @@ class TopicTest extends NodeHarness {
                 hex(plain.frame), "byte for byte a v1 delivery");
     }
 
+    /** The deliveries in {@code out} addressed to {@code ep}: "PATH-of-the-stamp=value-hex" (the stamp's path, or "-"). */
+    private static List<String> replayed(List<byte[]> out, byte[] ep) {
+        List<String> r = new ArrayList<>();
+        String pathKey = "0200040070617468"; // NAME "path"
+        for (byte[] f : out) {
+            Frames.Reply d = Frames.parse(f);
+            if (d.op != 1 || !java.util.Arrays.equals(ep, d.bytes(d.dst))) {
+                continue;
+            }
+            String st = d.trailing == TlvIndex.NONE ? "" : hex(d.bytes(d.trailing));
+            int at = st.indexOf(pathKey);
+            String path = "-";
+            if (at >= 0) {
+                byte[] tail = new byte[(st.length() - at - pathKey.length()) / 2];
+                for (int i = 0; i < tail.length; i++) {
+                    tail[i] = (byte) Integer.parseInt(st.substring(at + pathKey.length() + 2 * i, at + pathKey.length() + 2 * i + 2), 16);
+                }
+                int len = (tail[2] & 0xFF) | (tail[3] & 0xFF) << 8; // PATH: 06 00 LL LL, then the body
+                path = NodePath.ofBody(tail, 4, len).toString();
+            }
+            r.add(path + "=" + hex(d.payloadBytes()));
+        }
+        return r;
+    }
+
+    @Test
+    void durableSubtreeReplay_sendsEveryRetainedChildNamingIt_whoeverElseListens_onlyToSubscribersThatAskedThePath() {
+        NodePath shed = NodePath.of("/shed");
+        node.write(NodePath.of("/shed/led"), Frames.value(1, 1), 0, 5);
+        node.write(NodePath.of("/shed/name"), Frames.value(2, 1), 0, 5);
+        node.write(NodePath.of("/shed/relay/coil"), Frames.value(4, 1), 0, 5);
+        node.write(NodePath.of("/shed/relay"), Frames.value(3, 1), 0, 5);
+        node.write(NodePath.of("/shed/empty"), Frames.value(9, 1), 0, 5);
+        node.clear(NodePath.of("/shed/empty"), false); // exists, holds no value: nothing is invented for it
+        final int durable = io.spectrum.wire.DeliveryPolicy.DURABILITY_REQUEST;
+        List<String> all = List.of("/shed/led=0100010001", "/shed/name=0100010002", "/shed/relay/coil=0100010004",
+                "/shed/relay=0100010003"); // sorted as strings
+        for (String who : List.of("first", "second", "third")) { // alone, then with others already holding /shed
+            byte[] ep = NodePath.of("/client/" + who).tlv();
+            List<byte[]> out = exchange(PEER, Frames.fwd(1, shed.tlv(), Frames.subsField(-1, 1, -1), ep,
+                    Frames.subscriber("/client/" + who, durable, true, 3)));
+            List<String> got = replayed(out, ep);
+            List<String> sorted = new ArrayList<>(got);
+            sorted.sort(null); // siblings come in the core's child order
+            assertEquals(all, sorted, who + ": every retained value of the subtree, each naming its child");
+            assertTrue(got.indexOf("/shed/relay=0100010003") < got.indexOf("/shed/relay/coil=0100010004"), "a vertex before its descendants");
+        }
+        byte[] stampEp = NodePath.of("/client/stamp").tlv();
+        List<byte[]> out = exchange(PEER, Frames.fwd(1, shed.tlv(), Frames.subsField(-1, 1, -1), stampEp,
+                Frames.subscriber("/client/stamp", durable, true, 1)));
+        assertEquals(List.of(), replayed(out, stampEp), "spectrum.topic 1 (no path asked): its own vertex only, as before");
+        byte[] plainEp = NodePath.of("/client/plain").tlv();
+        out = exchange(PEER, Frames.fwd(1, NodePath.of("/shed/relay").tlv(), Frames.subsField(-1, 1, -1), plainEp,
+                Frames.subscriber("/client/plain", durable, true, 0)));
+        assertEquals(List.of("-=0100010003"), replayed(out, plainEp), "a plain v1 subscriber: its own vertex's value only");
+        byte[] relayEp = NodePath.of("/client/relay").tlv();
+        out = exchange(PEER, Frames.fwd(1, NodePath.of("/shed/relay").tlv(), Frames.subsField(-1, 1, -1), relayEp,
+                Frames.subscriber("/client/relay", durable, true, 3)));
+        assertEquals(List.of("/shed/relay=0100010003", "/shed/relay/coil=0100010004"), replayed(out, relayEp),
+                "its own value first, then the descendants'");
+        byte[] liveEp = NodePath.of("/client/live").tlv();
+        out = exchange(PEER, Frames.fwd(1, shed.tlv(), Frames.subsField(-1, 1, -1), liveEp,
+                Frames.subscriber("/client/live", 0, false, 3)));
+        assertEquals(List.of(), replayed(out, liveEp), "no durability bit: no replay");
+    }
+
     @Test
     void staleMarkAndPurge_areDeliveredAtOnce_toStampedSubscribersAndCallbacks_plainV1SeesNothing() {
         local(0); // an in-process callback: it takes the stamp with every value

@@ -389,18 +389,58 @@ public final class WideNode implements ServingNode {
         }
     }
 
-    void deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+    /**
+     * The durability latch of a newly admitted edge that asked: its vertex's retained value, and, for
+     * an edge that asked for the path in its stamp ({@link FwdStore#STAMP_PATH}), every retained value
+     * of the subtree after it, each as its own delivery naming the child, in tree order
+     * (docs/extensions.md, "Subtree replay"; the rule NarrowNode's latch follows too). A vertex without
+     * a value is skipped, a {@code $} subtree too; the walk stops when the edge goes (a one_shot) or
+     * the holder's delivery share refuses (a mode edge queues as it does for any value).
+     */
+    void latch(Edge e, Vertex v) {
+        if ((e.word & DeliveryPolicy.DURABILITY_REQUEST) == 0) {
+            return;
+        }
+        if (v.hasValue() && !deliver(e, v, v.value, v.valLen, v.seq, v.stale, false)) {
+            return;
+        }
+        if ((e.flags & FwdStore.STAMP_PATH) == 0) {
+            return;
+        }
+        Vertex c = v.childCount > 0 ? v.children[0] : null;
+        while (c != null) {
+            if (!e.open || !e.delivering()) {
+                return;
+            }
+            if (!c.reserved) {
+                if (c.hasValue() && !deliver(e, c, c.value, c.valLen, c.seq, c.stale, false)) {
+                    return;
+                }
+                if (c.childCount > 0) {
+                    c = c.children[0];
+                    continue;
+                }
+            }
+            while (c != v && c.childIndex + 1 >= c.parent.childCount) {
+                c = c.parent;
+            }
+            c = c == v ? null : c.parent.children[c.childIndex + 1];
+        }
+    }
+
+    /** Delivers to edge e; false when a routed delivery was over the holder's share (dropped, counted). */
+    boolean deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
         final byte[] reason = stale ? v.staleReason : null;
         if (e.mode != null) {
             offer(e, v, vb, vl, seq, stale, reason, deleted);
-            return;
+            return true;
         }
         if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
             final WidePeer h = e.holder;
             if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
                     reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
                 markDirty(e); // dropped and counted (a one_shot edge stays): the current value follows
-                return;
+                return false;
             }
             if (v == e.vertex && v.childCount == 0) {
                 e.dirty = false; // its own (childless) vertex's latest value got through
@@ -415,6 +455,7 @@ public final class WideNode implements ServingNode {
         if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
             remove(e); // a one_shot edge goes after its first delivery
         }
+        return true;
     }
 
     // ------------------------------------------------------------------ delivery modes (docs/extensions.md)
@@ -645,9 +686,7 @@ public final class WideNode implements ServingNode {
         }
         if (e.delivering()) {
             adjust(v, 1);
-            if ((word & DeliveryPolicy.DURABILITY_REQUEST) != 0 && v.hasValue()) {
-                deliver(e, v, v.value, v.valLen, v.seq, v.stale, false); // the durability latch
-            }
+            latch(e, v); // the durability latch
         }
         return e;
     }

@@ -320,9 +320,7 @@ final class WideStore implements FwdStore {
     public void latch(int s, int v) {
         Edge e = e(s);
         Vertex x = v(v);
-        if ((e.word & DeliveryPolicy.DURABILITY_REQUEST) != 0 && x.hasValue()) {
-            node.deliver(e, x, x.value, x.valLen, x.seq, x.stale, false);
-        }
+        node.latch(e, x);
     }
 
     @Override

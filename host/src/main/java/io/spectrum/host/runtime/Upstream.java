@@ -6,6 +6,7 @@ import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexPath;
 import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.StaleReason;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -205,6 +206,7 @@ final class Upstream implements ActivityListener {
                 client.forget(e.handle);
                 e.handle = -1;
                 e.since = now;
+                notFollowed(e);
                 return true;
             }
             if (now - e.since > RETRY_REFUSED_NANOS) {
@@ -231,7 +233,19 @@ final class Upstream implements ActivityListener {
             }
             e.handle = -1;
         }
+        notFollowed(e);
         declarations.unwatch(e.local);
+    }
+
+    /**
+     * The host's copy at the edge's vertex is current only while the edge feeds it (docs/host.md,
+     * "Freshness"): once it does not, the copy is marked stale with the reason {@code not followed},
+     * so a later subscriber's replay says so, and the next value the edge brings (the board's
+     * current one, by the append's durability latch) clears the mark. A vertex without a value
+     * answers PATH_NOT_FOUND and is left alone.
+     */
+    private void notFollowed(Edge e) {
+        node.markStale(NodePath.of(e.local), StaleReason.NOT_FOLLOWED);
     }
 
     /** The board refused the edge feeding {@code local} with this code, or 0. */
