@@ -30,39 +30,6 @@ public final class StaleReason {
      * @return the bytes written, 0..{@link #MAX_BYTES}
      */
     public static int encode(CharSequence s, byte[] out, int off) {
-        int p = off;
-        final int end = off + MAX_BYTES;
-        final int n = s.length();
-        for (int i = 0; i < n; i++) {
-            int cp = s.charAt(i);
-            int step = 1;
-            if (Character.isHighSurrogate((char) cp) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                cp = Character.toCodePoint((char) cp, s.charAt(i + 1));
-                step = 2;
-            } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-                cp = 0xFFFD;
-            }
-            int w = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-            if (p + w > end) {
-                break;
-            }
-            if (w == 1) {
-                out[p++] = (byte) cp;
-            } else if (w == 2) {
-                out[p++] = (byte) (0xC0 | cp >>> 6);
-                out[p++] = (byte) (0x80 | (cp & 0x3F));
-            } else if (w == 3) {
-                out[p++] = (byte) (0xE0 | cp >>> 12);
-                out[p++] = (byte) (0x80 | (cp >>> 6 & 0x3F));
-                out[p++] = (byte) (0x80 | (cp & 0x3F));
-            } else {
-                out[p++] = (byte) (0xF0 | cp >>> 18);
-                out[p++] = (byte) (0x80 | (cp >>> 12 & 0x3F));
-                out[p++] = (byte) (0x80 | (cp >>> 6 & 0x3F));
-                out[p++] = (byte) (0x80 | (cp & 0x3F));
-            }
-            i += step - 1;
-        }
-        return p - off;
+        return Utf8.encode(s, out, off, MAX_BYTES);
     }
 }

@@ -76,20 +76,39 @@ public final class Utf8 {
 
     /** Encodes {@code s} into {@code out} at {@code off}; returns the bytes written. */
     public static int encode(CharSequence s, byte[] out, int off) {
+        return encode(s, out, off, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Encodes {@code s} into {@code out} at {@code off}, at most {@code max} bytes: cut before the
+     * first character that would not fit (never inside one). An unpaired surrogate is written as
+     * U+FFFD. Allocation-free.
+     *
+     * @return the bytes written
+     */
+    public static int encode(CharSequence s, byte[] out, int off, int max) {
         int p = off;
-        for (int i = 0; i < s.length(); i++) {
+        final long end = (long) off + max;
+        final int n = s.length();
+        for (int i = 0; i < n; i++) {
             int cp = s.charAt(i);
-            if (Character.isHighSurrogate((char) cp) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                cp = Character.toCodePoint((char) cp, s.charAt(++i));
+            int step = 1;
+            if (Character.isHighSurrogate((char) cp) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                cp = Character.toCodePoint((char) cp, s.charAt(i + 1));
+                step = 2;
             } else if (cp >= 0xD800 && cp <= 0xDFFF) {
                 cp = 0xFFFD;
             }
-            if (cp < 0x80) {
+            int w = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (p + w > end) {
+                break;
+            }
+            if (w == 1) {
                 out[p++] = (byte) cp;
-            } else if (cp < 0x800) {
+            } else if (w == 2) {
                 out[p++] = (byte) (0xC0 | cp >>> 6);
                 out[p++] = (byte) (0x80 | (cp & 0x3F));
-            } else if (cp < 0x10000) {
+            } else if (w == 3) {
                 out[p++] = (byte) (0xE0 | cp >>> 12);
                 out[p++] = (byte) (0x80 | (cp >>> 6 & 0x3F));
                 out[p++] = (byte) (0x80 | (cp & 0x3F));
@@ -99,6 +118,7 @@ public final class Utf8 {
                 out[p++] = (byte) (0x80 | (cp >>> 6 & 0x3F));
                 out[p++] = (byte) (0x80 | (cp & 0x3F));
             }
+            i += step - 1;
         }
         return p - off;
     }
