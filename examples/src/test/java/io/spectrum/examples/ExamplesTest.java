@@ -1,6 +1,8 @@
 package io.spectrum.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.pi4j.io.gpio.digital.DigitalState;
 import com.pi4j.plugin.mock.provider.gpio.digital.MockDigitalInput;
@@ -63,6 +65,19 @@ class ExamplesTest {
             assertEquals(DigitalState.LOW, relay.state());
             assertEquals(WireError.SCHEMA_TYPE_MISMATCH, b.write("/thermostat/setpoint", 9000), "above 85 °C: refused");
             assertEquals(2300, b.raw("/thermostat/setpoint"));
+
+            // a sensor that cannot be read: the last value stays, marked stale with why; the relay stays put
+            io.spectrum.node.api.NodePath t = io.spectrum.node.api.NodePath.of("/thermostat/temp");
+            temperature("garbage");
+            b.step(14000);
+            assertEquals(2360, b.raw("/thermostat/temp"));
+            assertTrue(b.node.isStale(t), "a failed read marks the temperature stale");
+            assertEquals("w1 28-0000075a3c1f: temperature: not a number: \"garbage\"", b.node.staleReason(t));
+            assertEquals(DigitalState.LOW, relay.state(), "a loose wire does not switch the heater");
+            temperature("20000"); // it reads again: fresh, and the control runs
+            b.step(16000);
+            assertFalse(b.node.isStale(t));
+            assertEquals(DigitalState.HIGH, relay.state());
         }
     }
 

@@ -34,6 +34,9 @@ public final class Thermostat implements BoardApp {
     private AppVertex heating;
     private boolean on;
     private boolean haveTemp;
+    private String sensorName;
+    /** Why the last read failed; null while the sensor reads. */
+    private String failing;
 
     @Override
     public void start(BoardContext board) {
@@ -42,6 +45,7 @@ public final class Thermostat implements BoardApp {
             throw new IllegalArgumentException("settings.sensor is required: the DS18B20's id (ls /sys/bus/w1/devices)");
         }
         sensor = new W1Sensor(board.sys(), id);
+        sensorName = "w1 " + id;
         int pin = Integer.parseInt(board.setting("relay", "17"));
         activeLow = Boolean.parseBoolean(board.setting("active-low", "false"));
         long period = Long.parseLong(board.setting("period", "2000"));
@@ -67,13 +71,26 @@ public final class Thermostat implements BoardApp {
         measure();
     }
 
-    /** Reads the sensor (a failed read keeps the last state: a loose wire must not switch the heater). */
+    /**
+     * Reads the sensor. A failed read keeps the relay as it is (a loose wire must not switch the
+     * heater) and marks the temperature stale with the reason, so every reader sees it is not current;
+     * the next good read clears the mark. The log says each change once, not every period.
+     */
     private void measure() {
         try {
             temp.publishUnit(sensor.celsius());
             haveTemp = true;
+            if (failing != null) {
+                System.err.println("thermostat: " + sensorName + " reads again");
+                failing = null;
+            }
         } catch (java.io.IOException e) {
-            System.err.println("thermostat: " + e.getMessage());
+            String why = sensorName + ": " + e.getMessage();
+            if (!why.equals(failing)) {
+                System.err.println("thermostat: " + why);
+                failing = why;
+            }
+            temp.markStale(why);
             return;
         }
         control();
