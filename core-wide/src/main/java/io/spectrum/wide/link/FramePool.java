@@ -13,6 +13,8 @@ final class FramePool implements BoundedResource {
     private final String name;
     private final SpscArrayQueue<Frame> free;
     private final int capacity;
+    /** The bytes each frame was made with: what a frame holds again when it comes back. */
+    private final int frameBytes;
     private volatile int peak;
     private volatile long refusals;
     private volatile boolean released;
@@ -20,6 +22,7 @@ final class FramePool implements BoundedResource {
     FramePool(String name, int frames, int frameBytes) {
         this.name = name;
         this.capacity = frames;
+        this.frameBytes = frameBytes;
         this.free = new SpscArrayQueue<>(Math.max(2, frames));
         for (int i = 0; i < frames; i++) {
             free.offer(new Frame(frameBytes));
@@ -40,9 +43,34 @@ final class FramePool implements BoundedResource {
         return f;
     }
 
-    /** Gives a frame back. Giver thread only. */
+    /**
+     * The largest buffer a free frame keeps: a frame that grew up to it (the common frames: values,
+     * listings, declarations) keeps its buffer, so steady traffic allocates nothing; one that grew
+     * past it (a 64 KiB datagram, once) comes back at the pool's size. So a pool never holds more
+     * than frames × this, whatever a peer sent (8,192 inbound frames: 32 MiB, not 512 MiB).
+     */
+    static final int KEEP_BYTES = 4096;
+
+    /** Gives a frame back (a frame grown past {@link #KEEP_BYTES} back at the pool's size). Giver thread only. */
     void give(Frame f) {
+        if (f.buf.length > Math.max(frameBytes, KEEP_BYTES)) {
+            f.buf = new byte[frameBytes];
+        }
         free.offer(f);
+    }
+
+    /** The bytes the free frames hold now. Tests only, with neither thread using the pool. */
+    long freeBytes() {
+        long n = 0;
+        for (int i = free.size(); i > 0; i--) {
+            Frame f = free.relaxedPoll();
+            if (f == null) {
+                break;
+            }
+            n += f.buf.length;
+            free.offer(f);
+        }
+        return n;
     }
 
     /** Frames in the pool now. */
