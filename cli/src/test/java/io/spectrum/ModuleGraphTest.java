@@ -105,7 +105,8 @@ class ModuleGraphTest {
     static final ArchRule runtime_depends_on_cores_links_and_agrona = classes()
             .that().resideInAPackage("io.spectrum.runtime..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
-                    with("io.spectrum.runtime..", LINKS, "io.spectrum.wide..", "java..", "org.agrona..", "org.jctools..", ""));
+                    with("io.spectrum.runtime..", LINKS, "io.spectrum.wide..", "java..", "org.agrona..", "org.jctools..",
+                            "org.snakeyaml..", ""));
 
     @ArchTest
     static final ArchRule client_depends_on_core_narrow_links_and_runtime = classes()

@@ -1,9 +1,5 @@
 package io.spectrum.host;
 
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -19,7 +15,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Reads a host file ({@code spectrum host --config FILE}; YAML, every key in docs/host.md, "The host
@@ -58,21 +53,8 @@ public final class HostFile {
 
     /** @param base the directory relative paths in the file (keys, grants, bus socket) resolve against */
     public static HostConfig parse(String name, String text, Path base, HostConfig.Builder b) throws HostFileError {
-        Node root;
-        try {
-            LoadSettings settings = LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(false)
-                    .setMaxAliasesForCollections(10).build();
-            Optional<Node> n = new Compose(settings).composeString(text);
-            if (n.isEmpty()) {
-                throw new HostFileError(name, 1, "", "the file is empty (docs/host.md, \"The host file\", shows one)");
-            }
-            root = n.get();
-        } catch (MarkedYamlEngineException e) {
-            int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
-            throw new HostFileError(name, line, "", "not valid YAML: " + e.getProblem());
-        } catch (YamlEngineException e) {
-            throw new HostFileError(name, 0, "", "not valid YAML: " + e.getMessage().replace('\n', ' '));
-        }
+        Node root = io.spectrum.runtime.YamlFile.compose(name, text,
+                "the file is empty (docs/host.md, \"The host file\", shows one)", (line, why) -> new HostFileError(name, line, "", why));
         Keys top = new Keys(name, "", root, KEYS);
         Object v;
         if ((v = top.text("name")) != null) {
@@ -244,25 +226,7 @@ public final class HostFile {
         /** A list of plain values, or one value as a list of one. */
         List<String> texts(String key) throws HostFileError {
             NodeTuple t = entries.get(key);
-            List<String> out = new ArrayList<>();
-            if (t == null) {
-                return out;
-            }
-            Node v = t.getValueNode();
-            if (v instanceof ScalarNode s) {
-                out.add(s.getValue());
-                return out;
-            }
-            if (!(v instanceof SequenceNode seq)) {
-                throw error(key, "must be a value or a list of values");
-            }
-            for (Node n : seq.getValue()) {
-                if (!(n instanceof ScalarNode s)) {
-                    throw error(key, "every item must be a single value");
-                }
-                out.add(s.getValue());
-            }
-            return out;
+            return io.spectrum.runtime.YamlFile.texts(t == null ? null : t.getValueNode(), key, this::error);
         }
 
         List<Keys> list(String key, List<String> itemKeys) throws HostFileError {

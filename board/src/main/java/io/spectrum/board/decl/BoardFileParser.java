@@ -17,10 +17,6 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.AccessMask;
 import io.spectrum.wire.TlvType;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Node;
 
 import java.io.IOException;
@@ -32,7 +28,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -70,21 +65,8 @@ public final class BoardFileParser {
 
     /** @param base the directory relative paths in the file resolve against */
     public BoardFile parse(String name, String text, Path base) throws BoardFileError {
-        Node root;
-        try {
-            LoadSettings settings = LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(false)
-                    .setMaxAliasesForCollections(10).build();
-            Optional<Node> n = new Compose(settings).composeString(text);
-            if (n.isEmpty()) {
-                throw new BoardFileError(name, 1, "", "the file is empty (docs/board.md shows one)");
-            }
-            root = n.get();
-        } catch (MarkedYamlEngineException e) {
-            int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
-            throw new BoardFileError(name, line, "", "not valid YAML: " + e.getProblem());
-        } catch (YamlEngineException e) {
-            throw new BoardFileError(name, 0, "", "not valid YAML: " + e.getMessage().replace('\n', ' '));
-        }
+        Node root = io.spectrum.runtime.YamlFile.compose(name, text, "the file is empty (docs/board.md shows one)",
+                (line, why) -> new BoardFileError(name, line, "", why));
         Spec top = Spec.root(name, root);
         String boardName = top.text("name", null);
         if (boardName != null && boardName.getBytes(StandardCharsets.UTF_8).length > 64) {

@@ -212,25 +212,7 @@ final class Spec {
 
     /** A list of plain values, or one value as a list of one. */
     List<String> strings(String key) throws BoardFileError {
-        Node v = value(key);
-        List<String> out = new ArrayList<>();
-        if (v == null) {
-            return out;
-        }
-        if (v instanceof ScalarNode s) {
-            out.add(s.getValue());
-            return out;
-        }
-        if (!(v instanceof SequenceNode seq)) {
-            throw error(key, "must be a value or a list of values");
-        }
-        for (Node n : seq.getValue()) {
-            if (!(n instanceof ScalarNode s)) {
-                throw error(key, "every item must be a single value");
-            }
-            out.add(s.getValue());
-        }
-        return out;
+        return io.spectrum.runtime.YamlFile.texts(value(key), key, this::error);
     }
 
     /** A mapping of plain keys to plain values (app settings). */
