@@ -122,34 +122,13 @@ final class Fanout {
         if ((word & DeliveryPolicy.DURABILITY_REQUEST) == 0) {
             return;
         }
-        if (vt.valLen(v) >= 0 && !deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v),
-                vt.isStale(v), false)) {
-            return;
-        }
         if ((word & SlotTable.STAMP_PATH) == 0) {
+            if (vt.valLen(v) >= 0) {
+                deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v), vt.isStale(v), false);
+            }
             return;
         }
-        int c = vt.firstChild(v);
-        while (c != VertexTable.NONE) {
-            if (st.word(s) != word) {
-                return; // the slot went (a one_shot's first delivery) or changed: the replay ends
-            }
-            if (!vt.isReserved(c)) {
-                if (vt.valLen(c) >= 0 && !deliver(s, c, values.memory(), vt.valOff(c), vt.valLen(c), vt.seq(c),
-                        vt.isStale(c), false)) {
-                    return; // over the holder's share: the rest is not sent now
-                }
-                int f = vt.firstChild(c);
-                if (f != VertexTable.NONE) {
-                    c = f;
-                    continue;
-                }
-            }
-            while (c != v && vt.nextSibling(c) == VertexTable.NONE) {
-                c = vt.parent(c);
-            }
-            c = c == v ? VertexTable.NONE : vt.nextSibling(c);
-        }
+        deliverSubtree(s, v, true);
     }
 
     /**
@@ -219,21 +198,34 @@ final class Fanout {
 
     /** Resends slot s the current state of its vertex v (and v's subtree). False when a send was dropped. */
     private boolean resendTree(int s, int v) {
-        if (vt.firstChild(v) == VertexTable.NONE) {
-            return vt.valLen(v) >= 0
-                    ? deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v), vt.isStale(v), false)
-                    : deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), false, true);
+        if (vt.firstChild(v) == VertexTable.NONE && vt.valLen(v) < 0) { // cleared since: the delete notice
+            return deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), false, true);
         }
+        return deliverSubtree(s, v, false);
+    }
+
+    /**
+     * Delivers to slot s the value of v, then each value below it in tree order (pre-order over the
+     * table's child and sibling links, without a stack: allocation-free); a vertex without a value
+     * is skipped, and so is a {@code $} subtree when {@code skipReserved}. Stops when the slot goes
+     * or changes (a one_shot's first delivery): true. False when a delivery was dropped (the rest
+     * is not sent now). The one subtree walk of the durability latch and of the dirty-edge resend.
+     */
+    private boolean deliverSubtree(int s, int v, boolean skipReserved) {
+        final int word = st.word(s);
         int x = v;
-        while (true) { // pre-order over the subtree, without a stack: child, else sibling, else up
-            if (vt.valLen(x) >= 0 && !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.seq(x),
-                    vt.isStale(x), false)) {
-                return false;
+        while (true) {
+            final boolean enter = x == v || !skipReserved || !vt.isReserved(x);
+            if (enter) {
+                if (vt.valLen(x) >= 0 && !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.seq(x),
+                        vt.isStale(x), false)) {
+                    return false;
+                }
+                if (st.vertex(s) != v || st.word(s) != word) {
+                    return true;
+                }
             }
-            if (st.vertex(s) != v) {
-                return true; // a one_shot slot went with its first delivery
-            }
-            int c = vt.firstChild(x);
+            final int c = enter ? vt.firstChild(x) : VertexTable.NONE;
             if (c != VertexTable.NONE) {
                 x = c;
                 continue;

@@ -401,20 +401,31 @@ public final class WideNode implements ServingNode {
         if ((e.word & DeliveryPolicy.DURABILITY_REQUEST) == 0) {
             return;
         }
-        if (v.hasValue() && !deliver(e, v, v.value, v.valLen, v.seq, v.stale, false)) {
-            return;
-        }
         if ((e.flags & FwdStore.STAMP_PATH) == 0) {
+            if (v.hasValue()) {
+                deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
+            }
             return;
         }
-        Vertex c = v.childCount > 0 ? v.children[0] : null;
-        while (c != null) {
-            if (!e.open || !e.delivering()) {
-                return;
-            }
-            if (!c.reserved) {
+        deliverSubtree(e, v, true);
+    }
+
+    /**
+     * Delivers to e the value of v, then each value below it in tree order; a vertex without a value
+     * is skipped, and so is a {@code $} subtree when {@code skipReserved}. Stops when the edge goes or
+     * stops delivering (true), or at a delivery that was dropped (false; the rest is not sent now).
+     * The one subtree walk of the durability latch and of the dirty-edge resend.
+     */
+    private boolean deliverSubtree(Edge e, Vertex v, boolean skipReserved) {
+        Vertex c = v;
+        while (true) {
+            final boolean enter = c == v || !skipReserved || !c.reserved;
+            if (enter) {
                 if (c.hasValue() && !deliver(e, c, c.value, c.valLen, c.seq, c.stale, false)) {
-                    return;
+                    return false;
+                }
+                if (!e.open || !e.delivering()) {
+                    return true;
                 }
                 if (c.childCount > 0) {
                     c = c.children[0];
@@ -424,7 +435,10 @@ public final class WideNode implements ServingNode {
             while (c != v && c.childIndex + 1 >= c.parent.childCount) {
                 c = c.parent;
             }
-            c = c == v ? null : c.parent.children[c.childIndex + 1];
+            if (c == v) {
+                return true;
+            }
+            c = c.parent.children[c.childIndex + 1];
         }
     }
 
@@ -1003,20 +1017,11 @@ public final class WideNode implements ServingNode {
 
     /** Resends e the current state of v and of v's subtree; a dropped send marks it dirty again (and stops). */
     private void resendTree(Edge e, Vertex v) {
-        if (v == e.vertex && v.childCount == 0) {
-            if (v.hasValue()) {
-                deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
-            } else {
-                deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, false, true);
-            }
+        if (v.childCount == 0 && !v.hasValue()) { // cleared since: the delete notice
+            deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, false, true);
             return;
         }
-        if (v.hasValue()) {
-            deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
-        }
-        for (int c = 0; c < v.childCount && !e.dirty && e.open; c++) {
-            resendTree(e, v.children[c]);
-        }
+        deliverSubtree(e, v, false);
     }
 
     /**
