@@ -149,17 +149,13 @@ public interface Node extends PeerListener, AutoCloseable {
      * @return status: OK, PATH_INVALID (not a segment), PATH_IN_USE (name mounted), FLOW_BACKPRESSURE
      *     (mount table full), TRANSPORT_DOWN (link not attached)
      */
-    default int mount(String name, Link link, int peer) {
-        throw new UnsupportedOperationException("this node does not route");
-    }
+    int mount(String name, Link link, int peer);
 
     /**
      * Mounts a multi-peer listener link under {@code name}: each peer's frames grow src by
      * {@code /name/<peer>-<generation>}, and replies come back by that run. Status as {@link #mount}.
      */
-    default int mountListener(String name, Link link) {
-        throw new UnsupportedOperationException("this node does not route");
-    }
+    int mountListener(String name, Link link);
 
     /**
      * Answers {@code :children[]} of exactly {@code /name}, a single-peer mount, from this node's
@@ -168,14 +164,10 @@ public interface Node extends PeerListener, AutoCloseable {
      *
      * @return status: OK, or PATH_NOT_FOUND when no single-peer mount has that name
      */
-    default int listMountHere(String name) {
-        throw new UnsupportedOperationException("this node does not route");
-    }
+    int listMountHere(String name);
 
     /** Removes a mount (and a listener's peer routes): OK or PATH_NOT_FOUND. */
-    default int unmount(String name) {
-        throw new UnsupportedOperationException("this node does not route");
-    }
+    int unmount(String name);
 
     /** Reads pending frames from every attached link and handles them. Returns frames handled. */
     int poll();
