@@ -6,7 +6,7 @@ import io.spectrum.client.bus.Artifact;
 import io.spectrum.client.bus.ArtifactWriter;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.Message;
-import io.spectrum.client.bus.Subscription;
+import io.spectrum.client.bus.BusSubscription;
 import io.spectrum.wide.bus.ArtifactRef;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
@@ -193,7 +193,7 @@ public final class ArtifactCommand implements Runnable {
             long[] wanted = id == null ? null : parseId(cl, id);
             return bus.run(cl, c -> {
                 String from = wanted == null ? topic : retainingTopic(c, wanted);
-                Subscription s = c.subscribe(from, SubscriptionMode.LATEST, 1, 1, true);
+                BusSubscription s = c.subscribe(from, SubscriptionMode.LATEST, 1, 1, true);
                 Message m = s.next(bus.timeoutMillis);
                 if (m == null || m.artifacts().isEmpty()) {
                     throw new BusOptions.Failure(BusOptions.REFUSED, "NO_ARTIFACT", from

@@ -5,7 +5,7 @@ import io.spectrum.client.bus.Artifact;
 import io.spectrum.client.bus.ArtifactWriter;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.Message;
-import io.spectrum.client.bus.Subscription;
+import io.spectrum.client.bus.BusSubscription;
 import io.spectrum.link.local.LocalLink;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wide.bus.BusHost;
@@ -106,7 +106,7 @@ public final class HandoverBench {
                 BusClient writer = BusClient.connect(UnixDomainSocketAddress.of(socket), "writer", TIMEOUT);
                 BusClient reader = BusClient.connect(UnixDomainSocketAddress.of(socket), "reader", TIMEOUT)) {
             writer.declare(TOPIC, Retention.NONE);
-            Subscription sub = reader.subscribe(TOPIC, SubscriptionMode.BOUNDED, 4, 2, false);
+            BusSubscription sub = reader.subscribe(TOPIC, SubscriptionMode.BOUNDED, 4, 2, false);
             byte[] meta = ("{\"bytes\":" + size + "}").getBytes(StandardCharsets.UTF_8);
             for (int r = -warmup; r < rounds; r++) {
                 long t0 = System.nanoTime();

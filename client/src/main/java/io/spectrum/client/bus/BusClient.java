@@ -46,7 +46,7 @@ public final class BusClient implements AutoCloseable {
 
     private final BusIo io;
     private final long timeoutMillis;
-    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final Map<String, BusSubscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, Consumer<Request>> services = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<CallResult>> calls = new ConcurrentHashMap<>();
     private final AtomicLong callSerial = new AtomicLong();
@@ -148,13 +148,13 @@ public final class BusClient implements AutoCloseable {
         return call("topic.delete", BusFields.of().put("name", topic)).bool("deleted");
     }
 
-    public Subscription subscribe(String topic, SubscriptionMode mode, int maxQueued, int maxInFlight, boolean replayLatest)
+    public BusSubscription subscribe(String topic, SubscriptionMode mode, int maxQueued, int maxInFlight, boolean replayLatest)
             throws BusException {
         // the subscription is registered before the request leaves, so a replay that races the reply lands in it
         BusFields r = call("subscribe", BusFields.of().put("topic", topic).put("mode", mode.wireName())
                 .put("maxQueued", maxQueued).put("maxInFlight", maxInFlight).put("replayLatest", replayLatest));
-        Subscription s = subscriptions.computeIfAbsent(r.string("subscriptionId"),
-                id -> new Subscription(this, id, topic, null));
+        BusSubscription s = subscriptions.computeIfAbsent(r.string("subscriptionId"),
+                id -> new BusSubscription(this, id, topic, null));
         if (s.topicIncarnation == null) {
             // one handle from the start: a delivery the I/O thread files before this reply lands in the same inbox
             s.topicIncarnation = r.string("topicIncarnation");
@@ -397,7 +397,7 @@ public final class BusClient implements AutoCloseable {
                     Message m = new Message(this, f.string("deliveryId"), f.string("subscriptionId"), f.string("topic"),
                             f.string("topicIncarnation"), f.u64("topicSequence"), f.u64("replaced"),
                             f.bytes("payload"), artifactsOf(f));
-                    subscriptions.computeIfAbsent(m.subscriptionId(), id -> new Subscription(this, id, m.topic(), null))
+                    subscriptions.computeIfAbsent(m.subscriptionId(), id -> new BusSubscription(this, id, m.topic(), null))
                             .inbox.add(m);
                 }
                 case "rpc.request" -> {
@@ -430,7 +430,7 @@ public final class BusClient implements AutoCloseable {
                     notices.add(f);
                 }
                 case "subscription.closed" -> {
-                    Subscription s = subscriptions.remove(f.string("subscriptionId"));
+                    BusSubscription s = subscriptions.remove(f.string("subscriptionId"));
                     if (s != null) {
                         s.closedReason = f.string("reason");
                     }

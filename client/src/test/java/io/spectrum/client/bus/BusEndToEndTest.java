@@ -93,7 +93,7 @@ class BusEndToEndTest {
         BusClient pub = client(via, "pub");
         BusClient sub = client(via, "sub");
         assertTrue(pub.declare("t.values", Retention.NONE).bool("declared"));
-        Subscription s = sub.subscribe("t.values", SubscriptionMode.BOUNDED, 4, 1, false);
+        BusSubscription s = sub.subscribe("t.values", SubscriptionMode.BOUNDED, 4, 1, false);
         for (int i = 1; i <= 3; i++) {
             BusFields r = pub.publish("t.values", text("v" + i));
             assertEquals(i, r.u64("topicSequence"));
@@ -132,7 +132,7 @@ class BusEndToEndTest {
         BusClient writer = client(via, "camera");
         BusClient reader = client(via, "viewer");
         writer.declare("camera.frames", Retention.NONE);
-        Subscription frames = reader.subscribe("camera.frames", SubscriptionMode.BOUNDED, 4, 2, false);
+        BusSubscription frames = reader.subscribe("camera.frames", SubscriptionMode.BOUNDED, 4, 2, false);
         int size = 10 << 20;
         ArtifactWriter w = writer.allocate(size, "image/raw");
         MappedByteBuffer out = w.map();
@@ -286,7 +286,7 @@ class BusEndToEndTest {
     void shutdownClosesEverySubscriptionThenTheConnection(Via via) throws Exception {
         BusClient pub = client(via, "pub");
         pub.declare("t.a", Retention.LATEST);
-        Subscription s = pub.subscribe("t.a", SubscriptionMode.LATEST, 1, 1, false);
+        BusSubscription s = pub.subscribe("t.a", SubscriptionMode.LATEST, 1, 1, false);
         host.close();
         host = null;
         for (int i = 0; i < 200 && s.closedReason() == null; i++) {
@@ -309,7 +309,7 @@ class BusEndToEndTest {
         BusClient sub = client(via, "sub");
         pub.declare("t.pose", Retention.LATEST);
         pub.publish("t.pose", text("p0"));
-        Subscription s = sub.subscribe("t.pose", SubscriptionMode.LATEST, 1, 1, true);
+        BusSubscription s = sub.subscribe("t.pose", SubscriptionMode.LATEST, 1, 1, true);
         Message first = s.next(TIMEOUT);
         assertEquals("p0", text(first.payload()), "the retained value replays");
         for (int i = 1; i <= 4; i++) {

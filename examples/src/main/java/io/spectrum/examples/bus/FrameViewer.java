@@ -3,7 +3,7 @@ package io.spectrum.examples.bus;
 import io.spectrum.client.bus.Artifact;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.Message;
-import io.spectrum.client.bus.Subscription;
+import io.spectrum.client.bus.BusSubscription;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.Retention;
 import io.spectrum.wide.bus.SubscriptionMode;
@@ -30,7 +30,7 @@ import java.util.HexFormat;
  */
 public final class FrameViewer implements AutoCloseable {
     private final BusClient bus;
-    private final Subscription frames;
+    private final BusSubscription frames;
 
     /** Subscribes {@code bus} to the frames in {@code mode} (declaring the topic if no publisher did yet). */
     public FrameViewer(BusClient bus, SubscriptionMode mode) throws BusException {

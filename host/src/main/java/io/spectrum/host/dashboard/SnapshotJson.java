@@ -10,7 +10,7 @@ import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.RemoteHostView;
 import io.spectrum.host.view.RemoteView;
 import io.spectrum.host.view.RemoteVertexView;
-import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.SlotView;
 import io.spectrum.host.view.VertexControl;
 import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.VertexView;
@@ -66,7 +66,7 @@ public final class SnapshotJson {
                 co.put("unit", c.unit());
             }
             ArrayNode subs = o.putArray("subscribers");
-            for (SubscriberView sub : v.subscribers()) {
+            for (SlotView sub : v.subscribers()) {
                 ObjectNode so = subs.addObject();
                 so.put("slot", sub.slot());
                 so.put("holder", sub.holder());

@@ -10,7 +10,7 @@ import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
-import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.SlotView;
 import io.spectrum.host.view.VertexControl;
 import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.VertexView;
@@ -591,7 +591,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             NodePath p = e.getValue();
             int n = node.read(p, valueBuf, 0, valueBuf.length);
             ValueText value = n > 0 ? ValueFormat.render(valueBuf, 0, n, schema(e.getKey())) : ValueText.NONE;
-            List<SubscriberView> subs = new ArrayList<>();
+            List<SlotView> subs = new ArrayList<>();
             Map<Integer, LocalWatch> mine = new HashMap<>();
             List<LocalWatch> local = new ArrayList<>(watches);
             local.addAll(shown.values());
@@ -606,14 +606,14 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             for (Slot s : slots) {
                 LocalWatch w = mine.remove(s.index());
                 if (w != null) {
-                    subs.add(new SubscriberView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
+                    subs.add(new SlotView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
                 } else if (!s.isHole()) {
-                    subs.add(new SubscriberView(s.index(), "remote peer", s.target().isEmpty() ? "(link route)" : s.target(),
+                    subs.add(new SlotView(s.index(), "remote peer", s.target().isEmpty() ? "(link route)" : s.target(),
                             s.suspended(), -1));
                 }
             }
             for (LocalWatch w : mine.values()) { // in case the list read could not show them
-                subs.add(new SubscriberView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
+                subs.add(new SlotView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
             }
             subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
             long seq = node.sequence(p);

@@ -54,11 +54,11 @@ public final class TerminalView {
         return out;
     }
 
-    static String subscribers(List<SubscriberView> subs) {
+    static String subscribers(List<SlotView> subs) {
         if (subs.isEmpty()) {
             return "-";
         }
-        long suspended = subs.stream().filter(SubscriberView::suspended).count();
+        long suspended = subs.stream().filter(SlotView::suspended).count();
         return subs.size() + (suspended > 0 ? " (" + suspended + " suspended)" : "");
     }
 

@@ -16,14 +16,14 @@ import java.util.List;
  * @param control     how a write is offered (from the declaration), null when the vertex is not writable
  */
 public record VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
-                         List<SubscriberView> subscribers, VertexControl control) {
+                         List<SlotView> subscribers, VertexControl control) {
     public VertexView {
         subscribers = List.copyOf(subscribers);
     }
 
     /** A vertex nobody may write from a view. */
     public VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
-                      List<SubscriberView> subscribers) {
+                      List<SlotView> subscribers) {
         this(path, value, numeric, number, unit, seq, stale, subscribers, null);
     }
 

@@ -1,7 +1,7 @@
 package io.spectrum.host.runtime;
 
 import io.spectrum.host.view.HostSnapshot;
-import io.spectrum.host.view.SubscriberView;
+import io.spectrum.host.view.SlotView;
 import io.spectrum.host.view.VertexView;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
@@ -69,7 +69,7 @@ class HostRuntimeTest {
         assertEquals(1, temp.seq());
         assertEquals(1, seen.size());
 
-        SubscriberView sub = vertex(host.snapshot(), "/b1").orElseThrow().subscribers().get(0);
+        SlotView sub = vertex(host.snapshot(), "/b1").orElseThrow().subscribers().get(0);
         assertEquals("terminal", sub.holder());
         assertFalse(sub.suspended());
 
@@ -125,7 +125,7 @@ class HostRuntimeTest {
         assertTrue(client.subscribeRemote(toHost, 0, "/board1/temp", "/mirror/temp", 0) >= 0);
         HostSnapshot withRemote = await(host, s -> vertex(s, "/board1/temp")
                 .filter(v -> v.subscribers().stream().anyMatch(x -> x.holder().equals("remote peer"))).isPresent(), "remote slot listed");
-        SubscriberView remote = vertex(withRemote, "/board1/temp").orElseThrow().subscribers().stream()
+        SlotView remote = vertex(withRemote, "/board1/temp").orElseThrow().subscribers().stream()
                 .filter(x -> x.holder().equals("remote peer")).findFirst().orElseThrow();
         assertFalse(remote.suspended());
         awaitTrue(() -> publish.get() && !got.isEmpty(), "the client receives while delivering");
@@ -143,7 +143,7 @@ class HostRuntimeTest {
 
         assertEquals(WireError.OK, host.resume("/board1/temp", remote.slot()));
         awaitTrue(() -> publish.get() && got.size() > before, "resumed: deliveries again");
-        List<SubscriberView> after = vertex(host.snapshot(), "/board1/temp").orElseThrow().subscribers();
+        List<SlotView> after = vertex(host.snapshot(), "/board1/temp").orElseThrow().subscribers();
         assertEquals(1, after.stream().filter(x -> x.holder().equals("remote peer")).count(), "a toggle, not a second edge");
         assertEquals(remote.target(), after.stream().filter(x -> x.slot() == remote.slot()).findFirst().orElseThrow().target(),
                 "resume kept the slot's binding (no replace through the append door)");
@@ -447,18 +447,18 @@ class HostRuntimeTest {
             assertTrue(withWord.subscribe("/x", "/a", DeliveryPolicy.DURABILITY_REQUEST, false).ok()); // rule 1
             assertTrue(noWord.subscribe("/x", "/b", -1, false).ok());                                                 // rules 2/3
             HostSnapshot s = await(host, x -> vertex(x, "/x").filter(v -> v.subscribers().size() == 2).isPresent(), "two slots");
-            List<SubscriberView> subs = vertex(s, "/x").orElseThrow().subscribers();
+            List<SlotView> subs = vertex(s, "/x").orElseThrow().subscribers();
             List<byte[]> before = new ArrayList<>();
-            for (SubscriberView v : subs) {
+            for (SlotView v : subs) {
                 before.add(slotRecord(withWord, v.slot()));
             }
-            for (SubscriberView v : subs) {
+            for (SlotView v : subs) {
                 assertEquals(WireError.OK, host.suspend("/x", v.slot()));
                 assertEquals(WireError.OK, host.suspend("/x", v.slot()), "the same toggle again changes nothing");
                 byte[] r = slotRecord(withWord, v.slot());
                 assertTrue(hex(r).contains("64656c69766572795f706f6c696379"), "the rendering carries the word: " + hex(r));
             }
-            assertTrue(vertex(host.snapshot(), "/x").orElseThrow().subscribers().stream().allMatch(SubscriberView::suspended));
+            assertTrue(vertex(host.snapshot(), "/x").orElseThrow().subscribers().stream().allMatch(SlotView::suspended));
             for (int i = 0; i < subs.size(); i++) {
                 assertEquals(WireError.OK, host.resume("/x", subs.get(i).slot()));
                 assertEquals(hex(before.get(i)), hex(slotRecord(withWord, subs.get(i).slot())),

@@ -138,11 +138,11 @@ public final class InMemoryHostModel implements HostModel {
         List<VertexView> out = new ArrayList<>(vertices.size());
         for (Map.Entry<String, Vertex> e : vertices.entrySet()) {
             Vertex v = e.getValue();
-            List<SubscriberView> subs = new ArrayList<>();
+            List<SlotView> subs = new ArrayList<>();
             for (int i = 0; i < v.slots.size(); i++) {
                 Slot s = v.slots.get(i);
                 if (s != null) {
-                    subs.add(new SubscriberView(i, s.holder, s.target, s.suspended, s.delivered));
+                    subs.add(new SlotView(i, s.holder, s.target, s.suspended, s.delivered));
                 }
             }
             out.add(new VertexView(e.getKey(), v.value, v.numeric, v.number, v.unit, v.seq, v.stale, subs, v.control));

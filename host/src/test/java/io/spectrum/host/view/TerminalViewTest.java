@@ -53,7 +53,7 @@ class TerminalViewTest {
         assertEquals(WireError.PATH_NOT_FOUND, m.resume("/a", 7));
         assertEquals(WireError.OK, m.clear("/a", s0));
         assertEquals(WireError.PATH_NOT_FOUND, m.clear("/a", s0), "a cleared slot is a hole");
-        assertEquals(List.of(s1), m.snapshot().vertices().get(0).subscribers().stream().map(SubscriberView::slot).toList(),
+        assertEquals(List.of(s1), m.snapshot().vertices().get(0).subscribers().stream().map(SlotView::slot).toList(),
                 "slot numbers do not shift");
         m.publish("/a", "2");
         assertEquals(1, m.received("/a", s1).size());

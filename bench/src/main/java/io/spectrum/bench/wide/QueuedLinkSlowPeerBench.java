@@ -28,9 +28,9 @@ import java.util.Arrays;
  * </ul>
  * The figure is the delivered rate of the other 99 peers; the goal is the slow cases within 10% of the
  * baseline. Run:
- * {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.wide.SlowSubscriberBench [seconds] [rounds]}
+ * {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.wide.QueuedLinkSlowPeerBench [seconds] [rounds]}
  */
-public final class SlowSubscriberBench {
+public final class QueuedLinkSlowPeerBench {
     static final int PEERS = 100;
     static final int SLOW = 42;
     static final int FRAME = 48;

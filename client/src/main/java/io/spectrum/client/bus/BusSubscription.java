@@ -5,7 +5,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** One subscription: its id and topic incarnation, and the deliveries that arrived for it, in order. */
-public final class Subscription {
+public final class BusSubscription {
     private final BusClient client;
     private final String id;
     private final String topic;
@@ -14,7 +14,7 @@ public final class Subscription {
     final LinkedBlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
     volatile String closedReason;
 
-    Subscription(BusClient client, String id, String topic, String topicIncarnation) {
+    BusSubscription(BusClient client, String id, String topic, String topicIncarnation) {
         this.client = client;
         this.id = id;
         this.topic = topic;

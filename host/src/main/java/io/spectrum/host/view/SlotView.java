@@ -9,7 +9,7 @@ package io.spectrum.host.view;
  * @param suspended bit 9 of the delivery policy
  * @param delivered deliveries made to this slot so far
  */
-public record SubscriberView(int slot, String holder, String target, boolean suspended, long delivered) {
+public record SlotView(int slot, String holder, String target, boolean suspended, long delivered) {
     public String state() {
         return suspended ? "suspended" : "delivering";
     }
