@@ -39,11 +39,7 @@ class TimeSourcesTest {
      * injected clock (or an idle strategy) and leave this list; a new one fails the rule.
      */
     static final Set<String> NOT_YET = Set.of(
-            "io.spectrum.link.serial.JSerialCommPort", // the serial port's read timeouts
-            "io.spectrum.board.app.AppHost",
-            "io.spectrum.board.io.CommandSource",
-            "io.spectrum.board.io.GpioInput",
-            "io.spectrum.board.io.MockPins");
+            "io.spectrum.link.serial.JSerialCommPort"); // the serial port's pacing and read timeouts
 
     /** Tools and harnesses outside the products' timers: the command line's own commands, the HIL suite. */
     static final String[] OUT_OF_SCOPE = {"io.spectrum.cli..", "io.spectrum.hil.."};

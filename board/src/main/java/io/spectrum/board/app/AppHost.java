@@ -6,6 +6,9 @@ import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.runtime.NodeLoop;
+import io.spectrum.time.Clock;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 import io.spectrum.wire.WireError;
 
 import java.nio.file.Path;
@@ -42,6 +45,8 @@ public final class AppHost implements BoardProgram {
     private NarrowNode node;
     private NodeLoop loop;
     private Context pi4j;
+    private final Clock clock;
+    private final Sleeper sleeper;
 
     /**
      * @param pi4jFactory makes the board's pi4j context when an app first asks for it
@@ -49,6 +54,17 @@ public final class AppHost implements BoardProgram {
      * @param proc        the kernel's /proc
      */
     public AppHost(String boardName, List<Entry> apps, Supplier<Context> pi4jFactory, Path sys, Path proc) {
+        this(boardName, apps, pi4jFactory, sys, proc, SystemClock.INSTANCE, SystemClock.INSTANCE);
+    }
+
+    /**
+     * As {@link #AppHost(String, List, Supplier, Path, Path)}, on {@code clock} and {@code sleeper}
+     * (the board's loop must run on the same clock: {@link #step} is given its time).
+     */
+    public AppHost(String boardName, List<Entry> apps, Supplier<Context> pi4jFactory, Path sys, Path proc,
+            Clock clock, Sleeper sleeper) {
+        this.clock = clock;
+        this.sleeper = sleeper;
         this.boardName = boardName;
         this.apps = List.copyOf(apps);
         this.pi4jFactory = pi4jFactory;
@@ -219,7 +235,7 @@ public final class AppHost implements BoardProgram {
             }
             long period = periodMillis * 1_000_000L;
             Timer t = new Timer(entry.label(), period, work);
-            t.next = System.nanoTime() + period;
+            t.next = clock.nanoTime() + period;
             timerList.add(t);
         }
 
@@ -231,6 +247,16 @@ public final class AppHost implements BoardProgram {
         @Override
         public Context pi4j() {
             return AppHost.this.pi4j();
+        }
+
+        @Override
+        public Clock clock() {
+            return clock;
+        }
+
+        @Override
+        public Sleeper sleeper() {
+            return sleeper;
         }
 
         @Override

@@ -2,6 +2,8 @@ package io.spectrum.board.app;
 
 import com.pi4j.context.Context;
 import io.spectrum.node.api.VertexSchema;
+import io.spectrum.time.Clock;
+import io.spectrum.time.Sleeper;
 
 /**
  * What a {@link BoardApp} sees of its board. Everything it registers runs on the node's single
@@ -43,4 +45,16 @@ public interface BoardContext {
 
     /** Where the kernel's {@code /proc} is. */
     java.nio.file.Path proc();
+
+    /**
+     * The board's clock, the one its loop runs on: read time here rather than from the system, so the
+     * board's timing (a debounce, a period) runs on a test's {@code ManualClock}.
+     */
+    Clock clock();
+
+    /**
+     * How a thread of the app's own (a source that blocks on a command or a file) waits between
+     * reads, by the board's clock. Work on the loop is timed with {@link #every} instead.
+     */
+    Sleeper sleeper();
 }

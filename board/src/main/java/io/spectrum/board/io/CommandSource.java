@@ -32,12 +32,13 @@ public final class CommandSource implements Binding {
     public void open(BoardContext board, AppVertex vertex) {
         health = new SourceHealth(describe());
         Signal publish = board.signal(() -> publish(vertex));
+        io.spectrum.time.Sleeper sleeper = board.sleeper();
         Thread t = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 runOnce();
                 publish.raise();
                 try {
-                    Thread.sleep(periodMillis);
+                    sleeper.sleepNanos(periodMillis * 1_000_000L);
                 } catch (InterruptedException e) {
                     return;
                 }

@@ -24,6 +24,7 @@ public final class GpioInput implements Binding {
     private final long debounceNanos;
     private final String edgesPath;
     private final MockPins mockPins;
+    private io.spectrum.time.Clock clock;
     private final AtomicLong events = new AtomicLong();
     private volatile boolean level;
     private volatile long changedAt;
@@ -51,10 +52,11 @@ public final class GpioInput implements Binding {
         }
         DigitalInput in = board.pi4j().create(DigitalInput.newConfigBuilder(board.pi4j())
                 .id("spectrum-in-" + pin).name(v.path().toString()).address(pin).pull(pull).build());
+        clock = board.clock();
         Signal settle = board.signal(this::settle);
         in.addListener(e -> {
             level = e.state() == DigitalState.HIGH;
-            changedAt = System.nanoTime();
+            changedAt = clock.nanoTime();
             events.incrementAndGet();
             settle.raise();
         });
@@ -70,13 +72,13 @@ public final class GpioInput implements Binding {
             });
         }
         if (mockPins != null) {
-            mockPins.follow(pin, in);
+            mockPins.follow(pin, in, board.sleeper());
         }
     }
 
     /** On the loop: publishes the level once it is stable. */
     private void settle() {
-        if (debounceNanos > 0 && System.nanoTime() - changedAt < debounceNanos) {
+        if (debounceNanos > 0 && clock.nanoTime() - changedAt < debounceNanos) {
             pending = true;
             return;
         }

@@ -35,8 +35,8 @@ public final class MockPins implements AutoCloseable {
         return dir.resolve("gpio" + pin);
     }
 
-    /** Drives {@code input} (a pi4j mock input) from its file. */
-    public synchronized void follow(int pin, DigitalInput input) throws IOException {
+    /** Drives {@code input} (a pi4j mock input) from its file, polled on {@code sleeper}'s time. */
+    public synchronized void follow(int pin, DigitalInput input, io.spectrum.time.Sleeper sleeper) throws IOException {
         Files.createDirectories(dir);
         if (!(input instanceof MockDigitalInput mock)) {
             throw new IOException("mock-pins needs platform: mock (BCM " + pin + " is " + input.getClass().getSimpleName() + ")");
@@ -44,7 +44,7 @@ public final class MockPins implements AutoCloseable {
         write(file(pin), input.isHigh());
         inputs.add(new Watched(file(pin), mock, input.isHigh()));
         if (thread == null) {
-            thread = new Thread(this::poll, "mock-pins");
+            thread = new Thread(() -> poll(sleeper), "mock-pins");
             thread.setDaemon(true);
             thread.start();
         }
@@ -64,7 +64,7 @@ public final class MockPins implements AutoCloseable {
         });
     }
 
-    private void poll() {
+    private void poll(io.spectrum.time.Sleeper sleeper) {
         while (!closed) {
             for (Watched w : inputs) {
                 try {
@@ -78,7 +78,7 @@ public final class MockPins implements AutoCloseable {
                 }
             }
             try {
-                Thread.sleep(POLL_MILLIS);
+                sleeper.sleepNanos(POLL_MILLIS * 1_000_000L);
             } catch (InterruptedException e) {
                 return;
             }
