@@ -312,11 +312,11 @@ public final class HostConfig {
 
         /**
          * The client listener's peer table: how many client addresses (IP and port) it serves at once,
-         * one source IP at most half of them (loopback included); 0 (the default) keeps the link's 16.
+         * one source IP at most half of them (loopback included); 0 (the default) keeps the link's 64 ({@code LinkSettings.DEFAULT_LISTEN_PEERS}).
          */
         public Builder clientPeers(int v) {
             if (v < 0) {
-                throw new Invalid("client-peers", "the client listener's peer table must be >= 0 (0: the default, 16), was " + v);
+                throw new Invalid("client-peers", "the client listener's peer table must be >= 0 (0: the default, " + io.spectrum.runtime.LinkSettings.DEFAULT_LISTEN_PEERS + "), was " + v);
             }
             clientPeers = v;
             return this;
