@@ -70,21 +70,21 @@ public class ForwardHopBench {
         return java.util.Arrays.copyOf(b, w.length());
     }
 
-    /** A client's READ forwarded to the board link; returns the frames the links counted. */
+    /** A client's READ forwarded to the board link; returns the frames the board link has sent. */
     @Benchmark
     public long forwardRequest() {
         node.onFrame(clients, 4, request, 0, request.length);
         return board.frames;
     }
 
-    /** The board's REPLY forwarded back to the client's route; returns the frames the links counted. */
+    /** The board's REPLY forwarded back to the client's route; returns the frames the client link has sent. */
     @Benchmark
     public long forwardReply() {
         node.onFrame(board, 0, reply, 0, reply.length);
         return clients.frames;
     }
 
-    /** A delivery (WRITE) forwarded back to the client's route; returns the frames the links counted. */
+    /** A delivery (WRITE) forwarded back to the client's route; returns the frames the client link has sent. */
     @Benchmark
     public long forwardDelivery() {
         node.onFrame(board, 0, delivery, 0, delivery.length);

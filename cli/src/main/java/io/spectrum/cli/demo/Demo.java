@@ -65,7 +65,7 @@ public final class Demo implements AutoCloseable {
         }
     }
 
-    /** Makes {@link #run()} stop waiting, close everything and return; safe from any thread (a shutdown hook, a test). */
+    /** Makes {@link #run()} close everything and return; safe from any thread (a shutdown hook, a test). */
     public void stop() {
         stop.countDown();
     }

@@ -45,7 +45,7 @@ public final class BusConnection implements BusSession {
         this.grants = grants;
     }
 
-    /** The client id and incarnation this connection was admitted with (an {@code anon-…} id when it gave no name). */
+    /** The client id and incarnation this connection was admitted with ({@code anon-…} when it gave no name). */
     public ClientIdentity identity() {
         return identity;
     }

@@ -84,7 +84,7 @@ public interface BusSession {
 
     /**
      * {@code service.register}: an exclusive registration with a new {@code svc-N} incarnation; CONFLICT while
-     * another connection holds the name.
+     * the name is registered.
      */
     Replies.Registered register(String name, int maxQueued, int maxInFlight) throws BusException;
 

@@ -112,10 +112,15 @@ public final class Grants {
         private Builder() {
         }
 
+        /** Adds patterns of the topics the client may publish to. */
         public Builder publish(Pattern... p) { publish.addAll(List.of(p)); return this; }
+        /** Adds patterns of the topics the client may subscribe to. */
         public Builder subscribe(Pattern... p) { subscribe.addAll(List.of(p)); return this; }
+        /** Adds patterns of the service names the client may register (serve). */
         public Builder register(Pattern... p) { register.addAll(List.of(p)); return this; }
+        /** Adds patterns of the service names the client may call. */
         public Builder call(Pattern... p) { call.addAll(List.of(p)); return this; }
+        /** Adds patterns of the topics the client may declare, clear and delete. */
         public Builder manageTopics(Pattern... p) { manageTopics.addAll(List.of(p)); return this; }
 
         /** The immutable grants; the builder can go on to build others. */
