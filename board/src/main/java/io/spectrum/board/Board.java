@@ -33,10 +33,15 @@ import java.util.List;
  * {@code spectrum demo} can start real boards.
  */
 public final class Board implements AutoCloseable {
+    /** The demo's temperature: VALUE i16 in centi-degrees Celsius, read-only. */
     public static final NodePath TEMP = NodePath.of("/board/temp");
+    /** The demo's humidity: VALUE u16 in per mille, read-only. */
     public static final NodePath HUMIDITY = NodePath.of("/board/humidity");
+    /** The demo's counter: VALUE u32, +1 every period, read-only. */
     public static final NodePath COUNTER = NodePath.of("/board/counter");
+    /** The demo's LED: VALUE u8 0..1, writable by peers. */
     public static final NodePath LED = NodePath.of("/board/led");
+    /** The demo's name: the board's name as a NAME (at most 64 bytes), read-only. */
     public static final NodePath NAME = NodePath.of("/board/name");
 
     private final String name;
@@ -48,6 +53,7 @@ public final class Board implements AutoCloseable {
         this(name, periodMillis, NodeConfig.defaults());
     }
 
+    /** The demo board on a node sized by {@code config}, publishing every {@code periodMillis} (0: once, at start). */
     public Board(String name, long periodMillis, NodeConfig config) {
         this(name, config, demoProgram(name, periodMillis));
     }
@@ -89,18 +95,22 @@ public final class Board implements AutoCloseable {
         }
     }
 
+    /** Serves the node on {@code link} too; call before {@link #start()} (or from a task on the node's loop). */
     public void attach(Link link) {
         loop.attach(link);
     }
 
+    /** Starts the node's loop on its own thread (the program's periodic work with it). */
     public void start() {
         loop.start();
     }
 
+    /** The board's name (its node's, the demo's {@code /board/name}). */
     public String name() {
         return name;
     }
 
+    /** The loop that runs the board's node; other threads reach the node only through it. */
     public NodeLoop loop() {
         return loop;
     }

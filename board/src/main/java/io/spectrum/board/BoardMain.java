@@ -93,6 +93,10 @@ public final class BoardMain {
         this.program = program;
     }
 
+    /**
+     * {@code spectrum board}: runs {@link #run(String[], PrintWriter, PrintWriter)} on the standard streams and exits
+     * with its code.
+     */
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);

@@ -77,18 +77,22 @@ public final class BridgeOptions {
         return this;
     }
 
+    /** The host segment of every topic (default {@code host}). */
     public String host() {
         return host;
     }
 
+    /** True when payloads are the raw TLV bytes instead of JSON. */
     public boolean raw() {
         return raw;
     }
 
+    /** True when Home Assistant discovery configs are published. */
     public boolean discovery() {
         return discovery;
     }
 
+    /** The bound of the queue towards the broker, in messages (default {@link #DEFAULT_QUEUE}). */
     public int queue() {
         return queue;
     }

@@ -17,7 +17,9 @@ import java.util.Map;
  * {@code user:password@} is refused, so a password never sits on a command line or in a log.
  */
 public record BrokerAddress(String url, String serverUri, boolean tls, String username, byte[] password) {
+    /** The environment variable the broker's user name is read from when no credentials file is given. */
     public static final String ENV_USERNAME = "SPECTRUM_MQTT_USERNAME";
+    /** The environment variable the broker's password is read from when no credentials file is given. */
     public static final String ENV_PASSWORD = "SPECTRUM_MQTT_PASSWORD";
 
     /** The broker at {@code url}, credentials from {@code credentialsFile} (may be null) or {@code env}. */

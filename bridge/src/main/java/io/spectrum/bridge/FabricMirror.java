@@ -32,11 +32,13 @@ public final class FabricMirror implements AutoCloseable {
 
     /** One remote host: its presence ({@code $online}, once the broker sent it) and its vertices by path. */
     public record Host(String name, boolean presenceKnown, boolean online, List<Vertex> vertices) {
+        /** Copies the vertices. */
         public Host {
             vertices = List.copyOf(vertices);
         }
     }
 
+    /** The default bound on the paths the mirror holds. */
     public static final int DEFAULT_CAPACITY = 10_000;
     private static final long FIRST_RETRY_MS = 500;
     private static final long MAX_RETRY_MS = 5_000;

@@ -73,6 +73,7 @@ public final class MqttBridge implements AutoCloseable {
         return b;
     }
 
+    /** A snapshot of the bridge's counters; safe from any thread. */
     public Stats stats() {
         return new Stats(broker.connected(), peer.subscribed(), peer.values(), broker.published(), outbox.dropped(),
                 outbox.coalesced(), outbox.queued(), outbox.retainedTopics(), broker.connects(), broker.window(),

@@ -45,6 +45,7 @@ public final class PathGlob {
         return new PathGlob(glob);
     }
 
+    /** True when the whole {@code path} matches the glob. */
     public boolean matches(String path) {
         return pattern.matcher(path).matches();
     }

@@ -10,9 +10,13 @@ package io.spectrum.bridge;
  * board (a path's first segment).
  */
 public final class Topics {
+    /** The first level of every Spectrum topic. */
     public static final String ROOT = "spectrum";
+    /** The suffix of a state topic that takes writes. */
     public static final String SET = "/set";
+    /** The suffix of a set topic on which its refusals leave. */
     public static final String ERROR = "/error";
+    /** The last level of a presence topic (retained {@code true}; the last will says {@code false}). */
     public static final String ONLINE = "$online";
 
     private final String host;
@@ -30,6 +34,7 @@ public final class Topics {
         this.prefix = ROOT + "/" + host;
     }
 
+    /** The host's topic level, as checked by the constructor. */
     public String host() {
         return host;
     }
@@ -47,6 +52,7 @@ public final class Topics {
         return prefix + path;
     }
 
+    /** The bridge's presence topic {@code spectrum/<host>/$online}. */
     public String online() {
         return prefix + "/" + ONLINE;
     }

@@ -64,6 +64,7 @@ public final class SpectrumCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /** The {@code spectrum} entry point: runs {@link #execute} and exits with its code. */
     public static void main(String[] args) {
         System.exit(execute(args));
     }

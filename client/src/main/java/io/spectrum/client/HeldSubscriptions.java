@@ -50,6 +50,7 @@ public final class HeldSubscriptions {
     private long checks;
     private boolean answered = true;
 
+    /** Holds subscriptions made through {@code client}, on its thread. */
     public HeldSubscriptions(PeerClient client) {
         this.client = client;
     }
@@ -188,6 +189,7 @@ public final class HeldSubscriptions {
         return checks;
     }
 
+    /** The subscriptions held now. */
     public int size() {
         return held.size();
     }

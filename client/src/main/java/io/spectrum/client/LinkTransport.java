@@ -15,11 +15,13 @@ public final class LinkTransport implements Transport {
     private Sink sink;
     private FrameHandler rider;
 
+    /** A transport to {@code peer} of {@code link}; the link is polled only while the client waits. */
     public LinkTransport(Link link, int peer) {
         this.link = link;
         this.peer = peer;
     }
 
+    /** The link this transport sends on and polls; closing the transport closes it. */
     public Link link() {
         return link;
     }

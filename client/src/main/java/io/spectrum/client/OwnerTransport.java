@@ -13,6 +13,7 @@ public final class OwnerTransport implements Transport {
     private final byte[] reply = new byte[64 * 1024];
     private int pending;
 
+    /** A transport into {@code node}'s owner door; use it only on the node's thread. */
     public OwnerTransport(ServingNode node) {
         this.node = node;
     }

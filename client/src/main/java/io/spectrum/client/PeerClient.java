@@ -38,6 +38,7 @@ import java.util.function.Consumer;
 public final class PeerClient implements AutoCloseable {
     /** Sees every frame crossing the transport, both ways (for {@code tap} and the HIL's record). */
     public interface FrameTap {
+        /** One frame, {@code outbound} when the client sent it; the buffer is valid only during the call. */
         void frame(boolean outbound, byte[] buf, int off, int len);
     }
 
@@ -74,6 +75,7 @@ public final class PeerClient implements AutoCloseable {
         this(new LinkTransport(link, peer), timeout, "/cli/r/");
     }
 
+    /** The transport this client sends on and polls. */
     public Transport transport() {
         return transport;
     }
@@ -105,6 +107,7 @@ public final class PeerClient implements AutoCloseable {
         return clock.nanoTime();
     }
 
+    /** How long a request waits for its answer before it is a local {@code FLOW_TIMEOUT}. */
     public Duration timeout() {
         return timeout;
     }
@@ -114,6 +117,7 @@ public final class PeerClient implements AutoCloseable {
         return replyPrefix;
     }
 
+    /** Shows every frame both ways to {@code t} (null removes it); called on the client's thread. */
     public void setTap(FrameTap t) {
         tap = t;
     }
@@ -130,6 +134,7 @@ public final class PeerClient implements AutoCloseable {
 
     // ---- requests -------------------------------------------------------------------------------
 
+    /** READ {@code path}: its value, or the node's typed refusal, or {@code FLOW_TIMEOUT}. */
     public Reply read(String path) {
         return call(FwdView.OP_READ, path, null, null);
     }
@@ -152,12 +157,20 @@ public final class PeerClient implements AutoCloseable {
         return call(FwdView.OP_READ, path, field, null);
     }
 
+    /**
+     * WRITE {@code value} (one value TLV) to {@code path}; a {@code schema::type_mismatch} refusal also forgets the
+     * cached declaration of {@code path}.
+     */
     public Reply write(String path, byte[] value) {
         Reply r = call(FwdView.OP_WRITE, path, null, value);
         declarations.answered(path, r);
         return r;
     }
 
+    /**
+     * WRITE {@code value} through a FIELD selector (e.g. a {@code :subscribers[N]} slot); the answer or refusal as a
+     * {@link Reply}.
+     */
     public Reply write(String path, byte[] field, byte[] value) {
         return call(FwdView.OP_WRITE, path, field, value);
     }

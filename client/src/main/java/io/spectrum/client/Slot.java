@@ -10,6 +10,7 @@ public record Slot(int index, byte[] record, String target, int policy, boolean 
         return new Slot(index, null, "", 0, false);
     }
 
+    /** True for a hole (a cleared slot, or an edge without a record): no record, target or policy. */
     public boolean isHole() {
         return record == null;
     }

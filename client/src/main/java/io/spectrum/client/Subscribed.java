@@ -26,10 +26,12 @@ public record Subscribed(Reply reply, int index, long generation) {
         return new Subscribed(r, f.index(0), f.generation(0));
     }
 
+    /** True when the append was accepted. */
     public boolean ok() {
         return reply.ok();
     }
 
+    /** The reply's {@code WireError} code ({@code OK} when accepted). */
     public int code() {
         return reply.code();
     }

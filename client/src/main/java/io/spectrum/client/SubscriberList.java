@@ -17,6 +17,7 @@ import java.util.List;
  * (holes included) read with the wire's {@link SubscriberView}. A refused read has no slots.
  */
 public record SubscriberList(Reply reply, List<Slot> slots) {
+    /** Copies the slots. */
     public SubscriberList {
         slots = List.copyOf(slots);
     }
@@ -46,6 +47,7 @@ public record SubscriberList(Reply reply, List<Slot> slots) {
         return new SubscriberList(r, out);
     }
 
+    /** True when the list was read; a refused read has no slots. */
     public boolean ok() {
         return reply.ok();
     }

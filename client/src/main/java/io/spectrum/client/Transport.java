@@ -8,6 +8,7 @@ package io.spectrum.client;
 public interface Transport extends AutoCloseable {
     /** Receives inbound frames; the buffer is valid only during the call. */
     interface Sink {
+        /** One inbound frame, valid only during the call. */
         void frame(byte[] buf, int off, int len);
     }
 

@@ -39,6 +39,7 @@ public final class TreeWalk {
             this.subscribers = subscribers;
         }
 
+        /** The vertex's whole path, e.g. {@code /board/temp}. */
         public String path() {
             return path;
         }
@@ -58,6 +59,7 @@ public final class TreeWalk {
             return value;
         }
 
+        /** The vertex's {@code :subscribers[]} list (a refused read when it has none or the node would not tell). */
         public SubscriberList subscribers() {
             return subscribers;
         }
@@ -90,6 +92,7 @@ public final class TreeWalk {
 
     /** Sees each vertex after its own reads and before its children. */
     public interface Visitor {
+        /** Called once per vertex, in pre-order. */
         void vertex(Vertex v);
     }
 
@@ -97,6 +100,10 @@ public final class TreeWalk {
     private final int maxDepth;
     private final Visitor visitor;
 
+    /**
+     * A walk through {@code client} down to {@code maxDepth} levels below the start (0: the start vertex only),
+     * handing each vertex to {@code visitor}.
+     */
     public TreeWalk(PeerClient client, int maxDepth, Visitor visitor) {
         this.client = client;
         this.maxDepth = maxDepth;

@@ -93,6 +93,7 @@ public final class ValueFormat {
 
     /** What {@link #parse} made of a person's input: the TLV to send, or why it does not fit. */
     public record Parsed(byte[] tlv, String reason) {
+        /** True when the input fitted and {@code tlv} holds the value to send; false with {@code reason} otherwise. */
         public boolean ok() {
             return tlv != null;
         }

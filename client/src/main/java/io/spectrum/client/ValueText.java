@@ -15,6 +15,7 @@ import java.math.BigInteger;
  * @param ucum  the declared UCUM unit text ({@code Cel}), or null
  */
 public record ValueText(String text, BigDecimal value, BigInteger raw, String unit, String ucum) {
+    /** No value: empty text, no number. */
     public static final ValueText NONE = new ValueText("", null, null, "", null);
 
     /** A value TLV without a declaration (see {@link ValueFormat#render}). */

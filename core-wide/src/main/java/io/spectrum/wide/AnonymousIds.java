@@ -17,6 +17,7 @@ public final class AnonymousIds {
     private final Clock clock;
     private int counter;
 
+    /** Starts the counter at a random value; {@code clock} gives the unix seconds of each identity. */
     public AnonymousIds(Clock clock) {
         this.clock = clock;
         this.counter = new SplittableRandom().nextInt();

@@ -138,6 +138,11 @@ public final class WideNode implements ServingNode {
     private final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE,
             "a bounded subscription's own queue (its spectrum.queue)");
 
+    /**
+     * A node sized by {@code cfg}: its clock, frames per poll, payload cap and table ceilings (ceilings, not
+     * pre-allocations: the tables grow up to them). Single-threaded: only the thread that polls it may call it
+     * afterwards.
+     */
     public WideNode(NodeConfig cfg) {
         clock = cfg.clock();
         framesPerPoll = cfg.framesPerPoll();

@@ -76,10 +76,12 @@ public final class WidePeer {
         return identity;
     }
 
+    /** True when the peer connected without a name and is known by its {@code anon-…} identity. */
     public boolean isAnonymous() {
         return anonymous;
     }
 
+    /** False once {@link #disconnect()} ran: its edges are reaped and the vertices it last published marked stale. */
     public boolean isConnected() {
         return connected;
     }

@@ -29,6 +29,7 @@ import java.util.function.Consumer;
 public final class Host implements AutoCloseable {
     /** The host could not start: one line saying what and why (the caller exits 2). */
     public static final class StartFailure extends Exception {
+        /** A start failure with its one-line reason (no cause, no stack trace). */
         public StartFailure(String message) {
             super(message, null, false, false);
         }
@@ -163,6 +164,7 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /** The checked configuration this host was started with. */
     public HostConfig config() {
         return config;
     }
@@ -177,6 +179,7 @@ public final class Host implements AutoCloseable {
         return service;
     }
 
+    /** The runtime that runs this host's node on its own thread and presents it to the views as a {@code HostModel}. */
     public HostRuntime runtime() {
         return service.runtime();
     }

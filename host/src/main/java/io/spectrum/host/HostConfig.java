@@ -28,8 +28,11 @@ import java.util.Set;
 public final class HostConfig {
     /** {@code dashboard} when the host serves none. */
     public static final int NO_DASHBOARD = -1;
+    /** {@code dashboard}'s default port on 127.0.0.1. */
     public static final int DEFAULT_DASHBOARD_PORT = 8080;
+    /** {@code baud}'s default: serial lines run at 115200 baud, 8N1. */
     public static final int DEFAULT_BAUD = 115200;
+    /** {@code rcvbuf}'s default: the UDP receive buffer asked of the OS, 4 MiB. */
     public static final int DEFAULT_RECEIVE_BUFFER = 4 * 1024 * 1024;
 
     /** What the host dials a board over. */
@@ -42,6 +45,7 @@ public final class HostConfig {
      * rate. {@code top} names its top-level vertices when its root cannot be listed (empty otherwise).
      */
     public record Mount(String name, String link, List<String> top) {
+        /** Checks that the name and link are given ({@link NullPointerException} otherwise) and copies {@code top}. */
         public Mount {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(link, "link");
@@ -58,6 +62,7 @@ public final class HostConfig {
             return new Mount(name, "serial:" + device, top);
         }
 
+        /** SERIAL for a {@code serial:} link, UDP for anything else. */
         public LinkKind kind() {
             return link.startsWith("serial:") ? LinkKind.SERIAL : LinkKind.UDP;
         }
@@ -74,6 +79,10 @@ public final class HostConfig {
     public static final class Invalid extends IllegalArgumentException {
         private final String key;
 
+        /**
+         * A refusal of {@code key} (empty for the whole configuration) with a one-line message; no stack trace is
+         * kept.
+         */
         public Invalid(String key, String message) {
             super(message, null);
             this.key = key;
@@ -133,6 +142,7 @@ public final class HostConfig {
         this.clock = b.clock;
     }
 
+    /** A builder holding {@code spectrum host}'s defaults. */
     public static Builder builder() {
         return new Builder();
     }
@@ -157,22 +167,27 @@ public final class HostConfig {
         return dashboard;
     }
 
+    /** The serial lines' baud rate (8N1), positive. */
     public int baud() {
         return baud;
     }
 
+    /** How long a peer may be quiet before it is probed, in milliseconds (positive). */
     public long pingMillis() {
         return pingMillis;
     }
 
+    /** How long a peer may be silent before it is reported down, in milliseconds (positive). */
     public long timeoutMillis() {
         return timeoutMillis;
     }
 
+    /** The largest frame on each link in bytes; 0 takes the link's default (UDP 65507, serial 4096). */
     public int frameBytes() {
         return frameBytes;
     }
 
+    /** The UDP receive buffer to ask the OS for, in bytes; 0 keeps the OS default. */
     public int receiveBuffer() {
         return receiveBuffer;
     }
@@ -182,18 +197,22 @@ public final class HostConfig {
         return clientPeers;
     }
 
+    /** This host's DTLS key file for the board links (its certificate is the .crt beside it), or null. */
     public String dtlsKey() {
         return dtlsKey;
     }
 
+    /** The fleet CA certificate file, the only one the board links trust, or null. */
     public String dtlsCa() {
         return dtlsCa;
     }
 
+    /** A keys directory giving both key ({@code <dtlsName>.key}) and CA ({@code ca.crt}), or null. */
     public String dtlsKeys() {
         return dtlsKeys;
     }
 
+    /** Whose key {@link #dtlsKeys()} takes (default {@code host}). */
     public String dtlsName() {
         return dtlsName;
     }
@@ -264,16 +283,19 @@ public final class HostConfig {
         private Builder() {
         }
 
+        /** The host's name (default {@code host}); it must be one MQTT topic level when the bridge runs. */
         public Builder name(String v) {
             name = Objects.requireNonNull(v);
             return this;
         }
 
+        /** Adds a board; names must be unique path segments (checked by {@link #build()}). */
         public Builder mount(Mount m) {
             mounts.add(Objects.requireNonNull(m));
             return this;
         }
 
+        /** The client listener's {@code HOST:PORT}, or null for none. */
         public Builder udp(String hostPort) {
             udp = hostPort;
             return this;
@@ -285,26 +307,31 @@ public final class HostConfig {
             return this;
         }
 
+        /** The serial baud rate (positive; default 115200). */
         public Builder baud(int v) {
             baud = v;
             return this;
         }
 
+        /** The probe delay for a quiet peer, in milliseconds (positive). */
         public Builder pingMillis(long v) {
             pingMillis = v;
             return this;
         }
 
+        /** The down delay for a silent peer, in milliseconds (positive). */
         public Builder timeoutMillis(long v) {
             timeoutMillis = v;
             return this;
         }
 
+        /** The largest frame per link in bytes (0 or more; 0: the link's default). */
         public Builder frameBytes(int v) {
             frameBytes = v;
             return this;
         }
 
+        /** The UDP receive buffer in bytes (0 or more; 0: the OS default). */
         public Builder receiveBuffer(int v) {
             receiveBuffer = v;
             return this;
@@ -322,41 +349,49 @@ public final class HostConfig {
             return this;
         }
 
+        /** This host's DTLS key file for the board links; the client listener stays plain. */
         public Builder dtlsKey(String v) {
             dtlsKey = v;
             return this;
         }
 
+        /** The fleet CA certificate file ({@code revoked.crl} beside it is read at start). */
         public Builder dtlsCa(String v) {
             dtlsCa = v;
             return this;
         }
 
+        /** A keys directory holding {@code <dtlsName>.key} and {@code ca.crt}. */
         public Builder dtlsKeys(String v) {
             dtlsKeys = v;
             return this;
         }
 
+        /** Whose key {@link #dtlsKeys(String)} takes (not null). */
         public Builder dtlsName(String v) {
             dtlsName = Objects.requireNonNull(v);
             return this;
         }
 
+        /** The host bus's Unix socket path, or null for no bus; the bus options below need it. */
         public Builder bus(String path) {
             busPath = path;
             return this;
         }
 
+        /** The bus's artifact store directory (null: the socket path plus {@code .store}). */
         public Builder busStore(String v) {
             busStore = v;
             return this;
         }
 
+        /** Also serve bus clients on TCP at {@code HOST:PORT} (a bare {@code :PORT} binds loopback), or null. */
         public Builder busTcp(String v) {
             busTcp = v;
             return this;
         }
 
+        /** Lets {@link #busTcp(String)} bind a non-loopback address (then give grants). */
         public Builder busAllowRemote(boolean v) {
             busAllowRemote = v;
             return this;
@@ -368,51 +403,65 @@ public final class HostConfig {
             return this;
         }
 
+        /** The bus grants file (YAML, docs/bus.md), or null to let every client do everything. */
         public Builder busGrants(String v) {
             busGrants = v;
             return this;
         }
 
+        /** The MQTT broker URL to bridge to, or null for no bridge; parsed by {@link #build()}. */
         public Builder mqtt(String url) {
             mqttUrl = url;
             return this;
         }
 
+        /**
+         * A file with {@code username=} and {@code password=} lines for the broker, or null to read the environment.
+         */
         public Builder mqttCredentials(Path file) {
             mqttCredentials = file;
             return this;
         }
 
+        /** Adds globs of paths the bridge publishes (none added: all). */
         public Builder mqttInclude(List<String> globs) {
             mqttInclude.addAll(globs);
             return this;
         }
 
+        /** Adds globs of paths the bridge does not publish. */
         public Builder mqttExclude(List<String> globs) {
             mqttExclude.addAll(globs);
             return this;
         }
 
+        /** Adds globs of paths that take writes on {@code …/set} (none: MQTT is read-only). */
         public Builder mqttWritable(List<String> globs) {
             mqttWritable.addAll(globs);
             return this;
         }
 
+        /** Publish raw TLV bytes instead of JSON. */
         public Builder mqttRaw(boolean v) {
             mqttRaw = v;
             return this;
         }
 
+        /** Also publish Home Assistant discovery configs. */
         public Builder mqttDiscovery(boolean v) {
             mqttDiscovery = v;
             return this;
         }
 
+        /**
+         * Messages the bridge holds while the broker is away or behind (default {@code BridgeOptions.DEFAULT_QUEUE}).
+         */
         public Builder mqttQueue(int v) {
             mqttQueue = v;
             return this;
         }
 
+        /** Shows the broker's other hosts on the dashboard (needs {@link #mqtt(String)} and a dashboard). */
         public Builder mqttView(boolean v) {
             mqttView = v;
             return this;

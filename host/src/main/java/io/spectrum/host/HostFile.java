@@ -35,6 +35,10 @@ public final class HostFile {
             "mqtt-discovery", "mqtt-queue", "mqtt-view");
     static final List<String> MOUNT_KEYS = List.of("name", "link", "top");
 
+    /**
+     * Reads {@code file} with {@code spectrum host}'s defaults for every key it leaves out; the first problem is a
+     * {@link HostFileError} with its line and key.
+     */
     public static HostConfig read(Path file) throws HostFileError {
         return read(file, HostConfig.builder());
     }

@@ -9,6 +9,10 @@ public final class HostFileError extends Exception {
     private final int line;
     private final String key;
 
+    /**
+     * A problem at {@code file:line} in {@code key} (empty for the file as a whole), spelled as one line; no stack
+     * trace is kept.
+     */
     public HostFileError(String file, int line, String key, String problem) {
         super(file + ":" + line + ": " + (key.isEmpty() ? "" : key + ": ") + problem, null, false, false);
         this.file = file;
@@ -16,6 +20,7 @@ public final class HostFileError extends Exception {
         this.key = key;
     }
 
+    /** The host file's path as given. */
     public String file() {
         return file;
     }

@@ -9,18 +9,24 @@ public final class Check {
     private Check() {
     }
 
+    /** Fails with {@code message} unless {@code condition} holds. */
     public static void that(boolean condition, String message) {
         if (!condition) {
             throw new HilFailure(message);
         }
     }
 
+    /**
+     * Fails unless {@code actual} equals {@code expected} (both may be null); the message names {@code what} and both
+     * values.
+     */
     public static void equal(Object expected, Object actual, String what) {
         if (expected == null ? actual != null : !expected.equals(actual)) {
             throw new HilFailure(what + ": expected " + expected + " but was " + actual);
         }
     }
 
+    /** Returns {@code r} when it is a RESULT; fails otherwise, naming {@code what} and the reply. */
     public static Reply result(Reply r, String what) {
         if (!r.ok()) {
             throw new HilFailure(what + ": expected RESULT but got " + r);
@@ -28,6 +34,10 @@ public final class Check {
         return r;
     }
 
+    /**
+     * Returns {@code r} when it is an ERROR with exactly {@code code}; fails otherwise, naming the expected code's
+     * identity.
+     */
     public static Reply error(Reply r, int code, String what) {
         if (!r.isError() || r.code() != code) {
             throw new HilFailure(what + ": expected ERROR " + WireError.identity(code) + " but got " + r);
@@ -48,6 +58,7 @@ public final class Check {
         }
     }
 
+    /** A failure to throw ({@code throw Check.fail(...)}), for a branch the compiler must see end. */
     public static HilFailure fail(String message) {
         return new HilFailure(message);
     }

@@ -17,6 +17,10 @@ public final class ConformanceReport {
     private ConformanceReport() {
     }
 
+    /**
+     * The report as Markdown: a header naming the target and its pass / fail / skip counts, then one row per
+     * scenario.
+     */
     public static String markdown(String targetName, String targetDescription, List<ScenarioResult> results) {
         int pass = 0;
         int fail = 0;
@@ -46,6 +50,7 @@ public final class ConformanceReport {
         return sb.toString();
     }
 
+    /** Writes {@link #markdown} to {@code file}, creating its parent directories. */
     public static void write(Path file, String targetName, String targetDescription, List<ScenarioResult> results)
             throws IOException {
         Path parent = file.toAbsolutePath().getParent();

@@ -81,6 +81,7 @@ public final class FrameLog implements PeerClient.FrameTap {
         return inbound.size();
     }
 
+    /** The frames the board sent after {@code mark} (from {@link #mark}), oldest first; a copy. */
     public List<Inbound> since(long mark) {
         return new ArrayList<>(inbound.subList((int) Math.min(mark, inbound.size()), inbound.size()));
     }

@@ -30,6 +30,10 @@ public final class HilContext {
     private int routes;
     private String note = "";
 
+    /**
+     * Opens the target's link and sets up the client, the frame and delivery logs and the host node on it; throws
+     * whatever opening the link throws.
+     */
     public HilContext(BoardTarget target) throws Exception {
         this.target = target;
         Link link = target.link();
@@ -55,10 +59,15 @@ public final class HilContext {
         transport.driveWith(agent.onCallerThread());
     }
 
+    /** The board under test: its link, reset line and liveness. */
     public BoardTarget target() {
         return target;
     }
 
+    /**
+     * The suite's one client on the board link (reply routes {@value #REPLY_PREFIX}n); pumping it also runs the host
+     * node.
+     */
     public PeerClient client() {
         return client;
     }
@@ -83,6 +92,7 @@ public final class HilContext {
         return hostNode;
     }
 
+    /** How long a scenario waits for one answer (the target's timeout). */
     public Duration timeout() {
         return target.timeout();
     }

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 public final class HilSuite {
     private final List<Scenario> scenarios;
 
+    /** A suite of {@code scenarios}, run in the given order. */
     public HilSuite(List<Scenario> scenarios) {
         this.scenarios = List.copyOf(scenarios);
     }
@@ -21,10 +22,15 @@ public final class HilSuite {
         return new HilSuite(io.spectrum.hil.scenario.StandardScenarios.all());
     }
 
+    /** The scenarios in run order. */
     public List<Scenario> scenarios() {
         return scenarios;
     }
 
+    /**
+     * Runs every scenario in order against {@code ctx}, handing each result to {@code onResult} as it comes; never
+     * throws.
+     */
     public List<ScenarioResult> runAll(HilContext ctx, Consumer<ScenarioResult> onResult) {
         List<ScenarioResult> results = new ArrayList<>();
         for (Scenario s : scenarios) {

@@ -12,5 +12,6 @@ public interface Scenario {
     /** What the scenario checks, in one sentence (docs/hil.md lists them). */
     String checks();
 
+    /** Runs the check against the board: return to pass, throw {@link HilFailure} to fail, {@link HilSkip} to skip. */
     void run(HilContext ctx) throws Exception;
 }

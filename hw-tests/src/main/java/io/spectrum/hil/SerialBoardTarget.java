@@ -17,6 +17,10 @@ public class SerialBoardTarget implements BoardTarget {
     private final ResetLine resetLine;
     private Link link;
 
+    /**
+     * A board on {@code device} at {@code baud} (8N1), each answer awaited at most {@code timeout}; {@code resetLine}
+     * may be null. The link opens on first use.
+     */
     public SerialBoardTarget(String name, String device, int baud, Duration timeout, ResetLine resetLine) {
         this.name = name;
         this.device = device;
@@ -36,6 +40,7 @@ public class SerialBoardTarget implements BoardTarget {
                 + (resetLine == null ? ", no reset line" : ", reset line " + resetLine.describe());
     }
 
+    /** The serial device path, e.g. {@code /dev/ttyUSB0}. */
     public String device() {
         return device;
     }

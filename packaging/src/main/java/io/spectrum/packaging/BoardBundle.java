@@ -39,16 +39,26 @@ import java.util.stream.Stream;
  * the old one, the user's board.conf is kept unless a reset is asked for.
  */
 public final class BoardBundle {
+    /** Where the bundle lives, relative to the board's root. */
     public static final String HOME = "opt/spectrum";
     /** The board application jar that flash installs, as the packaging module carries it. */
     public static final String BOARD_JAR = "spectrum-board.jar";
+    /** The class-path resource of {@link #BOARD_JAR} in the packaging jar. */
     public static final String BOARD_JAR_RESOURCE = "/board/" + BOARD_JAR;
+    /** The systemd unit's file name. */
     public static final String UNIT_NAME = "spectrum-board.service";
+    /** The unit's path, relative to the board's root. */
     public static final String UNIT = "etc/systemd/system/" + UNIT_NAME;
+    /**
+     * The launcher's settings (serial port, baud, UDP), relative to the board's root; kept across installs unless
+     * reset.
+     */
     public static final String CONF = "etc/spectrum/board.conf";
     /** The board file (docs/board.md) the launcher runs when it exists. */
     public static final String BOARD_FILE = "etc/spectrum/board.yaml";
+    /** Where {@code flash --app} jars go; the launcher puts them on the class path. */
     public static final String APPS = HOME + "/apps";
+    /** The symlink that enables the unit at boot, relative to the board's root. */
     public static final String WANTS_LINK = "etc/systemd/system/multi-user.target.wants/" + UNIT_NAME;
     /** Where the enable symlink points, as the board sees it. */
     public static final String UNIT_ON_BOARD = "/" + UNIT;
@@ -61,6 +71,11 @@ public final class BoardBundle {
     private final Path boardFile;
     private final List<Path> apps;
 
+    /**
+     * A bundle of {@code classpath} and an optional {@code runtime} (null: the board's own java), writing {@code
+     * config} to a new board.conf (over an existing one too when {@code resetConfig}); no DTLS files, board file or
+     * apps.
+     */
     public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig) {
         this(classpath, runtime, config, resetConfig, null, null, List.of());
     }

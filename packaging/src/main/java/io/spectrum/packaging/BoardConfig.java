@@ -5,9 +5,12 @@ package io.spectrum.packaging;
  * typo is refused on the host, not discovered by a service that will not start on the board.
  */
 public record BoardConfig(String serialPort, int baud, String udp, String peer, String dtlsKey, String dtlsCa) {
+    /** The Raspberry Pi's primary UART. */
     public static final String DEFAULT_SERIAL = "/dev/serial0";
+    /** The serial line's default speed (8N1). */
     public static final int DEFAULT_BAUD = 115200;
 
+    /** Serial on {@link #DEFAULT_SERIAL} at {@link #DEFAULT_BAUD}, no UDP, no DTLS. */
     public static BoardConfig defaults() {
         return new BoardConfig(DEFAULT_SERIAL, DEFAULT_BAUD, "", "");
     }
@@ -25,6 +28,10 @@ public record BoardConfig(String serialPort, int baud, String udp, String peer, 
         return new BoardConfig(serialPort, baud, udp, peer, BoardKeys.keyOnBoard(), BoardKeys.caOnBoard());
     }
 
+    /**
+     * Turns nulls into "" and checks every value; {@link IllegalArgumentException} with a one-line fix for a bad
+     * serial port, baud or HOST:PORT, or for anything but exactly one link.
+     */
     public BoardConfig {
         dtlsKey = dtlsKey == null ? "" : dtlsKey;
         dtlsCa = dtlsCa == null ? "" : dtlsCa;

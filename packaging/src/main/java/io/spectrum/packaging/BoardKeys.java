@@ -11,10 +11,15 @@ import java.nio.file.Path;
  * name is in its certificate.
  */
 public record BoardKeys(Path key, Path cert, Path ca, Path revocationList) {
+    /** Where the DTLS files go, relative to the board's root. */
     public static final String DIR = "etc/spectrum/keys";
+    /** The board's key file name on the board. */
     public static final String KEY = "board.key";
+    /** The board's certificate file name on the board. */
     public static final String CERT = "board.crt";
+    /** The fleet CA certificate file name on the board. */
     public static final String CA = "ca.crt";
+    /** The revocation list file name on the board (installed only when there is one). */
     public static final String CRL = "revoked.crl";
 
     /** {@code DIR/NAME.key}, {@code DIR/NAME.crt}, {@code DIR/ca.crt}, {@code DIR/revoked.crl} if present. */
@@ -40,6 +45,7 @@ public record BoardKeys(Path key, Path cert, Path ca, Path revocationList) {
         return "/" + DIR + "/" + KEY;
     }
 
+    /** Where board.conf points the board for the CA: its path on the board. */
     public static String caOnBoard() {
         return "/" + DIR + "/" + CA;
     }

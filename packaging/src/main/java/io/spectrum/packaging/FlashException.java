@@ -9,11 +9,16 @@ public final class FlashException extends Exception {
 
     private final int exitCode;
 
+    /**
+     * A flash failure exiting with {@code exitCode} ({@link #USAGE} or {@link #FAILED}); {@code message} says what to
+     * do.
+     */
     public FlashException(int exitCode, String message) {
         super(message);
         this.exitCode = exitCode;
     }
 
+    /** The process exit code: {@link #USAGE} (2) or {@link #FAILED} (1). */
     public int exitCode() {
         return exitCode;
     }

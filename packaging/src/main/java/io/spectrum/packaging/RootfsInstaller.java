@@ -9,6 +9,10 @@ import java.nio.file.Path;
 public final class RootfsInstaller {
     private RootfsInstaller() { }
 
+    /**
+     * Checks that {@code root} is a directory and installs {@code bundle} into it, reporting to {@code out}; {@link
+     * FlashException} USAGE for a missing root, FAILED when writing fails.
+     */
     public static void install(Path root, BoardBundle bundle, PrintWriter out) throws FlashException {
         check(root);
         out.printf("Installing the Spectrum board bundle into %s%n", root);

@@ -21,9 +21,11 @@ import java.util.regex.Pattern;
 public final class SshInstaller {
     /** Runs one external command; swapped out by tests. */
     public interface Runner {
+        /** Runs {@code command} with {@code stdin} (or null) and returns its exit code and outputs. */
         Result run(List<String> command, byte[] stdin) throws IOException, InterruptedException;
     }
 
+    /** An external command's exit code and its standard output and error as text. */
     public record Result(int exitCode, String stdout, String stderr) { }
 
     private static final Pattern TARGET = Pattern.compile("([A-Za-z0-9._-]+@)?[A-Za-z0-9._:\\[\\]-]+");
@@ -31,6 +33,7 @@ public final class SshInstaller {
 
     private final Runner runner;
 
+    /** An installer running its commands through {@code runner}. */
     public SshInstaller(Runner runner) {
         this.runner = runner;
     }
@@ -40,6 +43,11 @@ public final class SshInstaller {
         return new SshInstaller(SshInstaller::runProcess);
     }
 
+    /**
+     * Installs {@code bundle} on {@code target} ({@code user@host} or {@code host}) over ssh on {@code port},
+     * replacing the runtime too when {@code shipsRuntime} and board.conf when {@code resetConfig}, then enables and
+     * starts the service; {@link FlashException} USAGE for a bad target or port, FAILED when a step fails.
+     */
     public void install(String target, int port, BoardBundle bundle, boolean resetConfig, boolean shipsRuntime,
                         PrintWriter out) throws FlashException {
         if (!TARGET.matcher(target).matches() || target.startsWith("-")) {

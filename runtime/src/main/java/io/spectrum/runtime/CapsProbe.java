@@ -43,6 +43,7 @@ import java.security.SecureRandom;
  * {@code node.poll()}; {@link #sweep()} from the agent). Allocation-free after construction.
  */
 public final class CapsProbe implements LivenessProbe {
+    /** The vertex the ping reads: the peer's {@code /$node/caps} extensions map. */
     public static final NodePath CAPS = NodePath.of(Names.CAPS_PATH);
     private static final int ANSWER_BYTES = 256;
     /** Default slot-check period: the links' default ping interval (3 s). */
@@ -231,10 +232,12 @@ public final class CapsProbe implements LivenessProbe {
         }
     }
 
+    /** Pings sent since the probe was made. */
     public long sent() {
         return sent;
     }
 
+    /** Pings whose answer came back (collected before the next ping to the same peer). */
     public long answered() {
         return answered;
     }

@@ -32,11 +32,13 @@ public final class LinkSettings {
     /** Peers a UDP listener holds by default: a host's clients, all on one machine in the common case. */
     public static final int DEFAULT_LISTEN_PEERS = 64;
 
+    /** Probe a quiet peer after this many milliseconds (default {@link LinkSpec#DEFAULT_PING_MILLIS}). */
     public LinkSettings pingMillis(long ms) {
         pingMillis = ms;
         return this;
     }
 
+    /** Report a silent peer down after this many milliseconds (default {@link LinkSpec#DEFAULT_TIMEOUT_MILLIS}). */
     public LinkSettings timeoutMillis(long ms) {
         timeoutMillis = ms;
         return this;
@@ -72,6 +74,7 @@ public final class LinkSettings {
         return this;
     }
 
+    /** The UDP listener's peer table as set; 0 means {@link #DEFAULT_LISTEN_PEERS}. */
     public int peers() {
         return peers;
     }
@@ -82,22 +85,27 @@ public final class LinkSettings {
         return this;
     }
 
+    /** The DTLS credentials, or null for plain UDP. */
     public DtlsCredentials dtls() {
         return dtls;
     }
 
+    /** The ping interval in milliseconds. */
     public long pingMillis() {
         return pingMillis;
     }
 
+    /** The peer timeout in milliseconds. */
     public long timeoutMillis() {
         return timeoutMillis;
     }
 
+    /** The largest frame in bytes; 0 keeps the link's default. */
     public int frameBytes() {
         return frameBytes;
     }
 
+    /** The UDP receive buffer request in bytes; 0 keeps the OS default. */
     public int receiveBufferBytes() {
         return receiveBufferBytes;
     }

@@ -19,18 +19,28 @@ import java.io.IOException;
  * listener is the DTLS server, a dialer the client).
  */
 public final class LinkSpec {
+    /** {@code --ping}'s default: a quiet peer is probed after 1 s. */
     public static final long DEFAULT_PING_MILLIS = 1000;
+    /** {@code --timeout}'s default: a silent peer is reported down after 5 s. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 5000;
 
     private LinkSpec() {
     }
 
+    /**
+     * Binds a UDP listener on {@code hostPort} (a bare {@code :PORT} binds loopback), DTLS when the settings carry
+     * credentials; an {@link IOException} when it cannot bind.
+     */
     public static Link udpListen(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
         UdpLinkConfig c = udpConfig(s).peerCapacity(s.peers > 0 ? s.peers : LinkSettings.DEFAULT_LISTEN_PEERS);
         return s.dtls != null ? DtlsLink.listen(id, UdpLink.parseHostPort(hostPort), c, s.dtls, clock)
                 : UdpLink.listen(id, UdpLink.parseHostPort(hostPort), c, clock);
     }
 
+    /**
+     * Dials the UDP (or, with credentials, DTLS) peer at {@code hostPort}; an {@link IOException} when the socket
+     * cannot be opened.
+     */
     public static Link udpDial(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
         return s.dtls != null ? DtlsLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(s), s.dtls, clock)
                 : UdpLink.dial(id, UdpLink.parseHostPort(hostPort), udpConfig(s), clock);
@@ -86,16 +96,19 @@ public final class LinkSpec {
         return SerialLink.open(id, device, c, clock);
     }
 
+    /** {@link #udpListen(int, String, LinkSettings, Clock)} with only the liveness timers set. */
     public static Link udpListen(int id, String hostPort, long pingMillis, long timeoutMillis, Clock clock)
             throws IOException {
         return udpListen(id, hostPort, timers(pingMillis, timeoutMillis), clock);
     }
 
+    /** {@link #udpDial(int, String, LinkSettings, Clock)} with only the liveness timers set. */
     public static Link udpDial(int id, String hostPort, long pingMillis, long timeoutMillis, Clock clock)
             throws IOException {
         return udpDial(id, hostPort, timers(pingMillis, timeoutMillis), clock);
     }
 
+    /** {@link #serial(int, String, int, LinkSettings, Clock)} with only the liveness timers set. */
     public static Link serial(int id, String device, int baud, long pingMillis, long timeoutMillis, Clock clock) {
         return serial(id, device, baud, timers(pingMillis, timeoutMillis), clock);
     }

@@ -120,14 +120,17 @@ public final class NodeAgent implements Agent {
         this.tap = handler;
     }
 
+    /** The node this agent drives; touch it only on the node thread. */
     public ServingNode node() {
         return node;
     }
 
+    /** The liveness probe installed in every attached link. */
     public CapsProbe probe() {
         return probe;
     }
 
+    /** The attached links, in attach order (node thread). */
     public List<Link> links() {
         return links;
     }

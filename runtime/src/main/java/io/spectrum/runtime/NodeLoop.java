@@ -35,6 +35,11 @@ public final class NodeLoop implements AutoCloseable {
         this(name, node, step, SystemClock.INSTANCE, NodeAgent.HOUSEKEEPING_NANOS, SPIN_NANOS);
     }
 
+    /**
+     * A loop named {@code name} (its thread's name) driving {@code node}: {@code step} runs every duty cycle,
+     * housekeeping every {@code housekeepingNanos} of {@code clock}, and the loop spins {@code spinNanos} after work
+     * before it blocks. Nothing runs until {@link #start()}.
+     */
     public NodeLoop(String name, ServingNode node, NodeAgent.Step step, Clock clock, long housekeepingNanos,
                     long spinNanos) {
         this.agent = new NodeAgent(name, node, clock, step, housekeepingNanos);
@@ -47,22 +52,27 @@ public final class NodeLoop implements AutoCloseable {
         agent.attach(link);
     }
 
+    /** The agent whose duty cycle this loop runs (for a caller that drives it on its own thread instead). */
     public NodeAgent agent() {
         return agent;
     }
 
+    /** The node; touch it only on the node thread ({@link #submit}). */
     public ServingNode node() {
         return agent.node();
     }
 
+    /** The liveness probe of the node's links. */
     public CapsProbe probe() {
         return agent.probe();
     }
 
+    /** The attached links. */
     public List<Link> links() {
         return agent.links();
     }
 
+    /** Starts the loop's daemon thread; call once. */
     public void start() {
         thread = AgentRunner.startOnThread(runner, r -> {
             Thread t = new Thread(r, agent.roleName());
@@ -76,6 +86,7 @@ public final class NodeLoop implements AutoCloseable {
         return Thread.currentThread() == thread;
     }
 
+    /** True between {@link #start()} and {@link #close()}. */
     public boolean isRunning() {
         return thread != null && !closed;
     }

@@ -14,6 +14,10 @@ public final class NodeProcess {
     private NodeProcess() {
     }
 
+    /**
+     * Blocks until Ctrl-C, until {@code durationSeconds} pass (0 or less: no limit) or, with {@code exitWithStdin},
+     * until stdin closes; then closes {@code node} (once, errors ignored).
+     */
     public static void runUntilStopped(AutoCloseable node, double durationSeconds, boolean exitWithStdin)
             throws InterruptedException {
         CountDownLatch stop = new CountDownLatch(1);

@@ -20,12 +20,14 @@ public final class YamlFile {
     /** The caller's error for a problem at a line (1-based; 0 when unknown). */
     @FunctionalInterface
     public interface LineError<E extends Exception> {
+        /** The error for {@code problem} at {@code line}. */
         E at(int line, String problem);
     }
 
     /** The caller's error for a problem with a key (the caller knows its line). */
     @FunctionalInterface
     public interface KeyError<E extends Exception> {
+        /** The error for {@code problem} with {@code key}. */
         E at(String key, String problem);
     }
 

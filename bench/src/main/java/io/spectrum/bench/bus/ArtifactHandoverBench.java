@@ -48,6 +48,10 @@ public final class ArtifactHandoverBench {
     private ArtifactHandoverBench() {
     }
 
+    /**
+     * Runs both handovers for each size and prints the medians and bests; arguments {@code key=value}: {@code
+     * sizesMiB} (default 10,1024), {@code rounds} (3), {@code warmup} (2), {@code readers} (1), {@code dir}.
+     */
     public static void main(String[] args) throws Exception {
         long[] sizes = Arrays.stream(HostVsMosquitto.arg(args, "sizesMiB", "10,1024").split(","))
                 .mapToLong(s -> Long.parseLong(s.trim()) << 20).toArray();

@@ -51,6 +51,10 @@ public final class HandoverBench {
     private HandoverBench() {
     }
 
+    /**
+     * Runs the bus handover, the socket copy and SHA-256 alone for each size; arguments {@code key=value}: {@code
+     * sizesMiB} (default 10,1024), {@code rounds} (3), {@code warmup} (1), {@code dir} (/dev/shm when it has room).
+     */
     public static void main(String[] args) throws Exception {
         long[] sizes = Arrays.stream(HostVsMosquitto.arg(args, "sizesMiB", "10,1024").split(","))
                 .mapToLong(s -> Long.parseLong(s.trim()) << 20).toArray();

@@ -56,6 +56,11 @@ public final class RpcBench {
 
     enum Via { UNIX, INPROC }
 
+    /**
+     * Runs the latency and throughput cases for each transport and caller count; arguments {@code key=value}: {@code
+     * calls}, {@code warmup}, {@code inflight}, {@code seconds}, {@code paceMicros}, {@code callers} (1,2,4), {@code
+     * via} (unix,inproc).
+     */
     public static void main(String[] args) throws Exception {
         int calls = HostVsMosquitto.intArg(args, "calls", 20_000);
         int warmup = HostVsMosquitto.intArg(args, "warmup", 2_000);

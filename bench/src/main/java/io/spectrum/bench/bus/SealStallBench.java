@@ -51,6 +51,10 @@ public final class SealStallBench {
     record Result(long[] idleRtt, long[] duringSealRtt, long[] sealNanos) {
     }
 
+    /**
+     * Measures the caller's round trips idle and during seals and prints both sets; arguments {@code key=value}:
+     * {@code sizeMiB} (default 256), {@code seals} (5), {@code idle} (2000), {@code dir}.
+     */
     public static void main(String[] args) throws Exception {
         long size = (long) HostVsMosquitto.intArg(args, "sizeMiB", 256) << 20;
         int seals = HostVsMosquitto.intArg(args, "seals", 5);

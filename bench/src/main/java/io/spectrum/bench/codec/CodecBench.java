@@ -52,16 +52,21 @@ public class CodecBench {
         return encoder.encode(index, 0, out, 0, out.length);
     }
 
+    /**
+     * Decode and re-encode of the 44-byte SUBSCRIBER record; returns the encoded length (or a negated decode error).
+     */
     @Benchmark
     public int subscriberRoundTrip() {
         return roundTrip(SUBSCRIBER_SUSPENDED);
     }
 
+    /** Decode and re-encode of the 38-byte FWD READ request; returns the encoded length (or a negated decode error). */
     @Benchmark
     public int fwdReadRoundTrip() {
         return roundTrip(FWD_READ);
     }
 
+    /** Decode alone of the SUBSCRIBER record; returns the decoder's status. */
     @Benchmark
     public int subscriberDecodeOnly() {
         return decoder.decode(SUBSCRIBER_SUSPENDED, 0, SUBSCRIBER_SUSPENDED.length, index);

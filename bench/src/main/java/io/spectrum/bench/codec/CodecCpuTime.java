@@ -17,6 +17,10 @@ public final class CodecCpuTime {
     private CodecCpuTime() {
     }
 
+    /**
+     * Prints the thread CPU time per decode and per round trip, best of several rounds; the optional argument is the
+     * operations per round (default 2,000,000).
+     */
     public static void main(String[] args) {
         ThreadMXBean tm = ManagementFactory.getThreadMXBean();
         FrameDecoder d = new FrameDecoder();

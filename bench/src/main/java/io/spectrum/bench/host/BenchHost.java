@@ -36,6 +36,7 @@ public final class BenchHost {
                 .peerDeliveriesPerSecond(0).build();
     }
 
+    /** Serves until standard input closes; arguments: the UDP port, then {@code narrow} (default) or {@code wide}. */
     public static void main(String[] args) throws IOException {
         int port = Integer.parseInt(args[0]);
         HostCore core = HostCore.parse(args.length > 1 ? args[1] : "narrow");

@@ -151,6 +151,11 @@ public final class BoardsBench implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs the boards for each round and prints the values per second and CPU per value; arguments {@code key=value}:
+     * {@code boards} (64), {@code link} (memory or udp), {@code seconds} (5), {@code rounds} (3), {@code core}
+     * (narrow).
+     */
     public static void main(String[] args) throws IOException {
         int count = HostVsMosquitto.intArg(args, "boards", 64);
         String link = HostVsMosquitto.arg(args, "link", "memory");

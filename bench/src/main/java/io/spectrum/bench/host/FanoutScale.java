@@ -132,6 +132,7 @@ public final class FanoutScale {
         return best;
     }
 
+    /** Runs the local and remote fan-out per core and prints ns per delivery; arguments as in the class comment. */
     public static void main(String[] args) {
         int n = HostVsMosquitto.intArg(args, "subscribers", 10_000);
         double seconds = Double.parseDouble(HostVsMosquitto.arg(args, "seconds", "3"));

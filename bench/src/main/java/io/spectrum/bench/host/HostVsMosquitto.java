@@ -47,6 +47,11 @@ public final class HostVsMosquitto {
     private HostVsMosquitto() {
     }
 
+    /**
+     * Runs the alternating rounds and prints the medians; prints a skip line and returns when Mosquitto is not
+     * installed. Arguments {@code key=value}: {@code subscribers} (100), {@code rounds} (5), {@code seconds} (3),
+     * {@code window} (64), {@code core} (narrow), {@code floor} (on or off).
+     */
     public static void main(String[] args) throws Exception {
         int subscribers = intArg(args, "subscribers", 100);
         int rounds = intArg(args, "rounds", 5);
@@ -156,6 +161,10 @@ public final class HostVsMosquitto {
         return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
+    /**
+     * The value of the {@code key=value} argument, or {@code def} when none is given; shared by the benchmarks'
+     * mains.
+     */
     public static String arg(String[] args, String key, String def) {
         for (String a : args) {
             if (a.startsWith(key + "=")) {
@@ -165,6 +174,7 @@ public final class HostVsMosquitto {
         return def;
     }
 
+    /** {@link #arg} as an int; {@link NumberFormatException} when the value is not one. */
     public static int intArg(String[] args, String key, int def) {
         return Integer.parseInt(arg(args, key, String.valueOf(def)));
     }

@@ -109,11 +109,17 @@ public final class HostileSoak {
             return g;
         }
 
+        /** True when nothing was lost or reordered, no table grew and the bus client saw no error: the soak passed. */
         public boolean ok() {
             return lost == 0 && outOfOrder == 0 && grown().isEmpty() && busErrors == 0;
         }
     }
 
+    /**
+     * Runs the soak, prints the figures and exits 0 when it passed, 1 otherwise; arguments {@code key=value}: {@code
+     * minutes} (5) or {@code seconds}, {@code vertices} (3), {@code hz} (50), {@code subscribers} (20), {@code
+     * mosquitto} (its binary), {@code share} (fill or open).
+     */
     public static void main(String[] args) throws Exception {
         double minutes = Double.parseDouble(HostVsMosquitto.arg(args, "minutes", "5"));
         String secs = HostVsMosquitto.arg(args, "seconds", null);

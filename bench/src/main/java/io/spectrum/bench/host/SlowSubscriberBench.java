@@ -18,6 +18,10 @@ public final class SlowSubscriberBench {
     private SlowSubscriberBench() {
     }
 
+    /**
+     * Runs both host JVMs in interleaved rounds and prints the ordinary subscribers' rate with and without the slow
+     * one; arguments as in the class comment.
+     */
     public static void main(String[] args) throws Exception {
         int n = HostVsMosquitto.intArg(args, "subscribers", 100);
         int slowRate = HostVsMosquitto.intArg(args, "slowPerSecond", 100);

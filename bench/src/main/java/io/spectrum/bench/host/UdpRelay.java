@@ -23,6 +23,7 @@ public final class UdpRelay {
     private UdpRelay() {
     }
 
+    /** Relays until standard input closes; the argument is the loopback UDP port to bind. */
     public static void main(String[] args) throws IOException {
         DatagramChannel ch = DatagramChannel.open();
         ch.bind(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[0])));

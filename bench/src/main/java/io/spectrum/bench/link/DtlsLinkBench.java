@@ -41,6 +41,10 @@ public final class DtlsLinkBench {
         }
     }
 
+    /**
+     * Prints handshake times, round-trip latency and throughput, DTLS against plain UDP; arguments {@code
+     * [handshakes] [roundTrips] [seconds]} (defaults 30, 50000, 3).
+     */
     public static void main(String[] args) throws Exception {
         int handshakes = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         int trips = args.length > 1 ? Integer.parseInt(args[1]) : 50_000;

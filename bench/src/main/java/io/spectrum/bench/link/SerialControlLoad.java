@@ -31,6 +31,10 @@ public final class SerialControlLoad {
     private SerialControlLoad() {
     }
 
+    /**
+     * Prints delivered against published values per send-path variant; arguments {@code [seconds] [hz per vertex]}
+     * (defaults 5, 50).
+     */
     public static void main(String[] args) {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int hz = args.length > 1 ? Integer.parseInt(args[1]) : 50;

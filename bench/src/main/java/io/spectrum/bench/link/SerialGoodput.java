@@ -37,6 +37,10 @@ public final class SerialGoodput {
         }
     }
 
+    /**
+     * Prints the goodput at each baud rate; arguments {@code [seconds] [baud...]} (defaults 5 s, 115200 and 921600
+     * baud).
+     */
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int[] bauds = args.length > 1

@@ -75,6 +75,10 @@ public final class UdpLinkLatency {
         }
     }
 
+    /**
+     * Runs the four phases and prints their figures; arguments {@code [frames] [rate] [seconds]} (defaults 200000,
+     * 20000, 3).
+     */
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         int rate = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;

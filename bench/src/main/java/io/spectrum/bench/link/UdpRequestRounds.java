@@ -43,6 +43,10 @@ public final class UdpRequestRounds {
     private UdpRequestRounds() {
     }
 
+    /**
+     * Runs the rounds against every {@code --target} and prints the medians; exits 2 on a usage error and 1 when a
+     * target does not answer.
+     */
     public static void main(String[] args) throws Exception {
         List<Target> targets = new ArrayList<>();
         int rounds = 5;

@@ -24,6 +24,7 @@ public final class BenchMosquitto implements AutoCloseable {
         this.port = port;
     }
 
+    /** Starts {@code executable} on a free loopback port with its configuration in a new temp directory. */
     public static BenchMosquitto start(String executable) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -37,6 +38,7 @@ public final class BenchMosquitto implements AutoCloseable {
         return m;
     }
 
+    /** The broker's {@code mqtt://127.0.0.1:PORT} URL (the port stays the same across restarts). */
     public String url() {
         return "mqtt://127.0.0.1:" + port;
     }

@@ -48,6 +48,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MqttBridgeBench {
     private MqttBridgeBench() { }
 
+    /**
+     * Runs the bench and prints the latency percentiles and values per second; arguments {@code [vertices] [hz]
+     * [seconds] [mosquitto]} (defaults 1000, 10, 20, /usr/sbin/mosquitto), and {@code via=host} anywhere.
+     */
     public static void main(String[] argv) throws Exception {
         boolean viaHost = java.util.Arrays.asList(argv).contains("via=host");
         String[] args = java.util.Arrays.stream(argv).filter(a -> !a.startsWith("via=")).toArray(String[]::new);
@@ -176,6 +180,7 @@ public final class MqttBridgeBench {
         private long start;
         private long written;
 
+        /** {@code n} vertices, each written {@code hz} times a second. */
         public Paced(int n, int hz) {
             paths = new NodePath[n];
             for (int i = 0; i < n; i++) {

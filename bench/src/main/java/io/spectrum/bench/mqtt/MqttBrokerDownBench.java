@@ -51,6 +51,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class MqttBrokerDownBench {
     private MqttBrokerDownBench() { }
 
+    /** Runs the phases and prints each one's figures; arguments as in the class comment. */
     public static void main(String[] args) throws Exception {
         int vertices = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int hz = args.length > 1 ? Integer.parseInt(args[1]) : 50;

@@ -42,6 +42,7 @@ public final class MqttClientCost {
         void drain() throws Exception;
     }
 
+    /** Runs the alternating rounds and prints each library's figures; arguments as in the class comment. */
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;

@@ -31,6 +31,10 @@ public final class NodeCpuTime {
         return best;
     }
 
+    /**
+     * Prints the thread CPU time per operation for each subscriber count; the optional argument is the operations per
+     * round (default 1,000,000).
+     */
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         for (int subs : new int[] {1, 8, 32, 1024, 4096}) {

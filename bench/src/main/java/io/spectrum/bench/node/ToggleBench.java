@@ -23,6 +23,7 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ToggleBench {
+    /** Subscribers on the vertex. */
     @Param({"1", "8", "32", "1024", "4096"})
     public int n;
 
@@ -32,6 +33,7 @@ public class ToggleBench {
     private final NodePath path = NodePath.of("/bench/toggle");
     private final NodeBenchSupport.Counter counter = new NodeBenchSupport.Counter();
 
+    /** A node with {@link #n} in-process subscriptions on the vertex. */
     @Setup
     public void setup() {
         node = NodeBenchSupport.node(n);

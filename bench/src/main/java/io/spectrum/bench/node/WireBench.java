@@ -110,6 +110,10 @@ public class WireBench {
         return java.util.Arrays.copyOf(b, w.length());
     }
 
+    /**
+     * A node with one remote SUBSCRIBER edge on the vertex, appended over the counting link, and the frames to
+     * replay.
+     */
     @Setup
     public void setup() {
         node = NodeBenchSupport.node(4);
@@ -124,6 +128,7 @@ public class WireBench {
         remoteRead = frame(0, temp, -2, ep, null);
     }
 
+    /** A suspend and a resume of the remote edge by wire; returns the frames the link sent. */
     @Benchmark
     public long wireToggle() {
         node.onFrame(link, 0, suspend, 0, suspend.length);
@@ -131,12 +136,14 @@ public class WireBench {
         return link.frames;
     }
 
+    /** A remote write to the vertex, delivered to its one remote edge; returns the frames the link sent. */
     @Benchmark
     public long remoteWriteToOneRemoteEdge() {
         node.onFrame(link, 0, remoteWrite, 0, remoteWrite.length);
         return link.frames;
     }
 
+    /** A remote READ of the vertex and its reply; returns the frames the link sent. */
     @Benchmark
     public long remoteRead() {
         node.onFrame(link, 0, remoteRead, 0, remoteRead.length);

@@ -25,6 +25,7 @@ public class WriteDeliveryBench {
     private final byte[] value = {1, 0, 4, 0, (byte) 0xD2, 4, 0, 0};
     private final byte[] out = new byte[64];
 
+    /** A node with one subscriber on the observed vertex and a value on the unobserved one. */
     @Setup
     public void setup() {
         node = NodeBenchSupport.node(1);
@@ -32,6 +33,7 @@ public class WriteDeliveryBench {
         node.write(unobserved, value, 0, value.length);
     }
 
+    /** One write delivered to one subscriber, sampled for percentiles; returns the delivered count. */
     @Benchmark
     @BenchmarkMode(Mode.SampleTime)
     public long writeToOneSubscriber() {
@@ -39,12 +41,14 @@ public class WriteDeliveryBench {
         return counter.n;
     }
 
+    /** A write nobody observes; returns the node's status. */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     public int unobservedWrite() {
         return node.write(unobserved, value, 0, value.length);
     }
 
+    /** A read of the value; returns its length (or a negated error). */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     public int read() {

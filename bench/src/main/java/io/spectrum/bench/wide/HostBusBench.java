@@ -64,6 +64,10 @@ public final class HostBusBench {
         void once() throws BusException;
     }
 
+    /**
+     * Runs the three cases in interleaved rounds and prints the medians; arguments {@code [seconds] [rounds]}
+     * (defaults 2, 5).
+     */
     public static void main(String[] args) throws Exception {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 2;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;

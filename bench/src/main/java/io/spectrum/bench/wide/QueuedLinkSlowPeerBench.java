@@ -149,6 +149,10 @@ public final class QueuedLinkSlowPeerBench {
         return n % 2 == 1 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
     }
 
+    /**
+     * Runs the three cases in interleaved rounds and prints the medians; arguments {@code [seconds] [rounds]}
+     * (defaults 2, 5).
+     */
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 2;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;

@@ -28,9 +28,11 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class WideFanoutBench {
+    /** Subscribers on the written vertex. */
     @Param({"1024", "10000"})
     public int n;
 
+    /** Which core: {@code wide} or {@code narrow}. */
     @Param({"wide", "narrow"})
     public String core;
 
@@ -39,6 +41,7 @@ public class WideFanoutBench {
     private final Counter counter = new Counter();
     private final byte[] value = {1, 0, 4, 0, (byte) 0xD2, 4, 0, 0};
 
+    /** The chosen node with {@link #n} in-process subscriptions on the vertex. */
     @Setup
     public void setup() {
         NodeConfig.Builder b = "wide".equals(core) ? WideNode.hostConfig() : NodeConfig.builder().maxSubscribers(n + 16).recordBytes(4096);
@@ -48,6 +51,7 @@ public class WideFanoutBench {
         }
     }
 
+    /** One local write delivered to every subscriber; returns the delivered count so the work cannot be elided. */
     @Benchmark
     public long write() {
         node.write(path, value, 0, value.length);

@@ -86,6 +86,10 @@ public final class WideScale {
         }
     }
 
+    /**
+     * Prints ns per operation and bytes per vertex and per edge; arguments {@code key=value}: {@code vertices}
+     * (100000), {@code rounds} (3).
+     */
     public static void main(String[] args) {
         int n = Integer.parseInt(arg(args, "vertices", "100000"));
         int rounds = Integer.parseInt(arg(args, "rounds", "3"));

@@ -30,6 +30,7 @@ public class WideVerticesBench {
     private final byte[] out = new byte[16];
     private WideNode built;
 
+    /** The vertex paths, and a node that already holds every vertex. */
     @Setup(Level.Trial)
     public void setup() {
         for (int i = 0; i < VERTICES; i++) {
@@ -48,12 +49,14 @@ public class WideVerticesBench {
         return sum;
     }
 
+    /** A fresh node, then create + write + read of every vertex; returns a sum of the read lengths. */
     @Benchmark
     @OperationsPerInvocation(VERTICES)
     public long build() {
         return build(new WideNode(WideNode.hostConfig().build()));
     }
 
+    /** A write and a read of every vertex of the built node; returns a sum of the read lengths. */
     @Benchmark
     @OperationsPerInvocation(VERTICES)
     public long writeRead() {

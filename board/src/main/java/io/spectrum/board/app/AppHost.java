@@ -26,6 +26,7 @@ import java.util.function.Supplier;
 public final class AppHost implements BoardProgram {
     /** One app and the settings the board file gives it. */
     public record Entry(String label, BoardApp app, Map<String, String> settings) {
+        /** Copies the settings. */
         public Entry {
             settings = Map.copyOf(settings);
         }

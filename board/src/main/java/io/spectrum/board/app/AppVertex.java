@@ -5,8 +5,10 @@ import io.spectrum.node.api.VertexSchema;
 
 /** One declared vertex of a {@link BoardApp}: publish to it, hear peers' writes of it. */
 public interface AppVertex {
+    /** The vertex's path. */
     NodePath path();
 
+    /** The vertex's declaration: type, unit, scale and offset, range, rights. */
     VertexSchema schema();
 
     /**

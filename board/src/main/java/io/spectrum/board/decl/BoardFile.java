@@ -15,6 +15,7 @@ import java.util.Map;
  */
 public record BoardFile(String file, String name, String platform, int pwmChip, MockPins mockPins, Path sys,
                         Path proc, List<Vertex> vertices, List<App> apps) {
+    /** Copies the lists. */
     public BoardFile {
         vertices = List.copyOf(vertices);
         apps = List.copyOf(apps);
@@ -31,6 +32,7 @@ public record BoardFile(String file, String name, String platform, int pwmChip, 
 
     /** A board app class and its settings. */
     public record App(String className, Map<String, String> settings, int line) {
+        /** Copies the settings. */
         public App {
             settings = Map.copyOf(settings);
         }

@@ -10,6 +10,10 @@ public final class BoardFileError extends Exception {
     private final String field;
     private final String problem;
 
+    /**
+     * A problem at {@code file:line} in {@code field} (empty for the file as a whole), spelled as one line; no stack
+     * trace is kept.
+     */
     public BoardFileError(String file, int line, String field, String problem) {
         super(file + ":" + line + ": " + (field.isEmpty() ? "" : field + ": ") + problem, null, false, false);
         this.file = file;
@@ -18,6 +22,7 @@ public final class BoardFileError extends Exception {
         this.problem = problem;
     }
 
+    /** The board file's path as given. */
     public String file() {
         return file;
     }
@@ -32,6 +37,7 @@ public final class BoardFileError extends Exception {
         return field;
     }
 
+    /** What is wrong, without the place (the message has both). */
     public String problem() {
         return problem;
     }

@@ -53,6 +53,10 @@ public final class BoardFileParser {
         this.defaultPeriodOverride = periodOverride;
     }
 
+    /**
+     * Reads and checks {@code file}; the first problem is a {@link BoardFileError} naming its line and field (an
+     * unreadable file included). Nothing is opened.
+     */
     public BoardFile parse(Path file) throws BoardFileError {
         String text;
         try {

@@ -12,6 +12,7 @@ import io.spectrum.wire.WireError;
 public final class DeclaredBoard implements BoardApp {
     private final BoardFile file;
 
+    /** The app of {@code file}'s vertices (a file the parser has checked). */
     public DeclaredBoard(BoardFile file) {
         this.file = file;
     }

@@ -23,6 +23,7 @@ public final class CommandSource implements Binding {
     private SourceHealth health;
     private Thread thread;
 
+    /** Runs {@code command} (program and arguments, no shell) every {@code periodMillis}, on a thread of its own. */
     public CommandSource(List<String> command, long periodMillis) {
         this.command = List.copyOf(command);
         this.periodMillis = periodMillis;

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 public final class FileSource extends Polled {
     private final Path file;
 
+    /** Reads {@code file} at start and every {@code periodMillis} (0 or less: only at start). */
     public FileSource(Path file, long periodMillis) {
         super(periodMillis);
         this.file = file;

@@ -34,6 +34,10 @@ public final class GpioInput implements Binding {
     private AppVertex vertex;
     private AppVertex edges;
 
+    /**
+     * BCM {@code pin} with {@code pull}; {@code debounceMillis} 0 publishes every edge; {@code edgesPath} (or null)
+     * names the edge-counter vertex; {@code mockPins} (or null) mirrors the pin to a file on the mock platform.
+     */
     public GpioInput(int pin, PullResistance pull, long debounceMillis, String edgesPath, MockPins mockPins) {
         this.pin = pin;
         this.pull = pull;

@@ -18,6 +18,10 @@ public final class GpioOutput implements Binding {
     private final String readbackPath;
     private final MockPins mockPins;
 
+    /**
+     * BCM {@code pin}, inverted when {@code activeLow}, driven to {@code initial} at start; {@code readbackPath} (or
+     * null) names the read-back vertex; {@code mockPins} (or null) mirrors the pin to a file on the mock platform.
+     */
     public GpioOutput(int pin, boolean activeLow, long initial, String readbackPath, MockPins mockPins) {
         this.pin = pin;
         this.activeLow = activeLow;

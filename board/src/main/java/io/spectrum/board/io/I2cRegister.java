@@ -22,6 +22,11 @@ public final class I2cRegister extends Polled {
     private final byte[] buf;
     private I2C i2c;
 
+    /**
+     * Reads {@code bytes} bytes of {@code register} of the device at {@code address} on I2C {@code bus}, big-endian
+     * or little-endian, shifted right by {@code shift}, sign-extended when {@code signed}, every {@code periodMillis}
+     * (0 or less: only at start).
+     */
     public I2cRegister(int bus, int address, int register, int bytes, boolean bigEndian, int shift, boolean signed,
                        long periodMillis) {
         super(periodMillis);

@@ -31,6 +31,7 @@ public final class MockPins implements AutoCloseable {
         this.dir = dir;
     }
 
+    /** The file that mirrors BCM {@code pin} ({@code DIR/gpioN}). */
     public Path file(int pin) {
         return dir.resolve("gpio" + pin);
     }

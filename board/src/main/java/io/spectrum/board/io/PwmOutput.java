@@ -14,6 +14,7 @@ public final class PwmOutput implements Binding {
     private final int channel;
     private final int frequency;
 
+    /** PWM {@code channel} of the board's PWM chip at {@code frequency} Hz. */
     public PwmOutput(int channel, int frequency) {
         this.channel = channel;
         this.frequency = frequency;

@@ -29,6 +29,10 @@ public final class SelfSource extends Polled {
     private Path sys;
     private Path proc;
 
+    /**
+     * Reads {@code metric} (one of {@link #metrics()}; {@code iface} names the network interface of the link
+     * counters, else null) at start and every {@code periodMillis} (0 or less: only at start).
+     */
     public SelfSource(String metric, String iface, long periodMillis) {
         super(periodMillis);
         this.metric = metric;

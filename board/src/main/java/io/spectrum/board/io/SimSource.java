@@ -19,6 +19,11 @@ public final class SimSource implements Binding {
     private double phase;
     private long n;
 
+    /**
+     * The wave ({@code sine}, {@code cosine} or {@code count}; any other name publishes {@code base}) with its base,
+     * amplitude, cycle (the divisor of n inside the wave) and jitter in raw units, published every {@code
+     * periodMillis} (0 or less: once, at start).
+     */
     public SimSource(String wave, double base, double amplitude, double cycle, double jitter, long periodMillis) {
         this.wave = wave;
         this.base = base;

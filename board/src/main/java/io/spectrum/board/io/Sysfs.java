@@ -12,6 +12,7 @@ public final class Sysfs {
     private Sysfs() {
     }
 
+    /** The whole file as UTF-8, trimmed; an {@link IOException} when it cannot be read. */
     public static String text(Path file) throws IOException {
         return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();
     }

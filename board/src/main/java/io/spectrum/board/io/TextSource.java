@@ -7,6 +7,7 @@ import io.spectrum.board.app.BoardContext;
 public final class TextSource implements Binding {
     private final String text;
 
+    /** Publishes {@code text}, {@code {name}} replaced by the board's name. */
     public TextSource(String text) {
         this.text = text;
     }

@@ -13,10 +13,12 @@ import java.nio.file.Path;
 public final class W1Sensor {
     private final Path dir;
 
+    /** The sensor {@code device} (e.g. {@code 28-000005e2fdc3}) under the sysfs root {@code sys}. */
     public W1Sensor(Path sys, String device) {
         this.dir = sys.resolve("bus/w1/devices").resolve(device);
     }
 
+    /** The device's directory, {@code SYS/bus/w1/devices/DEVICE}. */
     public Path dir() {
         return dir;
     }

@@ -8,6 +8,7 @@ public final class W1Source extends Polled {
     private final String device;
     private W1Sensor sensor;
 
+    /** Reads 1-Wire {@code device} at start and every {@code periodMillis} (0 or less: only at start). */
     public W1Source(String device, long periodMillis) {
         super(periodMillis);
         this.device = device;

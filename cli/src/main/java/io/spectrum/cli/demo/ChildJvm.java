@@ -19,6 +19,10 @@ public final class ChildJvm implements AutoCloseable {
     private final Process process;
     private final Thread pump;
 
+    /**
+     * Starts {@code spectrum spectrumArgs} in a new JVM with {@code jvmOptions}, handing each output line to {@code
+     * output} prefixed with {@code [name]}; an {@link IOException} when the process cannot start.
+     */
     public ChildJvm(String name, List<String> jvmOptions, List<String> spectrumArgs, Consumer<String> output) throws IOException {
         this.name = name;
         List<String> cmd = new ArrayList<>();
@@ -44,14 +48,17 @@ public final class ChildJvm implements AutoCloseable {
         pump.start();
     }
 
+    /** The prefix name of the child's output lines. */
     public String name() {
         return name;
     }
 
+    /** The child process's id. */
     public long pid() {
         return process.pid();
     }
 
+    /** True while the child process runs. */
     public boolean isAlive() {
         return process.isAlive();
     }

@@ -41,6 +41,7 @@ public final class Demo implements AutoCloseable {
     private Path workDir;
     private boolean ownWorkDir;
 
+    /** A demo with {@code options}, printing to {@code out}; nothing starts until {@link #run()}. */
     public Demo(Options options, PrintWriter out) {
         this.options = options;
         this.out = out;
@@ -64,6 +65,7 @@ public final class Demo implements AutoCloseable {
         }
     }
 
+    /** Makes {@link #run()} close everything and return; safe from any thread (a shutdown hook, a test). */
     public void stop() {
         stop.countDown();
     }

@@ -32,6 +32,7 @@ public final class Artifact {
         return name;
     }
 
+    /** The artifact's ref: store id, artifact id, generation, length and SHA-256 digest. */
     public ArtifactRef ref() {
         return ref;
     }
@@ -41,6 +42,7 @@ public final class Artifact {
         return ownerId;
     }
 
+    /** The artifact's exact length in bytes. */
     public long length() {
         return ref.length();
     }

@@ -31,18 +31,22 @@ public final class ArtifactWriter {
         this.writeLocation = writeLocation;
     }
 
+    /** The artifact id the bus allocated. */
     public long artifactId() {
         return artifactId;
     }
 
+    /** The generation of {@link #artifactId()}; the pair names this allocation only. */
     public long generation() {
         return generation;
     }
 
+    /** The length the allocation reserved; the sealed object has exactly this many bytes. */
     public long byteLength() {
         return byteLength;
     }
 
+    /** The writer's owner id ({@code own-N}), a hold once sealed. */
     public String ownerId() {
         return ownerId;
     }

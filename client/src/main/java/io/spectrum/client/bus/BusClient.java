@@ -140,14 +140,21 @@ public final class BusClient implements AutoCloseable {
         return call("topic.declare", BusFields.of().put("name", topic).put("retained", retention.wireName()));
     }
 
+    /** Releases {@code topic}'s retained value; true when there was one. Needs a manage-topics grant. */
     public boolean clear(String topic) throws BusException {
         return call("topic.clear", BusFields.of().put("name", topic)).bool("cleared");
     }
 
+    /** Deletes {@code topic}; false when it was not declared, CONFLICT while it has subscriptions. */
     public boolean delete(String topic) throws BusException {
         return call("topic.delete", BusFields.of().put("name", topic)).bool("deleted");
     }
 
+    /**
+     * Subscribes to {@code topic} in {@code mode} with its queue and in-flight bounds, the retained value replayed
+     * first when {@code replayLatest}; deliveries arrive in the returned handle in order. NO_TOPIC for an undeclared
+     * topic.
+     */
     public BusSubscription subscribe(String topic, SubscriptionMode mode, int maxQueued, int maxInFlight, boolean replayLatest)
             throws BusException {
         // the subscription is registered before the request leaves, so a replay that races the reply lands in it
@@ -192,6 +199,10 @@ public final class BusClient implements AutoCloseable {
 
     // ---- artifacts ----
 
+    /**
+     * Allocates a writable artifact of {@code byteLength} bytes (content type {@code application/octet-stream} when
+     * null); QUOTA_EXCEEDED past the store's limits.
+     */
     public ArtifactWriter allocate(long byteLength, String contentType) throws BusException {
         BusFields r = call("artifact.allocate", BusFields.of().put("byteLength", byteLength)
                 .put("contentType", contentType == null ? "application/octet-stream" : contentType));
@@ -247,6 +258,10 @@ public final class BusClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Unregisters {@code name}'s {@code incarnation} and drops its handler; false unless this client held that
+     * incarnation.
+     */
     public boolean unserve(String name, String incarnation) throws BusException {
         boolean removed = call("service.unregister", BusFields.of().put("name", name)
                 .put("serviceIncarnation", incarnation)).bool("removed");

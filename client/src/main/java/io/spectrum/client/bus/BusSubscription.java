@@ -21,14 +21,17 @@ public final class BusSubscription {
         this.topicIncarnation = topicIncarnation;
     }
 
+    /** The subscription id ({@code sub-N}) the bus gave it. */
     public String id() {
         return id;
     }
 
+    /** The topic subscribed to. */
     public String topic() {
         return topic;
     }
 
+    /** The topic's incarnation, or null for the moment a replay arrives before the subscribe's reply. */
     public String topicIncarnation() {
         return topicIncarnation;
     }

@@ -7,6 +7,7 @@ import io.spectrum.wide.bus.InProcessLink;
 public final class InProcessTransport implements Transport {
     private final InProcessLink.End end;
 
+    /** A transport over {@code end}, an end this client now owns (closing the transport closes it). */
     public InProcessTransport(InProcessLink.End end) {
         this.end = end;
     }

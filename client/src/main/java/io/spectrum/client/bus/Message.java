@@ -32,34 +32,42 @@ public final class Message {
         this.artifacts = List.copyOf(artifacts);
     }
 
+    /** The delivery id ({@code dlv-N}), also the owner id of its artifacts until consumed. */
     public String deliveryId() {
         return deliveryId;
     }
 
+    /** The subscription that received it. */
     public String subscriptionId() {
         return subscriptionId;
     }
 
+    /** The topic it was published to. */
     public String topic() {
         return topic;
     }
 
+    /** The topic's incarnation: a deleted and redeclared topic has a new one. */
     public String topicIncarnation() {
         return topicIncarnation;
     }
 
+    /** The topic's sequence number of this publish, increasing per incarnation. */
     public long topicSequence() {
         return topicSequence;
     }
 
+    /** Undelivered values coalesced before this one (latest mode), 0 in bounded mode. */
     public long replaced() {
         return replaced;
     }
 
+    /** A copy of the opaque payload bytes. */
     public byte[] payload() {
         return payload.clone();
     }
 
+    /** The attached artifacts, readable through this delivery until it is consumed. */
     public List<Artifact> artifacts() {
         return artifacts;
     }

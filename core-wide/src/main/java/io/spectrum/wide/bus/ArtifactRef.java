@@ -10,6 +10,7 @@ import io.spectrum.wire.BusError;
  * reads an artifact through an owner (a delivery or an explicit hold) it holds.
  */
 public record ArtifactRef(String storeId, long artifactId, long generation, long length, String digest) {
+    /** Checks that the store id and digest are given; {@link IllegalArgumentException} otherwise. */
     public ArtifactRef {
         if (storeId == null || digest == null) {
             throw new IllegalArgumentException("an artifact ref needs a store id and a digest");

@@ -45,6 +45,7 @@ public final class BusConnection implements BusSession {
         this.grants = grants;
     }
 
+    /** The client id and incarnation this connection was admitted with ({@code anon-…} when it gave no name). */
     public ClientIdentity identity() {
         return identity;
     }

@@ -13,20 +13,24 @@ public final class BusException extends Exception {
     private final BusError code;
     private final Dispatch dispatch;
 
+    /** A refusal that did not dispatch anything ({@link Dispatch#NOT_DISPATCHED}). */
     public BusException(BusError code, String message) {
         this(code, message, Dispatch.NOT_DISPATCHED);
     }
 
+    /** A refusal with what it means for execution; the message is prefixed with the code's wire name. */
     public BusException(BusError code, String message, Dispatch dispatch) {
         super(code.wireName() + ": " + message, null, false, false);
         this.code = code;
         this.dispatch = dispatch;
     }
 
+    /** The typed bus error code, spelled on the wire by its {@code wireName()}. */
     public BusError code() {
         return code;
     }
 
+    /** Whether a refused call's handler may have run: not dispatched, dispatched or unknown. */
     public Dispatch dispatch() {
         return dispatch;
     }

@@ -36,15 +36,18 @@ public final class BusFields {
 
     private final LinkedHashMap<String, Object> fields = new LinkedHashMap<>();
 
+    /** An empty, mutable field set, for a caller to fill with {@code put…} and encode. */
     public static BusFields of() {
         return new BusFields();
     }
 
+    /** A string field (a NAME, UTF-8); replaces an earlier field of the same key. */
     public BusFields put(String key, String value) {
         fields.put(key, new Field(TlvType.NAME, Utf8.bytes(value), null));
         return this;
     }
 
+    /** A count or id field (a VALUE u64, big-endian); replaces an earlier field of the same key. */
     public BusFields put(String key, long value) {
         byte[] b = new byte[8];
         Bytes.put64(b, 0, value);
@@ -52,6 +55,7 @@ public final class BusFields {
         return this;
     }
 
+    /** A flag field (a VALUE u8 0/1); replaces an earlier field of the same key. */
     public BusFields put(String key, boolean value) {
         fields.put(key, new Field(TlvType.VALUE, new byte[] {(byte) (value ? 1 : 0)}, null));
         return this;
@@ -81,10 +85,12 @@ public final class BusFields {
         return this;
     }
 
+    /** True when the field is present (any type). */
     public boolean has(String key) {
         return fields.containsKey(key);
     }
 
+    /** The keys present, in the order they were read or put; a read-only view. */
     public Set<String> keys() {
         return Collections.unmodifiableSet(fields.keySet());
     }
@@ -112,6 +118,7 @@ public final class BusFields {
         return f;
     }
 
+    /** A string field; {@code INVALID_ENVELOPE} when it is missing, not a NAME or not valid UTF-8. */
     public String string(String key) throws BusException {
         Field f = field(key, TlvType.NAME);
         if (!Utf8.isValid(f.body, 0, f.body.length)) {
@@ -125,6 +132,7 @@ public final class BusFields {
         return has(key) ? string(key) : absent;
     }
 
+    /** A u64 field; {@code INVALID_ENVELOPE} when it is missing, not a VALUE or not 8 bytes wide. */
     public long u64(String key) throws BusException {
         Field f = field(key, TlvType.VALUE);
         if (f.body.length != 8) {
@@ -133,10 +141,12 @@ public final class BusFields {
         return Bytes.i64(f.body, 0);
     }
 
+    /** A u64 field, or {@code absent} when the key is missing; {@code INVALID_ENVELOPE} when present but malformed. */
     public long u64(String key, long absent) throws BusException {
         return has(key) ? u64(key) : absent;
     }
 
+    /** A flag field; {@code INVALID_ENVELOPE} when it is missing or not a one-byte VALUE of 0 or 1. */
     public boolean bool(String key) throws BusException {
         Field f = field(key, TlvType.VALUE);
         if (f.body.length != 1 || (f.body[0] & 0xFE) != 0) {
@@ -145,18 +155,28 @@ public final class BusFields {
         return f.body[0] == 1;
     }
 
+    /** A flag field, or {@code absent} when the key is missing; {@code INVALID_ENVELOPE} when present but malformed. */
     public boolean bool(String key, boolean absent) throws BusException {
         return has(key) ? bool(key) : absent;
     }
 
+    /**
+     * An opaque bytes field (a VALUE of any length), not copied; {@code INVALID_ENVELOPE} when missing or not a
+     * VALUE.
+     */
     public byte[] bytes(String key) throws BusException {
         return field(key, TlvType.VALUE).body;
     }
 
+    /** An opaque bytes field, or {@code absent} when the key is missing; {@code INVALID_ENVELOPE} when not a VALUE. */
     public byte[] bytes(String key, byte[] absent) throws BusException {
         return has(key) ? bytes(key) : absent;
     }
 
+    /**
+     * A list of strings (a POINT of NAMEs); {@code INVALID_ENVELOPE} when missing, not a POINT or holding a
+     * non-string.
+     */
     public List<String> strings(String key) throws BusException {
         Field f = field(key, TlvType.POINT);
         List<String> out = new ArrayList<>(f.items.size());
@@ -169,6 +189,10 @@ public final class BusFields {
         return out;
     }
 
+    /**
+     * A list of records (a POINT of SETTINGS); {@code INVALID_ENVELOPE} when missing, not a POINT or holding a
+     * non-record.
+     */
     public List<BusFields> records(String key) throws BusException {
         Field f = field(key, TlvType.POINT);
         List<BusFields> out = new ArrayList<>(f.items.size());
@@ -181,6 +205,7 @@ public final class BusFields {
         return out;
     }
 
+    /** One nested record (a SETTINGS); {@code INVALID_ENVELOPE} when missing or of another type. */
     public BusFields record(String key) throws BusException {
         return (BusFields) field(key, TlvType.SETTINGS).items.get(0);
     }

@@ -122,6 +122,7 @@ public final class BusFrames {
             return commandOf(dst);
         }
 
+        /** True for a reply frame (FWD op REPLY); false for a request or an event. */
         public boolean isReply() {
             return op == FwdView.OP_REPLY;
         }

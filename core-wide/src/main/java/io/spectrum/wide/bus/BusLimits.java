@@ -66,6 +66,7 @@ public final class BusLimits {
         return builder().build();
     }
 
+    /** A builder starting from the defaults; {@code build()} checks every bound. */
     public static Builder builder() {
         return new Builder();
     }

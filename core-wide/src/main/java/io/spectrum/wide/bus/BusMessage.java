@@ -13,6 +13,7 @@ import java.util.List;
  * of their attachments. Payloads and outcomes are the opaque bytes the sender gave; {@link BusWire} spells each message on the wire.
  */
 public sealed interface BusMessage {
+    /** The outbound lane this message waits in: control first, then RPC, then topic deliveries. */
     Lane lane();
 
     /** {@code topic.message}: one subscription's delivery. */
@@ -23,6 +24,7 @@ public sealed interface BusMessage {
             return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
         }
 
+        /** Topic deliveries travel on the topic lane, the last served. */
         public Lane lane() {
             return Lane.TOPIC;
         }
@@ -36,6 +38,7 @@ public sealed interface BusMessage {
             return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
         }
 
+        /** Requests travel on the RPC lane, ahead of topic deliveries. */
         public Lane lane() {
             return Lane.RPC;
         }
@@ -49,6 +52,7 @@ public sealed interface BusMessage {
             return new String(outcome, java.nio.charset.StandardCharsets.UTF_8);
         }
 
+        /** Results travel on the RPC lane, ahead of topic deliveries. */
         public Lane lane() {
             return Lane.RPC;
         }
@@ -56,6 +60,7 @@ public sealed interface BusMessage {
 
     /** {@code subscription.closed}: the bus ended a subscription ({@code router-stopping}). */
     record SubscriptionClosed(String subscriptionId, String topic, String reason) implements BusMessage {
+        /** Control notices go first, on the control lane. */
         public Lane lane() {
             return Lane.CONTROL;
         }
@@ -63,6 +68,7 @@ public sealed interface BusMessage {
 
     /** {@code connection.closing}: the bus is closing this connection; nothing follows. */
     record ConnectionClosing(BusError code, String message) implements BusMessage {
+        /** Control notices go first, on the control lane. */
         public Lane lane() {
             return Lane.CONTROL;
         }
@@ -74,6 +80,7 @@ public sealed interface BusMessage {
      * is gone for good.
      */
     record RouteRemoved(String service, String serviceIncarnation, String reason) implements BusMessage {
+        /** Control notices go first, on the control lane. */
         public Lane lane() {
             return Lane.CONTROL;
         }
@@ -87,6 +94,7 @@ public sealed interface BusMessage {
      */
     record CallFailed(String callId, String serviceIncarnation, BusError code, Dispatch dispatch, String message)
             implements BusMessage {
+        /** Control notices go first, on the control lane. */
         public Lane lane() {
             return Lane.CONTROL;
         }

@@ -130,6 +130,7 @@ public final class BusServer implements FrameHandler, PeerListener {
         link.setPeerListener(this);
     }
 
+    /** The bus this server feeds; call it only on the server's thread (the bus is single-threaded). */
     public HostBus bus() {
         return bus;
     }

@@ -16,11 +16,13 @@ public final class BusWire {
     private BusWire() {
     }
 
+    /** The five fields of an artifact ref as one record (storeId, artifactId, generation, length, digest). */
     public static BusFields ref(ArtifactRef r) {
         return BusFields.of().put("storeId", r.storeId()).put("artifactId", r.artifactId())
                 .put("generation", r.generation()).put("length", r.length()).put("digest", r.digest());
     }
 
+    /** Reads an artifact ref record; INVALID_ENVELOPE for a missing, malformed or unknown field. */
     public static ArtifactRef ref(BusFields f) throws BusException {
         f.allowOnly("storeId", "artifactId", "generation", "length", "digest");
         return new ArtifactRef(f.string("storeId"), f.u64("artifactId"), f.u64("generation"), f.u64("length"),

@@ -37,32 +37,42 @@ public final class Grants {
         return builder().build();
     }
 
+    /** An empty builder: every permission starts with no pattern (nothing allowed). */
     public static Builder builder() {
         return new Builder();
     }
 
     /** One grant pattern: every name, one exact name, or every name starting with a prefix. */
     public record Pattern(Kind kind, String text) {
+        /** How a pattern matches: ANY every name, EXACT one name, PREFIX every name starting with the text. */
         public enum Kind { ANY, EXACT, PREFIX }
 
+        /**
+         * Checks the pattern; {@link IllegalArgumentException} without a kind, or with an empty text for EXACT or
+         * PREFIX.
+         */
         public Pattern {
             if (kind == null || (kind != Kind.ANY && (text == null || text.isEmpty()))) {
                 throw new IllegalArgumentException("a pattern needs a kind and (unless any) a text");
             }
         }
 
+        /** Matches every name. */
         public static Pattern any() {
             return new Pattern(Kind.ANY, "");
         }
 
+        /** Matches {@code name} only. */
         public static Pattern exact(String name) {
             return new Pattern(Kind.EXACT, name);
         }
 
+        /** Matches every name that starts with {@code prefix} (a plain string prefix, no wildcard). */
         public static Pattern prefix(String prefix) {
             return new Pattern(Kind.PREFIX, prefix);
         }
 
+        /** True when {@code name} is covered by this pattern. */
         public boolean matches(String name) {
             return switch (kind) {
                 case ANY -> true;
@@ -102,12 +112,18 @@ public final class Grants {
         private Builder() {
         }
 
+        /** Adds patterns of the topics the client may publish to. */
         public Builder publish(Pattern... p) { publish.addAll(List.of(p)); return this; }
+        /** Adds patterns of the topics the client may subscribe to. */
         public Builder subscribe(Pattern... p) { subscribe.addAll(List.of(p)); return this; }
+        /** Adds patterns of the service names the client may register (serve). */
         public Builder register(Pattern... p) { register.addAll(List.of(p)); return this; }
+        /** Adds patterns of the service names the client may call. */
         public Builder call(Pattern... p) { call.addAll(List.of(p)); return this; }
+        /** Adds patterns of the topics the client may declare, clear and delete. */
         public Builder manageTopics(Pattern... p) { manageTopics.addAll(List.of(p)); return this; }
 
+        /** The immutable grants; the builder can go on to build others. */
         public Grants build() {
             return new Grants(this);
         }

@@ -36,6 +36,11 @@ public final class HostBus {
     private final ArrayDeque<BusConnection> closing = new ArrayDeque<>();
     private boolean stopped;
 
+    /**
+     * A bus over {@code store} (the artifacts' bytes), {@code clock} (the seconds in anonymous ids, the bus's timers)
+     * and its bounds; {@link IllegalArgumentException} when one is null. Single-threaded: every call, and every
+     * connection's, on one thread.
+     */
     public HostBus(ArtifactStore store, Clock clock, BusLimits limits) {
         if (store == null || clock == null || limits == null) {
             throw new IllegalArgumentException("a host bus needs a store, a clock and limits");
@@ -48,6 +53,7 @@ public final class HostBus {
         this.anonymous = new AnonymousIds(clock);
     }
 
+    /** The bounds this bus enforces. */
     public BusLimits limits() {
         return limits;
     }
@@ -134,6 +140,7 @@ public final class HostBus {
      * topics whose retained value carries it (a subscriber with replay can read it from there).
      */
     public record ArtifactInfo(ArtifactRef ref, String contentType, int roots, List<String> retainedBy) {
+        /** Copies the topic names. */
         public ArtifactInfo {
             retainedBy = List.copyOf(retainedBy);
         }
@@ -169,6 +176,10 @@ public final class HostBus {
         return out;
     }
 
+    /**
+     * Counts for an operator: roots, owners, sealed objects, queued entries, store and retained bytes, registry
+     * sizes.
+     */
     public BusStats stats() {
         long owners = 0;
         int calls = 0;

@@ -119,6 +119,10 @@ public final class InProcessLink implements Link {
             return peer;
         }
 
+        /**
+         * The generation {@link #peer()} is held with: a reused peer handle with another generation is another
+         * connection.
+         */
         public long generation() {
             return generation;
         }
@@ -150,6 +154,7 @@ public final class InProcessLink implements Link {
             return toClient.poll();
         }
 
+        /** False once this end or the link was closed. */
         public boolean isOpen() {
             return open && !closed;
         }

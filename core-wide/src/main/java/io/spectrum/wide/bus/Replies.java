@@ -35,9 +35,13 @@ public final class Replies {
 
     /** {@code rpc.cancel}'s complete state enum. */
     public enum CancelState {
+        /** The call was withdrawn before its request reached the service: its handler never runs. */
         CANCELLED_BEFORE_DISPATCH("cancelled-before-dispatch"),
+        /** The request was delivered: the handler may have run; no result will come. */
         EXECUTION_UNKNOWN("execution-unknown"),
+        /** The service already replied: the result is on its way to the caller, or delivered. */
         COMPLETED("completed"),
+        /** This connection has no open call with that id (never made, finished, or already cancelled). */
         CALL_GONE("call-gone");
 
         private final String wireName;
@@ -46,6 +50,7 @@ public final class Replies {
             this.wireName = wireName;
         }
 
+        /** The spelling in the {@code rpc.cancel} reply. */
         public String wireName() {
             return wireName;
         }

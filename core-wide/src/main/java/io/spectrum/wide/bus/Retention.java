@@ -2,7 +2,9 @@ package io.spectrum.wide.bus;
 
 /** A topic's retention ({@code retained}): nothing, or its latest accepted message. */
 public enum Retention {
+    /** Keeps nothing: a subscriber that joins later sees only later messages. */
     NONE("none"),
+    /** Keeps the latest accepted message, replayed to a subscriber that asks for it. */
     LATEST("latest");
 
     private final String wireName;
@@ -11,6 +13,7 @@ public enum Retention {
         this.wireName = wireName;
     }
 
+    /** The spelling in {@code topic.declare} ({@code none}, {@code latest}). */
     public String wireName() {
         return wireName;
     }

@@ -34,6 +34,7 @@ public final class StoreConfig {
         clock = b.clock;
     }
 
+    /** A builder for a store in {@code root}, starting from the default limits and the system clock. */
     public static Builder builder(Path root) {
         return new Builder(root);
     }
@@ -63,6 +64,7 @@ public final class StoreConfig {
         return clock;
     }
 
+    /** Collects the store's knobs; {@link #build()} checks them. */
     public static final class Builder {
         private final Path root;
         private long totalLimitBytes = DEFAULT_TOTAL_LIMIT_BYTES;
@@ -73,21 +75,25 @@ public final class StoreConfig {
             this.root = root;
         }
 
+        /** The store total in bytes (at least 1). */
         public Builder totalLimitBytes(long bytes) {
             totalLimitBytes = bytes;
             return this;
         }
 
+        /** The largest single artifact in bytes (1 up to the total). */
         public Builder perObjectLimitBytes(long bytes) {
             perObjectLimitBytes = bytes;
             return this;
         }
 
+        /** The clock for the store id's wall time (tests pass a manual one). */
         public Builder clock(Clock c) {
             clock = c;
             return this;
         }
 
+        /** The checked config; {@link IllegalArgumentException} naming the first missing or out-of-range value. */
         public StoreConfig build() {
             if (root == null) {
                 throw new IllegalArgumentException("root must be given");

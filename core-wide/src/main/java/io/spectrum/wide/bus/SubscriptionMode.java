@@ -5,7 +5,12 @@ package io.spectrum.wide.bus;
  * replaces it; {@code bounded} is a FIFO whose overflow refuses the whole publish.
  */
 public enum SubscriptionMode {
+    /** One undelivered value at most; a newer publish replaces it (never refuses a publish). */
     LATEST("latest"),
+    /**
+     * A FIFO of up to {@code maxQueued} values; a publish that would overflow it is refused for every subscriber
+     * (BACKPRESSURE).
+     */
     BOUNDED("bounded");
 
     private final String wireName;
@@ -14,6 +19,7 @@ public enum SubscriptionMode {
         this.wireName = wireName;
     }
 
+    /** The spelling in {@code subscribe} ({@code latest}, {@code bounded}). */
     public String wireName() {
         return wireName;
     }

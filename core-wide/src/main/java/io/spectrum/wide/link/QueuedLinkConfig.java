@@ -24,10 +24,12 @@ public final class QueuedLinkConfig {
         v = new Builder(b);
     }
 
+    /** A builder starting from the defaults (64 frames per peer, 256 drops in 1 s disconnect a peer). */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The defaults, checked. */
     public static QueuedLinkConfig defaults() {
         return builder().build();
     }
@@ -73,6 +75,7 @@ public final class QueuedLinkConfig {
         return v.disconnectDrops;
     }
 
+    /** The window, in nanoseconds, in which {@link #disconnectDrops()} drops disconnect a peer (default 1 s). */
     public long disconnectWindowNanos() {
         return v.disconnectWindowNanos;
     }
@@ -118,6 +121,7 @@ public final class QueuedLinkConfig {
         return v.clock;
     }
 
+    /** Collects the knobs; {@link #build()} checks each against its range. */
     public static final class Builder {
         private int peerQueueFrames = 64;
         private int outboundFrames = 4096;
@@ -156,81 +160,97 @@ public final class QueuedLinkConfig {
             clock = b.clock;
         }
 
+        /** Frames per peer's outbound queue (1..2^20; default 64). */
         public Builder peerQueueFrames(int frames) {
             peerQueueFrames = frames;
             return this;
         }
 
+        /** Outbound frame buffers shared by all peers (1..2^24; default 4096). */
         public Builder outboundFrames(int frames) {
             outboundFrames = frames;
             return this;
         }
 
+        /** Received frames that may wait for the node thread (1..2^24; default 1024). */
         public Builder inboundFrames(int frames) {
             inboundFrames = frames;
             return this;
         }
 
+        /** Pooled peer events (1..2^20; default 256). */
         public Builder eventFrames(int frames) {
             eventFrames = frames;
             return this;
         }
 
+        /** Initial bytes of each pooled frame buffer (4..2^20; default 512). */
         public Builder frameBytes(int bytes) {
             frameBytes = bytes;
             return this;
         }
 
+        /** Peers with an outbound queue (0..2^22; 0, the default, takes the inner link's peer capacity). */
         public Builder maxPeers(int peers) {
             maxPeers = peers;
             return this;
         }
 
+        /** Drops within the window that disconnect a slow peer (0 never; default 256). */
         public Builder disconnectDrops(int drops) {
             disconnectDrops = drops;
             return this;
         }
 
+        /** The disconnect window in milliseconds (at least 1; default 1000). */
         public Builder disconnectWindowMillis(long millis) {
             disconnectWindowNanos = millis * 1_000_000L;
             return this;
         }
 
+        /** How long a disconnected peer is ignored, in milliseconds (0 or more; default 1000). */
         public Builder rejoinAfterMillis(long millis) {
             rejoinAfterNanos = millis * 1_000_000L;
             return this;
         }
 
+        /** Frames read from the inner link per poll (1..65536; default 64). */
         public Builder pollBatch(int frames) {
             pollBatch = frames;
             return this;
         }
 
+        /** Frames sent to one peer before the next is served (1..65536; default 16). */
         public Builder sendBurst(int frames) {
             sendBurst = frames;
             return this;
         }
 
+        /** Longest wait of the I/O thread without news, in microseconds (at least 1; default 20 000). */
         public Builder maxBlockMicros(long micros) {
             maxBlockNanos = micros * 1_000L;
             return this;
         }
 
+        /** Retry delay after a FLOW_BACKPRESSURE send, in microseconds (at least 1; default 100). */
         public Builder retryMicros(long micros) {
             retryNanos = micros * 1_000L;
             return this;
         }
 
+        /** Makes the idle strategy for an inner link that cannot wake the I/O thread (one per link). */
         public Builder pollIdleStrategy(Supplier<IdleStrategy> factory) {
             pollIdle = factory;
             return this;
         }
 
+        /** The clock of the disconnect window and rejoin delay (default the system clock). */
         public Builder clock(Clock c) {
             clock = c;
             return this;
         }
 
+        /** The checked config; {@link IllegalArgumentException} naming the first value out of its range. */
         public QueuedLinkConfig build() {
             check("peerQueueFrames", peerQueueFrames, 1, 1 << 20);
             check("outboundFrames", outboundFrames, 1, 1 << 24);

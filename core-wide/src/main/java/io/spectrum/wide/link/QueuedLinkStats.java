@@ -34,6 +34,7 @@ public final class QueuedLinkStats {
         return framesIn;
     }
 
+    /** Bytes of the frames counted by {@link #framesIn()}. */
     public long bytesIn() {
         return bytesIn;
     }
@@ -43,6 +44,7 @@ public final class QueuedLinkStats {
         return framesOut;
     }
 
+    /** Bytes of the frames counted by {@link #framesOut()}. */
     public long bytesOut() {
         return bytesOut;
     }

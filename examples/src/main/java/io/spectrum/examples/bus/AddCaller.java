@@ -68,6 +68,7 @@ public final class AddCaller {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Runs {@link #run} and exits with its code: {@code AddCaller SOCKET [NAME=add-caller] [N=10]}. */
     public static void main(String[] args) {
         Args.exit(run(args));
     }

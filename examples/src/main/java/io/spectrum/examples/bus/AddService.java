@@ -81,6 +81,7 @@ public final class AddService implements AutoCloseable {
         bus.close();
     }
 
+    /** Runs {@link #run} and exits with its code: {@code AddService SOCKET [NAME=calc]}, serving until Ctrl-C. */
     public static void main(String[] args) {
         Args.exit(run(args));
     }

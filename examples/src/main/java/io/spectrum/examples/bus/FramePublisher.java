@@ -27,7 +27,9 @@ public final class FramePublisher implements AutoCloseable {
     public static final String TOPIC = "camera.frames";
     /** A frame's width and height in pixels (one byte each): 10,483,200 B, about 10 MB. */
     public static final int WIDTH = 3200;
+    /** The frame's height in pixels. */
     public static final int HEIGHT = 3276;
+    /** One frame's size in bytes ({@code WIDTH × HEIGHT}, one byte a pixel). */
     public static final int FRAME_BYTES = WIDTH * HEIGHT;
 
     private final BusClient bus;
@@ -78,6 +80,10 @@ public final class FramePublisher implements AutoCloseable {
         bus.close();
     }
 
+    /**
+     * Runs {@link #run} and exits with its code: {@code FramePublisher SOCKET [NAME=camera] [FRAMES=10]
+     * [INTERVAL_MS=100]}.
+     */
     public static void main(String[] args) {
         Args.exit(run(args));
     }

@@ -44,6 +44,10 @@ public final class FrameViewer implements AutoCloseable {
     /** A frame received and checked; {@link #consume()} when done with it. */
     public record Frame(Message message, long frame, long length, String digest, boolean digestMatches,
             boolean pixelsMatch, long replaced) {
+        /**
+         * Says this frame is done with: its subscription's credit comes back and the bus may drop the artifact;
+         * returns the roots released.
+         */
         public long consume() throws BusException {
             return message.consume();
         }
@@ -101,6 +105,10 @@ public final class FrameViewer implements AutoCloseable {
         bus.close();
     }
 
+    /**
+     * Runs {@link #run} and exits with its code: {@code FrameViewer SOCKET [NAME=viewer] [MODE=bounded|latest]
+     * [DELAY_MS=0] [FRAMES=0]}.
+     */
     public static void main(String[] args) {
         Args.exit(run(args));
     }

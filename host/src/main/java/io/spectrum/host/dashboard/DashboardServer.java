@@ -143,6 +143,7 @@ public final class DashboardServer implements AutoCloseable {
         return "http://" + host + ":" + a.getPort() + "/";
     }
 
+    /** The port the dashboard listens on (the one the OS picked when asked for 0). */
     public int port() {
         return server.getAddress().getPort();
     }

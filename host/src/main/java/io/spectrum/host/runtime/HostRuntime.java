@@ -193,6 +193,10 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
     }
 
+    /**
+     * A host named {@code name} over {@code node} (its clock drives the loop); nothing runs until {@link #start()} or
+     * a manual loop.
+     */
     public HostRuntime(String name, ServingNode node) {
         this.name = name;
         this.node = node;
@@ -207,6 +211,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         node.setActivityListener(upstream);
     }
 
+    /** The host's name (its node's, the dashboard's title). */
     public String name() {
         return name;
     }
@@ -488,6 +493,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
     }
 
+    /** Takes a first snapshot and starts the node thread; call once. */
     public void start() {
         refresh();
         running = true;

@@ -31,10 +31,12 @@ public final class HostService implements AutoCloseable {
      * listed (empty otherwise).
      */
     public record Board(String name, Link link, List<String> top) {
+        /** Copies {@code top}. */
         public Board {
             top = List.copyOf(top);
         }
 
+        /** A board whose root lists itself (no {@code top} names). */
         public Board(String name, Link link) {
             this(name, link, List.of());
         }
@@ -72,6 +74,7 @@ public final class HostService implements AutoCloseable {
         this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
     }
 
+    /** The runtime that runs the node on its own thread and presents it to the dashboard and terminal views. */
     public HostRuntime runtime() {
         return host;
     }

@@ -14,6 +14,7 @@ import java.util.List;
  *             {@code sensor}, {@code cfg}); empty when the root lists itself
  */
 public record Mount(String name, Link link, int peer, List<String> top) {
+    /** Copies {@code top}. */
     public Mount {
         top = List.copyOf(top);
     }

@@ -28,16 +28,16 @@ public interface HostModel {
      */
     WriteOutcome write(String path, String text);
 
-    /**
-     * What view {@code view} (a dashboard page) shows now: the model keeps the values of what open
-     * views show coming (a host subscribes to them) and stops when no view shows a path any more.
-     * An empty collection ends the view. Models that always have every value ignore it.
-     */
     /** The host's clock: the dashboard's timestamps and its views' expiry read it. */
     default io.spectrum.time.Clock clock() {
         return io.spectrum.time.SystemClock.INSTANCE;
     }
 
+    /**
+     * What view {@code view} (a dashboard page) shows now: the model keeps the values of what open
+     * views show coming (a host subscribes to them) and stops when no view shows a path any more.
+     * An empty collection ends the view. Models that always have every value ignore it.
+     */
     default void show(String view, java.util.Collection<String> paths) {
     }
 

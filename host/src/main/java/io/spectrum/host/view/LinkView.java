@@ -14,10 +14,12 @@ import java.util.Map;
  * @param listener it waits for clients: no client is "listening", not "down"
  */
 public record LinkView(String name, boolean up, Map<String, Long> counters, String board, boolean listener) {
+    /** Copies the counters, keeping the link's order. */
     public LinkView {
         counters = Collections.unmodifiableMap(new LinkedHashMap<>(counters)); // keep the link's order
     }
 
+    /** A link that is no board's and no listener. */
     public LinkView(String name, boolean up, Map<String, Long> counters) {
         this(name, up, counters, "", false);
     }

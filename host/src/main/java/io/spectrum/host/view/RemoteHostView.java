@@ -11,6 +11,7 @@ import java.util.List;
  * @param vertices      its vertices by path
  */
 public record RemoteHostView(String name, boolean presenceKnown, boolean online, List<RemoteVertexView> vertices) {
+    /** Copies the vertices. */
     public RemoteHostView {
         vertices = List.copyOf(vertices);
     }

@@ -12,6 +12,7 @@ import java.util.List;
  * @param hosts     the other hosts, by name
  */
 public record RemoteView(String broker, boolean connected, int capacity, long refused, List<RemoteHostView> hosts) {
+    /** Copies the hosts. */
     public RemoteView {
         hosts = List.copyOf(hosts);
     }

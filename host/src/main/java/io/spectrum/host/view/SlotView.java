@@ -10,6 +10,7 @@ package io.spectrum.host.view;
  * @param delivered deliveries made to this slot so far
  */
 public record SlotView(int slot, String holder, String target, boolean suspended, long delivered) {
+    /** "suspended" (bit 9 set: nothing is delivered) or "delivering". */
     public String state() {
         return suspended ? "suspended" : "delivering";
     }

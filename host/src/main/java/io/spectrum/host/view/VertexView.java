@@ -17,6 +17,7 @@ import java.util.List;
  */
 public record VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
                          List<SlotView> subscribers, VertexControl control) {
+    /** Copies the subscribers. */
     public VertexView {
         subscribers = List.copyOf(subscribers);
     }

@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
  * {@code -Dspectrum.hil.ARCHDir}).
  */
 public final class ArmRuntime {
+    /** The aarch64 runtime (64-bit Raspberry Pi OS). */
     public static final ArmRuntime ARM64 = new ArmRuntime("arm64");
+    /** The 32-bit armhf runtime (32-bit Raspberry Pi OS). */
     public static final ArmRuntime ARMHF = new ArmRuntime("armhf");
 
     private final String arch;
@@ -27,6 +29,7 @@ public final class ArmRuntime {
         return arch;
     }
 
+    /** The runtime's directory: {@code -Dspectrum.hil.ARCHDir} when set, else {@code ~/.cache/spectrum/ARCH}. */
     public Path dir() {
         String d = System.getProperty("spectrum.hil." + arch + "Dir");
         return d != null ? Path.of(d) : Path.of(System.getProperty("user.home"), ".cache", "spectrum", arch);

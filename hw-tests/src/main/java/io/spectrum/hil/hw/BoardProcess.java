@@ -13,6 +13,7 @@ import java.util.List;
  * appended to a log file next to the pty pair.
  */
 public final class BoardProcess {
+    /** The board application's main class, the default one a launcher runs. */
     public static final String MAIN = "io.spectrum.board.BoardMain";
 
     private final String java;
@@ -21,6 +22,7 @@ public final class BoardProcess {
     private final String mainClass;
     private final Path boardFile;
 
+    /** A launcher of {@link #MAIN} with {@code java}, {@code classPath} and {@code jvmOptions}. */
     public BoardProcess(String java, String classPath, List<String> jvmOptions) {
         this(java, classPath, jvmOptions, MAIN);
     }
@@ -54,10 +56,15 @@ public final class BoardProcess {
         return new BoardProcess(java, classPath, jvmOptions, main, boardFile);
     }
 
+    /** The java executable this launcher runs. */
     public String java() {
         return java;
     }
 
+    /**
+     * The board's command line on {@code device} (115200 baud) as {@code name}, with {@code tmpDir} as its private
+     * java.io.tmpdir (so jSerialComm's native library matches the board's architecture).
+     */
     public List<String> command(Path device, String name, Path tmpDir) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -81,6 +88,7 @@ public final class BoardProcess {
         return cmd;
     }
 
+    /** Starts the board in {@code workDir} with its output appended to {@code log}. */
     public Process start(Path device, String name, Path workDir, Path log) throws IOException {
         Path tmp = workDir.resolve("board-tmp");
         Files.createDirectories(tmp);

@@ -28,6 +28,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
     public static final String BOARD_FILE = "/io/spectrum/hil/emulated-board.yaml";
     /** The declared input pin (BCM) and the declared output pin, as emulated-board.yaml has them. */
     public static final int BUTTON_PIN = 22;
+    /** The declared output pin (BCM), driven by writes to {@code /board/relay}. */
     public static final int RELAY_PIN = 27;
     private final String name;
     private final BoardProcess launcher;
@@ -155,14 +156,17 @@ public final class EmulatedBoardTarget implements BoardTarget {
         return starts;
     }
 
+    /** The current board process (a new one after each reset). */
     public Process boardProcess() {
         return board;
     }
 
+    /** The board process's log, with the target's own {@code [hil]} lines. */
     public Path boardLog() {
         return boardLog;
     }
 
+    /** The pseudo-terminal pair between the host end and the board. */
     public PtyPair pair() {
         return pair;
     }

@@ -67,6 +67,7 @@ public final class Pi4jResetLine implements ResetLine {
         return activeLow ? state == DigitalState.LOW : state == DigitalState.HIGH;
     }
 
+    /** The pi4j output driving the line. */
     public DigitalOutput output() {
         return out;
     }

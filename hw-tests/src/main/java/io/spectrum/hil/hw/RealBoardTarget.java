@@ -12,6 +12,7 @@ import java.time.Duration;
  * {@code -Dspectrum.hil.resetActiveLow=true}, {@code -Dspectrum.hil.timeoutMs=5000}.
  */
 public final class RealBoardTarget {
+    /** The system property naming the board's serial port. */
     public static final String PORT = "spectrum.hil.port";
 
     private RealBoardTarget() {
@@ -23,6 +24,7 @@ public final class RealBoardTarget {
         return p != null && !p.isBlank();
     }
 
+    /** The target the system properties describe; {@link IllegalStateException} when {@link #PORT} is not set. */
     public static SerialBoardTarget fromSystemProperties() {
         String port = System.getProperty(PORT);
         if (port == null || port.isBlank()) {

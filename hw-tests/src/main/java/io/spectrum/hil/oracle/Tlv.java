@@ -59,6 +59,7 @@ public final class Tlv {
         return new FrameDecoder().decode(frame, 0, frame.length, new TlvIndex(4096, 32));
     }
 
+    /** Decodes a whole well-formed frame; {@link IllegalArgumentException} with the codec's refusal otherwise. */
     public static Tlv decode(byte[] frame) {
         return decode(frame, 0, frame.length);
     }
@@ -77,14 +78,17 @@ public final class Tlv {
         return new Tlv(idx.type(e), idx.opt(e), enc, body, Collections.unmodifiableList(kids));
     }
 
+    /** The TLV's type code ({@code TlvType}). */
     public int type() {
         return type;
     }
 
+    /** The raw opt byte as sent (its flags, PL among them). */
     public int opt() {
         return opt;
     }
 
+    /** True when the PL flag marks it a container. */
     public boolean isContainer() {
         return (opt & Opt.PL) != 0;
     }
@@ -99,10 +103,12 @@ public final class Tlv {
         return payload.clone();
     }
 
+    /** The children in wire order (empty for a leaf); read-only. */
     public List<Tlv> children() {
         return children;
     }
 
+    /** Child {@code n} (0-based), or null past the last. */
     public Tlv child(int n) {
         return n < children.size() ? children.get(n) : null;
     }
@@ -126,6 +132,7 @@ public final class Tlv {
         return v;
     }
 
+    /** The payload as UTF-8 text. */
     public String asText() {
         return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
     }
@@ -173,6 +180,7 @@ public final class Tlv {
         return f;
     }
 
+    /** The exact encoded bytes as lower-case hex. */
     public String hex() {
         return HexFormat.of().formatHex(encoded);
     }

@@ -31,9 +31,14 @@ public final class Wire {
 
     /** Runs a TlvWriter build into a scratch buffer and returns the bytes. */
     public interface Build {
+        /** Writes the TLVs into {@code w}. */
         void into(TlvWriter w);
     }
 
+    /**
+     * The bytes {@code b} writes; {@link IllegalStateException} when the writer refuses them or a container is left
+     * open.
+     */
     public static byte[] build(Build b) {
         byte[] buf = new byte[64 * 1024];
         TlvWriter w = new TlvWriter().wrap(buf, 0, buf.length);
@@ -58,6 +63,7 @@ public final class Wire {
         return out.toByteArray();
     }
 
+    /** A PATH TLV of {@code text} ("/board/temp"). */
     public static byte[] path(String text) {
         return leaf(TlvType.PATH, pathBody(text));
     }
@@ -67,14 +73,17 @@ public final class Wire {
         return new PathView().wrap(body, 0, body.length).toText();
     }
 
+    /** One leaf TLV of {@code type} carrying {@code payload}. */
     public static byte[] leaf(int type, byte[] payload) {
         return build(w -> w.leaf(type, payload));
     }
 
+    /** A VALUE TLV of {@code v} in {@code width} bytes, little-endian. */
     public static byte[] value(long v, int width) {
         return build(w -> w.value(v, width));
     }
 
+    /** A NAME TLV of {@code s} in UTF-8. */
     public static byte[] name(String s) {
         return leaf(TlvType.NAME, s.getBytes(StandardCharsets.UTF_8));
     }

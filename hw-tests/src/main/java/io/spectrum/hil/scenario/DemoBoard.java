@@ -17,11 +17,13 @@ public final class DemoBoard {
     public static final String BUTTON = "/board/button";
     /** Its edge counter. */
     public static final String BUTTON_EDGES = "/board/button-edges";
+    /** The button's input pin (BCM) on the emulated board. */
     public static final int BUTTON_PIN = 22;
     /** A declared GPIO output (BCM {@link #RELAY_PIN}) of the emulated board, driven by writes. */
     public static final String RELAY = "/board/relay";
     /** The relay pin's state as read back. */
     public static final String RELAY_STATE = "/board/relay/state";
+    /** The relay's output pin (BCM) on the emulated board. */
     public static final int RELAY_PIN = 27;
     /** The capability map a peer reads in its liveness ping (node-reserved "$" name). */
     public static final String CAPS = Names.CAPS_PATH;

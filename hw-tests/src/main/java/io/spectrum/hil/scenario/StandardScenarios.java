@@ -8,6 +8,7 @@ public final class StandardScenarios {
     private StandardScenarios() {
     }
 
+    /** Every scenario of the conformance suite, in run order (docs/hil.md lists them). */
     public static List<Scenario> all() {
         return List.of(
                 new HandshakeCapsScenario(),

@@ -1,0 +1,6 @@
+/**
+ * Benchmarks of the WIDE core: fan-out and vertex scale (JMH and plain {@code main}s), the host
+ * bus state machine alone, and a slow subscriber on a {@code QueuedLink}. They use core-wide only;
+ * see docs/benchmarks.md.
+ */
+package io.spectrum.bench.wide;
