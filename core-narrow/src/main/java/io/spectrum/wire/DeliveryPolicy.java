@@ -27,7 +27,7 @@ public final class DeliveryPolicy {
      * reserved).
      */
     public static final int RELIABILITY_MASK = 0x0003;
-    /** Bits 2-4: priority 0..7 (shift by {@link #PRIORITY_SHIFT}). */
+    /** Bits 2-4: priority 0..7 (shift by {@link #PRIORITY_SHIFT}); stored and carried, no node orders by it. */
     public static final int PRIORITY_MASK = 0x001C;
     /** Shift of the priority field. */
     public static final int PRIORITY_SHIFT = 2;
@@ -52,18 +52,18 @@ public final class DeliveryPolicy {
     /** Shift of the reserved field. */
     public static final int RESERVED_SHIFT = 10;
 
-    /** Reliability 0: a delivery that finds no room is dropped (and the edge marked dirty). */
+    /** Reliability 0, best-effort: the default. Stored and carried; the nodes treat both values alike. */
     public static final int RELIABILITY_BEST_EFFORT = 0;
-    /** Reliability 1: deliveries are sent reliably. */
+    /** Reliability 1, reliable: stored and carried; the nodes treat both values alike. */
     public static final int RELIABILITY_RELIABLE = 1;
 
-    /** Delivery class 0: conflate, newer values replace older undelivered ones. */
+    /** Delivery class 0, conflate (the default); like every class, decoded but not honoured. */
     public static final int CLASS_CONFLATE = 0;
-    /** Delivery class 1: deliver each value as it happens. */
+    /** Delivery class 1, immediate; decoded but not honoured. */
     public static final int CLASS_IMMEDIATE = 1;
-    /** Delivery class 2: batch deliveries. */
+    /** Delivery class 2, batch; decoded but not honoured. */
     public static final int CLASS_BATCH = 2;
-    /** Delivery class 3: stream every value in order. */
+    /** Delivery class 3, stream; decoded but not honoured. */
     public static final int CLASS_STREAM = 3;
 
     /** Width of the word on the wire: a VALUE of exactly 2 bytes. */

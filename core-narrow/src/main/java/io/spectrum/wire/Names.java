@@ -12,9 +12,7 @@ public final class Names {
     public static final Spelling SUBSCRIBERS = Spelling.ascii("subscribers");
     /** {@code children}: the {@code :children} field, the names of a vertex's child vertices. */
     public static final Spelling CHILDREN = Spelling.ascii("children");
-    /**
-     * {@code settings}: the {@code :settings} field, and the SETTINGS key of a subscriber's qos.
-     */
+    /** {@code settings}: the {@code :settings} field ({@code :settings.app} is the declaration). */
     public static final Spelling SETTINGS = Spelling.ascii("settings");
     /** {@code acl}: the {@code :acl} field, the vertex's access-control list. */
     public static final Spelling ACL = Spelling.ascii("acl");
