@@ -17,8 +17,8 @@ public interface SerialPortIo {
     int write(byte[] buf, int off, int len);
 
     /**
-     * Closes the port if it is open; calling it again does nothing. The link reopens it with {@link
-     * #open}.
+     * Closes the port if it is open (an implementation may first wait briefly for queued bytes to go
+     * out); closing a closed port does nothing. The link reopens it with {@link #open}.
      */
     void close();
 
