@@ -74,8 +74,8 @@ public final class VectorRunner {
     }
 
     /**
-     * Checks each vector against the codec, in order; one result per vector, never throws on a bad
-     * vector.
+     * Checks each vector against the codec, in order: one result per vector, a mismatch is a failure
+     * listed in it. Uses this runner's decoder and buffers: one runner per thread.
      */
     public List<VectorResult> runAll(List<Vector> vectors) {
         List<VectorResult> results = new ArrayList<>(vectors.size());
