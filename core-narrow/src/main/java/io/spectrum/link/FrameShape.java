@@ -12,6 +12,10 @@ public final class FrameShape {
     private FrameShape() {
     }
 
+    /**
+     * True when {@code b[off, off+len)} is exactly one libtracer frame: type not 0, reserved opt
+     * bits clear, and header, declared length and trailers add up to {@code len}.
+     */
     public static boolean isOneFrame(byte[] b, int off, int len) {
         if (len < 4) {
             return false;

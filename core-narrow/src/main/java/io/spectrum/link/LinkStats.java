@@ -13,8 +13,11 @@ package io.spectrum.link;
 public final class LinkStats {
     /** Frames the link handed to the node (the node may still reject them: {@link #framesRejected}). */
     public volatile long framesIn;
+    /** Frames the link sent (accepted by its transport or queue). */
     public volatile long framesOut;
+    /** Bytes of the frames counted in {@link #framesIn}. */
     public volatile long bytesIn;
+    /** Bytes of the frames counted in {@link #framesOut}. */
     public volatile long bytesOut;
     /** Frames that failed the link's own check (serial CRC, COBS decode). */
     public volatile long droppedCorrupt;
@@ -48,6 +51,7 @@ public final class LinkStats {
      */
     public volatile long droppedByOs;
 
+    /** Sets every counter to 0 (for tests and operator resets; not atomic across counters). */
     public void reset() {
         framesIn = 0;
         framesOut = 0;

@@ -7,5 +7,9 @@ package io.spectrum.link;
  * notices silence and reports {@link PeerListener#onPeerDown} after its timeout.
  */
 public interface LivenessProbe {
+    /**
+     * Sends a liveness request to {@code peer} of {@code link}; called on the thread that polls the
+     * link, must not block.
+     */
     void probe(Link link, int peer);
 }

@@ -72,10 +72,12 @@ public final class PeerHandles {
         return handle >= 0 && handle < held.length && held[handle];
     }
 
+    /** Handles held now, 0..{@link #capacity()}. */
     public int inUse() {
         return inUse;
     }
 
+    /** Handles the link may hold at once (fixed at construction). */
     public int capacity() {
         return held.length;
     }

@@ -46,18 +46,25 @@ public final class PeerLiveness {
         this.lastPollAt = now;
     }
 
+    /** Sets the one listener told of up and down transitions ({@code null} for none). */
     public void setListener(PeerListener listener) {
         this.listener = listener;
     }
 
+    /** Sets the hook that probes silent peers ({@code null}: silent peers are only timed out). */
     public void setProbe(LivenessProbe probe) {
         this.probe = probe;
     }
 
+    /** Number of peer handles tracked, fixed at construction. */
     public int peers() {
         return up.length;
     }
 
+    /**
+     * True when {@code peer} is up (heard and not since reported down); false for an out-of-range
+     * handle.
+     */
     public boolean isUp(int peer) {
         return peer >= 0 && peer < up.length && up[peer];
     }
@@ -122,6 +129,10 @@ public final class PeerLiveness {
         }
     }
 
+    /**
+     * Reports every up peer down (the link lost its transport, or the owner was away past the
+     * timeout).
+     */
     public void allDown() {
         for (int i = 0; i < up.length; i++) {
             down(i);

@@ -27,6 +27,10 @@ public final class FwdServer {
     private NodeStats stats;
     private final FrameDecoder decoder = new FrameDecoder(16, FrameDecoder.MAX_TLV_BYTES);
 
+    /**
+     * The FWD side over a core's {@code store}, with every table sized from {@code cfg} here, once;
+     * the link table starts at {@code linkCapacity} entries.
+     */
     public FwdServer(NodeConfig cfg, FwdStore store, int linkCapacity) {
         p = new FwdParts(cfg, store, this, linkCapacity);
     }
@@ -47,6 +51,7 @@ public final class FwdServer {
         return p.links.indexOf(link);
     }
 
+    /** Links attached now; their indexes are 0..linkCount()-1. */
     public int linkCount() {
         return p.links.count();
     }
@@ -172,6 +177,10 @@ public final class FwdServer {
         return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mountListener(name, link);
     }
 
+    /**
+     * Removes the mount {@code name} (a listener's with its peers' return routes). Status: OK, or
+     * PATH_NOT_FOUND when no mount has that name.
+     */
     public int unmount(String name) {
         return p.router.mounts().unmount(name);
     }
@@ -337,18 +346,22 @@ public final class FwdServer {
         return li < 0 ? 0 : p.shares.slotsOf(li, peer);
     }
 
+    /** Awaits (link index, peer) holds now against its share; 0 for the owner. */
     public int awaitsHeldBy(int li, int peer) {
         return li < 0 ? 0 : p.shares.awaitsOf(li, peer);
     }
 
+    /** Subscriber appends refused since start because the caller's slot share was used up. */
     public long slotShareRefusals() {
         return p.shares.slotRefusals();
     }
 
+    /** AWAITs refused since start because the caller's await share was used up. */
     public long awaitShareRefusals() {
         return p.shares.awaitRefusals();
     }
 
+    /** Deliveries not sent since start because their peer was over its outbound rate. */
     public long deliveriesDropped() {
         return p.shares.deliveriesDropped();
     }

@@ -20,6 +20,7 @@ public interface FwdStore {
 
     /** The live delivery_policy part of a slot word. */
     int POLICY_MASK = 0xFFFF;
+    /** Set in the word of every slot that holds a subscriber (a free slot's word is 0). */
     int IN_USE = 1 << 16;
     /** An in-process callback edge: no record (listed as a hole). */
     int KIND_CALLBACK = 1 << 17;
@@ -74,15 +75,19 @@ public interface FwdStore {
     /** The parent of v, NONE for the root (handle 0 is the root on both cores). */
     int parent(int v);
 
+    /** v's first child vertex, or NONE; {@link #nextSibling} walks the rest. */
     int firstChild(int v);
 
+    /** The child vertex after {@code c} under the same parent, or NONE. */
     int nextSibling(int c);
 
     /** The array holding v's canonical key ({@link #keyOffset}, {@link #keyLen} into it). */
     byte[] keys(int v);
 
+    /** Offset of v's canonical key (its PATH body) in {@link #keys}. */
     int keyOffset(int v);
 
+    /** Bytes of v's canonical key, 0 for the root. */
     int keyLen(int v);
 
     /** True for a {@code $} vertex (the node's own) or one under it. */
@@ -97,8 +102,16 @@ public interface FwdStore {
     /** Length of v's stored value TLV, -1 when it holds none. */
     int valLen(int v);
 
+    /**
+     * The array holding v's stored value TLV, at {@link #valOff} for {@link #valLen} bytes; owned
+     * by the core, read only during the call.
+     */
     byte[] valueMemory(int v);
 
+    /**
+     * Offset of v's stored value TLV in {@link #valueMemory}; meaningful only when {@link #valLen}
+     * is {@code >= 0}.
+     */
     int valOff(int v);
 
     /** v's publish sequence (0 when never published). */
@@ -110,8 +123,10 @@ public interface FwdStore {
     /** The array holding v's stale reason (UTF-8, {@link #reasonOff}, {@link #reasonLen}; length 0: none). */
     byte[] reasonMemory(int v);
 
+    /** Offset of v's stale reason in {@link #reasonMemory}. */
     int reasonOff(int v);
 
+    /** Bytes of v's stale reason, 0 when it has none. */
     int reasonLen(int v);
 
     /**
@@ -124,6 +139,10 @@ public interface FwdStore {
     /** Pending awaits on v (a write scans the await table only when there are some). */
     int awaits(int v);
 
+    /**
+     * Adds {@code delta} (positive on a new await, negative when one is answered or expires) to v's
+     * pending-await count.
+     */
     void addAwaits(int v, int delta);
 
     /** A remote subscription feeding {@code target} has a gap: the target goes stale until its next delivery. */
@@ -143,29 +162,52 @@ public interface FwdStore {
     /** v's first slot by position, or NONE; {@link #nextSlot} walks the rest in position order. */
     int firstSlot(int v);
 
+    /** The slot after {@code s} on the same vertex in position order, or NONE. */
     int nextSlot(int s);
 
     /** The slot at position n of v, or NONE. */
     int slotAt(int v, int n);
 
+    /**
+     * Slot {@code s}'s position in its vertex's {@code :subscribers} list (the {@code N} of {@code
+     * [N]}).
+     */
     int pos(int s);
 
+    /**
+     * Slot {@code s}'s generation, which moves on each time the slot is re-filled (the {@code G} of
+     * {@code [N@G]}).
+     */
     int gen(int s);
 
+    /**
+     * Slot {@code s}'s word: the live delivery_policy in the low 16 bits plus the kind and flag
+     * bits of this interface.
+     */
     int word(int s);
 
     /** The holder: link index ({@link NarrowNode#OWNER} for the owner) and peer. */
     int holderLink(int s);
 
+    /** The peer handle of slot {@code s}'s holder on its {@link #holderLink} link. */
     int holderPeer(int s);
 
     /** The stored record then its route in {@link #recordMemory}; recOff -1 for a record-less slot. */
     byte[] recordMemory(int s);
 
+    /**
+     * Offset of slot {@code s}'s stored SUBSCRIBER record in {@link #recordMemory}, or -1 for a
+     * record-less (callback) slot.
+     */
     int recOff(int s);
 
+    /** Bytes of slot {@code s}'s stored record. */
     int recLen(int s);
 
+    /**
+     * Bytes of slot {@code s}'s stored return route, right after its record in {@link
+     * #recordMemory}; 0 when it has none.
+     */
     int routeLen(int s);
 
     /** Record-relative offset of the winning delivery_policy word's high byte (bit 9 lives there), or -1. */

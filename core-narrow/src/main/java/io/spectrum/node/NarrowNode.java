@@ -37,6 +37,7 @@ import io.spectrum.wire.WireError;
  * a remote caller is (attached link index, peer).
  */
 public final class NarrowNode implements ServingNode {
+    /** The link index of the node's owner (the local host's in-process calls) as a caller. */
     public static final int OWNER = -1;
     static final int NO_PUBLISHER = -2;
 
@@ -70,6 +71,12 @@ public final class NarrowNode implements ServingNode {
     private final ComposedRead composed;
     private final FwdRouter router;
 
+    /**
+     * Builds the node and every pool, table and buffer it will use, sized from {@code cfg}; nothing
+     * is allocated after this on the hot paths.
+     *
+     * @throws IllegalArgumentException when the configuration cannot be laid out
+     */
     public NarrowNode(NodeConfig cfg) {
         NodeParts p = new NodeParts(cfg, this);
         clock = p.clock;

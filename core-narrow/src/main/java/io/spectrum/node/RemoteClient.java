@@ -37,9 +37,16 @@ import io.spectrum.wire.WireError;
 public final class RemoteClient implements io.spectrum.node.route.FwdRouter.HeldTokens {
     /** Record states. */
     public static final int FREE = 0;
+    /** Record state: the append was sent and its answer has not come yet. */
     public static final int SENT = 1;
+    /**
+     * Record state: the remote node accepted the append (its slot identity is in {@link
+     * #remoteIndex} and {@link #remoteGeneration}).
+     */
     public static final int ACKED = 2;
+    /** Record state: the peer is down; the append is sent again when it comes back up. */
     public static final int DOWN = 3;
+    /** Record state: the remote node refused the append; {@link #error} says why. */
     public static final int REFUSED = 4;
 
     private final FwdServer node;
@@ -83,6 +90,10 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     // outstanding requests: each has its own reply endpoint /$reply/<k>, so its reply matches by route
     /** Request states. */
     public static final int PENDING = 1;
+    /**
+     * Request state: the reply (or a refusal) has arrived; read it, then {@link #release} the
+     * handle.
+     */
     public static final int DONE = 2;
     private final NodePath[] replyEp;
     private final int[] reqState;
@@ -202,10 +213,18 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
         }
     }
 
+    /**
+     * Record {@code h}'s state: {@link #FREE}, {@link #SENT}, {@link #ACKED}, {@link #DOWN} or
+     * {@link #REFUSED}.
+     */
     public int state(int h) {
         return state[h];
     }
 
+    /**
+     * Status of record {@code h}'s last answer: OK, or the WireError code the remote node refused
+     * the append with.
+     */
     public int error(int h) {
         return error[h];
     }
@@ -215,6 +234,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
         return index[h];
     }
 
+    /** The remote slot's generation from the append's identity answer, or -1 until acknowledged. */
     public long remoteGeneration(int h) {
         return gen[h];
     }

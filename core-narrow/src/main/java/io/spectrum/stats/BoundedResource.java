@@ -5,14 +5,22 @@ package io.spectrum.stats;
  * what is in use, the high-water mark and how many requests were refused at the ceiling.
  */
 public interface BoundedResource {
+    /** The resource's name in stats and refusal messages (for example a pool or table name). */
     String resourceName();
 
+    /**
+     * The ceiling: the most units (entries, bytes, slots) the resource can hold, fixed at
+     * construction.
+     */
     int capacity();
 
+    /** Units in use now, 0..{@link #capacity()}. */
     int inUse();
 
+    /** The most units ever in use at once (the high-water mark). */
     int peak();
 
+    /** Requests refused because the resource was at its ceiling, since it was created. */
     long refusals();
 
     /**

@@ -15,6 +15,10 @@ public final class ResourceCounter implements BoundedResource {
     private volatile int peak;
     private volatile long refusals;
 
+    /**
+     * A counter for {@code name} with {@code capacity} units, refusals reported against that
+     * capacity.
+     */
     public ResourceCounter(String name, int capacity) {
         this(name, capacity, null);
     }
@@ -53,6 +57,7 @@ public final class ResourceCounter implements BoundedResource {
         returned(1);
     }
 
+    /** {@code amount} units returned (a pool block of that many bytes). */
     public void returned(int amount) {
         inUse = inUse - amount;
     }

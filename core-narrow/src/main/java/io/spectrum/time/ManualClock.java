@@ -8,15 +8,24 @@ public final class ManualClock implements Clock, Sleeper {
     private long nanos;
     private long epochBase;
 
+    /**
+     * A clock whose {@link #nanoTime()} starts at {@code startNanos}; its epoch time is a fixed
+     * base (2023-11-14T22:13:20Z) plus that.
+     */
     public ManualClock(long startNanos) {
         nanos = startNanos;
         epochBase = 1_700_000_000_000_000_000L;
     }
 
+    /**
+     * Moves the clock forward by {@code delta} nanoseconds (a negative delta moves it back; tests
+     * only).
+     */
     public void advanceNanos(long delta) {
         nanos += delta;
     }
 
+    /** Moves the clock forward by {@code millis} milliseconds. */
     public void advanceMillis(long millis) {
         nanos += millis * 1_000_000L;
     }

@@ -2,6 +2,7 @@ package io.spectrum.time;
 
 /** The real clock: the one place the system time is read and slept on (besides the idle strategies). */
 public final class SystemClock implements Clock, Sleeper {
+    /** The one instance: stateless and thread-safe. */
     public static final SystemClock INSTANCE = new SystemClock();
 
     private SystemClock() {

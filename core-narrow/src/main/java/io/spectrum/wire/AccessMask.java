@@ -6,8 +6,11 @@ package io.spectrum.wire;
  * replace in {@code :subscribers}.
  */
 public final class AccessMask {
+    /** READ right (bit 0): read the vertex's value and await it. */
     public static final int READ = 0x01;
+    /** WRITE right (bit 1): write the vertex's value. */
     public static final int WRITE = 0x02;
+    /** SUBSCRIBE right (bit 2): append to or replace in the vertex's {@code :subscribers} list. */
     public static final int SUBSCRIBE = 0x04;
     /** The rights that make sense on a vertex: read, write and subscribe. */
     public static final int VERTEX_RIGHTS = READ | WRITE | SUBSCRIBE;

@@ -11,6 +11,7 @@ package io.spectrum.wire;
 public enum BusError {
     /** A malformed request: bad name, bad range, unknown field, wrong shape. */
     INVALID_ENVELOPE(WireError.FRAME_INVALID),
+    /** The peer speaks another protocol or bus version. */
     VERSION_MISMATCH(WireError.VERSION_MISMATCH),
     /** The connection's grants do not allow this name for this operation. */
     NOT_AUTHORIZED(WireError.ACCESS_DENIED),
@@ -22,6 +23,7 @@ public enum BusError {
     BACKPRESSURE(WireError.FLOW_BACKPRESSURE),
     /** The call's correlation is retired or unknown. */
     CALL_GONE(WireError.PATH_NOT_FOUND),
+    /** The artifact is still being written (not sealed), so it cannot be read or referenced yet. */
     ARTIFACT_UNSEALED(WireError.SCHEMA_TYPE_MISMATCH),
     /** The artifact (store id, id, generation) no longer exists. */
     ARTIFACT_GONE(WireError.PATH_NOT_FOUND),

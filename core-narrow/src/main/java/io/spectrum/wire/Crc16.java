@@ -17,10 +17,15 @@ public final class Crc16 {
     private Crc16() {
     }
 
+    /** Starting register value for {@link #update}: 0xFFFF. */
     public static int init() {
         return 0xFFFF;
     }
 
+    /**
+     * Folds {@code buf[off, off+len)} into {@code crc} and returns the new 16-bit register (no
+     * final xor is needed for this variant). Allocation-free.
+     */
     public static int update(int crc, byte[] buf, int off, int len) {
         final char[] t = TABLE;
         for (int i = off, end = off + len; i < end; i++) {
@@ -29,6 +34,7 @@ public final class Crc16 {
         return crc;
     }
 
+    /** CRC-16-CCITT of one range, in the low 16 bits of the result. */
     public static int compute(byte[] buf, int off, int len) {
         return update(init(), buf, off, len);
     }

@@ -25,6 +25,10 @@ public final class Crc32c {
         return 0xFFFFFFFF;
     }
 
+    /**
+     * Folds {@code buf[off, off+len)} into the running register {@code crc} and returns it; pass
+     * the result to {@link #finish} to get the checksum. Allocation-free.
+     */
     public static int update(int crc, byte[] buf, int off, int len) {
         final int[] t = TABLE;
         for (int i = off, end = off + len; i < end; i++) {
@@ -33,6 +37,9 @@ public final class Crc32c {
         return crc;
     }
 
+    /**
+     * The checksum of a register built by {@link #init} and {@link #update} (the final xor-out).
+     */
     public static int finish(int crc) {
         return ~crc;
     }

@@ -22,9 +22,22 @@ public final class DeliveryMode {
     /** A FIFO of undelivered values; a publish that would overflow it is refused whole. */
     public static final int BOUNDED = 2;
 
+    /** Queue limit of {@link #LATEST}: exactly one undelivered value. */
     public static final int LATEST_MAX_QUEUED = 1;
+    /**
+     * This node's in-flight limit (deliveries not yet consumed) for {@link #LATEST}; also its
+     * default.
+     */
     public static final int LATEST_MAX_IN_FLIGHT = 2;
+    /**
+     * This node's queue limit for {@link #BOUNDED}, and the default when {@code spectrum.queue} is
+     * absent.
+     */
     public static final int BOUNDED_MAX_QUEUED = 64;
+    /**
+     * This node's in-flight limit for {@link #BOUNDED}, and the default when {@code
+     * spectrum.inflight} is absent.
+     */
     public static final int BOUNDED_MAX_IN_FLIGHT = 16;
 
     private DeliveryMode() {
@@ -92,14 +105,20 @@ public final class DeliveryMode {
         return (kind & 0xFFL) | (maxQueued & 0xFFFFL) << 8 | (maxInFlight & 0xFFFFL) << 24;
     }
 
+    /**
+     * The mode of a packed value from {@link #parse} or {@link #pack}: {@link #NONE}, {@link
+     * #LATEST} or {@link #BOUNDED}.
+     */
     public static int kind(long packed) {
         return (int) (packed & 0xFF);
     }
 
+    /** The most undelivered values the subscriber's queue holds, from a packed mode. */
     public static int maxQueued(long packed) {
         return (int) (packed >>> 8 & 0xFFFF);
     }
 
+    /** The most deliveries sent but not yet consumed, from a packed mode. */
     public static int maxInFlight(long packed) {
         return (int) (packed >>> 24 & 0xFFFF);
     }

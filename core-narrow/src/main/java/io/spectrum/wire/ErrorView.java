@@ -39,6 +39,7 @@ public final class ErrorView {
                 && x.bodyLength(identity) == 2 ? (int) x.valueAsLong(identity) : -1;
     }
 
+    /** The wrapped ERROR's index entry, or {@link TlvIndex#NONE} after a refused {@link #wrap}. */
     public int entry() {
         return entry;
     }
@@ -58,10 +59,15 @@ public final class ErrorView {
         return identity;
     }
 
+    /**
+     * True when the identity is the string form and its bytes equal {@code name} ({@code
+     * tr::vendor::…}).
+     */
     public boolean identityEquals(byte[] name) {
         return isNamed() && idx.payloadEquals(identity, name);
     }
 
+    /** The ERROR's DESCRIPTION child entry, or {@link TlvIndex#NONE} when it has none. */
     public int description() {
         return description;
     }

@@ -25,12 +25,18 @@ package io.spectrum.wire;
  * level or whose generation is not 4 bytes. Index widths 1..4 zero-extend.
  */
 public final class FieldView {
+    /** Most levels a selector may have (a generation level not counted). */
     public static final int MAX_LEVELS = 8;
+    /** Largest element index a level may carry ({@code [N]}, N 0..65535). */
     public static final int MAX_INDEX = 65535;
+    /** Longest level name, in bytes. */
     public static final int MAX_NAME_BYTES = 64;
 
+    /** Mode 0: the level names a field whole ({@code :name}). */
     public static final int MODE_SCALAR = 0;
+    /** Mode 1: the level selects elements ({@code :name[]}, or {@code :name[N]} with an index). */
     public static final int MODE_ELEMENT = 1;
+    /** Mode 2: the level selects every element ({@code :name[*]}). */
     public static final int MODE_WILDCARD = 2;
 
 
@@ -177,14 +183,20 @@ public final class FieldView {
         return ix > MAX_INDEX ? -1 : (int) ix;
     }
 
+    /** The index the view was last wrapped over. */
     public TlvIndex index() {
         return idx;
     }
 
+    /** The wrapped FIELD's index entry, or {@link TlvIndex#NONE} after a refused {@link #wrap}. */
     public int entry() {
         return entry;
     }
 
+    /**
+     * Levels of the selector, 1..{@link #MAX_LEVELS}; a folded generation level is not counted; 0
+     * after a refused wrap.
+     */
     public int levels() {
         return levels;
     }
@@ -194,18 +206,25 @@ public final class FieldView {
         return nameEntry[level];
     }
 
+    /**
+     * True when level {@code level}'s name is exactly {@code name} (e.g. {@link
+     * Names#SUBSCRIBERS}).
+     */
     public boolean nameEquals(int level, Spelling name) {
         return idx.payloadEquals(nameEntry[level], name);
     }
 
+    /** True when level {@code level}'s name is exactly the bytes {@code name}. */
     public boolean nameEquals(int level, byte[] name) {
         return idx.payloadEquals(nameEntry[level], name);
     }
 
+    /** The level's mode: {@link #MODE_SCALAR}, {@link #MODE_ELEMENT} or {@link #MODE_WILDCARD}. */
     public int mode(int level) {
         return mode[level];
     }
 
+    /** True when the level carries an element index ({@code [N]}). */
     public boolean hasIndex(int level) {
         return index[level] >= 0;
     }
@@ -215,6 +234,9 @@ public final class FieldView {
         return index[level];
     }
 
+    /**
+     * True when a {@code spectrum.gen} level was folded into this level ({@code [N@G]}).
+     */
     public boolean hasGeneration(int level) {
         return generation[level] >= 0;
     }
@@ -244,6 +266,10 @@ public final class FieldView {
         return appendText(new StringBuilder()).toString();
     }
 
+    /**
+     * Appends the {@link #toText()} form to {@code sb} and returns it; allocates only as {@code sb}
+     * grows.
+     */
     public StringBuilder appendText(StringBuilder sb) {
         sb.append(':');
         for (int i = 0; i < levels; i++) {

@@ -20,6 +20,11 @@ public final class FrameDecoder {
     private final int[] stackLast;
     private final long maxTlvBytes;
 
+    /**
+     * A decoder whose stack holds {@code maxDepth} open containers (deeper frames are refused with
+     * TLV_NESTING_TOO_DEEP) and that refuses any payload longer than {@code maxTlvBytes}. The
+     * stacks are allocated here, once.
+     */
     public FrameDecoder(int maxDepth, long maxTlvBytes) {
         stackEntry = new int[maxDepth];
         stackCursor = new int[maxDepth];
@@ -28,6 +33,7 @@ public final class FrameDecoder {
         this.maxTlvBytes = maxTlvBytes;
     }
 
+    /** A decoder for 64 nesting levels and payloads up to {@link #MAX_TLV_BYTES}. */
     public FrameDecoder() {
         this(64, MAX_TLV_BYTES);
     }

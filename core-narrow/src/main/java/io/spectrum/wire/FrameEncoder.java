@@ -14,11 +14,16 @@ public final class FrameEncoder {
     private final int[] openEntry;
     private final int[] openStart;
 
+    /**
+     * An encoder whose stack holds {@code maxDepth} open containers (deeper subtrees are refused
+     * with TLV_NESTING_TOO_DEEP); the stack is allocated here, once.
+     */
     public FrameEncoder(int maxDepth) {
         openEntry = new int[maxDepth];
         openStart = new int[maxDepth];
     }
 
+    /** An encoder for 64 nesting levels, matching the default {@link FrameDecoder}. */
     public FrameEncoder() {
         this(64);
     }

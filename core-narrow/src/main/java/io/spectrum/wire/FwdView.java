@@ -28,11 +28,20 @@ package io.spectrum.wire;
  * themselves. A flyweight: one instance is re-wrapped per frame and allocates nothing.
  */
 public final class FwdView {
+    /** Opcode 0: read the target's value (or field). */
     public static final int OP_READ = 0;
+    /** Opcode 1: write the payload to the target. */
     public static final int OP_WRITE = 1;
+    /** Opcode 2: wait for the target's next value, up to a timeout. */
     public static final int OP_AWAIT = 2;
+    /** Opcode 3: the answer to a READ, WRITE or AWAIT, carrying a kind and a payload. */
     public static final int OP_REPLY = 3;
+    /** Mask of the opcode in the op byte (bits 0-5). */
     public static final int OPCODE_MASK = 0x3F;
+    /**
+     * Bit 7 of the op byte: the sender asks the receiver to mint a PATH_REF for the route, answered
+     * as a reply's trailing PATH_REF.
+     */
     public static final int MINT = 0x80;
     /**
      * Bit 6 of the op byte: v1's spare flag. Spectrum reads it on a WRITE as "send me active/idle
@@ -40,7 +49,9 @@ public final class FwdView {
      */
     public static final int ACTIVITY = 0x40;
 
+    /** REPLY kind 0: the payload is the result. */
     public static final int KIND_RESULT = 0;
+    /** REPLY kind 1: the payload is a STATUS or ERROR saying why the request was refused. */
     public static final int KIND_ERROR = 1;
 
     /** AWAIT timeout when the request carries none: 1 s. */
@@ -60,6 +71,13 @@ public final class FwdView {
     private int pathRef;
     private int pathRefReverse;
 
+    /**
+     * Points the view at a FWD entry and reads its positional children.
+     *
+     * @return OK, SCHEMA_TYPE_MISMATCH when the entry is not a FWD container or the op is not a
+     *     1-byte VALUE, PATH_INVALID when dst or src is missing or of the wrong type; on refusal every
+     *     accessor answers NONE
+     */
     public int wrap(TlvIndex index, int e) {
         idx = index;
         entry = TlvIndex.NONE;
@@ -147,14 +165,17 @@ public final class FwdView {
         return t == TlvType.PATH || t == TlvType.PATH_REF;
     }
 
+    /** The index the view was last wrapped over. */
     public TlvIndex index() {
         return idx;
     }
 
+    /** The wrapped FWD's index entry, or {@link TlvIndex#NONE} after a refused {@link #wrap}. */
     public int entry() {
         return entry;
     }
 
+    /** The op VALUE's index entry, or NONE. */
     public int opEntry() {
         return opEntry;
     }
@@ -169,6 +190,7 @@ public final class FwdView {
         return op & OPCODE_MASK;
     }
 
+    /** True when bit 7 asks for a minted PATH_REF ({@link #MINT}). */
     public boolean mint() {
         return (op & MINT) != 0;
     }
@@ -178,10 +200,12 @@ public final class FwdView {
         return (op & ACTIVITY) != 0;
     }
 
+    /** The dst entry (a PATH, or a PATH_REF when {@link #dstIsPathRef()}), or NONE. */
     public int dst() {
         return dst;
     }
 
+    /** True when dst is a PATH_REF (a minted reference) rather than a PATH. */
     public boolean dstIsPathRef() {
         return dst != TlvIndex.NONE && idx.type(dst) == TlvType.PATH_REF;
     }
@@ -191,10 +215,15 @@ public final class FwdView {
         return field;
     }
 
+    /**
+     * The src entry, the return route (a PATH, possibly empty, or a PATH_REF on some replies), or
+     * NONE.
+     */
     public int src() {
         return src;
     }
 
+    /** True when src is a PATH_REF rather than a PATH. */
     public boolean srcIsPathRef() {
         return src != TlvIndex.NONE && idx.type(src) == TlvType.PATH_REF;
     }
@@ -221,6 +250,7 @@ public final class FwdView {
         return c == pathRef || c == pathRefReverse ? TlvIndex.NONE : c;
     }
 
+    /** The AWAIT timeout VALUE entry, or NONE when the request carries none. */
     public int timeoutEntry() {
         return timeoutEntry;
     }
@@ -256,6 +286,7 @@ public final class FwdView {
         return pathRef;
     }
 
+    /** The PATH_REF_REVERSE child of a forwarded mint request, or NONE. */
     public int pathRefReverse() {
         return pathRefReverse;
     }

@@ -8,37 +8,72 @@ package io.spectrum.wire;
  */
 public final class Names {
     // ---- the :field namespace
+    /** {@code subscribers}: the {@code :subscribers} field, the vertex's subscriber list. */
     public static final Spelling SUBSCRIBERS = Spelling.ascii("subscribers");
+    /** {@code children}: the {@code :children} field, the names of a vertex's child vertices. */
     public static final Spelling CHILDREN = Spelling.ascii("children");
+    /** {@code settings}: the {@code :settings} field ({@code :settings.app} is the declaration). */
     public static final Spelling SETTINGS = Spelling.ascii("settings");
+    /** {@code acl}: the {@code :acl} field, the vertex's access-control list. */
     public static final Spelling ACL = Spelling.ascii("acl");
+    /** {@code schema}: the {@code :schema} field, the vertex's declared shape as a POINT. */
     public static final Spelling SCHEMA = Spelling.ascii("schema");
     /** The owner-declared namespace of {@code :settings}. */
     public static final Spelling APP = Spelling.ascii("app");
 
     // ---- the vertex declaration, as owner-declared read-only settings.app keys (docs/extensions.md)
+    /**
+     * Declaration key {@code type}: NAME, the libtracer type the vertex holds ({@code VALUE},
+     * {@code NAME}, ...).
+     */
     public static final Spelling DECL_TYPE = Spelling.ascii("type");
+    /** Declaration key {@code width}: VALUE u8, a VALUE's exact width in bytes (1, 2, 4 or 8). */
     public static final Spelling DECL_WIDTH = Spelling.ascii("width");
+    /**
+     * Declaration key {@code max_size}: VALUE u32, the largest payload in bytes (types other than
+     * VALUE).
+     */
     public static final Spelling DECL_MAX_SIZE = Spelling.ascii("max_size");
+    /** Declaration key {@code signed}: VALUE u8, 1 for two's complement, 0 for unsigned. */
     public static final Spelling DECL_SIGNED = Spelling.ascii("signed");
+    /** Declaration key {@code min}: the inclusive lowest raw value, {@code width} bytes LE. */
     public static final Spelling DECL_MIN = Spelling.ascii("min");
+    /** Declaration key {@code max}: the inclusive highest raw value, {@code width} bytes LE. */
     public static final Spelling DECL_MAX = Spelling.ascii("max");
+    /** Declaration key {@code unit}: NAME, the UCUM unit ({@code Cel}, {@code %}, ...). */
     public static final Spelling DECL_UNIT = Spelling.ascii("unit");
+    /**
+     * Declaration key {@code scale}: NAME, decimal text; raw × scale + offset is the value in its
+     * unit.
+     */
     public static final Spelling DECL_SCALE = Spelling.ascii("scale");
+    /** Declaration key {@code offset}: NAME, decimal text added after {@code scale}. */
     public static final Spelling DECL_OFFSET = Spelling.ascii("offset");
+    /** Declaration key {@code rights}: VALUE u8, the {@link AccessMask} remote callers get. */
     public static final Spelling DECL_RIGHTS = Spelling.ascii("rights");
+    /** Declaration key {@code description}: NAME, free text. */
     public static final Spelling DECL_DESCRIPTION = Spelling.ascii("description");
 
     // ---- SUBSCRIBER qos keys
+    /**
+     * SUBSCRIBER qos key {@code delivery_policy}: VALUE u16, the word {@link DeliveryPolicy} reads.
+     */
     public static final Spelling DELIVERY_POLICY = Spelling.ascii("delivery_policy");
+    /**
+     * SUBSCRIBER qos key {@code delivery_compact}: VALUE u8, non-zero opts into ADVERTISE/COMPACT.
+     */
     public static final Spelling DELIVERY_COMPACT = Spelling.ascii("delivery_compact");
+    /** SUBSCRIBER qos key {@code delivery_scope}: VALUE u8, reserved and not read. */
     public static final Spelling DELIVERY_SCOPE = Spelling.ascii("delivery_scope");
 
     // ---- Spectrum extensions (docs/extensions.md)
     /** A SUBSCRIBER qos key asking for the node's topic stamp on each delivery. */
     public static final Spelling TOPIC = Spelling.ascii("spectrum.topic");
+    /** Stamp pair {@code seq}: VALUE u64, the vertex's publish sequence number. */
     public static final Spelling STAMP_SEQ = Spelling.ascii("seq");
+    /** Stamp pair {@code stale}: VALUE u8, 1 when the value is not current. */
     public static final Spelling STAMP_STALE = Spelling.ascii("stale");
+    /** Stamp pair {@code op}: VALUE u8, 0 for a publish, 1 for a delete notice. */
     public static final Spelling STAMP_OP = Spelling.ascii("op");
     /** The written vertex's PATH in the stamp, for a subscriber that asked with {@link #TOPIC_WITH_PATH}. */
     public static final Spelling STAMP_PATH = Spelling.ascii("path");
@@ -56,7 +91,15 @@ public final class Names {
      * "Delivery modes"): VALUE u8 mode (1 latest, 2 bounded), VALUE u16 maxQueued, VALUE u16 maxInFlight.
      */
     public static final Spelling MODE = Spelling.ascii("spectrum.mode");
+    /**
+     * Delivery-mode qos key {@code spectrum.queue}: VALUE u16, the most values queued for the
+     * subscriber.
+     */
     public static final Spelling MODE_QUEUE = Spelling.ascii("spectrum.queue");
+    /**
+     * Delivery-mode qos key {@code spectrum.inflight}: VALUE u16, the most deliveries not yet
+     * consumed.
+     */
     public static final Spelling MODE_INFLIGHT = Spelling.ascii("spectrum.inflight");
     /** The consumed message's one key: SETTINGS{NAME "spectrum.consumed", VALUE u64 upTo} written to {@code :subscribers[N]}. */
     public static final Spelling CONSUMED = Spelling.ascii("spectrum.consumed");
@@ -64,10 +107,16 @@ public final class Names {
     public static final Spelling DELIVERED = Spelling.ascii("spectrum.delivered");
     /** Stamp pairs of a mode subscriber's delivery, after the others: the edge's delivery number and the values coalesced before it. */
     public static final Spelling STAMP_DLV = Spelling.ascii("dlv");
+    /**
+     * Stamp pair {@code replaced}: VALUE u64, how many undelivered values were coalesced before
+     * this one.
+     */
     public static final Spelling STAMP_REPLACED = Spelling.ascii("replaced");
     /** The active/idle notice a publisher asked for with FWD op bit 6 ({@link FwdView#ACTIVITY}). */
     public static final Spelling ACTIVITY = Spelling.ascii("spectrum.activity");
+    /** Activity-notice pair {@code path}: the PATH of the vertex whose subscribers changed. */
     public static final Spelling ACTIVITY_PATH = Spelling.ascii("path");
+    /** Activity-notice pair {@code subscribers}: VALUE u32, the delivering subscribers now. */
     public static final Spelling ACTIVITY_SUBSCRIBERS = Spelling.ascii("subscribers");
     /**
      * The FIELD level that carries an RFC-0035 §6.1 generation: {@code :subscribers[N]} followed by
@@ -76,7 +125,14 @@ public final class Names {
     public static final Spelling GENERATION = Spelling.ascii("spectrum.gen");
     /** {@code $node/caps} keys: the extensions a node speaks. */
     public static final Spelling CORE = Spelling.ascii("core");
+    /**
+     * {@code $node/caps} key {@code rfc0035}: VALUE u16, the version of the {@code :subscribers}
+     * surface spoken.
+     */
     public static final Spelling RFC0035 = Spelling.ascii("rfc0035");
+    /**
+     * {@code $node/caps} key {@code topic}: VALUE u16, the version of the delivery stamp spoken.
+     */
     public static final Spelling TOPIC_EXT = Spelling.ascii("topic");
     /**
      * The announcement key carrying the peer's name (NAME, 1..{@link #PEER_NAME_MAX} bytes of UTF-8):

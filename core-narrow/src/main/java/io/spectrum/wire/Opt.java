@@ -20,14 +20,23 @@ public final class Opt {
     private Opt() {
     }
 
+    /** Header bytes for this opt byte: 6 with {@link #LL}, else 4. */
     public static int headerSize(int opt) {
         return (opt & LL) != 0 ? 6 : 4;
     }
 
+    /**
+     * Timestamp-trailer bytes for this opt byte: 0 without {@link #TS}, 4 relative ({@link #TF}), 8
+     * absolute.
+     */
     public static int tsSize(int opt) {
         return (opt & TS) == 0 ? 0 : ((opt & TF) != 0 ? 4 : 8);
     }
 
+    /**
+     * CRC-trailer bytes for this opt byte: 0 without {@link #CR}, 2 for CRC-16 ({@link #CW}), 4 for
+     * CRC-32C.
+     */
     public static int crcSize(int opt) {
         return (opt & CR) == 0 ? 0 : ((opt & CW) != 0 ? 2 : 4);
     }

@@ -129,6 +129,7 @@ public final class PathHandle {
         return frame;
     }
 
+    /** Bytes of {@link #frame()}: the 4-byte header plus the body. */
     public int frameLength() {
         return frame.length;
     }
@@ -138,18 +139,25 @@ public final class PathHandle {
         return HEADER;
     }
 
+    /** Bytes of the body (the vertex key), 0 for the root. */
     public int bodyLength() {
         return frame.length - HEADER;
     }
 
+    /** Number of segments, 0 for the root. */
     public int segmentCount() {
         return segments;
     }
 
+    /** True for the root path {@code /} (empty body). */
     public boolean isRoot() {
         return frame.length == HEADER;
     }
 
+    /**
+     * True when this handle's body equals {@code b[off, off+len)} byte for byte (the canonical key
+     * comparison).
+     */
     public boolean bodyEquals(byte[] b, int off, int len) {
         return Bytes.equals(frame, HEADER, frame.length - HEADER, b, off, len);
     }
@@ -159,10 +167,15 @@ public final class PathHandle {
         return PathKeys.isAncestorOrSelf(frame, HEADER, frame.length - HEADER, b, off, len);
     }
 
+    /**
+     * True when this handle is {@code other} or one of its ancestors (a byte-prefix test on
+     * canonical keys).
+     */
     public boolean isAncestorOrSelfOf(PathHandle other) {
         return isAncestorOrSelfOf(other.frame, HEADER, other.frame.length - HEADER);
     }
 
+    /** True when this handle is an ancestor of {@code other} and not {@code other} itself. */
     public boolean isStrictAncestorOf(PathHandle other) {
         return PathKeys.isStrictAncestor(frame, HEADER, frame.length - HEADER, other.frame, HEADER,
                 other.frame.length - HEADER);

@@ -18,12 +18,18 @@ package io.spectrum.wire;
  * Allocation-free.
  */
 public final class PathKeys {
+    /** Most segments a key-context body may hold. */
     public static final int MAX_SEGMENTS = 255;
+    /** Longest segment of a key-context body, in bytes. */
     public static final int MAX_SEGMENT_BYTES = 64;
     /** Largest PATH length field (body bytes, record prefixes included). */
     public static final int MAX_BODY_BYTES = 1024;
     /** The escape kind of a path label (RFC-0027). */
     public static final int ESCAPE_KIND_LABEL = 0x16;
+    /**
+     * Bytes a label escape (kind {@link #ESCAPE_KIND_LABEL}) carries: a u32, index in bits 0-15 and
+     * generation in bits 16-31.
+     */
     public static final int LABEL_BYTES = 4;
 
     private PathKeys() {

@@ -5,7 +5,9 @@ package io.spectrum.wire;
  * (u32 index, u32 generation), one per host on the route.
  */
 public final class PathRefView {
+    /** Bytes per element: a u32 index then a u32 generation. */
     public static final int ELEMENT_BYTES = 8;
+    /** Most elements a body may hold (one per host on the route). */
     public static final int MAX_ELEMENTS = 255;
 
     private byte[] buf;
@@ -38,6 +40,7 @@ public final class PathRefView {
         return wrap(idx.buffer(), idx.bodyOffset(entry), idx.bodyLength(entry));
     }
 
+    /** Elements in the wrapped body, 0 after a refused wrap. */
     public int count() {
         return count;
     }

@@ -37,14 +37,20 @@ public final class PathView {
         return WireError.OK;
     }
 
+    /**
+     * The array the view reads; records' offsets are absolute in it. Not a copy: treat as
+     * read-only.
+     */
     public byte[] buffer() {
         return buf;
     }
 
+    /** Offset of the body in {@link #buffer()}. */
     public int bodyOffset() {
         return off;
     }
 
+    /** Bytes of the body, 0 for the root. */
     public int bodyLength() {
         return len;
     }
@@ -69,10 +75,17 @@ public final class PathView {
         return PathKeys.recordCount(buf, off, len);
     }
 
+    /**
+     * Offset of the first record, or -1 for the root or when the first record overruns the body.
+     */
     public int first() {
         return fits(off) ? off : -1;
     }
 
+    /**
+     * Offset of the record after {@code record}, or -1 at the end or when the next one overruns the
+     * body.
+     */
     public int next(int record) {
         final int n = buf[record] & 0xFF;
         final int p = record + (n != 0 ? 1 + n : 3 + (buf[record + 2] & 0xFF));
@@ -91,6 +104,7 @@ public final class PathView {
         return end - p >= 3 && end - p - 3 >= (buf[p + 2] & 0xFF);
     }
 
+    /** True when the record is an escape ({@code 00 kind n bytes}), not a named segment. */
     public boolean isEscape(int record) {
         return buf[record] == 0;
     }
@@ -105,18 +119,25 @@ public final class PathView {
         return buf[record] & 0xFF;
     }
 
+    /** True when the record is a named segment whose bytes equal {@code s}. */
     public boolean segmentEquals(int record, byte[] s) {
         return !isEscape(record) && Bytes.equals(buf, record + 1, buf[record] & 0xFF, s, 0, s.length);
     }
 
+    /** The escape kind of an escape record ({@link PathKeys#ESCAPE_KIND_LABEL} for a label). */
     public int escapeKind(int record) {
         return buf[record + 1] & 0xFF;
     }
 
+    /** Bytes an escape record carries after its 3-byte head. */
     public int escapeLength(int record) {
         return buf[record + 2] & 0xFF;
     }
 
+    /**
+     * True for a well-formed label escape: kind {@link PathKeys#ESCAPE_KIND_LABEL} with exactly
+     * {@link PathKeys#LABEL_BYTES} bytes.
+     */
     public boolean isLabel(int record) {
         return isEscape(record) && escapeKind(record) == PathKeys.ESCAPE_KIND_LABEL
                 && escapeLength(record) == PathKeys.LABEL_BYTES;
@@ -132,6 +153,7 @@ public final class PathView {
         return Bytes.u16(buf, record + 5);
     }
 
+    /** True when the body equals {@code b[bOff, bOff+bLen)} byte for byte. */
     public boolean bodyEquals(byte[] b, int bOff, int bLen) {
         return Bytes.equals(buf, off, len, b, bOff, bLen);
     }
@@ -150,6 +172,10 @@ public final class PathView {
         return appendText(new StringBuilder()).toString();
     }
 
+    /**
+     * Appends the {@link #toText()} form to {@code sb} and returns it; allocates only as {@code sb}
+     * grows.
+     */
     public StringBuilder appendText(StringBuilder sb) {
         if (len == 0) {
             return sb.append('/');

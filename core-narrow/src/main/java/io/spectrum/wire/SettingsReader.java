@@ -38,10 +38,12 @@ public final class SettingsReader {
         return WireError.OK;
     }
 
+    /** The index the reader was last wrapped over. */
     public TlvIndex index() {
         return idx;
     }
 
+    /** The wrapped SETTINGS entry, or {@link TlvIndex#NONE} after a refused {@link #wrap}. */
     public int entry() {
         return entry;
     }
@@ -104,25 +106,37 @@ public final class SettingsReader {
         return find(key, TlvType.VALUE, width);
     }
 
+    /** True when {@code key} has a well-formed occurrence ({@link #find}). */
     public boolean has(byte[] key, int wantedType, int width) {
         return find(key, wantedType, width) != TlvIndex.NONE;
     }
 
+    /** The winning 1-byte VALUE of {@code key} (0..255), or {@code absent} when there is none. */
     public int u8(byte[] key, int absent) {
         final int v = findValue(key, 1);
         return v == TlvIndex.NONE ? absent : (int) idx.valueAsLong(v);
     }
 
+    /**
+     * The winning 2-byte VALUE of {@code key} (0..65535, LE), or {@code absent} when there is none.
+     */
     public int u16(byte[] key, int absent) {
         final int v = findValue(key, 2);
         return v == TlvIndex.NONE ? absent : (int) idx.valueAsLong(v);
     }
 
+    /**
+     * The winning 4-byte VALUE of {@code key} (unsigned, LE), or {@code absent} when there is none.
+     */
     public long u32(byte[] key, long absent) {
         final int v = findValue(key, 4);
         return v == TlvIndex.NONE ? absent : idx.valueAsLong(v);
     }
 
+    /**
+     * The winning 8-byte VALUE of {@code key} (its bit pattern, LE), or {@code absent} when there
+     * is none.
+     */
     public long u64(byte[] key, long absent) {
         final int v = findValue(key, 8);
         return v == TlvIndex.NONE ? absent : idx.valueAsLong(v);
@@ -149,42 +163,55 @@ public final class SettingsReader {
 
     // ---- the same lookups for a key of Names (a fixed spelling, read in place)
 
+    /** {@link #find(byte[], int, int)} for a fixed {@link Names} spelling, read in place. */
     public int find(Spelling key, int wantedType, int width) {
         return find(key.bytes, wantedType, width);
     }
 
+    /** {@link #findValue(byte[], int)} for a fixed {@link Names} spelling. */
     public int findValue(Spelling key, int width) {
         return findValue(key.bytes, width);
     }
 
+    /** {@link #has(byte[], int, int)} for a fixed {@link Names} spelling. */
     public boolean has(Spelling key, int wantedType, int width) {
         return has(key.bytes, wantedType, width);
     }
 
+    /** {@link #u8(byte[], int)} for a fixed {@link Names} spelling. */
     public int u8(Spelling key, int absent) {
         return u8(key.bytes, absent);
     }
 
+    /** {@link #u16(byte[], int)} for a fixed {@link Names} spelling. */
     public int u16(Spelling key, int absent) {
         return u16(key.bytes, absent);
     }
 
+    /** {@link #u32(byte[], long)} for a fixed {@link Names} spelling. */
     public long u32(Spelling key, long absent) {
         return u32(key.bytes, absent);
     }
 
+    /** {@link #u64(byte[], long)} for a fixed {@link Names} spelling. */
     public long u64(Spelling key, long absent) {
         return u64(key.bytes, absent);
     }
 
+    /** {@link #name(byte[])} for a fixed {@link Names} spelling. */
     public int name(Spelling key) {
         return name(key.bytes);
     }
 
+    /** {@link #namespace(byte[])} for a fixed {@link Names} spelling. */
     public int namespace(Spelling key) {
         return namespace(key.bytes);
     }
 
+    /**
+     * {@link #enter(byte[], SettingsReader)} for a fixed {@link Names} spelling: OK or
+     * SCHEMA_NOT_FOUND (or the child's wrap code).
+     */
     public int enter(Spelling key, SettingsReader child) {
         return enter(key.bytes, child);
     }

@@ -30,10 +30,12 @@ public final class Spelling {
         return new Spelling(b.clone());
     }
 
+    /** Number of bytes in the spelling (for an ASCII name, its character count). */
     public int length() {
         return bytes.length;
     }
 
+    /** Byte {@code i} of the spelling, {@code 0 <= i < length()}. */
     public byte byteAt(int i) {
         return bytes[i];
     }

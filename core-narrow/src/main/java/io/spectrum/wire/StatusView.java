@@ -57,10 +57,15 @@ public final class StatusView {
         return code < 0 ? orElse : code;
     }
 
+    /** The wrapped STATUS's index entry, or {@link TlvIndex#NONE} after a refused {@link #wrap}. */
     public int entry() {
         return entry;
     }
 
+    /**
+     * True for a wrapped empty STATUS (success, or the unsubscribe sentinel); false for an error or
+     * a refused wrap.
+     */
     public boolean isOk() {
         return entry != TlvIndex.NONE && errorEntry == TlvIndex.NONE;
     }

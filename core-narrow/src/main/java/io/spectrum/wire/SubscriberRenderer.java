@@ -31,10 +31,16 @@ public final class SubscriberRenderer {
     private final int[] pending;
     private final byte[] word = new byte[2];
 
+    /** A renderer for records of up to 64 TLVs nested at most 8 deep. */
     public SubscriberRenderer() {
         this(64, 8);
     }
 
+    /**
+     * A renderer whose own index holds {@code indexCapacity} TLVs nested at most {@code maxDepth}
+     * deep; every pool is allocated here, once, and a larger record is refused
+     * (TLV_NESTING_TOO_DEEP).
+     */
     public SubscriberRenderer(int indexCapacity, int maxDepth) {
         ownIndex = new TlvIndex(indexCapacity, maxDepth);
         decoder = new FrameDecoder(maxDepth, FrameDecoder.MAX_TLV_BYTES);

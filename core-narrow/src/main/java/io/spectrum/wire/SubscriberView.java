@@ -27,6 +27,10 @@ public final class SubscriberView {
         this(64, 8);
     }
 
+    /**
+     * A view whose own index (for {@link #wrap(byte[], int, int)}) holds {@code indexCapacity} TLVs
+     * nested at most {@code maxDepth} deep; allocated here, once.
+     */
     public SubscriberView(int indexCapacity, int maxDepth) {
         ownIndex = new TlvIndex(indexCapacity, maxDepth);
         decoder = new FrameDecoder(maxDepth, FrameDecoder.MAX_TLV_BYTES);
@@ -85,10 +89,12 @@ public final class SubscriberView {
         policyEntry = TlvIndex.NONE;
     }
 
+    /** The index the view was last wrapped over (its own after {@link #wrap(byte[], int, int)}). */
     public TlvIndex index() {
         return idx;
     }
 
+    /** The wrapped SUBSCRIBER's index entry, or {@link TlvIndex#NONE} after a refused wrap. */
     public int entry() {
         return entry;
     }
@@ -108,6 +114,7 @@ public final class SubscriberView {
         return qosReader;
     }
 
+    /** The ACL capability child (the first ACL), or NONE. */
     public int acl() {
         return acl;
     }
@@ -142,6 +149,10 @@ public final class SubscriberView {
         return DeliveryPolicy.masked(policy());
     }
 
+    /**
+     * True when bit 9 of the policy word marks the subscription suspended (false when there is no
+     * word).
+     */
     public boolean suspended() {
         return DeliveryPolicy.suspended(policy());
     }

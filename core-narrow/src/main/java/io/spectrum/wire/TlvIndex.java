@@ -62,10 +62,12 @@ public final class TlvIndex {
         this(256, 16);
     }
 
+    /** Entries the index can hold: the most TLVs a frame may have to decode. */
     public int capacity() {
         return capacity;
     }
 
+    /** Deepest nesting the decoder follows into this index (root at depth 0). */
     public int maxDepth() {
         return maxDepth;
     }
@@ -80,10 +82,12 @@ public final class TlvIndex {
         return buf;
     }
 
+    /** Offset of the decoded frame in {@link #buffer()}. */
     public int frameOffset() {
         return frameOff;
     }
 
+    /** Bytes of the decoded frame, trailers included. */
     public int frameLength() {
         return frameLen;
     }
@@ -94,6 +98,7 @@ public final class TlvIndex {
         return errorOffset;
     }
 
+    /** Entry {@code e}'s type code ({@link TlvType}), 1..255. */
     public int type(int e) {
         return rec[e * STRIDE] & 0xFF;
     }
@@ -103,6 +108,7 @@ public final class TlvIndex {
         return rec[e * STRIDE] >>> 8 & 0xFF;
     }
 
+    /** True when entry {@code e} has PL set: its payload is child TLVs (possibly none). */
     public boolean isContainer(int e) {
         return (rec[e * STRIDE] & Opt.PL << 8) != 0;
     }
@@ -138,22 +144,29 @@ public final class TlvIndex {
         return rec[b + BODY] + rec[b + LEN] - rec[b + START];
     }
 
+    /** Entry {@code e}'s first child, or {@link #NONE} for a leaf or an empty container. */
     public int firstChild(int e) {
         return rec[e * STRIDE + FIRST];
     }
 
+    /**
+     * The entry after {@code e} under the same parent, or {@link #NONE} when {@code e} is the last.
+     */
     public int nextSibling(int e) {
         return rec[e * STRIDE + NEXT];
     }
 
+    /** Entry {@code e}'s parent, or {@link #NONE} for the root. */
     public int parent(int e) {
         return rec[e * STRIDE + PARENT];
     }
 
+    /** Entry {@code e}'s nesting depth, 0 for the root. */
     public int depth(int e) {
         return rec[e * STRIDE] >>> 16;
     }
 
+    /** True when entry {@code e} carries a timestamp trailer ({@link #timestamp} reads it). */
     public boolean hasTimestamp(int e) {
         return (opt(e) & Opt.TS) != 0;
     }
@@ -163,6 +176,7 @@ public final class TlvIndex {
         return (opt(e) & Opt.TS) != 0 ? ts[e] : 0L;
     }
 
+    /** True when entry {@code e} carries a CRC trailer ({@link #crc} reads it). */
     public boolean hasCrc(int e) {
         return (opt(e) & Opt.CR) != 0;
     }
@@ -172,6 +186,10 @@ public final class TlvIndex {
         return (opt(e) & Opt.CR) != 0 ? crc[e] : 0;
     }
 
+    /**
+     * Number of direct children of entry {@code e}, 0 for a leaf; walks the siblings (no
+     * allocation).
+     */
     public int childCount(int e) {
         int n = 0;
         for (int c = firstChild(e); c != NONE; c = nextSibling(c)) {

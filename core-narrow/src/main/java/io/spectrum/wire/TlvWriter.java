@@ -18,12 +18,17 @@ public final class TlvWriter {
     private int depth;
     private int error;
 
+    /**
+     * A writer that can hold {@code maxDepth} open containers (one more is the sticky
+     * TLV_NESTING_TOO_DEEP); its stacks are allocated here, once.
+     */
     public TlvWriter(int maxDepth) {
         openStart = new int[maxDepth];
         openOpt = new int[maxDepth];
         openType = new int[maxDepth];
     }
 
+    /** A writer for 64 open containers. */
     public TlvWriter() {
         this(64);
     }
@@ -39,6 +44,7 @@ public final class TlvWriter {
         return this;
     }
 
+    /** The buffer of the last {@link #wrap}, where the bytes are written. */
     public byte[] buffer() {
         return buf;
     }
@@ -97,6 +103,7 @@ public final class TlvWriter {
         return this;
     }
 
+    /** Opens a container of {@code type} with a u16 length and no trailer. */
     public TlvWriter begin(int type) {
         return begin(type, Opt.PL);
     }
@@ -182,10 +189,14 @@ public final class TlvWriter {
         return this;
     }
 
+    /**
+     * Writes a leaf of {@code type} with no trailer and {@code src[off, off+len)} as its payload.
+     */
     public TlvWriter leaf(int type, byte[] src, int off, int len) {
         return leaf(type, 0, src, off, len, 0L);
     }
 
+    /** Writes a leaf of {@code type} with no trailer and all of {@code src} as its payload. */
     public TlvWriter leaf(int type, byte[] src) {
         return leaf(type, 0, src, 0, src.length, 0L);
     }
@@ -245,6 +256,7 @@ public final class TlvWriter {
         return this;
     }
 
+    /** Copies all of {@code src} (an encoded TLV) verbatim. */
     public TlvWriter raw(byte[] src) {
         return raw(src, 0, src.length);
     }

@@ -6,21 +6,49 @@ package io.spectrum.wire;
  * has no OK code: success is the empty STATUS).
  */
 public final class WireError {
+    /** No error: Spectrum's success value (the wire says success with an empty STATUS). */
     public static final int OK = 0;
+    /**
+     * {@code tr::frame::truncated}: fewer bytes than a header, or a length that runs past its
+     * container or input.
+     */
     public static final int FRAME_TRUNCATED = 0x0001;
+    /**
+     * {@code tr::frame::invalid}: a malformed frame or request (type 0, reserved opt bits, extra
+     * bytes, wrong shape).
+     */
     public static final int FRAME_INVALID = 0x0002;
+    /** {@code tr::frame::crc_fail}: the CRC trailer does not match. */
     public static final int FRAME_CRC_FAIL = 0x0003;
+    /**
+     * {@code tr::tlv::nesting_too_deep}: more TLVs or deeper nesting than the decoder's index
+     * holds.
+     */
     public static final int TLV_NESTING_TOO_DEEP = 0x0010;
+    /** {@code tr::path::not_found}: no vertex (or slot, handle, subscription) at that address. */
     public static final int PATH_NOT_FOUND = 0x0020;
+    /** {@code tr::path::invalid}: a malformed address or selector. */
     public static final int PATH_INVALID = 0x0021;
+    /** {@code tr::path::in_use}: the address is taken, or the vertex still has users. */
     public static final int PATH_IN_USE = 0x0022;
+    /** {@code tr::schema::type_mismatch}: the value or TLV has the wrong shape for its target. */
     public static final int SCHEMA_TYPE_MISMATCH = 0x0030;
+    /** {@code tr::schema::not_found}: the target has no such field or schema entry. */
     public static final int SCHEMA_NOT_FOUND = 0x0031;
+    /** {@code tr::flow::backpressure}: no room (a full pool, queue, share or buffer). */
     public static final int FLOW_BACKPRESSURE = 0x0040;
+    /** {@code tr::flow::timeout}: no answer within the deadline; the outcome is unknown. */
     public static final int FLOW_TIMEOUT = 0x0041;
+    /**
+     * {@code tr::flow::address_shift_gap}: an index-addressed request met a list that shifted under
+     * it.
+     */
     public static final int FLOW_ADDRESS_SHIFT_GAP = 0x0042;
+    /** {@code tr::access::denied}: the ACL does not grant this caller the right. */
     public static final int ACCESS_DENIED = 0x0050;
+    /** {@code tr::transport::down}: the link or peer is not up. */
     public static final int TRANSPORT_DOWN = 0x0060;
+    /** {@code tr::version::mismatch}: the peer speaks another protocol version. */
     public static final int VERSION_MISMATCH = 0x0070;
 
     private WireError() {

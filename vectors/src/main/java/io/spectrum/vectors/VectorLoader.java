@@ -27,7 +27,12 @@ import java.util.stream.Stream;
 public final class VectorLoader {
     /** System property naming a vector directory to use instead of the classpath sets. */
     public static final String DIR_PROPERTY = "spectrum.vectors.dir";
+    /** Classpath directory (and suite name) of the upstream libtracer conformance vectors. */
     public static final String LIBTRACER_V1 = "libtracer-v1";
+    /**
+     * Classpath directory (and suite name) of Spectrum's own vectors for its extensions ({@code
+     * docs/extensions.md}).
+     */
     public static final String SPECTRUM_V1 = "spectrum-v1";
 
     private static final ObjectMapper JSON = new ObjectMapper();

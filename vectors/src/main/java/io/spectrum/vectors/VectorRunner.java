@@ -48,6 +48,13 @@ public final class VectorRunner {
     private final TlvIndex index = new TlvIndex(4096, 64);
     private final byte[] out = new byte[1 << 20];
 
+    /**
+     * Command line entry: checks {@code [DIR]} (or the default sets), prints TAP 13 on stdout and
+     * the per-category summary on stderr, and exits 0 only when every vector passed; with {@code
+     * --roundtrip} answers stdin hex frames instead.
+     *
+     * @throws java.io.IOException when a vector directory or stdin cannot be read
+     */
     public static void main(String[] args) throws java.io.IOException {
         if (args.length > 0 && args[0].equals("--roundtrip")) {
             java.io.BufferedReader in = new java.io.BufferedReader(
@@ -66,6 +73,10 @@ public final class VectorRunner {
         System.exit(results.stream().allMatch(VectorResult::ok) ? 0 : 1);
     }
 
+    /**
+     * Checks each vector against the codec, in order: one result per vector, a mismatch is a failure
+     * listed in it. Uses this runner's decoder and buffers: one runner per thread.
+     */
     public List<VectorResult> runAll(List<Vector> vectors) {
         List<VectorResult> results = new ArrayList<>(vectors.size());
         for (Vector v : vectors) {
@@ -412,6 +423,10 @@ public final class VectorRunner {
         return m;
     }
 
+    /**
+     * The per-category pass counts ({@code suite/category ok/total}) and a total line, one line
+     * each.
+     */
     public static String summary(List<VectorResult> results) {
         StringBuilder sb = new StringBuilder();
         int ok = 0;

@@ -131,6 +131,11 @@ public interface Node extends PeerListener, AutoCloseable {
     /** Delivering subscribers that see a write of this vertex (own and ancestors'). */
     int listenerCount(NodePath path);
 
+    /**
+     * Sets the one listener told when the delivering subscribers of a vertex this node's host last
+     * published go from 0 to more or back to 0 ({@code null} removes it). Called on the node's
+     * thread.
+     */
     void setActivityListener(ActivityListener listener);
 
     /**

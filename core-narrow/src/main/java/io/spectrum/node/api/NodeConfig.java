@@ -171,6 +171,7 @@ public final class NodeConfig {
         return v.statsPeriodNanos;
     }
 
+    /** The clock every grace period, await timeout, liveness and stats period of the node reads. */
     public Clock clock() {
         return v.clock;
     }

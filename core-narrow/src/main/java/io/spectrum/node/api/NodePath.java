@@ -21,6 +21,7 @@ public final class NodePath {
         return new NodePath(PathHandle.of(path));
     }
 
+    /** Wraps an already-validated handle (no copy, no check). */
     public static NodePath of(PathHandle handle) {
         return new NodePath(handle);
     }
@@ -36,6 +37,7 @@ public final class NodePath {
         return PathKeys.validateKey(b, off, len);
     }
 
+    /** The codec's handle this path wraps (same bytes, no copy). */
     public PathHandle handle() {
         return handle;
     }
@@ -45,10 +47,12 @@ public final class NodePath {
         return handle.frame();
     }
 
+    /** Offset of the body (the canonical vertex key) in {@link #tlv()}. */
     public int bodyOffset() {
         return handle.bodyOffset();
     }
 
+    /** Bytes of the body, 0 for the root. */
     public int bodyLength() {
         return handle.bodyLength();
     }

@@ -15,6 +15,7 @@ public interface Subscription {
     /** Clears the slot. Further calls answer PATH_NOT_FOUND. */
     int close();
 
+    /** True while the slot is suspended (bit 9 of its delivery_policy set); false once closed. */
     boolean isSuspended();
 
     /** False after close, after the slot was reaped, or when subscribe was refused. */
@@ -29,5 +30,6 @@ public interface Subscription {
     /** The slot's generation (bumps on every admission). */
     int generation();
 
+    /** The subscribed vertex's path. */
     NodePath path();
 }

@@ -10,5 +10,10 @@ package io.spectrum.node.api;
  */
 @FunctionalInterface
 public interface ValueListener {
+    /**
+     * One delivery: {@code value} (valid only during the call) of {@code subscription}'s vertex,
+     * with the vertex's publish sequence {@code seq} and whether the value is {@code stale} (not
+     * current).
+     */
     void onValue(Subscription subscription, VertexValue value, long seq, boolean stale);
 }

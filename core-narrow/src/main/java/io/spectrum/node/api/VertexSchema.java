@@ -319,6 +319,7 @@ public final class VertexSchema {
         return exact;
     }
 
+    /** The declared TLV type ({@link io.spectrum.wire.TlvType} code: VALUE, NAME, POINT, ...). */
     public int type() {
         return type;
     }
@@ -328,18 +329,25 @@ public final class VertexSchema {
         return type == TlvType.VALUE ? width : 0;
     }
 
+    /** True when a VALUE is two's complement; false for unsigned (and for other types). */
     public boolean signed() {
         return signed;
     }
 
+    /**
+     * True when {@link #min()} and {@link #max()} bound a VALUE; false when the width's whole range
+     * is allowed.
+     */
     public boolean ranged() {
         return ranged;
     }
 
+    /** Inclusive lowest raw value of a ranged VALUE (meaningful when {@link #ranged()}). */
     public long min() {
         return min;
     }
 
+    /** Inclusive highest raw value of a ranged VALUE (meaningful when {@link #ranged()}). */
     public long max() {
         return max;
     }
@@ -368,14 +376,20 @@ public final class VertexSchema {
         }
     }
 
+    /**
+     * Multiplier from raw value to the value in its unit (raw × scale + offset); 1 when not
+     * declared.
+     */
     public double scale() {
         return scale;
     }
 
+    /** Added after {@link #scale()} to get the value in its unit; 0 when not declared. */
     public double offset() {
         return offset;
     }
 
+    /** Free text about the vertex, or null. */
     public String description() {
         return description;
     }
@@ -385,6 +399,9 @@ public final class VertexSchema {
         return rights;
     }
 
+    /**
+     * True when remote callers are granted every bit of {@code right} (an {@link AccessMask} mask).
+     */
     public boolean allows(int right) {
         return (rights & right) == right;
     }
@@ -445,6 +462,11 @@ public final class VertexSchema {
             return this;
         }
 
+        /**
+         * The UCUM unit text ({@code Cel}, {@code %}, {@code V}), or null for none.
+         *
+         * @throws IllegalArgumentException when the text is empty or longer than 32 characters
+         */
         public Builder unit(String ucum) {
             if (ucum != null && (ucum.isEmpty() || ucum.length() > 32)) {
                 throw new IllegalArgumentException("unit must be 1..32 characters of UCUM text, was '" + ucum + "'");
@@ -453,6 +475,11 @@ public final class VertexSchema {
             return this;
         }
 
+        /**
+         * Multiplier from raw value to the value in its unit.
+         *
+         * @throws IllegalArgumentException when {@code scale} is 0, infinite or NaN
+         */
         public Builder scale(double scale) {
             if (!(scale != 0.0 && Double.isFinite(scale))) {
                 throw new IllegalArgumentException("scale must be finite and not 0, was " + scale);
@@ -461,6 +488,11 @@ public final class VertexSchema {
             return this;
         }
 
+        /**
+         * Added after the scale to get the value in its unit.
+         *
+         * @throws IllegalArgumentException when {@code offset} is infinite or NaN
+         */
         public Builder offset(double offset) {
             if (!Double.isFinite(offset)) {
                 throw new IllegalArgumentException("offset must be finite, was " + offset);
@@ -469,6 +501,10 @@ public final class VertexSchema {
             return this;
         }
 
+        /**
+         * Free text about the vertex, or null for none (checked against the declaration's size in
+         * {@link #build()}).
+         */
         public Builder description(String text) {
             this.description = text;
             return this;
@@ -484,10 +520,12 @@ public final class VertexSchema {
             return this;
         }
 
+        /** Remote callers may read and subscribe, not write (the default). */
         public Builder readOnly() {
             return rights(AccessMask.READ | AccessMask.SUBSCRIBE);
         }
 
+        /** Remote callers may read, write and subscribe. */
         public Builder writable() {
             return rights(AccessMask.READ | AccessMask.WRITE | AccessMask.SUBSCRIBE);
         }
@@ -502,6 +540,12 @@ public final class VertexSchema {
             return v;
         }
 
+        /**
+         * The declaration, with its {@code settings.app} bytes rendered once.
+         *
+         * @throws IllegalArgumentException when the range does not fit the width and signedness, or
+         *     the description does not fit a declaration
+         */
         public VertexSchema build() {
             if (ranged && type == TlvType.VALUE && width < 8) {
                 long lo = signed ? -(1L << (8 * width - 1)) : 0;

@@ -21,6 +21,7 @@ public final class BlockPool {
     /** Counts bytes: capacity is the arena, in use is the sum of the blocks handed out. */
     private final ResourceCounter resource;
 
+    /** A pool of {@code capacity} bytes, allocated here once, reported as {@code name} in stats. */
     public BlockPool(String name, int capacity) {
         mem = new byte[capacity];
         resource = new ResourceCounter(name, capacity);
@@ -29,6 +30,10 @@ public final class BlockPool {
         }
     }
 
+    /**
+     * The arena itself: a block handed out by {@link #alloc} is {@code memory()[off,
+     * off+blockSize(size))}. Not a copy; only the block's owner writes its bytes.
+     */
     public byte[] memory() {
         return mem;
     }

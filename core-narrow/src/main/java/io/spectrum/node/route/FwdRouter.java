@@ -51,6 +51,10 @@ import io.spectrum.wire.WireError;
 public final class FwdRouter {
     /** The holder token this node holds at a (link, peer) it forwards to (0: none handed to it yet). */
     public interface HeldTokens {
+        /**
+         * The token this node holds at {@code peer} of {@code link}, or 0 when that hop handed it
+         * none.
+         */
         long heldAt(Link link, int peer);
     }
 
@@ -185,6 +189,10 @@ public final class FwdRouter {
         mounts.peerDown(link, peer);
     }
 
+    /**
+     * The table of mounts this router matches dst against (configured through it, read by tests and
+     * stats).
+     */
     public MountTable mounts() {
         return mounts;
     }

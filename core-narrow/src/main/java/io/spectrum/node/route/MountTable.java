@@ -25,9 +25,13 @@ import io.spectrum.wire.WireError;
  * {@link #inbound} and {@link #peerDown} allocate nothing. Single-threaded, like the node.
  */
 public final class MountTable {
+    /** Kind of an unused entry. */
     public static final int FREE = 0;
+    /** Kind of a single-peer mount: routes to its (link, peer) and names that peer's src. */
     public static final int SINGLE = 1;
+    /** Kind of a listener link's mount: a name only; routes nowhere by itself. */
     public static final int LISTENER = 2;
+    /** Kind of one listener peer's return route, {@code /name/<peer>-<gen>}. */
     public static final int PEER = 3;
     /** One name record (1 + 64 bytes) and one {@code peer-gen} record (1 + 41). */
     static final int RUN_BYTES = 112;
@@ -259,14 +263,23 @@ public final class MountTable {
         runLen[i] = 0;
     }
 
+    /**
+     * Entry {@code i}'s kind: {@link #FREE}, {@link #SINGLE}, {@link #LISTENER} or {@link #PEER};
+     * {@code 0 <= i < capacity()}.
+     */
     public int kind(int i) {
         return kind[i];
     }
 
+    /** The link entry {@code i} routes over, or {@code null} for a free entry. */
     public Link link(int i) {
         return link[i];
     }
 
+    /**
+     * The peer handle entry {@code i} routes to on {@link #link(int)} (meaningful for SINGLE and
+     * PEER).
+     */
     public int peer(int i) {
         return peer[i];
     }
@@ -276,6 +289,7 @@ public final class MountTable {
         return i * RUN_BYTES;
     }
 
+    /** Bytes of entry {@code i}'s run (packed PATH segment records), 0 for a free entry. */
     public int runLength(int i) {
         return runLen[i];
     }

@@ -37,9 +37,17 @@ import javax.net.ssl.X509ExtendedTrustManager;
 public final class DtlsCredentials {
     /** The certificate file of a key file: {@code board1.key} -> {@code board1.crt}. */
     public static final String CERT_SUFFIX = ".crt";
+    /** The private-key file suffix: {@code NAME.key}, PKCS#8 PEM. */
     public static final String KEY_SUFFIX = ".key";
+    /** File name of the fleet CA certificate, the one trust anchor every node reads. */
     public static final String CA_CERT = "ca.crt";
+    /**
+     * File name of the CA's private key; it stays with the operator and is never flashed to a node.
+     */
     public static final String CA_KEY = "ca.key";
+    /**
+     * File name of the CA-signed revocation list, optional, read beside {@link #CA_CERT} at start.
+     */
     public static final String REVOCATION_LIST = "revoked.crl";
 
     private final SSLContext context;
@@ -155,6 +163,7 @@ public final class DtlsCredentials {
         return name;
     }
 
+    /** This node's own certificate (the one it presents in the handshake). */
     public X509Certificate certificate() {
         return certificate;
     }

@@ -129,6 +129,7 @@ public final class DtlsLink implements Link {
         return name;
     }
 
+    /** True for the dialer shape (one peer, handle 0, the DTLS client); false for a listener. */
     public boolean isDialer() {
         return dialer;
     }

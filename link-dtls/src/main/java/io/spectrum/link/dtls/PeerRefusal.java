@@ -20,6 +20,7 @@ public final class PeerRefusal extends CertificateException {
         this.reason = reason;
     }
 
+    /** Why the certificate was refused: {@link #UNTRUSTED} or {@link #REVOKED}. */
     public int reason() {
         return reason;
     }

@@ -9,8 +9,11 @@ import java.util.Base64;
  * ones openssl reads and writes (keys are unencrypted PKCS#8 "PRIVATE KEY").
  */
 public final class Pem {
+    /** PEM type of an unencrypted PKCS#8 private key. */
     public static final String PRIVATE_KEY = "PRIVATE KEY";
+    /** PEM type of an X.509 certificate. */
     public static final String CERTIFICATE = "CERTIFICATE";
+    /** PEM type of an X.509 certificate revocation list. */
     public static final String CRL = "X509 CRL";
 
     private Pem() {

@@ -112,10 +112,15 @@ public final class LocalHello {
         return nameOffset >= 0;
     }
 
+    /**
+     * Offset in the buffer given to the last {@link #read} of the announced name's UTF-8 bytes, -1
+     * when it carried none.
+     */
     public int nameOffset() {
         return nameOffset;
     }
 
+    /** Bytes of the announced name, 0 when the last hello carried none. */
     public int nameLength() {
         return nameLength;
     }

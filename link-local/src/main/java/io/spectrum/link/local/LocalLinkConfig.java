@@ -100,18 +100,22 @@ public final class LocalLinkConfig {
         return this;
     }
 
+    /** Largest frame carried either way, in bytes (default {@link #DEFAULT_MAX_FRAME}). */
     public int maxFrame() {
         return maxFrame;
     }
 
+    /** Connections a server holds open at once (default 64). */
     public int connectionCapacity() {
         return connectionCapacity;
     }
 
+    /** Peer handles the link hands out, {@code 0..handleSpace-1} (default 65536). */
     public int handleSpace() {
         return handleSpace;
     }
 
+    /** Nanoseconds a new connection has to send its hello before it is closed (default 5 s). */
     public long helloTimeoutNanos() {
         return helloTimeoutNanos;
     }

@@ -28,6 +28,10 @@ public final class CobsDeframer {
     private long oversize;
     private long empty;
 
+    /**
+     * A deframer that accepts frames of up to {@code maxFrame} bytes (CRC excluded); its buffer is
+     * allocated here, once.
+     */
     public CobsDeframer(int maxFrame) {
         this.maxFrame = maxFrame;
         this.frame = new byte[maxFrame + CobsFramer.CRC_BYTES];
@@ -119,38 +123,50 @@ public final class CobsDeframer {
         ready = false;
     }
 
+    /** True when the last {@link #consume} call completed a good frame. */
     public boolean hasFrame() {
         return ready;
     }
 
+    /**
+     * The deframer's own buffer: the good frame is {@code frame()[0, frameLength())}, valid until
+     * the next call. Not a copy.
+     */
     public byte[] frame() {
         return frame;
     }
 
+    /** Bytes of the completed frame (CRC stripped), 0 when {@link #hasFrame()} is false. */
     public int frameLength() {
         return ready ? readyLength : 0;
     }
 
+    /** Largest frame accepted, in bytes, fixed at construction. */
     public int maxFrame() {
         return maxFrame;
     }
 
+    /** Good frames recovered since construction. */
     public long framesOk() {
         return framesOk;
     }
 
+    /** Frames dropped for bad COBS: a delimiter inside a block, or too short to hold a CRC. */
     public long badCobs() {
         return badCobs;
     }
 
+    /** Frames dropped because their CRC-32C did not match. */
     public long crcMismatch() {
         return crcMismatch;
     }
 
+    /** Frames dropped for holding more than {@link #maxFrame()} bytes. */
     public long oversize() {
         return oversize;
     }
 
+    /** Empty frames (two delimiters in a row): a sender's flush, counted but not damage. */
     public long empty() {
         return empty;
     }

@@ -132,10 +132,12 @@ public final class InMemorySerialPort implements SerialPortIo {
         out.clear();
     }
 
+    /** The adapter is back: {@code open} succeeds again (bytes lost while unplugged stay lost). */
     public void plug() {
         plugged = true;
     }
 
+    /** True when this end is open and the adapter is plugged in. */
     public boolean isOpen() {
         return open && plugged;
     }

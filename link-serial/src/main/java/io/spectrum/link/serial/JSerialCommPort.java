@@ -49,12 +49,17 @@ public final class JSerialCommPort implements SerialPortIo {
         }
     };
 
+    /**
+     * A port on device {@code path} (e.g. {@code /dev/ttyUSB0}) at {@code baud}, with a write ring
+     * of {@code writeBufferBytes} allocated here; nothing is opened until {@link #open}.
+     */
     public JSerialCommPort(String path, int baud, int writeBufferBytes) {
         this.path = path;
         this.baud = baud;
         this.ring = new byte[writeBufferBytes];
     }
 
+    /** A port on device {@code path} at {@code baud} with a 16 KiB write ring. */
     public JSerialCommPort(String path, int baud) {
         this(path, baud, 16 * 1024);
     }

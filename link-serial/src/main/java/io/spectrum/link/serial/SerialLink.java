@@ -81,6 +81,11 @@ public final class SerialLink implements Link {
     private long sendOversize;
     private volatile boolean closed;
 
+    /**
+     * A link over {@code port} that opens it on its first poll (retrying with backoff while it is
+     * not there); every buffer and the send queue are allocated here from {@code config}, so
+     * nothing is allocated per frame afterwards.
+     */
     public SerialLink(int id, SerialPortIo port, SerialLinkConfig config, Clock clock) {
         this.id = id;
         this.port = port;
@@ -122,10 +127,15 @@ public final class SerialLink implements Link {
         return name;
     }
 
+    /** True while the port is open (false between an unplug and the next successful reopen). */
     public boolean isPortOpen() {
         return portOpen;
     }
 
+    /**
+     * True while the far end of the wire (peer 0) is considered alive: heard within the peer
+     * timeout.
+     */
     public boolean isPeerUp() {
         return liveness.isUp(0);
     }

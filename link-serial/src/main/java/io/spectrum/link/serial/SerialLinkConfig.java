@@ -13,6 +13,11 @@ public final class SerialLinkConfig {
     int sendQueueFrames = 8;
     boolean controlYields = true;
 
+    /**
+     * The line speed in bits per second (default 115200).
+     *
+     * @throws IllegalArgumentException when {@code baud} is not positive
+     */
     public SerialLinkConfig baud(int baud) {
         if (baud <= 0) {
             throw new IllegalArgumentException("baud must be > 0: " + baud);
@@ -104,10 +109,12 @@ public final class SerialLinkConfig {
         return this;
     }
 
+    /** The line speed in bits per second. */
     public int baud() {
         return baud;
     }
 
+    /** Largest frame carried, in bytes before COBS and CRC (default 4096). */
     public int maxFrame() {
         return maxFrame;
     }

@@ -16,6 +16,10 @@ public interface SerialPortIo {
     /** Writes up to {@code len} bytes; bytes written (0 = no room now), -1 when the port failed. */
     int write(byte[] buf, int off, int len);
 
+    /**
+     * Closes the port if it is open (an implementation may first wait briefly for queued bytes to go
+     * out); closing a closed port does nothing. The link reopens it with {@link #open}.
+     */
     void close();
 
     /**

@@ -304,6 +304,9 @@ public final class UdpLink implements Link {
         return liveness.isUp(peer);
     }
 
+    /**
+     * True for the dialer shape (a channel connected to one peer, handle 0); false for a listener.
+     */
     public boolean isDialer() {
         return dialer;
     }

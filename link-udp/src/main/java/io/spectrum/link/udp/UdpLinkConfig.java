@@ -105,26 +105,35 @@ public final class UdpLinkConfig {
         return this;
     }
 
+    /**
+     * Peer-table entries one source IP may hold: the value set, else half the peer table (at least
+     * 1), never more than {@link #peerCapacity()}.
+     */
     public int peersPerHost() {
         return Math.min(peerCapacity, peersPerHost > 0 ? peersPerHost : Math.max(1, peerCapacity / 2));
     }
 
+    /** SO_RCVBUF size requested, in bytes; 0 keeps the OS default. */
     public int receiveBufferBytes() {
         return receiveBufferBytes;
     }
 
+    /** Largest datagram, in bytes, the link sends or accepts (at most {@link #MAX_DATAGRAM}). */
     public int maxFrame() {
         return maxFrame;
     }
 
+    /** Entries of a listener's peer table (distinct senders at once); default 16. */
     public int peerCapacity() {
         return peerCapacity;
     }
 
+    /** Silence, in nanoseconds, after which an up peer is reported down; default 10 s. */
     public long peerTimeoutNanos() {
         return peerTimeoutNanos;
     }
 
+    /** Silence, in nanoseconds, after which a peer is probed; default 3 s. */
     public long pingIntervalNanos() {
         return pingIntervalNanos;
     }

@@ -56,7 +56,9 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * </pre>
  */
 public final class FleetCa {
+    /** Validity of a new CA certificate: 10 years. */
     public static final Duration CA_VALIDITY = Duration.ofDays(3650);
+    /** Usual validity of an issued node certificate: 825 days (also {@code spectrum keys issue}'s default). */
     public static final Duration NODE_VALIDITY = Duration.ofDays(825);
     private static final String SIGNATURE = "SHA256withECDSA";
 
@@ -109,10 +111,12 @@ public final class FleetCa {
                 DtlsCredentials.readCertificates(dir.resolve(DtlsCredentials.CA_CERT)).get(0));
     }
 
+    /** The CA's own certificate, the fleet's trust anchor ({@code ca.crt}). */
     public X509Certificate certificate() {
         return caCert;
     }
 
+    /** The directory the CA's files live in. */
     public Path dir() {
         return dir;
     }

@@ -93,10 +93,12 @@ public final class PtyPair implements AutoCloseable {
         this.relay = r;
     }
 
+    /** The {@code <name>-host} symlink to the host side's device; open it as a serial port. */
     public Path hostEnd() {
         return hostEnd;
     }
 
+    /** The {@code <name>-board} symlink to the board side's device; open it as a serial port. */
     public Path boardEnd() {
         return boardEnd;
     }
