@@ -74,7 +74,7 @@ import org.agrona.concurrent.SleepingIdleStrategy;
  *
  * <p>Subscribers shown per vertex: the host's own local subscriptions ({@link #watch}) with their
  * holder name, and the slots remote peers appended, read through the node's {@code :subscribers[]}
- * surface (the one client, {@link PeerClient}, through the node's owner door: {@link OwnerTransport}). Suspend / resume / clear go to the {@link Subscription} handle for
+ * surface (the one client, {@link PeerClient}, through the node's owner door: {@link OwnerTransport}). Suspend / resume / clear go to the {@link io.spectrum.node.api.Subscription} handle for
  * the host's own slots and through {@code :subscribers[N]} for remote ones.
  */
 public final class HostRuntime implements HostModel, AutoCloseable {
