@@ -1,6 +1,7 @@
 package io.spectrum.host;
 
 import io.spectrum.bridge.FabricMirror;
+import io.spectrum.host.metrics.MetricsServer;
 import io.spectrum.host.runtime.HostRuntime;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.host.view.FabricView;
@@ -14,6 +15,7 @@ import io.spectrum.wide.bus.BusException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -41,6 +43,7 @@ public final class Host implements AutoCloseable {
     private final BusFabric busView;
     private FabricMirror mirror;
     private HostBusSetup.Started busHost;
+    private MetricsServer metrics;
 
     private Host(HostConfig config, List<HostService.Board> boards, HostService service, HostBridge bridge, BusFabric busView) {
         this.config = config;
@@ -115,8 +118,9 @@ public final class Host implements AutoCloseable {
         }
         FabricView base = bridge.given() ? new DashboardFabric(bridge, mirror) : FabricView.NONE;
         BusFabric busView = config.bus() != null ? new BusFabric(base) : null;
+        FabricView fabric = busView != null ? busView : base;
         if (busView != null || bridge.given()) {
-            service.fabric(busView != null ? busView : base);
+            service.fabric(fabric);
         }
         Host host = new Host(config, boards, service, bridge, busView);
         host.mirror = mirror;
@@ -132,6 +136,10 @@ public final class Host implements AutoCloseable {
                 throw new StartFailure(e.getMessage());
             } catch (IOException e) {
                 throw new StartFailure("cannot start the dashboard: " + e.getMessage());
+            }
+            if (config.metrics() != null) {
+                host.metrics = startMetrics(config, service.runtime(), fabric, out);
+                out.println("metrics: " + host.metrics.url());
             }
             if (config.bus() != null) {
                 try {
@@ -163,6 +171,38 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /**
+     * The metrics listener at the configuration's address; the default address, when busy, gives way
+     * to a free port (as the dashboard's does), an address given does not.
+     */
+    private static MetricsServer startMetrics(HostConfig config, HostRuntime model, FabricView fabric, PrintWriter out)
+            throws StartFailure {
+        HostConfig.Endpoint at = config.metrics();
+        if (new InetSocketAddress(at.host(), 0).isUnresolved()) {
+            throw new StartFailure("cannot open the metrics listener on " + at + ": no such host name"
+                    + " (give --metrics an address of this machine, or --metrics none)");
+        }
+        try {
+            return MetricsServer.start(new InetSocketAddress(at.host(), at.port()), model, fabric);
+        } catch (IOException e) {
+            if (config.metricsDefault() && e instanceof java.net.BindException) {
+                out.printf("port %d is busy; the metrics listener takes a free port instead%n", at.port());
+                try {
+                    return MetricsServer.start(new InetSocketAddress(at.host(), 0), model, fabric);
+                } catch (IOException again) {
+                    e = again;
+                }
+            }
+            throw new StartFailure("cannot open the metrics listener on " + at + ": " + e.getMessage()
+                    + " (give --metrics another [HOST:]PORT, or --metrics none)");
+        }
+    }
+
+    /** The metrics listener ({@code GET /metrics}), or null without one. */
+    public MetricsServer metrics() {
+        return metrics;
+    }
+
     public HostConfig config() {
         return config;
     }
@@ -181,8 +221,14 @@ public final class Host implements AutoCloseable {
         return service.runtime();
     }
 
-    /** Once a second: print what the host holds that changed (or redraw the table). */
+    /**
+     * Once a second: with a metrics listener, hold every board value the walks found (so a scrape
+     * shows them without a dashboard open); then print what the host holds that changed (or redraw the table).
+     */
     public void tick() {
+        if (metrics != null) {
+            service.runtime().showBoards("metrics");
+        }
         service.tick();
     }
 
@@ -194,6 +240,10 @@ public final class Host implements AutoCloseable {
     /** Stops the bus, the broker view, the bridge, the dashboard, the node and the links (idempotent). */
     @Override
     public void close() {
+        if (metrics != null) {
+            metrics.close();
+            metrics = null;
+        }
         if (busHost != null) {
             busView.host(null);
             busHost.host().close();

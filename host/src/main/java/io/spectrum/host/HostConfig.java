@@ -31,6 +31,44 @@ public final class HostConfig {
     public static final int DEFAULT_DASHBOARD_PORT = 8080;
     public static final int DEFAULT_BAUD = 115200;
     public static final int DEFAULT_RECEIVE_BUFFER = 4 * 1024 * 1024;
+    /** Where the metrics listener binds by default: loopback, Prometheus's usual exporter port. */
+    public static final String DEFAULT_METRICS = "127.0.0.1:9464";
+
+    /**
+     * The metrics listener's address ({@code --metrics [HOST:]PORT}; a bare PORT binds 127.0.0.1).
+     *
+     * @param host a name or address ({@code 0.0.0.0} for every interface, {@code ::1} without brackets)
+     * @param port 0..65535 (0: any free one)
+     */
+    public record Endpoint(String host, int port) {
+        /** {@code [HOST:]PORT}, or {@code none} / {@code false} for no listener (null). */
+        static Endpoint parse(String spec) {
+            String s = spec.trim();
+            if (s.equals("none") || s.equals("false")) {
+                return null;
+            }
+            int colon = s.lastIndexOf(':');
+            String host = colon < 0 ? "127.0.0.1" : s.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            int port;
+            try {
+                port = Integer.parseInt(s.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+            if (host.isEmpty() || port < 0 || port > 65535) {
+                throw new Invalid("metrics", "--metrics takes [HOST:]PORT (PORT 0..65535) or none, was '" + spec + "'");
+            }
+            return new Endpoint(host, port);
+        }
+
+        @Override
+        public String toString() {
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
 
     /** What the host dials a board over. */
     public enum LinkKind { UDP, SERIAL }
@@ -108,9 +146,11 @@ public final class HostConfig {
     private final BrokerAddress mqtt;
     private final BridgeOptions mqttOptions;
     private final boolean mqttView;
+    private final Endpoint metrics;
+    private final boolean metricsDefault;
     private final Clock clock;
 
-    private HostConfig(Builder b, BrokerAddress mqtt, BridgeOptions mqttOptions) {
+    private HostConfig(Builder b, BrokerAddress mqtt, BridgeOptions mqttOptions, Endpoint metrics) {
         this.name = b.name;
         this.mounts = List.copyOf(b.mounts);
         this.udp = b.udp;
@@ -130,6 +170,8 @@ public final class HostConfig {
         this.mqtt = mqtt;
         this.mqttOptions = mqttOptions;
         this.mqttView = b.mqttView;
+        this.metrics = metrics;
+        this.metricsDefault = b.metrics.equals(DEFAULT_METRICS);
         this.clock = b.clock;
     }
 
@@ -222,6 +264,16 @@ public final class HostConfig {
         return mqttView;
     }
 
+    /** Where {@code GET /metrics} is served (docs/host.md, "Metrics"), or null for no metrics listener. */
+    public Endpoint metrics() {
+        return metrics;
+    }
+
+    /** Whether {@link #metrics()} is the default, not given: a busy default port gives way to a free one. */
+    public boolean metricsDefault() {
+        return metricsDefault;
+    }
+
     /** The clock of the host's node, links and timers. */
     public Clock clock() {
         return clock;
@@ -258,6 +310,7 @@ public final class HostConfig {
         private boolean mqttDiscovery;
         private int mqttQueue = BridgeOptions.DEFAULT_QUEUE;
         private boolean mqttView;
+        private String metrics = DEFAULT_METRICS;
         private Map<String, String> env = System.getenv();
         private Clock clock = SystemClock.INSTANCE;
 
@@ -418,6 +471,12 @@ public final class HostConfig {
             return this;
         }
 
+        /** The metrics listener: {@code [HOST:]PORT} (a bare PORT binds 127.0.0.1), or {@code none} / {@code false}. */
+        public Builder metrics(String spec) {
+            metrics = Objects.requireNonNull(spec);
+            return this;
+        }
+
         /** Where the broker's user and password come from without a credentials file (default: the environment). */
         public Builder env(Map<String, String> v) {
             env = Map.copyOf(v);
@@ -494,7 +553,7 @@ public final class HostConfig {
                     throw new Invalid("mqtt", "--mqtt: " + e.getMessage());
                 }
             }
-            return new HostConfig(this, address, options);
+            return new HostConfig(this, address, options, Endpoint.parse(metrics));
         }
     }
 }

@@ -32,7 +32,7 @@ public final class HostFile {
     static final List<String> KEYS = List.of("name", "mounts", "udp", "dashboard", "baud", "ping", "timeout", "frame",
             "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
             "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
-            "mqtt-discovery", "mqtt-queue", "mqtt-view");
+            "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics");
     static final List<String> MOUNT_KEYS = List.of("name", "link", "top");
 
     public static HostConfig read(Path file) throws HostFileError {
@@ -111,6 +111,9 @@ public final class HostFile {
                 .mqttDiscovery(top.flag("mqtt-discovery")).mqttView(top.flag("mqtt-view"));
         if (top.has("mqtt-queue")) {
             b.mqttQueue((int) top.integer("mqtt-queue", 1, Integer.MAX_VALUE));
+        }
+        if ((v = top.text("metrics")) != null) { // [HOST:]PORT, none or false: checked by HostConfig
+            b.metrics((String) v);
         }
         top.done();
         try {

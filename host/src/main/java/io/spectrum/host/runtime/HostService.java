@@ -144,13 +144,7 @@ public final class HostService implements AutoCloseable {
     /** Once a second: print what the host holds that changed (or redraw the table). */
     public void tick() {
         if (terminalShowsBoards) {
-            List<String> leaves = new ArrayList<>();
-            host.boardVertices().forEach((path, leaf) -> {
-                if (leaf) {
-                    leaves.add(path);
-                }
-            });
-            host.show("terminal", leaves);
+            host.showBoards("terminal");
         }
         if (ansi) {
             out.print(TerminalView.table(host.snapshot(), dashboard == null ? "(Ctrl-C stops)"

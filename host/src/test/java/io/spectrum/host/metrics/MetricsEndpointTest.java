@@ -1,0 +1,67 @@
+package io.spectrum.host.metrics;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code /metrics} of a real host with a board (docs/host.md, "Metrics"), scraped over loopback: the
+ * board's values as {@code spectrum_value} with their board, path and unit, a board gone away marked
+ * stale, the node's, link's counters in the resource vocabulary; and a listener that serves
+ * {@code GET /metrics} and nothing else.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class MetricsEndpointTest {
+    private static final String TEMP = "{board=\"board1\",path=\"/board1/board/temp\",unit=\"°C\"}";
+
+    @Test
+    void aScrapeShowsTheBoardsValuesWithLabelsTheCountersAndAStaleBoardMarkedStale() throws Exception {
+        try (MetricsFixture f = new MetricsFixture()) {
+            String text = f.awaitLine("spectrum_value" + TEMP + " 23.28");
+            assertTrue(text.contains("# TYPE spectrum_value gauge"), text);
+            assertTrue(text.lines().anyMatch(("spectrum_value_stale" + TEMP + " 0.0")::equals), text);
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/humidity\",unit=\"%\"} 48.3");
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/counter\",unit=\"\"} 7.0");
+            // the node's tables, the board link's traffic and peer-less counters, in the resource vocabulary
+            assertTrue(text.contains("spectrum_resource_capacity{board=\"\",resource=\"wide.vertices\",scope=\"node\",source=\"host\"} 4096.0"), text);
+            assertTrue(text.contains("# TYPE spectrum_resource_refused_total counter"), text);
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_events_total{board=\"board1\",counter=\"framesIn\",resource=\"link\",scope=\"link\"")), text);
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_resource_dropped_total{board=\"board1\",counter=\"droppedCorrupt\",resource=\"link\",scope=\"link\"")), text);
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_up{board=\"board1\",scope=\"link\"") && l.endsWith(" 1.0")), text);
+            // a new value comes through
+            f.board.write("/board/temp", MetricsFixture.value(2400, 2));
+            f.awaitLine("spectrum_value" + TEMP + " 24.0");
+
+            f.board.close(); // the board goes away: its last value stays, marked stale
+            text = f.awaitLine("spectrum_value_stale" + TEMP + " 1.0");
+            assertTrue(text.lines().anyMatch(("spectrum_value" + TEMP + " 24.0")::equals), text);
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_up{board=\"board1\",scope=\"link\"") && l.endsWith(" 0.0")), text);
+        }
+    }
+
+    @Test
+    void theMetricsListenerServesGetMetricsOnlyAndWritesNothing() throws Exception {
+        try (MetricsFixture f = new MetricsFixture()) {
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/led\",unit=\"\"} 0.0");
+            for (String method : new String[] {"POST", "PUT", "DELETE", "PATCH", "HEAD"}) {
+                HttpResponse<String> r = f.send(method, "/metrics", method.equals("HEAD") ? null : "x");
+                assertEquals(405, r.statusCode(), method + " /metrics");
+                assertEquals("GET", r.headers().firstValue("Allow").orElse(""), method + " /metrics");
+            }
+            for (String path : new String[] {"/", "/api/snapshot", "/api/metrics", "/metrics/x", "/-/healthy", "/prometheus"}) {
+                assertEquals(404, f.send("GET", path, null).statusCode(), "GET " + path);
+            }
+            // the dashboard's write path is not here: the LED stays as it was
+            assertEquals(404, f.send("POST", "/api/write", "{\"path\":\"/board1/board/led\",\"value\":\"1\"}").statusCode());
+            assertEquals(404, f.send("POST", "/api/subscribers/clear", "{\"path\":\"/board1/board/led\",\"slot\":0}").statusCode());
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/led\",unit=\"\"} 0.0");
+            assertEquals(0, f.board.node().read(io.spectrum.node.api.NodePath.of("/board/led"), new byte[16], 0, 16) > 0
+                    ? 0 : 1, "the board still holds its LED value");
+        }
+    }
+}
