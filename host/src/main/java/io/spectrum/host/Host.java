@@ -178,21 +178,15 @@ public final class Host implements AutoCloseable {
     private static MetricsServer startMetrics(HostConfig config, HostRuntime model, FabricView fabric, PrintWriter out)
             throws StartFailure {
         HostConfig.Endpoint at = config.metrics();
-        if (new InetSocketAddress(at.host(), 0).isUnresolved()) {
+        InetSocketAddress address = new InetSocketAddress(at.host(), at.port());
+        if (address.isUnresolved()) {
             throw new StartFailure("cannot open the metrics listener on " + at + ": no such host name"
                     + " (give --metrics an address of this machine, or --metrics none)");
         }
         try {
-            return MetricsServer.start(new InetSocketAddress(at.host(), at.port()), model, fabric);
+            return config.metricsDefault() ? MetricsServer.startOrAnyPort(address, model, fabric, out::println)
+                    : MetricsServer.start(address, model, fabric);
         } catch (IOException e) {
-            if (config.metricsDefault() && e instanceof java.net.BindException) {
-                out.printf("port %d is busy; the metrics listener takes a free port instead%n", at.port());
-                try {
-                    return MetricsServer.start(new InetSocketAddress(at.host(), 0), model, fabric);
-                } catch (IOException again) {
-                    e = again;
-                }
-            }
             throw new StartFailure("cannot open the metrics listener on " + at + ": " + e.getMessage()
                     + " (give --metrics another [HOST:]PORT, or --metrics none)");
         }

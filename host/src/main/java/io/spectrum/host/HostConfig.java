@@ -32,7 +32,8 @@ public final class HostConfig {
     public static final int DEFAULT_BAUD = 115200;
     public static final int DEFAULT_RECEIVE_BUFFER = 4 * 1024 * 1024;
     /** Where the metrics listener binds by default: loopback, Prometheus's usual exporter port. */
-    public static final String DEFAULT_METRICS = "127.0.0.1:9464";
+    public static final int DEFAULT_METRICS_PORT = 9464;
+    public static final String DEFAULT_METRICS = "127.0.0.1:" + DEFAULT_METRICS_PORT;
 
     /**
      * The metrics listener's address ({@code --metrics [HOST:]PORT}; a bare PORT binds 127.0.0.1).

@@ -67,6 +67,20 @@ public final class MetricsServer implements AutoCloseable {
         return new MetricsServer(server, executor);
     }
 
+    /**
+     * {@link #start} at {@code at}, or, when that port is busy, at a free port of the same address,
+     * after telling {@code note} so (the default address gives way, as the dashboard's port does).
+     */
+    public static MetricsServer startOrAnyPort(InetSocketAddress at, HostModel model, FabricView fabric,
+            java.util.function.Consumer<String> note) throws IOException {
+        try {
+            return start(at, model, fabric);
+        } catch (java.net.BindException busy) {
+            note.accept("port " + at.getPort() + " is busy; the metrics listener takes a free port instead");
+            return start(new InetSocketAddress(at.getAddress(), 0), model, fabric);
+        }
+    }
+
     private static void refuse(HttpExchange exchange, int status, String line) throws IOException {
         byte[] body = (line + "\n").getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
