@@ -45,6 +45,28 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void aScrapeAnswersWhileTheNodeThreadIsBusy() throws Exception {
+        try (MetricsFixture f = new MetricsFixture()) {
+            f.awaitLine("spectrum_value" + TEMP + " 23.28");
+            java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            Thread hog = new Thread(() -> f.host.runtime().onNodeThread(() -> {
+                busy.countDown();
+                return release.await(60, TimeUnit.SECONDS); // the node thread does nothing else meanwhile
+            }), "node-thread-hog");
+            hog.start();
+            try {
+                assertTrue(busy.await(30, TimeUnit.SECONDS), "the node thread took the task");
+                String text = f.scrape(); // answered from the last snapshot, not by asking the node thread
+                assertTrue(text.lines().anyMatch(("spectrum_value" + TEMP + " 23.28")::equals), text);
+            } finally {
+                release.countDown();
+                hog.join(30_000);
+            }
+        }
+    }
+
+    @Test
     void theMetricsListenerServesGetMetricsOnlyAndWritesNothing() throws Exception {
         try (MetricsFixture f = new MetricsFixture()) {
             f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/led\",unit=\"\"} 0.0");
