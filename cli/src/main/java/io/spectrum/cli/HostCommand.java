@@ -96,7 +96,7 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--metrics", paramLabel = "[HOST:]PORT",
             description = "Serve GET /metrics (Prometheus) there, on a listener of its own that serves nothing else "
                     + "(default: " + io.spectrum.host.HostConfig.DEFAULT_METRICS + ", a free port if busy; a bare PORT "
-                    + "binds 127.0.0.1; none: no metrics listener). The host then holds every board value: docs/host.md, \"Metrics\".")
+                    + "binds 127.0.0.1; none: no metrics listener). While scraped, the host holds every board value: docs/host.md, \"Metrics\".")
     String metrics;
 
     @Option(names = "--table", description = "Redraw a table in place (the default on a terminal).")

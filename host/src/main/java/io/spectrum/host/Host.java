@@ -44,6 +44,8 @@ public final class Host implements AutoCloseable {
     private FabricMirror mirror;
     private HostBusSetup.Started busHost;
     private MetricsServer metrics;
+    /** The metrics view holds the board values (a scraper asked lately); the tick's thread only. */
+    private boolean scraped;
 
     private Host(HostConfig config, List<HostService.Board> boards, HostService service, HostBridge bridge, BusFabric busView) {
         this.config = config;
@@ -216,12 +218,20 @@ public final class Host implements AutoCloseable {
     }
 
     /**
-     * Once a second: with a metrics listener, hold every board value the walks found (so a scrape
-     * shows them without a dashboard open); then print what the host holds that changed (or redraw the table).
+     * Once a second: while a scraper asks for {@code /metrics} (within {@link MetricsServer#SCRAPER_TTL_NANOS}),
+     * hold every board value the walks found, so the next scrape shows them without a dashboard open
+     * (a scraper is a view, as a page is; one silent that long is forgotten and what only it showed is
+     * no longer subscribed); then print what the host holds that changed (or redraw the table).
      */
     public void tick() {
         if (metrics != null) {
-            service.runtime().showBoards("metrics");
+            if (metrics.scrapedWithin(MetricsServer.SCRAPER_TTL_NANOS)) {
+                service.runtime().showBoards("metrics");
+                scraped = true;
+            } else if (scraped) {
+                service.runtime().hide("metrics");
+                scraped = false;
+            }
         }
         service.tick();
     }

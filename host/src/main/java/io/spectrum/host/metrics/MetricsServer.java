@@ -25,13 +25,24 @@ import java.util.concurrent.Executors;
 public final class MetricsServer implements AutoCloseable {
     /** The path Prometheus scrapes by default; the only one served. */
     public static final String PATH = "/metrics";
+    /**
+     * A scraper is a view of every board value ({@link #scrapedWithin}) until it has been silent this
+     * long: longer than any usual scrape interval (Prometheus's default is 1 min).
+     */
+    public static final long SCRAPER_TTL_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
 
     private final HttpServer server;
     private final ExecutorService executor;
+    private final io.spectrum.time.Clock clock;
+    /** When {@code GET /metrics} was last asked (the model's clock), or {@link #NEVER}. */
+    private volatile long lastScrape;
+    private static final long NEVER = Long.MIN_VALUE;
 
-    private MetricsServer(HttpServer server, ExecutorService executor) {
+    private MetricsServer(HttpServer server, ExecutorService executor, io.spectrum.time.Clock clock) {
         this.server = server;
         this.executor = executor;
+        this.clock = clock;
+        this.lastScrape = NEVER;
     }
 
     /**
@@ -44,6 +55,7 @@ public final class MetricsServer implements AutoCloseable {
         registry.register(new HostMetrics(model, fabric));
         MetricsHandler scrape = new MetricsHandler(registry);
         HttpServer server = HttpServer.create(at, 16);
+        MetricsServer[] self = new MetricsServer[1];
         // one scrape at a time: a scrape copies an immutable snapshot, so a queue of them costs little
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "metrics");
@@ -59,12 +71,14 @@ public final class MetricsServer implements AutoCloseable {
                     exchange.getResponseHeaders().set("Allow", "GET");
                     refuse(exchange, 405, exchange.getRequestMethod() + " is not allowed: " + PATH + " is read-only (GET)");
                 } else {
+                    self[0].lastScrape = self[0].clock.nanoTime();
                     scrape.handle(exchange);
                 }
             }
         });
+        self[0] = new MetricsServer(server, executor, model.clock());
         server.start();
-        return new MetricsServer(server, executor);
+        return self[0];
     }
 
     /**
@@ -88,6 +102,15 @@ public final class MetricsServer implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
         }
+    }
+
+    /**
+     * Whether someone asked for {@code GET /metrics} within {@code nanos} of now: the host then holds
+     * every board value for it ({@code Host.tick}), as it does for what an open dashboard page shows.
+     */
+    public boolean scrapedWithin(long nanos) {
+        long last = lastScrape;
+        return last != NEVER && clock.nanoTime() - last <= nanos;
     }
 
     /** The address bound (its port when 0 was asked). */

@@ -4,6 +4,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.spectrum.host.view.BridgeView;
 import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostModel;
+import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.InMemoryHostModel;
 import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.RemoteView;
@@ -108,43 +109,9 @@ class HostMetricsTest {
 
         // a second link of the same name and board (two mounts dialling one address): its label set is
         // taken, so it is left out rather than making every scrape fail
-        HostModel twice = new HostModel() {
-            @Override
-            public io.spectrum.host.view.HostSnapshot snapshot() {
-                LinkView l = new LinkView("udp->127.0.0.1:7700", true, Map.of("framesIn", 1L), "b", false);
-                return new io.spectrum.host.view.HostSnapshot("h", 1, List.of(), List.of(l, l));
-            }
-
-            @Override
-            public int suspend(String path, int slot) {
-                return 0;
-            }
-
-            @Override
-            public int resume(String path, int slot) {
-                return 0;
-            }
-
-            @Override
-            public int clear(String path, int slot) {
-                return 0;
-            }
-
-            @Override
-            public io.spectrum.host.view.WriteOutcome write(String path, String text) {
-                return null;
-            }
-
-            @Override
-            public io.spectrum.host.view.VertexHistory history() {
-                return new io.spectrum.host.view.VertexHistory();
-            }
-
-            @Override
-            public Registration onChange(Runnable listener) {
-                return () -> { };
-            }
-        };
+        LinkView same = new LinkView("udp->127.0.0.1:7700", true, Map.of("framesIn", 1L), "b", false);
+        HostModel twice = new SnapshotModel(() -> new HostSnapshot("h", 1, List.of(), List.of(same, same)),
+                io.spectrum.time.SystemClock.INSTANCE);
         has(render(twice, FabricView.NONE),
                 "spectrum_events_total{board=\"b\",counter=\"framesIn\",resource=\"link\",scope=\"link\",source=\"udp->127.0.0.1:7700\"} 1.0");
     }

@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -41,6 +42,44 @@ class MetricsEndpointTest {
             text = f.awaitLine("spectrum_value_stale" + TEMP + " 1.0");
             assertTrue(text.lines().anyMatch(("spectrum_value" + TEMP + " 24.0")::equals), text);
             assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_up{board=\"board1\",scope=\"link\"") && l.endsWith(" 0.0")), text);
+        }
+    }
+
+    @Test
+    void aScraperIsAViewOfEveryBoardValueAndNothingIsSubscribedWithoutOne() throws Exception {
+        try (MetricsFixture f = new MetricsFixture()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!f.host.runtime().boardVertices().containsKey("/board1/board/temp") && System.nanoTime() < deadline) {
+                f.host.tick();
+                Thread.sleep(50);
+            }
+            f.host.tick();
+            assertTrue(f.host.runtime().boardVertices().containsKey("/board1/board/temp"), "the walk found the board");
+            assertEquals(java.util.Map.of(), f.host.runtime().upstreamEdges(), "nobody scraped: nothing held from the board");
+            f.awaitLine("spectrum_value" + TEMP + " 23.28"); // scraped: the next tick holds every board value
+            assertTrue(f.host.runtime().upstreamEdges().containsKey("/board1/board/temp"), f.host.runtime().upstreamEdges().toString());
+        }
+    }
+
+    @Test
+    void aScraperSilentPastItsTimeIsForgotten() throws Exception {
+        io.spectrum.time.ManualClock clock = new io.spectrum.time.ManualClock(0);
+        SnapshotModel model = new SnapshotModel(() -> new io.spectrum.host.view.HostSnapshot("h", 1,
+                java.util.List.of(), java.util.List.of()), clock);
+        try (MetricsServer server = MetricsServer.start(new java.net.InetSocketAddress("127.0.0.1", 0), model,
+                io.spectrum.host.view.FabricView.NONE)) {
+            assertFalse(server.scrapedWithin(MetricsServer.SCRAPER_TTL_NANOS), "nobody asked yet");
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.URI uri = java.net.URI.create(server.url());
+            assertEquals(200, http.send(java.net.http.HttpRequest.newBuilder(uri).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode());
+            assertTrue(server.scrapedWithin(MetricsServer.SCRAPER_TTL_NANOS));
+            clock.advanceNanos(MetricsServer.SCRAPER_TTL_NANOS + 1);
+            assertFalse(server.scrapedWithin(MetricsServer.SCRAPER_TTL_NANOS), "silent past the time: forgotten");
+            assertEquals(405, http.send(java.net.http.HttpRequest.newBuilder(uri)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString())
+                    .statusCode());
+            assertFalse(server.scrapedWithin(MetricsServer.SCRAPER_TTL_NANOS), "a refused request is no scrape");
         }
     }
 

@@ -81,8 +81,8 @@ final class MetricsFixture implements AutoCloseable {
     }
 
     /**
-     * Ticks the host (as {@code spectrum host} does each second, which makes the metrics listener hold
-     * every board value) and scrapes until {@code line} is exposed; bounded.
+     * Scrapes and ticks the host (as {@code spectrum host} does each second: once scraped, it holds every
+     * board value) until {@code line} is exposed; bounded.
      */
     String awaitLine(String line) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
