@@ -20,12 +20,13 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A real Prometheus server (Debian's {@code prometheus}; skipped, naming why, where it is not installed)
  * scrapes a host's {@code /metrics} on a loopback port every second, and a board's temperature is read
- * back through Prometheus's query API with its labels: what a Grafana panel on
- * docs/grafana/spectrum.json asks for.
+ * back through Prometheus's query API with its labels; every query of the Grafana dashboard shipped in
+ * docs/grafana/spectrum.json is valid PromQL there, and its board panels have data.
  */
 class PrometheusScrapesTheHostTest {
     @TempDir
@@ -90,6 +91,23 @@ class PrometheusScrapesTheHostTest {
                 assertEquals("°C", metric.path("unit").asText(), sample.toString());
                 assertEquals("spectrum", metric.path("job").asText(), sample.toString());
                 assertEquals(23.28, Double.parseDouble(sample.path("value").get(1).asText()), 1e-9, sample.toString());
+
+                // every query of the shipped Grafana dashboard is valid PromQL here, and its board panels have data
+                JsonNode dashboard = json.readTree(grafanaDashboard().toFile());
+                for (JsonNode panel : dashboard.path("panels")) {
+                    for (JsonNode target : panel.path("targets")) {
+                        String expr = target.path("expr").asText().replace("$board", ".*").replace("$__rate_interval", "1m");
+                        JsonNode answer = json.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + web
+                                + "/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8)))
+                                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body());
+                        String title = panel.path("title").asText();
+                        assertEquals("success", answer.path("status").asText(), title + ": " + expr + " -> " + answer);
+                        if (java.util.List.of("Temperature", "Humidity", "Counter", "LED", "Stale values per board",
+                                "Board links", "Node tables in use").contains(title)) {
+                            assertTrue(answer.path("data").path("result").size() > 0, title + ": " + expr + " -> " + answer);
+                        }
+                    }
+                }
             } finally {
                 p.destroy(); // only the server this test started
                 if (!p.waitFor(20, TimeUnit.SECONDS)) {
@@ -97,6 +115,13 @@ class PrometheusScrapesTheHostTest {
                 }
             }
         }
+    }
+
+    /** docs/grafana/spectrum.json, from the reactor root Surefire names. */
+    private static Path grafanaDashboard() {
+        String root = System.getProperty("spectrum.root");
+        Path base = root == null ? Path.of("..") : Path.of(root);
+        return base.resolve("docs/grafana/spectrum.json");
     }
 
     private static int freePort() throws java.io.IOException {
