@@ -23,7 +23,7 @@ import java.util.function.Consumer;
 /**
  * The host product, assembled from one {@link HostConfig}: each board's link opened and mounted by
  * name, the client listener, the node on its own thread ({@link HostService}, {@link HostRuntime}),
- * the dashboard, the host bus, the MQTT bridge (a client of the host through a loopback door) and
+ * the dashboard, the metrics listener ({@link MetricsServer}: {@code GET /metrics} only), the host bus, the MQTT bridge (a client of the host through a loopback door) and
  * the other hosts read back from the broker. {@link #start} opens and starts everything in that
  * order and prints what it opened; {@link #close} stops everything. {@code spectrum host} only turns
  * its options (or a host file) into the configuration, calls this, and prints.

@@ -21,7 +21,7 @@ import java.util.Map;
  * file") into a {@link HostConfig}. The keys are the options' names without the dashes; boards are
  * a list of {@code mounts}, each a {@code name}, a {@code link} ({@code HOST:PORT},
  * {@code udp://HOST:PORT}, {@code serial:DEVICE}) and optionally {@code top}; {@code dashboard} is a
- * port or {@code false}. The first problem is a {@link HostFileError} naming the line and the key
+ * port or {@code false}; {@code metrics} is {@code [HOST:]PORT}, {@code none} or {@code false}. The first problem is a {@link HostFileError} naming the line and the key
  * (an unknown key with the keys that fit there); nothing is opened here.
  */
 public final class HostFile {

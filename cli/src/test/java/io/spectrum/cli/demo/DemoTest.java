@@ -81,6 +81,15 @@ class DemoTest {
             String shown = run.lines.stream().filter(l -> l.startsWith("/board")).findFirst().orElseThrow().split(" ")[0];
             assertEquals(0, SpectrumCommand.execute("read", "--peer", clients, shown),
                     "README's client lines work against the demo's host at " + clients);
+            // the demo's host serves /metrics (docs/grafana/spectrum.json's source): a board's temperature with its unit
+            run.awaitPrinted("metrics: http://127.0.0.1:");
+            String metrics = run.lines.stream().filter(l -> l.startsWith("metrics: ")).findFirst().orElseThrow()
+                    .substring("metrics: ".length());
+            String scraped = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(metrics)).timeout(java.time.Duration.ofSeconds(10)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(scraped.lines().anyMatch(l -> l.startsWith("spectrum_value{board=\"board1\",path=\"/board1/")
+                    && l.contains("temp\",unit=\"°C\"}")), scraped);
             run.process.descendants().forEach(children::add);
             assertTrue(run.process.waitFor(60, TimeUnit.SECONDS), "demo --duration 15 ends by itself");
             run.reader.join(5000);
