@@ -77,27 +77,28 @@ class DemoTest {
             run.awaitPrinted("clients: udp 127.0.0.1:");
             String clients = run.lines.stream().filter(l -> l.startsWith("clients: udp ")).findFirst().orElseThrow()
                     .split(" ")[2];
+            // the demo's host serves /metrics (docs/grafana/spectrum.json's source), its boards' links among them
+            // (scraped at once, while the demo surely runs; the values are MetricsEndpointTest's)
+            run.awaitPrinted("metrics: http://127.0.0.1:");
+            String metrics = run.lines.stream().filter(l -> l.startsWith("metrics: ")).findFirst().orElseThrow()
+                    .substring("metrics: ".length());
+            java.util.function.Predicate<String> board2Link = l -> l.startsWith("spectrum_up{board=\"board2\",scope=\"link\"");
+            String scraped = "";
+            for (int i = 0; i < 20 && scraped.lines().noneMatch(board2Link); i++) { // the host's first snapshot: 100 ms
+                if (i > 0) {
+                    Thread.sleep(250);
+                }
+                java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(metrics)).timeout(java.time.Duration.ofSeconds(10))
+                                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+                scraped = r.body();
+            }
+            assertTrue(scraped.lines().anyMatch(board2Link), scraped);
             run.awaitPrinted("/board");
             String shown = run.lines.stream().filter(l -> l.startsWith("/board")).findFirst().orElseThrow().split(" ")[0];
             assertEquals(0, SpectrumCommand.execute("read", "--peer", clients, shown),
                     "README's client lines work against the demo's host at " + clients);
-            // the demo's host serves /metrics (docs/grafana/spectrum.json's source): a board's temperature with its unit
-            // (the board that printed first: a board whose first walk timed out under load comes 30 s later)
-            run.awaitPrinted("metrics: http://127.0.0.1:");
-            String metrics = run.lines.stream().filter(l -> l.startsWith("metrics: ")).findFirst().orElseThrow()
-                    .substring("metrics: ".length());
-            java.util.function.Predicate<String> temp = l -> l.startsWith("spectrum_value{board=\"board")
-                    && l.contains("temp\",unit=\"°C\"}");
-            String scraped = "";
-            for (int i = 0; i < 40 && scraped.lines().noneMatch(temp); i++) {
-                if (i > 0) {
-                    Thread.sleep(250);
-                }
-                scraped = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create(metrics)).timeout(java.time.Duration.ofSeconds(10)).build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            }
-            assertTrue(scraped.lines().anyMatch(temp), scraped);
             run.process.descendants().forEach(children::add);
             assertTrue(run.process.waitFor(60, TimeUnit.SECONDS), "demo --duration 15 ends by itself");
             run.reader.join(5000);
