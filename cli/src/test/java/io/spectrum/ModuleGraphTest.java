@@ -142,7 +142,13 @@ class ModuleGraphTest {
             .should().onlyDependOnClassesThat().resideInAnyPackage(
                     with("io.spectrum.host..", LINKS, "io.spectrum.runtime..", "io.spectrum.client..", "io.spectrum.wide..",
                             "io.spectrum.bridge..", "java..", "com.sun.net.httpserver..", "com.fasterxml.jackson..",
-                            "org.agrona..", "org.jctools..", "org.snakeyaml.engine..", ""));
+                            "org.agrona..", "org.jctools..", "org.snakeyaml.engine..", "io.prometheus.metrics..", ""));
+
+    /** Prometheus's client library is the metrics listener's alone (io.spectrum.host.metrics; docs/host.md, "Metrics"). */
+    @ArchTest
+    static final ArchRule only_the_metrics_listener_knows_prometheus = noClasses()
+            .that().resideOutsideOfPackage("io.spectrum.host.metrics..")
+            .should().dependOnClassesThat().resideInAPackage("io.prometheus..");
 
     /** The dashboard and the node's side of the host know no bridge: only the host's assembly (io.spectrum.host) does. */
     @ArchTest

@@ -93,6 +93,12 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--no-dashboard", description = "Do not serve the dashboard.")
     boolean noDashboard;
 
+    @Option(names = "--metrics", paramLabel = "[HOST:]PORT",
+            description = "Serve GET /metrics (Prometheus) there, on a listener of its own that serves nothing else "
+                    + "(default: " + io.spectrum.host.HostConfig.DEFAULT_METRICS + ", a free port if busy; a bare PORT "
+                    + "binds 127.0.0.1; none: no metrics listener). While scraped, the host holds every board value: docs/host.md, \"Metrics\".")
+    String metrics;
+
     @Option(names = "--table", description = "Redraw a table in place (the default on a terminal).")
     boolean table;
 
@@ -183,6 +189,9 @@ public final class HostCommand implements Callable<Integer> {
         for (MountSpec.Named s : serialSpecs) {
             String n = names.get(i++);
             b.mount(HostConfig.Mount.serial(n, s.address(), top.getOrDefault(n, List.of())));
+        }
+        if (metrics != null) {
+            b.metrics(metrics);
         }
         linkOptions.into(b);
         bus.into(b);

@@ -1,6 +1,7 @@
 package io.spectrum.host;
 
 import io.spectrum.bridge.FabricMirror;
+import io.spectrum.host.metrics.MetricsServer;
 import io.spectrum.host.runtime.HostRuntime;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.host.view.FabricView;
@@ -14,6 +15,7 @@ import io.spectrum.wide.bus.BusException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -21,7 +23,7 @@ import java.util.function.Consumer;
 /**
  * The host product, assembled from one {@link HostConfig}: each board's link opened and mounted by
  * name, the client listener, the node on its own thread ({@link HostService}, {@link HostRuntime}),
- * the dashboard, the host bus, the MQTT bridge (a client of the host through a loopback door) and
+ * the dashboard, the metrics listener ({@link MetricsServer}: {@code GET /metrics} only), the host bus, the MQTT bridge (a client of the host through a loopback door) and
  * the other hosts read back from the broker. {@link #start} opens and starts everything in that
  * order and prints what it opened; {@link #close} stops everything. {@code spectrum host} only turns
  * its options (or a host file) into the configuration, calls this, and prints.
@@ -42,6 +44,9 @@ public final class Host implements AutoCloseable {
     private final BusFabric busView;
     private FabricMirror mirror;
     private HostBusSetup.Started busHost;
+    private MetricsServer metrics;
+    /** The metrics view holds the board values (a scraper asked lately); the tick's thread only. */
+    private boolean scraped;
 
     private Host(HostConfig config, List<HostService.Board> boards, HostService service, HostBridge bridge, BusFabric busView) {
         this.config = config;
@@ -116,8 +121,9 @@ public final class Host implements AutoCloseable {
         }
         FabricView base = bridge.given() ? new DashboardFabric(bridge, mirror) : FabricView.NONE;
         BusFabric busView = config.bus() != null ? new BusFabric(base) : null;
+        FabricView fabric = busView != null ? busView : base;
         if (busView != null || bridge.given()) {
-            service.fabric(busView != null ? busView : base);
+            service.fabric(fabric);
         }
         Host host = new Host(config, boards, service, bridge, busView);
         host.mirror = mirror;
@@ -133,6 +139,10 @@ public final class Host implements AutoCloseable {
                 throw new StartFailure(e.getMessage());
             } catch (IOException e) {
                 throw new StartFailure("cannot start the dashboard: " + e.getMessage());
+            }
+            if (config.metrics() != null) {
+                host.metrics = startMetrics(config, service.runtime(), fabric, out);
+                out.println("metrics: " + host.metrics.url());
             }
             if (config.bus() != null) {
                 try {
@@ -164,6 +174,32 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /**
+     * The metrics listener at the configuration's address; the default address, when busy, gives way
+     * to a free port (as the dashboard's does), an address given does not.
+     */
+    private static MetricsServer startMetrics(HostConfig config, HostRuntime model, FabricView fabric, PrintWriter out)
+            throws StartFailure {
+        HostConfig.Endpoint at = config.metrics();
+        InetSocketAddress address = new InetSocketAddress(at.host(), at.port());
+        if (address.isUnresolved()) {
+            throw new StartFailure("cannot open the metrics listener on " + at + ": no such host name"
+                    + " (give --metrics an address of this machine, or --metrics none)");
+        }
+        try {
+            return config.metricsDefault() ? MetricsServer.startOrAnyPort(address, model, fabric, out::println)
+                    : MetricsServer.start(address, model, fabric);
+        } catch (IOException e) {
+            throw new StartFailure("cannot open the metrics listener on " + at + ": " + e.getMessage()
+                    + " (give --metrics another [HOST:]PORT, or --metrics none)");
+        }
+    }
+
+    /** The metrics listener ({@code GET /metrics}), or null without one. */
+    public MetricsServer metrics() {
+        return metrics;
+    }
+
     /** The checked configuration this host was started with. */
     public HostConfig config() {
         return config;
@@ -184,8 +220,22 @@ public final class Host implements AutoCloseable {
         return service.runtime();
     }
 
-    /** Once a second: print what the host holds that changed (or redraw the table). */
+    /**
+     * Once a second: while a scraper asks for {@code /metrics} (within {@link MetricsServer#SCRAPER_TTL_NANOS}),
+     * hold every board value the walks found, so the next scrape shows them without a dashboard open
+     * (a scraper is a view, as a page is; one silent that long is forgotten and what only it showed is
+     * no longer subscribed); then print what the host holds that changed (or redraw the table).
+     */
     public void tick() {
+        if (metrics != null) {
+            if (metrics.scrapedWithin(MetricsServer.SCRAPER_TTL_NANOS)) {
+                service.runtime().showBoards("metrics");
+                scraped = true;
+            } else if (scraped) {
+                service.runtime().hide("metrics");
+                scraped = false;
+            }
+        }
         service.tick();
     }
 
@@ -197,6 +247,10 @@ public final class Host implements AutoCloseable {
     /** Stops the bus, the broker view, the bridge, the dashboard, the node and the links (idempotent). */
     @Override
     public void close() {
+        if (metrics != null) {
+            metrics.close();
+            metrics = null;
+        }
         if (busHost != null) {
             busView.host(null);
             busHost.host().close();

@@ -34,6 +34,45 @@ public final class HostConfig {
     public static final int DEFAULT_BAUD = 115200;
     /** {@code rcvbuf}'s default: the UDP receive buffer asked of the OS, 4 MiB. */
     public static final int DEFAULT_RECEIVE_BUFFER = 4 * 1024 * 1024;
+    /** Where the metrics listener binds by default: loopback, Prometheus's usual exporter port. */
+    public static final int DEFAULT_METRICS_PORT = 9464;
+    public static final String DEFAULT_METRICS = "127.0.0.1:" + DEFAULT_METRICS_PORT;
+
+    /**
+     * The metrics listener's address ({@code --metrics [HOST:]PORT}; a bare PORT binds 127.0.0.1).
+     *
+     * @param host a name or address ({@code 0.0.0.0} for every interface, {@code ::1} without brackets)
+     * @param port 0..65535 (0: any free one)
+     */
+    public record Endpoint(String host, int port) {
+        /** {@code [HOST:]PORT}, or {@code none} / {@code false} for no listener (null). */
+        static Endpoint parse(String spec) {
+            String s = spec.trim();
+            if (s.equals("none") || s.equals("false")) {
+                return null;
+            }
+            int colon = s.lastIndexOf(':');
+            String host = colon < 0 ? "127.0.0.1" : s.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            int port;
+            try {
+                port = Integer.parseInt(s.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+            if (host.isEmpty() || port < 0 || port > 65535) {
+                throw new Invalid("metrics", "--metrics takes [HOST:]PORT (PORT 0..65535) or none, was '" + spec + "'");
+            }
+            return new Endpoint(host, port);
+        }
+
+        @Override
+        public String toString() {
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
 
     /** What the host dials a board over. */
     public enum LinkKind { UDP, SERIAL }
@@ -117,9 +156,11 @@ public final class HostConfig {
     private final BrokerAddress mqtt;
     private final BridgeOptions mqttOptions;
     private final boolean mqttView;
+    private final Endpoint metrics;
+    private final boolean metricsDefault;
     private final Clock clock;
 
-    private HostConfig(Builder b, BrokerAddress mqtt, BridgeOptions mqttOptions) {
+    private HostConfig(Builder b, BrokerAddress mqtt, BridgeOptions mqttOptions, Endpoint metrics) {
         this.name = b.name;
         this.mounts = List.copyOf(b.mounts);
         this.udp = b.udp;
@@ -139,6 +180,8 @@ public final class HostConfig {
         this.mqtt = mqtt;
         this.mqttOptions = mqttOptions;
         this.mqttView = b.mqttView;
+        this.metrics = metrics;
+        this.metricsDefault = b.metrics.equals(DEFAULT_METRICS);
         this.clock = b.clock;
     }
 
@@ -241,6 +284,16 @@ public final class HostConfig {
         return mqttView;
     }
 
+    /** Where {@code GET /metrics} is served (docs/host.md, "Metrics"), or null for no metrics listener. */
+    public Endpoint metrics() {
+        return metrics;
+    }
+
+    /** Whether {@link #metrics()} is the default, not given: a busy default port gives way to a free one. */
+    public boolean metricsDefault() {
+        return metricsDefault;
+    }
+
     /** The clock of the host's node, links and timers. */
     public Clock clock() {
         return clock;
@@ -277,6 +330,7 @@ public final class HostConfig {
         private boolean mqttDiscovery;
         private int mqttQueue = BridgeOptions.DEFAULT_QUEUE;
         private boolean mqttView;
+        private String metrics = DEFAULT_METRICS;
         private Map<String, String> env = System.getenv();
         private Clock clock = SystemClock.INSTANCE;
 
@@ -467,6 +521,12 @@ public final class HostConfig {
             return this;
         }
 
+        /** The metrics listener: {@code [HOST:]PORT} (a bare PORT binds 127.0.0.1), or {@code none} / {@code false}. */
+        public Builder metrics(String spec) {
+            metrics = Objects.requireNonNull(spec);
+            return this;
+        }
+
         /** Where the broker's user and password come from without a credentials file (default: the environment). */
         public Builder env(Map<String, String> v) {
             env = Map.copyOf(v);
@@ -543,7 +603,7 @@ public final class HostConfig {
                     throw new Invalid("mqtt", "--mqtt: " + e.getMessage());
                 }
             }
-            return new HostConfig(this, address, options);
+            return new HostConfig(this, address, options, Endpoint.parse(metrics));
         }
     }
 }

@@ -21,7 +21,7 @@ import java.util.Map;
  * file") into a {@link HostConfig}. The keys are the options' names without the dashes; boards are
  * a list of {@code mounts}, each a {@code name}, a {@code link} ({@code HOST:PORT},
  * {@code udp://HOST:PORT}, {@code serial:DEVICE}) and optionally {@code top}; {@code dashboard} is a
- * port or {@code false}. The first problem is a {@link HostFileError} naming the line and the key
+ * port or {@code false}; {@code metrics} is {@code [HOST:]PORT}, {@code none} or {@code false}. The first problem is a {@link HostFileError} naming the line and the key
  * (an unknown key with the keys that fit there); nothing is opened here.
  */
 public final class HostFile {
@@ -32,7 +32,7 @@ public final class HostFile {
     static final List<String> KEYS = List.of("name", "mounts", "udp", "dashboard", "baud", "ping", "timeout", "frame",
             "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
             "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
-            "mqtt-discovery", "mqtt-queue", "mqtt-view");
+            "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics");
     static final List<String> MOUNT_KEYS = List.of("name", "link", "top");
 
     /**
@@ -115,6 +115,9 @@ public final class HostFile {
                 .mqttDiscovery(top.flag("mqtt-discovery")).mqttView(top.flag("mqtt-view"));
         if (top.has("mqtt-queue")) {
             b.mqttQueue((int) top.integer("mqtt-queue", 1, Integer.MAX_VALUE));
+        }
+        if ((v = top.text("metrics")) != null) { // [HOST:]PORT, none or false: checked by HostConfig
+            b.metrics((String) v);
         }
         top.done();
         try {

@@ -117,6 +117,12 @@ public final class Demo implements AutoCloseable {
                 options.dashboardPort(), options.ansi(), out).terminalShowsBoards(true);
         resources.add(service);
         service.start();
+        // the host's Prometheus listener, as spectrum host serves it (docs/grafana/spectrum.json shows these boards)
+        io.spectrum.host.metrics.MetricsServer metrics = io.spectrum.host.metrics.MetricsServer.startOrAnyPort(
+                new java.net.InetSocketAddress("127.0.0.1", io.spectrum.host.HostConfig.DEFAULT_METRICS_PORT), service.runtime(),
+                io.spectrum.host.view.FabricView.NONE, out::println);
+        resources.add(metrics);
+        out.println("metrics: " + metrics.url());
         out.println(options.durationSeconds() > 0 ? "running for " + options.durationSeconds() + " s" : "Ctrl-C stops the demo");
         out.flush();
     }

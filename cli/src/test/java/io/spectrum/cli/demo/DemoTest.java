@@ -77,6 +77,24 @@ class DemoTest {
             run.awaitPrinted("clients: udp 127.0.0.1:");
             String clients = run.lines.stream().filter(l -> l.startsWith("clients: udp ")).findFirst().orElseThrow()
                     .split(" ")[2];
+            // the demo's host serves /metrics (docs/grafana/spectrum.json's source), its boards' links among them
+            // (scraped at once, while the demo surely runs; the values are MetricsEndpointTest's)
+            run.awaitPrinted("metrics: http://127.0.0.1:");
+            String metrics = run.lines.stream().filter(l -> l.startsWith("metrics: ")).findFirst().orElseThrow()
+                    .substring("metrics: ".length());
+            java.util.function.Predicate<String> board2Link = l -> l.startsWith("spectrum_up{board=\"board2\",scope=\"link\"");
+            String scraped = "";
+            for (int i = 0; i < 20 && scraped.lines().noneMatch(board2Link); i++) { // the host's first snapshot: 100 ms
+                if (i > 0) {
+                    Thread.sleep(250);
+                }
+                java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(metrics)).timeout(java.time.Duration.ofSeconds(10))
+                                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+                scraped = r.body();
+            }
+            assertTrue(scraped.lines().anyMatch(board2Link), scraped);
             run.awaitPrinted("/board");
             String shown = run.lines.stream().filter(l -> l.startsWith("/board")).findFirst().orElseThrow().split(" ")[0];
             assertEquals(0, SpectrumCommand.execute("read", "--peer", clients, shown),

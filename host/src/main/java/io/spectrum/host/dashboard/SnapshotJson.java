@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.host.view.BridgeView;
+import io.spectrum.host.view.Counters;
 import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
@@ -89,6 +90,10 @@ public final class SnapshotJson {
                 c.put(e.getKey(), e.getValue());
             }
         }
+        ObjectNode rs = root.putObject("resources"); // the node's tables and pools (Counters.resource names)
+        for (Map.Entry<String, Long> e : s.resources().entrySet()) {
+            rs.put(e.getKey(), e.getValue());
+        }
         bridge(root, fabric.bridge());
         remote(root, fabric.remote());
         bus(root, fabric.bus());
@@ -143,13 +148,9 @@ public final class SnapshotJson {
             return;
         }
         ObjectNode o = root.putObject("bus");
-        o.put("connections", b.connections());
-        o.put("topics", b.topics());
-        o.put("subscriptions", b.subscriptions());
-        o.put("services", b.services());
-        o.put("sealedArtifacts", b.sealedArtifacts());
-        o.put("storeBytes", b.storeBytes());
-        o.put("roots", b.roots());
+        for (Map.Entry<String, Long> e : Counters.bus(b).entrySet()) {
+            o.put(e.getKey(), e.getValue());
+        }
     }
 
     private static void bridge(ObjectNode root, BridgeView b) {
@@ -161,13 +162,9 @@ public final class SnapshotJson {
         o.put("broker", b.broker());
         o.put("connected", b.connected());
         o.put("state", b.state());
-        o.put("queued", b.queued());
-        o.put("capacity", b.capacity());
-        o.put("dropped", b.dropped());
-        o.put("coalesced", b.coalesced());
-        o.put("published", b.published());
-        o.put("reconnects", b.reconnects());
-        o.put("values", b.values());
+        for (Map.Entry<String, Long> e : Counters.bridge(b).entrySet()) {
+            o.put(e.getKey(), e.getValue());
+        }
     }
 
     /**

@@ -433,6 +433,21 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return onNodeThread(tree::vertices);
     }
 
+    /**
+     * Makes {@code view} show every leaf the walks found on the boards (the demo's terminal, the metrics
+     * listener): the host then holds each board value, subscribed upstream. Call it again as the walks
+     * find more. Waits for the node thread.
+     */
+    public void showBoards(String view) {
+        List<String> leaves = new ArrayList<>();
+        boardVertices().forEach((path, leaf) -> {
+            if (leaf) {
+                leaves.add(path);
+            }
+        });
+        show(view, leaves);
+    }
+
     /** Ends a view: what only it showed is no longer subscribed. */
     public void hide(String view) {
         show(view, List.of());
@@ -581,14 +596,14 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             return;
         }
         dirty = false;
-        snapshot = new HostSnapshot(name, ++version, next.vertices(), next.links());
+        snapshot = new HostSnapshot(name, ++version, next.vertices(), next.links(), next.resources());
         for (Runnable l : listeners) {
             l.run();
         }
     }
 
     private static boolean sameContent(HostSnapshot a, HostSnapshot b) {
-        return a.vertices().equals(b.vertices()) && a.links().equals(b.links());
+        return a.vertices().equals(b.vertices()) && a.links().equals(b.links()) && a.resources().equals(b.resources());
     }
 
     private HostSnapshot build() {
@@ -631,7 +646,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         for (LinkEntry l : links) {
             lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link), l.board, l.listener));
         }
-        return new HostSnapshot(name, version, vertices, lv);
+        return new HostSnapshot(name, version, vertices, lv, io.spectrum.host.view.Counters.resources(node.resources()));
     }
 
     /** Adds a numeric vertex's value to its history once per published seq. Node thread. */
@@ -665,10 +680,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         Map<String, Long> c = counters(link.stats());
         io.spectrum.stats.BoundedResource peers = link.peers();
         if (peers != null) {
-            c.put("peers.capacity", (long) peers.capacity());
-            c.put("peers.inUse", (long) peers.inUse());
-            c.put("peers.peak", (long) peers.peak());
-            c.put("peers.refused", peers.refusals());
+            io.spectrum.host.view.Counters.resource(c, "peers", peers);
         }
         return c;
     }

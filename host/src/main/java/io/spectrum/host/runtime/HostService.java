@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -147,13 +146,7 @@ public final class HostService implements AutoCloseable {
     /** Once a second: print what the host holds that changed (or redraw the table). */
     public void tick() {
         if (terminalShowsBoards) {
-            List<String> leaves = new ArrayList<>();
-            host.boardVertices().forEach((path, leaf) -> {
-                if (leaf) {
-                    leaves.add(path);
-                }
-            });
-            host.show("terminal", leaves);
+            host.showBoards("terminal");
         }
         if (ansi) {
             out.print(TerminalView.table(host.snapshot(), dashboard == null ? "(Ctrl-C stops)"

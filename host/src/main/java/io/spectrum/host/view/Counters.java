@@ -1,0 +1,120 @@
+package io.spectrum.host.view;
+
+import io.spectrum.stats.BoundedResource;
+import io.spectrum.wide.bus.BusStats;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The host's counters as flat {@code name -> value} maps, in one naming rule, and what each name means
+ * in the libtracer resource vocabulary ({@link #kind}). The links panel and {@code /api/snapshot}
+ * show the maps as they are; {@code /metrics} files each entry under its {@link Kind} (docs/host.md,
+ * "Metrics"). A new counter needs no second list: a name that follows the rule lands in the right
+ * metric family.
+ *
+ * <p>The rule: a {@link BoundedResource} is four entries {@code <resource>.capacity},
+ * {@code <resource>.inUse}, {@code <resource>.peak} and {@code <resource>.refused}
+ * ({@link #resource}); any other name is a count of events, a refusal when it says refused,
+ * refusals or rejected, a drop when it says dropped ({@code sendRefused}, {@code droppedCorrupt},
+ * {@code deliveriesDropped}), else plain traffic ({@code framesIn}, {@code reconnects}). The bridge's
+ * {@code queued} is its queue's in-use figure; the bus's figures are all current sizes ({@link #bus}).
+ */
+public final class Counters {
+    private Counters() {
+    }
+
+    /** What a counter is in the resource vocabulary. */
+    public enum Kind {
+        /** The ceiling that applies (a level). */
+        CAPACITY,
+        /** What is taken now (a level). */
+        IN_USE,
+        /** The high-water mark of {@link #IN_USE} (a level). */
+        PEAK,
+        /** Requests refused, by reason (a count). */
+        REFUSED,
+        /** Frames, deliveries or messages dropped, by reason (a count). */
+        DROPPED,
+        /** Any other count (traffic, reconnects, evictions). */
+        TOTAL
+    }
+
+    /** Adds {@code r}'s four figures as {@code prefix.capacity}, {@code .inUse}, {@code .peak} and {@code .refused}. */
+    public static void resource(Map<String, Long> into, String prefix, BoundedResource r) {
+        into.put(prefix + ".capacity", (long) r.capacity());
+        into.put(prefix + ".inUse", (long) r.inUse());
+        into.put(prefix + ".peak", (long) r.peak());
+        into.put(prefix + ".refused", r.refusals());
+    }
+
+    /** Every resource of a node ({@code Node.resources()}), each under its own name ({@code wide.vertices.capacity}, …). */
+    public static Map<String, Long> resources(BoundedResource[] resources) {
+        Map<String, Long> c = new LinkedHashMap<>();
+        for (BoundedResource r : resources) {
+            resource(c, r.resourceName(), r);
+        }
+        return c;
+    }
+
+    /** The MQTT bridge's counters, as {@code /api/snapshot}'s {@code bridge} shows them. */
+    public static Map<String, Long> bridge(BridgeView b) {
+        Map<String, Long> c = new LinkedHashMap<>();
+        c.put("queued", (long) b.queued());
+        c.put("capacity", (long) b.capacity());
+        c.put("dropped", b.dropped());
+        c.put("coalesced", b.coalesced());
+        c.put("published", b.published());
+        c.put("reconnects", b.reconnects());
+        c.put("values", b.values());
+        return c;
+    }
+
+    /** The host bus's figures, as {@code /api/snapshot}'s {@code bus} shows them: each a current size. */
+    public static Map<String, Long> bus(BusStats b) {
+        Map<String, Long> c = new LinkedHashMap<>();
+        c.put("connections", (long) b.connections());
+        c.put("topics", (long) b.topics());
+        c.put("subscriptions", (long) b.subscriptions());
+        c.put("services", (long) b.services());
+        c.put("sealedArtifacts", b.sealedArtifacts());
+        c.put("storeBytes", b.storeBytes());
+        c.put("roots", b.roots());
+        return c;
+    }
+
+    /** The resource a counter belongs to: what precedes its last dot, or {@code whole} for a plain name. */
+    public static String resourceOf(String name, String whole) {
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? whole : name.substring(0, dot);
+    }
+
+    /** The counter's own word: what follows its last dot. */
+    public static String leafOf(String name) {
+        return name.substring(name.lastIndexOf('.') + 1);
+    }
+
+    /** What the counter {@code name} is, by the naming rule above. */
+    public static Kind kind(String name) {
+        String leaf = leafOf(name);
+        switch (leaf) {
+            case "capacity":
+                return Kind.CAPACITY;
+            case "inUse":
+            case "queued":
+                return Kind.IN_USE;
+            case "peak":
+                return Kind.PEAK;
+            default:
+                break;
+        }
+        String word = leaf.toLowerCase(java.util.Locale.ROOT);
+        if (word.contains("refused") || word.contains("refusals") || word.contains("rejected")) {
+            return Kind.REFUSED;
+        }
+        if (word.contains("dropped")) {
+            return Kind.DROPPED;
+        }
+        return Kind.TOTAL;
+    }
+}
