@@ -36,6 +36,7 @@ public final class HostConfig {
     public static final int DEFAULT_RECEIVE_BUFFER = 4 * 1024 * 1024;
     /** Where the metrics listener binds by default: loopback, Prometheus's usual exporter port. */
     public static final int DEFAULT_METRICS_PORT = 9464;
+    /** The metrics listener's default address, as {@code --metrics} spells it. */
     public static final String DEFAULT_METRICS = "127.0.0.1:" + DEFAULT_METRICS_PORT;
 
     /**

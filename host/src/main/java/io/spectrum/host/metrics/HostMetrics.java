@@ -54,6 +54,7 @@ public final class HostMetrics implements MultiCollector {
     private final HostModel model;
     private final FabricView fabric;
 
+    /** Metrics read from {@code model}'s latest snapshot and {@code fabric}'s bridge and bus views, never the node thread. */
     public HostMetrics(HostModel model, FabricView fabric) {
         this.model = model;
         this.fabric = fabric;
