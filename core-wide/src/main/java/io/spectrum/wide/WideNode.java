@@ -123,6 +123,7 @@ public final class WideNode implements ServingNode {
     private final IntArrayList freeVertexIds = new IntArrayList();
     /** How many vertices one remote peer's subscriptions may create and hold ({@link Vertex#creator}). */
     private final int verticesPerPeer;
+    private long vertexShareRefusals;
     /** The peer {@link #createForSubscription} made for its request, forgotten again when the request is discarded. */
     private WidePeer madeForRequest;
     /** Open edges by handle; freed handles are reused. */
@@ -1314,6 +1315,11 @@ public final class WideNode implements ServingNode {
         }
     }
 
+    /** Subscription appends refused because their peer's vertex share was used up ({@link NodeConfig#verticesPerPeer()}). */
+    public long vertexShareRefusals() {
+        return vertexShareRefusals;
+    }
+
     /** The number of vertices in the tree, the root included (tests). */
     int vertexCount() {
         return vertices.inUse();
@@ -1400,7 +1406,8 @@ public final class WideNode implements ServingNode {
 
     /**
      * Whether the key and its missing ancestors may be created: OK, PATH_INVALID or FLOW_BACKPRESSURE
-     * (the table, or, for a {@code creator}, its share of vertices).
+     * (the table, counted in its refusals, or, for a {@code creator}, its share of vertices, counted
+     * in {@link #vertexShareRefusals()}).
      */
     private int creatable(byte[] b, int off, int len, WidePeer creator) {
         if (PathKeys.validateKey(b, off, len) != WireError.OK || len > maxKey) {
@@ -1415,9 +1422,12 @@ public final class WideNode implements ServingNode {
                 missing++;
             }
         }
-        if ((long) vertices.inUse() + missing > vertices.capacity()
-                || creator != null && (long) creator.created + missing > verticesPerPeer) {
+        if ((long) vertices.inUse() + missing > vertices.capacity()) {
             vertices.refused();
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        if (creator != null && (long) creator.created + missing > verticesPerPeer) {
+            vertexShareRefusals++; // the peer's share, not the table: the table still has room for others
             return WireError.FLOW_BACKPRESSURE;
         }
         return WireError.OK;
