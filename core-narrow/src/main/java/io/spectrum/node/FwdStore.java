@@ -65,6 +65,18 @@ public interface FwdStore {
     int resolveOrCreate(byte[] b, int off, int len);
 
     /**
+     * The mkdir -p of a subscription append under a mount by remote caller (link, peer), a host
+     * serving subscriptions there ({@code NodeConfig#serveSubscriptionsUnderMounts}). A core that
+     * can take vertices away again (WideNode) counts the ones it creates against the caller's share
+     * ({@code NodeConfig#verticesPerPeer}, over it: FLOW_BACKPRESSURE) and removes them once they hold
+     * nothing (docs/node.md, "Vertices a subscription created"); a core that cannot creates them as
+     * {@link #resolveOrCreate} does. Quantity.
+     */
+    default int createForSubscription(byte[] b, int off, int len, int link, int peer) {
+        return resolveOrCreate(b, off, len);
+    }
+
+    /**
      * Undoes the mkdir -p of a refused request (a refused request leaves no vertex behind): removes
      * v, then its ancestors, while their keys are longer than {@code keepKeyLen} bytes (the part of
      * the path that existed before the request) and each holds nothing (no value, child, slot,

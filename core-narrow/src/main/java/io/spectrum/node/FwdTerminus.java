@@ -213,7 +213,7 @@ final class FwdTerminus {
                 && !PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
             // a host serves subscriptions under its mounts on the full path: the append creates it
             final int existed = existingPrefix(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
-            int c = vt.resolveOrCreate(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
+            int c = vt.createForSubscription(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst), req.link, req.peer);
             if (c < 0) {
                 req.replyError(NodeResult.code(c));
                 return;

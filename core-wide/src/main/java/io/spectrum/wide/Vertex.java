@@ -20,7 +20,10 @@ final class Vertex {
     /** A {@code $} segment on the way here: node-internal, refused to identified peers. */
     final boolean reserved;
 
-    /** The handle the shared FWD side knows it by (its index in the node's vertex array; the root is 0). */
+    /**
+     * The handle the shared FWD side knows it by (its index in the node's vertex array; the root is
+     * 0); -1 once the vertex is removed (its handle may then name another vertex).
+     */
     int id;
     /** Its index in the parent's {@link #children}. */
     int childIndex;
@@ -46,6 +49,15 @@ final class Vertex {
     VertexSchema schema;
     /** Another node's declaration this vertex mirrors (Node#report); gates nothing. */
     VertexSchema reported;
+
+    /**
+     * The remote peer whose subscription under a mount created this vertex, while it is only that
+     * request's (no value, declaration or reported one ever, no child that has one): it counts
+     * against that peer's vertex share and goes when it holds nothing again (WideNode#prune). Null
+     * for every other vertex, and for this one once something of its own settles it. A vertex whose
+     * creator is null has no ancestor with one.
+     */
+    WidePeer creator;
 
     /** Delivering edges held by this vertex. */
     int ownSubs;

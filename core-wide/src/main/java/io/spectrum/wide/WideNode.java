@@ -117,9 +117,15 @@ public final class WideNode implements ServingNode {
     /** How often {@link #tick()} rewrites {@code /$node/stats} (0: never), and when next. */
     private final long statsPeriod;
     private long nextStats;
-    /** Vertices by handle (the root is 0); vertices are never removed, so handles are dense. */
+    /** Vertices by handle (the root is 0); a removed vertex's handle is reused, like an edge's. */
     Vertex[] byId = new Vertex[64];
-    int vertexCount;
+    private int vertexIds;
+    private final IntArrayList freeVertexIds = new IntArrayList();
+    /** How many vertices one remote peer's subscriptions may create and hold ({@link Vertex#creator}). */
+    private final int verticesPerPeer;
+    private long vertexShareRefusals;
+    /** The peer {@link #createForSubscription} made for its request, forgotten again when the request is discarded. */
+    private WidePeer madeForRequest;
     /** Open edges by handle; freed handles are reused. */
     Edge[] edgeById = new Edge[64];
     private int edgeIds;
@@ -150,6 +156,7 @@ public final class WideNode implements ServingNode {
         maxKey = cfg.maxKeyBytes();
         staleGrace = cfg.staleGraceNanos();
         allLocal = cfg.serveSubscriptionsUnderMounts();
+        verticesPerPeer = cfg.verticesPerPeer();
         vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
         edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
         values = new ResourceCounter("wide.values", cfg.valueBytes());
@@ -259,7 +266,7 @@ public final class WideNode implements ServingNode {
                 return WireError.ACCESS_DENIED;
             }
         }
-        int r = v == null ? creatable(b, ko, kl) : WireError.OK;
+        int r = v == null ? creatable(b, ko, kl, null) : WireError.OK;
         if (r != WireError.OK) {
             return r;
         }
@@ -275,7 +282,7 @@ public final class WideNode implements ServingNode {
             if (boundedLacksRoom(nearestExisting(b, ko, kl))) {
                 return WireError.FLOW_BACKPRESSURE; // a full bounded subscriber above: nothing created either
             }
-            v = create(b, ko, kl);
+            v = create(b, ko, kl, null);
         }
         return publish(v, tlv, off, tl, p, null, 0, 0);
     }
@@ -330,6 +337,9 @@ public final class WideNode implements ServingNode {
         v.valLen = tl;
         values.returned(old);
         values.taken(tl);
+        if (v.creator != null) {
+            settle(v);
+        }
         return WireError.OK;
     }
 
@@ -623,6 +633,7 @@ public final class WideNode implements ServingNode {
                 return r;
             }
         }
+        settle(v);
         return WireError.OK;
     }
 
@@ -633,6 +644,9 @@ public final class WideNode implements ServingNode {
             return WireError.PATH_NOT_FOUND;
         }
         v.reported = othersDeclaration; // what :settings.app and :schema answer when v has no declaration
+        if (othersDeclaration != null) {
+            settle(v);
+        }
         return WireError.OK;
     }
 
@@ -753,6 +767,7 @@ public final class WideNode implements ServingNode {
         if (wasDelivering) {
             adjust(e.vertex, -1);
         }
+        prune(e.vertex);
     }
 
     /** The toggle: bit 9 of the edge's word, plus the delivering counts. Nothing is replayed. */
@@ -1180,7 +1195,7 @@ public final class WideNode implements ServingNode {
     /** Drops the peer {@link #linkPeer} just made for a request that was refused (it holds and published nothing). */
     void forgetLinkPeer(int li, int peer) {
         WidePeer p = linkPeers.get(peerKey(li, peer));
-        if (p != null && p.edges.isEmpty() && p.published.isEmpty()) {
+        if (p != null && p.edges.isEmpty() && p.published.isEmpty() && p.created == 0) {
             linkPeers.remove(peerKey(li, peer));
             peers.returned();
         }
@@ -1202,11 +1217,12 @@ public final class WideNode implements ServingNode {
     }
 
     private void register(Vertex v) {
-        if (vertexCount == byId.length) {
-            byId = Arrays.copyOf(byId, vertexCount * 2);
+        final int id = freeVertexIds.isEmpty() ? vertexIds++ : freeVertexIds.popInt();
+        if (id >= byId.length) {
+            byId = Arrays.copyOf(byId, byId.length * 2);
         }
-        v.id = vertexCount;
-        byId[vertexCount++] = v;
+        v.id = id;
+        byId[id] = v;
     }
 
     void register(Edge e) {
@@ -1232,25 +1248,113 @@ public final class WideNode implements ServingNode {
         if (v != null) {
             return v.id;
         }
-        int r = creatable(b, off, len);
-        return r == WireError.OK ? create(b, off, len).id : NodeResult.refusal(r);
+        int r = creatable(b, off, len, null);
+        return r == WireError.OK ? create(b, off, len, null).id : NodeResult.refusal(r);
     }
 
     /**
      * Undoes the mkdir -p of a refused request: removes vertex {@code id} and then its ancestors while
      * their keys are longer than {@code keepKeyLen} (those the request created) and they hold nothing
-     * ({@link Vertex#bare}). Only the newest vertices go, so handles stay dense; anything else stays.
+     * ({@link Vertex#bare}); anything else stays. A peer {@link #createForSubscription} made for the
+     * request goes with it when it holds nothing.
      */
     void discard(int id, int keepKeyLen) {
         Vertex v = byId[id];
-        while (v != root && v.key.length > keepKeyLen && v.id == vertexCount - 1 && v.bare()) {
+        while (v != root && v.key.length > keepKeyLen && v.bare()) {
             final Vertex parent = v.parent;
-            index.remove(v);
-            parent.removeChild(v);
-            byId[--vertexCount] = null;
-            vertices.returned();
+            unlink(v);
             v = parent;
         }
+        final WidePeer made = madeForRequest;
+        madeForRequest = null;
+        if (made != null) {
+            forgetLinkPeer(made.link, made.peer);
+        }
+    }
+
+    /**
+     * Vertices a subscription created (docs/node.md, "Vertices a subscription created"): once such a
+     * vertex holds nothing ({@link Vertex#bare}: its last slot went, it never had a value, a
+     * declaration or a reported one) it goes, and so do its ancestors that the same kind of request
+     * created and that hold nothing either. Called when an edge of v goes.
+     */
+    private void prune(Vertex v) {
+        while (v != root && v.id >= 0 && v.creator != null && v.bare()) {
+            final Vertex parent = v.parent;
+            unlink(v);
+            v = parent;
+        }
+    }
+
+    /**
+     * Takes a vertex that holds nothing out of the tree, the index and the handle table (its handle
+     * is reused; the object keeps id -1, so a holder of it never finds another vertex through it).
+     * Its creator's share gets it back; a vertex that had subscribers through an ancestor is told
+     * idle first, so an activity listener that counted it active lets it go.
+     */
+    private void unlink(Vertex v) {
+        if (v.listeners > 0) {
+            notice(v, false, 0);
+        }
+        index.remove(v);
+        v.parent.removeChild(v);
+        byId[v.id] = null;
+        freeVertexIds.addInt(v.id);
+        v.id = -1;
+        vertices.returned();
+        if (v.creator != null) {
+            v.creator.created--;
+            v.creator = null;
+        }
+    }
+
+    /**
+     * v holds something of its own now (a value, a declaration, a reported one, a child that is
+     * not a subscription's, a local target's copy): it and its ancestors are no longer only a
+     * subscription's, and their creators' shares get them back.
+     */
+    static void settle(Vertex v) {
+        for (Vertex a = v; a != null && a.creator != null; a = a.parent) {
+            a.creator.created--;
+            a.creator = null;
+        }
+    }
+
+    /** Subscription appends refused because their peer's vertex share was used up ({@link NodeConfig#verticesPerPeer()}). */
+    public long vertexShareRefusals() {
+        return vertexShareRefusals;
+    }
+
+    /** The number of vertices in the tree, the root included (tests). */
+    int vertexCount() {
+        return vertices.inUse();
+    }
+
+    /**
+     * The mkdir -p of a subscription append under a mount by remote caller (link index li, peer)
+     * (FwdStore#createForSubscription): the vertices it creates are that peer's
+     * ({@link Vertex#creator}), refused with FLOW_BACKPRESSURE past its {@link NodeConfig#verticesPerPeer()}.
+     * Quantity.
+     */
+    int createForSubscription(byte[] b, int off, int len, int li, int peer) {
+        madeForRequest = null;
+        Vertex v = index.find(b, off, len);
+        if (v != null) {
+            return v.id;
+        }
+        final boolean known = knowsLinkPeer(li, peer);
+        final WidePeer creator = li == NarrowNode.OWNER ? null : linkPeer(li, peer);
+        int r = creatable(b, off, len, creator);
+        if (r != WireError.OK) {
+            if (!known) {
+                forgetLinkPeer(li, peer);
+            }
+            return NodeResult.refusal(r);
+        }
+        if (!known) {
+            madeForRequest = creator;
+        }
+        return create(b, off, len, creator).id;
     }
 
     Vertex vertexAt(int id) {
@@ -1301,12 +1405,16 @@ public final class WideNode implements ServingNode {
         if (v != null) {
             return v;
         }
-        lastRefusal = creatable(b, ko, kl);
-        return lastRefusal == WireError.OK ? create(b, ko, kl) : null;
+        lastRefusal = creatable(b, ko, kl, null);
+        return lastRefusal == WireError.OK ? create(b, ko, kl, null) : null;
     }
 
-    /** Whether the key and its missing ancestors may be created: OK, PATH_INVALID or FLOW_BACKPRESSURE. */
-    private int creatable(byte[] b, int off, int len) {
+    /**
+     * Whether the key and its missing ancestors may be created: OK, PATH_INVALID or FLOW_BACKPRESSURE
+     * (the table, counted in its refusals, or, for a {@code creator}, its share of vertices, counted
+     * in {@link #vertexShareRefusals()}).
+     */
+    private int creatable(byte[] b, int off, int len, WidePeer creator) {
         if (PathKeys.validateKey(b, off, len) != WireError.OK || len > maxKey) {
             vertices.refused();
             return WireError.PATH_INVALID;
@@ -1323,11 +1431,19 @@ public final class WideNode implements ServingNode {
             vertices.refused();
             return WireError.FLOW_BACKPRESSURE;
         }
+        if (creator != null && (long) creator.created + missing > verticesPerPeer) {
+            vertexShareRefusals++; // the peer's share, not the table: the table still has room for others
+            return WireError.FLOW_BACKPRESSURE;
+        }
         return WireError.OK;
     }
 
-    /** mkdir -p of a key that {@link #creatable} accepted. */
-    private Vertex create(byte[] b, int off, int len) {
+    /**
+     * mkdir -p of a key that {@link #creatable} accepted; the vertices it makes are {@code creator}'s
+     * when it is not null. A vertex made for anyone else settles its ancestors (a vertex whose
+     * creator is null has no ancestor with one).
+     */
+    private Vertex create(byte[] b, int off, int len, WidePeer creator) {
         Vertex parent = root;
         int p = 0;
         while (p < len) {
@@ -1335,6 +1451,9 @@ public final class WideNode implements ServingNode {
             p += 1 + (b[off + p] & 0xFF);
             Vertex c = index.find(b, off, p);
             if (c == null) {
+                if (creator == null && parent.creator != null) {
+                    settle(parent);
+                }
                 boolean reserved = parent.reserved || (b[off + seg] != 0 && b[off + seg + 1] == '$');
                 c = new Vertex(Arrays.copyOfRange(b, off, off + p), VertexIndex.hash(b, off, p), parent, seg, reserved);
                 c.listeners = parent.listeners;
@@ -1342,6 +1461,10 @@ public final class WideNode implements ServingNode {
                 parent.addChild(c);
                 register(c);
                 vertices.taken();
+                if (creator != null) {
+                    c.creator = creator;
+                    creator.created++;
+                }
             }
             parent = c;
         }

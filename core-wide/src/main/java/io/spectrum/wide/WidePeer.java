@@ -48,6 +48,8 @@ public final class WidePeer {
     ActivityListener activity;
     /** Vertices whose last publisher this peer is. */
     final ObjectHashSet<Vertex> published = new ObjectHashSet<>();
+    /** Vertices its subscriptions created that are still only theirs ({@link Vertex#creator}). */
+    int created;
     /** Open edges this peer holds. */
     final ObjectHashSet<Edge> edges = new ObjectHashSet<>();
 

@@ -44,6 +44,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public int createForSubscription(byte[] b, int off, int len, int link, int peer) {
+        return node.createForSubscription(b, off, len, link, peer);
+    }
+
+    @Override
     public void discard(int v, int keepKeyLen) {
         node.discard(v, keepKeyLen);
     }
@@ -283,6 +288,9 @@ final class WideStore implements FwdStore {
         e.routeLen = routeLen;
         e.policyHi = policyHi;
         e.target = target >= 0 ? v(target) : null;
+        if (e.target != null) {
+            WideNode.settle(e.target); // a local target holds the copies: never a subscription's to take away
+        }
         e.open = true;
         final boolean delivering = (word & DeliveryPolicy.SUSPENDED) == 0;
         if (replace < 0) {

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * over an in-memory link, clients on the host's listener mount and peers straight at the board.
  * Thousands of random well-formed requests that must be refused (random new and long paths,
  * malformed SUBSCRIBER records, over-limit delivery modes, writes to {@code $} names and to the
- * root, oversized and mistyped payloads, appends beyond a full slot share, AWAITs beyond a full
- * await share, generation-guarded writes to missing slots, ...) each get one ERROR answer, and after
+ * root, oversized and mistyped payloads, appends beyond a full slot share or a full share of the
+ * vertices a client's appends under the mount created, AWAITs beyond a full await share, generation-guarded writes to missing slots, ...) each get one ERROR answer, and after
  * each one every table of both nodes (vertices, edges / slots, values, records, awaits, links,
  * remote requests, announced peers, shares, mounts, routed peers) has the inUse it had before.
  */
@@ -59,7 +59,7 @@ class RefusedRequestsChangeNothingTest {
         assertEquals(WireError.OK, write(board, "/board/temp", Tlv.value(215, 2)));
         host = new WideNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true)
                 .serveSubscriptionsUnderMounts(true).maxMounts(4).maxVertices(512).maxSubscribers(512)
-                .maxKeyBytes(128).slotsPerPeer(2).awaitsPerPeer(1).frameBytes(16 * 1024).build());
+                .maxKeyBytes(128).slotsPerPeer(2).awaitsPerPeer(1).verticesPerPeer(3).frameBytes(16 * 1024).build());
         assertEquals(WireError.OK, write(host, "/local/x", Tlv.value(1, 4)));
 
         mount = MemoryLink.pair();
@@ -75,12 +75,14 @@ class RefusedRequestsChangeNothingTest {
         board.tick(); // the first tick writes /$node/stats; the clock stands still from here
 
         // legitimate state: client 1's and direct peer 1's slot shares full, client 2's and direct
-        // peer 2's await shares full, client 3 with one slot
+        // peer 2's await shares full, client 3 with one slot, client 4's vertex share full (its one
+        // append under the mount created three vertices)
         ok(clients[0], 1, fwd(FwdView.OP_WRITE, "/board1/board/temp", appendField(), subscriber("/in/1/a")));
         ok(clients[0], 1, fwd(FwdView.OP_WRITE, "/local/x", appendField(), subscriber("/in/1/b")));
         ok(clients[0], 3, fwd(FwdView.OP_WRITE, "/board1/board/led", appendField(), subscriber("/in/3")));
         held(clients[0], 2, fwd(FwdView.OP_AWAIT, "/local/x", null, null));
-        for (int peer = 1; peer <= 3; peer++) { // each client's return route through the router
+        ok(clients[0], 4, fwd(FwdView.OP_WRITE, "/board1/v4/a/b", appendField(), subscriber("/in/4")));
+        for (int peer = 1; peer <= 4; peer++) { // each client's return route through the router
             ok(clients[0], peer, fwd(FwdView.OP_READ, "/board1/board/temp", null, null));
         }
         ok(direct[0], 1, fwd(FwdView.OP_WRITE, "/board/temp", appendField(), subscriber("/in/d/a")));
@@ -115,7 +117,7 @@ class RefusedRequestsChangeNothingTest {
                 kinds.add(r.kind);
             }
         }
-        assertEquals(16, kinds.size(), "every kind of request was tried: " + kinds);
+        assertEquals(17, kinds.size(), "every kind of request was tried: " + kinds);
     }
 
     // ------------------------------------------------------------------ the requests
@@ -123,7 +125,7 @@ class RefusedRequestsChangeNothingTest {
     private record Request(String kind, String what, MemoryLink link, int peer, byte[] frame) {
     }
 
-    private static final int KINDS = 13;
+    private static final int KINDS = 14;
 
     private Request next(Random rnd) {
         final boolean viaHost = rnd.nextInt(3) > 0;
@@ -184,6 +186,10 @@ class RefusedRequestsChangeNothingTest {
                         ? req("AWAIT with a field", link, peer, fwd(FwdView.OP_AWAIT, anywhere, appendField(), null))
                         : req("AWAIT on a missing path", link, peer, fwd(FwdView.OP_AWAIT, board + "/new" + randomPath(rnd),
                                 null, null));
+            case 13: // an append under the mount beyond a full vertex share (client 4's), its slot share not full
+                return req("append beyond the vertex share", clients[0], 4, fwd(FwdView.OP_WRITE,
+                        "/board1/v4/" + (char) ('c' + rnd.nextInt(20)) + randomPath(rnd), appendField(),
+                        subscriber("/in/v" + rnd.nextInt(1000))));
             case 11: // :children has no write meaning; an unknown field
                 return req("write to :children", link, peer, fwd(FwdView.OP_WRITE, rnd.nextBoolean() ? anywhere
                         : board + "/board/temp", children(), Tlv.value(1, 1)));

@@ -136,6 +136,17 @@ public final class NodeConfig {
     }
 
     /**
+     * Vertices one remote peer may have created for its subscriptions under a mount and still hold
+     * (a host's {@link #serveSubscriptionsUnderMounts()}: the append creates the path on demand);
+     * its next append that would create more is refused with {@code tr::flow::backpressure} and
+     * counted. A WIDE core keeps this share (docs/node.md, "Vertices a subscription created").
+     * Default: a quarter of {@link #maxVertices()}.
+     */
+    public int verticesPerPeer() {
+        return v.verticesPerPeer > 0 ? v.verticesPerPeer : Math.max(1, v.maxVertices / 4);
+    }
+
+    /**
      * The longest AWAIT a remote peer may ask for: a longer requested timeout is clamped to this
      * (the await is admitted and answers {@code tr::flow::timeout} at the cap), so a plain v1 client
      * still works and nobody parks an entry for an hour.
@@ -230,6 +241,7 @@ public final class NodeConfig {
         private int framesPerPoll = 32;
         private int slotsPerPeer;
         private int awaitsPerPeer;
+        private int verticesPerPeer;
         private long maxAwaitTimeoutNanos = 60_000_000_000L;
         private int sharePeers = 64;
         private int peerDeliveriesPerSecond = 2000;
@@ -263,6 +275,7 @@ public final class NodeConfig {
             framesPerPoll = c.framesPerPoll;
             slotsPerPeer = c.slotsPerPeer;
             awaitsPerPeer = c.awaitsPerPeer;
+            verticesPerPeer = c.verticesPerPeer;
             maxAwaitTimeoutNanos = c.maxAwaitTimeoutNanos;
             sharePeers = c.sharePeers;
             peerDeliveriesPerSecond = c.peerDeliveriesPerSecond;
@@ -401,6 +414,12 @@ public final class NodeConfig {
             return this;
         }
 
+        /** Vertices one remote peer's subscriptions may create and hold: 1..maxVertices (default: a quarter of maxVertices). */
+        public Builder verticesPerPeer(int v) {
+            verticesPerPeer = v;
+            return this;
+        }
+
         /** Longest AWAIT a remote peer gets (longer requests are clamped): at least 1 ms (default 60 s). */
         public Builder maxAwaitTimeoutNanos(long v) {
             maxAwaitTimeoutNanos = v;
@@ -470,6 +489,9 @@ public final class NodeConfig {
             }
             if (awaitsPerPeer != 0) {
                 range("awaitsPerPeer", awaitsPerPeer, 1, maxAwaits);
+            }
+            if (verticesPerPeer != 0) {
+                range("verticesPerPeer", verticesPerPeer, 1, maxVertices);
             }
             range("maxAwaitTimeoutNanos", maxAwaitTimeoutNanos, 1_000_000L, Long.MAX_VALUE);
             range("sharePeers", sharePeers, 1, 65535);
