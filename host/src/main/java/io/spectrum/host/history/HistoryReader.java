@@ -56,7 +56,7 @@ public final class HistoryReader implements AutoCloseable {
     /** The raw rows of {@code path} with {@code since <= t < until}, oldest first, at most {@code limit}. */
     public List<HistoryRow> rows(String path, long since, long until, int limit) throws SQLException {
         List<HistoryRow> out = new ArrayList<>();
-        try (PreparedStatement q = db.prepareStatement("SELECT r.t, r.value, r.raw, r.unit, r.ucum, r.text, r.seq, r.stale, "
+        try (PreparedStatement q = db.prepareStatement("SELECT r.t, r.exact, r.raw, r.unit, r.ucum, r.text, r.seq, r.stale, "
                 + "r.reason FROM raw r JOIN paths p ON p.id = r.path_id WHERE p.path = ? AND r.t >= ? AND r.t < ? "
                 + "ORDER BY r.t, r.rowid LIMIT ?")) {
             q.setString(1, path);
@@ -65,8 +65,8 @@ public final class HistoryReader implements AutoCloseable {
             q.setInt(4, limit);
             try (ResultSet rs = q.executeQuery()) {
                 while (rs.next()) {
-                    double d = rs.getDouble(2);
-                    BigDecimal value = rs.wasNull() ? null : BigDecimal.valueOf(d);
+                    String exact = rs.getString(2);
+                    BigDecimal value = exact == null ? null : new BigDecimal(exact);
                     String raw = rs.getString(3);
                     String unit = rs.getString(4);
                     ValueText v = new ValueText(rs.getString(6), value, raw == null ? null : new BigInteger(raw),

@@ -10,7 +10,7 @@ import java.sql.Statement;
 /**
  * The history file's tables (one owner: the writer creates them, the reader reads them):
  * {@code paths} (id, path), {@code raw} (one row per value: path id, t in epoch ms, the value in its
- * unit or null, the raw integer, unit, UCUM unit, the text, seq, stale, reason) and {@code minute}
+ * unit or null (and exactly, as decimal text, with the declaration's decimals), the raw integer, unit, UCUM unit, the text, seq, stale, reason) and {@code minute}
  * (per path and minute: unit, min, mean, max, last, n), and {@code meta} (how far the minutes are summarised).
  * The file is in WAL mode, so a reader (the dashboard, {@code spectrum history}) never blocks the writer.
  */
@@ -29,7 +29,7 @@ final class HistorySchema {
         try (Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE IF NOT EXISTS paths(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL)");
             s.executeUpdate("CREATE TABLE IF NOT EXISTS raw(path_id INTEGER NOT NULL, t INTEGER NOT NULL, value REAL, "
-                    + "raw TEXT, unit TEXT, ucum TEXT, text TEXT NOT NULL, seq INTEGER NOT NULL, stale INTEGER NOT NULL, reason TEXT)");
+                    + "exact TEXT, raw TEXT, unit TEXT, ucum TEXT, text TEXT NOT NULL, seq INTEGER NOT NULL, stale INTEGER NOT NULL, reason TEXT)");
             s.executeUpdate("CREATE INDEX IF NOT EXISTS raw_path_t ON raw(path_id, t)");
             s.executeUpdate("CREATE INDEX IF NOT EXISTS raw_t ON raw(t)");
             s.executeUpdate("CREATE TABLE IF NOT EXISTS minute(path_id INTEGER NOT NULL, t INTEGER NOT NULL, unit TEXT, "

@@ -236,7 +236,7 @@ public final class HistoryStore implements AutoCloseable {
         try {
             db.setAutoCommit(false);
             try (PreparedStatement ins = db.prepareStatement(
-                    "INSERT INTO raw(path_id, t, value, raw, unit, ucum, text, seq, stale, reason) VALUES (?,?,?,?,?,?,?,?,?,?)")) {
+                    "INSERT INTO raw(path_id, t, value, exact, raw, unit, ucum, text, seq, stale, reason) VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
                 for (HistoryRow r : rows) {
                     ValueText v = r.value();
                     ins.setLong(1, pathId(r.path()));
@@ -246,13 +246,14 @@ public final class HistoryStore implements AutoCloseable {
                     } else {
                         ins.setNull(3, java.sql.Types.REAL);
                     }
-                    ins.setString(4, v.raw() == null ? null : v.raw().toString());
-                    ins.setString(5, v.unit().isEmpty() ? null : v.unit());
-                    ins.setString(6, v.ucum());
-                    ins.setString(7, v.text());
-                    ins.setLong(8, r.seq());
-                    ins.setInt(9, r.stale() ? 1 : 0);
-                    ins.setString(10, r.reason());
+                    ins.setString(4, v.numeric() ? v.value().toPlainString() : null);
+                    ins.setString(5, v.raw() == null ? null : v.raw().toString());
+                    ins.setString(6, v.unit().isEmpty() ? null : v.unit());
+                    ins.setString(7, v.ucum());
+                    ins.setString(8, v.text());
+                    ins.setLong(9, r.seq());
+                    ins.setInt(10, r.stale() ? 1 : 0);
+                    ins.setString(11, r.reason());
                     ins.addBatch();
                 }
                 ins.executeBatch();
