@@ -178,6 +178,7 @@ public final class SnapshotJson {
         ObjectNode root = mapper.createObjectNode();
         root.put("now", now);
         root.put("window", windowMs);
+        root.put("store", false);
         ObjectNode series = root.putObject("series");
         for (Map.Entry<String, List<VertexHistory.Sample>> e : history.all(now - windowMs).entrySet()) {
             ArrayNode a = series.putArray(e.getKey());
@@ -199,6 +200,7 @@ public final class SnapshotJson {
         ObjectNode root = mapper.createObjectNode();
         root.put("now", now);
         root.put("window", windowMs);
+        root.put("store", true);
         if (everyMs > 0) {
             root.put("every", everyMs);
         }
