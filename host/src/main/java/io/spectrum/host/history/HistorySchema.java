@@ -1,9 +1,8 @@
 package io.spectrum.host.history;
 
-import org.sqlite.SQLiteConfig;
-
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -20,13 +19,28 @@ final class HistorySchema {
 
     private HistorySchema() { }
 
-    static Connection openForWriting(Path file) throws SQLException {
-        SQLiteConfig cfg = new SQLiteConfig();
-        cfg.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        cfg.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        cfg.setBusyTimeout(BUSY_TIMEOUT_MS);
-        Connection c = cfg.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+    /** The SQLite driver (org.xerial:sqlite-jdbc), by name: the host knows JDBC only. */
+    private static Connection connect(Path file) throws SQLException {
+        try {
+            Class.forName("org.sqlite.JDBC");
+        } catch (ClassNotFoundException e) {
+            throw new SQLException("the SQLite driver (sqlite-jdbc) is not on the class path");
+        }
+        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
         try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MS);
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    static Connection openForWriting(Path file) throws SQLException {
+        Connection c = connect(file);
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA journal_mode = WAL");
+            s.execute("PRAGMA synchronous = NORMAL");
             s.executeUpdate("CREATE TABLE IF NOT EXISTS paths(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL)");
             s.executeUpdate("CREATE TABLE IF NOT EXISTS raw(path_id INTEGER NOT NULL, t INTEGER NOT NULL, value REAL, "
                     + "exact TEXT, raw TEXT, unit TEXT, ucum TEXT, text TEXT NOT NULL, seq INTEGER NOT NULL, stale INTEGER NOT NULL, reason TEXT)");
@@ -46,9 +60,13 @@ final class HistorySchema {
         if (!java.nio.file.Files.isRegularFile(file)) {
             throw new SQLException("no history file " + file + " (is the host run with --state-dir or --history?)");
         }
-        SQLiteConfig cfg = new SQLiteConfig();
-        cfg.setReadOnly(true);
-        cfg.setBusyTimeout(BUSY_TIMEOUT_MS);
-        return cfg.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        Connection c = connect(file);
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA query_only = 1"); // a reader never writes the host's file
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 }
