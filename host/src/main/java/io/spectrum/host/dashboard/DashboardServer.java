@@ -279,7 +279,7 @@ public final class DashboardServer implements AutoCloseable {
             }
             try (HistoryReader reader = store.reader()) {
                 if (!q.containsKey("path")) {
-                    long every = everyMs > 0 ? everyMs : windowMs > VertexHistory.WINDOW_MS ? Math.max(1000, windowMs / 600) : 0;
+                    long every = everyMs > 0 ? everyMs : windowMs > VertexHistory.WINDOW_MS ? chartStep(windowMs) : 0;
                     sendJson(ex, 200, SnapshotJson.history(mapper, reader, now, windowMs, every, HISTORY_POINTS));
                     return;
                 }
@@ -324,6 +324,15 @@ public final class DashboardServer implements AutoCloseable {
                 sendError(ex, 503, "history_unavailable", "cannot read the history: " + e.getMessage());
             }
         }
+    }
+
+    /**
+     * A long chart window's step: about 600 points, at least 1 s; beyond a minute whole minutes, so the
+     * store answers from its one-minute summaries.
+     */
+    static long chartStep(long windowMs) {
+        long step = Math.max(1000, windowMs / 600);
+        return step <= 60_000 ? step : (step + 59_999) / 60_000 * 60_000;
     }
 
     /** Rows or points per path in one history answer at most (bounded; a longer range takes {@code every}). */

@@ -115,6 +115,9 @@ public final class HistoryStore implements AutoCloseable {
 
     /** Waits until everything queued before the call is written (or failed); tests and shutdown. */
     public void flush() throws InterruptedException {
+        if (!writer.isAlive()) {
+            return;
+        }
         CountDownLatch done = new CountDownLatch(1);
         queue.put(new Flush(done));
         done.await();
@@ -132,6 +135,9 @@ public final class HistoryStore implements AutoCloseable {
     /** Writes what is queued, stops the writer and closes the file. */
     @Override
     public void close() {
+        if (!writer.isAlive()) {
+            return;
+        }
         try {
             queue.put(STOP);
             writer.join();
@@ -156,16 +162,16 @@ public final class HistoryStore implements AutoCloseable {
                         rows.add(r);
                         continue;
                     }
-                    write(rows);
+                    guarded(rows, () -> write(rows));
                     if (o == STOP) {
                         return;
                     } else if (o instanceof Maintain m) {
-                        maintainNow(m.nowMs());
+                        guarded(rows, () -> maintainNow(m.nowMs()));
                     } else if (o instanceof Flush f) {
                         f.done().countDown();
                     }
                 }
-                write(rows);
+                guarded(rows, () -> write(rows));
                 tellDrops();
             }
         } catch (InterruptedException e) {
@@ -177,6 +183,18 @@ public final class HistoryStore implements AutoCloseable {
                     f.done().countDown();
                 }
             }
+        }
+    }
+
+    /** A fault of the driver or a bug costs the batch (counted, one warning), never the writer thread. */
+    private void guarded(List<HistoryRow> rows, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            int lost = rows.size();
+            rows.clear();
+            rollback();
+            problem("write", e, lost);
         }
     }
 
