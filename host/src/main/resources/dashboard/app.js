@@ -1,5 +1,6 @@
 // Spectrum dashboard: renders snapshots pushed over Server-Sent Events; no page reloads.
-// History comes from the host (api/history), so a reload or a second browser draws the same charts.
+// History comes from the host (api/history), so a reload or a second browser draws the same charts; a host
+// with a history store (--state-dir) keeps it across restarts and offers 1 h, 24 h and 7 d (downsampled).
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -10,6 +11,8 @@ const units = new Map();     // path -> the unit its points are in
 const rows = new Map();      // path -> {el, subsKey, kind}
 const boards = new Map();    // board name -> section element
 let windowS = Number(localStorage.getItem('spectrum.window')) || 300;
+let historyStore = false;    // the host keeps a history store: longer windows, absolute time axis
+let loadedWindowS = 0;       // the window the charts' stored points were fetched for
 // this page is a view: the host subscribes to what it shows (api/view), not to everything
 const viewId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 const FOLD_ABOVE = 50;       // a board with more vertices starts folded (shown only when opened)
@@ -47,19 +50,24 @@ function remember(v, ts) {
   let h = history.get(v.path);
   if (!h) { h = []; history.set(v.path, h); }
   if (h.length === 0 || h[h.length - 1][0] < ts) h.push([ts, v.number]);
-  while (h.length > 0 && ts - h[0][0] > MAX_WINDOW_S * 1000) h.shift();
+  while (h.length > 0 && ts - h[0][0] > Math.max(MAX_WINDOW_S, windowS) * 1000) h.shift();
 }
 
-async function loadHistory() {
+// the host's points for the window (beyond 15 min one per window/600, the mean); the live points after them stay
+async function loadHistory(seconds) {
   try {
-    const r = await fetch('api/history?window=' + MAX_WINDOW_S);
+    const r = await fetch('api/history?window=' + Math.max(MAX_WINDOW_S, seconds || 0));
     const body = await r.json();
+    historyStore = body.store === true;
+    document.body.classList.toggle('history-store', historyStore);
+    loadedWindowS = Math.max(MAX_WINDOW_S, seconds || 0);
+    if (!historyStore && windowS > MAX_WINDOW_S) setWindow(300); // remembered from a host that kept a store
     for (const [path, points] of Object.entries(body.series)) {
       if (points.length === 0) continue;
       const mine = history.get(path) || [];
-      const first = mine.length ? mine[0][0] : Infinity;
-      history.set(path, points.filter(p => p[0] < first).map(p => [p[0], p[1]]).concat(mine));
-      if (!lastSeq.has(path)) lastSeq.set(path, points[points.length - 1][2]); // the live value is on the chart already
+      const last = points[points.length - 1][0];
+      history.set(path, points.map(p => [p[0], p[1]]).concat(mine.filter(p => p[0] > last)));
+      if (!lastSeq.has(path) && !body.every) lastSeq.set(path, points[points.length - 1][2]); // the live value is on the chart already
     }
   } catch (e) { /* the charts start empty; live values still arrive */ }
 }
@@ -76,6 +84,16 @@ function fmt(n) {
 function ago(s) {
   return s === 0 ? 'now' : s >= 60 ? '−' + Number((s / 60).toFixed(1)) + ' min' : '−' + s + ' s';
 }
+
+// a time-axis label: beyond 15 min the host's time of day (and the weekday beyond a day), else how long ago
+function tickLabel(s, now) {
+  if (windowS <= MAX_WINDOW_S) return ago(s);
+  const d = new Date(now - s * 1000 - skew);
+  const hm = d.toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'});
+  return windowS > 86400 ? d.toLocaleDateString([], {weekday: 'short'}) + ' ' + hm : hm;
+}
+
+const windowName = s => s >= 86400 ? s / 86400 + ' d' : s >= 3600 ? s / 3600 + ' h' : ago(s).slice(1);
 
 const W = 300, H = 110, L = 52, R = 6, T = 8, B = 18;
 
@@ -104,7 +122,7 @@ function chart(path, unit, now) {
   for (const s of [windowS, windowS / 2, 0]) {
     const tx = x(now - s * 1000);
     box.append(svg('line', {class: 'tickmark', x1: tx, y1: H - B, x2: tx, y2: H - B + 3}));
-    box.append(svg('text', {class: 'tick', x: tx, y: H - 4, 'text-anchor': s === 0 ? 'end' : s === windowS ? 'start' : 'middle'}, ago(s)));
+    box.append(svg('text', {class: 'tick', x: tx, y: H - 4, 'text-anchor': s === 0 ? 'end' : s === windowS ? 'start' : 'middle'}, tickLabel(s, now)));
   }
   if (pts.length > 0) {
     // a step line: a value holds until the next one; the last holds until now
@@ -118,7 +136,7 @@ function chart(path, unit, now) {
   }
   const u = unit ? ' ' + unit : '';
   const stats = pts.length === 0
-    ? el('div', {class: 'minmax'}, 'no values in the last ' + ago(windowS).slice(1))
+    ? el('div', {class: 'minmax'}, 'no values in the last ' + windowName(windowS))
     : el('div', {class: 'minmax'},
         el('span', {class: 'min'}, 'min ' + fmt(lo) + u), ' · ',
         el('span', {class: 'max'}, 'max ' + fmt(hi) + u), ' · ',
@@ -534,6 +552,7 @@ function setSubscribersShown(on) {
 
 function setWindow(s) {
   windowS = s;
+  if (s > loadedWindowS && loadedWindowS > 0) loadHistory(s).then(() => { if (lastSnapshot) renderTree(lastSnapshot); });
   localStorage.setItem('spectrum.window', String(s));
   for (const b of document.querySelectorAll('button[data-window]')) b.classList.toggle('active', Number(b.dataset.window) === s);
   if (lastSnapshot) renderTree(lastSnapshot);
@@ -552,9 +571,10 @@ const live = new URLSearchParams(location.search).get('live') !== '0';
 setWindow(windowS);
 setSubscribersShown(localStorage.getItem('spectrum.subs') === '1');
 setInterval(() => { if (lastSnapshot) renderTree(lastSnapshot); }, 5000); // the time axis moves on; the view is repeated
+setInterval(() => { if (windowS > MAX_WINDOW_S) loadHistory(windowS); }, 60000); // a long window's points, again each minute
 window.addEventListener('pagehide', () => {
   if (live) navigator.sendBeacon('api/view', new Blob([JSON.stringify({view: viewId, paths: []})], {type: 'application/json'}));
 });
-loadHistory().then(() => fetch('api/snapshot')).then(r => r.json())
+loadHistory(windowS).then(() => fetch('api/snapshot')).then(r => r.json())
   .then(s => { if (!lastSnapshot) render(s); else render(lastSnapshot); }).catch(() => {})
   .finally(() => { if (live) connect(); else document.getElementById('conn').replaceWith(''); });

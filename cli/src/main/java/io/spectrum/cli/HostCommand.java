@@ -116,6 +116,10 @@ public final class HostCommand implements Callable<Integer> {
     @Mixin
     MqttOptions mqtt;
 
+    /** {@code --state-dir DIR}, {@code --history FILE|none} and the history's other options. */
+    @Mixin
+    HistoryOptions history;
+
     @Option(names = "--mqtt-view",
             description = "With --mqtt: the dashboard also shows the other hosts' trees as the broker holds them "
                     + "(read-only, live, with their $online).")
@@ -196,6 +200,7 @@ public final class HostCommand implements Callable<Integer> {
         linkOptions.into(b);
         bus.into(b);
         mqtt.into(b);
+        history.into(b);
         try {
             return b.build();
         } catch (HostConfig.Invalid e) {

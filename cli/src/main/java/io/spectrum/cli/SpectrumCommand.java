@@ -38,6 +38,7 @@ import java.io.PrintWriter;
                 TapCommand.class,
                 DemoCommand.class,
                 HostCommand.class,
+                HistoryCommand.class,
                 BridgeCommand.class,
                 CallCommand.class,
                 ServicesCommand.class,

@@ -16,11 +16,18 @@ final class ValuePrinter {
 
     private final PrintWriter out;
     private final PeerOptions.Format format;
+    private final List<String> columns;
     private boolean header;
 
     ValuePrinter(PrintWriter out, PeerOptions.Format format) {
+        this(out, format, CSV_COLUMNS);
+    }
+
+    /** With CSV columns of the caller's (the JSON line's keys it prints; {@code spectrum history}'s rows and buckets). */
+    ValuePrinter(PrintWriter out, PeerOptions.Format format, List<String> columns) {
         this.out = out;
         this.format = format;
+        this.columns = List.copyOf(columns);
     }
 
     /** One record: {@code json} carries the keys, {@code text} is the text line. */
@@ -30,9 +37,9 @@ final class ValuePrinter {
             case csv -> {
                 if (!header) {
                     header = true;
-                    out.println(String.join(",", CSV_COLUMNS));
+                    out.println(String.join(",", columns));
                 }
-                out.println(csvRow(json));
+                out.println(csvRow(json, columns));
             }
             default -> out.println(text);
         }
@@ -40,9 +47,13 @@ final class ValuePrinter {
     }
 
     static String csvRow(JsonNode o) {
+        return csvRow(o, CSV_COLUMNS);
+    }
+
+    static String csvRow(JsonNode o, List<String> columns) {
         StringBuilder b = new StringBuilder();
-        for (String k : CSV_COLUMNS) {
-            if (b.length() > 0 || !k.equals(CSV_COLUMNS.get(0))) {
+        for (String k : columns) {
+            if (b.length() > 0 || !k.equals(columns.get(0))) {
                 b.append(',');
             }
             JsonNode v = o.get(k);

@@ -101,6 +101,9 @@ public final class WideNode implements ServingNode {
     private final boolean allLocal;
     private final ValueView view = new ValueView();
     private final ValueView pathView = new ValueView();
+    /** Told of every assigned value and stale mark (the host's history), or null. */
+    private ValueTap tap;
+    private final ValueView tapView = new ValueView();
     private final ArrayList<Vertex> staleList = new ArrayList<>();
     /** Edges a dropped delivery left dirty ({@link Edge#dirty}), each once; the tick resends to them. */
     private final ArrayList<Edge> dirtyEdges = new ArrayList<>();
@@ -317,6 +320,9 @@ public final class WideNode implements ServingNode {
             server.answerAwaits(v.id, v.value, 0, v.valLen);
         }
         propagate(v, v.value, v.valLen, false);
+        if (tap != null) {
+            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, false, null);
+        }
         return WireError.OK;
     }
 
@@ -927,6 +933,9 @@ public final class WideNode implements ServingNode {
             }
         }
         v.staleReason = reason;
+        if (tap != null) {
+            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, true, reason);
+        }
         return true;
     }
 
@@ -940,6 +949,14 @@ public final class WideNode implements ServingNode {
     public int listenerCount(NodePath path) {
         Vertex v = find(path);
         return v == null ? 0 : v.listeners;
+    }
+
+    /**
+     * Sets the one {@link ValueTap} told of every value this node assigns and every stale mark it
+     * makes (null: none). Node thread.
+     */
+    public void setValueTap(ValueTap t) {
+        tap = t;
     }
 
     @Override

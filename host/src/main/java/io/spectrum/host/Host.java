@@ -108,6 +108,10 @@ public final class Host implements AutoCloseable {
             out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
         }
         HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock());
+        if (config.history() != null) {
+            service.runtime().record(config.history());
+            out.println("history: " + config.history().file());
+        }
         Consumer<String> notes = note -> {
             synchronized (err) {
                 err.println(note);

@@ -3,6 +3,8 @@ package io.spectrum.host;
 import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.Topics;
+import io.spectrum.host.history.HistorySettings;
+import io.spectrum.host.history.HistoryTime;
 import io.spectrum.host.runtime.MountSpec;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Clock;
@@ -160,6 +162,7 @@ public final class HostConfig {
     private final Endpoint metrics;
     private final boolean metricsDefault;
     private final Clock clock;
+    private final HistorySettings history;
 
     private HostConfig(Builder b, BrokerAddress mqtt, BridgeOptions mqttOptions, Endpoint metrics) {
         this.name = b.name;
@@ -184,6 +187,7 @@ public final class HostConfig {
         this.metrics = metrics;
         this.metricsDefault = b.metrics.equals(DEFAULT_METRICS);
         this.clock = b.clock;
+        this.history = b.builtHistory;
     }
 
     /** A builder holding {@code spectrum host}'s defaults. */
@@ -300,6 +304,15 @@ public final class HostConfig {
         return clock;
     }
 
+    /**
+     * The history store's settings (docs/host.md, "History"): the file ({@code --history FILE}, else
+     * {@code history.db} in {@code --state-dir DIR}), or null when the host keeps no history (neither
+     * given, or {@code --history none}).
+     */
+    public HistorySettings history() {
+        return history;
+    }
+
     /** Collects a configuration; {@link #build()} checks it. The defaults are {@code spectrum host}'s. */
     public static final class Builder {
         private String name = "host";
@@ -334,6 +347,14 @@ public final class HostConfig {
         private String metrics = DEFAULT_METRICS;
         private Map<String, String> env = System.getenv();
         private Clock clock = SystemClock.INSTANCE;
+        private String stateDir;
+        private String historyFile;
+        private final List<String> historyInclude = new ArrayList<>();
+        private final List<String> historyExclude = new ArrayList<>();
+        private String historyRaw;
+        private String historyMinutes;
+        private int historyMaxBytes = -1;
+        private HistorySettings builtHistory;
 
         private Builder() {
         }
@@ -540,6 +561,78 @@ public final class HostConfig {
             return this;
         }
 
+        /** The host's state directory: its history file ({@code history.db}) lives there. */
+        public Builder stateDir(String dir) {
+            stateDir = dir;
+            return this;
+        }
+
+        /** The history file ({@code none}: no history even with a state directory). */
+        public Builder history(String fileOrNone) {
+            historyFile = fileOrNone;
+            return this;
+        }
+
+        /** Path globs whose values the history keeps (none: every path). */
+        public Builder historyInclude(List<String> globs) {
+            historyInclude.addAll(globs);
+            return this;
+        }
+
+        /** Path globs whose values the history does not keep (they win over the included ones). */
+        public Builder historyExclude(List<String> globs) {
+            historyExclude.addAll(globs);
+            return this;
+        }
+
+        /** How long raw rows are kept, a duration ({@code 7d}, the default). */
+        public Builder historyRaw(String duration) {
+            historyRaw = duration;
+            return this;
+        }
+
+        /** How long the one-minute summaries are kept, a duration ({@code 1y}, the default). */
+        public Builder historyMinutes(String duration) {
+            historyMinutes = duration;
+            return this;
+        }
+
+        /** The largest non-numeric value kept, TLV bytes (64 by default). */
+        public Builder historyMaxBytes(int bytes) {
+            historyMaxBytes = bytes;
+            return this;
+        }
+
+        private HistorySettings history() {
+            Path file = historyFile != null ? ("none".equals(historyFile) ? null : Path.of(historyFile))
+                    : stateDir != null ? Path.of(stateDir, HistorySettings.FILE_NAME) : null;
+            if (file == null) {
+                return null;
+            }
+            HistorySettings h = HistorySettings.of(file);
+            try {
+                h = h.withRetention(historyRaw == null ? h.rawRetentionMs() : HistoryTime.durationMs(historyRaw),
+                        h.rollupRetentionMs());
+            } catch (IllegalArgumentException e) {
+                throw new Invalid("history-raw", "--history-raw: " + e.getMessage());
+            }
+            try {
+                h = h.withRetention(h.rawRetentionMs(),
+                        historyMinutes == null ? h.rollupRetentionMs() : HistoryTime.durationMs(historyMinutes));
+            } catch (IllegalArgumentException e) {
+                throw new Invalid("history-minutes", "--history-minutes: " + e.getMessage());
+            }
+            if (historyMaxBytes >= 0) {
+                h = h.withMaxValueBytes(historyMaxBytes);
+            }
+            try {
+                return h.withPaths(historyInclude, historyExclude);
+            } catch (IllegalArgumentException e) {
+                throw new Invalid(historyInclude.stream().anyMatch(g -> !g.startsWith("/")) ? "history-include"
+                        : "history-exclude", "--history-include/--history-exclude: " + e.getMessage());
+            }
+        }
+
         /**
          * Checks everything that needs nothing opened and returns the configuration.
          *
@@ -604,6 +697,7 @@ public final class HostConfig {
                     throw new Invalid("mqtt", "--mqtt: " + e.getMessage());
                 }
             }
+            builtHistory = history();
             return new HostConfig(this, address, options, Endpoint.parse(metrics));
         }
     }

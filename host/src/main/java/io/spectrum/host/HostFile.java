@@ -32,7 +32,8 @@ public final class HostFile {
     static final List<String> KEYS = List.of("name", "mounts", "udp", "dashboard", "baud", "ping", "timeout", "frame",
             "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
             "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
-            "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics");
+            "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics", "state-dir", "history", "history-include", "history-exclude",
+            "history-raw", "history-minutes", "history-max-bytes");
     static final List<String> MOUNT_KEYS = List.of("name", "link", "top");
 
     /**
@@ -118,6 +119,15 @@ public final class HostFile {
         }
         if ((v = top.text("metrics")) != null) { // [HOST:]PORT, none or false: checked by HostConfig
             b.metrics((String) v);
+        }
+        b.stateDir(top.path("state-dir", base));
+        if ((v = top.text("history")) != null) {
+            b.history("none".equals(v) ? "none" : top.path("history", base));
+        }
+        b.historyInclude(top.texts("history-include")).historyExclude(top.texts("history-exclude"));
+        b.historyRaw(top.text("history-raw")).historyMinutes(top.text("history-minutes"));
+        if (top.has("history-max-bytes")) {
+            b.historyMaxBytes((int) top.integer("history-max-bytes", 0, 1 << 20));
         }
         top.done();
         try {

@@ -107,4 +107,29 @@ class HostFileTest {
         assertTrue(refused("mounts:\n  - name: ref\n    link: 127.0.0.1:1\n    top: /a/b\n").getMessage()
                 .startsWith("host.yaml:4: mounts[0].top: '/a/b' in --top ref=/a/b is not one top-level name"));
     }
+
+    @Test
+    void theHistoryKeysMirrorTheOptions() throws Exception {
+        HostConfig c = parse("""
+                udp: :7701
+                state-dir: state
+                history-exclude: [/board1/debug/**]
+                history-raw: 2d
+                history-minutes: 30d
+                history-max-bytes: 0
+                """);
+        var h = c.history();
+        assertEquals(BASE.resolve("state").resolve("history.db"), h.file(), "in the state directory, relative to the file");
+        assertEquals(List.of("/board1/debug/**"), h.exclude());
+        assertEquals(2 * 86_400_000L, h.rawRetentionMs());
+        assertEquals(30 * 86_400_000L, h.rollupRetentionMs());
+        assertEquals(0, h.maxValueBytes());
+        assertFalse(h.filter().test("/board1/debug/x"));
+        assertTrue(h.filter().test("/board1/temp"));
+        assertNull(parse("udp: :7701\nstate-dir: state\nhistory: none\n").history(), "none: no history");
+        assertNull(parse("udp: :7701\n").history(), "no state directory: no history on disk");
+        assertEquals(BASE.resolve("h.db"), parse("udp: :7701\nhistory: h.db\n").history().file());
+        HostFileError bad = refused("udp: :7701\nstate-dir: s\nhistory-raw: 7 days\n");
+        assertTrue(bad.getMessage().contains("history-raw"), bad.getMessage());
+    }
 }

@@ -8,6 +8,13 @@ import com.sun.net.httpserver.HttpServer;
 import io.spectrum.host.view.BridgeView;
 import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostModel;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.spectrum.host.history.HistoryBucket;
+import io.spectrum.host.history.HistoryJson;
+import io.spectrum.host.history.HistoryReader;
+import io.spectrum.host.history.HistoryRow;
+import io.spectrum.host.history.HistoryStore;
+import io.spectrum.host.history.HistoryTime;
 import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.wire.WireError;
@@ -17,6 +24,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +39,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * GET  /api/snapshot                  the current {@link io.spectrum.host.view.HostSnapshot} as JSON, with the
  *                                     {@link FabricView}'s MQTT bridge counters and remote hosts ({@link SnapshotJson})
  * GET  /api/events                    text/event-stream; one "snapshot" event per change (coalesced)
- * GET  /api/history?window=S         the host's last S seconds (at most 900) of every numeric vertex,
- *                                     {"series": {path: [[ts ms, value, seq], ...]}}
+ * GET  /api/history?window=S[&every=D]  the host's last S seconds of every numeric vertex (at most 900 from
+ *                                     memory; with a history store, up to its retention, from the store,
+ *                                     downsampled to one point per D, or per S/600 beyond 15 min),
+ *                                     {"series": {path: [[ts ms, value, seq], ...]}} (a downsampled point:
+ *                                     [ts ms, mean, n, min, max, last])
+ * GET  /api/history?path=P[&path=Q]&since=T[&until=T][&every=D]   with a history store: the stored rows of
+ *                                     the paths (globs too) as value lines ({@link HistoryJson}), or their
+ *                                     buckets with every; {"rows": [...], "truncated": bool}
  * POST /api/subscribers/{suspend|resume|clear}   body {"path": "...", "slot": N}
  * POST /api/view                      body {"view": "id", "paths": ["...", ...]}: what this page shows now;
  *                                     the host subscribes to the union of what open pages show
@@ -232,22 +248,110 @@ public final class DashboardServer implements AutoCloseable {
                 sendError(ex, 405, "method_not_allowed", "use GET");
                 return;
             }
-            long windowMs = VertexHistory.WINDOW_MS;
-            String q = ex.getRequestURI().getQuery();
-            if (q != null && q.startsWith("window=")) {
-                try {
-                    long seconds = Long.parseLong(q.substring("window=".length()));
+            Map<String, List<String>> q = query(ex.getRequestURI().getRawQuery());
+            HistoryStore store = model.historyStore();
+            long now = nowMillis();
+            long maxWindowMs = store == null ? VertexHistory.WINDOW_MS : store.settings().rollupRetentionMs();
+            long windowMs = Math.min(VertexHistory.WINDOW_MS, maxWindowMs);
+            long everyMs = 0;
+            try {
+                if (q.containsKey("window")) {
+                    long seconds = Long.parseLong(q.get("window").get(0));
                     if (seconds <= 0) {
                         throw new NumberFormatException();
                     }
-                    windowMs = Math.min(windowMs, seconds * 1000);
-                } catch (NumberFormatException e) {
-                    sendError(ex, 400, "bad_request", "window is a number of seconds, 1 to 900");
+                    windowMs = Math.min(maxWindowMs, seconds * 1000);
+                }
+                if (q.containsKey("every")) {
+                    everyMs = HistoryTime.durationMs(q.get("every").get(0));
+                }
+            } catch (IllegalArgumentException e) { // NumberFormatException too
+                sendError(ex, 400, "bad_request", "window is a number of seconds, 1 to " + maxWindowMs / 1000
+                        + "; every a duration (1m)");
+                return;
+            }
+            if (store == null) {
+                if (q.containsKey("path")) {
+                    sendError(ex, 404, "no_history", "this host keeps no history (start it with --state-dir DIR or --history FILE)");
                     return;
                 }
+                sendJson(ex, 200, SnapshotJson.history(mapper, model.history(), now, windowMs));
+                return;
             }
-            sendJson(ex, 200, SnapshotJson.history(mapper, model.history(), nowMillis(), windowMs));
+            try (HistoryReader reader = store.reader()) {
+                if (!q.containsKey("path")) {
+                    long every = everyMs > 0 ? everyMs : windowMs > VertexHistory.WINDOW_MS ? chartStep(windowMs) : 0;
+                    sendJson(ex, 200, SnapshotJson.history(mapper, reader, now, windowMs, every, HISTORY_POINTS));
+                    return;
+                }
+                long since;
+                long until;
+                try {
+                    since = q.containsKey("since") ? HistoryTime.momentMs(q.get("since").get(0), now) : now - VertexHistory.WINDOW_MS;
+                    until = q.containsKey("until") ? HistoryTime.momentMs(q.get("until").get(0), now) : now + 1;
+                } catch (IllegalArgumentException e) {
+                    sendError(ex, 400, "bad_request", "since/until: " + e.getMessage());
+                    return;
+                }
+                List<String> paths;
+                try {
+                    paths = reader.paths(q.get("path"));
+                } catch (IllegalArgumentException e) {
+                    sendError(ex, 400, "bad_request", "path: " + e.getMessage());
+                    return;
+                }
+                ObjectNode root = mapper.createObjectNode();
+                root.put("since", since);
+                root.put("until", until);
+                if (everyMs > 0) {
+                    root.put("every", everyMs);
+                }
+                ArrayNode rows = root.putArray("rows");
+                boolean truncated = false;
+                for (String p : paths) {
+                    if (everyMs > 0) {
+                        List<HistoryBucket> bs = reader.buckets(p, since, until, everyMs);
+                        truncated |= bs.size() > HISTORY_POINTS;
+                        bs.stream().limit(HISTORY_POINTS).forEach(b -> rows.add(HistoryJson.bucket(b)));
+                    } else {
+                        List<HistoryRow> rs = reader.rows(p, since, until, HISTORY_POINTS + 1);
+                        truncated |= rs.size() > HISTORY_POINTS;
+                        rs.stream().limit(HISTORY_POINTS).forEach(r -> rows.add(HistoryJson.row(r)));
+                    }
+                }
+                root.put("truncated", truncated);
+                sendJson(ex, 200, root);
+            } catch (java.sql.SQLException e) {
+                sendError(ex, 503, "history_unavailable", "cannot read the history: " + e.getMessage());
+            }
         }
+    }
+
+    /**
+     * A long chart window's step: about 600 points, at least 1 s; beyond a minute whole minutes, so the
+     * store answers from its one-minute summaries.
+     */
+    static long chartStep(long windowMs) {
+        long step = Math.max(1000, windowMs / 600);
+        return step <= 60_000 ? step : (step + 59_999) / 60_000 * 60_000;
+    }
+
+    /** Rows or points per path in one history answer at most (bounded; a longer range takes {@code every}). */
+    static final int HISTORY_POINTS = 10_000;
+
+    /** A query string's parameters, decoded, each name with its values in order. */
+    private static Map<String, List<String>> query(String raw) {
+        Map<String, List<String>> m = new java.util.LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return m;
+        }
+        for (String kv : raw.split("&")) {
+            int eq = kv.indexOf('=');
+            String k = java.net.URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8);
+            String v = eq < 0 ? "" : java.net.URLDecoder.decode(kv.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8);
+            m.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+        }
+        return m;
     }
 
     private void handleWrite(HttpExchange ex) throws IOException {

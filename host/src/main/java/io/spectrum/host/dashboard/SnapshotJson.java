@@ -175,11 +175,49 @@ public final class SnapshotJson {
         ObjectNode root = mapper.createObjectNode();
         root.put("now", now);
         root.put("window", windowMs);
+        root.put("store", false);
         ObjectNode series = root.putObject("series");
         for (Map.Entry<String, List<VertexHistory.Sample>> e : history.all(now - windowMs).entrySet()) {
             ArrayNode a = series.putArray(e.getKey());
             for (VertexHistory.Sample p : e.getValue()) {
                 a.addArray().add(p.ts()).add(p.value()).add(p.seq());
+            }
+        }
+        return root;
+    }
+
+    /**
+     * The history answer from the host's history store, in the shape of {@link #history(ObjectMapper,
+     * VertexHistory, long, long)}: every stored path with numeric values in the window, its current
+     * values as {@code [ts, value, seq]}, or with {@code everyMs} one point per bucket,
+     * {@code [ts, mean, n, min, max, last]}; at most {@code cap} points per path (the latest).
+     */
+    public static ObjectNode history(ObjectMapper mapper, io.spectrum.host.history.HistoryReader reader, long now,
+                                     long windowMs, long everyMs, int cap) throws java.sql.SQLException {
+        ObjectNode root = mapper.createObjectNode();
+        root.put("now", now);
+        root.put("window", windowMs);
+        root.put("store", true);
+        if (everyMs > 0) {
+            root.put("every", everyMs);
+        }
+        ObjectNode series = root.putObject("series");
+        for (String path : reader.paths(List.of())) {
+            ArrayNode a = mapper.createArrayNode();
+            if (everyMs > 0) {
+                List<io.spectrum.host.history.HistoryBucket> bs = reader.buckets(path, now - windowMs, now + 1, everyMs);
+                for (io.spectrum.host.history.HistoryBucket b : bs.subList(Math.max(0, bs.size() - cap), bs.size())) {
+                    a.addArray().add(b.t()).add(b.mean()).add(b.n()).add(b.min()).add(b.max()).add(b.last());
+                }
+            } else {
+                List<io.spectrum.host.history.HistoryRow> rs = reader.rows(path, now - windowMs, now + 1, Integer.MAX_VALUE)
+                        .stream().filter(r -> r.value().numeric() && !r.stale()).toList();
+                for (io.spectrum.host.history.HistoryRow r : rs.subList(Math.max(0, rs.size() - cap), rs.size())) {
+                    a.addArray().add(r.t()).add(r.value().number()).add(r.seq());
+                }
+            }
+            if (!a.isEmpty()) {
+                series.set(path, a);
             }
         }
         return root;

@@ -5,6 +5,8 @@ import io.spectrum.client.PeerClient;
 import io.spectrum.client.Slot;
 import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
+import io.spectrum.host.history.HistoryRow;
+import io.spectrum.host.history.HistoryStore;
 import io.spectrum.runtime.NodeAgent;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
@@ -28,6 +30,7 @@ import io.spectrum.node.api.VertexValue;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
+import io.spectrum.wide.WideNode;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -141,6 +144,13 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Map<String, Long> recordedSeq = new HashMap<>();
     /** The unit each vertex's history is in (node thread). */
     private final Map<String, String> recordedUnit = new HashMap<>();
+    /** The history store every kept value goes to (null: none), its path filter and each path's answer. */
+    private volatile HistoryStore store;
+    private java.util.function.Predicate<String> keeps = p -> false;
+    private final Map<String, Boolean> kept = new HashMap<>();
+    private long lastMaintain;
+    /** How often (host clock) the history store is asked to summarise and thin itself. */
+    private static final long MAINTAIN_NANOS = TimeUnit.MINUTES.toNanos(1);
     private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
     private volatile HostSnapshot snapshot;
     private volatile boolean running;
@@ -567,6 +577,11 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         if (now - lastRefresh >= REFRESH_NANOS) {
             refresh();
         }
+        HistoryStore h = store;
+        if (h != null && now - lastMaintain >= MAINTAIN_NANOS) {
+            lastMaintain = now;
+            h.maintain(clock.epochNanos() / 1_000_000L); // done on the store's writer thread
+        }
         return lastRefresh + REFRESH_NANOS;
     }
 
@@ -732,6 +747,69 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return history;
     }
 
+    /**
+     * Records every value this host's node is given for a vertex the store keeps (a board's
+     * delivery to a mounted vertex, a write to a host vertex) and every stale mark, in the store
+     * ({@link HistoryStore}; docs/host.md, "History"); the store is closed with the host. The node
+     * thread renders the value by its declaration and queues it; it never waits for the disk. A
+     * WIDE node only (the host's). The store's warnings are the host's ({@link #onWarning}). Call
+     * before {@link #start()}.
+     *
+     * @return the store, opened (a file that cannot be opened is a warning, not a failure)
+     */
+    public HistoryStore record(io.spectrum.host.history.HistorySettings settings) {
+        if (!(node instanceof WideNode)) {
+            throw new IllegalStateException("the history store taps a WideNode's values");
+        }
+        HistoryStore h = HistoryStore.open(settings, clock, this::warn);
+        return onNodeThread(() -> {
+            if (!(node instanceof WideNode w)) {
+                throw new IllegalStateException("the history store taps a WideNode's values");
+            }
+            keeps = h.settings().filter();
+            kept.clear();
+            lastMaintain = clock.nanoTime(); // opening the store summarised already
+            store = h;
+            w.setValueTap(this::tapped);
+            return h;
+        });
+    }
+
+    @Override
+    public HistoryStore historyStore() {
+        return store;
+    }
+
+    /** A value or stale mark the node assigned: queued for the history store when kept. Node thread. */
+    private void tapped(io.spectrum.node.api.VertexValue v, long seq, boolean stale, byte[] reason) {
+        HistoryStore h = store;
+        if (h == null || v.deleted()) {
+            return;
+        }
+        String path = v.path();
+        Boolean keep = kept.get(path);
+        if (keep == null) {
+            keep = keeps.test(path);
+            if (kept.size() >= 8192) {
+                kept.clear(); // bounded: decided again when seen again
+            }
+            kept.put(path, keep);
+        }
+        if (!keep) {
+            return;
+        }
+        int max = h.settings().maxValueBytes();
+        if (v.length() > Math.max(max, 16)) {
+            return; // a blob or a long text: not kept (a number's TLV is at most 16 bytes)
+        }
+        ValueText t = ValueFormat.render(v.copy(), 0, v.length(), schema(path));
+        if (!t.numeric() && v.length() > max) {
+            return;
+        }
+        h.offer(new HistoryRow(path, clock.epochNanos() / 1_000_000L, t, seq, stale,
+                reason == null ? null : new String(reason, java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     /** The write's answer for a path under no mount (the host's own vertex). */
     private static final int NOT_A_BOARDS = Integer.MIN_VALUE;
 
@@ -863,5 +941,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public void close() {
         running = false;
         loop.close(); // stops the node thread, then closes the links and the node
+        HistoryStore h = store;
+        if (h != null) {
+            h.close(); // what the node queued is written
+        }
     }
 }

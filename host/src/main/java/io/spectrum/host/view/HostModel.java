@@ -44,6 +44,11 @@ public interface HostModel {
     /** The last minutes of every numeric vertex (kept by the model, not by a page). */
     VertexHistory history();
 
+    /** The history that lasts (docs/host.md, "History"), or null when the host keeps none. */
+    default io.spectrum.host.history.HistoryStore historyStore() {
+        return null;
+    }
+
     /**
      * Registers a listener called after every change (values, subscribers, links). The listener
      * runs on the thread that made the change, so it must only signal, never do I/O.

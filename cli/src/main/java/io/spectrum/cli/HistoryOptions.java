@@ -1,0 +1,45 @@
+package io.spectrum.cli;
+
+import io.spectrum.host.HostConfig;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code spectrum host}'s history options (docs/host.md, "History"); the host file's keys are the
+ * same names without the dashes.
+ */
+public final class HistoryOptions {
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "The host's state directory: its history (history.db) is kept there, so it lasts across restarts.")
+    String stateDir;
+
+    @Option(names = "--history", paramLabel = "FILE|none",
+            description = "The history file (default: history.db in --state-dir; none: keep no history).")
+    String history;
+
+    @Option(names = "--history-include", paramLabel = "GLOB", split = ",",
+            description = "Keep only the values of these paths (globs: * one segment, ** any; default: every path).")
+    List<String> include = new ArrayList<>();
+
+    @Option(names = "--history-exclude", paramLabel = "GLOB", split = ",",
+            description = "Do not keep the values of these paths (wins over --history-include).")
+    List<String> exclude = new ArrayList<>();
+
+    @Option(names = "--history-raw", paramLabel = "D", description = "Keep every value for D (default: 7d).")
+    String raw;
+
+    @Option(names = "--history-minutes", paramLabel = "D",
+            description = "Keep the one-minute min / mean / max / last for D (default: 1y).")
+    String minutes;
+
+    @Option(names = "--history-max-bytes", paramLabel = "N", defaultValue = "-1",
+            description = "Keep a non-numeric value of at most N bytes (default: 64; bigger ones, blobs, are not kept).")
+    int maxBytes;
+
+    void into(HostConfig.Builder b) {
+        b.stateDir(stateDir).history(history).historyInclude(include).historyExclude(exclude).historyRaw(raw)
+                .historyMinutes(minutes).historyMaxBytes(maxBytes);
+    }
+}
