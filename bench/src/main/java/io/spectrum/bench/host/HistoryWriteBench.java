@@ -30,6 +30,7 @@ public final class HistoryWriteBench {
     private HistoryWriteBench() {
     }
 
+    /** Runs the bench: {@code rows=N rounds=R} as {@code key=value} arguments (see the class comment for the defaults). */
     public static void main(String[] args) throws Exception {
         Map<String, String> a = new HashMap<>();
         for (String s : args) {

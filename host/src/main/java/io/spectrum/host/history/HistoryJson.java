@@ -18,10 +18,12 @@ import java.time.Instant;
 public final class HistoryJson {
     private HistoryJson() { }
 
+    /** A time in ms since the epoch as ISO-8601 UTC text ({@code 2026-12-03T11:37:10.123Z}), the {@code ts} of every history line. */
     public static String ts(long ms) {
         return Instant.ofEpochMilli(ms).toString();
     }
 
+    /** One stored row as a JSON line: the value fields {@code spectrum sub --json} prints, with the row's {@code ts}, {@code seq}, {@code stale} and reason. */
     public static ObjectNode row(HistoryRow r) {
         ObjectNode o = ValueJson.line(r.path());
         o.put("ts", ts(r.t()));
@@ -36,6 +38,7 @@ public final class HistoryJson {
                 + ValueJson.stampText(r.seq(), r.stale(), r.reason()) + ")";
     }
 
+    /** One downsampled bucket as a JSON line: {@code value} is the mean, with {@code min}, {@code max}, {@code last} and the count {@code n}, at the bucket's start {@code ts}. */
     public static ObjectNode bucket(HistoryBucket b) {
         ObjectNode o = ValueJson.line(b.path());
         o.put("ts", ts(b.t()));

@@ -27,6 +27,7 @@ public record HistorySettings(Path file, List<String> include, List<String> excl
     /** The file's name in the host's state directory. */
     public static final String FILE_NAME = "history.db";
 
+    /** Checks and copies: the file is required, the path lists are copied. */
     public HistorySettings {
         Objects.requireNonNull(file);
         include = List.copyOf(include);
@@ -44,18 +45,22 @@ public record HistorySettings(Path file, List<String> include, List<String> excl
                 DEFAULT_QUEUE);
     }
 
+    /** These settings with other include and exclude path globs. */
     public HistorySettings withPaths(List<String> inc, List<String> exc) {
         return new HistorySettings(file, inc, exc, maxValueBytes, rawRetentionMs, rollupRetentionMs, queueCapacity);
     }
 
+    /** These settings with other retentions, in ms: raw rows, and the one-minute summaries. */
     public HistorySettings withRetention(long rawMs, long rollupMs) {
         return new HistorySettings(file, include, exclude, maxValueBytes, rawMs, rollupMs, queueCapacity);
     }
 
+    /** These settings with another bound on a non-numeric value's bytes (a longer one is not stored). */
     public HistorySettings withMaxValueBytes(int bytes) {
         return new HistorySettings(file, include, exclude, bytes, rawRetentionMs, rollupRetentionMs, queueCapacity);
     }
 
+    /** These settings with another writer queue capacity, in rows (beyond it a row is dropped and counted). */
     public HistorySettings withQueue(int rows) {
         return new HistorySettings(file, include, exclude, maxValueBytes, rawRetentionMs, rollupRetentionMs, rows);
     }

@@ -89,10 +89,12 @@ public final class HistoryStore implements AutoCloseable {
         return s;
     }
 
+    /** The settings this store was opened with. */
     public HistorySettings settings() {
         return settings;
     }
 
+    /** The SQLite file the store writes. */
     public Path file() {
         return settings.file();
     }
@@ -123,6 +125,7 @@ public final class HistoryStore implements AutoCloseable {
         done.await();
     }
 
+    /** Rows written, dropped on a full queue, lost to a failed batch, and queued now (a consistent-enough read: each figure is read once). */
     public Stats stats() {
         return new Stats(written.get(), dropped.get(), failed.get(), queue.size());
     }
