@@ -31,25 +31,25 @@ public final class FwdKinds {
     public static void main(String[] args) throws Exception {
         UdpLink link = UdpLink.dial(1, UdpLink.parseHostPort(args[0]), new UdpLinkConfig(), SystemClock.INSTANCE);
         c = new PeerClient(link, 0, Duration.ofMillis(3000));
-        String counter = "/board/counter";
-        show("READ value", c.read("/board/temp"));
-        show("READ absent (ERROR reply)", c.read("/board/nope"));
-        show("READ composed tree", c.read("/board"));
-        show("READ :children[]", c.call(READ, "/board", field("children", -1, 1), null));
+        String counter = "/counter";
+        show("READ value", c.read("/temp"));
+        show("READ absent (ERROR reply)", c.read("/nope"));
+        show("READ composed tree", c.read("/"));
+        show("READ :children[]", c.call(READ, "/", field("children", -1, 1), null));
         show("READ :subscribers[]", c.read(counter, Requests.subscribers()));
         show("READ :settings", c.call(READ, counter, field("settings", -1, -1), null));
         show("READ :acl", c.call(READ, counter, field("acl", -1, -1), null));
-        show("READ :settings.app (the declaration)", c.read("/board/temp", Requests.settingsApp()));
-        show("READ :settings.app.unit", c.read("/board/temp", Requests.field("settings.app.unit")));
-        show("READ :settings.app.nope (ERROR reply)", c.read("/board/temp", Requests.field("settings.app.nope")));
-        show("READ :schema", c.read("/board/temp", Requests.field("schema")));
-        show("WRITE :settings.app.unit (ERROR reply)", c.write("/board/temp", Requests.field("settings.app.unit"), value(1, 1)));
-        show("WRITE read-only vertex (ERROR reply)", c.write("/board/temp", value(2350, 2)));
-        show("WRITE against the declaration (ERROR reply)", c.write("/board/led", value(1, 4)));
+        show("READ :settings.app (the declaration)", c.read("/temp", Requests.settingsApp()));
+        show("READ :settings.app.unit", c.read("/temp", Requests.field("settings.app.unit")));
+        show("READ :settings.app.nope (ERROR reply)", c.read("/temp", Requests.field("settings.app.nope")));
+        show("READ :schema", c.read("/temp", Requests.field("schema")));
+        show("WRITE :settings.app.unit (ERROR reply)", c.write("/temp", Requests.field("settings.app.unit"), value(1, 1)));
+        show("WRITE read-only vertex (ERROR reply)", c.write("/temp", value(2350, 2)));
+        show("WRITE against the declaration (ERROR reply)", c.write("/led", value(1, 4)));
         show("READ /$node/caps (plain peer)", c.read("/$node/caps"));
-        show("WRITE value", c.write("/board/led", value(1, 1)));
-        show("WRITE absent (ERROR reply)", c.write("/board/nope", value(1, 1)));
-        show("WRITE :children[] (ERROR reply)", c.call(WRITE, "/board", field("children", -1, 1), value(1, 1)));
+        show("WRITE value", c.write("/led", value(1, 1)));
+        show("WRITE absent (ERROR reply)", c.write("/nope", value(1, 1)));
+        show("WRITE :children[] (ERROR reply)", c.call(WRITE, "/", field("children", -1, 1), value(1, 1)));
         show("AWAIT with timeout", c.call(AWAIT, counter, null, value(3_000_000_000L, 8)));
         show("AWAIT default timeout", c.call(AWAIT, counter, null, null));
         show("unknown op 5 (ERROR reply)", c.call(5, counter, null, null));
@@ -70,7 +70,7 @@ public final class FwdKinds {
         show("WRITE :subscribers[" + n + "] resume (toggle)", c.callVia(route, WRITE, counter, field("subscribers", n, 1), rec));
         show("WRITE :subscribers[" + n + "] clear", c.callVia(route, WRITE, counter, field("subscribers", n, 1),
                 new byte[] {0x09, 0, 0, 0}));
-        show("WRITE empty src (no reply)", c.callVia("/", WRITE, "/board/led", null, value(0, 1)));
+        show("WRITE empty src (no reply)", c.callVia("/", WRITE, "/led", null, value(0, 1)));
         c.close();
     }
 

@@ -22,26 +22,26 @@ export jar port
 java -jar "$jar" board --udp "127.0.0.1:$port" >/tmp/capture-board.$$.log 2>&1 & board=$!
 trap 'kill "$board" 2>/dev/null; rm -f /tmp/capture-board.$$.log' EXIT
 sleep 2
-java -jar "$jar" read --peer "127.0.0.1:$port" --timeout 10000 /board/temp >/dev/null # warm the board up, uncaptured
+java -jar "$jar" read --peer "127.0.0.1:$port" --timeout 10000 /temp >/dev/null # warm the board up, uncaptured
 
 echo "== every CLI command and every FWD kind, as a plain v1 peer =="
 "$check" "$port" -- bash -c '
   p=127.0.0.1:$port
   set -x
   spectrum ls --peer $p
-  spectrum ls --peer $p --json /board
-  spectrum read --peer $p /board/temp
-  spectrum read --peer $p /board/nope
-  spectrum read --peer $p /board/temp:settings.app /board/temp:schema /board/temp:settings.app.unit
-  spectrum read --peer $p --json /board/humidity /board/led:settings.app
-  spectrum write --peer $p /board/led 1
-  spectrum write --peer $p /board/led 3.5
-  spectrum write --peer $p /board/temp 23.5
-  spectrum write --peer $p /board/led 1 --width 1
-  spectrum write --peer $p /board/nope 1
-  spectrum sub --peer $p /board/counter /board/temp --count 3
-  spectrum ls --peer $p /board
-  spectrum tap --peer $p /board/counter --count 6
+  spectrum ls --peer $p --json /
+  spectrum read --peer $p /temp
+  spectrum read --peer $p /nope
+  spectrum read --peer $p /temp:settings.app /temp:schema /temp:settings.app.unit
+  spectrum read --peer $p --json /humidity /led:settings.app
+  spectrum write --peer $p /led 1
+  spectrum write --peer $p /led 3.5
+  spectrum write --peer $p /temp 23.5
+  spectrum write --peer $p /led 1 --width 1
+  spectrum write --peer $p /nope 1
+  spectrum sub --peer $p /counter /temp --count 3
+  spectrum ls --peer $p /
+  spectrum tap --peer $p /counter --count 6
   spectrum decode 0f403c00010001000006000c000673656e736f720474656d7006000900087265706c792d65700b40160002000c00737065637472756d2e657874010002000100
   set +x
   java -cp $jar docs/wireshark/FwdKinds.java $p

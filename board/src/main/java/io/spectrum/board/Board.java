@@ -20,29 +20,30 @@ import java.util.List;
  * demo-board.yaml ({@link BoardSetup#demo}):
  *
  * <ul>
- *   <li>{@code /board/temp}: VALUE i16 in centi-degrees Celsius (unit {@code Cel}, scale 0.01),
+ *   <li>{@code /temp}: VALUE i16 in centi-degrees Celsius (unit {@code Cel}, scale 0.01),
  *       read-only, updated every period</li>
- *   <li>{@code /board/humidity}: VALUE u16 per mille (unit {@code %}, scale 0.1), read-only,
+ *   <li>{@code /humidity}: VALUE u16 per mille (unit {@code %}, scale 0.1), read-only,
  *       updated every period</li>
- *   <li>{@code /board/counter}: VALUE u32, read-only, +1 every period</li>
- *   <li>{@code /board/led}: VALUE u8 0..1, writable by peers (starts at 0)</li>
- *   <li>{@code /board/name}: NAME (at most 64 bytes), read-only, the board's name</li>
+ *   <li>{@code /counter}: VALUE u32, read-only, +1 every period</li>
+ *   <li>{@code /led}: VALUE u8 0..1, writable by peers (starts at 0)</li>
+ *   <li>{@code /name}: NAME (at most 64 bytes), read-only, the board's name</li>
  * </ul>
- * Each is declared, so the node refuses what does not fit and peers can read the declaration as
+ * The paths are the board's own: a host that mounts the board as {@code board1} shows
+ * {@code /board1/temp}. Each is declared, so the node refuses what does not fit and peers can read the declaration as
  * the vertex's {@code settings.app} keys. The same vertices as the demo stand-in, so
  * {@code spectrum demo} can start real boards.
  */
 public final class Board implements AutoCloseable {
     /** The demo's temperature: VALUE i16 in centi-degrees Celsius, read-only. */
-    public static final NodePath TEMP = NodePath.of("/board/temp");
+    public static final NodePath TEMP = NodePath.of("/temp");
     /** The demo's humidity: VALUE u16 in per mille, read-only. */
-    public static final NodePath HUMIDITY = NodePath.of("/board/humidity");
+    public static final NodePath HUMIDITY = NodePath.of("/humidity");
     /** The demo's counter: VALUE u32, +1 every period, read-only. */
-    public static final NodePath COUNTER = NodePath.of("/board/counter");
+    public static final NodePath COUNTER = NodePath.of("/counter");
     /** The demo's LED: VALUE u8 0..1, writable by peers. */
-    public static final NodePath LED = NodePath.of("/board/led");
+    public static final NodePath LED = NodePath.of("/led");
     /** The demo's name: the board's name as a NAME (at most 64 bytes), read-only. */
-    public static final NodePath NAME = NodePath.of("/board/name");
+    public static final NodePath NAME = NodePath.of("/name");
 
     private final String name;
     private final NodeLoop loop;

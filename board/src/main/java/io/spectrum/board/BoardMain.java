@@ -35,8 +35,8 @@ public final class BoardMain {
     static final String USAGE = String.join(System.lineSeparator(),
             "Usage: board (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE [--baud N]) [options]",
             "Run a NARROW board node on one UDP or serial link, its vertices declared by a board file",
-            "(docs/board.md); without --config the demo board (/board/temp, /board/humidity,",
-            "/board/counter, /board/led, /board/name on simulated sources).",
+            "(docs/board.md); without --config the demo board (/temp, /humidity, /counter, /led,",
+            "/name on simulated sources). Paths are the board's own: a host shows /temp as /MOUNT/temp.",
             "      --config FILE        The board file (YAML): vertices with their declarations and their",
             "                           sources or sinks (GPIO, PWM, I2C, 1-Wire, the board itself, a",
             "                           file or a command), and board apps. Refused at start, with the",
@@ -50,7 +50,7 @@ public final class BoardMain {
             "      --peer HOST:PORT     Dial a UDP listener instead.",
             "      --serial DEVICE      Serial device (e.g. /dev/ttyUSB0 or a pty).",
             "      --baud N             Serial baud rate (8N1). Default: 115200.",
-            "      --name NAME          Board name (the demo publishes it as /board/name). Default: the",
+            "      --name NAME          Board name (the demo publishes it as /name). Default: the",
             "                           file's name:, else board.",
             "      --period MS          Default period of the file's sources (the demo's: 250).",
             "      --ping MS            Probe a quiet peer after this long. Default: 1000.",
@@ -205,11 +205,15 @@ public final class BoardMain {
         // the board file is read and checked before any link is opened: a wrong one changes nothing
         BoardFile file;
         try {
-            file = config == null ? null : new BoardFileParser(periodMillis).parse(java.nio.file.Path.of(config));
+            file = config == null ? null : new BoardFileParser(periodMillis, name).parse(java.nio.file.Path.of(config));
         } catch (BoardFileError e) {
             err.println("board: " + e.getMessage());
             err.flush();
             return 2;
+        }
+        if (file != null && file.warning() != null) {
+            err.println("board: " + file.warning());
+            err.flush();
         }
         if (check) {
             return check(file, out, err);
@@ -291,11 +295,11 @@ public final class BoardMain {
     private Board board(BoardFile file) throws BoardFileError {
         NodeConfig nodeConfig = NodeConfig.defaults();
         if (program != null) {
-            String n = name != null ? name : "board";
+            String n = name != null ? name : BoardFile.DEFAULT_NAME;
             return new Board(n, nodeConfig, program.apply(n));
         }
         if (file == null) {
-            String n = name != null ? name : "board";
+            String n = name != null ? name : BoardFile.DEFAULT_NAME;
             return new Board(n, periodMillis >= 0 ? periodMillis : 250);
         }
         String n = boardName(file);
@@ -304,6 +308,6 @@ public final class BoardMain {
 
     /** The board's name: --name, else the board file's, else "board" (also the DTLS key's name in --dtls-keys DIR). */
     private String boardName(BoardFile file) {
-        return name != null ? name : file != null && file.name() != null ? file.name() : "board";
+        return name != null ? name : file != null && file.name() != null ? file.name() : BoardFile.DEFAULT_NAME;
     }
 }

@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * Whether each board the bridge publishes is available (docs/mqtt.md, "Presence"): the rule behind
  * {@code spectrum/<host>/<board>/$online}. A board is a path's first segment (behind a host, the
- * mount name). Its vertices' latest news decides:
+ * mount name); the vertices at the root are the peer's own ({@link #board}). Its vertices' latest
+ * news decides:
  *
  * <ul>
  *   <li>a value read from the peer (the tree walk: behind a host the READ reached the board) or
@@ -92,9 +93,13 @@ final class BoardPresence {
         return List.copyOf(order);
     }
 
-    /** The first segment of a path (the board): {@code /board1/sensor/temp} is {@code board1}. */
+    /**
+     * The board of a path: its first segment when more follow ({@code /board1/sensor/temp} is
+     * {@code board1}: behind a host, the mount name), {@link Topics#PEER} for a vertex at the root
+     * ({@code /temp}: the peer's own, a board bridged directly; a board's paths are relative to it).
+     */
     static String board(String path) {
         int slash = path.indexOf('/', 1);
-        return slash < 0 ? path.substring(1) : path.substring(1, slash);
+        return slash < 0 ? Topics.PEER : path.substring(1, slash);
     }
 }

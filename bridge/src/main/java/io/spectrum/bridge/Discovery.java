@@ -145,8 +145,10 @@ final class Discovery {
             }
         }
         ObjectNode device = c.putObject("device");
-        device.putArray("identifiers").add(node() + "_" + safe(board(path)));
-        device.put("name", topics.host() + " " + board(path));
+        String board = board(path);
+        boolean peer = board.equals(Topics.PEER); // a board bridged directly: the device is the peer itself
+        device.putArray("identifiers").add(peer ? node() : node() + "_" + safe(board));
+        device.put("name", peer ? topics.host() : topics.host() + " " + board);
         device.put("manufacturer", "Spectrum");
         c.putObject("origin").put("name", "Spectrum MQTT bridge");
         return c;

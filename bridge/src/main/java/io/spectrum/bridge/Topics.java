@@ -3,11 +3,12 @@ package io.spectrum.bridge;
 /**
  * How vertex paths map to MQTT topics: {@code spectrum/<host>} followed by the path, so a host's
  * {@code /board1/sensor/temp} is {@code spectrum/<host>/board1/sensor/temp} (the path's first
- * segment is the board: a host mounts each board under its name; a board bridged directly names
- * itself by its first segment, e.g. {@code /board/temp}). Writes arrive on
- * {@code <state topic>/set}, their refusals leave on {@code <set topic>/error}; presence is
- * {@code spectrum/<host>/$online} for the bridge and {@code spectrum/<host>/<board>/$online} for each
- * board (a path's first segment).
+ * segment is the board: a host mounts each board under its name, and a board's own paths are
+ * relative to it, so a board bridged directly publishes its {@code /temp} as
+ * {@code spectrum/<host>/temp}). Writes arrive on {@code <state topic>/set}, their refusals leave on
+ * {@code <set topic>/error}; presence is {@code spectrum/<host>/$online} for the bridge and
+ * {@code spectrum/<host>/<board>/$online} for each board (a path's first segment;
+ * {@code spectrum/<host>/$peer/$online} for the vertices at the peer's root).
  */
 public final class Topics {
     /** The first level of every Spectrum topic. */
@@ -18,6 +19,8 @@ public final class Topics {
     public static final String ERROR = "/error";
     /** The last level of a presence topic (retained {@code true}; the last will says {@code false}). */
     public static final String ONLINE = "$online";
+    /** The board of the vertices at the peer's root (a board bridged directly): {@code spectrum/<host>/$peer/$online}. */
+    public static final String PEER = "$peer";
 
     private final String host;
     private final String prefix;

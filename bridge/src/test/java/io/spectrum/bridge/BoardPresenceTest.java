@@ -33,7 +33,7 @@ class BoardPresenceTest {
         p.peer(true);
         assertEquals(Map.of("board1", true, "board2", true), p.changes());
         assertEquals("board1", BoardPresence.board("/board1/sensor/temp"));
-        assertEquals("top", BoardPresence.board("/top"));
+        assertEquals("$peer", BoardPresence.board("/top"), "a vertex at the root is the peer's own (a board bridged directly)");
     }
 
     @Test
@@ -44,12 +44,12 @@ class BoardPresenceTest {
             try (MqttBridge bridge = MqttBridge.start(Fabric.client(port[0]), broker.address(),
                     new BridgeOptions().host("solo"), n -> { });
                  Watch w = new Watch(broker, "test-presence", "spectrum/solo/#")) {
-                w.await(s -> s.topic().equals("spectrum/solo/board/$online") && s.payload().equals("true"), "board available");
-                w.on("spectrum/solo/board/name"); // the walk is done
+                w.await(s -> s.topic().equals("spectrum/solo/$peer/$online") && s.payload().equals("true"), "board available");
+                w.on("spectrum/solo/name"); // the walk is done
                 board.close();
-                w.await(s -> s.topic().equals("spectrum/solo/board/$online") && s.payload().equals("false"), "board unavailable");
-                Watch.Seen name = w.await(s -> s.topic().equals("spectrum/solo/board/name") && s.stale(), "the name stale");
-                w.await(s -> s.topic().equals("spectrum/solo/board/counter") && s.stale(), "the counter stale");
+                w.await(s -> s.topic().equals("spectrum/solo/$peer/$online") && s.payload().equals("false"), "board unavailable");
+                Watch.Seen name = w.await(s -> s.topic().equals("spectrum/solo/name") && s.stale(), "the name stale");
+                w.await(s -> s.topic().equals("spectrum/solo/counter") && s.stale(), "the counter stale");
                 assertTrue(name.payload().contains("\"reason\":\"" + PeerSide.PEER_SILENT + "\""), name.payload());
                 assertEquals("true", name.props().getOrDefault("stale", "true"), name.toString());
                 assertTrue(bridge.stats().connected());

@@ -43,14 +43,14 @@ class FabricMirrorTest {
     @Test
     void keepsTheLatestValueAndPresencePerHost() {
         mirror.take(msg("spectrum/lab/$online", "true"));
-        mirror.take(msg("spectrum/lab/board1/board/temp", json("/board1/board/temp", "23.28", 4, false)));
-        mirror.take(msg("spectrum/lab/board1/board/temp", json("/board1/board/temp", "19.99", 5, true)));
+        mirror.take(msg("spectrum/lab/board1/temp", json("/board1/temp", "23.28", 4, false)));
+        mirror.take(msg("spectrum/lab/board1/temp", json("/board1/temp", "19.99", 5, true)));
         List<FabricMirror.Host> hosts = mirror.hosts();
         assertEquals(1, hosts.size());
         FabricMirror.Host lab = hosts.get(0);
         assertEquals("lab", lab.name());
         assertTrue(lab.presenceKnown() && lab.online());
-        assertEquals(List.of(new FabricMirror.Vertex("/lab/board1/board/temp", "board1", "19.99 °C", "°C", 5, true, "lab",
+        assertEquals(List.of(new FabricMirror.Vertex("/lab/board1/temp", "board1", "19.99 °C", "°C", 5, true, "lab",
                 "2026-12-01T19:00:00.000Z")), lab.vertices());
         assertEquals(3, changes.get());
         mirror.take(msg("spectrum/lab/$online", "false"));
@@ -59,17 +59,17 @@ class FabricMirrorTest {
 
     @Test
     void aClearedRetainedMessageRemovesThePath() {
-        mirror.take(msg("spectrum/lab/board1/board/temp", json("/board1/board/temp", "23.28", 4, false)));
-        mirror.take(msg("spectrum/lab/board1/board/temp", ""));
+        mirror.take(msg("spectrum/lab/board1/temp", json("/board1/temp", "23.28", 4, false)));
+        mirror.take(msg("spectrum/lab/board1/temp", ""));
         assertEquals(List.of(), mirror.hosts().get(0).vertices());
     }
 
     @Test
     void itsOwnHostAndNonStateTopicsAreSkipped() {
-        mirror.take(msg("spectrum/plant1/board1/board/temp", json("/board1/board/temp", "23.28", 4, false)));
+        mirror.take(msg("spectrum/plant1/board1/temp", json("/board1/temp", "23.28", 4, false)));
         assertEquals(List.of(), mirror.hosts());
         assertEquals(0, changes.get());
-        assertNull(BrokerView.value("spectrum/lab/board1/board/led/set", new MqttMessage("1".getBytes())),
+        assertNull(BrokerView.value("spectrum/lab/board1/led/set", new MqttMessage("1".getBytes())),
                 "a set topic is no vertex (the mirror never sees it)");
     }
 

@@ -34,14 +34,14 @@ class HomeAssistantDiscoveryTest {
     private static final String BOARD = """
             period: 100ms
             vertices:
-              - path: /board/temp
+              - path: /temp
                 type: i16
                 unit: Cel
                 scale: 0.01
                 rights: ro
                 description: board temperature
                 source: {kind: sim, wave: sine, base: 2150, amplitude: 180, cycle: 12}
-              - path: /board/humidity
+              - path: /humidity
                 type: u16
                 unit: "%"
                 scale: 0.1
@@ -49,24 +49,24 @@ class HomeAssistantDiscoveryTest {
                 rights: ro
                 description: relative humidity
                 source: {kind: sim, wave: cosine, base: 480, amplitude: 60, cycle: 20}
-              - path: /board/counter
+              - path: /counter
                 type: u32
                 rights: ro
                 description: periods since start
                 source: {kind: sim, wave: count}
-              - path: /board/led
+              - path: /led
                 type: u8
                 range: [0, 1]
                 rights: rw
                 initial: 0
                 description: LED, 1 = on
-              - path: /board/door
+              - path: /door
                 type: u8
                 range: [0, 1]
                 rights: ro
                 initial: 0
                 description: door open
-              - path: /board/setpoint
+              - path: /setpoint
                 type: i16
                 unit: Cel
                 scale: 0.5
@@ -96,25 +96,25 @@ class HomeAssistantDiscoveryTest {
         board.start();
         Watch ha = new Watch(broker, "test-ha", "homeassistant/#");
         closing.add(ha);
-        Watch state = new Watch(broker, "test-ha-state", "spectrum/plant1/board/setpoint");
+        Watch state = new Watch(broker, "test-ha-state", "spectrum/plant1/setpoint");
         closing.add(state);
         MqttBridge bridge = MqttBridge.start(Fabric.client(l.localAddress().getPort()), broker.address(),
-                new BridgeOptions().host("plant1").writable("/board/led").writable("/board/setpoint").discovery(true), n -> { });
+                new BridgeOptions().host("plant1").writable("/led").writable("/setpoint").discovery(true), n -> { });
         closing.add(bridge);
 
         String prefix = "homeassistant/";
         Map<String, String> expected = Map.of(
-                "sensor/spectrum_plant1/board_temp/config", "sensor.json",
-                "sensor/spectrum_plant1/board_humidity/config", "sensor-humidity.json",
-                "binary_sensor/spectrum_plant1/board_door/config", "binary_sensor.json",
-                "switch/spectrum_plant1/board_led/config", "switch.json",
-                "number/spectrum_plant1/board_setpoint/config", "number.json");
+                "sensor/spectrum_plant1/temp/config", "sensor.json",
+                "sensor/spectrum_plant1/humidity/config", "sensor-humidity.json",
+                "binary_sensor/spectrum_plant1/door/config", "binary_sensor.json",
+                "switch/spectrum_plant1/led/config", "switch.json",
+                "number/spectrum_plant1/setpoint/config", "number.json");
         for (Map.Entry<String, String> e : expected.entrySet()) {
             Watch.Seen config = ha.await(s -> s.topic().equals(prefix + e.getKey()) && !s.payload().isEmpty(), e.getKey());
             JsonNode got = ValueJson.JSON.readTree(config.payload());
             assertEquals(fixture(e.getValue()), got, e.getKey() + " as Home Assistant documents it");
         }
-        JsonNode counter = ValueJson.JSON.readTree(ha.on(prefix + "sensor/spectrum_plant1/board_counter/config").payload());
+        JsonNode counter = ValueJson.JSON.readTree(ha.on(prefix + "sensor/spectrum_plant1/counter/config").payload());
         assertFalse(counter.has("device_class"), "a count has no device class: " + counter);
         assertEquals("measurement", counter.get("state_class").asText());
         assertTrue(state.seen().isEmpty(), "the setpoint was announced from its declaration before it had a value: "
@@ -126,7 +126,7 @@ class HomeAssistantDiscoveryTest {
             }
         }
         // the earlier bridge announced the door and the setpoint as sensors: those configs are cleared
-        assertTrue(ha.seen().stream().noneMatch(s -> s.topic().equals(prefix + "sensor/spectrum_plant1/board_door/config")
+        assertTrue(ha.seen().stream().noneMatch(s -> s.topic().equals(prefix + "sensor/spectrum_plant1/door/config")
                 && !s.payload().isEmpty()), "no sensor config for the door");
         assertNotNull(bridge.stats());
     }

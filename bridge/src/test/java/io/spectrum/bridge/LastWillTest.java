@@ -21,7 +21,7 @@ class LastWillTest {
             try {
                 BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
                 assertEquals("bridging", r.readLine());
-                Fabric.until(broker, "spectrum/doomed/#", m -> m.containsKey("/doomed/board/counter")
+                Fabric.until(broker, "spectrum/doomed/#", m -> m.containsKey("/doomed/counter")
                         && m.containsKey("/doomed/$online") && m.get("/doomed/$online").text().equals("true"), "the child online");
             } finally {
                 child.destroyForcibly();

@@ -48,7 +48,7 @@ class MqttBridgeTest {
         northPort = pn[0];
         south = Fabric.board("south-board", 50, ps);
         southPort = ps[0];
-        bridgeN = bridge(pn[0], new BridgeOptions().host("north").writable("/board/led"));
+        bridgeN = bridge(pn[0], new BridgeOptions().host("north").writable("/led"));
         bridgeS = bridge(ps[0], new BridgeOptions().host("south"));
     }
 
@@ -69,7 +69,7 @@ class MqttBridgeTest {
     private static boolean complete(Map<String, BrokerView.Value> seen) {
         for (String host : List.of("north", "south")) {
             for (String v : VERTICES) {
-                if (!seen.containsKey("/" + host + "/board/" + v)) {
+                if (!seen.containsKey("/" + host + "/" + v)) {
                     return false;
                 }
             }
@@ -84,19 +84,19 @@ class MqttBridgeTest {
     @Test
     void bothBoardsListFromTheBrokerWithTheirUnitsAndStamps() throws Exception {
         Map<String, BrokerView.Value> seen = Fabric.until(broker, "spectrum/#",
-                m -> complete(m) && m.get("/north/board/counter").json().get("seq").isNumber(), "both boards retained");
-        BrokerView.Value temp = seen.get("/south/board/temp");
+                m -> complete(m) && m.get("/north/counter").json().get("seq").isNumber(), "both boards retained");
+        BrokerView.Value temp = seen.get("/south/temp");
         assertEquals("°C", temp.json().get("unit").asText(), temp.json().toString());
         assertTrue(temp.json().get("value").isNumber(), temp.json().toString());
         assertEquals("south", temp.json().get("publisher").asText());
-        assertEquals("north-board", seen.get("/north/board/name").text());
-        assertFalse(seen.get("/north/board/counter").json().get("stale").asBoolean());
-        try (BrokerView late = BrokerView.open(broker.address(), "spectrum/north/board/counter")) {
+        assertEquals("north-board", seen.get("/north/name").text());
+        assertFalse(seen.get("/north/counter").json().get("stale").asBoolean());
+        try (BrokerView late = BrokerView.open(broker.address(), "spectrum/north/counter")) {
             BrokerView.Value first = late.next(10_000);
             assertTrue(first != null && first.retained(), "a late subscriber gets the retained value first: " + first);
         }
         for (String k : List.of("ts", "path", "value", "unit", "raw", "seq", "stale", "publisher")) {
-            assertTrue(seen.get("/north/board/counter").json().has(k), k + " in " + seen.get("/north/board/counter").json());
+            assertTrue(seen.get("/north/counter").json().has(k), k + " in " + seen.get("/north/counter").json());
         }
     }
 
@@ -108,25 +108,25 @@ class MqttBridgeTest {
         c.connect();
         try {
             // (MqttClient.subscribe(String, int, listener) recurses in Paho 1.2.5: the array form does not)
-            c.subscribe(new MqttSubscription[] {new MqttSubscription("spectrum/+/board/+/set/error", 1)},
+            c.subscribe(new MqttSubscription[] {new MqttSubscription("spectrum/+/+/set/error", 1)},
                     new IMqttMessageListener[] {(t, m) -> errors.add(new String[] {t, new String(m.getPayload(), StandardCharsets.UTF_8)})});
-            c.publish("spectrum/north/board/led/set", new MqttMessage("1".getBytes(StandardCharsets.UTF_8), 1, false, null));
+            c.publish("spectrum/north/led/set", new MqttMessage("1".getBytes(StandardCharsets.UTF_8), 1, false, null));
             // the board's LED is 1 now: its delivery comes back through the bridge as the retained state
-            Fabric.until(broker, "spectrum/north/board/led", m -> m.containsKey("/north/board/led")
-                    && m.get("/north/board/led").json().get("raw").asLong() == 1, "the LED write reaching the board");
-            c.publish("spectrum/north/board/temp/set", new MqttMessage("20".getBytes(StandardCharsets.UTF_8), 1, false, null));
-            c.publish("spectrum/south/board/led/set", new MqttMessage("1".getBytes(StandardCharsets.UTF_8), 1, false, null));
-            c.publish("spectrum/north/board/led/set", new MqttMessage("7".getBytes(StandardCharsets.UTF_8), 1, false, null));
+            Fabric.until(broker, "spectrum/north/led", m -> m.containsKey("/north/led")
+                    && m.get("/north/led").json().get("raw").asLong() == 1, "the LED write reaching the board");
+            c.publish("spectrum/north/temp/set", new MqttMessage("20".getBytes(StandardCharsets.UTF_8), 1, false, null));
+            c.publish("spectrum/south/led/set", new MqttMessage("1".getBytes(StandardCharsets.UTF_8), 1, false, null));
+            c.publish("spectrum/north/led/set", new MqttMessage("7".getBytes(StandardCharsets.UTF_8), 1, false, null));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (errors.size() < 3 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             assertEquals(3, errors.size(), "three refusals on …/set/error: " + errors.stream().map(e -> e[0] + " " + e[1]).toList());
-            String temp = find(errors, "spectrum/north/board/temp/set/error");
+            String temp = find(errors, "spectrum/north/temp/set/error");
             assertTrue(temp.contains("tr::access::denied") && temp.contains("--mqtt-writable"), temp);
-            String south = find(errors, "spectrum/south/board/led/set/error");
+            String south = find(errors, "spectrum/south/led/set/error");
             assertTrue(south.contains("tr::access::denied"), south);
-            String range = find(errors, "spectrum/north/board/led/set/error");
+            String range = find(errors, "spectrum/north/led/set/error");
             assertTrue(range.contains("out of range"), range);
             assertEquals(1, bridgeN.stats().writesDone());
         } finally {
@@ -142,7 +142,7 @@ class MqttBridgeTest {
     @Test
     void discoveryAnnouncesSensorsWithUnitsAndWritableTogglesAsSwitches() throws Exception {
         bridgeN.close();
-        bridgeN = bridge(northPort, new BridgeOptions().host("north").writable("/board/led").discovery(true));
+        bridgeN = bridge(northPort, new BridgeOptions().host("north").writable("/led").discovery(true));
         Map<String, String> configs = new java.util.concurrent.ConcurrentHashMap<>();
         MqttClient c = new MqttClient(broker.address().serverUri(), "test-ha", new MemoryPersistence());
         c.connect();
@@ -157,12 +157,12 @@ class MqttBridgeTest {
             c.disconnect();
             c.close();
         }
-        String temp = configs.get("homeassistant/sensor/spectrum_north/board_temp/config");
+        String temp = configs.get("homeassistant/sensor/spectrum_north/temp/config");
         assertTrue(temp != null && temp.contains("\"unit_of_measurement\":\"°C\"")
-                && temp.contains("\"state_topic\":\"spectrum/north/board/temp\""), configs.toString());
-        String led = configs.get("homeassistant/switch/spectrum_north/board_led/config");
-        assertTrue(led != null && led.contains("\"command_topic\":\"spectrum/north/board/led/set\""), configs.toString());
-        assertTrue(configs.containsKey("homeassistant/sensor/spectrum_north/board_counter/config"), configs.toString());
+                && temp.contains("\"state_topic\":\"spectrum/north/temp\""), configs.toString());
+        String led = configs.get("homeassistant/switch/spectrum_north/led/config");
+        assertTrue(led != null && led.contains("\"command_topic\":\"spectrum/north/led/set\""), configs.toString());
+        assertTrue(configs.containsKey("homeassistant/sensor/spectrum_north/counter/config"), configs.toString());
         assertFalse(configs.keySet().stream().anyMatch(k -> k.contains("board_name")), "a NAME is no sensor: " + configs);
     }
 
@@ -170,10 +170,10 @@ class MqttBridgeTest {
     void rawPayloadsCarryTheTlvAndTheStampInUserProperties() throws Exception {
         bridgeS.close();
         bridgeS = bridge(southPort, new BridgeOptions().host("south").raw(true));
-        Map<String, BrokerView.Value> seen = Fabric.until(broker, "spectrum/south/board/counter",
-                m -> m.containsKey("/south/board/counter") && m.get("/south/board/counter").json().get("seq").isNumber(),
+        Map<String, BrokerView.Value> seen = Fabric.until(broker, "spectrum/south/counter",
+                m -> m.containsKey("/south/counter") && m.get("/south/counter").json().get("seq").isNumber(),
                 "a raw stamped counter");
-        BrokerView.Value counter = seen.get("/south/board/counter");
+        BrokerView.Value counter = seen.get("/south/counter");
         assertTrue(counter.json().get("raw").isNumber(), counter.json().toString()); // the TLV VALUE, rendered raw by the reader
         assertFalse(counter.json().has("publisher"), "a raw payload is the TLV only: " + counter.json());
         assertFalse(counter.json().get("stale").asBoolean());

@@ -36,35 +36,35 @@ class SetRequestsTest {
         Board board = Fabric.board("north-board", 50, port);
         closing.add(board);
         MqttBridge bridge = MqttBridge.start(Fabric.client(port[0]), broker.address(),
-                new BridgeOptions().host("north").writable("/board/led"), n -> { });
+                new BridgeOptions().host("north").writable("/led"), n -> { });
         closing.add(bridge);
         Watch w = new Watch(broker, "test-sets", "spectrum/north/#");
         closing.add(w);
-        w.await(s -> s.topic().equals("spectrum/north/board/led") && s.payload().contains("\"raw\":0"), "the LED at 0");
+        w.await(s -> s.topic().equals("spectrum/north/led") && s.payload().contains("\"raw\":0"), "the LED at 0");
 
         w.publish("spectrum/north/set", "1");
         w.publish("spectrum/north//set", "1");
-        w.publish("spectrum/north/board/temp/set", "20");
-        w.publish("spectrum/north/board/led/set", "9".repeat(2_000_000));
-        w.publish("spectrum/north/board/counter/set", "7"); // published, declared, but not writable over MQTT
+        w.publish("spectrum/north/temp/set", "20");
+        w.publish("spectrum/north/led/set", "9".repeat(2_000_000));
+        w.publish("spectrum/north/counter/set", "7"); // published, declared, but not writable over MQTT
         String over = "1".repeat(PeerSide.payloadBound(io.spectrum.node.api.VertexSchema.value(1, false).range(0, 1).build()) + 1);
-        w.publish("spectrum/north/board/led/set", over);
-        w.publish("spectrum/north/board/led/set", "{\"value\": ");
-        w.publish("spectrum/north/board/led/set", "1");
+        w.publish("spectrum/north/led/set", over);
+        w.publish("spectrum/north/led/set", "{\"value\": ");
+        w.publish("spectrum/north/led/set", "1");
 
         String root = w.on("spectrum/north/set/error").payload();
         assertTrue(root.contains("tr::path::invalid") && root.contains("names no vertex") && root.contains("\"ok\":false"), root);
         String empty = w.on("spectrum/north//set/error").payload();
         assertTrue(empty.contains("tr::path::invalid") && empty.contains("names no vertex"), empty);
-        String temp = w.on("spectrum/north/board/temp/set/error").payload();
+        String temp = w.on("spectrum/north/temp/set/error").payload();
         assertTrue(temp.contains("tr::access::denied") && temp.contains("--mqtt-writable"), temp);
-        String counter = w.on("spectrum/north/board/counter/set/error").payload();
+        String counter = w.on("spectrum/north/counter/set/error").payload();
         assertTrue(counter.contains("tr::access::denied") && counter.contains("--mqtt-writable"), counter);
 
         List<Watch.Seen> led = new ArrayList<>();
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
-            led = w.seen().stream().filter(s -> s.topic().equals("spectrum/north/board/led/set/error")).toList();
+            led = w.seen().stream().filter(s -> s.topic().equals("spectrum/north/led/set/error")).toList();
             if (led.size() >= 3) {
                 break;
             }
@@ -81,7 +81,7 @@ class SetRequestsTest {
         assertTrue(json.contains("{\\\"value\\\": 23.5}"), json);
 
         // the bridge kept serving: the good write reached the board and came back as its state
-        w.await(s -> s.topic().equals("spectrum/north/board/led") && s.payload().contains("\"raw\":1"), "the LED at 1");
+        w.await(s -> s.topic().equals("spectrum/north/led") && s.payload().contains("\"raw\":1"), "the LED at 1");
         assertEquals(1, bridge.stats().writesDone());
         assertEquals(7, bridge.stats().writesRefused());
         assertFalse(bridge.stopped());

@@ -28,11 +28,11 @@ class TlsAndCredentialsTest {
                 try (BrokerView v = BrokerView.open(withCreds, "spectrum/secure/#")) {
                     long deadline = System.nanoTime() + 60_000_000_000L;
                     BrokerView.Value x = null;
-                    while (System.nanoTime() < deadline && (x == null || !x.path().equals("/secure/board/temp"))) {
+                    while (System.nanoTime() < deadline && (x == null || !x.path().equals("/secure/temp"))) {
                         x = v.next(100);
                     }
-                    if (x == null || !x.path().equals("/secure/board/temp")) {
-                        throw new AssertionError("no /secure/board/temp over TLS within 60 s: " + bridge.stats());
+                    if (x == null || !x.path().equals("/secure/temp")) {
+                        throw new AssertionError("no /secure/temp over TLS within 60 s: " + bridge.stats());
                     }
                 }
                 assertThrows(IOException.class, () -> BrokerView.open(BrokerAddress.parse(broker.url(), null, Map.of()),

@@ -123,7 +123,11 @@ public final class FlashCommand implements Callable<Integer> {
                     config = config.withDtls();
                 }
                 if (boardFile != null) {
-                    checkBoardFile(boardFile, apps);
+                    String warning = checkBoardFile(boardFile, apps);
+                    if (warning != null) {
+                        err.println("spectrum flash: --config: " + warning);
+                        err.flush();
+                    }
                 }
                 bundle = new BoardBundle(classpath != null ? classpath : payload(), runtime, config, resetConfig, keys,
                         boardFile, apps != null ? apps : List.of());
@@ -149,12 +153,14 @@ public final class FlashCommand implements Callable<Integer> {
      * {@code board --check}), before anything is written; nothing is opened. With {@code --app} the
      * file's app classes must be in those jars (they replace the installed ones); without it the
      * board keeps its installed jars, which are not here to look in, so the classes are not checked.
+     * Returns the file's warning (paths that repeat the board's name: docs/board.md), or null.
      */
-    static void checkBoardFile(Path file, List<Path> appJars) throws FlashException {
+    static String checkBoardFile(Path file, List<Path> appJars) throws FlashException {
         try {
             io.spectrum.board.decl.BoardFile parsed = new io.spectrum.board.decl.BoardFileParser(-1).parse(file);
             io.spectrum.board.decl.BoardSetup.check(appJars == null ? parsed.withoutApps() : parsed,
                     appJars == null ? List.of() : appJars);
+            return parsed.warning();
         } catch (io.spectrum.board.decl.BoardFileError e) {
             throw new FlashException(FlashException.USAGE, "--config: " + e.getMessage());
         }

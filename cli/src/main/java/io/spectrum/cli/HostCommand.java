@@ -52,7 +52,7 @@ import java.util.concurrent.TimeUnit;
                 "      (bridged to MQTT; the dashboard shows the other bridged hosts too: docs/mqtt.md)",
                 "  spectrum host --config host.yaml              (the same settings from a host file: docs/host.md)",
                 "  spectrum ls --peer 127.0.0.1:7701            (every board's tree)",
-                "  spectrum sub --peer 127.0.0.1:7701 /kitchen/board/temp",
+                "  spectrum sub --peer 127.0.0.1:7701 /kitchen/temp",
                 "(--udp :PORT listens on 127.0.0.1; 0.0.0.0:PORT exposes the host to every network it is on and "
                         + "prints what that allows; see docs/security.md)", ""},
         exitCodeListHeading = "%nExit codes:%n",

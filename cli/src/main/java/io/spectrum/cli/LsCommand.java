@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
                         + ":children[] (a plain libtracer v1 peer) shows only the named paths.",
                 "",
                 "Example: spectrum ls --peer 127.0.0.1:7700",
-                "         spectrum ls --peer 127.0.0.1:7700 --depth 0 /board/temp /board/led",
+                "         spectrum ls --peer 127.0.0.1:7700 --depth 0 /temp /led",
                 "--json prints the tree as one object per PATH (children nested); --format csv one row per vertex.",
                 "With --mqtt URL it lists what MQTT bridges published to that broker instead, every host's boards together: "
                         + "PATH is /<host>/<board>/..., patterns take MQTT's + and #.", ""},

@@ -25,19 +25,19 @@ import java.util.concurrent.Callable;
         description = {"Read the last-known value of paths on a running node.",
                 "A vertex that declares what it holds is shown in its unit (23.28 °C); --json adds value, unit, "
                         + "ucum, raw, seq and stale. A value that is not current is marked stale with the node's reason: "
-                        + "/board/temp = 23.28 °C  (seq 5, stale: board away); in JSON \"stale\": true, \"reason\": \"board away\". PATH:FIELD reads a field of the vertex instead and prints it decoded: "
+                        + "/temp = 23.28 °C  (seq 5, stale: board away); in JSON \"stale\": true, \"reason\": \"board away\". PATH:FIELD reads a field of the vertex instead and prints it decoded: "
                         + ":settings.app (the vertex's declaration), :settings.app.unit (one key of it), :schema, "
                         + ":settings, :subscribers[], :children[].",
                 "",
-                "Example: spectrum read --peer 127.0.0.1:7700 /board/temp",
-                "         spectrum read --peer 127.0.0.1:7700 /board/temp:settings.app", ""},
+                "Example: spectrum read --peer 127.0.0.1:7700 /temp",
+                "         spectrum read --peer 127.0.0.1:7700 /temp:settings.app", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every path answered", "1:a path was refused (the reason is printed)", "2:bad arguments"})
 public final class ReadCommand implements Callable<Integer> {
     @Mixin
     PeerOptions peer;
 
-    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Vertex paths, e.g. /board/temp or /board/temp:settings.app.")
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Vertex paths, e.g. /temp or /temp:settings.app.")
     List<String> paths = new ArrayList<>();
 
     @Option(names = {"-t", "--topic"}, paramLabel = "PATH", description = "A path to read (repeatable; as mosquitto's -t).")

@@ -23,8 +23,8 @@ import java.util.concurrent.Callable;
         description = {"Run a board that republishes a recording of 'spectrum record' at its original pace (or --speed times faster).",
                 "The board takes the link options of 'spectrum board' (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE, "
                         + "--baud, --ping, --timeout, --frame, --duration, ...). A path recorded through a host that "
-                        + "mounted the board as NAME loses that name (/board1/board/temp --as board1 is the board's /board/temp, which "
-                        + "a host mounting it as board1 shows as /board1/board/temp again); a path recorded from a board is kept whole. "
+                        + "mounted the board as NAME loses that name (/board1/temp --as board1 is the board's /temp, which "
+                        + "a host mounting it as board1 shows as /board1/temp again); a path recorded from a board is kept whole. "
                         + "Vertices are "
                         + "declared from the recording. The pace starts when every recorded vertex has a subscriber (a host mounting "
                         + "the board), or 3 s after the first one has, unless --no-wait.",

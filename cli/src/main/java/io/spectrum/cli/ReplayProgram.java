@@ -25,8 +25,8 @@ import java.util.Map;
 /**
  * A recording ({@code spectrum record}'s JSON lines) republished by a board node: a path recorded
  * through a host that mounted the board as the replay's name loses that mount name
- * ({@code /board1/board/temp} replayed as board1 is the board's {@code /board/temp}, which a host
- * mounting it as board1 shows as {@code /board1/board/temp} again); a path recorded from a board
+ * ({@code /board1/temp} replayed as board1 is the board's {@code /temp}, which a host
+ * mounting it as board1 shows as {@code /board1/temp} again); a path recorded from a board
  * itself is kept whole. Each vertex is declared
  * from the recording (its {@code schema}, else inferred from the value's width and unit), and the
  * values are written at the recorded pace divided by {@code speed}. By default the clock starts
@@ -102,9 +102,9 @@ final class ReplayProgram implements BoardProgram {
     }
 
     /**
-     * The board's own path of a recorded one: {@code /board1/board/temp} replayed as {@code board1}
-     * is {@code /board/temp} (recorded through a host, which mounts a board by name); any other path
-     * is the board's as it is ({@code /board/temp}, recorded from the board itself).
+     * The board's own path of a recorded one: {@code /board1/temp} replayed as {@code board1}
+     * is {@code /temp} (recorded through a host, which mounts a board by name); any other path
+     * is the board's as it is ({@code /temp}, recorded from the board itself).
      */
     static String boardPath(String recorded, String as) {
         if (!recorded.startsWith("/") || recorded.length() < 2) {

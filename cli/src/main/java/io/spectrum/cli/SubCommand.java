@@ -32,9 +32,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
                         + "whoever else listens. '/board1/#' (MQTT style) says so explicitly; '#' only as the last segment, '+' is not "
                         + "supported.",
                 "",
-                "Example: spectrum sub --peer 127.0.0.1:7700 /board/temp /board/counter",
+                "Example: spectrum sub --peer 127.0.0.1:7700 /temp /counter",
                 "         spectrum sub --peer 127.0.0.1:7700 '/board1/#'",
-                "         SPECTRUM_PEER=127.0.0.1:7700 spectrum sub -t /board/temp -C 10 --format csv",
+                "         SPECTRUM_PEER=127.0.0.1:7700 spectrum sub -t /temp -C 10 --format csv",
                 "Like mosquitto_sub: -t PATH, -C COUNT, -W SECONDS; the path is always printed (-v is accepted).",
                 "With --mqtt URL it follows what MQTT bridges publish to that broker instead: PATTERN is /<host>/<board>/... "
                         + "with MQTT's + and #, e.g. spectrum sub --mqtt mqtt://127.0.0.1 '/+/board1/#'.",
@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
                         + "delivery it sent last and gives back the credits of any lost in transit. On stopping (Ctrl-C too) it clears "
                         + "its subscriptions, so a bounded one holds up no publisher. A node that does not serve modes "
                         + "(a plain libtracer v1 node, a board) delivers as usual; sub says so once on stderr.",
-                "         spectrum sub --peer 127.0.0.1:7700 --mode bounded --queue 8 --inflight 2 /board1/board/counter", ""},
+                "         spectrum sub --peer 127.0.0.1:7700 --mode bounded --queue 8 --inflight 2 /board1/counter", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:followed until stopped", "1:a subscription was refused, a path does not exist, or the node "
                 + "stopped answering (unless --wait)", "2:bad arguments"})

@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
                         + "FIELD selectors, values). It subscribes to the PATHs first, so deliveries flow. --json prints "
                         + "one object per frame (ts, dir, bytes, hex, frame: the decoded tree, error).",
                 "",
-                "Example: spectrum tap --peer 127.0.0.1:7700 /board/temp --count 5", ""},
+                "Example: spectrum tap --peer 127.0.0.1:7700 /temp --count 5", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:tapped until stopped", "1:a subscription was refused", "2:bad arguments (no PATH)"})
 public final class TapCommand implements Callable<Integer> {

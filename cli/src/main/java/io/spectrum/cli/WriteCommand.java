@@ -37,8 +37,8 @@ import java.util.concurrent.Callable;
                         + "(--width bytes, little-endian), anything else as text (NAME). --width, --text and --hex "
                         + "send exactly what they say (for experts; the node still checks it).",
                 "",
-                "Example: spectrum write --peer 127.0.0.1:7700 /board/led 1",
-                "         spectrum write -t /board/led -m 1      (as mosquitto_pub; --peer from SPECTRUM_PEER)", ""},
+                "Example: spectrum write --peer 127.0.0.1:7700 /led 1",
+                "         spectrum write -t /led -m 1      (as mosquitto_pub; --peer from SPECTRUM_PEER)", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:refused by the node (the reason is printed)",
                 "2:bad arguments, or a value the vertex's declaration does not take (the reason is printed)"})

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is dropped and counted, and the node keeps serving a well-behaved peer on the same link.
  */
 class ForeignFramesTest {
-    static final NodePath TEMP = NodePath.of("/board/temp");
+    static final NodePath TEMP = NodePath.of("/temp");
     static final NodePath REPLY = NodePath.of("/rogue/reply");
 
     static byte[] fwd(int op, NodePath dst, NodePath src, byte[] payload) {
@@ -73,7 +73,7 @@ class ForeignFramesTest {
 
         rogueSend.accept(fwd(5, TEMP, REPLY, null));                        // unknown op
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, errorOf(await(rogueReceive, pump)));
-        rogueSend.accept(fwd(0, NodePath.of("/board/nothing"), REPLY, null)); // READ of an absent vertex
+        rogueSend.accept(fwd(0, NodePath.of("/nothing"), REPLY, null)); // READ of an absent vertex
         assertEquals(WireError.PATH_NOT_FOUND, errorOf(await(rogueReceive, pump)));
         rogueSend.accept(fwd(1, NodePath.of("/$node/caps"), REPLY, v));     // remote write to a $ name
         assertEquals(WireError.ACCESS_DENIED, errorOf(await(rogueReceive, pump)));

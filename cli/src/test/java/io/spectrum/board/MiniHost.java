@@ -17,8 +17,8 @@ import java.util.List;
 
 /**
  * The minimal host: a node that subscribes to given vertices on each connected board and reports
- * every update. Board {@code i}'s vertex {@code /board/temp} lands on the host's
- * {@code /boards/<i>/board/temp}; the node re-subscribes by itself when a board comes back after its
+ * every update. Board {@code i}'s vertex {@code /temp} lands on the host's
+ * {@code /boards/<i>/temp}; the node re-subscribes by itself when a board comes back after its
  * link lost it. The process tests run it in and out of process (a test fixture, not the host product).
  */
 public final class MiniHost implements AutoCloseable {

@@ -70,12 +70,12 @@ class NodeProcessTest {
                 updates.add(path + "=" + value + (stale ? " stale" : "")))) {
             assertNotNull(board.await(l -> l.startsWith("b1 ready on udp"), 30), board.output());
             Link link = LinkSpec.udpDial(1, addr, 100, 600, SystemClock.INSTANCE);
-            host.addBoard(link, List.of("/board/counter", "/board/name"));
+            host.addBoard(link, List.of("/counter", "/name"));
             host.start();
             NodePath counter = host.watches().get(0).target();
             int handle = host.watches().get(0).handle();
-            assertTrue(eventually(() -> updates.contains("/board/name=\"b1\""), 20), "updates: " + updates);
-            assertTrue(eventually(() -> updates.stream().filter(u -> u.startsWith("/board/counter=")).count() > 3, 20));
+            assertTrue(eventually(() -> updates.contains("/name=\"b1\""), 20), "updates: " + updates);
+            assertTrue(eventually(() -> updates.stream().filter(u -> u.startsWith("/counter=")).count() > 3, 20));
             assertTrue(eventually(() -> on(host.loop(), () -> !host.loop().node().isStale(counter)), 10));
 
             board.crash();
@@ -90,7 +90,7 @@ class NodeProcessTest {
                 assertTrue(eventually(() -> on(host.loop(), () -> host.loop().node().remote().state(handle) == RemoteClient.ACKED), 20),
                         "re-subscribed without the application doing anything");
                 assertTrue(onNode(host.loop(), () -> host.loop().node().remote().sends(handle)) > sendsBefore);
-                assertTrue(eventually(() -> updates.stream().anyMatch(u -> u.startsWith("/board/counter=") && !u.endsWith("stale")), 20),
+                assertTrue(eventually(() -> updates.stream().anyMatch(u -> u.startsWith("/counter=") && !u.endsWith("stale")), 20),
                         "fresh deliveries: " + updates);
                 assertTrue(eventually(() -> !on(host.loop(), () -> host.loop().node().isStale(counter)), 20), "staleness cleared by the next publish");
             }
@@ -104,15 +104,15 @@ class NodeProcessTest {
             board.attach(link);
             board.start();
             String addr = "127.0.0.1:" + ((UdpLink) link).localAddress().getPort();
-            try (NodeChild host = new NodeChild(List.of(addr, "/board/counter"), MiniHostMain.class.getName())) {
-                assertNotNull(host.await(l -> l.contains("/board/counter = "), 30), host.output());
+            try (NodeChild host = new NodeChild(List.of(addr, "/counter"), MiniHostMain.class.getName())) {
+                assertNotNull(host.await(l -> l.contains("/counter = "), 30), host.output());
                 assertTrue(eventually(() -> on(board.loop(), () -> board.loop().node().listenerCount(Board.COUNTER) == 1), 10));
                 host.crash();
                 assertTrue(eventually(() -> on(board.loop(), () -> board.loop().node().listenerCount(Board.COUNTER) == 0), 20),
                         "the board evicted the edge of the host it lost");
             }
-            try (NodeChild host = new NodeChild(List.of(addr, "/board/counter"), MiniHostMain.class.getName())) {
-                assertNotNull(host.await(l -> l.contains("/board/counter = "), 30), host.output());
+            try (NodeChild host = new NodeChild(List.of(addr, "/counter"), MiniHostMain.class.getName())) {
+                assertNotNull(host.await(l -> l.contains("/counter = "), 30), host.output());
                 assertTrue(eventually(() -> on(board.loop(), () -> board.loop().node().listenerCount(Board.COUNTER) == 1), 10));
             }
         }
@@ -129,7 +129,7 @@ class NodeProcessTest {
                 "--period", "50", FAST, TIMEOUT);
              MiniHost host = new MiniHost("h", (bd, path, value, seq, stale) -> updates.add(path + "=" + value))) {
             assertNotNull(board.await(l -> l.startsWith("s1 ready on serial"), 30), board.output());
-            host.addBoard(LinkSpec.serial(1, b.toString(), 921600, 100, 600, SystemClock.INSTANCE), List.of("/board/counter"));
+            host.addBoard(LinkSpec.serial(1, b.toString(), 921600, 100, 600, SystemClock.INSTANCE), List.of("/counter"));
             host.start();
             int handle = host.watches().get(0).handle();
             assertTrue(eventually(() -> updates.size() > 3, 20), "updates over the pty: " + updates);

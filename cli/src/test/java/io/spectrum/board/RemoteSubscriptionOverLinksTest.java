@@ -27,9 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * away and comes back (eviction, staleness, automatic re-subscription, the $node/caps ping).
  */
 class RemoteSubscriptionOverLinksTest {
-    static final NodePath TEMP = NodePath.of("/board/temp");
-    static final NodePath LED = NodePath.of("/board/led");
-    static final NodePath MIRROR = NodePath.of("/boards/0/board/temp");
+    static final NodePath TEMP = NodePath.of("/temp");
+    static final NodePath LED = NodePath.of("/led");
+    static final NodePath MIRROR = NodePath.of("/boards/0/temp");
     static final int DURABLE = 1 << 5;
 
     private static LinkedNodes overUdp() throws Exception {

@@ -58,9 +58,9 @@ class ClientCommandsTest {
         board.attach(link);
         board.start();
         addr = "127.0.0.1:" + link.localAddress().getPort();
-        board.write("/board/temp", value(temp.get(), 4));
-        board.write("/board/name", name("kitchen"));
-        board.write("/board/led", value(0, 1));
+        board.write("/temp", value(temp.get(), 4));
+        board.write("/name", name("kitchen"));
+        board.write("/led", value(0, 1));
         ticker = Executors.newSingleThreadScheduledExecutor();
     }
 
@@ -71,28 +71,28 @@ class ClientCommandsTest {
     }
 
     private void publishEvery50ms() {
-        ticker.scheduleAtFixedRate(() -> board.write("/board/temp", value(temp.incrementAndGet(), 4)), 0, 50, TimeUnit.MILLISECONDS);
+        ticker.scheduleAtFixedRate(() -> board.write("/temp", value(temp.incrementAndGet(), 4)), 0, 50, TimeUnit.MILLISECONDS);
     }
 
     @Test
     void readAndWrite() throws Exception {
-        Cli.Run r = Cli.run("read", "--peer", addr, "/board/temp", "/board/name");
+        Cli.Run r = Cli.run("read", "--peer", addr, "/temp", "/name");
         assertEquals(0, r.code(), r.all());
-        assertEquals("/board/temp = 200\n/board/name = kitchen\n", r.out());
+        assertEquals("/temp = 200\n/name = kitchen\n", r.out());
 
-        Cli.Run w = Cli.run("write", "--peer", addr, "/board/led", "1", "--width", "1");
+        Cli.Run w = Cli.run("write", "--peer", addr, "/led", "1", "--width", "1");
         assertEquals(0, w.code(), w.all());
-        assertTrue(w.out().contains("/board/led <- 1: ok"), w.out());
-        assertEquals("/board/led = 1\n", Cli.run("read", "--peer", addr, "/board/led").out());
+        assertTrue(w.out().contains("/led <- 1: ok"), w.out());
+        assertEquals("/led = 1\n", Cli.run("read", "--peer", addr, "/led").out());
 
-        JsonNode j = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/temp").out());
+        JsonNode j = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/temp").out());
         assertEquals(200.0, j.get("number").asDouble());
         assertTrue(j.get("ok").asBoolean());
 
-        Cli.Run missing = Cli.run("read", "--peer", addr, "/board/nope");
+        Cli.Run missing = Cli.run("read", "--peer", addr, "/nope");
         assertEquals(1, missing.code());
         assertTrue(missing.out().contains("refused: tr::path::not_found"), missing.out());
-        Cli.Run remoteCreate = Cli.run("write", "--peer", addr, "/board/new", "5");
+        Cli.Run remoteCreate = Cli.run("write", "--peer", addr, "/new", "5");
         assertEquals(1, remoteCreate.code(), "a remote write never creates a path");
     }
 
@@ -102,7 +102,7 @@ class ClientCommandsTest {
         assertEquals(2, badPeer.code());
         assertTrue(badPeer.err().contains("HOST:PORT"), badPeer.err());
         assertEquals(2, Cli.run("read", "/a").code(), "--peer is required");
-        assertEquals(2, Cli.run("write", "--peer", addr, "/board/led", "300", "--width", "1").code());
+        assertEquals(2, Cli.run("write", "--peer", addr, "/led", "300", "--width", "1").code());
         assertEquals(2, Cli.run("read", "--peer", addr, "no-slash").code());
 
         int silent;
@@ -116,24 +116,24 @@ class ClientCommandsTest {
 
     @Test
     void lsShowsValuesAndSubscriberCounts() throws Exception {
-        // a remote subscriber on /board/temp (another client over UDP)
+        // a remote subscriber on /temp (another client over UDP)
         UdpLink other = UdpLink.dial(9, UdpLink.parseHostPort(addr), new UdpLinkConfig(), SystemClock.INSTANCE);
         try (io.spectrum.client.PeerClient c = new io.spectrum.client.PeerClient(other, 0, java.time.Duration.ofSeconds(2))) {
-            assertTrue(c.subscribe("/board/temp", "/other/temp", -1, false).ok());
-            Cli.Run ls = Cli.run("ls", "--peer", addr, "/board/temp", "/board/led");
+            assertTrue(c.subscribe("/temp", "/other/temp", -1, false).ok());
+            Cli.Run ls = Cli.run("ls", "--peer", addr, "/temp", "/led");
             assertEquals(0, ls.code(), ls.all());
-            assertTrue(ls.out().lines().anyMatch(l -> l.matches("/board/temp\\s+200\\s+1")), ls.out());
-            assertTrue(ls.out().lines().anyMatch(l -> l.matches("/board/led\\s+0\\s+0")), ls.out());
+            assertTrue(ls.out().lines().anyMatch(l -> l.matches("/temp\\s+200\\s+1")), ls.out());
+            assertTrue(ls.out().lines().anyMatch(l -> l.matches("/led\\s+0\\s+0")), ls.out());
 
             int slot = -1;
             for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); slot < 0 && System.nanoTime() < deadline; ) {
-                slot = board.snapshot().vertices().stream().filter(v -> v.path().equals("/board/temp")).findFirst()
+                slot = board.snapshot().vertices().stream().filter(v -> v.path().equals("/temp")).findFirst()
                         .flatMap(v -> v.subscribers().stream().filter(x -> x.holder().equals("remote peer")).findFirst())
                         .map(x -> x.slot()).orElse(-1);
                 Thread.sleep(20);
             }
-            assertEquals(WireError.OK, board.suspend("/board/temp", slot));
-            Cli.Run after = Cli.run("ls", "--peer", addr, "--json", "/board/temp");
+            assertEquals(WireError.OK, board.suspend("/temp", slot));
+            Cli.Run after = Cli.run("ls", "--peer", addr, "--json", "/temp");
             JsonNode o = new ObjectMapper().readTree(after.out());
             assertEquals(1, o.get("subscribers").asInt());
             assertEquals(1, o.get("suspended").asInt());
@@ -143,46 +143,46 @@ class ClientCommandsTest {
     @Test
     void subFollowsLiveValuesWithSequence() throws Exception {
         publishEvery50ms();
-        Cli.Run sub = Cli.run("sub", "--peer", addr, "/board/temp", "--count", "4");
+        Cli.Run sub = Cli.run("sub", "--peer", addr, "/temp", "--count", "4");
         assertEquals(0, sub.code(), sub.all());
         List<String> lines = sub.out().lines().toList();
         assertEquals(4, lines.size(), sub.out());
         for (String l : lines) {
-            assertTrue(l.matches("/board/temp = \\d+  \\(seq \\d+\\)"), l);
+            assertTrue(l.matches("/temp = \\d+  \\(seq \\d+\\)"), l);
         }
         long first = Long.parseLong(lines.get(0).replaceAll(".*seq (\\d+).*", "$1"));
         long last = Long.parseLong(lines.get(3).replaceAll(".*seq (\\d+).*", "$1"));
         assertTrue(last > first, "sequence numbers advance: " + lines);
-        assertTrue(sub.err().contains("subscribing to /board/temp"), "progress is shown");
+        assertTrue(sub.err().contains("subscribing to /temp"), "progress is shown");
 
-        Cli.Run json = Cli.run("sub", "--peer", addr, "/board/temp", "--count", "2", "--json");
+        Cli.Run json = Cli.run("sub", "--peer", addr, "/temp", "--count", "2", "--json");
         JsonNode o = new ObjectMapper().readTree(json.out().lines().findFirst().orElseThrow());
-        assertEquals("/board/temp", o.get("path").asText());
+        assertEquals("/temp", o.get("path").asText());
         assertTrue(o.get("seq").asLong() > 0);
         assertEquals(false, o.get("stale").asBoolean());
     }
 
     @Test
     void subOfAPathThatDoesNotExist_saysSoAndExits1_unlessWaitFollowsItUntilItAppears() throws Exception {
-        Cli.Run missing = Cli.run("sub", "--peer", addr, "/board/nothing", "--count", "1");
+        Cli.Run missing = Cli.run("sub", "--peer", addr, "/nothing", "--count", "1");
         assertEquals(1, missing.code(), missing.all());
-        assertTrue(missing.err().contains("/board/nothing: no such vertex on " + addr), missing.err());
+        assertTrue(missing.err().contains("/nothing: no such vertex on " + addr), missing.err());
         assertEquals("", missing.out());
-        Cli.Run json = Cli.run("sub", "--peer", addr, "/board/nothing", "--count", "1", "--json");
+        Cli.Run json = Cli.run("sub", "--peer", addr, "/nothing", "--count", "1", "--json");
         assertEquals(1, json.code(), json.all());
         assertEquals("not_found", new ObjectMapper().readTree(json.out()).get("error").asText(), json.out());
         // inner vertices exist without a value of their own; a subtree pattern is checked at its vertex
-        Cli.Run inner = Cli.run("sub", "--peer", addr, "/board/#", "--count", "1", "-W", "1");
+        Cli.Run inner = Cli.run("sub", "--peer", addr, "/#", "--count", "1", "-W", "1");
         assertEquals(0, inner.code(), inner.all());
 
         java.util.concurrent.ScheduledExecutorService later = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         try {
-            later.schedule(() -> board.write("/board/later", value(7, 1)), 1500, java.util.concurrent.TimeUnit.MILLISECONDS);
-            Cli.Run waited = Cli.run("sub", "--peer", addr, "/board/later", "--count", "1", "--wait", "-W", "20");
+            later.schedule(() -> board.write("/later", value(7, 1)), 1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            Cli.Run waited = Cli.run("sub", "--peer", addr, "/later", "--count", "1", "--wait", "-W", "20");
             assertEquals(0, waited.code(), waited.all());
             assertEquals("", "" + waited.err().lines().filter(l -> l.contains("refused")).findFirst().orElse(""), waited.err());
             assertTrue(waited.err().contains("following it until it appears (--wait)"), waited.err());
-            assertEquals("/board/later = 7  (seq 1)\n", waited.out());
+            assertEquals("/later = 7  (seq 1)\n", waited.out());
         } finally {
             later.shutdownNow();
         }
@@ -192,22 +192,22 @@ class ClientCommandsTest {
     void aStaleValue_isShownStaleWithItsReason_byReadAndSub_asTextAndJson() throws Exception {
         String why = "i2c 1/0x48 reg 0: read 0 of 2 bytes";
         assertEquals(WireError.OK, (int) board.onNodeThread(
-                () -> board.node().markStale(io.spectrum.node.api.NodePath.of("/board/temp"), why)));
+                () -> board.node().markStale(io.spectrum.node.api.NodePath.of("/temp"), why)));
 
-        assertEquals("/board/temp = 200  (seq 1, stale: " + why + ")\n", Cli.run("read", "--peer", addr, "/board/temp").out());
-        JsonNode r = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/temp").out());
+        assertEquals("/temp = 200  (seq 1, stale: " + why + ")\n", Cli.run("read", "--peer", addr, "/temp").out());
+        JsonNode r = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/temp").out());
         assertEquals(200.0, r.get("number").asDouble(), "the value is kept");
         assertEquals(1, r.get("seq").asLong());
         assertTrue(r.get("stale").asBoolean());
         assertEquals(why, r.get("reason").asText());
-        JsonNode fresh = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/name").out());
+        JsonNode fresh = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/name").out());
         assertEquals(false, fresh.get("stale").asBoolean());
         assertTrue(fresh.get("reason") == null, "a current value has no reason: " + fresh);
-        assertEquals("/board/name = kitchen\n", Cli.run("read", "--peer", addr, "/board/name").out(), "fresh: as before");
+        assertEquals("/name = kitchen\n", Cli.run("read", "--peer", addr, "/name").out(), "fresh: as before");
 
-        Cli.Run sub = Cli.run("sub", "--peer", addr, "/board/temp", "--count", "1");
-        assertEquals("/board/temp = 200  (seq 1, stale: " + why + ")\n", sub.out(), sub.all());
-        JsonNode d = new ObjectMapper().readTree(Cli.run("sub", "--peer", addr, "/board/temp", "--count", "1", "--json").out());
+        Cli.Run sub = Cli.run("sub", "--peer", addr, "/temp", "--count", "1");
+        assertEquals("/temp = 200  (seq 1, stale: " + why + ")\n", sub.out(), sub.all());
+        JsonNode d = new ObjectMapper().readTree(Cli.run("sub", "--peer", addr, "/temp", "--count", "1", "--json").out());
         assertTrue(d.get("stale").asBoolean());
         assertEquals(why, d.get("reason").asText());
     }
@@ -215,7 +215,7 @@ class ClientCommandsTest {
     @Test
     void tapPrintsDecodedFramesBothWays() throws Exception {
         publishEvery50ms();
-        Cli.Run tap = Cli.run("tap", "--peer", addr, "/board/temp", "--count", "4");
+        Cli.Run tap = Cli.run("tap", "--peer", addr, "/temp", "--count", "4");
         assertEquals(0, tap.code(), tap.all());
         assertTrue(tap.out().contains("-> " + addr), tap.out());
         assertTrue(tap.out().contains("<- " + addr), tap.out());

@@ -110,7 +110,7 @@ class HostCommandTest {
             String value = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline && !host.isDone()) {
-                Cli.Run r = Cli.run("read", "--peer", "127.0.0.1:" + clientPort, "--timeout", "500", "/board1/board/temp");
+                Cli.Run r = Cli.run("read", "--peer", "127.0.0.1:" + clientPort, "--timeout", "500", "/board1/temp");
                 if (r.code() == 0) {
                     value = r.out();
                     if (value.contains("°C")) {
@@ -119,16 +119,16 @@ class HostCommandTest {
                 }
                 Thread.sleep(200);
             }
-            assertTrue(value != null && value.matches("/board1/board/temp = -?\\d+\\.\\d\\d °C\\n"),
+            assertTrue(value != null && value.matches("/board1/temp = -?\\d+\\.\\d\\d °C\\n"),
                     "read through the host, whole path, in the board's unit: " + value + " board: " + boardOut);
             // a client subscribes through the host: the host holds the value now, and prints it
-            Cli.Run sub = Cli.run("sub", "--peer", "127.0.0.1:" + clientPort, "/board1/board/temp", "--count", "2");
+            Cli.Run sub = Cli.run("sub", "--peer", "127.0.0.1:" + clientPort, "/board1/temp", "--count", "2");
             assertEquals(0, sub.code(), sub.all());
             Cli.Run run = host.get(60, TimeUnit.SECONDS);
             assertEquals(0, run.code(), run.all());
             assertTrue(run.out().contains("board1: udp->127.0.0.1:" + boardPort), run.out());
             assertTrue(run.out().contains("dashboard: http://127.0.0.1:"), run.out());
-            assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/board/temp = -?\\d+\\.\\d\\d °C  \\(seq \\d+\\)")), run.out());
+            assertTrue(run.out().lines().anyMatch(l -> l.matches("/board1/temp = -?\\d+\\.\\d\\d °C  \\(seq \\d+\\)")), run.out());
             assertTrue(run.out().lines().anyMatch("board1 up"::equals), "the host says when a board answers: " + run.out());
             assertTrue(run.out().contains("host stopped"), run.out());
         }

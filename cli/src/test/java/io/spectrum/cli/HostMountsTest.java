@@ -116,12 +116,12 @@ class HostMountsTest {
         String at = host(List.of(new HostService.Board("board1", dial(2, a)), new HostService.Board("board2", dial(3, b)),
                 new HostService.Board("ref", dial(4, new InetSocketAddress("127.0.0.1", refPort)), List.of("sensor", "cfg"))));
 
-        List<String> paths = lsPaths(at, List.of("/board1/board/temp", "/board2/board/led", "/ref/sensor/temp", "/ref/cfg/level"));
-        assertTrue(paths.containsAll(List.of("/board1", "/board1/board", "/board1/board/humidity", "/board1/board/counter",
-                "/board1/board/name", "/board2/board/temp", "/ref", "/ref/sensor", "/ref/cfg", "/ref/cfg/name")), paths.toString());
+        List<String> paths = lsPaths(at, List.of("/board1/temp", "/board2/led", "/ref/sensor/temp", "/ref/cfg/level"));
+        assertTrue(paths.containsAll(List.of("/board1", "/board1/temp", "/board1/humidity", "/board1/counter",
+                "/board1/name", "/board2/temp", "/ref", "/ref/sensor", "/ref/cfg", "/ref/cfg/name")), paths.toString());
 
-        deepPathThroughTheHost(at, "/board1/board/counter", "/board1/board/led", a);
-        deepPathThroughTheHost(at, "/board2/board/counter", "/board2/board/led", b);
+        deepPathThroughTheHost(at, "/board1/counter", "/board1/led", a);
+        deepPathThroughTheHost(at, "/board2/counter", "/board2/led", b);
         deepPathThroughTheHost(at, "/ref/sensor/temp", "/ref/cfg/level", null); // no :subscribers[] there (pre-RFC-0035)
     }
 
@@ -130,16 +130,16 @@ class HostMountsTest {
         InetSocketAddress a = board("alpha");
         InetSocketAddress b = board("beta");
         String at = host(List.of(new HostService.Board("board1", dial(2, a)), new HostService.Board("board2", dial(3, b))));
-        List<String> paths = lsPaths(at, List.of("/board1/board/temp", "/board2/board/temp"));
-        assertTrue(paths.containsAll(List.of("/board1/board/led", "/board2/board/counter")), paths.toString());
+        List<String> paths = lsPaths(at, List.of("/board1/temp", "/board2/temp"));
+        assertTrue(paths.containsAll(List.of("/board1/led", "/board2/counter")), paths.toString());
 
-        deepPathThroughTheHost(at, "/board1/board/counter", "/board1/board/led", a);
-        deepPathThroughTheHost(at, "/board2/board/counter", "/board2/board/led", b);
+        deepPathThroughTheHost(at, "/board1/counter", "/board1/led", a);
+        deepPathThroughTheHost(at, "/board2/counter", "/board2/led", b);
 
-        Cli.Run unknown = Cli.run("read", "--peer", at, "/board9/board/temp");
+        Cli.Run unknown = Cli.run("read", "--peer", at, "/board9/temp");
         assertEquals(1, unknown.code(), unknown.all());
         assertEquals(1, unknown.out().lines().count() + unknown.err().lines().count(), "one line: " + unknown.all());
-        assertEquals("/board9/board/temp = refused: tr::path::not_found (" + at + " has no /board9; its top level: board1, board2)",
+        assertEquals("/board9/temp = refused: tr::path::not_found (" + at + " has no /board9; its top level: board1, board2)",
                 unknown.out().strip(), "the unknown mount named, and the ones there are");
     }
 

@@ -51,8 +51,8 @@ class MqttDashboardTest {
                 // the bridge's counters and lab's tree, live from the broker
                 JsonNode s = until(url, j -> j.path("bridge").path("connected").asBoolean()
                         && j.path("bridge").path("published").asLong() > 0
-                        && remoteValue(j, "lab", "/lab/board/temp").matches("-?[0-9.]+ °C")
-                        && remoteValue(j, "lab", "/lab/board/name").equals("garage")
+                        && remoteValue(j, "lab", "/lab/temp").matches("-?[0-9.]+ °C")
+                        && remoteValue(j, "lab", "/lab/name").equals("garage")
                         && remote(j, "lab").path("online").asBoolean(false), "the bridge connected and lab's tree");
                 JsonNode b = s.get("bridge");
                 assertEquals(broker.url(), b.get("broker").asText());
@@ -62,14 +62,14 @@ class MqttDashboardTest {
                 assertTrue(s.get("remote").get("connected").asBoolean());
                 assertEquals(broker.url(), s.get("remote").get("broker").asText());
                 assertTrue(remote(s, "plant1").isMissingNode(), "the host's own tree is its node's, not the broker's: " + s.get("remote"));
-                JsonNode temp = vertex(s, "lab", "/lab/board/temp");
+                JsonNode temp = vertex(s, "lab", "/lab/temp");
                 assertEquals("lab", temp.get("publisher").asText());
                 assertEquals("°C", temp.get("unit").asText());
                 assertTrue(temp.get("seq").asLong() > 0, temp.toString());
                 // a remote value follows the broker live
-                JsonNode counter1 = vertex(until(url, j -> !vertex(j, "lab", "/lab/board/counter").isMissingNode(),
-                        "lab's counter"), "lab", "/lab/board/counter");
-                until(url, j -> vertex(j, "lab", "/lab/board/counter").path("seq").asLong() > counter1.get("seq").asLong(),
+                JsonNode counter1 = vertex(until(url, j -> !vertex(j, "lab", "/lab/counter").isMissingNode(),
+                        "lab's counter"), "lab", "/lab/counter");
+                until(url, j -> vertex(j, "lab", "/lab/counter").path("seq").asLong() > counter1.get("seq").asLong(),
                         "lab's counter seq growing");
 
                 // the broker gone: disconnected, the queue of 5 full; what cannot wait is counted: an unsent
@@ -87,8 +87,8 @@ class MqttDashboardTest {
                 JsonNode back = until(url, j -> j.path("bridge").path("connected").asBoolean()
                         && j.path("bridge").path("reconnects").asLong() == 1, "the bridge reconnected");
                 assertTrue(back.get("bridge").get("dropped").asLong() >= down.get("bridge").get("dropped").asLong());
-                long restartedCounter = vertex(back, "lab", "/lab/board/counter").path("seq").asLong();
-                until(url, j -> vertex(j, "lab", "/lab/board/counter").path("seq").asLong() > restartedCounter,
+                long restartedCounter = vertex(back, "lab", "/lab/counter").path("seq").asLong();
+                until(url, j -> vertex(j, "lab", "/lab/counter").path("seq").asLong() > restartedCounter,
                         "lab's values arriving again after the broker's restart");
 
                 // lab stops: its $online turns false

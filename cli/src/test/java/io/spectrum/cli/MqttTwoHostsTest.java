@@ -39,8 +39,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 @Timeout(value = 480, unit = TimeUnit.SECONDS)
 class MqttTwoHostsTest {
-    private static final List<String> BOARDS = List.of("/plant1/board1/board/name", "/plant1/board2/board/name",
-            "/lab/board1/board/name", "/lab/board2/board/name");
+    private static final List<String> BOARDS = List.of("/plant1/board1/name", "/plant1/board2/name",
+            "/lab/board1/name", "/lab/board2/name");
 
     @Test
     void twoHostsFourBoardsOneBroker() throws Exception {
@@ -58,29 +58,29 @@ class MqttTwoHostsTest {
             String labClient = "127.0.0.1:" + clientPort;
             Thread lab = MqttCommandsTest.background("host", "--peer", MqttCommandsTest.addr(l1), "--peer", MqttCommandsTest.addr(l2), "--name", "lab",
                     "--udp", labClient, "--no-dashboard", "--mqtt", broker.url(),
-                    "--mqtt-writable", "/board1/board/led", "--duration", "200");
+                    "--mqtt-writable", "/board1/led", "--duration", "200");
             try {
                 // 1. one listing from the broker: both hosts, all four boards
                 Cli.Run ls = lsUntil(broker, out -> BOARDS.stream().allMatch(out::contains)
                         && out.contains("/plant1/$online") && out.contains("/lab/$online"));
                 for (String b : List.of("/plant1/board1", "/plant1/board2", "/lab/board1", "/lab/board2")) {
-                    assertTrue(ls.out().matches("(?s).*" + b + "/board/temp\\s+-?[0-9.]+ °C.*"), ls.out());
+                    assertTrue(ls.out().matches("(?s).*" + b + "/temp\\s+-?[0-9.]+ °C.*"), ls.out());
                 }
 
                 step("listed");
                 // 2. writes from MQTT: the writable path reaches the board through the host; the other is refused
                 try (Publisher pub = new Publisher(broker.url())) {
-                    pub.watch("spectrum/lab/+/board/led/set/error");
-                    pub.send("spectrum/lab/board1/board/led/set", "1");
-                    Cli.Run back = until(() -> Cli.run("read", "--peer", MqttCommandsTest.addr(l1), "--timeout", "500", "/board/led"),
+                    pub.watch("spectrum/lab/+/led/set/error");
+                    pub.send("spectrum/lab/board1/led/set", "1");
+                    Cli.Run back = until(() -> Cli.run("read", "--peer", MqttCommandsTest.addr(l1), "--timeout", "500", "/led"),
                             r -> r.code() == 0 && r.out().trim().endsWith("1"), "the board's led reading 1");
                     assertTrue(back.out().contains("1"), back.out());
-                    pub.send("spectrum/lab/board2/board/led/set", "1");
+                    pub.send("spectrum/lab/board2/led/set", "1");
                     String error = pub.next(30);
-                    assertNotNull(error, "no refusal on spectrum/lab/board2/board/led/set/error");
+                    assertNotNull(error, "no refusal on spectrum/lab/board2/led/set/error");
                     assertTrue(error.contains("\"ok\":false") && error.contains("tr::access::denied")
-                            && error.contains("/board2/board/led"), error);
-                    Cli.Run untouched = Cli.run("read", "--peer", MqttCommandsTest.addr(l2), "--timeout", "500", "/board/led");
+                            && error.contains("/board2/led"), error);
+                    Cli.Run untouched = Cli.run("read", "--peer", MqttCommandsTest.addr(l2), "--timeout", "500", "/led");
                     assertEquals(0, untouched.code(), untouched.err());
                     assertTrue(untouched.out().trim().endsWith("0"), untouched.out());
                 }
@@ -89,9 +89,9 @@ class MqttTwoHostsTest {
                 // 3. the broker down: the host still serves its own clients
                 Set<String> before = retainedPaths(broker);
                 broker.kill();
-                Cli.Run sub = until(() -> Cli.run("sub", "--peer", labClient, "/board1/board/counter", "--count", "3"),
+                Cli.Run sub = until(() -> Cli.run("sub", "--peer", labClient, "/board1/counter", "--count", "3"),
                         r -> r.code() == 0, "a sub through the lab host while the broker is down");
-                assertEquals(3, sub.out().lines().filter(l -> l.contains("/board1/board/counter")).count(), sub.out());
+                assertEquals(3, sub.out().lines().filter(l -> l.contains("/board1/counter")).count(), sub.out());
                 step("sub while down");
                 // ... and back: the retained state complete again (measured, printed; the deadline is the assertion's)
                 broker.restart();

@@ -59,19 +59,19 @@ class RecordReplayTest {
             board.attach(link);
             board.start();
             String addr = "127.0.0.1:" + link.localAddress().getPort();
-            assertEquals(WireError.OK, board.write("/board/temp", value(2328, 2)));
-            assertEquals(WireError.OK, board.write("/board/humidity", value(483, 2)));
+            assertEquals(WireError.OK, board.write("/temp", value(2328, 2)));
+            assertEquals(WireError.OK, board.write("/humidity", value(483, 2)));
             CompletableFuture<Cli.Run> rec = CompletableFuture.supplyAsync(() -> Cli.run("record", "--peer", addr,
-                    file.toString(), "/board/temp", "/board/humidity", "--count", "8"));
-            expected.add(new String[] {"/board/temp", "2328", "23.28"});
-            expected.add(new String[] {"/board/humidity", "483", "48.3"});
+                    file.toString(), "/temp", "/humidity", "--count", "8"));
+            expected.add(new String[] {"/temp", "2328", "23.28"});
+            expected.add(new String[] {"/humidity", "483", "48.3"});
             waitFor(() -> lines(file).size() >= 2 || rec.isDone()); // both subscribed: their current values are in
             long[][] writes = {{2301, 481}, {2302, 482}, {2303, 484}};
             for (long[] w : writes) {
-                assertEquals(WireError.OK, board.write("/board/temp", value(w[0], 2)));
-                expected.add(new String[] {"/board/temp", Long.toString(w[0]), new java.math.BigDecimal(w[0]).movePointLeft(2).toPlainString()});
-                assertEquals(WireError.OK, board.write("/board/humidity", value(w[1], 2)));
-                expected.add(new String[] {"/board/humidity", Long.toString(w[1]), new java.math.BigDecimal(w[1]).movePointLeft(1).toPlainString()});
+                assertEquals(WireError.OK, board.write("/temp", value(w[0], 2)));
+                expected.add(new String[] {"/temp", Long.toString(w[0]), new java.math.BigDecimal(w[0]).movePointLeft(2).toPlainString()});
+                assertEquals(WireError.OK, board.write("/humidity", value(w[1], 2)));
+                expected.add(new String[] {"/humidity", Long.toString(w[1]), new java.math.BigDecimal(w[1]).movePointLeft(1).toPlainString()});
             }
             Cli.Run r = rec.get(60, TimeUnit.SECONDS);
             assertEquals(0, r.code(), r.all());

@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SubModeCommandTest {
-    private static final String TEMP = "/board/temp";
+    private static final String TEMP = "/temp";
 
     private HostRuntime host;
     private String addr;
@@ -158,7 +158,7 @@ class SubModeCommandTest {
                     numbers.add(new ObjectMapper().readTree(l).get("dlv").asLong());
                 }
                 assertEquals(List.of(1L, 3L, 4L), numbers, "no redelivery, and the subscription did not stall: " + sub.out());
-                assertTrue(sub.err().contains("spectrum sub: /board/temp: 1 delivery was lost in transit (numbers 2..2); "
+                assertTrue(sub.err().contains("spectrum sub: /temp: 1 delivery was lost in transit (numbers 2..2); "
                         + "their credits are given back"), sub.err());
             } finally {
                 stop.set(true);
@@ -214,7 +214,7 @@ class SubModeCommandTest {
         publishFast();
         Cli.Run sub = Cli.run("sub", "--peer", addr, "--mode", "latest", "--inflight", "1", "-C", "5", TEMP);
         assertEquals(0, sub.code(), sub.all());
-        Pattern line = Pattern.compile("/board/temp = (\\d+)  \\(seq (\\d+)(?:, (\\d+) replaced)?\\)");
+        Pattern line = Pattern.compile("/temp = (\\d+)  \\(seq (\\d+)(?:, (\\d+) replaced)?\\)");
         List<String> lines = sub.out().lines().toList();
         assertEquals(5, lines.size(), sub.out());
         long replacedTotal = 0;
@@ -241,10 +241,10 @@ class SubModeCommandTest {
         Cli.Run sub = Cli.run("sub", "--peer", addr, "--mode", "bounded", "--queue", "2", "--inflight", "1", "-C", "4", TEMP);
         assertEquals(0, sub.code(), sub.all());
         assertEquals(4, sub.out().lines().count(), sub.out());
-        assertTrue(sub.out().lines().allMatch(l -> l.matches("/board/temp = \\d+  \\(seq \\d+\\)")), sub.out());
+        assertTrue(sub.out().lines().allMatch(l -> l.matches("/temp = \\d+  \\(seq \\d+\\)")), sub.out());
         List<String> said = sub.err().lines().filter(l -> l.contains("did not take --mode bounded")).toList();
         assertEquals(1, said.size(), sub.err());
-        assertTrue(said.get(0).startsWith("spectrum sub: /board/temp: "), said.get(0));
+        assertTrue(said.get(0).startsWith("spectrum sub: /temp: "), said.get(0));
         assertEquals(0, refusals.get(), "a NARROW node keeps no queues");
     }
 

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * empty payload. A board that comes back on the same port is {@code $online} true again.
  */
 class StaleAndPurgeTest {
-    private static final String COUNTER = "spectrum/lab/board1/board/counter";
+    private static final String COUNTER = "spectrum/lab/board1/counter";
     private static final String BOARD_ONLINE = "spectrum/lab/board1/$online";
     private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -82,7 +82,7 @@ class StaleAndPurgeTest {
         // past the grace: the board's vertices are declared, so the host keeps them, stale (docs/node.md,
         // "Declared vertices keep their value"), and the bridge keeps their retained messages
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * GRACE_NANOS) + 1_000);
-        io.spectrum.node.api.NodePath copy = io.spectrum.node.api.NodePath.of("/board1/board/counter");
+        io.spectrum.node.api.NodePath copy = io.spectrum.node.api.NodePath.of("/board1/counter");
         assertTrue(host.onNodeThread(() -> host.node().read(copy, new byte[64], 0, 64) > 0 && host.node().isStale(copy)),
                 "the host keeps the board's declared value, stale");
         assertFalse(seen.stream().anyMatch(s -> s.topic().startsWith("spectrum/lab/board1/") && s.payload().isEmpty()),

@@ -65,8 +65,8 @@ class HostFileTest {
         assertEquals(BASE.resolve("bus.sock").toString(), c.busPath());
         assertEquals("mqtt://broker.lan", c.mqtt().url());
         assertEquals(50, c.mqttOptions().queue());
-        assertTrue(c.mqttOptions().published("/kitchen/board/temp"));
-        assertFalse(c.mqttOptions().published("/lab/board/temp"));
+        assertTrue(c.mqttOptions().published("/kitchen/temp"));
+        assertFalse(c.mqttOptions().published("/lab/temp"));
     }
 
     @Test

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SerialControlLoad {
     private static final int BAUD = 115_200;
-    private static final String[] VERTICES = {"/board/temp", "/board/humidity", "/board/counter"};
+    private static final String[] VERTICES = {"/temp", "/humidity", "/counter"};
 
     private SerialControlLoad() {
     }
@@ -65,7 +65,7 @@ public final class SerialControlLoad {
         }
         NodePath[] extra = new NodePath[12];
         for (int i = 0; i < extra.length; i++) {
-            extra[i] = NodePath.of("/board/extra/v" + i);
+            extra[i] = NodePath.of("/extra/v" + i);
             board.write(extra[i], buf, 0, w.wrap(buf, 0, buf.length).value(i, 4).length());
         }
         long[] received = {0};
@@ -96,7 +96,7 @@ public final class SerialControlLoad {
                     + " board in " + boardLink.stats().framesIn + " host open " + hostLink.isPortOpen());
         }
         NodePath caps = NodePath.of("/$node/caps");
-        NodePath boardRoot = NodePath.of("/board");
+        NodePath boardRoot = NodePath.of("/"); // the board's whole tree, composed
         int[] pending = new int[8];
         java.util.Arrays.fill(pending, -1);
         int refusedBefore = (int) boardLink.stats().sendRefused;

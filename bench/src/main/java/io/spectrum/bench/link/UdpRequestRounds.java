@@ -28,7 +28,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar io.spectrum.bench.link.UdpRequestRounds \
- *     --target spectrum=127.0.0.1:47200/board/temp --target reference=127.0.0.1:47100/sensor/temp \
+ *     --target spectrum=127.0.0.1:47200/temp --target reference=127.0.0.1:47100/sensor/temp \
  *     [--rounds 5] [--requests 20000] [--windows 1,8,32] [--warmup 20000]
  * </pre>
  * A lost datagram (no answer within {@code --timeout-ms}, default 200) is counted and its slot in
@@ -131,7 +131,7 @@ public final class UdpRequestRounds {
         return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
-    /** NAME=HOST:PORT/PATH, e.g. spectrum=127.0.0.1:47200/board/temp. */
+    /** NAME=HOST:PORT/PATH, e.g. spectrum=127.0.0.1:47200/temp. */
     private static Target target(String spec) {
         int eq = spec.indexOf('=');
         int slash = spec.indexOf('/', eq);

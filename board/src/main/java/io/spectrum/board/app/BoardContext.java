@@ -18,7 +18,9 @@ public interface BoardContext {
     /**
      * Declares a vertex: what it holds, its unit and scale and whether peers may write it. A second
      * declaration of the same path, a bad path or a declaration the node refuses throws
-     * {@link IllegalArgumentException} naming it (start-up only).
+     * {@link IllegalArgumentException} naming it (start-up only). The path is relative to the board,
+     * like a board file's: {@code /thermostat/temp} is a host's {@code /board1/thermostat/temp}; it
+     * does not repeat the board's name.
      */
     AppVertex declare(String path, VertexSchema schema);
 

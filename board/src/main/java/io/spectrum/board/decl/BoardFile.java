@@ -12,9 +12,15 @@ import java.util.Map;
  * A board as its file declares it (docs/board.md): its name, pi4j platform, kernel roots, vertices
  * with their declarations and sources or sinks, and the board apps to start. Made only by
  * {@link BoardFileParser}, which has checked every field, so running it applies all or nothing.
+ * Its paths are the board's own, relative to the board (a host mounts them under its mount name).
+ * {@code warning} is one line the board prints at start and at a check (a file whose paths repeat
+ * the board's name, read with that prefix dropped), or null.
  */
 public record BoardFile(String file, String name, String platform, int pwmChip, MockPins mockPins, Path sys,
-                        Path proc, List<Vertex> vertices, List<App> apps) {
+                        Path proc, List<Vertex> vertices, List<App> apps, String warning) {
+    /** The name of a board that neither {@code --name} nor the file's {@code name:} names. */
+    public static final String DEFAULT_NAME = "board";
+
     /** Copies the lists. */
     public BoardFile {
         vertices = List.copyOf(vertices);
@@ -23,7 +29,7 @@ public record BoardFile(String file, String name, String platform, int pwmChip, 
 
     /** The same board without its apps (a check that has no app jars to look in). */
     public BoardFile withoutApps() {
-        return new BoardFile(file, name, platform, pwmChip, mockPins, sys, proc, vertices, List.of());
+        return new BoardFile(file, name, platform, pwmChip, mockPins, sys, proc, vertices, List.of(), warning);
     }
 
     /** One declared vertex: its path and declaration, its first value, what publishes or drives it. */

@@ -24,8 +24,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +35,12 @@ import java.util.Set;
  * field: its type, range and the rules across fields (a sink needs a writable vertex, a pin is used
  * once, a GPIO vertex is a VALUE). The first problem is a {@link BoardFileError} naming the line
  * and the field; nothing is opened or declared here.
+ *
+ * <p>A file's paths are relative to the board: the board is their root, and a host shows them under
+ * its mount name ({@code /temp} is a host's {@code /board1/temp}). A file written when paths
+ * repeated the board's name (name {@code shed}, every path {@code /shed/...}: a host showed
+ * {@code /shed/shed/water}) is read with that prefix dropped, and says so in
+ * {@link BoardFile#warning} (docs/board.md, "Paths").
  */
 public final class BoardFileParser {
     /** Where a flashed board's file is (the launcher passes it when it exists). */
@@ -43,14 +49,27 @@ public final class BoardFileParser {
     static final String[] SINKS = {"gpio-out", "pwm"};
 
     private final long defaultPeriodOverride;
+    private final String nameOverride;
     private final Set<Integer> pins = new HashSet<>();
-    private final Map<String, Integer> paths = new HashMap<>();
+    /** Every path the file declares (vertices, edge counters, readbacks), in the file's order, with its line. */
+    private final Map<String, Integer> paths = new LinkedHashMap<>();
     private MockPins mockPins;
     private long defaultPeriod;
+    /** What is dropped from the front of each path: "" or an old file's {@code /<board name>}. */
+    private String dropped = "";
 
     /** @param periodOverride the default period in ms to use instead of the file's ({@code --period}), or -1 */
     public BoardFileParser(long periodOverride) {
+        this(periodOverride, null);
+    }
+
+    /**
+     * @param periodOverride the default period in ms to use instead of the file's ({@code --period}), or -1
+     * @param nameOverride   the board's name instead of the file's ({@code --name}), or null
+     */
+    public BoardFileParser(long periodOverride, String nameOverride) {
         this.defaultPeriodOverride = periodOverride;
+        this.nameOverride = nameOverride;
     }
 
     /**
@@ -69,6 +88,45 @@ public final class BoardFileParser {
 
     /** @param base the directory relative paths in the file resolve against */
     public BoardFile parse(String name, String text, Path base) throws BoardFileError {
+        BoardFile file = read(name, text, base, "");
+        String repeated = repeatedName(file);
+        if (repeated == null) {
+            return file;
+        }
+        Map.Entry<String, Integer> first = paths.entrySet().iterator().next();
+        String relative = first.getKey().substring(repeated.length() + 1);
+        String warning = name + ":" + first.getValue() + ": paths repeat the board's name '" + repeated
+                + "'; read as " + relative + (paths.size() > 1 ? " …" : "") + "; drop the prefix";
+        BoardFile read = read(name, text, base, "/" + repeated);
+        return new BoardFile(read.file(), read.name(), read.platform(), read.pwmChip(), read.mockPins(), read.sys(),
+                read.proc(), read.vertices(), read.apps(), warning);
+    }
+
+    /**
+     * The board's name when every path of {@code file} starts with {@code /<name>/} (a file written
+     * when a board's paths said its name), else null. The name is the one the board runs under:
+     * {@code --name}, else the file's, else {@link BoardFile#DEFAULT_NAME}.
+     */
+    private String repeatedName(BoardFile file) {
+        String board = nameOverride != null ? nameOverride : file.name() != null ? file.name() : BoardFile.DEFAULT_NAME;
+        if (board.isEmpty() || board.contains("/") || paths.isEmpty()) {
+            return null;
+        }
+        String prefix = "/" + board + "/";
+        for (String p : paths.keySet()) {
+            if (!p.startsWith(prefix)) {
+                return null;
+            }
+        }
+        return board;
+    }
+
+    /** One reading of the file, each path with {@code drop} taken off its front. */
+    private BoardFile read(String name, String text, Path base, String drop) throws BoardFileError {
+        pins.clear();
+        paths.clear();
+        mockPins = null;
+        dropped = drop;
         Node root = io.spectrum.runtime.YamlFile.compose(name, text, "the file is empty (docs/board.md shows one)",
                 (line, why) -> new BoardFileError(name, line, "", why));
         Spec top = Spec.root(name, root);
@@ -108,15 +166,15 @@ public final class BoardFileParser {
         if (vertices.isEmpty() && apps.isEmpty()) {
             throw new BoardFileError(name, top.line(), "vertices", "the board declares no vertices and no apps");
         }
-        return new BoardFile(name, boardName, platform, pwmChip, mockPins, sys, proc, vertices, apps);
+        return new BoardFile(name, boardName, platform, pwmChip, mockPins, sys, proc, vertices, apps, null);
     }
 
     private BoardFile.Vertex vertex(Spec v, Path base) throws BoardFileError {
-        String path = v.text("path");
+        String path = relative(v.text("path"));
         try {
             NodePath.of(path);
         } catch (RuntimeException e) {
-            throw v.error("path", "'" + path + "' is not a vertex path (e.g. /board/temp): " + e.getMessage());
+            throw v.error("path", "'" + path + "' is not a vertex path (e.g. /temp): " + e.getMessage());
         }
         if (!path.startsWith("/") || path.contains("/$")) {
             throw v.error("path", "'" + path + "' must start with / and name no reserved $ vertex");
@@ -287,7 +345,7 @@ public final class BoardFileParser {
             boolean activeLow = Boolean.parseBoolean(s.choice("active-low", "false", "true", "false"));
             String readback = s.text("readback", null);
             if (readback != null) {
-                claimPath(s, "readback", readback);
+                readback = claimPath(s, "readback", readback);
             }
             b = new GpioOutput(pin, activeLow, initial, readback, mockPins);
         } else {
@@ -303,13 +361,12 @@ public final class BoardFileParser {
 
     private String edgesPath(Spec s) throws BoardFileError {
         String p = s.text("edges", null);
-        if (p != null) {
-            claimPath(s, "edges", p);
-        }
-        return p;
+        return p == null ? null : claimPath(s, "edges", p);
     }
 
-    private void claimPath(Spec s, String key, String p) throws BoardFileError {
+    /** A path the file gives as {@code key} (an edge counter, a readback), declared once; returns it as the board's. */
+    private String claimPath(Spec s, String key, String given) throws BoardFileError {
+        String p = relative(given);
         try {
             NodePath.of(p);
         } catch (RuntimeException e) {
@@ -319,6 +376,12 @@ public final class BoardFileParser {
         if (earlier != null) {
             throw s.error(key, p + " is already declared on line " + earlier);
         }
+        return p;
+    }
+
+    /** {@code path} as the board's own: with an old file's repeated board name dropped. */
+    private String relative(String path) {
+        return dropped.isEmpty() ? path : path.substring(dropped.length());
     }
 
     private int pin(Spec s) throws BoardFileError {

@@ -48,13 +48,13 @@ class BoardCheckTest {
                 platform: mock
                 mock-pins: pins
                 vertices:
-                  - {path: /shed/relay, type: u8, range: [0, 1], initial: 0, sink: {kind: gpio-out, pin: 16, readback: /shed/relay/state}}
-                  - {path: /shed/tmp102, type: i16, unit: Cel, scale: 0.0625,
+                  - {path: /relay, type: u8, range: [0, 1], initial: 0, sink: {kind: gpio-out, pin: 16, readback: /relay/state}}
+                  - {path: /tmp102, type: i16, unit: Cel, scale: 0.0625,
                      source: {kind: i2c, bus: 1, address: 0x48, bytes: 2, shift: 4, period: 1s}}
                 """;
         try (BoardFixture running = new BoardFixture(yaml, tmp)) {
             MockDigitalOutput relay = running.host.pi4j().registry().get("spectrum-out-16", MockDigitalOutput.class);
-            assertEquals(WireError.OK, running.write("/shed/relay", 1));
+            assertEquals(WireError.OK, running.write("/relay", 1));
             Path pinFile = tmp.resolve("pins/gpio16");
             assertEquals("1", Files.readString(pinFile));
 
@@ -64,7 +64,7 @@ class BoardCheckTest {
             assertTrue(r.out().trim().endsWith("board.yaml: ok (shed)"), r.out());
             assertEquals("1", Files.readString(pinFile), "the check wrote the relay's pin file (its initial 0)");
             assertEquals(DigitalState.HIGH, relay.state());
-            assertEquals(1, running.raw("/shed/relay/state"), "the running board's read-back is unchanged");
+            assertEquals(1, running.raw("/relay/state"), "the running board's read-back is unchanged");
         }
     }
 

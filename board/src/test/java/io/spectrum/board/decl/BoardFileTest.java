@@ -30,7 +30,7 @@ class BoardFileTest {
         BoardFile demo = BoardSetup.demo(-1);
         assertEquals(5, demo.vertices().size());
         BoardFile.Vertex temp = demo.vertices().get(0);
-        assertEquals("/board/temp", temp.path());
+        assertEquals("/temp", temp.path());
         assertEquals("VALUE i16 Cel x0.01 rs", temp.schema().toString().replace("r-s", "rs"));
         BoardFile.Vertex led = demo.vertices().get(3);
         assertTrue(led.schema().allows(AccessMask.WRITE));
@@ -44,7 +44,7 @@ class BoardFileTest {
         BoardFile f = parse("""
                 name: shed
                 vertices:
-                  - path: /shed/temp
+                  - path: /temp
                     type: i32
                     unit: Cel
                     scale: 0.001
@@ -65,6 +65,51 @@ class BoardFileTest {
         assertEquals(AccessMask.READ | AccessMask.SUBSCRIBE, s.rights());
         assertEquals("shed air", s.description());
         assertEquals("Cel", s.unit());
+    }
+
+    @Test
+    void pathsAreTheBoardsOwn_aFileThatRepeatsTheBoardsNameIsReadWithoutItAndWarned() throws Exception {
+        BoardFile f = parse("""
+                name: shed
+                vertices:
+                  - {path: /shed/water, type: i16, unit: Cel, scale: 0.01, source: {kind: w1, device: 28-0123456789ab}}
+                  - {path: /shed/door, type: u8, source: {kind: gpio-in, pin: 4, edges: /shed/door-openings}}
+                  - {path: /shed/valve, type: u8, sink: {kind: gpio-out, pin: 17, readback: /shed/valve/state}}
+                """);
+        assertEquals(java.util.List.of("/water", "/door", "/valve"), f.vertices().stream().map(BoardFile.Vertex::path).toList());
+        assertEquals("b.yaml:3: paths repeat the board's name 'shed'; read as /water …; drop the prefix", f.warning());
+        try (io.spectrum.board.BoardFixture running = new io.spectrum.board.BoardFixture("""
+                name: shed
+                platform: mock
+                mock-pins: pins
+                vertices:
+                  - {path: /shed/valve, type: u8, range: [0, 1], initial: 0, sink: {kind: gpio-out, pin: 17, readback: /shed/valve/state}}
+                """, tmp)) {
+            assertEquals(io.spectrum.wire.WireError.OK, running.write("/valve", 1));
+            assertEquals(1, running.raw("/valve/state"), "the readback's path lost the prefix too");
+            assertFalse(running.has("/shed/valve/state"));
+        }
+
+        BoardFile current = parse("name: shed\nvertices:\n  - {path: /water, type: u8}\n");
+        assertEquals("/water", current.vertices().get(0).path());
+        assertEquals(null, current.warning(), "a file of the board's own paths reads as written");
+    }
+
+    @Test
+    void theOldPrefixIsDroppedOnlyWhenEveryPathHasIt_andTheNameIsTheOneTheBoardRunsUnder() throws Exception {
+        BoardFile mixed = parse("name: shed\nvertices:\n  - {path: /shed/water, type: u8}\n  - {path: /pump, type: u8}\n");
+        assertEquals("/shed/water", mixed.vertices().get(0).path(), "a subtree that happens to bear the name stays");
+        assertEquals(null, mixed.warning());
+
+        BoardFile unnamed = parse("vertices:\n  - {path: /board/temp, type: i16}\n  - {path: /board/led, type: u8}\n");
+        assertEquals("/temp", unnamed.vertices().get(0).path(), "the default name is board: the old demo file's paths");
+        assertEquals("b.yaml:2: paths repeat the board's name 'board'; read as /temp …; drop the prefix", unnamed.warning());
+
+        String yaml = "name: shed\nvertices:\n  - {path: /barn/hay, type: u8}\n";
+        BoardFile renamed = new BoardFileParser(-1, "barn").parse("b.yaml", yaml, tmp);
+        assertEquals("/hay", renamed.vertices().get(0).path(), "--name wins over the file's name");
+        assertEquals("b.yaml:3: paths repeat the board's name 'barn'; read as /hay; drop the prefix", renamed.warning());
+        assertEquals("/barn/hay", parse(yaml).vertices().get(0).path(), "named shed, /barn is a subtree of its own");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -162,6 +207,16 @@ class BoardFileTest {
         assertTrue(r.err().startsWith("board: cannot start: board file: FILE:3: /b: cannot open gpio-in BCM 4"), r.err());
         assertEquals(1, r.err().trim().lines().count(), r.err());
         assertFalse(r.out().contains("ready"), r.out());
+    }
+
+    @Test
+    void aBoardWarnsOnceOfPathsThatRepeatItsName() throws Exception {
+        Run r = board("name: shed\nplatform: mock\nvertices:\n  - {path: /shed/water, type: u8}\n  - {path: /shed/pump, type: u8}\n",
+                "--check");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("board: FILE:4: paths repeat the board's name 'shed'; read as /water …; drop the prefix\n",
+                r.err().replace(System.lineSeparator(), "\n"));
+        assertTrue(r.out().trim().endsWith("board.yaml: ok (shed)"), r.out());
     }
 
     @Test

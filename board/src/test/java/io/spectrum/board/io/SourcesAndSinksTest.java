@@ -27,21 +27,21 @@ class SourcesAndSinksTest {
         try (BoardFixture b = new BoardFixture("""
                 platform: mock
                 vertices:
-                  - {path: /board/button, type: u8, range: [0, 1],
-                     source: {kind: gpio-in, pin: 22, pull: up, edges: /board/button/edges}}
+                  - {path: /button, type: u8, range: [0, 1],
+                     source: {kind: gpio-in, pin: 22, pull: up, edges: /button/edges}}
                 """, tmp)) {
             MockDigitalInput pin = b.host.pi4j().registry().get("spectrum-in-22", MockDigitalInput.class);
-            assertEquals(0, b.raw("/board/button"));
+            assertEquals(0, b.raw("/button"));
             pin.mockState(DigitalState.HIGH);
             b.step(0);
-            assertEquals(1, b.raw("/board/button"));
-            assertEquals(1, b.raw("/board/button/edges"));
+            assertEquals(1, b.raw("/button"));
+            assertEquals(1, b.raw("/button/edges"));
             // two edges between loop turns: the level is the last, the counter has both
             pin.mockState(DigitalState.LOW);
             pin.mockState(DigitalState.HIGH);
             b.step(0);
-            assertEquals(1, b.raw("/board/button"));
-            assertEquals(3, b.raw("/board/button/edges"));
+            assertEquals(1, b.raw("/button"));
+            assertEquals(3, b.raw("/button/edges"));
         }
     }
 
@@ -50,18 +50,18 @@ class SourcesAndSinksTest {
         try (BoardFixture b = new BoardFixture("""
                 platform: mock
                 vertices:
-                  - {path: /board/door, type: u8, source: {kind: gpio-in, pin: 5, debounce: 40ms, edges: /board/door/edges}}
+                  - {path: /door, type: u8, source: {kind: gpio-in, pin: 5, debounce: 40ms, edges: /door/edges}}
                 """, tmp)) {
             MockDigitalInput pin = b.host.pi4j().registry().get("spectrum-in-5", MockDigitalInput.class);
             pin.mockState(DigitalState.HIGH); // a bouncing contact
             pin.mockState(DigitalState.LOW);
             pin.mockState(DigitalState.HIGH);
             b.step(0);
-            assertEquals(0, b.raw("/board/door"), "still bouncing: nothing published yet");
+            assertEquals(0, b.raw("/door"), "still bouncing: nothing published yet");
             Thread.sleep(50); // the level holds past the debounce time
             b.step(50);
-            assertEquals(1, b.raw("/board/door"));
-            assertEquals(1, b.raw("/board/door/edges"), "one debounced change");
+            assertEquals(1, b.raw("/door"));
+            assertEquals(1, b.raw("/door/edges"), "one debounced change");
         }
     }
 
@@ -70,21 +70,21 @@ class SourcesAndSinksTest {
         try (BoardFixture b = new BoardFixture("""
                 platform: mock
                 vertices:
-                  - {path: /board/relay, type: u8, range: [0, 1], initial: 0,
-                     sink: {kind: gpio-out, pin: 17, readback: /board/relay/state}}
+                  - {path: /relay, type: u8, range: [0, 1], initial: 0,
+                     sink: {kind: gpio-out, pin: 17, readback: /relay/state}}
                 """, tmp)) {
             MockDigitalOutput pin = b.host.pi4j().registry().get("spectrum-out-17", MockDigitalOutput.class);
             assertEquals(DigitalState.LOW, pin.state());
-            assertEquals(0, b.raw("/board/relay/state"));
-            assertEquals(WireError.OK, b.write("/board/relay", 1));
+            assertEquals(0, b.raw("/relay/state"));
+            assertEquals(WireError.OK, b.write("/relay", 1));
             assertEquals(DigitalState.HIGH, pin.state());
-            assertEquals(1, b.raw("/board/relay/state"));
-            assertEquals(WireError.SCHEMA_TYPE_MISMATCH, b.write("/board/relay", 2), "outside 0..1: refused");
+            assertEquals(1, b.raw("/relay/state"));
+            assertEquals(WireError.SCHEMA_TYPE_MISMATCH, b.write("/relay", 2), "outside 0..1: refused");
             assertEquals(DigitalState.HIGH, pin.state(), "a refused write drives nothing");
-            assertEquals(WireError.OK, b.write("/board/relay", 0));
+            assertEquals(WireError.OK, b.write("/relay", 0));
             assertEquals(DigitalState.LOW, pin.state());
-            assertEquals(0, b.raw("/board/relay/state"));
-            assertTrue(b.node.declaration(NodePath.of("/board/relay")).allows(io.spectrum.wire.AccessMask.WRITE));
+            assertEquals(0, b.raw("/relay/state"));
+            assertTrue(b.node.declaration(NodePath.of("/relay")).allows(io.spectrum.wire.AccessMask.WRITE));
         }
     }
 
@@ -93,11 +93,11 @@ class SourcesAndSinksTest {
         try (BoardFixture b = new BoardFixture("""
                 platform: mock
                 vertices:
-                  - {path: /board/relay, type: u8, sink: {kind: gpio-out, pin: 27, active-low: true}}
+                  - {path: /relay, type: u8, sink: {kind: gpio-out, pin: 27, active-low: true}}
                 """, tmp)) {
             MockDigitalOutput pin = b.host.pi4j().registry().get("spectrum-out-27", MockDigitalOutput.class);
             assertEquals(DigitalState.HIGH, pin.state(), "off is high on an active-low relay board");
-            b.write("/board/relay", 1);
+            b.write("/relay", 1);
             assertEquals(DigitalState.LOW, pin.state());
         }
     }
@@ -107,16 +107,16 @@ class SourcesAndSinksTest {
         try (BoardFixture b = new BoardFixture("""
                 platform: mock
                 vertices:
-                  - {path: /board/fan, type: u16, unit: "%", scale: 0.1, range: [0, 1000],
+                  - {path: /fan, type: u16, unit: "%", scale: 0.1, range: [0, 1000],
                      sink: {kind: pwm, channel: 0, frequency: 25000}}
                 """, tmp)) {
             MockPwm pwm = b.host.pi4j().registry().get("spectrum-pwm-0", MockPwm.class);
             assertFalse(pwm.isOn());
-            b.write("/board/fan", 425);
+            b.write("/fan", 425);
             assertTrue(pwm.isOn());
             assertEquals(42.5f, pwm.dutyCycle(), 0.001f);
             assertEquals(25000, pwm.frequency());
-            b.write("/board/fan", 0);
+            b.write("/fan", 0);
             assertFalse(pwm.isOn());
         }
     }
@@ -127,9 +127,9 @@ class SourcesAndSinksTest {
         try (BoardFixture b = new BoardFixture("""
                 platform: mock
                 vertices:
-                  - {path: /board/tmp102, type: i16, unit: Cel, scale: 0.0625,
+                  - {path: /tmp102, type: i16, unit: Cel, scale: 0.0625,
                      source: {kind: i2c, bus: 1, address: 0x48, register: 0, bytes: 2, order: big, shift: 4, period: 1s}}
-                  - {path: /board/raw, type: u16,
+                  - {path: /raw, type: u16,
                      source: {kind: i2c, bus: 1, address: 0x49, register: 0x10, bytes: 2, order: little, period: 1s}}
                 """, tmp)) {
             MockI2C tmp102 = b.host.pi4j().registry().get("spectrum-i2c-1-72-0", MockI2C.class);
@@ -137,12 +137,12 @@ class SourcesAndSinksTest {
             MockI2C raw = b.host.pi4j().registry().get("spectrum-i2c-1-73-16", MockI2C.class);
             raw.writeRegister(0x10, new byte[] {0x34, 0x12}, 0, 2);
             b.step(1000);
-            assertEquals(400, b.raw("/board/tmp102"));
-            assertEquals(25.0, b.node.declaration(NodePath.of("/board/tmp102")).toUnit(b.raw("/board/tmp102")));
-            assertEquals(0x1234, b.raw("/board/raw"));
+            assertEquals(400, b.raw("/tmp102"));
+            assertEquals(25.0, b.node.declaration(NodePath.of("/tmp102")).toUnit(b.raw("/tmp102")));
+            assertEquals(0x1234, b.raw("/raw"));
             tmp102.writeRegister(0, new byte[] {(byte) 0xE7, 0x00}, 0, 2); // -25.0 °C, sign of the 12 bits
             b.step(2000);
-            assertEquals(-400, b.raw("/board/tmp102"));
+            assertEquals(-400, b.raw("/tmp102"));
         }
         assertEquals(-1, I2cRegister.assemble(new byte[] {(byte) 0xFF, (byte) 0xF0}, 2, true, 4, true));
         assertEquals(0xFFF, I2cRegister.assemble(new byte[] {(byte) 0xFF, (byte) 0xF0}, 2, true, 4, false));
@@ -158,15 +158,15 @@ class SourcesAndSinksTest {
         try (BoardFixture b = new BoardFixture("""
                 sys: sys
                 vertices:
-                  - {path: /board/water, type: i16, unit: Cel, scale: 0.01, source: {kind: w1, device: 28-0123456789ab, period: 2s}}
-                  - {path: /board/outside, type: i32, unit: Cel, scale: 0.001, source: {kind: w1, device: 28-00000000beef}}
+                  - {path: /water, type: i16, unit: Cel, scale: 0.01, source: {kind: w1, device: 28-0123456789ab, period: 2s}}
+                  - {path: /outside, type: i32, unit: Cel, scale: 0.001, source: {kind: w1, device: 28-00000000beef}}
                 """, tmp)) {
-            assertEquals(2138, b.raw("/board/water"), "21.375 °C at 0.01 per raw step");
-            assertEquals("°C", b.node.declaration(NodePath.of("/board/water")).unitSymbol());
-            assertEquals(-1250, b.raw("/board/outside"));
+            assertEquals(2138, b.raw("/water"), "21.375 °C at 0.01 per raw step");
+            assertEquals("°C", b.node.declaration(NodePath.of("/water")).unitSymbol());
+            assertEquals(-1250, b.raw("/outside"));
             Files.writeString(dev.resolve("temperature"), "19000\n");
             b.step(2000);
-            assertEquals(1900, b.raw("/board/water"));
+            assertEquals(1900, b.raw("/water"));
         }
     }
 
@@ -217,20 +217,20 @@ class SourcesAndSinksTest {
         Files.writeString(label, "garden shed\n");
         try (BoardFixture b = new BoardFixture("""
                 vertices:
-                  - {path: /board/level, type: u16, unit: cm, scale: 0.1, source: {kind: file, file: level.txt, period: 1s}}
-                  - {path: /board/label, type: name, source: {kind: file, file: label.txt, period: 1s}}
-                  - {path: /board/cmd, type: i32, source: {kind: command, run: [sh, -c, "echo -17"], period: 1s}}
+                  - {path: /level, type: u16, unit: cm, scale: 0.1, source: {kind: file, file: level.txt, period: 1s}}
+                  - {path: /label, type: name, source: {kind: file, file: label.txt, period: 1s}}
+                  - {path: /cmd, type: i32, source: {kind: command, run: [sh, -c, "echo -17"], period: 1s}}
                 """, tmp)) {
-            assertEquals(425, b.raw("/board/level"));
+            assertEquals(425, b.raw("/level"));
             Files.writeString(value, "7\n");
             b.step(1000);
-            assertEquals(70, b.raw("/board/level"));
-            assertTrue(b.has("/board/label"));
-            for (int i = 0; i < 500 && !b.has("/board/cmd"); i++) {
+            assertEquals(70, b.raw("/level"));
+            assertTrue(b.has("/label"));
+            for (int i = 0; i < 500 && !b.has("/cmd"); i++) {
                 Thread.sleep(10); // the command runs on its own thread; its result is handed to the loop
                 b.step(0);
             }
-            assertEquals(-17, b.raw("/board/cmd"));
+            assertEquals(-17, b.raw("/cmd"));
         }
     }
 
@@ -240,19 +240,19 @@ class SourcesAndSinksTest {
                 platform: mock
                 mock-pins: pins
                 vertices:
-                  - {path: /board/button, type: u8, source: {kind: gpio-in, pin: 6}}
-                  - {path: /board/relay, type: u8, range: [0, 1], sink: {kind: gpio-out, pin: 16}}
+                  - {path: /button, type: u8, source: {kind: gpio-in, pin: 6}}
+                  - {path: /relay, type: u8, range: [0, 1], sink: {kind: gpio-out, pin: 16}}
                 """, tmp)) {
             Path pins = tmp.resolve("pins");
             assertEquals("0", Files.readString(pins.resolve("gpio16")));
-            b.write("/board/relay", 1);
+            b.write("/relay", 1);
             assertEquals("1", Files.readString(pins.resolve("gpio16")));
             MockPins.write(pins.resolve("gpio6"), true);
-            for (int i = 0; i < 500 && b.raw("/board/button") == 0; i++) {
+            for (int i = 0; i < 500 && b.raw("/button") == 0; i++) {
                 Thread.sleep(10); // the pin files are polled every 5 ms
                 b.step(0);
             }
-            assertEquals(1, b.raw("/board/button"));
+            assertEquals(1, b.raw("/button"));
         }
     }
 }

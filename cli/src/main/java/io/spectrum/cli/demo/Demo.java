@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code spectrum demo}: a host node in this JVM and emulated boards in their own JVMs, linked by
  * pseudo-terminal pairs ({@link PtyPair}: the serial link: COBS framing + CRC-32C) or by UDP loopback. The host
- * side is {@link HostService}: each board mounted as /boardN (its vertices at /boardN/board/temp ...),
+ * side is {@link HostService}: each board mounted as /boardN (its vertices at /boardN/temp ...),
  * a terminal view of every board vertex found (it subscribes to what it shows) printing new values
  * once a second, and the dashboard. Suspending the "view" subscriber of a vertex in the dashboard
  * silences it in the terminal.

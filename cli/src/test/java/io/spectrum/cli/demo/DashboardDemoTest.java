@@ -36,23 +36,23 @@ class DashboardDemoTest {
         try {
             run.awaitPrinted("dashboard: http://127.0.0.1:");
             String url = run.lines.stream().filter(l -> l.startsWith("dashboard: ")).findFirst().orElseThrow().substring(11).trim();
-            JsonNode temp = await(() -> vertex(url, "/board1/board/temp"), v -> v.path("unit").asText().equals("°C"), "°C on /board1/board/temp");
+            JsonNode temp = await(() -> vertex(url, "/board1/temp"), v -> v.path("unit").asText().equals("°C"), "°C on /board1/temp");
             assertTrue(temp.get("value").asText().endsWith(" °C"), temp.toString());
-            await(() -> vertex(url, "/board1/board/humidity"), v -> v.path("unit").asText().equals("%"), "% on /board1/board/humidity");
-            JsonNode led = await(() -> vertex(url, "/board1/board/led"), v -> v.has("control"), "the LED's control");
+            await(() -> vertex(url, "/board1/humidity"), v -> v.path("unit").asText().equals("%"), "% on /board1/humidity");
+            JsonNode led = await(() -> vertex(url, "/board1/led"), v -> v.has("control"), "the LED's control");
             assertEquals("toggle", led.get("control").get("kind").asText());
             assertEquals("0", led.get("value").asText());
 
             HttpResponse<String> w = http.send(HttpRequest.newBuilder(URI.create(url + "api/write"))
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"path\":\"/board1/board/led\",\"value\":\"1\"}")).build(),
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"path\":\"/board1/led\",\"value\":\"1\"}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, w.statusCode(), w.body());
-            await(() -> vertex(url, "/board1/board/led"), v -> v.get("value").asText().equals("1"), "the board's LED is on");
-            run.awaitPrinted("/board1/board/led = 1");
+            await(() -> vertex(url, "/board1/led"), v -> v.get("value").asText().equals("1"), "the board's LED is on");
+            run.awaitPrinted("/board1/led = 1");
 
             JsonNode history = mapper.readTree(get(url + "api/history?window=60"));
-            JsonNode samples = history.get("series").get("/board1/board/temp");
+            JsonNode samples = history.get("series").get("/board1/temp");
             assertTrue(samples.size() >= 2, "the host keeps the temperature's history: " + samples);
             double first = samples.get(0).get(1).asDouble();
             assertTrue(first > -50 && first < 100, "in °C, not raw: " + samples.get(0));

@@ -103,9 +103,9 @@ class DemoTest {
             assertTrue(run.process.waitFor(60, TimeUnit.SECONDS), "demo --duration 15 ends by itself");
             run.reader.join(5000);
             assertEquals(0, run.process.exitValue(), String.join("\n", run.lines));
-            assertTrue(run.printed("/board1/board/temp = "), String.join("\n", run.lines));
-            assertTrue(run.printed("/board2/board/temp = "), String.join("\n", run.lines));
-            assertTrue(run.lines.stream().anyMatch(l -> l.matches("/board2/board/counter = \\d+  \\(seq \\d+\\)")), String.join("\n", run.lines));
+            assertTrue(run.printed("/board1/temp = "), String.join("\n", run.lines));
+            assertTrue(run.printed("/board2/temp = "), String.join("\n", run.lines));
+            assertTrue(run.lines.stream().anyMatch(l -> l.matches("/board2/counter = \\d+  \\(seq \\d+\\)")), String.join("\n", run.lines));
             assertTrue(run.printed("demo: stopping"));
             assertTrue(children.size() >= 2, "boards ran as child processes: " + children);
             for (ProcessHandle c : children) {
@@ -144,7 +144,7 @@ class DemoTest {
     void ctrlCStopsBoardsOverUdp() throws Exception {
         Run run = new Run(List.of("--udp", "--port", "0", "--lines"));
         try {
-            run.awaitPrinted("/board2/board/temp = ");
+            run.awaitPrinted("/board2/temp = ");
             assertTrue(run.lines.get(0).contains("over UDP loopback"), run.lines.get(0));
             List<ProcessHandle> children = new ArrayList<>();
             run.process.descendants().forEach(children::add);

@@ -103,7 +103,7 @@ final class BoardTree {
     }
 
     /**
-     * The vertices found on each mount, as host paths ({@code /board1/board/temp}) to "leaf", in
+     * The vertices found on each mount, as host paths ({@code /board1/temp}) to "leaf", in
      * path order: the last complete walk's.
      */
     Map<String, Boolean> vertices() {

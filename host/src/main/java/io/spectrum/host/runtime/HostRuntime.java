@@ -436,7 +436,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /**
-     * What the walks found on the boards: host paths ({@code /board1/board/temp}) to "leaf" (a
+     * What the walks found on the boards: host paths ({@code /board1/temp}) to "leaf" (a
      * vertex without children, where a value is shown), in path order.
      */
     public Map<String, Boolean> boardVertices() {

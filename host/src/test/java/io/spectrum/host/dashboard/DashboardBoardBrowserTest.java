@@ -52,18 +52,18 @@ class DashboardBoardBrowserTest {
         HostRuntime board = new HostRuntime("board " + link.name(), new NarrowNode(io.spectrum.node.api.NodeConfig.defaults()));
         closing.add(board);
         io.spectrum.node.ServingNode n = board.node();
-        assertEquals(WireError.OK, n.declare(NodePath.of("/board/temp"),
+        assertEquals(WireError.OK, n.declare(NodePath.of("/temp"),
                 VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
-        assertEquals(WireError.OK, n.declare(NodePath.of("/board/humidity"),
+        assertEquals(WireError.OK, n.declare(NodePath.of("/humidity"),
                 VertexSchema.value(2, false).unit("%").scale(0.1).range(0, 1000).readOnly().build()));
-        assertEquals(WireError.OK, n.declare(NodePath.of("/board/led"),
+        assertEquals(WireError.OK, n.declare(NodePath.of("/led"),
                 VertexSchema.value(1, false).range(0, 1).writable().build()));
         board.attach(link);
         board.start();
-        board.write("/board/temp", value(2250, 2));
-        board.write("/board/temp", value(2328, 2));
-        board.write("/board/humidity", value(483, 2));
-        board.write("/board/led", value(0, 1));
+        board.write("/temp", value(2250, 2));
+        board.write("/temp", value(2328, 2));
+        board.write("/humidity", value(483, 2));
+        board.write("/led", value(0, 1));
         return board;
     }
 
@@ -84,28 +84,28 @@ class DashboardBoardBrowserTest {
         host.attachListener(UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), QUICK, SystemClock.INSTANCE));
         host.start();
         host.watch("/board1", "board watch", d -> { });
-        host.watch("/board1/board/temp", "temp watch", d -> { });
+        host.watch("/board1/temp", "temp watch", d -> { });
 
         DashboardServer dash = new DashboardServer(host, new InetSocketAddress("127.0.0.1", 0), 0);
         closing.add(dash);
         HeadlessChromium chrome = new HeadlessChromium(chromium, dash.url());
         closing.add(chrome);
 
-        String temp = "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .value')?.textContent";
+        String temp = "document.querySelector('.vertex[data-path=\"/board1/temp\"] .value')?.textContent";
         DashboardBrowserTest.awaitEquals("23.28 °C", () -> chrome.evalString(temp), chrome);
         // a vertex of the other board is on the page too, and changes as its board publishes
-        String temp2 = "document.querySelector('.vertex[data-path=\"/board2/board/temp\"] .value')?.textContent";
+        String temp2 = "document.querySelector('.vertex[data-path=\"/board2/temp\"] .value')?.textContent";
         DashboardBrowserTest.awaitEquals("23.28 °C", () -> chrome.evalString(temp2), chrome);
-        board2.write("/board/temp", value(1999, 2));
+        board2.write("/temp", value(1999, 2));
         DashboardBrowserTest.awaitEquals("19.99 °C", () -> chrome.evalString(temp2), chrome);
         DashboardBrowserTest.awaitEquals("48.3 %", () -> chrome.evalString(
-                "document.querySelector('.vertex[data-path=\"/board1/board/humidity\"] .value')?.textContent"), chrome);
+                "document.querySelector('.vertex[data-path=\"/board1/humidity\"] .value')?.textContent"), chrome);
         // charts with axes: the unit on the value axis, a time axis, min and max
-        assertEquals("°C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] svg.chart .unit')?.textContent"));
-        assertEquals("2", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1/board/temp\"] svg.chart line.axis').length)"));
-        assertEquals("now", chrome.evalString("[...document.querySelectorAll('.vertex[data-path=\"/board1/board/temp\"] svg.chart text.tick')].pop().textContent"));
-        assertEquals("max 23.28 °C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .minmax .max')?.textContent"));
-        assertEquals("%", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/humidity\"] svg.chart .unit')?.textContent"));
+        assertEquals("°C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] svg.chart .unit')?.textContent"));
+        assertEquals("2", chrome.evalString("String(document.querySelectorAll('.vertex[data-path=\"/board1/temp\"] svg.chart line.axis').length)"));
+        assertEquals("now", chrome.evalString("[...document.querySelectorAll('.vertex[data-path=\"/board1/temp\"] svg.chart text.tick')].pop().textContent"));
+        assertEquals("max 23.28 °C", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"));
+        assertEquals("%", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/humidity\"] svg.chart .unit')?.textContent"));
         // grouped by board, its link state beside it; the links table names the board; the client listener is listening
         assertEquals("board1", chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] h3').textContent"));
         DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
@@ -116,15 +116,15 @@ class DashboardBoardBrowserTest {
         // the user's data first: the page's own subscription (holder view) is never listed; real subscribers are
         // counted on the card and listed behind the header's toggle
         DashboardBrowserTest.awaitEquals("1 subscriber", () -> chrome.evalString(
-                "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .subs-title')?.textContent"), chrome);
-        assertEquals("temp watch", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] tr.sub td.mono').textContent"));
+                "document.querySelector('.vertex[data-path=\"/board1/temp\"] .subs-title')?.textContent"), chrome);
+        assertEquals("temp watch", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] tr.sub td.mono').textContent"));
         assertEquals("0", chrome.evalString("String([...document.querySelectorAll('tr.sub td.mono')].filter(td => td.textContent === 'view').length)"),
                 "the page's own view subscription is not a subscriber row anywhere");
-        assertEquals("", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/humidity\"] .subs-slot').textContent"),
+        assertEquals("", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/humidity\"] .subs-slot').textContent"),
                 "a vertex only the page follows has no subscriber table");
-        String subsShown = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .subs-slot')).display";
+        String subsShown = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/temp\"] .subs-slot')).display";
         assertEquals("none", chrome.evalString(subsShown), "subscriber tables are behind the toggle");
-        assertEquals("1 subscriber", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] button.subs-count').textContent"));
+        assertEquals("1 subscriber", chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] button.subs-count').textContent"));
         // the links panel: state, frames, drops and refusals; every counter on demand; no horizontal scrolling at 1400 px
         assertEquals("frames in|frames out|drops|refusals", chrome.evalString(
                 "[...document.querySelectorAll('#links th.num')].map(th => th.textContent).join('|')"));
@@ -146,7 +146,7 @@ class DashboardBoardBrowserTest {
                 chrome); // one LED per board, once each declaration is read
 
         // toggle the LED: the board's own value changes, and the page follows
-        String toggle = "document.querySelector('.vertex[data-path=\"/board1/board/led\"] button.toggle')";
+        String toggle = "document.querySelector('.vertex[data-path=\"/board1/led\"] button.toggle')";
         DashboardBrowserTest.awaitEquals("off", () -> chrome.evalString(toggle + "?.textContent"), chrome);
         chrome.eval(toggle + ".click()");
         DashboardBrowserTest.awaitEquals("1", () -> String.valueOf(ledOn(board)), chrome);
@@ -154,24 +154,24 @@ class DashboardBoardBrowserTest {
         chrome.screenshot(Path.of("target", "dashboard-board.png"), 1400, 1000);
 
         // a value the declaration refuses is refused inline, and nothing is written
-        chrome.eval("write('/board1/board/led', '5')");
+        chrome.eval("write('/board1/led', '5')");
         DashboardBrowserTest.awaitEquals("5 is out of range; the vertex holds a number from 0 to 1", () -> chrome.evalString(
-                "document.querySelector('.vertex[data-path=\"/board1/board/led\"] .write-error').textContent"), chrome);
+                "document.querySelector('.vertex[data-path=\"/board1/led\"] .write-error').textContent"), chrome);
         assertEquals(1, ledOn(board));
 
         // suspend the subscriber
-        String state = "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] tr.sub .state')?.textContent";
+        String state = "document.querySelector('.vertex[data-path=\"/board1/temp\"] tr.sub .state')?.textContent";
         assertEquals("delivering", chrome.evalString(state));
-        chrome.eval("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] button[data-action=\"suspend\"]').click()");
+        chrome.eval("document.querySelector('.vertex[data-path=\"/board1/temp\"] button[data-action=\"suspend\"]').click()");
         DashboardBrowserTest.awaitEquals("suspended", () -> chrome.evalString(state), chrome);
 
         // the board goes away: stale, link down; it comes back: fresh, link up
-        String stale = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .badge.stale')).display === 'none' ? 'fresh' : 'stale'";
+        String stale = "getComputedStyle(document.querySelector('.vertex[data-path=\"/board1/temp\"] .badge.stale')).display === 'none' ? 'fresh' : 'stale'";
         board.close();
         DashboardBrowserTest.awaitEquals("stale", () -> chrome.evalString(stale), chrome);
         DashboardBrowserTest.awaitEquals("link down", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
         HostRuntime again = board(UdpLink.listen(1, boardAt, QUICK, SystemClock.INSTANCE));
-        again.write("/board/temp", value(2400, 2));
+        again.write("/temp", value(2400, 2));
         DashboardBrowserTest.awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
         DashboardBrowserTest.awaitEquals("fresh", () -> chrome.evalString(stale), chrome);
         DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
@@ -179,9 +179,9 @@ class DashboardBoardBrowserTest {
         // a reload draws the host's history: the values from before the reload are on the chart
         chrome.eval("location.reload()");
         DashboardBrowserTest.awaitEquals("24.00 °C", () -> chrome.evalString(temp), chrome);
-        DashboardBrowserTest.awaitEquals("max 24 °C", () -> chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .minmax .max')?.textContent"), chrome);
+        DashboardBrowserTest.awaitEquals("max 24 °C", () -> chrome.evalString("document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .max')?.textContent"), chrome);
         int values = Integer.parseInt(chrome.evalString(
-                "document.querySelector('.vertex[data-path=\"/board1/board/temp\"] .minmax .count').textContent").split(" ")[0]);
+                "document.querySelector('.vertex[data-path=\"/board1/temp\"] .minmax .count').textContent").split(" ")[0]);
         assertTrue(values >= 2, "the chart after a reload holds the earlier values too: " + values);
 
         // a board folded away is no longer shown, so no longer subscribed on the board
@@ -194,13 +194,13 @@ class DashboardBoardBrowserTest {
         DashboardBrowserTest.awaitEquals("false", () -> String.valueOf(host.upstreamEdges().keySet().stream()
                 .anyMatch(p -> p.startsWith(board2Paths))), chrome);
         DashboardBrowserTest.awaitEquals("0", () -> String.valueOf(board2.onNodeThread(
-                () -> board2.node().listenerCount(NodePath.of("/board/temp")))), chrome);
+                () -> board2.node().listenerCount(NodePath.of("/temp")))), chrome);
     }
 
     private static int ledOn(HostRuntime board) {
         return board.onNodeThread(() -> {
             byte[] b = new byte[16];
-            int n = board.node().read(NodePath.of("/board/led"), b, 0, b.length);
+            int n = board.node().read(NodePath.of("/led"), b, 0, b.length);
             return n > 0 ? b[n - 1] : -1;
         });
     }

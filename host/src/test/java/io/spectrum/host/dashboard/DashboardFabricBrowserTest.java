@@ -34,7 +34,7 @@ class DashboardFabricBrowserTest {
         fabric.remote(true, List.of(DashboardFabricTest.lab("23.28 °C", true)));
         try (DashboardServer dash = new DashboardServer(model, fabric, new InetSocketAddress("127.0.0.1", 0), 0);
              HeadlessChromium chrome = new HeadlessChromium(chromium, dash.url())) {
-            String remoteTemp = "document.querySelector('#remote .vertex[data-path=\"/lab/board1/board/temp\"] .value')?.textContent";
+            String remoteTemp = "document.querySelector('#remote .vertex[data-path=\"/lab/board1/temp\"] .value')?.textContent";
             awaitEquals("23.28 °C", () -> chrome.evalString(remoteTemp), chrome);
             String section = "document.querySelector('#remote section.remote-host[data-host=\"lab\"]')";
             assertEquals("lab", chrome.evalString(section + ".querySelector('h3').textContent"));
@@ -45,10 +45,10 @@ class DashboardFabricBrowserTest {
             assertEquals("true", chrome.evalString("String(document.querySelector('#remote .remote-status').hidden)"),
                     "reading the broker: no warning");
             assertEquals("board1", chrome.evalString(section + ".querySelector('h4').textContent"), "grouped by board");
-            assertEquals("board/temp", chrome.evalString(
-                    "document.querySelector('#remote .vertex[data-path=\"/lab/board1/board/temp\"] .name').textContent"));
+            assertEquals("temp", chrome.evalString(
+                    "document.querySelector('#remote .vertex[data-path=\"/lab/board1/temp\"] .name').textContent"));
             assertEquals("seq 41", chrome.evalString(
-                    "document.querySelector('#remote .vertex[data-path=\"/lab/board1/board/temp\"] .seq').textContent"));
+                    "document.querySelector('#remote .vertex[data-path=\"/lab/board1/temp\"] .seq').textContent"));
             assertEquals("0", chrome.evalString("String(document.querySelectorAll('#tree [data-path^=\"/lab/\"]').length)"),
                     "remote vertices are not in this host's tree");
             // the bridge in the links area

@@ -37,8 +37,8 @@ class DashboardFabricTest {
 
     static RemoteHostView lab(String temp, boolean online) {
         return new RemoteHostView("lab", true, online, List.of(
-                new RemoteVertexView("/lab/board1/board/temp", "board1", temp, "°C", 41, false, "lab", "2026-12-01T19:00:00Z"),
-                new RemoteVertexView("/lab/board1/board/name", "board1", "garage", "", -1, true, "lab", "")));
+                new RemoteVertexView("/lab/board1/temp", "board1", temp, "°C", 41, false, "lab", "2026-12-01T19:00:00Z"),
+                new RemoteVertexView("/lab/board1/name", "board1", "garage", "", -1, true, "lab", "")));
     }
 
     @Test
@@ -70,7 +70,7 @@ class DashboardFabricTest {
             assertEquals("online", lab.get("state").asText());
             assertTrue(lab.get("online").asBoolean());
             JsonNode temp = lab.get("vertices").get(0);
-            assertEquals("/lab/board1/board/temp", temp.get("path").asText());
+            assertEquals("/lab/board1/temp", temp.get("path").asText());
             assertEquals("23.28 °C", temp.get("value").asText());
             assertEquals("°C", temp.get("unit").asText());
             assertEquals(41, temp.get("seq").asLong());

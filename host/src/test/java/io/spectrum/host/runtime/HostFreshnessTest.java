@@ -135,7 +135,7 @@ class HostFreshnessTest {
      */
     private void aNewSubscribersFirstValue_isCurrentOrStaleWithAReason(HostRuntime board, HostRuntime edgeHost,
             UdpLink clients, String path, List<HostRuntime> hosts) throws Exception {
-        board.write("/board/counter", value(172));
+        board.write("/counter", value(172));
         List<Delivery> first = new CopyOnWriteArrayList<>();
         PeerClient a = client(clients, 40).announceExtensions(true); // the append's answer names the slot
         a.onDelivery(first::add);
@@ -148,7 +148,7 @@ class HostFreshnessTest {
             awaitTrue(() -> h.upstreamEdges().isEmpty(), h.name() + " drops its upstream edge: nobody follows");
         }
 
-        board.write("/board/counter", value(278)); // nobody follows: the host's copy stays 172
+        board.write("/counter", value(278)); // nobody follows: the host's copy stays 172
         List<Delivery> got = new CopyOnWriteArrayList<>();
         PeerClient b = client(clients, 41);
         b.onDelivery(got::add);
@@ -171,7 +171,7 @@ class HostFreshnessTest {
         HostRuntime board = board(boardLink);
         UdpLink[] clients = new UdpLink[1];
         HostRuntime host = host("host", boardLink[0], "board1", clients);
-        aNewSubscribersFirstValue_isCurrentOrStaleWithAReason(board, host, clients[0], "/board1/board/counter", List.of(host));
+        aNewSubscribersFirstValue_isCurrentOrStaleWithAReason(board, host, clients[0], "/board1/counter", List.of(host));
     }
 
     /**
@@ -190,7 +190,7 @@ class HostFreshnessTest {
         HostRuntime plant = host("plant1", boardLink[0], "board1", plantClients);
         UdpLink[] topClients = new UdpLink[1];
         HostRuntime top = host("top", plantClients[0], "plant1", topClients);
-        aNewSubscribersFirstValue_isCurrentOrStaleWithAReason(board, top, topClients[0], "/plant1/board1/board/counter",
+        aNewSubscribersFirstValue_isCurrentOrStaleWithAReason(board, top, topClients[0], "/plant1/board1/counter",
                 List.of(top, plant));
     }
 

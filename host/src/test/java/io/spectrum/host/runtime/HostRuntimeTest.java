@@ -92,26 +92,26 @@ class HostRuntimeTest {
     @Test
     void boardValuesReachTheHostAndARemoteSubscriberIsSuspendedThroughTheSurface() throws Exception {
         UdpLinkConfig cfg = new UdpLinkConfig();
-        // board: a node listening on UDP, publishing /board/temp
+        // board: a node listening on UDP, publishing /temp
         HostRuntime board = runtime("board");
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), cfg, SystemClock.INSTANCE);
         board.attach(boardLink);
         board.start();
-        assertEquals(WireError.OK, board.write("/board/temp", value(5, 4)), "the board's vertex exists before anyone subscribes");
+        assertEquals(WireError.OK, board.write("/temp", value(5, 4)), "the board's vertex exists before anyone subscribes");
 
-        // host: dials the board and mirrors /board/temp onto /board1/temp; listens for clients
+        // host: dials the board and mirrors /temp onto /board1/temp; listens for clients
         HostRuntime host = runtime("host");
         UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), cfg, SystemClock.INSTANCE);
         UdpLink forClients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), cfg, SystemClock.INSTANCE);
         host.attach(toBoard);
         host.attach(forClients);
         host.start();
-        int handle = host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0);
+        int handle = host.subscribeRemote(toBoard, 0, "/temp", "/board1/temp", 0);
         assertTrue(handle >= 0, "subscribeRemote: " + handle);
 
         // values published on the board show up on the host
         long[] n = {0};
-        Supplier<Boolean> publish = () -> board.write("/board/temp", value(++n[0] * 10, 4)) == WireError.OK;
+        Supplier<Boolean> publish = () -> board.write("/temp", value(++n[0] * 10, 4)) == WireError.OK;
         awaitTrue(() -> publish.get() && vertex(host.snapshot(), "/board1/temp").filter(v -> !v.value().isEmpty()).isPresent(),
                 "a board value reaches the host");
 
@@ -159,20 +159,20 @@ class HostRuntimeTest {
     void mirroredValuesShowWithTheBoardsDeclarationReadAgainWhenTheBoardRestarts() throws Exception {
         UdpLinkConfig quick = new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200);
         HostRuntime board = runtime("board");
-        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/temp"),
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/temp"),
                 VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
         board.attach(boardLink);
         board.start();
-        board.write("/board/temp", value(2328, 2));
-        board.write("/board/plain", value(7, 2));
+        board.write("/temp", value(2328, 2));
+        board.write("/plain", value(7, 2));
 
         HostRuntime host = runtime("host");
         UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE);
         host.attach(toBoard);
         host.start();
-        assertTrue(host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0x0020) >= 0);
-        assertTrue(host.subscribeRemote(toBoard, 0, "/board/plain", "/board1/plain", 0x0020) >= 0);
+        assertTrue(host.subscribeRemote(toBoard, 0, "/temp", "/board1/temp", 0x0020) >= 0);
+        assertTrue(host.subscribeRemote(toBoard, 0, "/plain", "/board1/plain", 0x0020) >= 0);
         HostSnapshot s = await(host, x -> vertex(x, "/board1/temp").filter(v -> v.value().equals("23.28 °C")).isPresent()
                 && vertex(x, "/board1/plain").filter(v -> v.value().equals("7")).isPresent(), "23.28 °C and a raw 7");
         VertexView temp = vertex(s, "/board1/temp").orElseThrow();
@@ -199,11 +199,11 @@ class HostRuntimeTest {
         await(host, x -> !x.links().get(0).up(), "the link shows down");
         assertEquals("23.28 °C", vertex(host.snapshot(), "/board1/temp").orElseThrow().value(), "the stale value keeps its unit");
         HostRuntime again = runtime("board again");
-        assertEquals(WireError.OK, again.node().declare(NodePath.of("/board/temp"),
+        assertEquals(WireError.OK, again.node().declare(NodePath.of("/temp"),
                 VertexSchema.value(2, true).unit("K").scale(0.01).offset(273.15).readOnly().build()));
         again.attach(UdpLink.listen(1, at, quick, SystemClock.INSTANCE));
         again.start();
-        again.write("/board/temp", value(2328, 2));
+        again.write("/temp", value(2328, 2));
         await(host, x -> vertex(x, "/board1/temp").filter(v -> v.value().equals("296.43 K")).isPresent(),
                 "the restarted board's declaration is read again");
         assertEquals("K", host.declaration("/board1/temp").unit());
@@ -212,53 +212,54 @@ class HostRuntimeTest {
     @Test
     void aWriteFromAViewIsParsedByTheBoardsDeclarationAndLandsOnTheBoard() throws Exception {
         HostRuntime board = runtime("board");
-        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/led"),
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/led"),
                 VertexSchema.value(1, false).range(0, 1).writable().build()));
-        assertEquals(WireError.OK, board.node().declare(NodePath.of("/board/temp"),
+        assertEquals(WireError.OK, board.node().declare(NodePath.of("/temp"),
                 VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
         board.attach(boardLink);
         board.start();
-        board.write("/board/led", value(0, 1));
-        board.write("/board/temp", value(2250, 2));
+        board.write("/led", value(0, 1));
+        board.write("/temp", value(2250, 2));
+        board.write("/relay/state", value(0, 1));
 
         HostRuntime host = runtime("host");
         UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
         host.attachBoard(toBoard, "board1");
         host.start();
         // nothing configured: the walk finds the board's vertices, a view showing two of them subscribes to those
-        awaitTrue(() -> host.boardVertices().keySet().containsAll(List.of("/board1/board/led", "/board1/board/temp")),
+        awaitTrue(() -> host.boardVertices().keySet().containsAll(List.of("/board1/led", "/board1/temp")),
                 "the walk finds the board's vertices");
-        assertEquals(Boolean.FALSE, host.boardVertices().get("/board1/board"), "/board1/board has children");
-        host.show("test view", List.of("/board1/board/led", "/board1/board/temp"));
-        HostSnapshot s = await(host, x -> vertex(x, "/board1/board/led").filter(v -> v.control() != null).isPresent()
-                && vertex(x, "/board1/board/temp").filter(v -> v.unit().equals("°C")).isPresent(), "the declarations read");
-        assertEquals("toggle", vertex(s, "/board1/board/led").orElseThrow().control().kind());
-        assertEquals(null, vertex(s, "/board1/board/temp").orElseThrow().control(), "read-only: no control");
+        assertEquals(Boolean.FALSE, host.boardVertices().get("/board1/relay"), "/board1/relay has children");
+        host.show("test view", List.of("/board1/led", "/board1/temp"));
+        HostSnapshot s = await(host, x -> vertex(x, "/board1/led").filter(v -> v.control() != null).isPresent()
+                && vertex(x, "/board1/temp").filter(v -> v.unit().equals("°C")).isPresent(), "the declarations read");
+        assertEquals("toggle", vertex(s, "/board1/led").orElseThrow().control().kind());
+        assertEquals(null, vertex(s, "/board1/temp").orElseThrow().control(), "read-only: no control");
         assertEquals("board1", s.links().get(0).board());
-        assertEquals(Map.of("/board1/board/led", 0, "/board1/board/temp", 0), host.upstreamEdges(), "one edge per shown vertex");
+        assertEquals(Map.of("/board1/led", 0, "/board1/temp", 0), host.upstreamEdges(), "one edge per shown vertex");
 
-        assertEquals(WireError.OK, host.write("/board1/board/led", "1").code());
+        assertEquals(WireError.OK, host.write("/board1/led", "1").code());
         byte[] b = new byte[16];
-        int n = board.onNodeThread(() -> board.node().read(NodePath.of("/board/led"), b, 0, b.length));
+        int n = board.onNodeThread(() -> board.node().read(NodePath.of("/led"), b, 0, b.length));
         assertEquals(1, b[n - 1], "the board's own value changed");
-        await(host, x -> vertex(x, "/board1/board/led").filter(v -> v.value().equals("1")).isPresent(), "the host follows");
+        await(host, x -> vertex(x, "/board1/led").filter(v -> v.value().equals("1")).isPresent(), "the host follows");
 
-        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, host.write("/board1/board/led", "2").code());
-        assertEquals("2 is out of range; the vertex holds a number from 0 to 1", host.write("/board1/board/led", "2").message());
-        assertEquals(WireError.ACCESS_DENIED, host.write("/board1/board/temp", "20").code());
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, host.write("/board1/led", "2").code());
+        assertEquals("2 is out of range; the vertex holds a number from 0 to 1", host.write("/board1/led", "2").message());
+        assertEquals(WireError.ACCESS_DENIED, host.write("/board1/temp", "20").code());
         assertEquals(WireError.ACCESS_DENIED, host.write("/nowhere", "1").code(), "no declaration: not writable");
 
         // the host keeps the history, in the declared unit
-        board.write("/board/temp", value(2300, 2));
-        await(host, x -> host.history().since("/board1/board/temp", 0).stream().anyMatch(p -> p.value() == 23.0), "23 °C recorded");
-        assertTrue(host.history().since("/board1/board/temp", 0).stream().allMatch(p -> p.value() < 100),
-                "no raw sample from before the declaration was read: " + host.history().since("/board1/board/temp", 0));
+        board.write("/temp", value(2300, 2));
+        await(host, x -> host.history().since("/board1/temp", 0).stream().anyMatch(p -> p.value() == 23.0), "23 °C recorded");
+        assertTrue(host.history().since("/board1/temp", 0).stream().allMatch(p -> p.value() < 100),
+                "no raw sample from before the declaration was read: " + host.history().since("/board1/temp", 0));
 
         // the view goes: nothing is subscribed on the board any more
         host.hide("test view");
         awaitTrue(() -> host.upstreamEdges().isEmpty(), "the edges dropped with the last view");
-        awaitTrue(() -> board.node() != null && board.onNodeThread(() -> board.node().listenerCount(NodePath.of("/board/led"))) == 0,
+        awaitTrue(() -> board.node() != null && board.onNodeThread(() -> board.node().listenerCount(NodePath.of("/led"))) == 0,
                 "the board's slot cleared");
     }
 
@@ -269,13 +270,13 @@ class HostRuntimeTest {
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
         board.attach(boardLink);
         board.start();
-        board.write("/board/temp", value(7, 4));
+        board.write("/temp", value(7, 4));
 
         HostRuntime host = runtime("host");
         UdpLink toBoard = UdpLink.dial(2, boardLink.localAddress(), quick, SystemClock.INSTANCE);
         host.attach(toBoard);
         host.start();
-        assertTrue(host.subscribeRemote(toBoard, 0, "/board/temp", "/board1/temp", 0x0020) >= 0);
+        assertTrue(host.subscribeRemote(toBoard, 0, "/temp", "/board1/temp", 0x0020) >= 0);
         await(host, s -> vertex(s, "/board1/temp").filter(v -> v.value().equals("7") && !v.stale()).isPresent(), "a fresh value");
         assertTrue(host.snapshot().links().get(0).up());
 
@@ -392,15 +393,15 @@ class HostRuntimeTest {
         closing.add(board);
         UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), quick, SystemClock.INSTANCE);
         board.attach(boardLink);
-        NodePath led = NodePath.of("/board/led");
+        NodePath led = NodePath.of("/led");
         assertEquals(WireError.OK, board.onNodeThread(() -> board.node().declare(led,
                 VertexSchema.value(1, false).range(0, 1).writable().build())));
         board.start();
-        assertEquals(WireError.OK, board.write("/board/led", value(0, 1)));
+        assertEquals(WireError.OK, board.write("/led", value(0, 1)));
 
         Host first = hostOf("host", boardLink.localAddress(), quick);
         try (io.spectrum.client.PeerClient c = client(first.address(), 9)) {
-            io.spectrum.client.Reply w = c.write("/board1/board/led", value(1, 1)); // spectrum write --peer HOST
+            io.spectrum.client.Reply w = c.write("/board1/led", value(1, 1)); // spectrum write --peer HOST
             assertTrue(w.ok(), "the write, forwarded by the host: " + WireError.identity(w.code()));
         }
         awaitTrue(() -> board.snapshot().links().get(0).up(), "the board hears the host");
@@ -414,7 +415,7 @@ class HostRuntimeTest {
 
         Host again = hostOf("host again", boardLink.localAddress(), quick);
         try (io.spectrum.client.PeerClient c = client(again.address(), 10)) {
-            io.spectrum.client.Reply r = c.read("/board1/board/led");
+            io.spectrum.client.Reply r = c.read("/board1/led");
             assertTrue(r.ok(), "the board still holds the value: " + WireError.identity(r.code()));
             org.junit.jupiter.api.Assertions.assertArrayEquals(value(1, 1), r.value());
         }

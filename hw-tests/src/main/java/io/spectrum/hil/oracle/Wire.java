@@ -49,7 +49,7 @@ public final class Wire {
         return Arrays.copyOf(buf, w.length());
     }
 
-    /** Packed PATH body of a text path: "/board/temp" -> 05 'board' 04 'temp'. "/" is empty. */
+    /** Packed PATH body of a text path: "/temp" -> 04 'temp'. "/" is empty. */
     public static byte[] pathBody(String text) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (String seg : text.split("/")) {

@@ -47,7 +47,7 @@ public final class ReadWriteScenario implements Scenario {
         Tlv kept = Check.value(c.read(DemoBoard.LED), "read back " + DemoBoard.LED + " after the refusals");
         Check.that(kept != null && Arrays.equals(Wire.value(1, 1), kept.encoded()),
                 "a refused write must leave " + DemoBoard.LED + " at 1, got " + kept);
-        String absent = "/board/hil-absent";
+        String absent = "/hil-absent";
         Check.error(c.write(absent, Wire.value(1, 1)), WireError.PATH_NOT_FOUND, "remote write to " + absent);
         Check.error(c.read(absent), WireError.PATH_NOT_FOUND, "read of " + absent + " after the refused write");
     }

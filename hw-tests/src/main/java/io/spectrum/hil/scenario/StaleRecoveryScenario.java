@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
  * publish clears the stale mark.
  */
 public final class StaleRecoveryScenario implements Scenario {
-    static final String MIRROR = "/mirror/board/counter";
+    static final String MIRROR = "/mirror/counter";
 
     @Override
     public String name() {
