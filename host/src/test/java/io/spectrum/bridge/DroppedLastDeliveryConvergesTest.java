@@ -41,8 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class DroppedLastDeliveryConvergesTest {
-    private static final String LED_TOPIC = "spectrum/lab/board1/board/led";
-    private static final NodePath HOST_LED = NodePath.of("/board1/board/led");
+    private static final String LED_TOPIC = "spectrum/lab/board1/led";
+    private static final NodePath HOST_LED = NodePath.of("/board1/led");
 
     private final List<AutoCloseable> closing = new ArrayList<>();
 
@@ -74,7 +74,7 @@ class DroppedLastDeliveryConvergesTest {
         int hostPort = clients.localAddress().getPort();
         MqttBridge bridge = MqttBridge.start(Fabric.client(hostPort), broker.address(), new BridgeOptions().host("lab"), n -> { });
         closing.add(bridge);
-        Watch w = new Watch(broker, "test-dropped-last", "spectrum/lab/board1/board/led");
+        Watch w = new Watch(broker, "test-dropped-last", "spectrum/lab/board1/led");
         closing.add(w);
         w.await(s -> s.topic().equals(LED_TOPIC) && s.payload().contains("\"raw\":0") && !s.stale(), "the LED at 0, fresh");
 
@@ -83,9 +83,9 @@ class DroppedLastDeliveryConvergesTest {
         Thread.sleep(1_500); // the host's share at the board is full again (its bucket refills in 0.5 s)
         final long droppedBefore = onBoard(board, n -> n.server().deliveriesDropped());
         for (int i = 0; i < 7; i++) { // 1, 0, 1, 0, 1, 0, 1: the board's cap lets the first two through
-            assertTrue(writer.write("/board1/board/led", u8((i + 1) & 1)).ok(), "write " + i);
+            assertTrue(writer.write("/board1/led", u8((i + 1) & 1)).ok(), "write " + i);
         }
-        final int boardValue = onBoard(board, n -> ledOf(n, NodePath.of("/board/led")));
+        final int boardValue = onBoard(board, n -> ledOf(n, NodePath.of("/led")));
         assertEquals(1, boardValue, "the board's LED after the burst");
         long dropped = onBoard(board, n -> n.server().deliveriesDropped()) - droppedBefore;
         assertTrue(dropped >= 1, "the board's cap dropped deliveries of the burst to the host: " + dropped);
@@ -121,7 +121,7 @@ class DroppedLastDeliveryConvergesTest {
         closing.add(sub);
         List<Delivery> got = new CopyOnWriteArrayList<>();
         sub.onDelivery(got::add);
-        assertTrue(sub.subscribe("/board1/board/led", "/in/led", DeliveryPolicy.DURABILITY_REQUEST, true).reply().ok());
+        assertTrue(sub.subscribe("/board1/led", "/in/led", DeliveryPolicy.DURABILITY_REQUEST, true).reply().ok());
         assertTrue(sub.pumpUntil(() -> !got.isEmpty(), Duration.ofSeconds(10)), "the new subscription's first value");
         Delivery first = got.get(0);
         assertEquals(boardValue, first.value()[first.value().length - 1], "the new subscription's first value is the board's");
