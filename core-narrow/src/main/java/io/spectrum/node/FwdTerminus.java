@@ -308,14 +308,16 @@ final class FwdTerminus {
         }
         int len = x.untrailedLength(payload);
         boolean notify = fwd.activity() && !req.silent;
+        // a delivery of our own remote subscription is stored with its upstream's word (stale with the
+        // reason, its origin) in the same step as the value: never fanned out fresh, then marked
         int r = vt.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, x.buffer(), x.start(req.src),
-                notify ? x.totalLength(req.src) : 0);
+                notify ? x.totalLength(req.src) : 0, req.link >= 0 ? client.upstream(req.link, req.peer, fwd) : null);
         if (r != WireError.OK) {
             req.replyError(r);
         } else {
             req.replyResult(null, 0, 0);
             if (req.link >= 0) {
-                client.delivered(req.link, req.peer, fwd, v); // a subscription's delivery: its stamp's word
+                client.delivered(req.link, req.peer, fwd, v); // a subscription's delivery: its sequence (gaps)
             }
         }
     }

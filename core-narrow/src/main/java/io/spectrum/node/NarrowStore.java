@@ -146,8 +146,9 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
-    public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen) {
-        return fanout.publish(v, b, off, len, publisher.set(link, peer, route, routeOff, routeLen));
+    public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
+            io.spectrum.wire.StampView upstream) {
+        return fanout.publish(v, b, off, len, publisher.set(link, peer, route, routeOff, routeLen).upstream(upstream));
     }
 
     @Override

@@ -22,6 +22,7 @@ final class TopicState {
     /** The node's frame size and its links' limits: the bound of a value that must be readable. */
     private final LinkTable links;
     private final long staleGrace;
+    private final io.spectrum.time.Clock clock;
     /** A reason being marked, before it is compared with and copied over the held one. */
     private final byte[] reasonScratch = new byte[StaleReason.MAX_BYTES];
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
@@ -34,6 +35,7 @@ final class TopicState {
         this.payloadCap = p.config.payloadCap();
         this.links = p.links;
         this.staleGrace = p.config.staleGraceNanos();
+        this.clock = p.clock;
     }
 
     /** Finds or creates (mkdir -p) the vertex for a PATH body. Quantity: the vertex, or a negated code. */
@@ -75,7 +77,9 @@ final class TopicState {
 
     /**
      * The assign half of a write: stores the value and does the topic bookkeeping (sequence, last
-     * publisher, not stale, publisher notice route when asked for).
+     * publisher, publisher notice route when asked for, and freshness: not stale, unless the value is
+     * a delivery its upstream stamped stale, which is stored stale with the upstream's reason in the
+     * same step, so the fan-out that follows never shows it as current).
      *
      * @return OK, SCHEMA_TYPE_MISMATCH (against the declaration), or FLOW_BACKPRESSURE (above the
      *     payload cap or one frame, or the value pool is full)
@@ -92,6 +96,10 @@ final class TopicState {
         vt.bumpSeq(v);
         vt.setPublisher(v, pub.link(), pub.peer());
         vt.clearStale(v);
+        final io.spectrum.wire.StampView up = pub.upstream();
+        if (up != null && up.stale()) {
+            markStale(v, clock.nanoTime(), up.buffer(), up.reasonOffset(), up.reasonLength(), true);
+        }
         vt.setPublisherNotify(v, pub.wantsNotices()
                 && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
         return WireError.OK;

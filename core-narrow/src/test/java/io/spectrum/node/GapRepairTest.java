@@ -159,4 +159,24 @@ class GapRepairTest {
         assertFalse(host.isStale(copy));
         assertEquals(2, hostValue());
     }
+
+    /**
+     * A delivery stamped stale is stored stale with the upstream's reason in one step: the host's own
+     * subscribers see the value once, stale with the reason, never first as current (a host mounting a
+     * host relays its copy's mark this way, docs/host.md "Freshness").
+     */
+    @Test
+    void aDeliveryStampedStale_reachesTheHostsSubscribersOnlyStale_neverFirstAsCurrent() {
+        write(board, led, 1);
+        follow();
+        clock.advanceMillis(1000);
+        assertEquals(0, board.markStale(led, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
+        pump();
+        assertEquals(List.of("01", "01 stale: i2c 1/0x48 reg 0: read 0 of 2 bytes"), seen);
+        List<String> late = new ArrayList<>();
+        host.subscribe(copy, 0x0020, (s, v, seq, stale) -> late.add(Frames.hex(v.copy()).substring(8)
+                + (stale ? " stale: " + host.staleReason(copy) : "")));
+        assertEquals(List.of("01 stale: i2c 1/0x48 reg 0: read 0 of 2 bytes"), late, "a new subscriber: marked, with the reason");
+    }
+
 }

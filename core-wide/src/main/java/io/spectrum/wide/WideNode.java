@@ -272,14 +272,17 @@ public final class WideNode implements ServingNode {
             }
             v = create(b, ko, kl);
         }
-        return publish(v, tlv, off, tl, p, null, 0, 0);
+        return publish(v, tlv, off, tl, p, null, 0, 0, null);
     }
 
     /**
-     * Write = assign (value, sequence, publisher, not stale, the publisher's notice route when it
-     * gave one) + answer the awaits + propagate.
+     * Write = assign (value, sequence, publisher, the publisher's notice route when it gave one, and
+     * freshness: not stale, unless {@code upstream} — the stamp of a delivery of this node's own
+     * remote subscription, else null — marks it stale, which is stored with the upstream's reason in
+     * the same step, so the fan-out never shows it as current) + answer the awaits + propagate.
      */
-    int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl) {
+    int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl,
+            io.spectrum.wire.StampView upstream) {
         int r = ValueAdmission.admit(v.schema, tlv, off, tl, v.key.length, payloadCap, server.frameLimit());
         if (r != WireError.OK) {
             return r;
@@ -294,6 +297,10 @@ public final class WideNode implements ServingNode {
         v.seq++;
         setPublisher(v, p);
         clearStale(v);
+        if (upstream != null && upstream.stale()) {
+            markStale(v, clock.nanoTime(), reasonBytes(upstream.buffer(), upstream.reasonOffset(),
+                    upstream.reasonLength()), true);
+        }
         if (rl <= 0) {
             v.noticeRoute = null;
         } else if (v.noticeRoute == null || v.noticeRoute.length != rl) {
@@ -866,13 +873,18 @@ public final class WideNode implements ServingNode {
 
     /** An upstream's stale mark of v with the UTF-8 reason {@code b[off, +len)} (FwdStore#markStale). */
     void markStale(Vertex v, byte[] b, int off, int len, boolean kept) {
+        if (markStale(v, clock.nanoTime(), reasonBytes(b, off, len), kept)) {
+            topicNotice(v, false);
+        }
+    }
+
+    /** An upstream's UTF-8 reason {@code b[off, +len)} as the node holds it: cut at {@link StaleReason#MAX_BYTES}. */
+    private static byte[] reasonBytes(byte[] b, int off, int len) {
         int n = Math.min(len, StaleReason.MAX_BYTES);
         while (n < len && n > 0 && (b[off + n] & 0xC0) == 0x80) {
             n--; // never half a character
         }
-        if (markStale(v, clock.nanoTime(), Arrays.copyOfRange(b, off, off + n), kept)) {
-            topicNotice(v, false);
-        }
+        return Arrays.copyOfRange(b, off, off + n);
     }
 
     /** A reason as the node holds it: UTF-8 cut at {@link StaleReason#MAX_BYTES}. */
