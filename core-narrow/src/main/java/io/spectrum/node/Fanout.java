@@ -147,7 +147,8 @@ final class Fanout {
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             if (!deliveries.routed(word, st.holderLink(s), st.holderPeer(s), records.memory(), st.recOff(s) + st.recLen(s),
-                    st.routeLen(s), vb, vo, vl, seq, stale, vt.reasons(), vt.reasonOff(v), vt.reasonLen(v), deleted,
+                    st.routeLen(s), vb, vo, vl, seq, stale, deleted ? 0 : vt.origin(v), vt.reasons(), vt.reasonOff(v),
+                    vt.reasonLen(v), deleted,
                     vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
                 st.markDirty(s); // dropped (counted), not queued: the current value follows (a one_shot edge stays)
                 return false;
@@ -158,7 +159,9 @@ final class Fanout {
         } else if ((word & SlotTable.KIND_LOCAL) != 0) {
             int tv = st.target(s);
             if (tv >= 0 && tv != v && !deleted) {
-                topic.storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
+                if (topic.storeValue(tv, vb, vo, vl) == WireError.OK) { // delivery ends at the target: no re-fan-out
+                    vt.setOrigin(tv, vt.origin(v));
+                }
             }
         }
         if ((word & DeliveryPolicy.ONE_SHOT) != 0 && st.vertex(s) != SlotTable.NONE) {

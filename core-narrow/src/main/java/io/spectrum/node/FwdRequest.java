@@ -200,15 +200,15 @@ final class FwdRequest {
     }
 
     /**
-     * A READ's RESULT with v's value and, after it, the topic stamp (seq, stale, op 0, the reason when
-     * stale), for a request that asked ({@link #stampAsked}; docs/extensions.md "Delivery stamp").
+     * A READ's RESULT with v's value and, after it, the topic stamp (seq, stale, op 0, its origin when
+     * it has one, the reason when stale), for a request that asked ({@link #stampAsked}; docs/extensions.md "Delivery stamp").
      */
     void replyValueStamped(int v) {
         if (silent) {
             return;
         }
         TlvWriter t = beginReply(FwdView.KIND_RESULT).raw(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
-        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), vt.stale(v), vt.reasonMemory(v), vt.reasonOff(v),
+        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), vt.stale(v), vt.origin(v), vt.reasonMemory(v), vt.reasonOff(v),
                 vt.reasonLen(v), false, null, 0, 0, 0, 0);
         t.end();
         if (t.error() == WireError.OK) {

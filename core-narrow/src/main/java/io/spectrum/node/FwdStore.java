@@ -107,6 +107,9 @@ public interface FwdStore {
     /** True while v's value is marked stale. */
     boolean stale(int v);
 
+    /** v's value's origin time, ms since the Unix epoch, 0 when it has none (docs/extensions.md "Origin time"). */
+    long origin(int v);
+
     /** The array holding v's stale reason (UTF-8, {@link #reasonOff}, {@link #reasonLen}; length 0: none). */
     byte[] reasonMemory(int v);
 

@@ -231,6 +231,12 @@ public final class NarrowNode implements ServingNode {
     }
 
     @Override
+    public long origin(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        return v >= 0 ? vt.origin(v) : 0;
+    }
+
+    @Override
     public int markStale(NodePath path, CharSequence reason) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0 || vt.valLen(v) < 0) {

@@ -131,6 +131,11 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
+    public long origin(int v) {
+        return vt.origin(v);
+    }
+
+    @Override
     public byte[] reasonMemory(int v) {
         return vt.reasons();
     }

@@ -23,6 +23,8 @@ final class TopicState {
     private final LinkTable links;
     private final long staleGrace;
     private final io.spectrum.time.Clock clock;
+    /** This node gives a value that arrives without an origin time its clock's ({@code NodeConfig#givesOrigins}). */
+    private final boolean givesOrigins;
     /** A reason being marked, before it is compared with and copied over the held one. */
     private final byte[] reasonScratch = new byte[StaleReason.MAX_BYTES];
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
@@ -36,6 +38,7 @@ final class TopicState {
         this.links = p.links;
         this.staleGrace = p.config.staleGraceNanos();
         this.clock = p.clock;
+        this.givesOrigins = p.config.givesOrigins();
     }
 
     /** Finds or creates (mkdir -p) the vertex for a PATH body. Quantity: the vertex, or a negated code. */
@@ -100,9 +103,22 @@ final class TopicState {
         if (up != null && up.stale()) {
             markStale(v, clock.nanoTime(), up.buffer(), up.reasonOffset(), up.reasonLength(), true);
         }
+        vt.setOrigin(v, origin(up));
         vt.setPublisherNotify(v, pub.wantsNotices()
                 && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
         return WireError.OK;
+    }
+
+    /**
+     * The origin time of a value being assigned (docs/extensions.md "Origin time"): the one its
+     * upstream's stamp carries, else this node's clock in ms when it gives origins (a host), else 0
+     * (none: a board leaves it to the first host, its clock may not be set).
+     */
+    long origin(io.spectrum.wire.StampView up) {
+        if (up != null && up.origin() > 0) {
+            return up.origin();
+        }
+        return givesOrigins ? clock.epochNanos() / 1_000_000L : 0;
     }
 
     /**

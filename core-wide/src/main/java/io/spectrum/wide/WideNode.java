@@ -84,6 +84,8 @@ public final class WideNode implements ServingNode {
     private final int payloadCap;
     private final int maxKey;
     private final long staleGrace;
+    /** This node gives a value that arrives without an origin time its clock's ({@code NodeConfig#givesOrigins}). */
+    private final boolean givesOrigins;
 
     private final VertexIndex index = new VertexIndex();
     private final Vertex root;
@@ -144,6 +146,7 @@ public final class WideNode implements ServingNode {
         payloadCap = cfg.payloadCap();
         maxKey = cfg.maxKeyBytes();
         staleGrace = cfg.staleGraceNanos();
+        givesOrigins = cfg.givesOrigins();
         allLocal = cfg.serveSubscriptionsUnderMounts();
         vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
         edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
@@ -301,6 +304,8 @@ public final class WideNode implements ServingNode {
             markStale(v, clock.nanoTime(), reasonBytes(upstream.buffer(), upstream.reasonOffset(),
                     upstream.reasonLength()), true);
         }
+        v.origin = upstream != null && upstream.origin() > 0 ? upstream.origin()
+                : givesOrigins ? clock.epochNanos() / 1_000_000L : 0; // docs/extensions.md "Origin time"
         if (rl <= 0) {
             v.noticeRoute = null;
         } else if (v.noticeRoute == null || v.noticeRoute.length != rl) {
@@ -340,6 +345,7 @@ public final class WideNode implements ServingNode {
             values.returned(v.valLen);
             v.value = null;
             v.valLen = -1;
+            v.origin = 0;
         }
     }
 
@@ -452,14 +458,15 @@ public final class WideNode implements ServingNode {
     /** Delivers to edge e; false when a routed delivery was over the holder's share (dropped, counted). */
     boolean deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
         final byte[] reason = stale ? v.staleReason : null;
+        final long origin = deleted ? 0 : v.origin;
         if (e.mode != null) {
-            offer(e, v, vb, vl, seq, stale, reason, deleted);
+            offer(e, v, vb, vl, seq, stale, origin, reason, deleted);
             return true;
         }
         if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
             final WidePeer h = e.holder;
             if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
-                    reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
+                    origin, reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
                 markDirty(e); // dropped and counted (a one_shot edge stays): the current value follows
                 return false;
             }
@@ -467,8 +474,8 @@ public final class WideNode implements ServingNode {
                 e.dirty = false; // its own (childless) vertex's latest value got through
             }
         } else if ((e.flags & FwdStore.KIND_LOCAL) != 0) {
-            if (e.target != null && e.target != v && !deleted) {
-                store(e.target, vb, 0, vl); // delivery ends at the target: no re-fan-out
+            if (e.target != null && e.target != v && !deleted && store(e.target, vb, 0, vl) == WireError.OK) {
+                e.target.origin = v.origin; // delivery ends at the target: no re-fan-out
             }
         } else {
             e.listener.onValue(e, view.wrap(vb, vl, v.key, deleted), seq, stale);
@@ -523,12 +530,13 @@ public final class WideNode implements ServingNode {
      * A value for a mode edge: sent at once when nothing waits and a credit is free, else queued
      * (latest replaces) behind what waits.
      */
-    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, byte[] reason, boolean deleted) {
+    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, byte[] reason,
+            boolean deleted) {
         final ModeQueue m = e.mode;
-        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, reason, deleted)) {
+        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, origin, reason, deleted)) {
             return;
         }
-        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, reason, deleted))) {
+        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, origin, reason, deleted))) {
             modeQueued.taken();
         }
         drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
@@ -540,7 +548,7 @@ public final class WideNode implements ServingNode {
         while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
             final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
             modeQueued.returned();
-            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.reason, q.deleted)) {
+            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.origin, q.reason, q.deleted)) {
                 m.queue.addFirst(q); // over the holder's outbound rate: it stays first, sent by the tick when the share refills
                 modeQueued.taken();
                 markDirty(e);
@@ -551,10 +559,10 @@ public final class WideNode implements ServingNode {
 
     /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
     private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
-            byte[] reason, boolean deleted) {
+            long origin, byte[] reason, boolean deleted) {
         final WidePeer h = e.holder;
         if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
-                stale, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
+                stale, origin, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
                 m.delivered + 1, m.replaced)) {
             return false;
         }
@@ -844,6 +852,12 @@ public final class WideNode implements ServingNode {
     public boolean isStale(NodePath path) {
         Vertex v = find(path);
         return v != null && v.stale;
+    }
+
+    @Override
+    public long origin(NodePath path) {
+        Vertex v = find(path);
+        return v == null ? 0 : v.origin;
     }
 
     @Override

@@ -125,6 +125,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public long origin(int v) {
+        return v(v).origin;
+    }
+
+    @Override
     public byte[] reasonMemory(int v) {
         return v(v).staleReason;
     }
