@@ -313,7 +313,13 @@ public final class SubCommand implements Callable<Integer> {
             o.put("replaced", d.replaced());
         }
         String replaced = d.replaced() > 0 ? ", " + d.replaced() + " replaced" : "";
-        printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : v.text())
+        boolean noValue = d.stamped() && d.stale() && !d.deleted()
+                && d.value() != null && io.spectrum.wire.Names.EMPTY_STATUS.matches(d.value());
+        if (noValue) { // the stale notice of a declared vertex that has no value yet (a source that failed at once)
+            o.putNull("value");
+            o.put("text", ClientOutput.NO_VALUE_YET);
+        }
+        printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : noValue ? ClientOutput.NO_VALUE_YET : v.text())
                 + (d.stamped() ? "  (" + io.spectrum.bridge.ValueJson.stampText(d.seq(), d.stale(), d.reason(), d.origin(),
                         io.spectrum.time.SystemClock.INSTANCE.epochNanos() / 1_000_000L) + replaced + ")" : ""));
     }

@@ -92,7 +92,11 @@ final class Inbox implements Transport.Sink {
     /** The REPLY just read into {@link #fwd}: RESULT with its payload (none for a bare ack), or the code. */
     private Reply reply(byte[] frame) {
         if (fwd.kind() == FwdView.KIND_ERROR) {
-            return Reply.error(StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID), frame);
+            int code = StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID);
+            if (stamp.wrap(idx, fwd.afterPayload()) && stamp.stale()) { // no value yet, and why
+                return Reply.errorStamped(code, frame, stamp.seq(), reason());
+            }
+            return Reply.error(code, frame);
         }
         if (stamp.wrap(idx, fwd.afterPayload())) { // a READ that asked for the stamp (PeerClient#readStamped)
             return Reply.stamped(copy(fwd.payload()), frame, stamp.seq(), stamp.stale(), reason(), stamp.origin());

@@ -51,6 +51,15 @@ public final class Reply {
         return new Reply(code, null, frame);
     }
 
+    /**
+     * A READ's ERROR that carried the node's stamp: a declared vertex with no value yet that is marked
+     * stale, {@code reason} saying why (a source that failed from its first read; docs/extensions.md
+     * "On a READ answer").
+     */
+    public static Reply errorStamped(int code, byte[] frame, long seq, String reason) {
+        return new Reply(code, null, frame, seq, true, reason, 0);
+    }
+
     /** No answer: the request timed out or could not be sent. */
     public static Reply local(int code) {
         return new Reply(code, null, null);

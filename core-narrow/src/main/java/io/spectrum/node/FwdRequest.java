@@ -229,6 +229,26 @@ final class FwdRequest {
         }
     }
 
+    /**
+     * A READ's ERROR {@code code} for a vertex v without a value that is marked stale (declared, a
+     * source failed from its first read), then its stamp (seq, stale 1, op 0, the reason), for a request
+     * that asked for the stamp: "no value yet, and why" (docs/extensions.md "On a READ answer").
+     */
+    void replyErrorStamped(int code, int v) {
+        if (silent) {
+            return;
+        }
+        TlvWriter t = beginReply(FwdView.KIND_ERROR).status(code);
+        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), true, 0, vt.reasonMemory(v), vt.reasonOff(v),
+                vt.reasonLen(v), false, null, 0, 0, 0, 0);
+        t.end();
+        if (t.error() == WireError.OK) {
+            send(t.length());
+        } else {
+            replyError(code);
+        }
+    }
+
     void replyError(int code) {
         if (silent) {
             return;

@@ -190,14 +190,15 @@ final class TopicState {
 
     /**
      * Marks v stale from {@code now} with {@code reason} (UTF-8, cut at {@link StaleReason#MAX_BYTES})
-     * when it holds a value. The node's own marks ({@code byOwner} false: a departed publisher, a
+     * when it holds a value, or, the owner's mark only, when it is declared and holds none yet (a source
+     * that failed from its first read: no value yet, and why; docs/extensions.md "Stale and purge notices"). The node's own marks ({@code byOwner} false: a departed publisher, a
      * subscription gap) leave a vertex that is already stale as it is, and are purged after the grace.
      * The owner's mark ({@link io.spectrum.node.api.Node#markStale}) is kept until the next publish
      * (never purged) and replaces the reason of a vertex already stale. True when subscribers must be
      * told ({@link Fanout#topicNotice}): a new mark or a changed reason. Allocation-free.
      */
     boolean markStale(int v, long now, CharSequence reason, boolean byOwner) {
-        if (vt.valLen(v) < 0 || vt.isStale(v) && !byOwner) {
+        if (vt.valLen(v) < 0 && !(byOwner && vt.schema(v) != null) || vt.isStale(v) && !byOwner) {
             return false;
         }
         return mark(v, now, StaleReason.encode(reason, reasonScratch, 0), byOwner);

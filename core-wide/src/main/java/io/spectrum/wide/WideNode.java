@@ -378,6 +378,8 @@ public final class WideNode implements ServingNode {
             propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true, true);
         } else if (v.hasValue()) {
             propagate(v, v.value, v.valLen, false, true);
+        } else if (v.stale) { // declared, no value yet, marked: the empty STATUS stamped stale (op 0)
+            propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, false, true);
         }
     }
 
@@ -417,6 +419,8 @@ public final class WideNode implements ServingNode {
         if ((e.flags & FwdStore.STAMP_PATH) == 0) {
             if (v.hasValue()) {
                 deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
+            } else if (v.stale && FwdStore.takesTopicNotice(e.word | e.flags)) { // no value yet, and why
+                deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, true, false);
             }
             return;
         }
@@ -434,8 +438,10 @@ public final class WideNode implements ServingNode {
         while (true) {
             final boolean enter = c == v || !skipReserved || !c.reserved;
             if (enter) {
-                if (c.hasValue() && !deliver(e, c, c.value, c.valLen, c.seq, c.stale, false)) {
-                    return false;
+                if (c.hasValue() ? !deliver(e, c, c.value, c.valLen, c.seq, c.stale, false)
+                        : c.stale && FwdStore.takesTopicNotice(e.word | e.flags)
+                                && !deliver(e, c, EMPTY_STATUS, EMPTY_STATUS.length, c.seq, true, false)) {
+                    return false; // (no value yet, marked: its stale notice, as the mark sent it)
                 }
                 if (!e.open || !e.delivering()) {
                     return true;
@@ -863,8 +869,8 @@ public final class WideNode implements ServingNode {
     @Override
     public int markStale(NodePath path, CharSequence reason) {
         Vertex v = find(path);
-        if (v == null || !v.hasValue()) {
-            return WireError.PATH_NOT_FOUND;
+        if (v == null || !v.hasValue() && v.schema == null) {
+            return WireError.PATH_NOT_FOUND; // a declared vertex without a value yet may be marked: "no value yet, and why"
         }
         if (markStale(v, clock.nanoTime(), reasonBytes(reason), true)) {
             topicNotice(v, false);
@@ -908,7 +914,8 @@ public final class WideNode implements ServingNode {
     }
 
     /**
-     * Marks v stale from {@code now} with {@code reason} when it holds a value; the one place both
+     * Marks v stale from {@code now} with {@code reason} when it holds a value (or, the owner's mark
+     * only, when it is declared and holds none yet: no value yet, and why); the one place both
      * kinds of mark are made (NarrowNode's TopicState#markStale is the same rule). The node's own marks
      * ({@code byOwner} false: a departed publisher, a subscription gap) leave a stale vertex as it is and
      * are purged after the grace; the owner's mark is kept until the next publish and replaces the reason
@@ -916,7 +923,7 @@ public final class WideNode implements ServingNode {
      * changed reason).
      */
     private boolean markStale(Vertex v, long now, byte[] reason, boolean byOwner) {
-        if (!v.hasValue() || v.stale && !byOwner) {
+        if (!v.hasValue() && !(byOwner && v.schema != null) || v.stale && !byOwner) {
             return false;
         }
         if (v.stale) {
@@ -1043,7 +1050,7 @@ public final class WideNode implements ServingNode {
 
     /** Resends e the current state of v and of v's subtree; a dropped send marks it dirty again (and stops). */
     private void resendTree(Edge e, Vertex v) {
-        if (v.childCount == 0 && !v.hasValue()) { // cleared since: the delete notice
+        if (v.childCount == 0 && !v.hasValue() && !v.stale) { // cleared since: the delete notice
             deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, false, true);
             return;
         }
