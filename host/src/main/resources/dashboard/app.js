@@ -197,7 +197,8 @@ function vertexRow(v) {
       el('span', {class: 'name', title: v.path}, name),
       el('span', {class: 'badge stale', hidden: ''}, 'stale'),
       el('button', {class: 'subs-count', 'data-subs': 'toggle', hidden: '', title: 'show or hide subscribers'}),
-      el('span', {class: 'seq', title: 'seq: how many values this vertex has had (stamped by the node)'})),
+      el('span', {class: 'seq', title: 'seq: how many values this vertex has had (stamped by the node)'}),
+      el('span', {class: 'age', hidden: '', title: 'how old the value is: since it entered the fabric (its origin time, the first host\'s clock)'})),
     el('div', {class: 'value'}),
     el('div', {class: 'stale-reason', hidden: ''}),
     controlFor(v),
@@ -227,10 +228,38 @@ function boardSection(name) {
   return s;
 }
 
+// ---------------------------------------------------------------- age
+
+const periods = new Map(); // path -> [last origin seen, the time between its last two origins (ms)]
+
+/**
+ * How old a value is ("3 s ago", as spectrum sub says it), shown only when it says something: the
+ * value is stale, or older than its period (the time between its last two values, as this page saw
+ * them; a minute for a vertex seen with one value only). '' otherwise, or without an origin time.
+ */
+function ageText(v, now) {
+  if (!v.origin) return '';
+  const p = periods.get(v.path);
+  if (!p) periods.set(v.path, [v.origin, 0]);
+  else if (p[0] !== v.origin) { if (v.origin > p[0]) p[1] = v.origin - p[0]; p[0] = v.origin; }
+  const period = periods.get(v.path)[1] || 60000;
+  const ms = now - v.origin;
+  if (ms < 1000 || (!v.stale && ms <= period * 1.5)) return '';
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return s + ' s ago';
+  if (s < 3600) return Math.floor(s / 60) + ' min ago';
+  if (s < 48 * 3600) return Math.floor(s / 3600) + ' h ago';
+  return Math.floor(s / 86400) + ' d ago';
+}
+
 function updateRow(r, v, now) {
   const e = r.el;
   e.querySelector('.value').textContent = v.value === '' ? '—' : v.value;
   e.querySelector('.seq').textContent = 'seq ' + v.seq;
+  const old = ageText(v, now);
+  const age = e.querySelector('.age');
+  age.hidden = old === '';
+  age.textContent = old;
   e.classList.toggle('is-stale', v.stale);
   e.querySelector('.badge.stale').hidden = !v.stale;
   const why = e.querySelector('.stale-reason');

@@ -81,7 +81,7 @@ final class PeerSide implements Runnable {
     private record SetRequest(String topic, byte[] payload) { }
 
     /** A published vertex's latest value, kept to publish it again marked stale. */
-    private record Last(byte[] tlv, long seq) { }
+    private record Last(byte[] tlv, long seq, long origin) { }
 
     PeerSide(PeerClient client, BridgeOptions options, Topics topics, Outbox outbox, Consumer<String> notes) {
         this.client = client;
@@ -170,7 +170,7 @@ final class PeerSide implements Runnable {
     private void walk() {
         client.walk("/", WALK_DEPTH, v -> {
             if (v.value().ok() && v.value().value() != null && v.value().value().length > 0) {
-                emit(v.path(), v.value().value(), -1, false, null);
+                emit(v.path(), v.value().value(), -1, false, null, 0);
             } else if (discovery != null && topics.state(v.path()) != null && options.published(v.path())) {
                 announce(v.path(), declaration(v.path())); // declared, no value yet: Home Assistant still learns of it
             }
@@ -190,7 +190,8 @@ final class PeerSide implements Runnable {
                 continue;
             }
             boolean stale = d.stamped() && d.stale();
-            emit(path, d.value(), d.stamped() ? d.seq() : -1, stale, stale ? (d.reason() != null ? d.reason() : STALE_AT_NODE) : null);
+            emit(path, d.value(), d.stamped() ? d.seq() : -1, stale, stale ? (d.reason() != null ? d.reason() : STALE_AT_NODE) : null,
+                    d.origin());
         }
         tellPresence();
     }
@@ -208,7 +209,7 @@ final class PeerSide implements Runnable {
         }
         Last l = last.get(path);
         if (l != null && declaration(path) != null) {
-            emit(path, l.tlv(), seq >= 0 ? seq : l.seq(), true, DELETED);
+            emit(path, l.tlv(), seq >= 0 ? seq : l.seq(), true, DELETED, l.origin());
             return;
         }
         last.remove(path);
@@ -218,7 +219,7 @@ final class PeerSide implements Runnable {
     /** Every value published so far again, marked stale with {@code reason}. */
     private void staleAll(String reason) {
         for (Map.Entry<String, Last> e : new java.util.ArrayList<>(last.entrySet())) {
-            emit(e.getKey(), e.getValue().tlv(), e.getValue().seq(), true, reason);
+            emit(e.getKey(), e.getValue().tlv(), e.getValue().seq(), true, reason, e.getValue().origin());
         }
     }
 
@@ -233,14 +234,15 @@ final class PeerSide implements Runnable {
     /**
      * One vertex value towards the broker (JSON or raw TLV), and its discovery config the first time.
      * {@code seq} is the node's stamp (-1: none, a value read by the walk); a stale value carries
-     * {@code reason}.
+     * {@code reason}; {@code origin} is the value's origin time from the stamp (ms, 0: none), the
+     * payload's {@code origin} (docs/mqtt.md).
      */
-    private void emit(String path, byte[] tlv, long seq, boolean stale, String reason) {
+    private void emit(String path, byte[] tlv, long seq, boolean stale, String reason, long origin) {
         String topic = topics.state(path);
         if (topic == null || tlv == null || !options.published(path)) {
             return;
         }
-        last.put(path, new Last(tlv, seq));
+        last.put(path, new Last(tlv, seq, origin));
         presence.vertex(path, stale);
         VertexSchema schema = declaration(path);
         byte[] payload;
@@ -251,7 +253,7 @@ final class PeerSide implements Runnable {
             ObjectNode o = ValueJson.line(path);
             ValueJson.value(o, v);
             if (seq >= 0) {
-                ValueJson.stamp(o, seq, stale, reason);
+                ValueJson.stamp(o, seq, stale, reason, origin);
             } else if (stale) {
                 o.put("stale", true); // no stamp of the node's, but the bridge knows it is not current
                 if (reason != null) {

@@ -76,10 +76,57 @@ public final class ValueJson {
     }
 
     /**
+     * {@link #stamp(ObjectNode, long, boolean, String)} plus the value's origin time, {@code origin}: ms
+     * since the Unix epoch when the value entered the fabric (its first host's clock; docs/extensions.md
+     * "Origin time"), absent when the stamp carries none.
+     */
+    public static void stamp(ObjectNode o, long seq, boolean stale, String reason, long origin) {
+        stamp(o, seq, stale, reason);
+        if (origin > 0) {
+            o.put("origin", origin);
+        }
+    }
+
+    /**
      * The stamp as a text line shows it after the value: {@code seq 5}, {@code seq 5, stale} or
      * {@code seq 5, stale: board away} (the reason when there is one).
      */
     public static String stampText(long seq, boolean stale, String reason) {
-        return "seq " + seq + (stale ? (reason != null ? ", stale: " + reason : ", stale") : "");
+        return stampText(seq, stale, reason, 0, 0);
+    }
+
+    /**
+     * {@link #stampText(long, boolean, String)} with the value's age after the sequence when it is a
+     * second old or more at {@code nowMs}: {@code seq 5, 3 s ago}, {@code seq 5, 2 min ago, stale: board
+     * away} ({@link #age}).
+     */
+    public static String stampText(long seq, boolean stale, String reason, long origin, long nowMs) {
+        String age = age(origin, nowMs);
+        return "seq " + seq + (age.isEmpty() ? "" : ", " + age)
+                + (stale ? (reason != null ? ", stale: " + reason : ", stale") : "");
+    }
+
+    /**
+     * How old a value whose origin time is {@code origin} (ms since the Unix epoch) is at {@code nowMs},
+     * as people say it: {@code 3 s ago}, {@code 2 min ago}, {@code 5 h ago}, {@code 3 d ago}, whole units
+     * rounded down; "" without an origin or under a second (a clock behind the origin's reads as under
+     * a second: nothing is claimed).
+     */
+    public static String age(long origin, long nowMs) {
+        long ms = nowMs - origin;
+        if (origin <= 0 || ms < 1000) {
+            return "";
+        }
+        long s = ms / 1000;
+        if (s < 60) {
+            return s + " s ago";
+        }
+        if (s < 3600) {
+            return s / 60 + " min ago";
+        }
+        if (s < 48 * 3600) {
+            return s / 3600 + " h ago";
+        }
+        return s / 86400 + " d ago";
     }
 }

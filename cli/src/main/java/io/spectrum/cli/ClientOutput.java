@@ -99,16 +99,28 @@ final class ClientOutput {
         return r.code() == WireError.PATH_NOT_FOUND && client.declaration(path) != null;
     }
 
-    /** A {@link #noValueYet} answer as JSON: the refusal, its code, and {@code reason: "no value yet"}. */
+    /**
+     * A {@link #noValueYet} answer as JSON: the refusal, its code, and {@code reason: "no value yet"};
+     * when the node marked it stale (a source that failed from its first read, the answer's stamp)
+     * {@code stale: true} and the reason after it: {@code "no value yet: i2c 1/0x48 reg 0: read 0 of 2 bytes"}.
+     */
     static ObjectNode noValueYetJson(String path, Reply r) {
         ObjectNode o = json(path, r, null);
-        o.put("reason", NO_VALUE_YET);
+        o.put("reason", NO_VALUE_YET + (r.stale() && r.staleReason() != null ? ": " + r.staleReason() : ""));
+        if (r.stale()) {
+            o.put("stale", true);
+        }
         return o;
     }
 
-    /** A {@link #noValueYet} answer as text: {@code no value yet (declared, never published; tr::path::not_found)}. */
+    /**
+     * A {@link #noValueYet} answer as text: {@code no value yet (declared, never published;
+     * tr::path::not_found)}, or, marked stale with a reason, {@code no value yet (stale: REASON;
+     * tr::path::not_found)}.
+     */
     static String noValueYetText(Reply r) {
-        return NO_VALUE_YET + " (declared, never published; " + WireError.identity(r.code()) + ")";
+        String why = r.stale() ? (r.staleReason() != null ? "stale: " + r.staleReason() : "stale") : "declared, never published";
+        return NO_VALUE_YET + " (" + why + "; " + WireError.identity(r.code()) + ")";
     }
 
     /** "refused: tr::path::not_found" plus a hint for the common cases. */

@@ -71,7 +71,7 @@ public final class ReadCommand implements Callable<Integer> {
                     ValueText v = r.ok() ? c.render(p, r.value()) : null;
                     ObjectNode o = ClientOutput.json(p, r, v);
                     if (r.stamped()) { // seq, and a value that is not current is marked, with its reason
-                        ValueJson.stamp(o, r.seq(), r.stale(), r.staleReason());
+                        ValueJson.stamp(o, r.seq(), r.stale(), r.staleReason(), r.origin());
                     }
                     printer.print(o, p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer, c, p))
                             + (r.stale() ? "  (" + ValueJson.stampText(r.seq(), true, r.staleReason()) + ")" : ""));

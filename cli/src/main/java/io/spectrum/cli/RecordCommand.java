@@ -118,7 +118,7 @@ public final class RecordCommand implements Callable<Integer> {
         o.put("path", x.path());
         ClientOutput.value(o, x.value());
         if (d.stamped()) {
-            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason());
+            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason(), d.origin());
             if (d.deleted()) {
                 o.put("deleted", true);
             }

@@ -294,7 +294,8 @@ public final class SubCommand implements Callable<Integer> {
     }
 
     /**
-     * One line per value: the path that was written (which child of a subtree), its value, seq / stale,
+     * One line per value: the path that was written (which child of a subtree), its value, seq, its age
+     * when a second old or more (its origin time, as {@code origin} in JSON), stale,
      * and for a mode subscription the values a latest one replaced; --json adds {@code dlv} and
      * {@code replaced} for a numbered delivery.
      */
@@ -304,7 +305,7 @@ public final class SubCommand implements Callable<Integer> {
         ObjectNode o = ClientOutput.line(x.path());
         ClientOutput.value(o, v);
         if (d.stamped()) {
-            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason());
+            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason(), d.origin());
             o.put("deleted", d.deleted());
         }
         if (d.dlv() >= 0) {
@@ -312,8 +313,15 @@ public final class SubCommand implements Callable<Integer> {
             o.put("replaced", d.replaced());
         }
         String replaced = d.replaced() > 0 ? ", " + d.replaced() + " replaced" : "";
-        printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : v.text())
-                + (d.stamped() ? "  (" + io.spectrum.bridge.ValueJson.stampText(d.seq(), d.stale(), d.reason()) + replaced + ")" : ""));
+        boolean noValue = d.stamped() && d.stale() && !d.deleted()
+                && d.value() != null && io.spectrum.wire.Names.EMPTY_STATUS.matches(d.value());
+        if (noValue) { // the stale notice of a declared vertex that has no value yet (a source that failed at once)
+            o.putNull("value");
+            o.put("text", ClientOutput.NO_VALUE_YET);
+        }
+        printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : noValue ? ClientOutput.NO_VALUE_YET : v.text())
+                + (d.stamped() ? "  (" + io.spectrum.bridge.ValueJson.stampText(d.seq(), d.stale(), d.reason(), d.origin(),
+                        io.spectrum.time.SystemClock.INSTANCE.epochNanos() / 1_000_000L) + replaced + ")" : ""));
     }
 
     /** A state change of the peer: a line on stderr, or a JSON object on stdout with --json. */

@@ -167,6 +167,34 @@ class DeclaredValuesCommandTest {
         }
     }
 
+    /**
+     * A declared vertex whose source failed before it ever read (the board marks it stale with the
+     * reason, no value to keep): {@code read} says "no value yet" and why, and {@code sub --json} shows
+     * it stale with the reason, not a value.
+     */
+    @Test
+    void aVertexWithoutAValueMarkedStale_isNoValueYetWithTheReason_inReadAndSub() throws Exception {
+        NodePath failing = NodePath.of("/board/failing");
+        String why = "i2c 1/0x48 reg 0: read 0 of 2 bytes";
+        board.onNodeThread(() -> {
+            assertEquals(WireError.OK, board.node().declare(failing, VertexSchema.value(2, true).unit("Cel").scale(0.01).build()));
+            assertEquals(WireError.OK, board.node().markStale(failing, why));
+            return null;
+        });
+        Cli.Run read = Cli.run("read", "--peer", addr, "/board/failing");
+        assertEquals(1, read.code(), read.all());
+        assertEquals("/board/failing = no value yet (stale: " + why + "; tr::path::not_found)", read.out().trim());
+        JsonNode j = new ObjectMapper().readTree(Cli.run("read", "--peer", addr, "--json", "/board/failing").out());
+        assertEquals("no value yet: " + why, j.get("reason").asText(), j.toString());
+        assertTrue(j.get("stale").asBoolean(), j.toString());
+
+        Cli.Run sub = Cli.run("sub", "--peer", addr, "/board/failing", "--count", "1", "--json");
+        JsonNode d = new ObjectMapper().readTree(sub.out().lines().findFirst().orElseThrow());
+        assertTrue(d.get("stale").asBoolean(), sub.all());
+        assertEquals(why, d.get("reason").asText(), sub.all());
+        assertTrue(d.get("value").isNull(), "no value is invented: " + sub.all());
+    }
+
     @Test
     void aDeclaredVertexWithoutAValueIsNoValueYetInReadAndLsAlike() throws Exception {
         assertEquals(WireError.OK, board.node().declare(NodePath.of("/never"),

@@ -10,10 +10,12 @@ package io.spectrum.client;
  * are a delivery-mode subscription's delivery number and coalesced count (docs/extensions.md
  * "Delivery modes"), -1 and 0 for any other. {@code reason} is why a stale value is stale, as the
  * stamp's {@code reason} carries it ({@link io.spectrum.wire.StaleReason}), or null (fresh, or a node
- * that gave none). Array accessors return copies.
+ * that gave none). {@code origin} is the value's origin time as the stamp carries it, ms since the Unix
+ * epoch, 0 when it carries none (docs/extensions.md "Origin time"). Array accessors return copies.
  */
 public record Delivery(String route, byte[] value, boolean srcEmpty, boolean stamped, long seq, boolean stale,
-        boolean deleted, String source, long receivedNanos, byte[] frame, long dlv, long replaced, String reason) {
+        boolean deleted, String source, long receivedNanos, byte[] frame, long dlv, long replaced, String reason,
+        long origin) {
 
     @Override
     public byte[] value() {

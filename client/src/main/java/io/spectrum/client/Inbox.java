@@ -3,8 +3,6 @@ package io.spectrum.client;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
-import io.spectrum.wire.Names;
-import io.spectrum.wire.SettingsReader;
 import io.spectrum.wire.StatusView;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;
@@ -17,7 +15,7 @@ import java.util.function.Consumer;
  * Takes inbound frames apart with the wire's {@link FrameDecoder} and {@link FwdView}: a REPLY whose
  * dst is the awaited reply route becomes the awaited {@link Reply} (matching by route: a reply's
  * dst is the request's src); a WRITE becomes a {@link Delivery} for the sink, its topic stamp read
- * with {@link SettingsReader}. A READ that wants an answer (the peer's liveness ping, a READ of
+ * with {@link io.spectrum.wire.StampView}. A READ that wants an answer (the peer's liveness ping, a READ of
  * {@code $node/caps}) is answered {@code path::not_found}: a client serves no vertices, but its
  * answer is the traffic that keeps the peer from timing it out and reaping its slots while the
  * client only listens ({@link #takeAnswer}, sent by {@link PeerClient} after the poll). Anything
@@ -29,8 +27,7 @@ final class Inbox implements Transport.Sink {
     private final FrameDecoder decoder = new FrameDecoder();
     private final TlvIndex idx = new TlvIndex(4096, 32);
     private final FwdView fwd = new FwdView();
-    private final SettingsReader stamp = new SettingsReader();
-    private final SettingsReader topic = new SettingsReader();
+    private final io.spectrum.wire.StampView stamp = new io.spectrum.wire.StampView();
     private byte[] awaitedRoute;
     private Reply awaited;
     private Consumer<Delivery> deliveries;
@@ -95,12 +92,14 @@ final class Inbox implements Transport.Sink {
     /** The REPLY just read into {@link #fwd}: RESULT with its payload (none for a bare ack), or the code. */
     private Reply reply(byte[] frame) {
         if (fwd.kind() == FwdView.KIND_ERROR) {
-            return Reply.error(StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID), frame);
+            int code = StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID);
+            if (stamp.wrap(idx, fwd.afterPayload()) && stamp.stale()) { // no value yet, and why
+                return Reply.errorStamped(code, frame, stamp.seq(), reason());
+            }
+            return Reply.error(code, frame);
         }
-        int after = fwd.afterPayload();
-        if (after != TlvIndex.NONE && stamp.wrap(idx, after) == WireError.OK && stamp.enter(Names.TOPIC, topic) == WireError.OK) {
-            boolean stale = number(Names.STAMP_STALE) != 0; // a READ that asked for the stamp (PeerClient#readStamped)
-            return Reply.stamped(copy(fwd.payload()), frame, number(Names.STAMP_SEQ), stale, stale ? reason(topic) : null);
+        if (stamp.wrap(idx, fwd.afterPayload())) { // a READ that asked for the stamp (PeerClient#readStamped)
+            return Reply.stamped(copy(fwd.payload()), frame, stamp.seq(), stamp.stale(), reason(), stamp.origin());
         }
         return Reply.result(copy(fwd.payload()), frame);
     }
@@ -108,51 +107,25 @@ final class Inbox implements Transport.Sink {
     private Delivery delivery(byte[] frame) {
         final int dst = fwd.dst();
         String route = NodePath.render(idx.buffer(), idx.bodyOffset(dst), idx.bodyLength(dst));
-        boolean stamped = false;
-        long seq = 0;
-        boolean stale = false;
-        boolean deleted = false;
-        String source = null;
-        long dlv = -1;
-        long replaced = 0;
-        String reason = null;
-        int after = fwd.afterPayload();
-        if (after != TlvIndex.NONE && stamp.wrap(idx, after) == WireError.OK && stamp.enter(Names.TOPIC, topic) == WireError.OK) {
-            stamped = true;
-            seq = number(Names.STAMP_SEQ);
-            stale = number(Names.STAMP_STALE) != 0;
-            deleted = number(Names.STAMP_OP) != 0;
-            int p = topic.find(Names.STAMP_PATH, TlvType.PATH, SettingsReader.ANY_WIDTH);
-            if (p != TlvIndex.NONE) {
-                source = NodePath.render(idx.buffer(), idx.bodyOffset(p), idx.bodyLength(p));
-            }
-            dlv = topic.u64(Names.STAMP_DLV, -1);
-            replaced = topic.u64(Names.STAMP_REPLACED, 0);
-            reason = stale ? reason(topic) : null;
-        }
-        return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, seq, stale, deleted, source,
-                nanos.getAsLong(), frame, dlv, replaced, reason);
+        final boolean stamped = stamp.wrap(idx, fwd.afterPayload());
+        final int p = stamp.path();
+        String source = p == TlvIndex.NONE ? null : NodePath.render(idx.buffer(), idx.bodyOffset(p), idx.bodyLength(p));
+        return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, stamp.seq(), stamp.stale(),
+                stamp.deleted(), source, nanos.getAsLong(), frame, stamp.dlv(), stamp.replaced(), reason(),
+                stamp.origin());
     }
 
     /**
-     * The stamp's {@code reason} (UTF-8 text, docs/extensions.md "Delivery stamp") read from the
-     * entered stamp {@code r}, or null when it carries none or not valid UTF-8. Also read from a READ
-     * answer's stamp ({@link PeerClient}).
+     * The wrapped stamp's {@code reason} (UTF-8 text, docs/extensions.md "Delivery stamp"), or null when
+     * the value is fresh, carries none, or it is not valid UTF-8.
      */
-    static String reason(SettingsReader r) {
-        int v = r.findValue(Names.STAMP_REASON, SettingsReader.ANY_WIDTH);
-        if (v == TlvIndex.NONE) {
+    private String reason() {
+        final int n = stamp.reasonLength();
+        if (n == 0) {
             return null;
         }
-        TlvIndex x = r.index();
-        int off = x.bodyOffset(v);
-        int len = x.bodyLength(v);
-        return io.spectrum.wire.Utf8.isValid(x.buffer(), off, len) ? io.spectrum.wire.Utf8.toString(x.buffer(), off, len) : null;
-    }
-
-    private long number(io.spectrum.wire.Spelling key) {
-        int v = topic.findValue(key, SettingsReader.ANY_WIDTH);
-        return v == TlvIndex.NONE ? 0 : idx.valueAsLong(v);
+        final int off = stamp.reasonOffset();
+        return io.spectrum.wire.Utf8.isValid(idx.buffer(), off, n) ? io.spectrum.wire.Utf8.toString(idx.buffer(), off, n) : null;
     }
 
     /** The TLV at entry {@code e} exactly as received (trailers included), or null. */

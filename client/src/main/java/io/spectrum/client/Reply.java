@@ -16,18 +16,20 @@ public final class Reply {
     private final long seq;
     private final boolean stale;
     private final String reason;
+    private final long origin;
 
     private Reply(int code, byte[] value, byte[] frame) {
-        this(code, value, frame, -1, false, null);
+        this(code, value, frame, -1, false, null, 0);
     }
 
-    private Reply(int code, byte[] value, byte[] frame, long seq, boolean stale, String reason) {
+    private Reply(int code, byte[] value, byte[] frame, long seq, boolean stale, String reason, long origin) {
         this.code = code;
         this.value = value;
         this.frame = frame;
         this.seq = seq;
         this.stale = stale;
         this.reason = reason;
+        this.origin = origin;
     }
 
     /** A RESULT the node sent; {@code value} null for a bare acknowledgement. */
@@ -37,15 +39,25 @@ public final class Reply {
 
     /**
      * A READ's RESULT that carried the node's topic stamp ({@link PeerClient#readStamped}): the value's
-     * sequence, whether it is stale and why (null when fresh or no reason was given).
+     * sequence, whether it is stale and why (null when fresh or no reason was given), and its origin
+     * time (ms since the Unix epoch, 0: none; docs/extensions.md "Origin time").
      */
-    public static Reply stamped(byte[] value, byte[] frame, long seq, boolean stale, String reason) {
-        return new Reply(WireError.OK, value, frame, seq, stale, stale ? reason : null);
+    public static Reply stamped(byte[] value, byte[] frame, long seq, boolean stale, String reason, long origin) {
+        return new Reply(WireError.OK, value, frame, seq, stale, stale ? reason : null, origin);
     }
 
     /** An ERROR the node sent. */
     public static Reply error(int code, byte[] frame) {
         return new Reply(code, null, frame);
+    }
+
+    /**
+     * A READ's ERROR that carried the node's stamp: a declared vertex with no value yet that is marked
+     * stale, {@code reason} saying why (a source that failed from its first read; docs/extensions.md
+     * "On a READ answer").
+     */
+    public static Reply errorStamped(int code, byte[] frame, long seq, String reason) {
+        return new Reply(code, null, frame, seq, true, reason, 0);
     }
 
     /** No answer: the request timed out or could not be sent. */
@@ -96,6 +108,11 @@ public final class Reply {
     /** Why the value is stale, as the node said it ({@link io.spectrum.wire.StaleReason}), or null. */
     public String staleReason() {
         return reason;
+    }
+
+    /** The stamped value's origin time, ms since the Unix epoch, 0 when the stamp carries none. */
+    public long origin() {
+        return origin;
     }
 
     /** The whole REPLY frame as received, or null for a local refusal. A copy. */

@@ -25,29 +25,29 @@ final class Deliveries {
 
     /**
      * Sends one delivery of value {@code vb[vo, +vl)} of the vertex keyed {@code key[ko, +kl)} to
-     * (link, peer) at {@code route[ro, +rl)}; {@code word} is the slot word (its STAMP bits). A stale
-     * value's reason {@code reason[reasonOff, +reasonLen)} (UTF-8, none when {@code reasonLen} is 0)
-     * goes last in the stamp.
+     * (link, peer) at {@code route[ro, +rl)}; {@code word} is the slot word (its STAMP bits). The
+     * value's origin time ({@code origin}, ms since the Unix epoch, 0: none) and a stale value's reason
+     * {@code reason[reasonOff, +reasonLen)} (UTF-8, none when {@code reasonLen} is 0) go last in the stamp.
      *
      * @return false when the delivery was dropped: the peer is over its outbound rate (counted), or
      *     the link could not take the frame now (FLOW_BACKPRESSURE); a one_shot edge stays, and the
      *     caller marks the edge dirty so its current value is sent later (docs/node.md "Dirty edges")
      */
     boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen, boolean deleted, byte[] key, int ko,
-            int kl) {
-        return routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, reason, reasonOff, reasonLen, deleted,
-                key, ko, kl, 0, 0);
+            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
+            byte[] key, int ko, int kl) {
+        return routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, origin, reason, reasonOff, reasonLen,
+                deleted, key, ko, kl, 0, 0);
     }
 
     /**
-     * {@link #routed(int, int, int, byte[], int, int, byte[], int, int, long, boolean, byte[], int, int, boolean, byte[], int, int)}
+     * {@link #routed(int, int, int, byte[], int, int, byte[], int, int, long, boolean, long, byte[], int, int, boolean, byte[], int, int)}
      * for an edge with a delivery mode: {@code dlv > 0} adds the stamp pairs {@code dlv} (the edge's
      * delivery number) and {@code replaced} (values coalesced since its previous delivery) after the others.
      */
     boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen, boolean deleted, byte[] key, int ko,
-            int kl, long dlv, long replaced) {
+            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
+            byte[] key, int ko, int kl, long dlv, long replaced) {
         if (!shares.allowDelivery(li, peer)) {
             return false;
         }
@@ -57,7 +57,7 @@ final class Deliveries {
                 .raw(Names.EMPTY_PATH)
                 .raw(vb, vo, vl);
         if ((word & FwdStore.STAMP) != 0) {
-            stamp(t, word, seq, stale, reason, reasonOff, reasonLen, deleted, key, ko, kl, dlv, replaced);
+            stamp(t, word, seq, stale, origin, reason, reasonOff, reasonLen, deleted, key, ko, kl, dlv, replaced);
         }
         t.end();
         if (t.error() == WireError.OK) {
@@ -69,12 +69,14 @@ final class Deliveries {
     /**
      * Writes the topic stamp, the one spelling of it (docs/extensions.md "Delivery stamp"), used by
      * every delivery and by a READ answer that asked for it: {@code SETTINGS{NAME "spectrum.topic",
-     * SETTINGS{seq, stale, op, [path], [dlv, replaced], [reason]}}}. {@code path} when the word has
-     * {@link FwdStore#STAMP_PATH}, {@code dlv} / {@code replaced} when {@code dlv > 0}, and the stale
-     * value's reason last, when it is stale and has one (a fresh value's stamp is unchanged by it).
+     * SETTINGS{seq, stale, op, [path], [dlv, replaced], [origin], [reason]}}}. {@code path} when the
+     * word has {@link FwdStore#STAMP_PATH}, {@code dlv} / {@code replaced} when {@code dlv > 0},
+     * {@code origin} when the value has one ({@code origin > 0}: ms since the Unix epoch, docs/extensions.md
+     * "Origin time"), and the stale value's reason last, when it is stale and has one (a fresh value's
+     * stamp is unchanged by it).
      */
-    static void stamp(TlvWriter t, int word, long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen,
-            boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
+    static void stamp(TlvWriter t, int word, long seq, boolean stale, long origin, byte[] reason, int reasonOff,
+            int reasonLen, boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
         t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
                 .begin(TlvType.SETTINGS)
                 .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
@@ -86,6 +88,9 @@ final class Deliveries {
         if (dlv > 0) { // a delivery-mode edge: its delivery number, for the consumed message
             t.leaf(TlvType.NAME, Names.STAMP_DLV).value(dlv, 8)
                     .leaf(TlvType.NAME, Names.STAMP_REPLACED).value(replaced, 8);
+        }
+        if (origin > 0) { // when the value came into the fabric: its first host's clock
+            t.leaf(TlvType.NAME, Names.STAMP_ORIGIN).value(origin, 8);
         }
         if (stale && reasonLen > 0) { // why it is stale: last, so a fresh value's stamp is unchanged
             t.leaf(TlvType.NAME, Names.STAMP_REASON).leaf(TlvType.VALUE, reason, reasonOff, reasonLen);

@@ -73,6 +73,8 @@ final class Fanout {
             propagate(v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, true, true);
         } else if (vt.valLen(v) >= 0) {
             propagate(v, values.memory(), vt.valOff(v), vt.valLen(v), false, true);
+        } else if (vt.isStale(v)) { // declared, no value yet, marked: the empty STATUS stamped stale (op 0)
+            propagate(v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, false, true);
         }
     }
 
@@ -125,6 +127,8 @@ final class Fanout {
         if ((word & SlotTable.STAMP_PATH) == 0) {
             if (vt.valLen(v) >= 0) {
                 deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v), vt.isStale(v), false);
+            } else if (vt.isStale(v) && FwdStore.takesTopicNotice(word)) { // no value yet, and why: its stale notice
+                deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), true, false);
             }
             return;
         }
@@ -147,7 +151,8 @@ final class Fanout {
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             if (!deliveries.routed(word, st.holderLink(s), st.holderPeer(s), records.memory(), st.recOff(s) + st.recLen(s),
-                    st.routeLen(s), vb, vo, vl, seq, stale, vt.reasons(), vt.reasonOff(v), vt.reasonLen(v), deleted,
+                    st.routeLen(s), vb, vo, vl, seq, stale, deleted ? 0 : vt.origin(v), vt.reasons(), vt.reasonOff(v),
+                    vt.reasonLen(v), deleted,
                     vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
                 st.markDirty(s); // dropped (counted), not queued: the current value follows (a one_shot edge stays)
                 return false;
@@ -158,7 +163,9 @@ final class Fanout {
         } else if ((word & SlotTable.KIND_LOCAL) != 0) {
             int tv = st.target(s);
             if (tv >= 0 && tv != v && !deleted) {
-                topic.storeValue(tv, vb, vo, vl); // delivery ends at the target: no re-fan-out
+                if (topic.storeValue(tv, vb, vo, vl) == WireError.OK) { // delivery ends at the target: no re-fan-out
+                    vt.setOrigin(tv, vt.origin(v));
+                }
             }
         }
         if ((word & DeliveryPolicy.ONE_SHOT) != 0 && st.vertex(s) != SlotTable.NONE) {
@@ -198,7 +205,7 @@ final class Fanout {
 
     /** Resends slot s the current state of its vertex v (and v's subtree). False when a send was dropped. */
     private boolean resendTree(int s, int v) {
-        if (vt.firstChild(v) == VertexTable.NONE && vt.valLen(v) < 0) { // cleared since: the delete notice
+        if (vt.firstChild(v) == VertexTable.NONE && vt.valLen(v) < 0 && !vt.isStale(v)) { // cleared since: the delete notice
             return deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), false, true);
         }
         return deliverSubtree(s, v, false);
@@ -217,9 +224,12 @@ final class Fanout {
         while (true) {
             final boolean enter = x == v || !skipReserved || !vt.isReserved(x);
             if (enter) {
-                if (vt.valLen(x) >= 0 && !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.seq(x),
-                        vt.isStale(x), false)) {
-                    return false;
+                if (vt.valLen(x) >= 0 ? !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.seq(x),
+                        vt.isStale(x), false)
+                        : vt.isStale(x) && FwdStore.takesTopicNotice(word)
+                                && !deliver(s, x, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(x), true,
+                                        false)) {
+                    return false; // (no value yet, marked: its stale notice, as the mark sent it)
                 }
                 if (st.vertex(s) != v || st.word(s) != word) {
                     return true;

@@ -200,15 +200,15 @@ final class FwdRequest {
     }
 
     /**
-     * A READ's RESULT with v's value and, after it, the topic stamp (seq, stale, op 0, the reason when
-     * stale), for a request that asked ({@link #stampAsked}; docs/extensions.md "Delivery stamp").
+     * A READ's RESULT with v's value and, after it, the topic stamp (seq, stale, op 0, its origin when
+     * it has one, the reason when stale), for a request that asked ({@link #stampAsked}; docs/extensions.md "Delivery stamp").
      */
     void replyValueStamped(int v) {
         if (silent) {
             return;
         }
         TlvWriter t = beginReply(FwdView.KIND_RESULT).raw(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
-        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), vt.stale(v), vt.reasonMemory(v), vt.reasonOff(v),
+        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), vt.stale(v), vt.origin(v), vt.reasonMemory(v), vt.reasonOff(v),
                 vt.reasonLen(v), false, null, 0, 0, 0, 0);
         t.end();
         if (t.error() == WireError.OK) {
@@ -226,6 +226,26 @@ final class FwdRequest {
             replyResult(pb, po, pl); // not a flat SETTINGS: nothing to leave out
         } else {
             replyResult(scratch, 0, n);
+        }
+    }
+
+    /**
+     * A READ's ERROR {@code code} for a vertex v without a value that is marked stale (declared, a
+     * source failed from its first read), then its stamp (seq, stale 1, op 0, the reason), for a request
+     * that asked for the stamp: "no value yet, and why" (docs/extensions.md "On a READ answer").
+     */
+    void replyErrorStamped(int code, int v) {
+        if (silent) {
+            return;
+        }
+        TlvWriter t = beginReply(FwdView.KIND_ERROR).status(code);
+        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), true, 0, vt.reasonMemory(v), vt.reasonOff(v),
+                vt.reasonLen(v), false, null, 0, 0, 0, 0);
+        t.end();
+        if (t.error() == WireError.OK) {
+            send(t.length());
+        } else {
+            replyError(code);
         }
     }
 

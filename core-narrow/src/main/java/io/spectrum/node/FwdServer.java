@@ -224,14 +224,15 @@ public final class FwdServer {
 
     /**
      * One delivery to a routed slot (its word, holder and stored route) of the value of the vertex
-     * keyed {@code key[ko, +kl)}, stale with the UTF-8 reason {@code reason[reasonOff, +reasonLen)} (length 0:
-     * none). False when the holder is over its outbound rate (dropped, counted).
+     * keyed {@code key[ko, +kl)}, with its origin time ({@code origin} ms since the Unix epoch, 0: none),
+     * stale with the UTF-8 reason {@code reason[reasonOff, +reasonLen)} (length 0: none). False when the
+     * holder is over its outbound rate (dropped, counted).
      */
     public boolean deliver(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen, boolean deleted, byte[] key, int ko,
-            int kl) {
-        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, reason, reasonOff, reasonLen,
-                deleted, key, ko, kl);
+            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
+            byte[] key, int ko, int kl) {
+        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, origin, reason, reasonOff,
+                reasonLen, deleted, key, ko, kl);
     }
 
     /**
@@ -239,10 +240,10 @@ public final class FwdServer {
      * delivery number, 1, 2, 3 ...) and {@code replaced} (docs/extensions.md "Delivery modes").
      */
     public boolean deliverNumbered(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, byte[] reason, int reasonOff, int reasonLen, boolean deleted, byte[] key, int ko,
-            int kl, long dlv, long replaced) {
-        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, reason, reasonOff, reasonLen,
-                deleted, key, ko, kl, dlv, replaced);
+            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
+            byte[] key, int ko, int kl, long dlv, long replaced) {
+        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, origin, reason, reasonOff,
+                reasonLen, deleted, key, ko, kl, dlv, replaced);
     }
 
     /**

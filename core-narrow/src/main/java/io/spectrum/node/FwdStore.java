@@ -132,6 +132,9 @@ public interface FwdStore {
     /** True while v's value is marked stale. */
     boolean stale(int v);
 
+    /** v's value's origin time, ms since the Unix epoch, 0 when it has none (docs/extensions.md "Origin time"). */
+    long origin(int v);
+
     /** The array holding v's stale reason (UTF-8, {@link #reasonOff}, {@link #reasonLen}; length 0: none). */
     byte[] reasonMemory(int v);
 
@@ -144,9 +147,14 @@ public interface FwdStore {
     /**
      * A write from (link, peer) = assign + propagate (the awaits of v are answered through
      * {@link FwdServer#answerAwaits}); {@code routeLen > 0}: the publisher asked for activity
-     * notices at that route. Status.
+     * notices at that route. {@code upstream}: the stamp of a delivery of this node's own remote
+     * subscription (the upstream's word on the value, {@link RemoteClient#upstream}), else null: a
+     * value stamped stale is stored stale with the upstream's reason (kept until the next value, like
+     * {@link #markStale} with {@code kept}) before it fans out, so no subscriber ever sees it as
+     * current (docs/host.md, "Freshness"). Status.
      */
-    int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen);
+    int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
+            io.spectrum.wire.StampView upstream);
 
     /** Pending awaits on v (a write scans the await table only when there are some). */
     int awaits(int v);

@@ -134,7 +134,11 @@ final class FwdTerminus {
                 return;
             }
             if (vt.valLen(v) < 0) {
-                req.replyError(WireError.PATH_NOT_FOUND);
+                if (req.stampAsked && vt.stale(v)) {
+                    req.replyErrorStamped(WireError.PATH_NOT_FOUND, v); // no value yet, and why it is not current
+                } else {
+                    req.replyError(WireError.PATH_NOT_FOUND);
+                }
                 return;
             }
             if (vt.isReserved(v) && !req.extended()) {
@@ -308,14 +312,24 @@ final class FwdTerminus {
         }
         int len = x.untrailedLength(payload);
         boolean notify = fwd.activity() && !req.silent;
+        // a delivery of our own remote subscription is stored with its upstream's word (stale with the
+        // reason, its origin) in the same step as the value: never fanned out fresh, then marked
+        final io.spectrum.wire.StampView up = req.link >= 0 ? client.upstream(req.link, req.peer, fwd) : null;
+        if (up != null && up.stale() && !up.deleted() && Names.EMPTY_STATUS.matches(x.buffer(), x.start(payload), len)) {
+            // the upstream has no value yet and says why: nothing to store; a copy held from before is
+            // no longer current (it stays, marked with the upstream's reason)
+            vt.markStale(v, up.buffer(), up.reasonOffset(), up.reasonLength(), true);
+            req.replyResult(null, 0, 0);
+            return;
+        }
         int r = vt.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, x.buffer(), x.start(req.src),
-                notify ? x.totalLength(req.src) : 0);
+                notify ? x.totalLength(req.src) : 0, up);
         if (r != WireError.OK) {
             req.replyError(r);
         } else {
             req.replyResult(null, 0, 0);
             if (req.link >= 0) {
-                client.delivered(req.link, req.peer, fwd, v); // a subscription's delivery: its stamp's word
+                client.delivered(req.link, req.peer, fwd, v); // a subscription's delivery: its sequence (gaps)
             }
         }
     }

@@ -238,10 +238,16 @@ public final class NarrowNode implements ServingNode {
     }
 
     @Override
+    public long origin(NodePath path) {
+        int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
+        return v >= 0 ? vt.origin(v) : 0;
+    }
+
+    @Override
     public int markStale(NodePath path, CharSequence reason) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        if (v < 0 || vt.valLen(v) < 0) {
-            return WireError.PATH_NOT_FOUND;
+        if (v < 0 || vt.valLen(v) < 0 && vt.schema(v) == null) {
+            return WireError.PATH_NOT_FOUND; // a declared vertex without a value yet may be marked: "no value yet, and why"
         }
         if (topic.markStale(v, clock.nanoTime(), reason, true)) {
             fanout.topicNotice(v, false);

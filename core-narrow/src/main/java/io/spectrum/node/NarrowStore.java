@@ -131,6 +131,11 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
+    public long origin(int v) {
+        return vt.origin(v);
+    }
+
+    @Override
     public byte[] reasonMemory(int v) {
         return vt.reasons();
     }
@@ -146,8 +151,9 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
-    public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen) {
-        return fanout.publish(v, b, off, len, publisher.set(link, peer, route, routeOff, routeLen));
+    public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
+            io.spectrum.wire.StampView upstream) {
+        return fanout.publish(v, b, off, len, publisher.set(link, peer, route, routeOff, routeLen).upstream(upstream));
     }
 
     @Override

@@ -3,7 +3,8 @@ package io.spectrum.node;
 /**
  * Who a write comes from, for the topic bookkeeping: the publisher's link index (
  * {@link NarrowNode#OWNER} for the local host) and peer, and, when it asked for active / idle
- * notices, the return route they go to (a PATH TLV in {@code route()}; length 0 = no notices). A
+ * notices, the return route they go to (a PATH TLV in {@code route()}; length 0 = no notices), and,
+ * for a delivery of one of the node's remote subscriptions, the upstream's stamp on it. A
  * flyweight its owner re-points per write, so a publish allocates nothing; valid during the write.
  */
 final class Publisher {
@@ -12,6 +13,7 @@ final class Publisher {
     private byte[] route;
     private int routeOff;
     private int routeLen;
+    private io.spectrum.wire.StampView upstream;
 
     /** Re-points the descriptor; {@code routeLength} 0 means no notices were asked for. */
     Publisher set(int linkIndex, int peerId, byte[] routeBuf, int routeOffset, int routeLength) {
@@ -20,7 +22,18 @@ final class Publisher {
         route = routeBuf;
         routeOff = routeOffset;
         routeLen = routeLength;
+        upstream = null;
         return this;
+    }
+
+    /** The upstream's stamp on a delivery of this node's remote subscription, or null (a plain write). */
+    Publisher upstream(io.spectrum.wire.StampView stamp) {
+        upstream = stamp;
+        return this;
+    }
+
+    io.spectrum.wire.StampView upstream() {
+        return upstream;
     }
 
     int link() {

@@ -8,8 +8,8 @@ import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
-import io.spectrum.wire.SettingsReader;
 import io.spectrum.wire.StaleReason;
+import io.spectrum.wire.StampView;
 import io.spectrum.wire.StatusView;
 import io.spectrum.wire.SubscriberRenderer;
 import io.spectrum.wire.TlvIndex;
@@ -81,8 +81,8 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     private final int[] fetchReq;
     /** The record a request fetches after a sequence gap, or -1. */
     private final int[] reqFetch;
-    private final SettingsReader stampOuter = new SettingsReader();
-    private final SettingsReader stampInner = new SettingsReader();
+    /** The stamp of the delivery being handled ({@link #upstream}, {@link #delivered}, {@link #fetched}). */
+    private final StampView stamp = new StampView();
     /** Sequence gaps seen ({@link #gaps}). */
     private long gaps;
     private static final byte[] SEQUENCE_GAP = Utf8.bytes(StaleReason.SEQUENCE_GAP);
@@ -369,34 +369,35 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     }
 
     /**
-     * A remote WRITE from (li, p) was just assigned to vertex v: when it is a delivery of one of our
-     * subscriptions (its dst is the record's target) carrying the upstream's stamp, the copy follows
-     * the upstream's word (docs/host.md, "Gap repair"): a stale stamp marks v stale with the
-     * upstream's reason (kept until the next delivery); a sequence above the last one seen + 1 means
-     * a delivery was lost, so v is marked stale ({@link StaleReason#SEQUENCE_GAP}) and the upstream's
-     * current value is fetched with a stamped READ ({@link #fetched}). Allocation-free.
+     * The upstream's word on a remote WRITE from (li, p) about to be assigned: when it is a delivery
+     * of one of our subscriptions (its dst is the record's target) carrying the upstream's stamp, that
+     * stamp (its stale mark with the reason, its origin), which the store applies as it stores the
+     * value ({@link FwdStore#publish}); else null: a publisher's own children are never a stamp
+     * (docs/extensions.md, "Delivery stamp"). Valid until the next call. Allocation-free.
+     */
+    StampView upstream(int li, int p, FwdView f) {
+        if (!stamp.wrap(f.index(), f.afterPayload()) || recordOf(li, p, f) < 0) {
+            return null;
+        }
+        return stamp;
+    }
+
+    /**
+     * A remote WRITE from (li, p) was just assigned to vertex v (with its upstream's stale mark,
+     * {@link #upstream}): when it is a delivery of one of our subscriptions carrying the upstream's
+     * stamp, its sequence is followed (docs/host.md, "Gap repair"): a sequence above the last one
+     * seen + 1 means a delivery was lost, so v is marked stale ({@link StaleReason#SEQUENCE_GAP}) and
+     * the upstream's current value is fetched with a stamped READ ({@link #fetched}). Allocation-free.
      */
     void delivered(int li, int p, FwdView f, int v) {
-        final int after = f.afterPayload();
-        if (after == TlvIndex.NONE) {
-            return;
-        }
-        final TlvIndex x = f.index();
-        if (stampOuter.wrap(x, after) != WireError.OK || stampOuter.enter(Names.TOPIC, stampInner) != WireError.OK) {
+        if (!stamp.wrap(f.index(), f.afterPayload())) {
             return;
         }
         final int h = recordOf(li, p, f);
         if (h < 0) {
             return; // a publisher's own children, not a delivery to us: nothing to follow
         }
-        final int sv = stampInner.findValue(Names.STAMP_SEQ, SettingsReader.ANY_WIDTH);
-        final long seq = sv == TlvIndex.NONE ? 0 : x.valueAsLong(sv);
-        final int st = stampInner.findValue(Names.STAMP_STALE, SettingsReader.ANY_WIDTH);
-        if (st != TlvIndex.NONE && x.valueAsLong(st) != 0) {
-            final int r = stampInner.findValue(Names.STAMP_REASON, SettingsReader.ANY_WIDTH);
-            store.markStale(v, x.buffer(), r == TlvIndex.NONE ? 0 : x.bodyOffset(r), r == TlvIndex.NONE ? 0 : x.bodyLength(r),
-                    true);
-        }
+        final long seq = stamp.seq();
         if (seq <= 0) {
             return;
         }
@@ -447,33 +448,17 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
         if (payload == TlvIndex.NONE || f.kind() != FwdView.KIND_RESULT) {
             return; // refused (or nothing held): the copy stays stale until the next delivery
         }
-        long seq = lastSeq[h];
-        final int after = f.afterPayload();
-        if (after != TlvIndex.NONE && stampOuter.wrap(x, after) == WireError.OK
-                && stampOuter.enter(Names.TOPIC, stampInner) == WireError.OK) {
-            final int sv = stampInner.findValue(Names.STAMP_SEQ, SettingsReader.ANY_WIDTH);
-            if (sv != TlvIndex.NONE) {
-                seq = x.valueAsLong(sv);
-            }
-        }
+        final boolean stamped = stamp.wrap(x, f.afterPayload());
+        final long seq = stamped && stamp.seq() > 0 ? stamp.seq() : lastSeq[h];
         if (seq < lastSeq[h]) {
             return; // a newer delivery came while the READ was out: it is the copy's value
         }
         lastSeq[h] = seq;
         NodePath tp = target[h];
         int v = store.find(tp.tlv(), tp.bodyOffset(), tp.bodyLength());
-        if (v < 0 || store.publish(v, x.buffer(), x.start(payload), x.untrailedLength(payload), li, p, null, 0, 0)
-                != WireError.OK) {
-            return;
-        }
-        if (after != TlvIndex.NONE && stampOuter.wrap(x, after) == WireError.OK
-                && stampOuter.enter(Names.TOPIC, stampInner) == WireError.OK) {
-            final int st = stampInner.findValue(Names.STAMP_STALE, SettingsReader.ANY_WIDTH);
-            if (st != TlvIndex.NONE && x.valueAsLong(st) != 0) {
-                final int r = stampInner.findValue(Names.STAMP_REASON, SettingsReader.ANY_WIDTH);
-                store.markStale(v, x.buffer(), r == TlvIndex.NONE ? 0 : x.bodyOffset(r),
-                        r == TlvIndex.NONE ? 0 : x.bodyLength(r), true);
-            }
+        if (v >= 0) { // stored with the upstream's stale mark in one step, as a delivery is
+            store.publish(v, x.buffer(), x.start(payload), x.untrailedLength(payload), li, p, null, 0, 0,
+                    stamped ? stamp : null);
         }
     }
 

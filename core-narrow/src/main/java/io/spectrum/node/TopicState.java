@@ -22,6 +22,9 @@ final class TopicState {
     /** The node's frame size and its links' limits: the bound of a value that must be readable. */
     private final LinkTable links;
     private final long staleGrace;
+    private final io.spectrum.time.Clock clock;
+    /** This node gives a value that arrives without an origin time its clock's ({@code NodeConfig#givesOrigins}). */
+    private final boolean givesOrigins;
     /** A reason being marked, before it is compared with and copied over the held one. */
     private final byte[] reasonScratch = new byte[StaleReason.MAX_BYTES];
     /** Highest sequence of any retired vertex: the floor of a newly created one. */
@@ -34,6 +37,8 @@ final class TopicState {
         this.payloadCap = p.config.payloadCap();
         this.links = p.links;
         this.staleGrace = p.config.staleGraceNanos();
+        this.clock = p.clock;
+        this.givesOrigins = p.config.givesOrigins();
     }
 
     /** Finds or creates (mkdir -p) the vertex for a PATH body. Quantity: the vertex, or a negated code. */
@@ -75,7 +80,9 @@ final class TopicState {
 
     /**
      * The assign half of a write: stores the value and does the topic bookkeeping (sequence, last
-     * publisher, not stale, publisher notice route when asked for).
+     * publisher, publisher notice route when asked for, and freshness: not stale, unless the value is
+     * a delivery its upstream stamped stale, which is stored stale with the upstream's reason in the
+     * same step, so the fan-out that follows never shows it as current).
      *
      * @return OK, SCHEMA_TYPE_MISMATCH (against the declaration), or FLOW_BACKPRESSURE (above the
      *     payload cap or one frame, or the value pool is full)
@@ -92,9 +99,26 @@ final class TopicState {
         vt.bumpSeq(v);
         vt.setPublisher(v, pub.link(), pub.peer());
         vt.clearStale(v);
+        final io.spectrum.wire.StampView up = pub.upstream();
+        if (up != null && up.stale()) {
+            markStale(v, clock.nanoTime(), up.buffer(), up.reasonOffset(), up.reasonLength(), true);
+        }
+        vt.setOrigin(v, origin(up));
         vt.setPublisherNotify(v, pub.wantsNotices()
                 && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
         return WireError.OK;
+    }
+
+    /**
+     * The origin time of a value being assigned (docs/extensions.md "Origin time"): the one its
+     * upstream's stamp carries, else this node's clock in ms when it gives origins (a host), else 0
+     * (none: a board leaves it to the first host, its clock may not be set).
+     */
+    long origin(io.spectrum.wire.StampView up) {
+        if (up != null && up.origin() > 0) {
+            return up.origin();
+        }
+        return givesOrigins ? clock.epochNanos() / 1_000_000L : 0;
     }
 
     /**
@@ -166,14 +190,15 @@ final class TopicState {
 
     /**
      * Marks v stale from {@code now} with {@code reason} (UTF-8, cut at {@link StaleReason#MAX_BYTES})
-     * when it holds a value. The node's own marks ({@code byOwner} false: a departed publisher, a
+     * when it holds a value, or, the owner's mark only, when it is declared and holds none yet (a source
+     * that failed from its first read: no value yet, and why; docs/extensions.md "Stale and purge notices"). The node's own marks ({@code byOwner} false: a departed publisher, a
      * subscription gap) leave a vertex that is already stale as it is, and are purged after the grace.
      * The owner's mark ({@link io.spectrum.node.api.Node#markStale}) is kept until the next publish
      * (never purged) and replaces the reason of a vertex already stale. True when subscribers must be
      * told ({@link Fanout#topicNotice}): a new mark or a changed reason. Allocation-free.
      */
     boolean markStale(int v, long now, CharSequence reason, boolean byOwner) {
-        if (vt.valLen(v) < 0 || vt.isStale(v) && !byOwner) {
+        if (vt.valLen(v) < 0 && !(byOwner && vt.schema(v) != null) || vt.isStale(v) && !byOwner) {
             return false;
         }
         return mark(v, now, StaleReason.encode(reason, reasonScratch, 0), byOwner);

@@ -42,6 +42,8 @@ final class VertexTable {
     private final int[] pubRouteOff;
     private final int[] pubRouteLen;
     private final long[] staleSince;
+    /** The value's origin time, ms since the Unix epoch, 0: none (docs/extensions.md "Origin time"). */
+    private final long[] origin;
     /** Why v is stale: {@link StaleReason#MAX_BYTES} bytes of UTF-8 per vertex, {@link #reasonLen} used. */
     private final byte[] reasons;
     private final int[] reasonLen;
@@ -85,6 +87,7 @@ final class VertexTable {
         pubRouteOff = new int[capacity];
         pubRouteLen = new int[capacity];
         staleSince = new long[capacity];
+        origin = new long[capacity];
         reasons = new byte[capacity * StaleReason.MAX_BYTES];
         reasonLen = new int[capacity];
         ownSubs = new int[capacity];
@@ -251,6 +254,16 @@ final class VertexTable {
     void clearValue(int v) {
         valOff[v] = -1;
         valLen[v] = -1;
+        origin[v] = 0;
+    }
+
+    /** v's value's origin time, ms since the Unix epoch, 0 when it has none. */
+    long origin(int v) {
+        return origin[v];
+    }
+
+    void setOrigin(int v, long ms) {
+        origin[v] = ms;
     }
 
     long seq(int v) {
@@ -455,6 +468,7 @@ final class VertexTable {
         pubRouteOff[v] = -1;
         pubRouteLen[v] = 0;
         staleSince[v] = 0;
+        origin[v] = 0;
         reasonLen[v] = 0;
         ownSubs[v] = 0;
         listeners[v] = 0;

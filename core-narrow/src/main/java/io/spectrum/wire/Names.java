@@ -82,6 +82,12 @@ public final class Names {
      * {@code stale} = 1 and only when the node holds a reason (docs/extensions.md "Delivery stamp").
      */
     public static final Spelling STAMP_REASON = Spelling.ascii("reason");
+    /**
+     * The value's origin time, VALUE u64 LE ms since the Unix epoch: given by the first host that
+     * received the value, from its clock, and kept by every node after it (docs/extensions.md
+     * "Origin time"); before {@link #STAMP_REASON}, and absent when the node holds none.
+     */
+    public static final Spelling STAMP_ORIGIN = Spelling.ascii("origin");
     /** {@code spectrum.topic} VALUE u8 bit 0: stamp seq / stale / op on each delivery. */
     public static final int TOPIC_STAMP = 1;
     /** {@code spectrum.topic} VALUE u8 bit 1: also stamp the written vertex's path (which child changed). */

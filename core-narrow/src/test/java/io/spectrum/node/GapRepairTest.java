@@ -159,4 +159,43 @@ class GapRepairTest {
         assertFalse(host.isStale(copy));
         assertEquals(2, hostValue());
     }
+
+    /**
+     * A delivery stamped stale is stored stale with the upstream's reason in one step: the host's own
+     * subscribers see the value once, stale with the reason, never first as current (a host mounting a
+     * host relays its copy's mark this way, docs/host.md "Freshness").
+     */
+    @Test
+    void aDeliveryStampedStale_reachesTheHostsSubscribersOnlyStale_neverFirstAsCurrent() {
+        write(board, led, 1);
+        follow();
+        clock.advanceMillis(1000);
+        assertEquals(0, board.markStale(led, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
+        pump();
+        assertEquals(List.of("01", "01 stale: i2c 1/0x48 reg 0: read 0 of 2 bytes"), seen);
+        List<String> late = new ArrayList<>();
+        host.subscribe(copy, 0x0020, (s, v, seq, stale) -> late.add(Frames.hex(v.copy()).substring(8)
+                + (stale ? " stale: " + host.staleReason(copy) : "")));
+        assertEquals(List.of("01 stale: i2c 1/0x48 reg 0: read 0 of 2 bytes"), late, "a new subscriber: marked, with the reason");
+    }
+
+
+    /**
+     * The board has no value for the vertex any more and says why (a declared vertex marked without a
+     * value: its stale notice carries the empty STATUS): the host stores no empty value; the copy it
+     * holds from before stays, marked with the board's reason, never shown as current.
+     */
+    @Test
+    void anUpstreamWithNoValueYetAndAReason_marksTheCopyStale_storesNoEmptyValue() {
+        assertEquals(0, board.declare(led, io.spectrum.node.api.VertexSchema.value(1, false).build()));
+        write(board, led, 1);
+        follow();
+        assertEquals(0, board.clear(led, false));
+        assertEquals(0, board.markStale(led, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
+        pump();
+        assertTrue(host.isStale(copy));
+        assertEquals("i2c 1/0x48 reg 0: read 0 of 2 bytes", host.staleReason(copy));
+        assertEquals(1, hostValue(), "the host's copy from before, marked: not an empty value");
+        assertEquals(List.of("01", "01 stale: i2c 1/0x48 reg 0: read 0 of 2 bytes"), seen);
+    }
 }

@@ -460,6 +460,51 @@ class TopicTest extends NodeHarness {
     }
 
     /** A READ of temp whose trailing child is {@code SETTINGS{NAME "spectrum.topic" VALUE u8 1}}. */
+    /**
+     * A declared vertex that has no value yet may be marked by its owner (a source that failed from its
+     * first read): a stamped READ is answered not_found with the stamp, stale with the reason; a stamped
+     * subscriber is sent the empty STATUS stamped stale (op 0, not a delete notice) at the mark and on
+     * its durable admission; a plain READ and a plain v1 subscriber see exactly what they saw before.
+     * An undeclared empty vertex still cannot be marked.
+     */
+    @Test
+    void aDeclaredVertexWithoutAValue_markedStale_isNoValueYetWithTheReason_forWhoeverAskedTheStamp() {
+        node.declare(temp, io.spectrum.node.api.VertexSchema.value(1, false).build());
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        byte[] plainEp = NodePath.of("/client/plain").tlv();
+        exchange(PEER, subscribeReq("/client/plain", 0, false, false, plainEp));
+        link.clearSent();
+        assertEquals(0, node.markStale(temp, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
+        assertTrue(node.isStale(temp));
+        assertEquals(1, link.sentCount, "the stamped subscriber only");
+        Frames.Reply notice = Frames.parse(link.sentAt(0));
+        assertEquals("09000000", hex(notice.payloadBytes()), "no value: the empty STATUS");
+        assertEquals(hex(stamp(0, 1, 0, "i2c 1/0x48 reg 0: read 0 of 2 bytes")), hex(notice.bytes(notice.trailing)),
+                "stale 1, op 0 (not a delete notice), and why");
+
+        Frames.Reply read = Frames.parse(exchange(PEER, stampedRead()).get(0));
+        assertEquals(io.spectrum.wire.WireError.PATH_NOT_FOUND, read.errorCode(), "still not_found: there is no value");
+        assertEquals(hex(stamp(0, 1, 0, "i2c 1/0x48 reg 0: read 0 of 2 bytes")), hex(read.bytes(read.trailing)));
+        assertEquals(TlvIndex.NONE, Frames.parse(exchange(PEER, Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP)).get(0)).trailing,
+                "a READ that did not ask: the plain v1 answer");
+
+        byte[] lateEp = NodePath.of("/client/late").tlv();
+        List<byte[]> late = exchange(PEER, subscribeReq("/client/late", 0x0020, true, true, lateEp));
+        assertTrue(late.stream().map(Frames::parse).anyMatch(f -> java.util.Arrays.equals(lateEp, f.bytes(f.dst))
+                && "09000000".equals(hex(f.payloadBytes()))), "a durable stamped subscriber is told it on admission");
+        byte[] treeEp = NodePath.of("/client/tree").tlv();
+        List<byte[]> tree = exchange(PEER, Frames.fwd(1, temp.tlv(), Frames.subsField(-1, 1, -1), treeEp,
+                Frames.subscriber("/client/tree", 0x0020, true, 3)));
+        assertTrue(tree.stream().map(Frames::parse).anyMatch(f -> java.util.Arrays.equals(treeEp, f.bytes(f.dst))
+                && "09000000".equals(hex(f.payloadBytes()))), "and one that asked the path too (spectrum sub's)");
+
+        node.write(temp, Frames.value(5, 1), 0, 5);
+        assertFalse(node.isStale(temp), "the first value clears the mark");
+        NodePath undeclared = NodePath.of("/sensor/other");
+        node.subscribe(undeclared, 0, (s2, v, seq, stale) -> { });
+        assertEquals(io.spectrum.wire.WireError.PATH_NOT_FOUND, node.markStale(undeclared, "x"), "undeclared and empty: nothing to mark");
+    }
+
     static byte[] stampedRead() {
         return Frames.fwd(0, NodePath.of("/sensor/temp").tlv(), null, Frames.REPLY_EP,
                 hexBytes("0b401700" + "02000e00737065637472756d2e746f706963" + "0100010001"));

@@ -17,15 +17,18 @@ final class ModeQueue {
         final byte[] value;
         final long seq;
         final boolean stale;
+        /** The value's origin time (ms since the Unix epoch, 0: none) as it was when queued. */
+        final long origin;
         /** The stale value's reason as it was when queued (the vertex's array, never written into), or null. */
         final byte[] reason;
         final boolean deleted;
 
-        Entry(Vertex written, byte[] value, long seq, boolean stale, byte[] reason, boolean deleted) {
+        Entry(Vertex written, byte[] value, long seq, boolean stale, long origin, byte[] reason, boolean deleted) {
             this.written = written;
             this.value = value;
             this.seq = seq;
             this.stale = stale;
+            this.origin = origin;
             this.reason = reason;
             this.deleted = deleted;
         }

@@ -41,6 +41,8 @@ final class Vertex {
     /** Last publisher, null when never published. */
     WidePeer publisher;
     boolean stale;
+    /** The value's origin time, ms since the Unix epoch, 0: none (docs/extensions.md "Origin time"). */
+    long origin;
     long staleSince;
     /** Why it is stale (UTF-8, at most StaleReason.MAX_BYTES; replaced, never written into), or null. */
     byte[] staleReason;

@@ -84,6 +84,8 @@ public final class WideNode implements ServingNode {
     private final int payloadCap;
     private final int maxKey;
     private final long staleGrace;
+    /** This node gives a value that arrives without an origin time its clock's ({@code NodeConfig#givesOrigins}). */
+    private final boolean givesOrigins;
 
     private final VertexIndex index = new VertexIndex();
     private final Vertex root;
@@ -158,6 +160,7 @@ public final class WideNode implements ServingNode {
         payloadCap = cfg.payloadCap();
         maxKey = cfg.maxKeyBytes();
         staleGrace = cfg.staleGraceNanos();
+        givesOrigins = cfg.givesOrigins();
         allLocal = cfg.serveSubscriptionsUnderMounts();
         verticesPerPeer = cfg.verticesPerPeer();
         vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
@@ -287,14 +290,17 @@ public final class WideNode implements ServingNode {
             }
             v = create(b, ko, kl, null);
         }
-        return publish(v, tlv, off, tl, p, null, 0, 0);
+        return publish(v, tlv, off, tl, p, null, 0, 0, null);
     }
 
     /**
-     * Write = assign (value, sequence, publisher, not stale, the publisher's notice route when it
-     * gave one) + answer the awaits + propagate.
+     * Write = assign (value, sequence, publisher, the publisher's notice route when it gave one, and
+     * freshness: not stale, unless {@code upstream} — the stamp of a delivery of this node's own
+     * remote subscription, else null — marks it stale, which is stored with the upstream's reason in
+     * the same step, so the fan-out never shows it as current) + answer the awaits + propagate.
      */
-    int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl) {
+    int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl,
+            io.spectrum.wire.StampView upstream) {
         int r = ValueAdmission.admit(v.schema, tlv, off, tl, v.key.length, payloadCap, server.frameLimit());
         if (r != WireError.OK) {
             return r;
@@ -309,6 +315,12 @@ public final class WideNode implements ServingNode {
         v.seq++;
         setPublisher(v, p);
         clearStale(v);
+        if (upstream != null && upstream.stale()) {
+            markStale(v, clock.nanoTime(), reasonBytes(upstream.buffer(), upstream.reasonOffset(),
+                    upstream.reasonLength()), true);
+        }
+        v.origin = upstream != null && upstream.origin() > 0 ? upstream.origin()
+                : givesOrigins ? clock.epochNanos() / 1_000_000L : 0; // docs/extensions.md "Origin time"
         if (rl <= 0) {
             v.noticeRoute = null;
         } else if (v.noticeRoute == null || v.noticeRoute.length != rl) {
@@ -354,6 +366,7 @@ public final class WideNode implements ServingNode {
             values.returned(v.valLen);
             v.value = null;
             v.valLen = -1;
+            v.origin = 0;
         }
     }
 
@@ -386,6 +399,8 @@ public final class WideNode implements ServingNode {
             propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true, true);
         } else if (v.hasValue()) {
             propagate(v, v.value, v.valLen, false, true);
+        } else if (v.stale) { // declared, no value yet, marked: the empty STATUS stamped stale (op 0)
+            propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, false, true);
         }
     }
 
@@ -425,6 +440,8 @@ public final class WideNode implements ServingNode {
         if ((e.flags & FwdStore.STAMP_PATH) == 0) {
             if (v.hasValue()) {
                 deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
+            } else if (v.stale && FwdStore.takesTopicNotice(e.word | e.flags)) { // no value yet, and why
+                deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, true, false);
             }
             return;
         }
@@ -442,8 +459,10 @@ public final class WideNode implements ServingNode {
         while (true) {
             final boolean enter = c == v || !skipReserved || !c.reserved;
             if (enter) {
-                if (c.hasValue() && !deliver(e, c, c.value, c.valLen, c.seq, c.stale, false)) {
-                    return false;
+                if (c.hasValue() ? !deliver(e, c, c.value, c.valLen, c.seq, c.stale, false)
+                        : c.stale && FwdStore.takesTopicNotice(e.word | e.flags)
+                                && !deliver(e, c, EMPTY_STATUS, EMPTY_STATUS.length, c.seq, true, false)) {
+                    return false; // (no value yet, marked: its stale notice, as the mark sent it)
                 }
                 if (!e.open || !e.delivering()) {
                     return true;
@@ -466,14 +485,15 @@ public final class WideNode implements ServingNode {
     /** Delivers to edge e; false when a routed delivery was over the holder's share (dropped, counted). */
     boolean deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
         final byte[] reason = stale ? v.staleReason : null;
+        final long origin = deleted ? 0 : v.origin;
         if (e.mode != null) {
-            offer(e, v, vb, vl, seq, stale, reason, deleted);
+            offer(e, v, vb, vl, seq, stale, origin, reason, deleted);
             return true;
         }
         if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
             final WidePeer h = e.holder;
             if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
-                    reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
+                    origin, reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
                 markDirty(e); // dropped and counted (a one_shot edge stays): the current value follows
                 return false;
             }
@@ -481,8 +501,8 @@ public final class WideNode implements ServingNode {
                 e.dirty = false; // its own (childless) vertex's latest value got through
             }
         } else if ((e.flags & FwdStore.KIND_LOCAL) != 0) {
-            if (e.target != null && e.target != v && !deleted) {
-                store(e.target, vb, 0, vl); // delivery ends at the target: no re-fan-out
+            if (e.target != null && e.target != v && !deleted && store(e.target, vb, 0, vl) == WireError.OK) {
+                e.target.origin = v.origin; // delivery ends at the target: no re-fan-out
             }
         } else {
             e.listener.onValue(e, view.wrap(vb, vl, v.key, deleted), seq, stale);
@@ -537,12 +557,13 @@ public final class WideNode implements ServingNode {
      * A value for a mode edge: sent at once when nothing waits and a credit is free, else queued
      * (latest replaces) behind what waits.
      */
-    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, byte[] reason, boolean deleted) {
+    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, byte[] reason,
+            boolean deleted) {
         final ModeQueue m = e.mode;
-        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, reason, deleted)) {
+        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, origin, reason, deleted)) {
             return;
         }
-        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, reason, deleted))) {
+        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, origin, reason, deleted))) {
             modeQueued.taken();
         }
         drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
@@ -554,7 +575,7 @@ public final class WideNode implements ServingNode {
         while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
             final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
             modeQueued.returned();
-            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.reason, q.deleted)) {
+            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.origin, q.reason, q.deleted)) {
                 m.queue.addFirst(q); // over the holder's outbound rate: it stays first, sent by the tick when the share refills
                 modeQueued.taken();
                 markDirty(e);
@@ -565,10 +586,10 @@ public final class WideNode implements ServingNode {
 
     /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
     private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
-            byte[] reason, boolean deleted) {
+            long origin, byte[] reason, boolean deleted) {
         final WidePeer h = e.holder;
         if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
-                stale, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
+                stale, origin, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
                 m.delivered + 1, m.replaced)) {
             return false;
         }
@@ -866,10 +887,16 @@ public final class WideNode implements ServingNode {
     }
 
     @Override
+    public long origin(NodePath path) {
+        Vertex v = find(path);
+        return v == null ? 0 : v.origin;
+    }
+
+    @Override
     public int markStale(NodePath path, CharSequence reason) {
         Vertex v = find(path);
-        if (v == null || !v.hasValue()) {
-            return WireError.PATH_NOT_FOUND;
+        if (v == null || !v.hasValue() && v.schema == null) {
+            return WireError.PATH_NOT_FOUND; // a declared vertex without a value yet may be marked: "no value yet, and why"
         }
         if (markStale(v, clock.nanoTime(), reasonBytes(reason), true)) {
             topicNotice(v, false);
@@ -892,13 +919,18 @@ public final class WideNode implements ServingNode {
 
     /** An upstream's stale mark of v with the UTF-8 reason {@code b[off, +len)} (FwdStore#markStale). */
     void markStale(Vertex v, byte[] b, int off, int len, boolean kept) {
+        if (markStale(v, clock.nanoTime(), reasonBytes(b, off, len), kept)) {
+            topicNotice(v, false);
+        }
+    }
+
+    /** An upstream's UTF-8 reason {@code b[off, +len)} as the node holds it: cut at {@link StaleReason#MAX_BYTES}. */
+    private static byte[] reasonBytes(byte[] b, int off, int len) {
         int n = Math.min(len, StaleReason.MAX_BYTES);
         while (n < len && n > 0 && (b[off + n] & 0xC0) == 0x80) {
             n--; // never half a character
         }
-        if (markStale(v, clock.nanoTime(), Arrays.copyOfRange(b, off, off + n), kept)) {
-            topicNotice(v, false);
-        }
+        return Arrays.copyOfRange(b, off, off + n);
     }
 
     /** A reason as the node holds it: UTF-8 cut at {@link StaleReason#MAX_BYTES}. */
@@ -908,7 +940,8 @@ public final class WideNode implements ServingNode {
     }
 
     /**
-     * Marks v stale from {@code now} with {@code reason} when it holds a value; the one place both
+     * Marks v stale from {@code now} with {@code reason} when it holds a value (or, the owner's mark
+     * only, when it is declared and holds none yet: no value yet, and why); the one place both
      * kinds of mark are made (NarrowNode's TopicState#markStale is the same rule). The node's own marks
      * ({@code byOwner} false: a departed publisher, a subscription gap) leave a stale vertex as it is and
      * are purged after the grace; the owner's mark is kept until the next publish and replaces the reason
@@ -916,7 +949,7 @@ public final class WideNode implements ServingNode {
      * changed reason).
      */
     private boolean markStale(Vertex v, long now, byte[] reason, boolean byOwner) {
-        if (!v.hasValue() || v.stale && !byOwner) {
+        if (!v.hasValue() && !(byOwner && v.schema != null) || v.stale && !byOwner) {
             return false;
         }
         if (v.stale) {
@@ -1054,7 +1087,7 @@ public final class WideNode implements ServingNode {
 
     /** Resends e the current state of v and of v's subtree; a dropped send marks it dirty again (and stops). */
     private void resendTree(Edge e, Vertex v) {
-        if (v.childCount == 0 && !v.hasValue()) { // cleared since: the delete notice
+        if (v.childCount == 0 && !v.hasValue() && !v.stale) { // cleared since: the delete notice
             deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, false, true);
             return;
         }

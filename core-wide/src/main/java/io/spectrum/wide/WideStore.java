@@ -130,6 +130,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public long origin(int v) {
+        return v(v).origin;
+    }
+
+    @Override
     public byte[] reasonMemory(int v) {
         return v(v).staleReason;
     }
@@ -146,9 +151,10 @@ final class WideStore implements FwdStore {
     }
 
     @Override
-    public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen) {
+    public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
+            io.spectrum.wire.StampView upstream) {
         final boolean known = node.knowsLinkPeer(link, peer);
-        final int r = node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen);
+        final int r = node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen, upstream);
         if (r != WireError.OK && !known) {
             node.forgetLinkPeer(link, peer); // a refused write leaves no peer behind either
         }

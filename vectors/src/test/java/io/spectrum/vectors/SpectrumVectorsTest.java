@@ -181,4 +181,27 @@ class SpectrumVectorsTest {
                 io.spectrum.wire.Utf8.toString(d, x.bodyOffset(reason), x.bodyLength(reason)));
         assertEquals(x.end(x.child(stamp, 1)), x.end(reason), "the reason is the stamp's last pair");
     }
+
+    @Test
+    void originStamp_isU64MsSinceTheEpoch_beforeTheReason_andTheStampReaderReadsEveryPair() {
+        byte[] d = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-deliver-stamp-origin");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(d, 0, d.length, x));
+        io.spectrum.wire.FwdView f = new io.spectrum.wire.FwdView();
+        assertEquals(WireError.OK, f.wrap(x, 0));
+        io.spectrum.wire.StampView s = new io.spectrum.wire.StampView();
+        assertEquals(true, s.wrap(x, f.afterPayload()));
+        assertEquals(1, s.seq());
+        assertEquals(true, s.stale());
+        assertEquals(false, s.deleted());
+        assertEquals(1_700_000_000_000L, s.origin(), "2023-11-14T22:13:20Z in ms");
+        assertEquals(io.spectrum.wire.StaleReason.PUBLISHER_GONE,
+                io.spectrum.wire.Utf8.toString(d, s.reasonOffset(), s.reasonLength()));
+        assertEquals(d.length, s.reasonOffset() + s.reasonLength(), "the reason is still the stamp's last pair");
+        byte[] stale = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-deliver-stamp-stale");
+        assertEquals(WireError.OK, new FrameDecoder().decode(stale, 0, stale.length, x));
+        assertEquals(WireError.OK, f.wrap(x, 0));
+        assertEquals(true, s.wrap(x, f.afterPayload()));
+        assertEquals(0, s.origin(), "a stamp without the pair: no origin");
+    }
 }

@@ -126,6 +126,29 @@ class FailingSourcesTest {
         }
     }
 
+    /**
+     * A source that fails from its very first read leaves no value to keep, but the vertex is still
+     * marked, with the reason: "no value yet, and why" (a READ that asks for the stamp and a stamped
+     * subscriber are told it, docs/extensions.md "On a READ answer"); the first good read publishes.
+     */
+    @Test
+    void aSourceThatFailsOnItsFirstRead_marksTheVertexWithoutAValueStaleWithTheReason() throws Exception {
+        Path f = tmp.resolve("level.txt");
+        Files.writeString(f, "garbage\n");
+        try (BoardFixture b = new BoardFixture("""
+                vertices:
+                  - {path: /level, type: u16, source: {kind: file, file: level.txt, period: 1s}}
+                """, tmp)) {
+            assertFalse(b.has("/level"), "nothing was published");
+            assertTrue(b.node.isStale(NodePath.of("/level")), "and the vertex says it is not current");
+            assertEquals(SourceHealth.fit("file " + f, "not a number: \"garbage\""), stale(b, "/level"));
+            Files.writeString(f, "7\n");
+            b.step(1000);
+            assertEquals(7, b.raw("/level"));
+            assertNull(stale(b, "/level"), "the first good read's publish cleared the mark");
+        }
+    }
+
     @Test
     void anI2cReadThatFailsEveryPeriodMarksTheVertexStale() throws Exception {
         try (BoardFixture b = new BoardFixture("""

@@ -97,6 +97,13 @@ public interface Node extends PeerListener, AutoCloseable {
     boolean isStale(NodePath path);
 
     /**
+     * The origin time of the vertex's value, ms since the Unix epoch: when it entered the fabric, given
+     * by the first host that received it (or carried in from upstream), 0 when it has none (no value, or
+     * a node that gives no origins: docs/extensions.md "Origin time").
+     */
+    long origin(NodePath path);
+
+    /**
      * The owner marks the vertex's value stale with {@code reason} (a {@link io.spectrum.wire.StaleReason}
      * constant or a source's own text; held as at most {@link io.spectrum.wire.StaleReason#MAX_BYTES}
      * bytes of UTF-8, cut at a character boundary): the value is kept, and the subscribers that take

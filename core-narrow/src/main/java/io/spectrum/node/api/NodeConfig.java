@@ -218,6 +218,17 @@ public final class NodeConfig {
         return v.serveSubscriptionsUnderMounts;
     }
 
+    /**
+     * Whether the node gives a value that arrives without an origin time its own: the clock's
+     * {@link Clock#epochNanos()} in ms at the publish (docs/extensions.md "Origin time"). Off by
+     * default: a board's clock need not be set (a UART-only board, a Pi without network time), so the
+     * first host that receives the value gives it; a host turns it on. A value that already carries
+     * an origin (a delivery of this node's remote subscription whose stamp has one) keeps it either way.
+     */
+    public boolean givesOrigins() {
+        return v.givesOrigins;
+    }
+
     /** Collects a {@link NodeConfig}; {@link #build()} validates. Not thread-safe. */
     public static final class Builder {
         static final int MAX_TABLE = 1 << 24;
@@ -252,6 +263,7 @@ public final class NodeConfig {
         private boolean remoteWritesToUndeclared;
         private int maxMounts = 4;
         private boolean serveSubscriptionsUnderMounts;
+        private boolean givesOrigins;
 
         private Builder() {
         }
@@ -286,6 +298,7 @@ public final class NodeConfig {
             remoteWritesToUndeclared = c.remoteWritesToUndeclared;
             maxMounts = c.maxMounts;
             serveSubscriptionsUnderMounts = c.serveSubscriptionsUnderMounts;
+            givesOrigins = c.givesOrigins;
         }
 
         /** Vertices, the root included: 2..16777216 (default 256). */
@@ -387,6 +400,12 @@ public final class NodeConfig {
         /** Serve {@code :subscribers} requests under a mount locally (default false: forward them). */
         public Builder serveSubscriptionsUnderMounts(boolean v) {
             serveSubscriptionsUnderMounts = v;
+            return this;
+        }
+
+        /** Give values without an origin time this node's clock time (default false; a host: true). */
+        public Builder givesOrigins(boolean v) {
+            givesOrigins = v;
             return this;
         }
 

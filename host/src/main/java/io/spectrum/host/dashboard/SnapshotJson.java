@@ -56,6 +56,14 @@ public final class SnapshotJson {
             }
             o.put("seq", v.seq());
             o.put("stale", v.stale());
+            if (v.stale() && v.reason() != null) {
+                o.put("reason", v.reason()); // why it is not current (docs/extensions.md "Stale reason")
+            }
+            if (v.origin() > 0) {
+                o.put("origin", v.origin()); // when the value entered the fabric, ms (docs/extensions.md "Origin time")
+            } else {
+                o.putNull("origin");
+            }
             o.put("board", v.board());
             VertexControl c = v.control();
             if (c != null) {

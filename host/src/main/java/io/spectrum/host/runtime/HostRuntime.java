@@ -86,7 +86,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * flag); the board values they carry live on undeclared vertices of the host and arrive as
      * remote writes (deliveries), so remote writes to undeclared vertices are allowed here (a
      * client's write under a mount is forwarded to the board, whose declarations gate it); tables
-     * sized for a few dozen boards and their walks.
+     * sized for a few dozen boards and their walks; a value that arrives without an origin time gets
+     * the host's clock's ({@code givesOrigins}: a board's clock need not be set, docs/extensions.md
+     * "Origin time").
      *
      * <p>Sized for what a host relays (a board with 1,000 vertices bridged whole):
      * <ul>
@@ -111,7 +113,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public static final NodeConfig HOST_CONFIG = NodeConfig.builder().remoteWritesToUndeclared(true)
             .serveSubscriptionsUnderMounts(true).maxMounts(64).maxLinks(72).maxVertices(4096).maxSubscribers(4096)
             .maxKeyBytes(128).maxRemoteSubscriptions(2048).remoteResultBytes(16 * 1024).frameBytes(16 * 1024)
-            .maxTlvsPerFrame(4096).peerDeliveriesPerSecond(100_000).peerDeliveryBurst(10_000).build();
+            .maxTlvsPerFrame(4096).peerDeliveriesPerSecond(100_000).peerDeliveryBurst(10_000).givesOrigins(true).build();
 
     /** A value delivered to a {@link #watch} subscription (copied off the node thread's buffers). */
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
@@ -655,7 +657,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             long seq = node.sequence(p);
             remember(e.getKey(), value, seq);
             vertices.add(new VertexView(e.getKey(), value.text(), value.numeric(), value.number(), value.unit(),
-                    seq, node.isStale(p), subs, VertexControl.of(schema(e.getKey()))));
+                    seq, node.isStale(p), subs, VertexControl.of(schema(e.getKey())), node.origin(p), node.staleReason(p)));
         }
         List<LinkView> lv = new ArrayList<>(links.size());
         for (LinkEntry l : links) {

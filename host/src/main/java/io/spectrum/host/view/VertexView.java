@@ -14,12 +14,20 @@ import java.util.List;
  * @param stale       the last publisher's link went away and it has not published since
  * @param subscribers the subscriber slots in slot order (holes omitted)
  * @param control     how a write is offered (from the declaration), null when the vertex is not writable
+ * @param origin      the value's origin time, ms since the Unix epoch (docs/extensions.md "Origin time"), 0: none
+ * @param reason      why a stale value is stale, null when current or none was given
  */
 public record VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
-                         List<SlotView> subscribers, VertexControl control) {
+                         List<SlotView> subscribers, VertexControl control, long origin, String reason) {
     /** Copies the subscribers. */
     public VertexView {
         subscribers = List.copyOf(subscribers);
+    }
+
+    /** A vertex whose value has no origin time and no stale reason. */
+    public VertexView(String path, String value, boolean numeric, double number, String unit, long seq, boolean stale,
+                      List<SlotView> subscribers, VertexControl control) {
+        this(path, value, numeric, number, unit, seq, stale, subscribers, control, 0, null);
     }
 
     /** A vertex nobody may write from a view. */

@@ -175,14 +175,11 @@ class HostFreshnessTest {
     }
 
     /**
-     * The same at every hop. Needs the host's upstream subscription to carry the stamp's stale mark
-     * (the upstream host's "not followed" copy arrives stale, not as a fresh publish): until then the
-     * middle host's old copy reaches the top host as a plain write.
+     * The same at every hop: the middle host's {@code not followed} copy reaches the top host stamped
+     * stale, and the top host stores it stale with that reason in the same step as the value, before
+     * it fans out (never published fresh, then marked).
      */
     @Test
-    @org.junit.jupiter.api.Disabled("needs the host to follow its upstream's stamp, applying a stale stamp before the value "
-            + "fans out: tried on this branch merged with 'stale' (which publishes, then marks), the top host showed "
-            + "seq 1 172 stale, then seq 2 172 fresh, then marked, then 278")
     void twoHosts_aCopyNoHopFollows_isNeverReplayedAsCurrent() throws Exception {
         UdpLink[] boardLink = new UdpLink[1];
         HostRuntime board = board(boardLink);
