@@ -453,8 +453,7 @@ public final class HostConfig {
          */
         public HostConfig build() {
             if (mounts.isEmpty() && udp == null && tcp == null && busPath == null) {
-                throw new Invalid("", "nothing to connect: give --peer HOST:PORT, --serial DEVICE, --udp HOST:PORT, "
-                        + "--tcp HOST:PORT or --bus PATH");
+                throw new Invalid("", "nothing to connect: give --peer HOST:PORT, --serial DEVICE, --udp HOST:PORT or --bus PATH");
             }
             String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants, busIdleTimeoutMillis).check();
             if (busProblem != null) {
