@@ -74,7 +74,8 @@ public final class PeerOptions {
             return new PeerClient(link, 0, Duration.ofMillis(timeoutMillis));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--peer " + peer + ": " + e.getMessage()
-                    + " (give the node's UDP address as HOST:PORT, e.g. 127.0.0.1:7700, or tcp://HOST:PORT)");
+                    + (LinkSpec.isTcp(peer) ? " (give the node's TCP listener as tcp://HOST:PORT, e.g. tcp://127.0.0.1:7702)"
+                    : " (give the node's UDP address as HOST:PORT, e.g. 127.0.0.1:7700)"));
         } catch (IOException e) {
             throw new CommandLine.ParameterException(cl, "--peer " + peer + ": cannot connect: " + e.getMessage());
         }
