@@ -62,7 +62,8 @@ import java.util.concurrent.TimeUnit;
                 + "never answers is warned about after --timeout."})
 public final class HostCommand implements Callable<Integer> {
     @Option(names = "--peer", paramLabel = "[NAME=]HOST:PORT",
-            description = "A board's UDP address, mounted as /NAME (repeatable; default name boardN).")
+            description = "A board's UDP address, or tcp://HOST:PORT for a node's TCP listener (libtracer's TCP "
+                    + "transport), mounted as /NAME (repeatable; default name boardN).")
     List<String> peers = new ArrayList<>();
 
     @Option(names = "--serial", paramLabel = "[NAME=]DEVICE",
@@ -82,6 +83,11 @@ public final class HostCommand implements Callable<Integer> {
             description = "Also listen on UDP there for clients (spectrum ls/read/write/sub/tap --peer). A bare :PORT "
                     + "binds 127.0.0.1.")
     String udp;
+
+    @Option(names = "--tcp", paramLabel = "HOST:PORT",
+            description = "Also listen on TCP there (libtracer's TCP transport: clients with --peer tcp://HOST:PORT, "
+                    + "and libtracer nodes that dial in). A bare :PORT binds 127.0.0.1.")
+    String tcp;
 
     @Option(names = "--name", paramLabel = "NAME", defaultValue = "host", description = "Host name (shown on the dashboard).")
     String name;
@@ -183,7 +189,7 @@ public final class HostCommand implements Callable<Integer> {
                         + " (the boards are " + String.join(", ", names) + ")");
             }
         }
-        HostConfig.Builder b = HostConfig.builder().name(name).udp(udp).dashboard(noDashboard ? HostConfig.NO_DASHBOARD : port)
+        HostConfig.Builder b = HostConfig.builder().name(name).udp(udp).tcp(tcp).dashboard(noDashboard ? HostConfig.NO_DASHBOARD : port)
                 .mqttView(mqttView);
         int i = 0;
         for (MountSpec.Named p : peerSpecs) {

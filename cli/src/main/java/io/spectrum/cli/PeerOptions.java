@@ -1,8 +1,9 @@
 package io.spectrum.cli;
 
 import io.spectrum.client.PeerClient;
-import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.link.Link;
+import io.spectrum.runtime.LinkSettings;
+import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.SystemClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -23,7 +24,8 @@ public final class PeerOptions {
 
     @Option(names = "--peer", paramLabel = "HOST:PORT",
             description = "The node to talk to over UDP: a board's or host's --udp address, e.g. 127.0.0.1:7700 or "
-                    + "[::1]:7700 (default: $SPECTRUM_PEER, else peer= in ~/.config/spectrum/config).")
+                    + "[::1]:7700; tcp://HOST:PORT talks to a host's --tcp listener or a libtracer node's TCP transport "
+                    + "(default: $SPECTRUM_PEER, else peer= in ~/.config/spectrum/config).")
     String peer;
 
     @Option(names = "--timeout", paramLabel = "MS", defaultValue = "2000",
@@ -68,13 +70,14 @@ public final class PeerOptions {
                     + "or peer=HOST:PORT in ~/.config/spectrum/config");
         }
         try {
-            UdpLink link = UdpLink.dial(1, UdpLink.parseHostPort(peer), new UdpLinkConfig(), SystemClock.INSTANCE);
+            Link link = LinkSpec.dial(1, peer, LinkSettings.clientDefaults(), SystemClock.INSTANCE);
             return new PeerClient(link, 0, Duration.ofMillis(timeoutMillis));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--peer " + peer + ": " + e.getMessage()
-                    + " (give the node's UDP address as HOST:PORT, e.g. 127.0.0.1:7700)");
+                    + (LinkSpec.isTcp(peer) ? " (give the node's TCP listener as tcp://HOST:PORT, e.g. tcp://127.0.0.1:7702)"
+                    : " (give the node's UDP address as HOST:PORT, e.g. 127.0.0.1:7700)"));
         } catch (IOException e) {
-            throw new CommandLine.ParameterException(cl, "--peer " + peer + ": cannot open a UDP socket: " + e.getMessage());
+            throw new CommandLine.ParameterException(cl, "--peer " + peer + ": cannot connect: " + e.getMessage());
         }
     }
 }

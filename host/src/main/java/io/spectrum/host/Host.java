@@ -78,6 +78,8 @@ public final class Host implements AutoCloseable {
                 Link link;
                 if (m.kind() == HostConfig.LinkKind.SERIAL) {
                     link = LinkSpec.serial(id++, m.address(), config.baud(), plain, config.clock());
+                } else if (m.kind() == HostConfig.LinkKind.TCP) {
+                    link = LinkSpec.dial(id++, m.link(), plain, config.clock());
                 } else {
                     if (boardSettings == null) { // DTLS on the board links when credentials are named (read once)
                         boardSettings = new LinkSettings().pingMillis(config.pingMillis())
@@ -93,6 +95,10 @@ public final class Host implements AutoCloseable {
                 LinkSettings listener = new LinkSettings().pingMillis(config.pingMillis()).timeoutMillis(config.timeoutMillis())
                         .frameBytes(config.frameBytes()).receiveBufferBytes(config.receiveBuffer()).peers(config.clientPeers());
                 clients.add(LinkSpec.udpListen(id, config.udp(), listener, config.clock()));
+            }
+            if (config.tcp() != null) { // the same peer table bound as the UDP listener's
+                LinkSettings listener = new LinkSettings().frameBytes(config.frameBytes()).peers(config.clientPeers());
+                clients.add(LinkSpec.tcpListen(id + 2, config.tcp(), listener, config.clock()));
             }
             listeners = clients.size();
             bridge = HostBridge.open(config.mqtt(), config.mqttOptions(), plain, config.clock(), id + 1, clients);

@@ -78,13 +78,14 @@ public final class HostConfig {
     }
 
     /** What the host dials a board over. */
-    public enum LinkKind { UDP, SERIAL }
+    public enum LinkKind { UDP, SERIAL, TCP }
 
     /**
      * A board mounted as {@code /name}, reached over {@code link}: {@code HOST:PORT} or
      * {@code udp://HOST:PORT} dials its UDP listener (DTLS with the config's credentials),
      * {@code serial:DEVICE} or {@code serial://DEVICE} opens its serial line at the config's baud
-     * rate. {@code top} names its top-level vertices when its root cannot be listed (empty otherwise).
+     * rate, {@code tcp://HOST:PORT} connects to its TCP listener (libtracer's TCP transport, no hello:
+     * docs/links.md, "TCP link"). {@code top} names its top-level vertices when its root cannot be listed (empty otherwise).
      */
     public record Mount(String name, String link, List<String> top) {
         /** Checks that the name and link are given ({@link NullPointerException} otherwise) and copies {@code top}. */
@@ -106,12 +107,13 @@ public final class HostConfig {
 
         /** SERIAL for a {@code serial:} link, UDP for anything else. */
         public LinkKind kind() {
-            return link.startsWith("serial:") ? LinkKind.SERIAL : LinkKind.UDP;
+            return link.startsWith("serial:") ? LinkKind.SERIAL : LinkSpec.isTcp(link) ? LinkKind.TCP : LinkKind.UDP;
         }
 
-        /** The UDP {@code HOST:PORT} or the serial device, without the scheme. */
+        /** The UDP or TCP {@code HOST:PORT} or the serial device, without the scheme. */
         public String address() {
             String a = link.startsWith("serial:") ? link.substring("serial:".length())
+                    : LinkSpec.isTcp(link) ? link.substring(LinkSpec.TCP.length() - 2)
                     : link.startsWith("udp:") ? link.substring("udp:".length()) : link;
             return a.startsWith("//") ? a.substring(2) : a;
         }
@@ -144,6 +146,7 @@ public final class HostConfig {
     private final String name;
     private final List<Mount> mounts;
     private final String udp;
+    private final String tcp;
     private final int dashboard;
     private final int baud;
     private final long pingMillis;
@@ -168,6 +171,7 @@ public final class HostConfig {
         this.name = b.name;
         this.mounts = List.copyOf(b.mounts);
         this.udp = b.udp;
+        this.tcp = b.tcp;
         this.dashboard = b.dashboard;
         this.baud = b.baud;
         this.pingMillis = b.pingMillis;
@@ -208,6 +212,11 @@ public final class HostConfig {
     /** The client listener's {@code HOST:PORT}, or null for none. */
     public String udp() {
         return udp;
+    }
+
+    /** The TCP listener's {@code HOST:PORT} (libtracer's TCP transport, for clients and nodes that dial in), or null. */
+    public String tcp() {
+        return tcp;
     }
 
     /** The dashboard's port on 127.0.0.1 (0: any free one), or {@link #NO_DASHBOARD}. */
@@ -318,6 +327,7 @@ public final class HostConfig {
         private String name = "host";
         private final List<Mount> mounts = new ArrayList<>();
         private String udp;
+        private String tcp;
         private int dashboard = DEFAULT_DASHBOARD_PORT;
         private int baud = DEFAULT_BAUD;
         private long pingMillis = LinkSpec.DEFAULT_PING_MILLIS;
@@ -374,6 +384,12 @@ public final class HostConfig {
         /** The client listener's {@code HOST:PORT}, or null for none. */
         public Builder udp(String hostPort) {
             udp = hostPort;
+            return this;
+        }
+
+        /** Listens for TCP peers there ({@code HOST:PORT}, a bare {@code :PORT} binds loopback), or null. */
+        public Builder tcp(String hostPort) {
+            tcp = hostPort;
             return this;
         }
 
@@ -639,7 +655,7 @@ public final class HostConfig {
          * @throws Invalid naming the key at fault, with a one-line reason
          */
         public HostConfig build() {
-            if (mounts.isEmpty() && udp == null && busPath == null) {
+            if (mounts.isEmpty() && udp == null && tcp == null && busPath == null) {
                 throw new Invalid("", "nothing to connect: give --peer HOST:PORT, --serial DEVICE, --udp HOST:PORT or --bus PATH");
             }
             String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants, busIdleTimeoutMillis).check();

@@ -20,7 +20,7 @@ import java.util.Map;
  * Reads a host file ({@code spectrum host --config FILE}; YAML, every key in docs/host.md, "The host
  * file") into a {@link HostConfig}. The keys are the options' names without the dashes; boards are
  * a list of {@code mounts}, each a {@code name}, a {@code link} ({@code HOST:PORT},
- * {@code udp://HOST:PORT}, {@code serial:DEVICE}) and optionally {@code top}; {@code dashboard} is a
+ * {@code udp://HOST:PORT}, {@code tcp://HOST:PORT}, {@code serial:DEVICE}) and optionally {@code top}; {@code dashboard} is a
  * port or {@code false}; {@code metrics} is {@code [HOST:]PORT}, {@code none} or {@code false}. The first problem is a {@link HostFileError} naming the line and the key
  * (an unknown key with the keys that fit there); nothing is opened here.
  */
@@ -29,7 +29,7 @@ public final class HostFile {
     }
 
     /** The keys of the top level, in the order docs/host.md lists them. */
-    static final List<String> KEYS = List.of("name", "mounts", "udp", "dashboard", "baud", "ping", "timeout", "frame",
+    static final List<String> KEYS = List.of("name", "mounts", "udp", "tcp", "dashboard", "baud", "ping", "timeout", "frame",
             "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
             "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
             "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics", "state-dir", "history", "history-include", "history-exclude",
@@ -79,6 +79,9 @@ public final class HostFile {
         }
         if ((v = top.text("udp")) != null) {
             b.udp((String) v);
+        }
+        if ((v = top.text("tcp")) != null) {
+            b.tcp((String) v);
         }
         if (top.has("dashboard")) {
             String d = top.text("dashboard");

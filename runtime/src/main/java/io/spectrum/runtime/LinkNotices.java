@@ -29,6 +29,9 @@ public final class LinkNotices {
                                 + "sysctl -w net.core.rmem_max=%d",
                         link.name(), granted(u) / 1024, u.receiveBufferRequested() / 1024, u.receiveBufferRequested()));
             }
+        } else if (link instanceof io.spectrum.link.local.LocalLink l
+                && l.localAddress() instanceof java.net.InetSocketAddress a && a.getAddress().isAnyLocalAddress()) {
+            out.add(exposure(link.name(), node.remotelyWritable())); // a tcp:// listener on 0.0.0.0 or ::
         }
         return out;
     }

@@ -32,6 +32,16 @@ public final class LinkSettings {
     /** Peers a UDP listener holds by default: a host's clients, all on one machine in the common case. */
     public static final int DEFAULT_LISTEN_PEERS = 64;
 
+    /**
+     * What a client dials with when given no link options ({@code spectrum read --peer ...}): the UDP
+     * link's own timers (ping 3 s, peer timeout 10 s), not a node process's.
+     */
+    public static LinkSettings clientDefaults() {
+        UdpLinkConfig d = new UdpLinkConfig();
+        return new LinkSettings().pingMillis(d.pingIntervalNanos() / 1_000_000L)
+                .timeoutMillis(d.peerTimeoutNanos() / 1_000_000L);
+    }
+
     /** Probe a quiet peer after this many milliseconds (default {@link LinkSpec#DEFAULT_PING_MILLIS}). */
     public LinkSettings pingMillis(long ms) {
         pingMillis = ms;

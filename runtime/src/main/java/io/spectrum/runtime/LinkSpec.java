@@ -3,6 +3,8 @@ package io.spectrum.runtime;
 import io.spectrum.link.Link;
 import io.spectrum.link.dtls.DtlsCredentials;
 import io.spectrum.link.dtls.DtlsLink;
+import io.spectrum.link.local.LocalLink;
+import io.spectrum.link.local.LocalLinkConfig;
 import io.spectrum.link.serial.SerialLink;
 import io.spectrum.link.serial.SerialLinkConfig;
 import io.spectrum.link.udp.UdpLink;
@@ -16,7 +18,9 @@ import java.io.IOException;
  * and listen; a bare {@code :PORT} binds loopback), {@code --peer HOST:PORT} (dial),
  * {@code --serial DEVICE --baud N}, with the {@link LinkSettings} (liveness timers, frame size,
  * receive buffer). With DTLS credentials in the settings a UDP link is a {@link DtlsLink} (a
- * listener is the DTLS server, a dialer the client).
+ * listener is the DTLS server, a dialer the client). A link named {@code tcp://HOST:PORT} is
+ * libtracer's TCP transport ({@link #dial}, {@link #tcpListen}; docs/links.md, "TCP link"): this class
+ * is the one owner of that spelling, every command opens links through it.
  */
 public final class LinkSpec {
     /** {@code --ping}'s default: a quiet peer is probed after 1 s. */
@@ -24,7 +28,67 @@ public final class LinkSpec {
     /** {@code --timeout}'s default: a silent peer is reported down after 5 s. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 5000;
 
+    /** The scheme of a TCP link: {@code tcp://HOST:PORT} (libtracer's TCP transport). */
+    public static final String TCP = "tcp://";
+
     private LinkSpec() {
+    }
+
+    /** Whether {@code link} names libtracer's TCP transport ({@code tcp://HOST:PORT}). */
+    public static boolean isTcp(String link) {
+        return link != null && link.regionMatches(true, 0, TCP, 0, TCP.length());
+    }
+
+    /**
+     * Dials what a peer option names: {@code tcp://HOST:PORT} over libtracer's TCP transport, anything
+     * else ({@code HOST:PORT}, {@code udp://HOST:PORT}) over UDP (DTLS with credentials in the settings).
+     *
+     * @throws IllegalArgumentException (one line) for an address that cannot be parsed
+     * @throws IOException when the socket cannot be opened or (TCP) the connection is refused
+     */
+    public static Link dial(int id, String link, LinkSettings s, Clock clock) throws IOException {
+        if (isTcp(link)) {
+            return tcpDial(id, link.substring(TCP.length()), s, clock);
+        }
+        String hostPort = link.regionMatches(true, 0, "udp://", 0, 6) ? link.substring(6) : link;
+        return udpDial(id, hostPort, s, clock);
+    }
+
+    /**
+     * Connects to a libtracer node's (or a Spectrum host's) TCP listener at {@code hostPort}: frames
+     * behind a u32 little-endian length, no hello sent. The connect itself blocks (a refused one
+     * throws); a lost connection is not redialed.
+     */
+    public static Link tcpDial(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
+        try {
+            return LocalLink.connect(id, UdpLink.parseHostPort(hostPort), null, tcpConfig(s), clock);
+        } catch (java.net.ConnectException e) {
+            throw new java.net.ConnectException("tcp://" + hostPort + ": nothing accepts there (" + e.getMessage()
+                    + "); is the node listening on TCP?");
+        }
+    }
+
+    /**
+     * Listens on {@code hostPort} for libtracer's TCP transport (a bare {@code :PORT} binds loopback):
+     * each connection is one peer, up when connected, a Spectrum hello optional; {@code s.peers}
+     * connections at once (0: {@link LinkSettings#DEFAULT_LISTEN_PEERS}).
+     */
+    public static Link tcpListen(int id, String hostPort, LinkSettings s, Clock clock) throws IOException {
+        int peers = s.peers > 0 ? s.peers : LinkSettings.DEFAULT_LISTEN_PEERS;
+        // handles within the connection capacity (a reused one has a higher generation), so a
+        // QueuedLink sized to the link's peer table has a queue for every connection
+        LocalLinkConfig c = tcpConfig(s).allowNonLoopback(true) // named like --udp: 0.0.0.0 exposes it on purpose
+                .connectionCapacity(peers).handleSpace(peers);
+        return LocalLink.listen(id, UdpLink.parseHostPort(isTcp(hostPort) ? hostPort.substring(TCP.length()) : hostPort),
+                c, clock);
+    }
+
+    private static LocalLinkConfig tcpConfig(LinkSettings s) {
+        LocalLinkConfig c = new LocalLinkConfig().helloRequired(false);
+        if (s.frameBytes > 0) {
+            c.maxFrame(Math.min(s.frameBytes, LocalLinkConfig.MAX_FRAME_CEILING));
+        }
+        return c;
     }
 
     /**

@@ -37,6 +37,10 @@ final class Connection {
     boolean upReported;
     boolean readable = true;
     String name;
+    /** Whether the link may send this connection its closing notice (the bus, or a peer that announced itself). */
+    boolean notices;
+    /** Whether a frame was read yet (without a required hello, the first is checked for one). */
+    boolean firstSeen;
 
     final byte[] rx;
     private final ByteBuffer rxBuf;

@@ -70,6 +70,14 @@ import java.util.ArrayList;
  * polled on the loop's period). Peer events reach the {@link PeerListener} from inside {@code poll}
  * or {@link #close}.
  *
+ * <p><b>libtracer's TCP transport</b> ({@link LocalLinkConfig#helloRequired} off; docs/links.md, "TCP
+ * link"): the same framing, lanes and counters, but no hello is required: a connection is up as soon
+ * as it is connected, every frame is delivered, and a first frame that is a {@link LocalHello} is only
+ * read for the peer's name (it is a whole libtracer frame, delivered like any other, so a plain
+ * libtracer peer's frame is never taken for anything but itself). A connection gets the
+ * {@link ClosingNotice} only when it announced itself with that hello; a plain v1 peer sees plain v1
+ * bytes.
+ *
  * <p>Host code: queued frames are copies and per-connection buffers are allocated at accept; a
  * frame written straight through or received allocates nothing.
  */
@@ -165,7 +173,8 @@ public final class LocalLink implements Link {
             key = file != null ? SocketFiles.bound(file) : null;
             sel = Selector.open();
             ch.register(sel, SelectionKey.OP_ACCEPT);
-            String nm = file != null ? "local " + file : "local tcp " + hostPort((InetSocketAddress) ch.getLocalAddress());
+            String nm = file != null ? "local " + file
+                    : (config.helloRequired ? "local tcp " : "tcp ") + hostPort((InetSocketAddress) ch.getLocalAddress());
             LocalLink link = new LocalLink(id, nm, config, clock, sel, ch, file, key);
             if (stale) {
                 link.localStats.onStaleSocketReplaced();
@@ -185,12 +194,13 @@ public final class LocalLink implements Link {
 
     /**
      * A client connected to a server at {@code address} (a socket path or a TCP address), which has
-     * been sent the hello for {@code helloName} (null: a hello without a name). The connect itself is
+     * been sent the hello for {@code helloName} (null: a hello without a name; without
+     * {@link LocalLinkConfig#helloRequired}, null sends no hello at all). The connect itself is
      * the OS's (immediate for a socket file or loopback); everything after it is non-blocking.
      */
     public static LocalLink connect(int id, SocketAddress address, String helloName, LocalLinkConfig config,
                                     Clock clock) throws IOException {
-        byte[] helloFrame = LocalHello.frame(helloName);
+        byte[] helloFrame = config.helloRequired || helloName != null ? LocalHello.frame(helloName) : null;
         SocketChannel ch;
         String nm;
         if (address instanceof UnixDomainSocketAddress u) {
@@ -199,7 +209,7 @@ public final class LocalLink implements Link {
         } else if (address instanceof InetSocketAddress inet) {
             ch = SocketChannel.open(inet.getAddress() instanceof java.net.Inet6Address
                     ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-            nm = "local tcp->" + hostPort(inet);
+            nm = (config.helloRequired ? "local tcp->" : "tcp->") + hostPort(inet);
         } else {
             throw new IllegalArgumentException("a local link connects to a Unix socket path or a TCP address: " + address);
         }
@@ -213,7 +223,9 @@ public final class LocalLink implements Link {
             sel = Selector.open();
             LocalLink link = new LocalLink(id, nm, config, clock, sel, null, null, null);
             Connection c = link.open(ch, Connection.OPEN);
-            link.send(c.peer, helloFrame, 0, helloFrame.length, Lane.CONTROL);
+            if (helloFrame != null) {
+                link.send(c.peer, helloFrame, 0, helloFrame.length, Lane.CONTROL);
+            }
             return link;
         } catch (IOException | RuntimeException e) {
             ch.close();
@@ -262,6 +274,7 @@ public final class LocalLink implements Link {
         Connection c;
         try {
             c = new Connection(peer, ch, state, now, config, name);
+            c.notices = config.helloRequired;
             c.key = ch.register(selector, SelectionKey.OP_READ, c);
         } catch (IOException | RuntimeException e) {
             handles.free(peer);
@@ -415,7 +428,7 @@ public final class LocalLink implements Link {
                     return;
                 }
                 if (c.state == Connection.CLOSING) {
-                    if (c.noticeQueued) {
+                    if (c.noticeQueued || !c.notices) {
                         finish(c);
                         return;
                     }
@@ -561,7 +574,7 @@ public final class LocalLink implements Link {
                 if (ch.getLocalAddress() instanceof InetSocketAddress) {
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 }
-                open(ch, Connection.HELLO);
+                open(ch, config.helloRequired ? Connection.HELLO : Connection.OPEN);
             } catch (IOException | RuntimeException e) {
                 localStats.onIoError();
                 closeQuietly(ch);
@@ -604,7 +617,7 @@ public final class LocalLink implements Link {
                     }
                     return; // disconnected: nothing more is read
                 }
-                if (client && !c.upReported) {
+                if ((client || !config.helloRequired) && !c.upReported) {
                     up(c);
                 }
                 break;
@@ -673,7 +686,13 @@ public final class LocalLink implements Link {
             } else if (!FrameShape.isOneFrame(c.rx, off, len)) {
                 stats.droppedInvalid++; // the framing held: only this frame is dropped
                 continue;
+            } else if (!c.firstSeen && !client && !config.helloRequired && hello.read(c.rx, off, len) == WireError.OK) {
+                // an optional announcement: the peer's name, and it reads the closing notice
+                c.name = hello.hasName() ? Utf8.toString(c.rx, hello.nameOffset(), hello.nameLength()) : null;
+                c.notices = true;
+                localStats.onAnnounced();
             }
+            c.firstSeen = true;
             delivered++;
             handler.onFrame(this, c.peer, c.rx, off, len);
         }
@@ -753,7 +772,7 @@ public final class LocalLink implements Link {
         }
         closed = true;
         for (Connection c : active) {
-            if (!client && c.state == Connection.OPEN && !c.pendingOut()) {
+            if (!client && c.notices && c.state == Connection.OPEN && !c.pendingOut()) {
                 int n = ClosingNotice.write(notice, 0, WireError.TRANSPORT_DOWN);
                 c.commit(notice, 0, n);
                 try {

@@ -28,6 +28,7 @@ public final class LocalLinkConfig {
     int topicBytes = 1 << 20;
     int topicEvery = 16;
     boolean allowNonLoopback;
+    boolean helloRequired = true;
 
     /** Largest frame carried either way (4 .. 16 MiB); a length prefix above it closes that connection. */
     public LocalLinkConfig maxFrame(int bytes) {
@@ -98,6 +99,23 @@ public final class LocalLinkConfig {
     public LocalLinkConfig allowNonLoopback(boolean on) {
         allowNonLoopback = on;
         return this;
+    }
+
+    /**
+     * Whether a connection must open with Spectrum's hello ({@link LocalHello}); true by default (the
+     * host bus). Off, the link speaks libtracer's TCP transport as it is (docs/links.md, "TCP link"):
+     * a connection is up when it is connected, every frame including the first is delivered, and a
+     * first frame that is a hello is only read for the peer's name; the link sends a connection the
+     * {@link ClosingNotice} only when that connection announced itself with a hello, and a client
+     * sends a hello only when it is given a name.
+     */
+    public LocalLinkConfig helloRequired(boolean on) {
+        helloRequired = on;
+        return this;
+    }
+
+    public boolean helloRequired() {
+        return helloRequired;
     }
 
     /** Largest frame carried either way, in bytes (default {@link #DEFAULT_MAX_FRAME}). */

@@ -22,6 +22,7 @@ public final class LocalLinkStats {
     private volatile long topicRefused;
     private volatile long staleSocketsReplaced;
     private volatile long queuedDropped;
+    private volatile long announced;
 
     void onAccepted() {
         accepted++;
@@ -33,6 +34,10 @@ public final class LocalLinkStats {
 
     void onHelloRefused() {
         helloRefused++;
+    }
+
+    void onAnnounced() {
+        announced++;
     }
 
     void onBadLength() {
@@ -124,6 +129,14 @@ public final class LocalLinkStats {
     /** Frames that were waiting in a lane when their connection closed, and so were never sent. */
     public long queuedDropped() {
         return queuedDropped;
+    }
+
+    /**
+     * Connections whose first frame was Spectrum's hello where it is optional (libtracer's TCP
+     * transport): those get the closing notice; the hellos are delivered and counted in framesIn too.
+     */
+    public long announced() {
+        return announced;
     }
 
     /** Stale socket files (no process listening) replaced when listening. */
