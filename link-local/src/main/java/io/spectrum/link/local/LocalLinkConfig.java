@@ -114,6 +114,7 @@ public final class LocalLinkConfig {
         return this;
     }
 
+    /** Whether a connection must open with Spectrum's hello (see {@link #helloRequired(boolean)}). */
     public boolean helloRequired() {
         return helloRequired;
     }
