@@ -33,7 +33,8 @@ import java.util.Set;
  * <ul>
  * <li>{@code spectrum_value{board,path,unit}}: every numeric vertex the host holds, in its declared unit;
  *     {@code spectrum_value_stale{board,path,unit}} is 1 while that value is not current (its
- *     publisher's link went away), 0 otherwise;</li>
+ *     publisher's link went away), 0 otherwise; {@code spectrum_value_origin_timestamp_seconds{board,path,unit}}
+ *     is the value's origin time (when a host first received it), so its age is {@code time() - } that;</li>
  * <li>the node's tables and pools, each link's counters and peer table, the MQTT bridge's queue and the
  *     host bus's figures in the resource vocabulary: {@code spectrum_resource_capacity},
  *     {@code spectrum_resource_in_use}, {@code spectrum_resource_peak} (gauges) and
@@ -69,6 +70,9 @@ public final class HostMetrics implements MultiCollector {
                 Labels l = Labels.of(VALUE_LABELS, new String[] {v.board(), v.path(), v.unit()});
                 f.value.add(l, v.number());
                 f.stale.add(l, v.stale() ? 1 : 0);
+                if (v.origin() > 0) {
+                    f.origin.add(l, v.origin() / 1000.0);
+                }
             }
         }
         f.counters("node", s.node(), "", "node", s.resources());
@@ -130,6 +134,8 @@ public final class HostMetrics implements MultiCollector {
     private static final class Families {
         final Gauge value = new Gauge("spectrum_value", "A numeric vertex's last-known value, in its declared unit");
         final Gauge stale = new Gauge("spectrum_value_stale", "1 while the vertex's value is not current (its publisher went away), else 0");
+        final Gauge origin = new Gauge("spectrum_value_origin_timestamp_seconds",
+                "When the vertex's value was first received by a host, in seconds since the Unix epoch (its age: time() minus this)");
         final Gauge up = new Gauge("spectrum_up", "1 while a link has its peer or the MQTT bridge its broker, else 0");
         final Map<Counters.Kind, Gauge> levels = new EnumMap<>(Counters.Kind.class);
         final Map<Counters.Kind, Counter> counts = new EnumMap<>(Counters.Kind.class);
@@ -164,7 +170,7 @@ public final class HostMetrics implements MultiCollector {
 
         MetricSnapshots build() {
             List<MetricSnapshot> out = new ArrayList<>();
-            for (Gauge g : List.of(value, stale, up)) {
+            for (Gauge g : List.of(value, stale, origin, up)) {
                 if (g.points > 0) {
                     out.add(g.b.build());
                 }

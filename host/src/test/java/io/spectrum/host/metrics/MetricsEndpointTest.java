@@ -18,16 +18,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class MetricsEndpointTest {
-    private static final String TEMP = "{board=\"board1\",path=\"/board1/board/temp\",unit=\"°C\"}";
+    private static final String TEMP = "{board=\"board1\",path=\"/board1/temp\",unit=\"°C\"}";
 
     @Test
     void aScrapeShowsTheBoardsValuesWithLabelsTheCountersAndAStaleBoardMarkedStale() throws Exception {
         try (MetricsFixture f = new MetricsFixture()) {
-            String text = f.awaitLine("spectrum_value" + TEMP + " 23.28");
+            final String text0 = f.awaitLine("spectrum_value" + TEMP + " 23.28");
+            String text = text0;
             assertTrue(text.contains("# TYPE spectrum_value gauge"), text);
             assertTrue(text.lines().anyMatch(("spectrum_value_stale" + TEMP + " 0.0")::equals), text);
-            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/humidity\",unit=\"%\"} 48.3");
-            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/counter\",unit=\"\"} 7.0");
+            // its origin: the host's clock when the value arrived, in seconds (its age is time() minus it)
+            double origin = text0.lines().filter(l -> l.startsWith("spectrum_value_origin_timestamp_seconds" + TEMP + " "))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
+                    .orElseThrow(() -> new AssertionError("no origin for the temperature:\n" + text0));
+            assertTrue(origin >= f.startedMillis / 1000.0 - 1 && origin <= System.currentTimeMillis() / 1000.0 + 1,
+                    origin + " s is not between the fixture's start and now");
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/humidity\",unit=\"%\"} 48.3");
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/counter\",unit=\"\"} 7.0");
             // the node's tables, the board link's traffic and peer-less counters, in the resource vocabulary
             assertTrue(text.contains("spectrum_resource_capacity{board=\"\",resource=\"wide.vertices\",scope=\"node\",source=\"host\"} 4096.0"), text);
             assertTrue(text.contains("# TYPE spectrum_resource_refused_total counter"), text);
@@ -35,7 +42,7 @@ class MetricsEndpointTest {
             assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_resource_dropped_total{board=\"board1\",counter=\"droppedCorrupt\",resource=\"link\",scope=\"link\"")), text);
             assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_up{board=\"board1\",scope=\"link\"") && l.endsWith(" 1.0")), text);
             // a new value comes through
-            f.board.write("/board/temp", MetricsFixture.value(2400, 2));
+            f.board.write("/temp", MetricsFixture.value(2400, 2));
             f.awaitLine("spectrum_value" + TEMP + " 24.0");
 
             f.board.close(); // the board goes away: its last value stays, marked stale
@@ -49,15 +56,15 @@ class MetricsEndpointTest {
     void aScraperIsAViewOfEveryBoardValueAndNothingIsSubscribedWithoutOne() throws Exception {
         try (MetricsFixture f = new MetricsFixture()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!f.host.runtime().boardVertices().containsKey("/board1/board/temp") && System.nanoTime() < deadline) {
+            while (!f.host.runtime().boardVertices().containsKey("/board1/temp") && System.nanoTime() < deadline) {
                 f.host.tick();
                 Thread.sleep(50);
             }
             f.host.tick();
-            assertTrue(f.host.runtime().boardVertices().containsKey("/board1/board/temp"), "the walk found the board");
+            assertTrue(f.host.runtime().boardVertices().containsKey("/board1/temp"), "the walk found the board");
             assertEquals(java.util.Map.of(), f.host.runtime().upstreamEdges(), "nobody scraped: nothing held from the board");
             f.awaitLine("spectrum_value" + TEMP + " 23.28"); // scraped: the next tick holds every board value
-            assertTrue(f.host.runtime().upstreamEdges().containsKey("/board1/board/temp"), f.host.runtime().upstreamEdges().toString());
+            assertTrue(f.host.runtime().upstreamEdges().containsKey("/board1/temp"), f.host.runtime().upstreamEdges().toString());
         }
     }
 
@@ -108,7 +115,7 @@ class MetricsEndpointTest {
     @Test
     void theMetricsListenerServesGetMetricsOnlyAndWritesNothing() throws Exception {
         try (MetricsFixture f = new MetricsFixture()) {
-            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/led\",unit=\"\"} 0.0");
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/led\",unit=\"\"} 0.0");
             for (String method : new String[] {"POST", "PUT", "DELETE", "PATCH", "HEAD"}) {
                 HttpResponse<String> r = f.send(method, "/metrics", method.equals("HEAD") ? null : "x");
                 assertEquals(405, r.statusCode(), method + " /metrics");
@@ -118,10 +125,10 @@ class MetricsEndpointTest {
                 assertEquals(404, f.send("GET", path, null).statusCode(), "GET " + path);
             }
             // the dashboard's write path is not here: the LED stays as it was
-            assertEquals(404, f.send("POST", "/api/write", "{\"path\":\"/board1/board/led\",\"value\":\"1\"}").statusCode());
-            assertEquals(404, f.send("POST", "/api/subscribers/clear", "{\"path\":\"/board1/board/led\",\"slot\":0}").statusCode());
-            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/led\",unit=\"\"} 0.0");
-            assertEquals(0, f.board.node().read(io.spectrum.node.api.NodePath.of("/board/led"), new byte[16], 0, 16) > 0
+            assertEquals(404, f.send("POST", "/api/write", "{\"path\":\"/board1/led\",\"value\":\"1\"}").statusCode());
+            assertEquals(404, f.send("POST", "/api/subscribers/clear", "{\"path\":\"/board1/led\",\"slot\":0}").statusCode());
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/led\",unit=\"\"} 0.0");
+            assertEquals(0, f.board.node().read(io.spectrum.node.api.NodePath.of("/led"), new byte[16], 0, 16) > 0
                     ? 0 : 1, "the board still holds its LED value");
         }
     }

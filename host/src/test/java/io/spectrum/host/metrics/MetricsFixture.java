@@ -28,10 +28,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * A real host ({@link Host#start}, from a {@link HostConfig}) with its metrics listener on a loopback
  * port, mounting one emulated board over loopback UDP as {@code board1}: the demo's vertices
- * ({@code /board/temp} in °C, {@code /board/humidity} in %, {@code /board/counter}, {@code /board/led}).
+ * ({@code /temp} in °C, {@code /humidity} in %, {@code /counter}, {@code /led}).
  */
 final class MetricsFixture implements AutoCloseable {
     final HostRuntime board;
+    /** The wall clock when the fixture began, ms since the epoch. */
+    final long startedMillis = System.currentTimeMillis();
     final Host host;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -40,19 +42,19 @@ final class MetricsFixture implements AutoCloseable {
                 new UdpLinkConfig().peerTimeoutMillis(600).pingIntervalMillis(200), SystemClock.INSTANCE);
         board = new HostRuntime("board", new NarrowNode(NodeConfig.defaults()));
         io.spectrum.node.ServingNode n = board.node();
-        assertEquals(WireError.OK, n.declare(NodePath.of("/board/temp"),
+        assertEquals(WireError.OK, n.declare(NodePath.of("/temp"),
                 VertexSchema.value(2, true).unit("Cel").scale(0.01).readOnly().build()));
-        assertEquals(WireError.OK, n.declare(NodePath.of("/board/humidity"),
+        assertEquals(WireError.OK, n.declare(NodePath.of("/humidity"),
                 VertexSchema.value(2, false).unit("%").scale(0.1).range(0, 1000).readOnly().build()));
-        assertEquals(WireError.OK, n.declare(NodePath.of("/board/counter"), VertexSchema.value(4, false).readOnly().build()));
-        assertEquals(WireError.OK, n.declare(NodePath.of("/board/led"),
+        assertEquals(WireError.OK, n.declare(NodePath.of("/counter"), VertexSchema.value(4, false).readOnly().build()));
+        assertEquals(WireError.OK, n.declare(NodePath.of("/led"),
                 VertexSchema.value(1, false).range(0, 1).writable().build()));
         board.attach(boardLink);
         board.start();
-        board.write("/board/temp", value(2328, 2));
-        board.write("/board/humidity", value(483, 2));
-        board.write("/board/counter", value(7, 4));
-        board.write("/board/led", value(0, 1));
+        board.write("/temp", value(2328, 2));
+        board.write("/humidity", value(483, 2));
+        board.write("/counter", value(7, 4));
+        board.write("/led", value(0, 1));
         HostConfig config = HostConfig.builder().name("host")
                 .mount(HostConfig.Mount.udp("board1", "127.0.0.1:" + boardLink.localAddress().getPort(), java.util.List.of()))
                 .dashboard(HostConfig.NO_DASHBOARD).metrics("127.0.0.1:0").pingMillis(200).timeoutMillis(600).build();

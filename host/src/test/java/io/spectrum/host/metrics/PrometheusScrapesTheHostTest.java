@@ -37,7 +37,7 @@ class PrometheusScrapesTheHostTest {
     void prometheusScrapesABoardsTemperatureFromTheHost() throws Exception {
         Path prometheus = Tools.require("prometheus", "prometheus", "a real Prometheus server scrapes the host's /metrics");
         try (MetricsFixture f = new MetricsFixture()) {
-            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/board/temp\",unit=\"°C\"} 23.28");
+            f.awaitLine("spectrum_value{board=\"board1\",path=\"/board1/temp\",unit=\"°C\"} 23.28");
             int web = freePort();
             Path config = tmp.resolve("prometheus.yml");
             Files.writeString(config, String.join("\n",
@@ -57,7 +57,7 @@ class PrometheusScrapesTheHostTest {
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-                String query = "spectrum_value{path=\"/board1/board/temp\"}";
+                String query = "spectrum_value{path=\"/board1/temp\"}";
                 URI uri = URI.create("http://127.0.0.1:" + web + "/api/v1/query?query="
                         + URLEncoder.encode(query, StandardCharsets.UTF_8));
                 ObjectMapper json = new ObjectMapper();
