@@ -14,8 +14,10 @@ public interface ValueTap {
     /**
      * @param value the vertex's value and path (a flyweight, valid only during the call)
      * @param seq the vertex's sequence for it
+     * @param originMillis the value's origin time, ms since the Unix epoch (docs/extensions.md "Origin
+     *     time"), 0 when it has none
      * @param stale true for a stale mark (the retained value again, the same seq)
      * @param reason the stale reason, UTF-8, or null (not to be written into)
      */
-    void onValue(VertexValue value, long seq, boolean stale, byte[] reason);
+    void onValue(VertexValue value, long seq, long originMillis, boolean stale, byte[] reason);
 }

@@ -333,7 +333,7 @@ public final class WideNode implements ServingNode {
         }
         propagate(v, v.value, v.valLen, false);
         if (tap != null) {
-            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, false, null);
+            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.origin, false, null);
         }
         return WireError.OK;
     }
@@ -967,7 +967,7 @@ public final class WideNode implements ServingNode {
         }
         v.staleReason = reason;
         if (tap != null) {
-            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, true, reason);
+            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.origin, true, reason);
         }
         return true;
     }

@@ -783,7 +783,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /** A value or stale mark the node assigned: queued for the history store when kept. Node thread. */
-    private void tapped(io.spectrum.node.api.VertexValue v, long seq, boolean stale, byte[] reason) {
+    private void tapped(io.spectrum.node.api.VertexValue v, long seq, long originMillis, boolean stale, byte[] reason) {
         HistoryStore h = store;
         if (h == null || v.deleted()) {
             return;
@@ -808,7 +808,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         if (!t.numeric() && v.length() > max) {
             return;
         }
-        h.offer(new HistoryRow(path, clock.epochNanos() / 1_000_000L, t, seq, stale,
+        // a value's time is its origin (when the first host received it), else now on the host's clock
+        long at = originMillis > 0 ? originMillis : clock.epochNanos() / 1_000_000L;
+        h.offer(new HistoryRow(path, at, t, seq, stale,
                 reason == null ? null : new String(reason, java.nio.charset.StandardCharsets.UTF_8)));
     }
 
