@@ -159,6 +159,8 @@ public final class SshInstaller {
                 "if [ ! -f /etc/spectrum/board.conf ] || [ " + (resetConfig ? "yes" : "no") + " = yes ]; then",
                 "  cp \"$S/etc/spectrum/board.conf\" /etc/spectrum/board.conf; echo 'wrote /etc/spectrum/board.conf'",
                 "else echo 'kept the existing /etc/spectrum/board.conf'; fi",
+                // the service runs as a dynamic user: a kept board.conf from an older install must be readable
+                "chmod a+r /etc/spectrum/board.conf",
                 "if [ -f \"$S/etc/spectrum/board.yaml\" ]; then cp \"$S/etc/spectrum/board.yaml\" /etc/spectrum/board.yaml;"
                         + " echo 'wrote /etc/spectrum/board.yaml'; fi",
                 "systemctl daemon-reload",
