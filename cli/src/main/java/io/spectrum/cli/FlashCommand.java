@@ -99,6 +99,11 @@ public final class FlashCommand implements Callable<Integer> {
     @Option(names = "--ssh-port", paramLabel = "PORT", defaultValue = "22", description = "ssh port (default: ${DEFAULT-VALUE}).")
     int sshPort;
 
+    @Option(names = "--ssh-option", paramLabel = "KEY=VALUE",
+            description = "An ssh option for ssh and scp, as in ssh_config (repeatable), e.g. "
+                    + "--ssh-option IdentityFile=~/.ssh/pi_ed25519 --ssh-option UserKnownHostsFile=FILE.")
+    List<String> sshOptions;
+
     @Option(names = "--classpath", hidden = true, split = ":",
             description = "Jars or class directories to install instead of the board bundle (development and tests).")
     List<Path> classpath;
@@ -137,7 +142,7 @@ public final class FlashCommand implements Callable<Integer> {
             if (target.root != null) {
                 RootfsInstaller.install(target.root, bundle, out);
             } else {
-                SshInstaller.withProcesses().install(target.ssh, sshPort, bundle, resetConfig, runtime != null, out);
+                SshInstaller.withProcesses(sshOptions != null ? sshOptions : List.of()).install(target.ssh, sshPort, bundle, resetConfig, runtime != null, out);
             }
             return 0;
         } catch (FlashException e) {

@@ -115,6 +115,26 @@ class FlashRootTest {
     }
 
     @Test
+    void everyInstalledFileIsReadableByTheServicesDynamicUserAndAReflashMendsAnEarlierInstall() throws Exception {
+        Path root = rootfs();
+        assertEquals(0, flash(root, "--udp", "0.0.0.0:7700").code());
+        List<String> files = List.of("opt/spectrum/lib/spectrum-board.jar", "etc/spectrum/board.conf",
+                "etc/systemd/system/spectrum-board.service", "opt/spectrum/README.board", "opt/spectrum/bin/spectrum-board");
+        for (String f : files) {
+            assertTrue(Files.getPosixFilePermissions(root.resolve(f)).contains(PosixFilePermission.OTHERS_READ),
+                    f + " is readable by a user that is not root: " + Files.getPosixFilePermissions(root.resolve(f)));
+        }
+        // an install made when flash left them rw------- is mended by the next flash, unchanged bytes or not
+        for (String f : files) {
+            Files.setPosixFilePermissions(root.resolve(f), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
+        assertEquals(0, flash(root).code());
+        for (String f : files) {
+            assertTrue(Files.getPosixFilePermissions(root.resolve(f)).contains(PosixFilePermission.OTHERS_READ), f);
+        }
+    }
+
+    @Test
     void theInstalledLauncherRuns() throws Exception {
         Path root = rootfs();
         assertEquals(0, flash(root).code());

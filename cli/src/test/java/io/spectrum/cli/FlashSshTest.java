@@ -130,4 +130,31 @@ class FlashSshTest {
         }
         assertEquals(3, calls.size(), "bad targets ran nothing");
     }
+
+    @Test
+    void sshOptionsReachEverySshAndScpAndAMalformedOneRunsNothing() throws Exception {
+        List<List<String>> calls = new ArrayList<>();
+        SshInstaller.Runner runner = (cmd, in) -> {
+            calls.add(cmd);
+            return new SshInstaller.Result(0, cmd.get(cmd.size() - 1).startsWith("mktemp") ? "/tmp/spectrum-flash.x1\n" : "", "");
+        };
+        BoardBundle bundle = new BoardBundle(Cli.mainClasspath(), null, BoardConfig.defaults(), false);
+        List<String> options = List.of("IdentityFile=/keys/board_ed25519", "UserKnownHostsFile=/keys/known_hosts");
+        new SshInstaller(runner, options).install("root@127.0.0.1", 2222, bundle, false, false, new PrintWriter(new StringWriter()));
+        assertEquals(3, calls.size());
+        for (List<String> call : calls) {
+            String line = String.join(" ", call);
+            assertTrue(line.contains("-o IdentityFile=/keys/board_ed25519 -o UserKnownHostsFile=/keys/known_hosts"), line);
+        }
+        assertEquals("root@127.0.0.1", calls.get(0).get(calls.get(0).size() - 2), "the options come before the target");
+
+        calls.clear();
+        for (String bad : List.of("-oProxyCommand=evil", "IdentityFile", "=x", "IdentityFile= x")) {
+            FlashException e = assertThrows(FlashException.class, () -> new SshInstaller(runner, List.of(bad))
+                    .install("root@127.0.0.1", 22, bundle, false, false, new PrintWriter(new StringWriter())));
+            assertEquals(2, e.exitCode(), bad);
+            assertTrue(e.getMessage().contains("--ssh-option"), e.getMessage());
+        }
+        assertEquals(0, calls.size(), "a malformed option ran nothing");
+    }
 }

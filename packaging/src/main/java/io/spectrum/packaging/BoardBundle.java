@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -164,6 +165,13 @@ public final class BoardBundle {
         Path conf = root.resolve(CONF);
         if (Files.exists(conf) && !resetConfig) {
             out.printf("      kept the existing config (edit it, or pass --reset-config to rewrite it from the options)%n");
+            // its text is the user's; the service's dynamic user must still be able to read it
+            Set<PosixFilePermission> mode = posixMode(conf);
+            if (mode != null && !mode.contains(PosixFilePermission.OTHERS_READ)) {
+                mode.add(PosixFilePermission.OTHERS_READ);
+                Files.setPosixFilePermissions(conf, mode);
+                out.printf("      made it readable by the service's user (o+r)%n");
+            }
         } else {
             byte[] text = config.render(new String(resource("board.conf"), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
             report(out, conf, writeIfChanged(conf, text));
@@ -199,12 +207,7 @@ public final class BoardBundle {
             return;
         }
         Path key = dir.resolve(BoardKeys.KEY);
-        report(out, key, writeIfChanged(key, Files.readAllBytes(keys.key())));
-        try {
-            Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system
-        }
+        report(out, key, writeIfChanged(key, Files.readAllBytes(keys.key()), "rw-------"));
         report(out, dir.resolve(BoardKeys.CERT), writeIfChanged(dir.resolve(BoardKeys.CERT), Files.readAllBytes(keys.cert())));
         report(out, dir.resolve(BoardKeys.CA), writeIfChanged(dir.resolve(BoardKeys.CA), Files.readAllBytes(keys.ca())));
         if (keys.revocationList() != null) {
@@ -304,21 +307,51 @@ public final class BoardBundle {
         return bytes + " B";
     }
 
-    /** Writes via a temp file and an atomic rename, so a failure never leaves a half-written file. */
+    /**
+     * Writes via a temp file and an atomic rename, so a failure never leaves a half-written file.
+     * The file is left world-readable (rw-r--r--): the board service runs as a dynamic user, not
+     * root, and must read its jar and board.conf (a temp file is created rw------- by default, and
+     * the rename kept that). An unchanged file gets the mode too, so a re-flash mends an earlier install.
+     */
     static boolean writeIfChanged(Path target, byte[] content) throws IOException {
+        return writeIfChanged(target, content, READABLE);
+    }
+
+    /** {@link #writeIfChanged(Path, byte[])} with the file's mode: a private key is rw------- from the start. */
+    static boolean writeIfChanged(Path target, byte[] content, String mode) throws IOException {
         if (Files.isRegularFile(target) && Files.size(target) == content.length
                 && java.util.Arrays.equals(Files.readAllBytes(target), content)) {
+            setMode(target, mode);
             return false;
         }
         Files.createDirectories(target.getParent());
         Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
         try {
+            setMode(tmp, mode);
             Files.write(tmp, content);
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);
         }
         return true;
+    }
+
+    static final String READABLE = "rw-r--r--";
+
+    private static Set<PosixFilePermission> posixMode(Path file) throws IOException {
+        try {
+            return new java.util.HashSet<>(Files.getPosixFilePermissions(file));
+        } catch (UnsupportedOperationException e) {
+            return null; // not a POSIX file system
+        }
+    }
+
+    private static void setMode(Path file, String mode) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system
+        }
     }
 
     private static void replaceTree(Path from, Path to) throws IOException {

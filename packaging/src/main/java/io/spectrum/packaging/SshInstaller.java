@@ -31,16 +31,33 @@ public final class SshInstaller {
     private static final Pattern TARGET = Pattern.compile("([A-Za-z0-9._-]+@)?[A-Za-z0-9._:\\[\\]-]+");
     private static final Pattern REMOTE_DIR = Pattern.compile("/tmp/spectrum-flash\\.[A-Za-z0-9]+");
 
+    /** An ssh option given to both ssh and scp: {@code Key=value}, as ssh_config(5) spells it. */
+    private static final Pattern OPTION = Pattern.compile("[A-Za-z][A-Za-z0-9]*=[^\\s].*");
+
     private final Runner runner;
+    private final List<String> options;
 
     /** An installer running its commands through {@code runner}. */
     public SshInstaller(Runner runner) {
+        this(runner, List.of());
+    }
+
+    /**
+     * With {@code options} ({@code IdentityFile=KEY}, {@code UserKnownHostsFile=FILE}...) passed as
+     * {@code -o OPTION} to every ssh and scp, after the ones flash sets itself.
+     */
+    public SshInstaller(Runner runner, List<String> options) {
         this.runner = runner;
+        this.options = List.copyOf(options);
     }
 
     /** The real runner: ProcessBuilder, stdin fed, both outputs captured, 10 minutes at most. */
     public static SshInstaller withProcesses() {
-        return new SshInstaller(SshInstaller::runProcess);
+        return withProcesses(List.of());
+    }
+
+    public static SshInstaller withProcesses(List<String> options) {
+        return new SshInstaller(SshInstaller::runProcess, options);
     }
 
     /**
@@ -56,6 +73,12 @@ public final class SshInstaller {
         if (port < 1 || port > 65535) {
             throw new FlashException(FlashException.USAGE, "--ssh-port must be 1..65535 (was " + port + ")");
         }
+        for (String option : options) {
+            if (!OPTION.matcher(option).matches()) {
+                throw new FlashException(FlashException.USAGE, "--ssh-option '" + option
+                        + "' must be Key=value as in ssh_config, e.g. IdentityFile=~/.ssh/pi_ed25519");
+            }
+        }
         Path stage = null;
         try {
             stage = Files.createTempDirectory("spectrum-flash-");
@@ -64,7 +87,7 @@ public final class SshInstaller {
 
             out.printf("Connecting to %s ...%n", target);
             out.flush();
-            Result mk = run(ssh(target, port, "mktemp -d /tmp/spectrum-flash.XXXXXX"), null, target, "ssh");
+            Result mk = run(ssh(target, port, options, "mktemp -d /tmp/spectrum-flash.XXXXXX"), null, target, "ssh");
             String remoteDir = mk.stdout().trim();
             if (!REMOTE_DIR.matcher(remoteDir).matches()) {
                 throw new FlashException(FlashException.FAILED, "the board answered mktemp with '" + remoteDir
@@ -77,6 +100,9 @@ public final class SshInstaller {
             if (port != 22) {
                 scp.addAll(List.of("-P", Integer.toString(port)));
             }
+            for (String option : options) {
+                scp.addAll(List.of("-o", option));
+            }
             scp.add(stage.resolve("opt").toString());
             scp.add(stage.resolve("etc").toString());
             scp.add(target + ":" + remoteDir + "/");
@@ -85,7 +111,7 @@ public final class SshInstaller {
             boolean root = target.startsWith("root@");
             out.printf("Installing and enabling spectrum-board.service%s ...%n", root ? "" : " (sudo)");
             out.flush();
-            Result installed = run(ssh(target, port, (root ? "" : "sudo -n ") + "sh -s"),
+            Result installed = run(ssh(target, port, options, (root ? "" : "sudo -n ") + "sh -s"),
                     installScript(remoteDir, resetConfig, shipsRuntime).getBytes(StandardCharsets.UTF_8), target, "ssh");
             for (String line : installed.stdout().split("\n")) {
                 if (!line.isBlank()) {
@@ -110,10 +136,13 @@ public final class SshInstaller {
         }
     }
 
-    static List<String> ssh(String target, int port, String remoteCommand) {
+    static List<String> ssh(String target, int port, List<String> options, String remoteCommand) {
         List<String> cmd = new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15"));
         if (port != 22) {
             cmd.addAll(List.of("-p", Integer.toString(port)));
+        }
+        for (String option : options) {
+            cmd.addAll(List.of("-o", option));
         }
         cmd.add(target);
         cmd.add(remoteCommand);
@@ -138,6 +167,8 @@ public final class SshInstaller {
                 "if [ ! -f /etc/spectrum/board.conf ] || [ " + (resetConfig ? "yes" : "no") + " = yes ]; then",
                 "  cp \"$S/etc/spectrum/board.conf\" /etc/spectrum/board.conf; echo 'wrote /etc/spectrum/board.conf'",
                 "else echo 'kept the existing /etc/spectrum/board.conf'; fi",
+                // the service runs as a dynamic user: a kept board.conf from an older install must be readable
+                "chmod a+r /etc/spectrum/board.conf",
                 "if [ -f \"$S/etc/spectrum/board.yaml\" ]; then cp \"$S/etc/spectrum/board.yaml\" /etc/spectrum/board.yaml;"
                         + " echo 'wrote /etc/spectrum/board.yaml'; fi",
                 "systemctl daemon-reload",

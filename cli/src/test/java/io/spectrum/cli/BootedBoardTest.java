@@ -1,0 +1,347 @@
+package io.spectrum.cli;
+
+import io.spectrum.client.Delivery;
+import io.spectrum.client.PeerClient;
+import io.spectrum.wide.WideNode;
+import io.spectrum.host.runtime.HostRuntime;
+import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.udp.UdpLinkConfig;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.time.SystemClock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An installed board on an emulated ARM machine (docs/hil.md, "An installed board on an emulated ARM
+ * machine"): a Debian 12 arm64 system (packaging/boot/build-image.sh) booted in qemu-system-aarch64
+ * (packaging/boot/boot.sh), {@code spectrum flash --ssh} onto it with the bundled aarch64 runtime, a
+ * host here mounting the board over the forwarded UDP port, a power cut, and the board's UART.
+ *
+ * <p>Runs only in the Maven profile {@code boot} ({@code mvn -B verify -Pboot}); skipped with its
+ * reason when qemu-system-aarch64 is missing, or when the image is not built yet and this is not root
+ * (under CI=true these fail it).
+ * Times printed here are under TCG emulation on the build machine, not a Pi's.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BootedBoardTest {
+    private static final Path ROOT = Path.of(System.getProperty("spectrum.root", "..")).toAbsolutePath().normalize();
+    private static final Path CACHE = Path.of(System.getenv().getOrDefault("SPECTRUM_BOOT_CACHE",
+            System.getProperty("user.home") + "/.cache/spectrum-boot"));
+    private static final Path WORK = ROOT.resolve("cli/target/boot");
+    private static final Path RUN = WORK.resolve("machine");
+    private static final Map<String, String> FIGURES = new LinkedHashMap<>();
+
+    private static int sshPort;
+    private static int udpPort;
+    private static Path runtime;
+    private static List<String> sshOptions;
+
+    // shared by the UDP and power-cut steps: the host stays up while the machine loses power
+    private static HostRuntime host;
+    private static PeerClient client;
+    private static final List<Delivery> GOT = new ArrayList<>();
+
+    @BeforeAll
+    @Timeout(value = 60, unit = TimeUnit.MINUTES)
+    static void buildAndBoot() throws Exception {
+        need(onPath("qemu-system-aarch64"),
+                "qemu-system-aarch64 is not installed (apt-get install qemu-system-arm); the booted board is not tested");
+        boolean cached = Files.exists(CACHE.resolve(".built"));
+        need(cached || "root".equals(System.getProperty("user.name")),
+                "the arm64 image is not built and building it needs root: sudo packaging/boot/build-image.sh");
+        Files.createDirectories(WORK);
+        deleteTree(RUN);
+
+        long t = System.nanoTime();
+        script(WORK.resolve("build-image.log"), 45, "packaging/boot/build-image.sh", CACHE.toString());
+        FIGURES.put("image build or reuse", ms(t) + " ms" + (cached ? " (cached)" : " (from an empty cache)"));
+
+        t = System.nanoTime();
+        Path rtOut = CACHE.resolve("runtime");
+        script(WORK.resolve("runtime.log"), 10, "packaging/build-arm64-runtime.sh", rtOut.toString());
+        runtime = rtOut.resolve("runtime");
+        FIGURES.put("aarch64 runtime build or reuse", ms(t) + " ms");
+
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             DatagramSocket d = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            sshPort = s.getLocalPort();
+            udpPort = d.getLocalPort();
+        }
+        boot("first boot");
+        sshOptions = Files.readAllLines(RUN.resolve("ssh_options"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (host != null) {
+            host.close();
+        }
+        powerCut();
+        if (!FIGURES.isEmpty()) {
+            StringBuilder b = new StringBuilder("# Booted board: figures (TCG emulation on the build machine, not a Pi)\n\n");
+            FIGURES.forEach((k, v) -> b.append("- ").append(k).append(": ").append(v).append('\n'));
+            Files.createDirectories(WORK);
+            Files.writeString(WORK.resolve("figures.md"), b.toString());
+            System.out.print(b);
+        }
+    }
+
+    @Test
+    @Order(1)
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void flashOverSshInstallsTheBoardWithItsOwnRuntimeAndStartsIt() throws Exception {
+        assertEquals("", ssh("command -v java || true").strip(), "the machine has no Java of its own");
+        long t = System.nanoTime();
+        Cli.Run r = flash("--udp", "0.0.0.0:7700", "--runtime", runtime.toString(), "--reset-config");
+        FIGURES.put("flash --ssh (bundle and runtime over scp, install, start)", ms(t) + " ms");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains("spectrum-board.service: active"), r.all());
+        awaitReady("flash --udp");
+        assertEquals("enabled", ssh("systemctl is-enabled spectrum-board").strip());
+        figuresOfTheRunningBoard("UDP board");
+    }
+
+    @Test
+    @Order(2)
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
+    void aHostMountsTheBoardOverUdpAndRecoversAfterAPowerCutWithoutSubscribingAgain() throws Exception {
+        UdpLinkConfig links = new UdpLinkConfig();
+        host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG));
+        host.mount(UdpLink.dial(2, new InetSocketAddress("127.0.0.1", udpPort), links, SystemClock.INSTANCE), "board1", List.of());
+        UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), links, SystemClock.INSTANCE);
+        host.attachListener(clients);
+        host.start();
+        client = new PeerClient(UdpLink.dial(9, clients.localAddress(), links, SystemClock.INSTANCE), 0, Duration.ofSeconds(5));
+        client.onDelivery(d -> {
+            synchronized (GOT) {
+                GOT.add(d);
+            }
+        });
+
+        String temp = "/board1/board/temp";
+        long t = System.nanoTime();
+        // the host forwards a read under the mount to the board
+        io.spectrum.client.Reply read = awaitReply(() -> client.read(temp), 120);
+        assertTrue(read.ok(), "read " + temp + " through the host");
+        FIGURES.put("host's first read of " + temp + " after the flash", ms(t) + " ms");
+        assertTrue(client.subscribe(temp, "/c/temp", DeliveryPolicy.DURABILITY_REQUEST, true).ok(), "subscribe");
+        pumpUntil(() -> any(d -> !d.stale()), 120, "a fresh value of " + temp);
+        Delivery fresh = last();
+
+        powerCut(); // kill -9 of qemu: the machine loses power, nothing is shut down
+        pumpUntil(() -> any(d -> d.stale() && d.seq() >= fresh.seq()), 60, "the value marked stale (board away)");
+        Delivery stale = last();
+        assertEquals(io.spectrum.wire.StaleReason.BOARD_AWAY, stale.reason(), "why it is stale");
+        int deliveriesBefore = GOT.size();
+
+        long bootStart = System.nanoTime();
+        boot("boot after the power cut");
+        pumpUntil(() -> any(d -> !d.stale() && d.seq() > stale.seq()), 300,
+                "a fresh value again, with no new subscribe, after the machine came back");
+        FIGURES.put("power on to the host's first fresh value (boot, systemd, JVM start, host re-subscribes by itself)",
+                ms(bootStart) + " ms");
+        assertTrue(GOT.size() > deliveriesBefore);
+        awaitReady("after the power cut");
+        figuresOfTheRunningBoard("UDP board after the power cut");
+    }
+
+    @Test
+    @Order(3)
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
+    void theBoardOnTheUartPassesTheHilSuite() throws Exception {
+        // the runtime stays installed: flash without --runtime keeps it
+        Cli.Run r = flash("--serial", "/dev/ttyAMA0", "--reset-config");
+        assertEquals(0, r.code(), r.all());
+        awaitReady("flash --serial /dev/ttyAMA0");
+        String uart = Files.readString(RUN.resolve("uart")).strip();
+        Path report = WORK.resolve("hil-booted-aarch64.md");
+        long t = System.nanoTime();
+        Cli.Run hil = Cli.run("hil", "--port", uart, "--baud", "115200", "--timeout-ms", "15000", "--report", report.toString());
+        FIGURES.put("HIL suite over the UART (spectrum hil --port " + uart + ")", ms(t) + " ms");
+        System.out.println(hil.all());
+        assertEquals(0, hil.code(), "HIL over the UART:\n" + hil.all() + "\n" + ssh("journalctl -u spectrum-board --no-pager | tail -20"));
+        figuresOfTheRunningBoard("UART board");
+    }
+
+    // --- the machine
+
+    private static void boot(String what) throws Exception {
+        long t = System.nanoTime();
+        script(WORK.resolve("boot.log"), 11, "packaging/boot/boot.sh", RUN.toString(), Integer.toString(sshPort),
+                Integer.toString(udpPort));
+        FIGURES.put(what + ": qemu start to ssh login", ms(t) + " ms");
+    }
+
+    private static void powerCut() throws IOException {
+        Path pid = RUN.resolve("qemu.pid");
+        if (Files.exists(pid)) {
+            long p = Long.parseLong(Files.readString(pid).strip());
+            ProcessHandle.of(p).ifPresent(h -> {
+                h.destroyForcibly(); // our own qemu (its pid file), SIGKILL
+                h.onExit().join();
+            });
+            Files.delete(pid);
+        }
+    }
+
+    /** Waits until the service runs and its board said "ready"; puts the JVM's start time in the figures. */
+    private static void awaitReady(String what) throws Exception {
+        String probe = "journalctl -b -u spectrum-board -o short-monotonic --no-pager | grep ' ready on ' | tail -n 1";
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+        String ready = "";
+        while (System.nanoTime() < deadline) {
+            String start = ssh("systemctl show -p ExecMainStartTimestampMonotonic --value spectrum-board").strip();
+            ready = ssh(probe).strip();
+            if (!ready.isEmpty() && !start.isEmpty()) {
+                double readyAt = Double.parseDouble(ready.substring(1, ready.indexOf(']')).strip());
+                double startAt = Long.parseLong(start) / 1e6;
+                if (readyAt >= startAt) {
+                    FIGURES.put(what + ": service start to 'ready' (JVM start and board set-up)",
+                            Math.round((readyAt - startAt) * 1000) + " ms");
+                    return;
+                }
+            }
+            Thread.sleep(2000);
+        }
+        throw new AssertionError(what + ": the board never said ready; journal:\n" + ssh("journalctl -u spectrum-board --no-pager | tail -30"));
+    }
+
+    private static void figuresOfTheRunningBoard(String what) throws Exception {
+        String pid = ssh("systemctl show -p MainPID --value spectrum-board").strip();
+        FIGURES.put(what + ": board RSS", ssh("ps -o rss= -p " + pid).strip() + " kB");
+        FIGURES.put(what + ": machine memory available", ssh("awk '/MemAvailable/ {print $2}' /proc/meminfo").strip() + " kB");
+    }
+
+    private static Cli.Run flash(String... args) {
+        List<String> a = new ArrayList<>(List.of("flash", "--ssh", "root@127.0.0.1", "--ssh-port", Integer.toString(sshPort)));
+        for (String o : sshOptions) {
+            a.add("--ssh-option");
+            a.add(o);
+        }
+        a.addAll(List.of(args));
+        return Cli.run(a.toArray(String[]::new));
+    }
+
+    private static String ssh(String command) throws Exception {
+        Process p = new ProcessBuilder("ssh", "-F", RUN.resolve("ssh_config").toString(), "board", command)
+                .redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+        }
+        return out;
+    }
+
+    private static void script(Path log, int minutes, String script, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve(script).toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError(script + " did not finish in " + minutes + " min; log " + log);
+        }
+        String out = Files.readString(log);
+        System.out.print(out);
+        assertEquals(0, p.exitValue(), script + " failed:\n" + out);
+    }
+
+    // --- the host's client
+
+    private static boolean any(java.util.function.Predicate<Delivery> p) {
+        synchronized (GOT) {
+            return GOT.stream().filter(d -> d.route().equals("/c/temp")).anyMatch(p);
+        }
+    }
+
+    private static Delivery last() {
+        synchronized (GOT) {
+            return GOT.stream().filter(d -> d.route().equals("/c/temp")).reduce((a, b) -> b).orElseThrow();
+        }
+    }
+
+    private static void pumpUntil(BooleanSupplier done, int seconds, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            client.pumpFor(Duration.ofMillis(100));
+            if (done.getAsBoolean()) {
+                return;
+            }
+        }
+        synchronized (GOT) {
+            throw new AssertionError("never: " + what + "; got " + GOT.stream().map(d -> d.route() + " seq=" + d.seq()
+                    + (d.stale() ? " stale " + d.reason() : "")).toList());
+        }
+    }
+
+    private static io.spectrum.client.Reply awaitReply(java.util.function.Supplier<io.spectrum.client.Reply> request,
+                                                      int seconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        io.spectrum.client.Reply r = request.get();
+        while (!r.ok() && System.nanoTime() < deadline) {
+            client.pumpFor(Duration.ofMillis(500));
+            r = request.get();
+        }
+        return r;
+    }
+
+    // --- small things
+
+    /** A missing tool skips the test with the reason; under CI (env CI=true) it fails it, as CI runs everything. */
+    private static void need(boolean present, String reason) {
+        if ("true".equals(System.getenv("CI"))) {
+            assertTrue(present, reason);
+        }
+        Assumptions.assumeTrue(present, reason);
+    }
+
+    private static long ms(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    private static boolean onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var s = Files.walk(dir)) {
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Builds a Debian 12 arm64 system image for the emulated board machine (docs/hil.md, "An installed
+# board on an emulated ARM machine"), from Debian's archive only:
+#
+#   packaging/boot/build-image.sh [CACHE]     default ${SPECTRUM_BOOT_CACHE:-$HOME/.cache/spectrum-boot}
+#
+# Leaves in CACHE:
+#   rootfs.img        ext4 root file system (a sparse 2 GiB file; /dev/vda in the machine)
+#   vmlinuz, initrd   Debian's linux-image-arm64 kernel and its initramfs, extracted from the image
+#   id_ed25519(.pub)  the key root logs in with over ssh (generated here; authorised in the image)
+#   known_hosts       the image's ssh host key, for HostKeyAlias spectrum-boot-machine (the port varies)
+#   .built            the stamp: when it matches, the script returns at once and reuses all of the above
+#
+# How: debootstrap --foreign downloads and unpacks the packages here (real root: device nodes, owners);
+# the second stage runs the arm64 maintainer scripts under qemu-aarch64-static in a chroot. The
+# qemu-aarch64 binfmt_misc handler is registered in a private user namespace (Linux 6.7 or later
+# gives each user namespace its own binfmt_misc), so nothing on this machine changes: no global
+# binfmt entry, nothing in /etc/apt. Then mkfs.ext4 -d turns the tree into the image (no loop device).
+#
+# Needs: root, debootstrap, qemu-user-static, e2fsprogs, openssh-client, util-linux 2.38+ (unshare
+# --map-users), network access to deb.debian.org (about 170 MB, once).
+set -euo pipefail
+
+CACHE=${1:-${SPECTRUM_BOOT_CACHE:-$HOME/.cache/spectrum-boot}}
+MIRROR=${SPECTRUM_BOOT_MIRROR:-http://deb.debian.org/debian}
+# what the machine runs: systemd with networkd, sshd, the kernel and an initramfs builder. No Java:
+# the board brings its own runtime (spectrum flash --runtime).
+PACKAGES=systemd,systemd-sysv,udev,dbus,openssh-server,linux-image-arm64,initramfs-tools,zstd,kmod,iproute2,procps
+# bump when the recipe below changes, so a cached image of an older recipe is rebuilt
+RECIPE=3
+STAMP="bookworm arm64 $RECIPE $PACKAGES"
+say() { echo "build-image: $*"; }
+die() { echo "build-image: $*" >&2; exit 2; }
+
+mkdir -p "$CACHE"
+CACHE=$(cd "$CACHE" && pwd)
+if [ -f "$CACHE/.built" ] && [ "$(cat "$CACHE/.built")" = "$STAMP" ] \
+   && [ -s "$CACHE/rootfs.img" ] && [ -s "$CACHE/vmlinuz" ] && [ -s "$CACHE/initrd" ]; then
+  say "ready (cached): $CACHE"
+  exit 0
+fi
+
+[ "$(id -u)" -eq 0 ] || die "run it as root (debootstrap makes device nodes and files of other owners)"
+for t in debootstrap:debootstrap qemu-aarch64-static:qemu-user-static mkfs.ext4:e2fsprogs \
+         ssh-keygen:openssh-client unshare:util-linux; do
+  command -v "${t%%:*}" >/dev/null || die "${t%%:*} is missing; apt-get install ${t#*:}"
+done
+QEMU=$(command -v qemu-aarch64-static)
+
+# runs a command in the chroot with the arm64 binaries under qemu-aarch64-static: a private user,
+# mount, pid and network namespace with its own binfmt_misc; no network is needed any more. The user
+# namespace maps uids and gids 0..65535 to themselves (written from here, as root may), so the
+# packages' owners stay as they are
+in_target() {
+  unshare --user --mount --pid --fork --net /bin/sh -euc '
+      while [ "$(awk "{print \$3}" /proc/self/uid_map)" != 65536 ] \
+            || [ "$(awk "{print \$3}" /proc/self/gid_map)" != 65536 ]; do sleep 0.05; done
+      mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+      # F: the interpreter is opened now, so it works inside the chroot too
+      printf "%s" ":qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:'"$QEMU"':F" \
+        > /proc/sys/fs/binfmt_misc/register
+      root=$1; shift
+      exec chroot "$root" "$@"' in_target "$ROOT" "$@" &
+  local pid=$! self
+  self=$(readlink /proc/self/ns/user)
+  while [ "$(readlink "/proc/$pid/ns/user" 2>/dev/null || echo "$self")" = "$self" ]; do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  echo '0 0 65536' > "/proc/$pid/uid_map"
+  echo '0 0 65536' > "/proc/$pid/gid_map"
+  wait "$pid"
+}
+
+T0=$(date +%s)
+ROOT=$CACHE/rootfs
+rm -f "$CACHE/.built"
+# a tree whose second stage finished for this recipe (a run stopped after it) is finished, not redone
+RESUME=no
+[ -f "$ROOT/.stage2" ] && [ "$(cat "$ROOT/.stage2")" = "$STAMP" ] && RESUME=yes
+
+if [ "$RESUME" = no ]; then
+rm -rf "$ROOT"
+mkdir -p "$ROOT"
+
+say "first stage: downloading and unpacking Debian 12 arm64 into $ROOT ..."
+# the .debs are kept beside the image, so a rebuild downloads nothing
+mkdir -p "$CACHE/debs"
+debootstrap --foreign --arch=arm64 --variant=minbase --include="$PACKAGES" \
+  --cache-dir="$CACHE/debs" bookworm "$ROOT" "$MIRROR" > "$CACHE/debootstrap-1.log" 2>&1 \
+  || { tail -20 "$CACHE/debootstrap-1.log" >&2; die "debootstrap's first stage failed (log: $CACHE/debootstrap-1.log)"; }
+
+# decisions that must be in place before the second stage configures the packages
+mkdir -p "$ROOT/etc/initramfs-tools/conf.d" "$ROOT/etc/initramfs-tools/hooks"
+# the initramfs carries only the drivers that mount / on this machine (virtio disk, ext4) and its
+# console: MODULES=most would copy most of the kernel's modules, run once per module under
+# qemu-user, and cost many minutes here and seconds at each boot
+printf 'COMPRESS=zstd\nMODULES=list\n' > "$ROOT/etc/initramfs-tools/conf.d/spectrum"
+cat > "$ROOT/etc/initramfs-tools/hooks/spectrum-virtio" <<'HOOK'
+#!/bin/sh
+# the emulated board machine's disk and console drivers (packaging/boot/build-image.sh)
+[ "$1" = prereqs ] && exit 0
+. /usr/share/initramfs-tools/hook-functions
+for m in virtio_pci virtio_mmio virtio_blk virtio_console ext4; do force_load "$m"; done
+HOOK
+chmod 755 "$ROOT/etc/initramfs-tools/hooks/spectrum-virtio"
+echo 'spectrum-board' > "$ROOT/etc/hostname"
+printf '127.0.0.1 localhost\n127.0.1.1 spectrum-board\n' > "$ROOT/etc/hosts"
+printf '/dev/vda / ext4 defaults,noatime 0 1\n' > "$ROOT/etc/fstab"
+
+say "second stage: configuring the packages under qemu-aarch64 (the slow part) ..."
+# container=lxc: debootstrap then does not try mknod (a user namespace may not; the first stage made
+# the device nodes)
+export container=lxc
+in_target /debootstrap/debootstrap --second-stage > "$CACHE/debootstrap-2.log" 2>&1 \
+  || { tail -20 "$CACHE/debootstrap-2.log" >&2; die "debootstrap's second stage failed (log: $CACHE/debootstrap-2.log)"; }
+unset container
+echo "$STAMP" > "$ROOT/.stage2"
+else
+  say "the second stage finished before in $ROOT: going on from there"
+fi
+
+say "configuring the machine: networkd on DHCP, root's ssh key ..."
+cat > "$ROOT/etc/systemd/network/20-wired.network" <<'NET'
+[Match]
+Name=en* eth*
+
+[Network]
+DHCP=ipv4
+NET
+in_target /bin/systemctl enable systemd-networkd.service >/dev/null 2>&1
+# nothing waits for a clock or a resolver in a closed network
+in_target /bin/systemctl mask systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer \
+  e2scrub_all.timer fstrim.timer man-db.timer >/dev/null 2>&1 || true
+[ -f "$CACHE/id_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C spectrum-boot -f "$CACHE/id_ed25519"
+install -d -m 700 "$ROOT/root/.ssh"
+install -m 600 "$CACHE/id_ed25519.pub" "$ROOT/root/.ssh/authorized_keys"
+# the host key openssh-server's postinst generated, for the client's known_hosts under the alias
+# boot.sh's ssh options give (the forwarded port changes from run to run)
+awk '{print "spectrum-boot-machine " $1 " " $2}' "$ROOT/etc/ssh/ssh_host_ed25519_key.pub" > "$CACHE/known_hosts"
+# an empty machine-id: the first boot makes one
+: > "$ROOT/etc/machine-id"
+
+KVER=$(ls "$ROOT/lib/modules" | sort -V | tail -n 1)
+[ -n "$KVER" ] && [ -f "$ROOT/boot/vmlinuz-$KVER" ] && [ -f "$ROOT/boot/initrd.img-$KVER" ] \
+  || die "no kernel and initrd in $ROOT/boot (see $CACHE/debootstrap-2.log)"
+cp "$ROOT/boot/vmlinuz-$KVER" "$CACHE/vmlinuz"
+cp "$ROOT/boot/initrd.img-$KVER" "$CACHE/initrd"
+rm -rf "$ROOT/var/cache/apt/archives"/*.deb "$ROOT/var/lib/apt/lists"/*_Packages "$ROOT/.stage2"
+
+say "making the ext4 image ..."
+rm -f "$CACHE/rootfs.img"
+mkfs.ext4 -q -F -L spectrum-root -d "$ROOT" "$CACHE/rootfs.img" 2G
+rm -rf "$ROOT"
+echo "$STAMP" > "$CACHE/.built"
+say "done in $(( $(date +%s) - T0 )) s: kernel $KVER, $(du -h --apparent-size "$CACHE/rootfs.img" | cut -f1) image ($(du -h "$CACHE/rootfs.img" | cut -f1) used) in $CACHE"
