@@ -69,6 +69,12 @@ final class BoardTree {
         boolean walking;
         long startedAt = Long.MIN_VALUE / 2;
         boolean due = true;
+        /**
+         * How long after a walk gave up the next one starts: {@link #GIVE_UP_NANOS} at first, doubled
+         * each time up to {@link #REWALK_NANOS}, back to the start once a walk completes, so a board
+         * that is slow to start (a JVM warming up) is listed seconds later, not half a minute.
+         */
+        long retryNanos = GIVE_UP_NANOS;
 
         Walk(Mount mount) {
             this.mount = mount;
@@ -172,15 +178,17 @@ final class BoardTree {
             if (client.requestState(f.request()) != RemoteClient.DONE) {
                 if (now - f.sentAt() > GIVE_UP_NANOS) {
                     warn(w, f.item(), -1, "the board did not answer the listing within "
-                            + TimeUnit.NANOSECONDS.toSeconds(GIVE_UP_NANOS) + " s (the walk starts again later)");
+                            + TimeUnit.NANOSECONDS.toSeconds(GIVE_UP_NANOS) + " s (the walk starts again in "
+                            + TimeUnit.NANOSECONDS.toSeconds(w.retryNanos) + " s)");
                     for (InFlight g : w.inFlight) { // a late answer must not land on another request
                         declarations.abandon(g.request(), now);
                     }
                     w.inFlight.clear();
-                    w.pending.clear(); // the board is busy or gone: try again later
+                    w.pending.clear(); // the board is busy or gone: try again, sooner than a rewalk
                     w.found.clear();
                     w.walking = false;
-                    w.startedAt = now;
+                    w.startedAt = now - REWALK_NANOS + w.retryNanos;
+                    w.retryNanos = Math.min(w.retryNanos * 2, REWALK_NANOS);
                     return false;
                 }
                 continue;
@@ -209,6 +217,7 @@ final class BoardTree {
         }
         if (w.pending.isEmpty() && w.inFlight.isEmpty()) { // the walk is complete
             w.walking = false;
+            w.retryNanos = GIVE_UP_NANOS;
             if (!w.found.equals(w.last)) {
                 w.last = new TreeMap<>(w.found);
                 return true;

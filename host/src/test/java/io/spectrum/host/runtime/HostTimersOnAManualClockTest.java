@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
@@ -116,5 +117,40 @@ class HostTimersOnAManualClockTest {
         board.poll();
         advance(cycle, REFRESH_MILLIS);
         assertNotEquals(0, host.upstreamEdges().get("/board1/sensor/temp"), "refused again");
+    }
+
+    /** READs of {@code :children} the host sent the board so far (its walk's listings). */
+    private static int listings(MemoryLink toBoard) {
+        int n = 0;
+        for (byte[] f : toBoard.sent()) {
+            String s = new String(f, StandardCharsets.ISO_8859_1);
+            if ("READ".equals(FwdView.opName(FwdView.peekOpcode(f, 0, f.length))) && s.contains("children")) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aWalkTheBoardDidNotAnswerStartsAgainAfter3ThenAfter6SecondsNotHalfAMinute() {
+        MemoryLink[] pair = MemoryLink.pair();
+        IntSupplier cycle = host(pair[0]); // the board never answers: a board still starting
+        advance(cycle, 0);
+        assertEquals(1, listings(pair[0]), "the walk lists the board's root once the mount is made");
+
+        advance(cycle, 3_100); // 3 s without an answer: the walk gives up, says so, and waits 3 s
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("did not answer the listing") && w.contains("again in 3 s")),
+                warnings.toString());
+        advance(cycle, 2_800);
+        assertEquals(1, listings(pair[0]), "not listed again before 3 s");
+        advance(cycle, 300);
+        assertEquals(2, listings(pair[0]), "listed again 3 s after giving up");
+
+        advance(cycle, 3_100); // unanswered again (told once, not again): now 6 s
+        assertEquals(1, warnings.stream().filter(w -> w.contains("did not answer the listing")).count(), warnings.toString());
+        advance(cycle, 5_800);
+        assertEquals(2, listings(pair[0]), "not before 6 s");
+        advance(cycle, 300);
+        assertEquals(3, listings(pair[0]), "listed again 6 s after giving up the second time");
     }
 }
