@@ -1,6 +1,7 @@
 package io.spectrum.host.history;
 
 import io.spectrum.host.runtime.HostRuntime;
+import io.spectrum.testing.PostgresCluster;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wide.WideNode;
 import io.spectrum.wire.TlvWriter;

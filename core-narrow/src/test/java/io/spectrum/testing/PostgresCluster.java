@@ -1,6 +1,4 @@
-package io.spectrum.host.history;
-
-import io.spectrum.testing.Tools;
+package io.spectrum.testing;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A private PostgreSQL server for a test: a cluster made by {@code initdb} in a temporary directory
+ * A private PostgreSQL server for a test (the host's history on a server, docs/host.md "History"): a cluster made by {@code initdb} in a temporary directory
  * (trust authentication, user {@code postgres}), listening on 127.0.0.1 on a free port with its
  * socket in that directory. PostgreSQL refuses to run as root, so under root the cluster belongs to
  * {@code nobody} and its programs run through {@code runuser}. Started and stopped with
@@ -23,7 +21,7 @@ import java.util.stream.Stream;
  * directory. Where PostgreSQL is not installed the calling test is skipped, naming it
  * ({@link Tools#skipUnlessCi}).
  */
-final class PostgresCluster implements AutoCloseable {
+public final class PostgresCluster implements AutoCloseable {
     private final Path bin;
     private final Path dir;
     private final Path data;
@@ -63,7 +61,7 @@ final class PostgresCluster implements AutoCloseable {
     }
 
     /** Makes the cluster and starts the server. */
-    static PostgresCluster start() throws Exception {
+    public static PostgresCluster start() throws Exception {
         Path bin = bin();
         boolean root = "root".equals(System.getProperty("user.name"));
         Path dir = Files.createTempDirectory("spectrum-pg");
@@ -87,23 +85,23 @@ final class PostgresCluster implements AutoCloseable {
     }
 
     /** The server's URL for a database. */
-    String url(String database) {
+    public String url(String database) {
         return "postgresql://127.0.0.1:" + port + "/" + database;
     }
 
     /** The JDBC URL, for the test's own checks. */
-    String jdbc(String database) {
+    public String jdbc(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
     }
 
     /** Starts the server (waits until it accepts connections). */
-    void startServer() throws Exception {
+    public void startServer() throws Exception {
         run("pg_ctl", "-D", data.toString(), "-l", dir.resolve("server.log").toString(), "-w", "-t", "30",
                 "-o", "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c fsync=off", "start");
     }
 
     /** Stops the server (fast: open sessions are ended), waiting until it is gone. */
-    void stopServer() throws Exception {
+    public void stopServer() throws Exception {
         run("pg_ctl", "-D", data.toString(), "-m", "fast", "-w", "-t", "30", "stop");
     }
 
