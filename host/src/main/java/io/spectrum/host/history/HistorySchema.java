@@ -32,7 +32,7 @@ final class HistorySchema {
 
     private final HistorySettings settings;
     private final boolean server;
-    /** The host's name as an SQL string literal (a server's rows). */
+    /** The host's name as an SQL string literal (a server's rows; quotes doubled, the session's strings standard). */
     private final String host;
 
     private HistorySchema(HistorySettings settings) {
@@ -77,7 +77,14 @@ final class HistorySchema {
             p.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_S));
             p.setProperty("tcpKeepAlive", "true");
             p.setProperty("ApplicationName", "spectrum history " + settings.host());
-            return DriverManager.getConnection(s.jdbcUrl(), p);
+            Connection c = DriverManager.getConnection(s.jdbcUrl(), p);
+            try (Statement st = c.createStatement()) {
+                st.execute("SET standard_conforming_strings = on"); // the host's name literal: '' is its only escape
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+            return c;
         }
         driver("org.sqlite.JDBC", "SQLite (sqlite-jdbc)");
         Connection c = DriverManager.getConnection("jdbc:sqlite:" + settings.file().toAbsolutePath());
