@@ -3,9 +3,7 @@ package io.spectrum.bridge;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.IOException;
 import java.util.Map;
 
 /**
@@ -48,36 +46,9 @@ public record BrokerAddress(String url, String serverUri, boolean tls, String us
         }
         int port = u.getPort() > 0 ? u.getPort() : tls ? 8883 : 1883;
         String host = u.getHost().contains(":") && !u.getHost().startsWith("[") ? "[" + u.getHost() + "]" : u.getHost();
-        String username = env.get(ENV_USERNAME);
-        String password = env.get(ENV_PASSWORD);
-        if (credentialsFile != null) {
-            String[] up = read(credentialsFile);
-            username = up[0];
-            password = up[1];
-        }
-        return new BrokerAddress(url, (tls ? "ssl://" : "tcp://") + host + ":" + port, tls, username,
-                password == null ? null : password.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String[] read(Path file) {
-        String user = null;
-        String pass = null;
-        try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                String l = line.strip();
-                if (l.startsWith("username=")) {
-                    user = l.substring("username=".length());
-                } else if (l.startsWith("password=")) {
-                    pass = l.substring("password=".length());
-                }
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the credentials file " + file + ": " + e.getMessage());
-        }
-        if (user == null) {
-            throw new IllegalArgumentException("the credentials file " + file + " has no username= line");
-        }
-        return new String[] {user, pass};
+        Credentials c = Credentials.of(credentialsFile, env, ENV_USERNAME, ENV_PASSWORD);
+        return new BrokerAddress(url, (tls ? "ssl://" : "tcp://") + host + ":" + port, tls, c.username(),
+                c.password() == null ? null : c.password().getBytes(StandardCharsets.UTF_8));
     }
 
     /** Connection options with this address's credentials, a clean start and a {@code timeoutSeconds} connect timeout. */

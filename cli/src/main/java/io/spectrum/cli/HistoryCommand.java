@@ -4,6 +4,7 @@ import io.spectrum.host.history.HistoryBucket;
 import io.spectrum.host.history.HistoryJson;
 import io.spectrum.host.history.HistoryReader;
 import io.spectrum.host.history.HistoryRow;
+import io.spectrum.host.history.HistoryServer;
 import io.spectrum.host.history.HistorySettings;
 import io.spectrum.host.history.HistoryTime;
 import picocli.CommandLine;
@@ -27,7 +28,8 @@ import java.util.concurrent.Callable;
 @Command(name = "history", mixinStandardHelpOptions = true,
         description = {"Print what a host's history store kept for some paths: the stored values, or with --every their "
                 + "min / mean / max / last per interval, in the vertex's unit.",
-                "The store is the host's --history FILE, or history.db in its --state-dir DIR (docs/host.md, \"History\"). "
+                "The store is the host's --history FILE, or history.db in its --state-dir DIR, or its PostgreSQL server "
+                        + "(--db postgresql://HOST[:PORT]/DB --host NAME) (docs/host.md, \"History\"). "
                         + "PATH may be a glob: * one segment, ** any (/board1/**).",
                 "",
                 "Example: spectrum history --state-dir /var/lib/spectrum /board1/sensor/temp --since 1h",
@@ -41,8 +43,18 @@ public final class HistoryCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Vertex paths or globs, e.g. /board1/sensor/temp or '/board1/**'.")
     List<String> paths = new ArrayList<>();
 
-    @Option(names = "--db", paramLabel = "FILE", description = "The history file (the host's --history FILE).")
-    Path db;
+    @Option(names = "--db", paramLabel = "FILE|URL",
+            description = "The history file (the host's --history FILE), or the hosts' PostgreSQL server postgresql://HOST[:PORT]/DB.")
+    String db;
+
+    @Option(names = "--host", paramLabel = "NAME", defaultValue = "host",
+            description = "On a PostgreSQL server: whose rows (the host's name; default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--history-credentials", paramLabel = "FILE",
+            description = "The PostgreSQL user and password: lines username=... and password=... (default: $"
+                    + HistoryServer.ENV_USERNAME + " / $" + HistoryServer.ENV_PASSWORD + ").")
+    Path credentials;
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "The host's --state-dir: reads DIR/history.db.")
     Path stateDir;
@@ -76,7 +88,14 @@ public final class HistoryCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "give the history file: --db FILE (the host's --history) "
                     + "or --state-dir DIR (the host's, holding " + HistorySettings.FILE_NAME + ")");
         }
-        Path file = db != null ? db : stateDir.resolve(HistorySettings.FILE_NAME);
+        HistorySettings settings;
+        try {
+            settings = HistoryServer.names(db) ? HistorySettings.of(HistoryServer.parse(db, credentials, System.getenv())).withHost(host)
+                    : HistorySettings.of(db != null ? Path.of(db) : stateDir.resolve(HistorySettings.FILE_NAME));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        String file = settings.where() + (settings.server() != null ? " (host " + host + ")" : "");
         long now = System.currentTimeMillis();
         long from;
         long to;
@@ -93,7 +112,7 @@ public final class HistoryCommand implements Callable<Integer> {
         PrintWriter out = cl.getOut();
         PeerOptions.Format f = json ? PeerOptions.Format.json : format;
         ValuePrinter printer = new ValuePrinter(out, f, everyMs > 0 ? BUCKET_COLUMNS : ROW_COLUMNS);
-        try (HistoryReader reader = HistoryReader.open(file)) {
+        try (HistoryReader reader = HistoryReader.open(settings)) {
             List<String> matched;
             try {
                 matched = reader.paths(paths);

@@ -1,8 +1,10 @@
 package io.spectrum.cli;
 
 import io.spectrum.host.HostConfig;
+import io.spectrum.host.history.HistoryServer;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,9 +17,15 @@ public final class HistoryOptions {
             description = "The host's state directory: its history (history.db) is kept there, so it lasts across restarts.")
     String stateDir;
 
-    @Option(names = "--history", paramLabel = "FILE|none",
-            description = "The history file (default: history.db in --state-dir; none: keep no history).")
+    @Option(names = "--history", paramLabel = "FILE|URL|none",
+            description = "The history file (default: history.db in --state-dir), or a PostgreSQL server several hosts "
+                    + "share, postgresql://HOST[:PORT]/DB (rows carry this host's name); none: keep no history.")
     String history;
+
+    @Option(names = "--history-credentials", paramLabel = "FILE",
+            description = "The PostgreSQL user and password: lines username=... and password=... (default: $"
+                    + HistoryServer.ENV_USERNAME + " / $" + HistoryServer.ENV_PASSWORD + "; never on the command line).")
+    Path credentials;
 
     @Option(names = "--history-include", paramLabel = "GLOB", split = ",",
             description = "Keep only the values of these paths (globs: * one segment, ** any; default: every path).")
@@ -39,7 +47,7 @@ public final class HistoryOptions {
     int maxBytes;
 
     void into(HostConfig.Builder b) {
-        b.stateDir(stateDir).history(history).historyInclude(include).historyExclude(exclude).historyRaw(raw)
+        b.stateDir(stateDir).history(history).historyCredentials(credentials).historyInclude(include).historyExclude(exclude).historyRaw(raw)
                 .historyMinutes(minutes).historyMaxBytes(maxBytes);
     }
 }

@@ -116,7 +116,7 @@ public final class Host implements AutoCloseable {
         HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock());
         if (config.history() != null) {
             service.runtime().record(config.history());
-            out.println("history: " + config.history().file());
+            out.println("history: " + config.history().where());
         }
         Consumer<String> notes = note -> {
             synchronized (err) {

@@ -3,6 +3,7 @@ package io.spectrum.host;
 import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.Topics;
+import io.spectrum.host.history.HistoryServer;
 import io.spectrum.host.history.HistorySettings;
 import io.spectrum.host.history.HistoryTime;
 import io.spectrum.host.runtime.MountSpec;
@@ -359,6 +360,7 @@ public final class HostConfig {
         private Clock clock = SystemClock.INSTANCE;
         private String stateDir;
         private String historyFile;
+        private Path historyCredentials;
         private final List<String> historyInclude = new ArrayList<>();
         private final List<String> historyExclude = new ArrayList<>();
         private String historyRaw;
@@ -565,7 +567,7 @@ public final class HostConfig {
             return this;
         }
 
-        /** Where the broker's user and password come from without a credentials file (default: the environment). */
+        /** Where the broker's and the history server's user and password come from without a credentials file (default: the environment). */
         public Builder env(Map<String, String> v) {
             env = Map.copyOf(v);
             return this;
@@ -583,9 +585,18 @@ public final class HostConfig {
             return this;
         }
 
-        /** The history file ({@code none}: no history even with a state directory). */
+        /**
+         * The history file, or a PostgreSQL server {@code postgresql://HOST[:PORT]/DB} several hosts
+         * may share ({@code none}: no history even with a state directory).
+         */
         public Builder history(String fileOrNone) {
             historyFile = fileOrNone;
+            return this;
+        }
+
+        /** The history server's user and password file (default: the environment, {@link HistoryServer}). */
+        public Builder historyCredentials(Path file) {
+            historyCredentials = file;
             return this;
         }
 
@@ -620,12 +631,22 @@ public final class HostConfig {
         }
 
         private HistorySettings history() {
-            Path file = historyFile != null ? ("none".equals(historyFile) ? null : Path.of(historyFile))
-                    : stateDir != null ? Path.of(stateDir, HistorySettings.FILE_NAME) : null;
-            if (file == null) {
-                return null;
+            HistorySettings h;
+            if (HistoryServer.names(historyFile)) {
+                try {
+                    h = HistorySettings.of(HistoryServer.parse(historyFile, historyCredentials, env));
+                } catch (IllegalArgumentException e) {
+                    throw new Invalid(historyCredentials != null && e.getMessage().contains("credentials file")
+                            ? "history-credentials" : "history", "--history: " + e.getMessage());
+                }
+            } else {
+                Path file = historyFile != null ? ("none".equals(historyFile) ? null : Path.of(historyFile))
+                        : stateDir != null ? Path.of(stateDir, HistorySettings.FILE_NAME) : null;
+                if (file == null) {
+                    return null;
+                }
+                h = HistorySettings.of(file);
             }
-            HistorySettings h = HistorySettings.of(file);
             try {
                 h = h.withRetention(historyRaw == null ? h.rawRetentionMs() : HistoryTime.durationMs(historyRaw),
                         h.rollupRetentionMs());

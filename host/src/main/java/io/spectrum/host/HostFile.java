@@ -1,5 +1,6 @@
 package io.spectrum.host;
 
+import io.spectrum.host.history.HistoryServer;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -32,7 +33,7 @@ public final class HostFile {
     static final List<String> KEYS = List.of("name", "mounts", "udp", "tcp", "dashboard", "baud", "ping", "timeout", "frame",
             "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
             "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
-            "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics", "state-dir", "history", "history-include", "history-exclude",
+            "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics", "state-dir", "history", "history-credentials", "history-include", "history-exclude",
             "history-raw", "history-minutes", "history-max-bytes");
     static final List<String> MOUNT_KEYS = List.of("name", "link", "top");
 
@@ -125,8 +126,10 @@ public final class HostFile {
         }
         b.stateDir(top.path("state-dir", base));
         if ((v = top.text("history")) != null) {
-            b.history("none".equals(v) ? "none" : top.path("history", base));
+            b.history("none".equals(v) || HistoryServer.names((String) v) ? (String) v : top.path("history", base));
         }
+        String historyCreds = top.path("history-credentials", base);
+        b.historyCredentials(historyCreds == null ? null : Path.of(historyCreds));
         b.historyInclude(top.texts("history-include")).historyExclude(top.texts("history-exclude"));
         b.historyRaw(top.text("history-raw")).historyMinutes(top.text("history-minutes"));
         if (top.has("history-max-bytes")) {

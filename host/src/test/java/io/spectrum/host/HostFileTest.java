@@ -132,4 +132,20 @@ class HostFileTest {
         HostFileError bad = refused("udp: :7701\nstate-dir: s\nhistory-raw: 7 days\n");
         assertTrue(bad.getMessage().contains("history-raw"), bad.getMessage());
     }
+
+    @Test
+    void aHistoryServerIsAUrlNotAFile_itsPasswordNeverOnTheLine() throws Exception {
+        var h = HostFile.parse("host.yaml", "udp: :7701\nhistory: postgresql://db.example:5433/spectrum\n", BASE,
+                HostConfig.builder().env(Map.of("SPECTRUM_HISTORY_USERNAME", "spectrum", "SPECTRUM_HISTORY_PASSWORD", "s3cret")))
+                .history();
+        assertNull(h.file(), "a server, not a file relative to the host file");
+        assertEquals("jdbc:postgresql://db.example:5433/spectrum", h.server().jdbcUrl());
+        assertEquals("spectrum", h.server().username());
+        assertEquals("s3cret", h.server().password(), "from the environment");
+        assertFalse(h.server().toString().contains("s3cret"));
+        HostFileError bad = refused("udp: :7701\nhistory: postgresql://u:pw@db.example/spectrum\n");
+        assertTrue(bad.getMessage().contains("must not carry user:password"), bad.getMessage());
+        bad = refused("udp: :7701\nhistory: postgresql://db.example\n");
+        assertTrue(bad.getMessage().contains("no host or no database"), bad.getMessage());
+    }
 }

@@ -25,14 +25,26 @@ import java.util.TreeSet;
  */
 public final class HistoryReader implements AutoCloseable {
     private final Connection db;
+    private final HistorySchema schema;
 
-    private HistoryReader(Connection db) {
+    private HistoryReader(Connection db, HistorySchema schema) {
         this.db = db;
+        this.schema = schema;
     }
 
     /** @throws SQLException the file is not there or not a history file (the message says which) */
     public static HistoryReader open(Path file) throws SQLException {
-        return new HistoryReader(HistorySchema.openForReading(file));
+        return open(HistorySettings.of(file));
+    }
+
+    /**
+     * The database of {@code settings}: its file, or its server (then the rows of {@code settings.host()}).
+     *
+     * @throws SQLException the file is not there, the server cannot be reached, … (the message says which)
+     */
+    public static HistoryReader open(HistorySettings settings) throws SQLException {
+        HistorySchema schema = HistorySchema.of(settings);
+        return new HistoryReader(schema.openForReading(), schema);
     }
 
     /**
@@ -42,7 +54,7 @@ public final class HistoryReader implements AutoCloseable {
     public List<String> paths(List<String> patterns) throws SQLException {
         List<PathGlob> globs = patterns.stream().map(PathGlob::of).toList();
         TreeSet<String> out = new TreeSet<>();
-        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT path FROM paths")) {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT path FROM " + schema.paths() + " p")) {
             while (rs.next()) {
                 String p = rs.getString(1);
                 if (globs.isEmpty() || PathGlob.any(globs, p)) {
@@ -57,8 +69,8 @@ public final class HistoryReader implements AutoCloseable {
     public List<HistoryRow> rows(String path, long since, long until, int limit) throws SQLException {
         List<HistoryRow> out = new ArrayList<>();
         try (PreparedStatement q = db.prepareStatement("SELECT r.t, r.exact, r.raw, r.unit, r.ucum, r.text, r.seq, r.stale, "
-                + "r.reason FROM raw r JOIN paths p ON p.id = r.path_id WHERE p.path = ? AND r.t >= ? AND r.t < ? "
-                + "ORDER BY r.t, r.rowid LIMIT ?")) {
+                + "r.reason FROM raw r JOIN " + schema.paths() + " p ON p.id = r.path_id WHERE p.path = ? AND r.t >= ? AND r.t < ? "
+                + "ORDER BY r.t, r." + schema.order() + " LIMIT ?")) {
             q.setString(1, path);
             q.setLong(2, since);
             q.setLong(3, until);
@@ -88,7 +100,7 @@ public final class HistoryReader implements AutoCloseable {
             throw new IllegalArgumentException("every must be positive");
         }
         long id;
-        try (PreparedStatement q = db.prepareStatement("SELECT id FROM paths WHERE path = ?")) {
+        try (PreparedStatement q = db.prepareStatement("SELECT id FROM " + schema.paths() + " p WHERE path = ?")) {
             q.setString(1, path);
             try (ResultSet rs = q.executeQuery()) {
                 if (!rs.next()) {
@@ -113,7 +125,7 @@ public final class HistoryReader implements AutoCloseable {
             // whole minutes: each bucket is whole summarised minutes up to where the summaries reach,
             // so the raw rows are read only after that (a 7-day chart reads 10,080 summaries, not every value)
             try (Statement s = db.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT v FROM meta WHERE k = 'rolled_until'")) {
+                 ResultSet rs = s.executeQuery(schema.rolledUntil())) {
                 if (rs.next()) {
                     rawFrom = rs.getLong(1);
                 }
@@ -136,7 +148,7 @@ public final class HistoryReader implements AutoCloseable {
             }
         }
         try (PreparedStatement q = db.prepareStatement("SELECT t, value, unit FROM raw WHERE path_id = ? AND t >= ? AND t < ? "
-                + "AND value IS NOT NULL AND stale = 0 ORDER BY t, rowid")) {
+                + "AND value IS NOT NULL AND stale = 0 ORDER BY t, " + schema.order())) {
             q.setLong(1, id);
             q.setLong(2, Math.max(since, rawFrom == Long.MAX_VALUE ? since : rawFrom));
             q.setLong(3, until);

@@ -23,14 +23,16 @@ import java.util.function.Consumer;
 
 /**
  * The host's history: every value it keeps ({@link HistorySettings}) appended to an SQLite file in
- * the host's state directory, summarised per minute (min, mean, max, last) and thinned by age
+ * the host's state directory or to a PostgreSQL server several hosts share (each row carries the
+ * host's name, {@link HistorySchema}), summarised per minute (min, mean, max, last) and thinned by age
  * (docs/host.md, "History").
  *
  * <p>The node thread only {@link #offer}s a row to a bounded queue and never waits: when the queue
  * is full the row is dropped and counted. One writer thread of the store's own takes what is queued
  * and writes it in one transaction per batch. A file that cannot be opened or written (a full disk,
  * another process holding its lock) costs the rows of that batch, counted, and one warning line
- * until a batch is written again; the writer keeps going, and so does the host.
+ * until a batch is written again; the writer keeps going, and so does the host. A server's lost
+ * connection is closed and opened again for the next batch, so writing resumes when the server is back.
  *
  * <p>Retention and the one-minute summaries are enforced by the writer when it is asked
  * ({@link #maintain}, with the time on the host's clock: the host asks once a minute of its clock),
@@ -53,6 +55,7 @@ public final class HistoryStore implements AutoCloseable {
     private static final Object STOP = new Object();
 
     private final HistorySettings settings;
+    private final HistorySchema schema;
     private final Clock clock;
     private final Consumer<String> warnings;
     private final BlockingQueue<Object> queue;
@@ -69,10 +72,11 @@ public final class HistoryStore implements AutoCloseable {
 
     private HistoryStore(HistorySettings settings, Clock clock, Consumer<String> warnings) {
         this.settings = settings;
+        this.schema = HistorySchema.of(settings);
         this.clock = clock;
         this.warnings = warnings;
         this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
-        this.writer = new Thread(this::run, "history " + settings.file().getFileName());
+        this.writer = new Thread(this::run, "history " + (settings.file() != null ? settings.file().getFileName() : settings.host()));
         this.writer.setDaemon(true);
     }
 
@@ -94,9 +98,14 @@ public final class HistoryStore implements AutoCloseable {
         return settings;
     }
 
-    /** The SQLite file the store writes. */
+    /** The SQLite file the store writes (null: it writes to a server). */
     public Path file() {
         return settings.file();
+    }
+
+    /** Where the store writes, as told to the operator: the file or the server's URL. */
+    public String where() {
+        return settings.where();
     }
 
     /** Queues a row; never waits. False when the queue is full (the row is dropped and counted). */
@@ -130,9 +139,9 @@ public final class HistoryStore implements AutoCloseable {
         return new Stats(written.get(), dropped.get(), failed.get(), queue.size());
     }
 
-    /** A reader of the same file on a connection of its own (the dashboard's queries). */
+    /** A reader of the same database on a connection of its own (the dashboard's queries): this host's rows. */
     public HistoryReader reader() throws SQLException {
-        return HistoryReader.open(settings.file());
+        return HistoryReader.open(settings);
     }
 
     /** Writes what is queued, stops the writer and closes the file. */
@@ -221,7 +230,7 @@ public final class HistoryStore implements AutoCloseable {
         if (!failing) {
             failing = true;
             String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            warnings.accept("history: cannot " + what + " " + settings.file() + ": " + why
+            warnings.accept("history: cannot " + what + " " + settings.where() + ": " + why
                     + " (values are not recorded until it can; the host goes on)");
         }
     }
@@ -231,11 +240,11 @@ public final class HistoryStore implements AutoCloseable {
             return true;
         }
         try {
-            Path parent = settings.file().toAbsolutePath().getParent();
+            Path parent = settings.file() == null ? null : settings.file().toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            db = HistorySchema.openForWriting(settings.file());
+            db = schema.openForWriting();
             return true;
         } catch (Exception e) {
             closeDb();
@@ -265,7 +274,7 @@ public final class HistoryStore implements AutoCloseable {
                     if (v.numeric()) {
                         ins.setDouble(3, v.number());
                     } else {
-                        ins.setNull(3, java.sql.Types.REAL);
+                        ins.setNull(3, java.sql.Types.DOUBLE);
                     }
                     ins.setString(4, v.numeric() ? v.value().toPlainString() : null);
                     ins.setString(5, v.raw() == null ? null : v.raw().toString());
@@ -293,7 +302,7 @@ public final class HistoryStore implements AutoCloseable {
     private void recovered() {
         if (failing) {
             failing = false;
-            warnings.accept("history: writing " + settings.file() + " again (" + failed.get() + " values lost in all)");
+            warnings.accept("history: writing " + settings.where() + " again (" + failed.get() + " values lost in all)");
         }
     }
 
@@ -302,8 +311,8 @@ public final class HistoryStore implements AutoCloseable {
         if (id != null) {
             return id;
         }
-        try (PreparedStatement ins = db.prepareStatement("INSERT OR IGNORE INTO paths(path) VALUES (?)");
-             PreparedStatement sel = db.prepareStatement("SELECT id FROM paths WHERE path = ?")) {
+        try (PreparedStatement ins = db.prepareStatement(schema.insertPath());
+             PreparedStatement sel = db.prepareStatement("SELECT id FROM " + schema.paths() + " p WHERE path = ?")) {
             ins.setString(1, path);
             ins.executeUpdate();
             sel.setString(1, path);
@@ -329,6 +338,9 @@ public final class HistoryStore implements AutoCloseable {
             // the connection is unusable: the next write reopens it
             closeDb();
         }
+        if (schema.server()) {
+            closeDb(); // a server that failed a batch may be gone: the next batch connects again
+        }
     }
 
     /**
@@ -350,11 +362,11 @@ public final class HistoryStore implements AutoCloseable {
             }
             long rawCut = Math.min(Math.floorDiv(nowMs - settings.rawRetentionMs(), MINUTE_MS) * MINUTE_MS,
                     Math.max(from, until));
-            try (PreparedStatement d = db.prepareStatement("DELETE FROM raw WHERE t < ?")) {
+            try (PreparedStatement d = db.prepareStatement("DELETE FROM raw WHERE t < ?" + schema.andMine())) {
                 d.setLong(1, rawCut);
                 d.executeUpdate();
             }
-            try (PreparedStatement d = db.prepareStatement("DELETE FROM minute WHERE t < ?")) {
+            try (PreparedStatement d = db.prepareStatement("DELETE FROM minute WHERE t < ?" + schema.andMine())) {
                 d.setLong(1, nowMs - settings.rollupRetentionMs());
                 d.executeUpdate();
             }
@@ -369,12 +381,12 @@ public final class HistoryStore implements AutoCloseable {
     /** Where summarising goes on from: the mark, else the oldest raw row's minute, else "nothing yet". */
     private long rolledUntil() throws SQLException {
         try (Statement s = db.createStatement();
-             ResultSet rs = s.executeQuery("SELECT v FROM meta WHERE k = 'rolled_until'")) {
+             ResultSet rs = s.executeQuery(schema.rolledUntil())) {
             if (rs.next()) {
                 return rs.getLong(1);
             }
         }
-        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT min(t) FROM raw")) {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT min(t) FROM raw WHERE t IS NOT NULL" + schema.andMine())) {
             if (rs.next()) {
                 long t = rs.getLong(1);
                 if (!rs.wasNull()) {
@@ -386,7 +398,7 @@ public final class HistoryStore implements AutoCloseable {
     }
 
     private void setRolledUntil(long t) throws SQLException {
-        try (PreparedStatement p = db.prepareStatement("INSERT OR REPLACE INTO meta(k, v) VALUES ('rolled_until', ?)")) {
+        try (PreparedStatement p = db.prepareStatement(schema.setRolledUntil())) {
             p.setLong(1, t);
             p.executeUpdate();
         }
@@ -395,7 +407,8 @@ public final class HistoryStore implements AutoCloseable {
     private void rollUp(long from, long until) throws SQLException {
         Map<Long, Map<Long, Summary>> byPath = new LinkedHashMap<>();
         try (PreparedStatement q = db.prepareStatement("SELECT path_id, t, value, unit FROM raw "
-                + "WHERE t >= ? AND t < ? AND value IS NOT NULL AND stale = 0 ORDER BY path_id, t, rowid")) {
+                + "WHERE t >= ? AND t < ? AND value IS NOT NULL AND stale = 0" + schema.andMine() + " ORDER BY path_id, t, "
+                + schema.order())) {
             q.setLong(1, from);
             q.setLong(2, until);
             try (ResultSet rs = q.executeQuery()) {
@@ -406,8 +419,7 @@ public final class HistoryStore implements AutoCloseable {
                 }
             }
         }
-        try (PreparedStatement ins = db.prepareStatement(
-                "INSERT OR REPLACE INTO minute(path_id, t, unit, min, mean, max, last, n) VALUES (?,?,?,?,?,?,?,?)")) {
+        try (PreparedStatement ins = db.prepareStatement(schema.putMinute())) {
             for (Map.Entry<Long, Map<Long, Summary>> p : byPath.entrySet()) {
                 for (Map.Entry<Long, Summary> m : p.getValue().entrySet()) {
                     Summary s = m.getValue();

@@ -754,7 +754,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * delivery to a mounted vertex, a write to a host vertex) and every stale mark, in the store
      * ({@link HistoryStore}; docs/host.md, "History"); the store is closed with the host. The node
      * thread renders the value by its declaration and queues it; it never waits for the disk. A
-     * WIDE node only (the host's). The store's warnings are the host's ({@link #onWarning}). Call
+     * WIDE node only (the host's). The store's warnings are the host's ({@link #onWarning}). The
+     * rows carry this host's name (on a server several hosts share, its {@code host} column). Call
      * before {@link #start()}.
      *
      * @return the store, opened (a file that cannot be opened is a warning, not a failure)
@@ -763,7 +764,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         if (!(node instanceof WideNode)) {
             throw new IllegalStateException("the history store taps a WideNode's values");
         }
-        HistoryStore h = HistoryStore.open(settings, clock, this::warn);
+        HistoryStore h = HistoryStore.open(settings.withHost(name), clock, this::warn); // a shared server's rows say whose
         return onNodeThread(() -> {
             if (!(node instanceof WideNode w)) {
                 throw new IllegalStateException("the history store taps a WideNode's values");
