@@ -145,7 +145,7 @@ class BootedBoardTest {
             }
         });
 
-        String temp = "/board1/board/temp";
+        String temp = "/board1/temp";
         long t = System.nanoTime();
         // the host forwards a read under the mount to the board
         io.spectrum.client.Reply read = awaitReply(() -> client.read(temp), 120);
