@@ -56,6 +56,7 @@ public final class SshInstaller {
         return withProcesses(List.of());
     }
 
+    /** The real runner, with {@code options} ({@code KEY=VALUE}) passed as {@code -o} to every ssh and scp. */
     public static SshInstaller withProcesses(List<String> options) {
         return new SshInstaller(SshInstaller::runProcess, options);
     }
