@@ -1,6 +1,7 @@
 // Spectrum dashboard: renders snapshots pushed over Server-Sent Events; no page reloads.
 // History comes from the host (api/history), so a reload or a second browser draws the same charts; a host
-// with a history store (--state-dir) keeps it across restarts and offers 1 h, 24 h and 7 d (downsampled).
+// with a history store (--state-dir) keeps it across restarts: the charts then read any range of it, zoomed
+// and panned on a wall-clock time axis, downsampled to the span (docs/host.md, "Dashboard").
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -10,9 +11,9 @@ const lastSeq = new Map();   // path -> seq of the last sample taken from a snap
 const units = new Map();     // path -> the unit its points are in
 const rows = new Map();      // path -> {el, subsKey, kind}
 const boards = new Map();    // board name -> section element
-let windowS = Number(localStorage.getItem('spectrum.window')) || 300;
-let historyStore = false;    // the host keeps a history store: longer windows, absolute time axis
-let loadedWindowS = 0;       // the window the charts' stored points were fetched for
+const RANGES = [60, 300, 900, 3600, 86400, 604800, 2592000]; // the header's ranges, s (beyond 15 min: a store only)
+let historyStore = null;     // the host keeps a history store (the snapshot says; null until the first)
+let numericVertices = [];    // the numeric vertices of the last snapshot: what "add to chart" offers
 // this page is a view: the host subscribes to what it shows (api/view), not to everything
 const viewId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 const FOLD_ABOVE = 50;       // a board with more vertices starts folded (shown only when opened)
@@ -40,36 +41,155 @@ function svg(tag, attrs, text) {
 
 // ---------------------------------------------------------------- history
 
+// The charts show one time range, shared by every chart: `view.span` ms ending at `view.end` (host clock), or
+// ending now and following it (end null). With a history store (--state-dir) the points come from it
+// (api/history?path=…&since=…&until=…&every=…, downsampled to about CHART_POINTS buckets of the span), so the
+// charts survive a host restart and reach back 30 days and more; the live values after the last fetch are
+// added to them. Without one the host's memory holds the last 15 minutes (api/history?window=900).
+const CHART_POINTS = 600;
+const MEMORY_SPAN = MAX_WINDOW_S * 1000;
+const MIN_SPAN = 10000;
+const MAX_SPAN = 400 * 86400000;
+const STORE_REFRESH_MS = 60000;  // a range that follows now is fetched again this often (live values fill in between)
+const STORE_BATCH = 40;          // paths per request
+const STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+  2 * 86400, 7 * 86400, 14 * 86400, 30 * 86400].map(s => s * 1000);
+const savedRange = Number(localStorage.getItem('spectrum.range')) || 300;
+let view = {span: savedRange * 1000, end: null};
+const stored = new Map();    // path -> [[ts, mean, n], ...] from the store for the fetched range
+let storedAt = {from: 0, to: 0, every: 0, key: '', at: 0}; // what `stored` holds; `to` is where live points take over
+let fetching = 0;            // the newest request's number: an older answer is dropped
+let fetchTimer = null;
+
+// the range shown now: [from, to] in host ms
+function viewBounds() {
+  const to = view.end === null ? hostNow() : view.end;
+  return [to - view.span, to];
+}
+
+// the store's bucket for a span: the smallest step of STEPS giving at most CHART_POINTS points
+// (beyond a minute whole minutes, so the store answers from its one-minute summaries)
+function everyFor(span) {
+  return STEPS.find(s => span / s <= CHART_POINTS) || STEPS[STEPS.length - 1];
+}
+
+function setView(span, end) {
+  const maxSpan = historyStore ? MAX_SPAN : MEMORY_SPAN;
+  span = Math.min(maxSpan, Math.max(MIN_SPAN, span));
+  const now = hostNow();
+  if (end !== null && end >= now - 1000) end = null; // up to now: follow it
+  if (end !== null && !historyStore && end - span < now - MEMORY_SPAN) end = Math.min(now, now - MEMORY_SPAN + span);
+  view = {span, end};
+  if (end === null && RANGES.includes(span / 1000)) localStorage.setItem('spectrum.range', String(span / 1000));
+  showRange();
+  scheduleFetch(200);
+  if (lastSnapshot) renderTree(lastSnapshot);
+}
+
+// zoom by `factor` (< 1 in, > 1 out) keeping the moment at fraction `at` of the axis where it is
+function zoom(factor, at) {
+  const [from, to] = viewBounds();
+  const t = from + (to - from) * at;
+  const span = Math.min(historyStore ? MAX_SPAN : MEMORY_SPAN, Math.max(MIN_SPAN, view.span * factor));
+  setView(span, t + (1 - at) * span);
+}
+
+function pan(ms) {
+  const [, to] = viewBounds();
+  setView(view.span, Math.min(hostNow(), to + ms));
+}
+
 function remember(v, ts) {
   if (!v.numeric) { history.delete(v.path); lastSeq.delete(v.path); return; }
   const unit = v.unit || '';
-  if (units.has(v.path) && units.get(v.path) !== unit) { history.delete(v.path); lastSeq.delete(v.path); }
+  if (units.has(v.path) && units.get(v.path) !== unit) { history.delete(v.path); lastSeq.delete(v.path); stored.delete(v.path); }
   units.set(v.path, unit); // a value rendered by another declaration now: the earlier points were in another unit
   if (lastSeq.get(v.path) === v.seq) return;
   lastSeq.set(v.path, v.seq);
   let h = history.get(v.path);
   if (!h) { h = []; history.set(v.path, h); }
-  if (h.length === 0 || h[h.length - 1][0] < ts) h.push([ts, v.number]);
-  while (h.length > 0 && ts - h[0][0] > Math.max(MAX_WINDOW_S, windowS) * 1000) h.shift();
+  if (h.length === 0 || h[h.length - 1][0] < ts) h.push([ts, v.number, 1]);
+  while (h.length > 0 && ts - h[0][0] > MEMORY_SPAN) h.shift();
 }
 
-// the host's points for the window (beyond 15 min one per window/600, the mean); the live points after them stay
-async function loadHistory(seconds) {
+// without a store: the host's memory (15 min), once; the live points follow
+async function loadMemory() {
   try {
-    const r = await fetch('api/history?window=' + Math.max(MAX_WINDOW_S, seconds || 0));
+    const r = await fetch('api/history?window=' + MAX_WINDOW_S);
     const body = await r.json();
-    historyStore = body.store === true;
-    document.body.classList.toggle('history-store', historyStore);
-    loadedWindowS = Math.max(MAX_WINDOW_S, seconds || 0);
-    if (!historyStore && windowS > MAX_WINDOW_S) setWindow(300); // remembered from a host that kept a store
     for (const [path, points] of Object.entries(body.series)) {
       if (points.length === 0) continue;
       const mine = history.get(path) || [];
       const last = points[points.length - 1][0];
-      history.set(path, points.map(p => [p[0], p[1]]).concat(mine.filter(p => p[0] > last)));
-      if (!lastSeq.has(path) && !body.every) lastSeq.set(path, points[points.length - 1][2]); // the live value is on the chart already
+      history.set(path, points.map(p => [p[0], p[1], 1]).concat(mine.filter(p => p[0] > last)));
+      if (!lastSeq.has(path)) lastSeq.set(path, points[points.length - 1][2]); // the live value is on the chart already
     }
   } catch (e) { /* the charts start empty; live values still arrive */ }
+}
+
+// the numeric vertices the page draws now (their own charts and the ones laid over them)
+function chartedPaths() {
+  const out = new Set();
+  for (const [p, r] of rows) {
+    if (!r.el.isConnected || !r.charted) continue;
+    out.add(p);
+    for (const o of overlaysOf(p)) out.add(o);
+  }
+  return [...out].sort();
+}
+
+function scheduleFetch(ms) {
+  if (!historyStore) return;
+  clearTimeout(fetchTimer);
+  fetchTimer = setTimeout(fetchStored, ms);
+}
+
+// the stored points of every charted path for the range shown, in buckets of everyFor(span)
+async function fetchStored() {
+  if (!historyStore) return;
+  const paths = chartedPaths();
+  const [from, to] = viewBounds();
+  const every = everyFor(to - from);
+  const since = Math.floor(from / every) * every; // whole buckets: the first one is not cut
+  const until = Math.ceil(to) + 1;
+  const n = ++fetching;
+  const got = new Map();
+  try {
+    for (let i = 0; i < paths.length; i += STORE_BATCH) {
+      const q = paths.slice(i, i + STORE_BATCH).map(p => 'path=' + encodeURIComponent(p)).join('&');
+      const r = await fetch(`api/history?${q}&since=${since}&until=${until}&every=${every}ms`);
+      if (!r.ok) return;
+      const body = await r.json();
+      for (const row of body.rows) {
+        if (!got.has(row.path)) got.set(row.path, []);
+        got.get(row.path).push([Date.parse(row.ts), row.value, row.n]);
+      }
+    }
+  } catch (e) { return; }
+  if (n !== fetching) return; // the range changed while this one was read
+  stored.clear();
+  for (const [p, pts] of got) stored.set(p, pts);
+  storedAt = {from: since, to: until, every, key: paths.join('\n'), at: Date.now()};
+  document.body.dataset.fetched = String(n);
+  showRange();
+  if (lastSnapshot) renderTree(lastSnapshot);
+}
+
+// keeps the stored points current: a new path on the page, a range that follows now
+function refreshStored() {
+  if (!historyStore) return;
+  const key = chartedPaths().join('\n');
+  if (key !== storedAt.key || (view.end === null && Date.now() - storedAt.at > STORE_REFRESH_MS)) scheduleFetch(300);
+}
+
+// the points of `path` in [from, to]: [ts, value, n]; the stored ones, then the live ones after them
+function pointsOf(path, from, to) {
+  const live = history.get(path) || [];
+  if (!historyStore) return live.filter(p => p[0] >= from && p[0] <= to);
+  const s = stored.get(path) || [];
+  const out = s.filter(p => p[0] + storedAt.every > from && p[0] <= to);
+  for (const p of live) if (p[0] >= storedAt.to && p[0] >= from && p[0] <= to) out.push(p);
+  return out;
 }
 
 // ---------------------------------------------------------------- charts
@@ -81,34 +201,57 @@ function fmt(n) {
   return String(Number(n.toFixed(a >= 100 ? 1 : 2)));
 }
 
-function ago(s) {
-  return s === 0 ? 'now' : s >= 60 ? '−' + Number((s / 60).toFixed(1)) + ' min' : '−' + s + ' s';
+const spanName = ms => ms >= 86400000 ? fmt(ms / 86400000) + ' d' : ms >= 3600000 ? fmt(ms / 3600000) + ' h'
+  : ms >= 60000 ? fmt(ms / 60000) + ' min' : fmt(ms / 1000) + ' s';
+const localDay = t => new Date(t).toDateString();
+const clock = (t, seconds) => new Date(t).toLocaleTimeString([], seconds
+  ? {hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23'} : {hour: '2-digit', minute: '2-digit', hourCycle: 'h23'});
+const dayName = t => new Date(t).toLocaleDateString([], {month: 'short', day: 'numeric'});
+const when = t => dayName(t) + ' ' + clock(t, false);
+const days2 = (from, to) => localDay(from) !== localDay(to);
+
+// the time axis: wall-clock ticks at round local times, at most `max` of them; a date under the time
+// where the day changes (and under the first) when the range spans more than one day
+function timeTicks(from, to, max) {
+  const step = STEPS.find(s => (to - from) / s <= max) || STEPS[STEPS.length - 1];
+  const offset = t => new Date(t).getTimezoneOffset() * 60000;
+  let t = Math.ceil((from - offset(from)) / step) * step + offset(from);
+  const days = localDay(from) !== localDay(to);
+  const ticks = [];
+  let prevDay = null;
+  for (; t <= to; t += step) {
+    const day = localDay(t);
+    const label = step >= 86400000 ? [dayName(t)] : [clock(t, step < 60000)];
+    if (days && step < 86400000 && day !== prevDay) label.push(dayName(t));
+    prevDay = day;
+    ticks.push([t, label]);
+  }
+  return {ticks, days};
 }
 
-// a time-axis label: beyond 15 min the host's time of day (and the weekday beyond a day), else how long ago
-function tickLabel(s, now) {
-  if (windowS <= MAX_WINDOW_S) return ago(s);
-  const d = new Date(now - s * 1000 - skew);
-  const hm = d.toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'});
-  return windowS > 86400 ? d.toLocaleDateString([], {weekday: 'short'}) + ' ' + hm : hm;
-}
+const W = 300, H = 110, L = 52, R = 6, T = 8;
+const COLORS = ['#2f6fd6', '#d6572f', '#2a9d4b', '#8a4fd1', '#c49000', '#d13f8a'];
 
-const windowName = s => s >= 86400 ? s / 86400 + ' d' : s >= 3600 ? s / 3600 + ' h' : ago(s).slice(1);
-
-const W = 300, H = 110, L = 52, R = 6, T = 8, B = 18;
-
-function chart(path, unit, now) {
-  const from = now - windowS * 1000;
-  const pts = (history.get(path) || []).filter(p => p[0] >= from);
-  const box = svg('svg', {class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img'});
+// the chart of `path` with the same-unit vertices laid over it, over the range shown
+function chart(path, unit) {
+  const [from, to] = viewBounds();
+  const now = hostNow();
+  const series = [path, ...overlaysOf(path).filter(o => (units.get(o) || '') === unit)]
+    .map((p, i) => ({path: p, color: COLORS[i % COLORS.length], pts: pointsOf(p, from, to)}));
+  const {ticks, days} = timeTicks(from, to, days2(from, to) ? 4 : 5);
+  const B = days ? 27 : 18;
+  const box = svg('svg', {class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'data-path': path,
+    'data-from': String(Math.round(from)), 'data-to': String(Math.round(to)),
+    'data-every': String(historyStore ? everyFor(to - from) : 0), 'data-points': String(series[0].pts.length),
+    'data-series': String(series.length)});
   let lo = Infinity, hi = -Infinity;
-  for (const p of pts) { lo = Math.min(lo, p[1]); hi = Math.max(hi, p[1]); }
+  for (const s of series) for (const p of s.pts) { lo = Math.min(lo, p[1]); hi = Math.max(hi, p[1]); }
   let ylo = lo, yhi = hi;
-  if (pts.length === 0) { ylo = 0; yhi = 1; }
+  if (lo === Infinity) { ylo = 0; yhi = 1; }
   if (ylo === yhi) { ylo -= 1; yhi += 1; }
-  const x = t => L + (t - from) / (windowS * 1000) * (W - L - R);
+  const x = t => L + (t - from) / (to - from) * (W - L - R);
   const y = v => T + (1 - (v - ylo) / (yhi - ylo)) * (H - T - B);
-  // axes, grid and labels: value (with the unit) on the left, time at the bottom
+  // axes, grid and labels: value (with the unit) on the left, wall-clock time at the bottom
   box.append(svg('line', {class: 'axis', x1: L, y1: T, x2: L, y2: H - B}));
   box.append(svg('line', {class: 'axis', x1: L, y1: H - B, x2: W - R, y2: H - B}));
   for (const v of [ylo, (ylo + yhi) / 2, yhi]) {
@@ -119,29 +262,94 @@ function chart(path, unit, now) {
     const my = (T + H - B) / 2; // the value axis's title, turned along it
     box.append(svg('text', {class: 'unit', x: 9, y: my, 'text-anchor': 'middle', transform: `rotate(-90 9 ${my})`}, unit));
   }
-  for (const s of [windowS, windowS / 2, 0]) {
-    const tx = x(now - s * 1000);
+  for (const [t, label] of ticks) {
+    const tx = x(t);
     box.append(svg('line', {class: 'tickmark', x1: tx, y1: H - B, x2: tx, y2: H - B + 3}));
-    box.append(svg('text', {class: 'tick', x: tx, y: H - 4, 'text-anchor': s === 0 ? 'end' : s === windowS ? 'start' : 'middle'}, tickLabel(s, now)));
+    const text = svg('text', {class: 'tick time', x: tx, y: H - B + 12, 'text-anchor': 'middle', 'data-t': String(t)});
+    label.forEach((line, i) => text.append(svg('tspan', {x: tx, dy: i === 0 ? 0 : 9}, line)));
+    box.append(text);
   }
-  if (pts.length > 0) {
-    // a step line: a value holds until the next one; the last holds until now
+  const clip = 'clip-' + path.replace(/[^A-Za-z0-9]/g, '_');
+  const clipPath = svg('clipPath', {id: clip});
+  clipPath.append(svg('rect', {x: L, y: 0, width: W - L - R, height: H - B}));
+  box.append(clipPath);
+  const end = Math.min(to, now);
+  for (const s of series) {
+    if (s.pts.length === 0) continue;
+    // a step line: a value holds until the next one; the last holds until now (or the range's end)
     const d = [];
-    pts.forEach((p, i) => {
-      if (i > 0) d.push(x(p[0]).toFixed(1) + ',' + y(pts[i - 1][1]).toFixed(1));
+    s.pts.forEach((p, i) => {
+      if (i > 0) d.push(x(p[0]).toFixed(1) + ',' + y(s.pts[i - 1][1]).toFixed(1));
       d.push(x(p[0]).toFixed(1) + ',' + y(p[1]).toFixed(1));
     });
-    d.push(x(now).toFixed(1) + ',' + y(pts[pts.length - 1][1]).toFixed(1));
-    box.append(svg('polyline', {class: 'line', points: d.join(' ')}));
+    const last = s.pts[s.pts.length - 1];
+    if (end > last[0]) d.push(x(end).toFixed(1) + ',' + y(last[1]).toFixed(1));
+    box.append(svg('polyline', {class: 'line', points: d.join(' '), stroke: s.color, 'clip-path': `url(#${clip})`,
+      'data-path': s.path, 'data-points': String(s.pts.length)}));
   }
   const u = unit ? ' ' + unit : '';
-  const stats = pts.length === 0
-    ? el('div', {class: 'minmax'}, 'no values in the last ' + windowName(windowS))
+  const main = series[0].pts;
+  let mlo = Infinity, mhi = -Infinity, count = 0;
+  for (const p of main) { mlo = Math.min(mlo, p[1]); mhi = Math.max(mhi, p[1]); count += p[2] || 1; }
+  const stats = main.length === 0
+    ? el('div', {class: 'minmax'}, 'no values in ' + (view.end === null ? 'the last ' + spanName(to - from) : 'this range'))
     : el('div', {class: 'minmax'},
-        el('span', {class: 'min'}, 'min ' + fmt(lo) + u), ' · ',
-        el('span', {class: 'max'}, 'max ' + fmt(hi) + u), ' · ',
-        el('span', {class: 'count'}, pts.length + (pts.length === 1 ? ' value' : ' values')));
-  return [box, stats];
+        el('span', {class: 'min'}, 'min ' + fmt(mlo) + u), ' · ',
+        el('span', {class: 'max'}, 'max ' + fmt(mhi) + u), ' · ',
+        el('span', {class: 'count'}, count + (count === 1 ? ' value' : ' values')));
+  const legend = series.length < 2 ? '' : el('div', {class: 'legend'}, ...series.map((s, i) =>
+    el('span', {class: 'entry', 'data-path': s.path},
+      el('i', {class: 'swatch', style: 'background:' + s.color}), s.path,
+      i === 0 ? '' : el('button', {class: 'overlay-remove', 'data-overlay-remove': s.path, 'data-path': path,
+        title: 'take it off this chart'}, '×'))));
+  return [box, legend, stats];
+}
+
+// ---------------------------------------------------------------- overlays: vertices of one unit on one chart
+
+function overlaysOf(path) {
+  try { return JSON.parse(localStorage.getItem('spectrum.overlay.' + path) || '[]'); } catch (e) { return []; }
+}
+
+function setOverlays(path, list) {
+  if (list.length === 0) localStorage.removeItem('spectrum.overlay.' + path);
+  else localStorage.setItem('spectrum.overlay.' + path, JSON.stringify(list));
+  scheduleFetch(50);
+  if (lastSnapshot) renderTree(lastSnapshot);
+}
+
+// "add to chart": the other numeric vertices in the same unit, not on this chart yet
+function overlayPicker(v, numeric) {
+  const unit = v.unit || '';
+  const on = new Set(overlaysOf(v.path));
+  const choices = numeric.filter(o => o.path !== v.path && (o.unit || '') === unit && !on.has(o.path)).map(o => o.path);
+  const key = choices.join('\n');
+  return {key, build: () => choices.length === 0 ? '' : el('select', {class: 'overlay-add', 'data-path': v.path,
+    title: 'lay another vertex in ' + (unit || 'the same unit') + ' over this chart'},
+    el('option', {value: ''}, '+ add to chart (' + (unit || 'no unit') + ')'), ...choices.map(p => el('option', {value: p}, p)))};
+}
+
+// what the header says of the range: its start and end (wall clock), and the step of the stored points
+function showRange() {
+  const out = document.getElementById('range-label');
+  if (!out) return;
+  const [from, to] = viewBounds();
+  const every = historyStore ? everyFor(to - from) : 0;
+  out.textContent = (view.end === null ? 'last ' + spanName(view.span) + ' · ' : '')
+    + (days2(from, to) ? when(from) : clock(from, false)) + ' – ' + (view.end === null ? 'now' : days2(from, to) ? when(to) : clock(to, false))
+    + (every > 1000 ? ' · one point per ' + spanName(every) : '');
+  out.dataset.span = String(view.span);
+  // the custom range's inputs show the range shown, unless someone is typing in them
+  const pad = n => String(n).padStart(2, '0');
+  const local = t => { const d = new Date(t); return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`; };
+  for (const [id, t] of [['range-from', from], ['range-to', to]]) {
+    const input = document.getElementById(id);
+    if (input && document.activeElement !== input) input.value = local(t);
+  }
+  out.dataset.following = String(view.end === null);
+  for (const b of document.querySelectorAll('button[data-range]')) {
+    b.classList.toggle('active', view.end === null && Number(b.dataset.range) * 1000 === view.span);
+  }
 }
 
 // ---------------------------------------------------------------- vertices
@@ -204,6 +412,7 @@ function vertexRow(v) {
     controlFor(v),
     el('div', {class: 'write-error', role: 'status'}),
     el('div', {class: 'chart-slot'}),
+    el('div', {class: 'overlay-slot'}),
     el('div', {class: 'subs-slot'}));
 }
 
@@ -276,8 +485,15 @@ function updateRow(r, v, now) {
     t.setAttribute('aria-pressed', String(on));
     t.dataset.next = on ? '0' : '1';
   }
-  e.querySelector('.chart-slot').replaceChildren(...(v.numeric && !(v.control && v.control.kind === 'toggle')
-    ? chart(v.path, v.unit, now) : []));
+  r.charted = v.numeric && !(v.control && v.control.kind === 'toggle');
+  e.querySelector('.chart-slot').replaceChildren(...(r.charted ? chart(v.path, v.unit || '') : []));
+  // "add to chart" is rebuilt only when its choices change, and never while it is open
+  const overlay = e.querySelector('.overlay-slot');
+  const picker = r.charted ? overlayPicker(v, numericVertices) : {key: '', build: () => ''};
+  if (picker.key !== r.overlayKey && !overlay.contains(document.activeElement)) {
+    overlay.replaceChildren(picker.build());
+    r.overlayKey = picker.key;
+  }
   // rebuild the subscriber table only when its shape changes, so a button is not replaced under a click
   const key = subsKeyOf(v);
   const slot = e.querySelector('.subs-slot');
@@ -305,6 +521,7 @@ function renderTree(s) {
   const members = new Map();
   // a board's own vertex (/board1, where the host's terminal view subscribes) belongs to its board
   const names = new Set([...s.vertices.map(v => v.board), ...s.links.map(l => l.board)].filter(b => b));
+  numericVertices = s.vertices.filter(v => v.numeric && !(v.control && v.control.kind === 'toggle'));
   for (const v of s.vertices) {
     seen.add(v.path);
     remember(v, s.ts);
@@ -348,7 +565,7 @@ function renderTree(s) {
       sec.querySelector('.link-name').textContent = l.name;
     }
   }
-  for (const p of [...rows.keys()]) if (!seen.has(p)) { rows.delete(p); history.delete(p); lastSeq.delete(p); }
+  for (const p of [...rows.keys()]) if (!seen.has(p)) { rows.delete(p); history.delete(p); lastSeq.delete(p); stored.delete(p); }
   tree.replaceChildren(...sections);
   showing(shown);
 }
@@ -499,15 +716,27 @@ function renderRemote(s) {
 
 // ---------------------------------------------------------------- page
 
+// whether the host keeps a history store: the long ranges and the custom one need it
+function learnStore(s) {
+  const has = s.historyStore === true;
+  if (historyStore === has) return;
+  historyStore = has;
+  document.body.classList.toggle('history-store', has);
+  if (!has && (view.span > MEMORY_SPAN || view.end !== null)) view = {span: 300000, end: null}; // remembered from a host with one
+  showRange();
+}
+
 function render(s) {
   lastSnapshot = s;
   skew = s.ts - Date.now();
+  learnStore(s);
   document.getElementById('node').textContent = s.node ? '— ' + s.node : '';
   renderTree(s);
   renderLinks(s);
   renderBridge(s);
   renderRemote(s);
   document.body.dataset.version = String(s.version);
+  refreshStored();
 }
 
 async function post(url, body) {
@@ -562,9 +791,67 @@ document.addEventListener('click', e => {
     if (lastSnapshot) renderTree(lastSnapshot);
     return;
   }
-  const win = e.target.closest('button[data-window]');
-  if (win) setWindow(Number(win.dataset.window));
+  const range = e.target.closest('button[data-range]');
+  if (range) { setView(Number(range.dataset.range) * 1000, null); return; }
+  const z = e.target.closest('button[data-zoom]');
+  if (z) { zoom(z.dataset.zoom === 'in' ? 0.5 : 2, 0.5); return; }
+  const pn = e.target.closest('button[data-pan]');
+  if (pn) { pan(Number(pn.dataset.pan) * view.span / 2); return; }
+  if (e.target.closest('button[data-follow]')) { setView(view.span, null); return; }
+  if (e.target.closest('#range-apply')) { customRange(); return; }
+  const off = e.target.closest('button[data-overlay-remove]');
+  if (off) setOverlays(off.dataset.path, overlaysOf(off.dataset.path).filter(p => p !== off.dataset.overlayRemove));
 });
+
+document.addEventListener('change', e => {
+  const add = e.target.closest('select.overlay-add');
+  if (add && add.value) {
+    const path = add.dataset.path;
+    add.blur();
+    setOverlays(path, [...overlaysOf(path), add.value]);
+  }
+});
+
+// the custom range: from / to in this browser's local time
+function customRange() {
+  const from = Date.parse(document.getElementById('range-from').value);
+  const to = Date.parse(document.getElementById('range-to').value);
+  const msg = document.getElementById('message');
+  if (!isFinite(from) || !isFinite(to) || to <= from) {
+    msg.textContent = 'give the range as two times, "from" before "to"';
+    return;
+  }
+  msg.textContent = '';
+  setView(to - from, to);
+}
+
+// zoom with the mouse wheel around the moment under the pointer; drag a chart to pan
+function axisFraction(box, clientX) {
+  const r = box.getBoundingClientRect();
+  const vx = (clientX - r.left) / r.width * W;
+  return Math.min(1, Math.max(0, (vx - L) / (W - L - R)));
+}
+
+document.addEventListener('wheel', e => {
+  const box = e.target.closest('svg.chart');
+  if (!box || e.deltaY === 0) return;
+  e.preventDefault();
+  zoom(e.deltaY > 0 ? 1.25 : 0.8, axisFraction(box, e.clientX));
+}, {passive: false});
+
+let drag = null;
+document.addEventListener('mousedown', e => {
+  const box = e.target.closest('svg.chart');
+  if (!box || e.button !== 0) return;
+  e.preventDefault();
+  drag = {x: e.clientX, px: box.getBoundingClientRect().width * (W - L - R) / W, to: viewBounds()[1], span: view.span};
+  document.body.classList.add('dragging');
+});
+document.addEventListener('mousemove', e => {
+  if (!drag || drag.px <= 0) return;
+  setView(drag.span, drag.to - (e.clientX - drag.x) / drag.px * drag.span);
+});
+document.addEventListener('mouseup', () => { drag = null; document.body.classList.remove('dragging'); });
 
 document.addEventListener('keydown', e => {
   if (e.key === 'Enter' && e.target.matches('.control input')) write(e.target.dataset.path, e.target.value);
@@ -579,14 +866,6 @@ function setSubscribersShown(on) {
   b.textContent = on ? 'hide subscribers' : 'show subscribers';
 }
 
-function setWindow(s) {
-  windowS = s;
-  if (s > loadedWindowS && loadedWindowS > 0) loadHistory(s).then(() => { if (lastSnapshot) renderTree(lastSnapshot); });
-  localStorage.setItem('spectrum.window', String(s));
-  for (const b of document.querySelectorAll('button[data-window]')) b.classList.toggle('active', Number(b.dataset.window) === s);
-  if (lastSnapshot) renderTree(lastSnapshot);
-}
-
 function connect() {
   const conn = document.getElementById('conn');
   const es = new EventSource('api/events');
@@ -597,13 +876,17 @@ function connect() {
 
 // ?live=0: one snapshot, no event stream (a still picture: printing, `chromium --screenshot`)
 const live = new URLSearchParams(location.search).get('live') !== '0';
-setWindow(windowS);
+showRange();
 setSubscribersShown(localStorage.getItem('spectrum.subs') === '1');
-setInterval(() => { if (lastSnapshot) renderTree(lastSnapshot); }, 5000); // the time axis moves on; the view is repeated
-setInterval(() => { if (windowS > MAX_WINDOW_S) loadHistory(windowS); }, 60000); // a long window's points, again each minute
+// the time axis moves on (a range that follows now), the view is repeated, new stored points are fetched
+setInterval(() => { if (lastSnapshot) { renderTree(lastSnapshot); refreshStored(); } }, 5000);
 window.addEventListener('pagehide', () => {
   if (live) navigator.sendBeacon('api/view', new Blob([JSON.stringify({view: viewId, paths: []})], {type: 'application/json'}));
 });
-loadHistory(windowS).then(() => fetch('api/snapshot')).then(r => r.json())
-  .then(s => { if (!lastSnapshot) render(s); else render(lastSnapshot); }).catch(() => {})
+fetch('api/snapshot').then(r => r.json())
+  .then(async s => {
+    learnStore(s);
+    if (!historyStore) await loadMemory();
+    render(lastSnapshot || s);
+  }).catch(() => {})
   .finally(() => { if (live) connect(); else document.getElementById('conn').replaceWith(''); });

@@ -34,6 +34,8 @@ import java.io.PrintWriter;
 public final class BoardMain {
     static final String USAGE = String.join(System.lineSeparator(),
             "Usage: board (--udp HOST:PORT | --peer HOST:PORT | --serial DEVICE [--baud N]) [options]",
+            "Each link option also takes a link URI (docs/links.md): udp://HOST:PORT, dtls://HOST:PORT,",
+            "tcp://HOST:PORT, serial:///DEVICE?baud=N.",
             "Run a NARROW board node on one UDP or serial link, its vertices declared by a board file",
             "(docs/board.md); without --config the demo board (/temp, /humidity, /counter, /led,",
             "/name on simulated sources). Paths are the board's own: a host shows /temp as /MOUNT/temp.",
@@ -47,7 +49,7 @@ public final class BoardMain {
             "      --udp HOST:PORT      Bind and listen on UDP (hosts learn us by dialing). A bare :PORT",
             "                           binds 127.0.0.1; 0.0.0.0 exposes the board to every network",
             "                           it is on (a warning says what; docs/security.md).",
-            "      --peer HOST:PORT     Dial a UDP listener instead.",
+            "      --peer HOST:PORT     Dial a UDP listener instead (or the link a URI names).",
             "      --serial DEVICE      Serial device (e.g. /dev/ttyUSB0 or a pty).",
             "      --baud N             Serial baud rate (8N1). Default: 115200.",
             "      --name NAME          Board name (the demo publishes it as /name). Default: the",
@@ -223,9 +225,10 @@ public final class BoardMain {
         try {
             LinkSettings settings = new LinkSettings().pingMillis(pingMillis).timeoutMillis(timeoutMillis)
                     .frameBytes(frameBytes).receiveBufferBytes(receiveBuffer)
+                    .baud(baud).name(boardName(file))
                     .dtls(LinkSpec.dtls(dtlsKey, dtlsCa, dtlsKeys, boardName(file)));
-            link = udp != null ? LinkSpec.udpListen(1, udp, settings, SystemClock.INSTANCE)
-                    : peer != null ? LinkSpec.udpDial(1, peer, settings, SystemClock.INSTANCE)
+            link = udp != null ? LinkSpec.listen(1, udp, settings, SystemClock.INSTANCE)
+                    : peer != null ? LinkSpec.dial(1, peer, settings, SystemClock.INSTANCE)
                     : LinkSpec.serial(1, serial, baud, settings, SystemClock.INSTANCE);
         } catch (IllegalArgumentException | IOException e) {
             err.println("board: cannot open the link: " + e.getMessage());
@@ -303,7 +306,8 @@ public final class BoardMain {
             return new Board(n, periodMillis >= 0 ? periodMillis : 250);
         }
         String n = boardName(file);
-        return new Board(n, nodeConfig, BoardSetup.host(file, n, apps));
+        // the file's backfill: how many last values each declared vertex keeps for a host (docs/board.md)
+        return new Board(n, nodeConfig.toBuilder().backfillDepth(file.backfill()).build(), BoardSetup.host(file, n, apps));
     }
 
     /** The board's name: --name, else the board file's, else "board" (also the DTLS key's name in --dtls-keys DIR). */

@@ -2,6 +2,7 @@ package io.spectrum.bridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.client.ValueLine;
 import io.spectrum.client.ValueText;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
 import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
@@ -21,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The fabric as the broker holds it ({@code spectrum ls --mqtt}, {@code spectrum sub --mqtt}):
  * subscribes to {@code spectrum/…} topics and turns each message back into a value line with the
- * same JSON fields the bridges published ({@link ValueJson}), whichever host published it, so two
+ * same JSON fields the bridges published ({@link io.spectrum.client.ValueLine}), whichever host published it, so two
  * hosts' boards list together. A JSON payload is taken as published; a raw TLV payload
  * ({@code --mqtt-raw}) is rendered raw, with seq / stale from the MQTT 5 user properties.
  */
@@ -130,7 +131,7 @@ public final class BrokerView implements AutoCloseable {
         byte[] p = m.getPayload();
         ObjectNode o = null;
         if (p.length > MAX_PAYLOAD) { // anyone can publish under spectrum/: a huge payload is not decoded at all
-            o = ValueJson.line(path);
+            o = JsonLines.line(path);
             o.put("value", "(" + p.length + " bytes: over " + MAX_PAYLOAD + ", not shown)");
             o.put("text", o.get("value").asText());
             stamp(o, m.getProperties());
@@ -139,18 +140,18 @@ public final class BrokerView implements AutoCloseable {
         }
         if (p.length > 0 && p[0] == '{') {
             try {
-                JsonNode n = ValueJson.JSON.readTree(p);
+                JsonNode n = JsonLines.JSON.readTree(p);
                 o = n instanceof ObjectNode on ? on : null;
             } catch (IOException e) {
                 o = null; // not JSON: rendered raw below
             }
         }
         if (o == null) {
-            o = ValueJson.line(path);
+            o = JsonLines.line(path);
             if (p.length > 0) {
                 ValueText v = isTlv(p) ? ValueText.of(p, 0, p.length) : new ValueText(
                         new String(p, StandardCharsets.UTF_8), null, null, "", null);
-                ValueJson.value(o, v);
+                ValueLine.value(JsonLines.fields(o), v);
             }
             stamp(o, m.getProperties());
         }
@@ -182,7 +183,7 @@ public final class BrokerView implements AutoCloseable {
             }
         }
         if (seq != null) {
-            ValueJson.stamp(o, seq, stale);
+            ValueLine.stamp(JsonLines.fields(o), seq, stale, null, 0);
         }
     }
 

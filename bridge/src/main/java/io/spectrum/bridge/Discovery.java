@@ -90,7 +90,7 @@ final class Discovery {
     ObjectNode config(String path, VertexSchema schema, String component) {
         String state = topics.state(path);
         String id = node() + "_" + safe(path.substring(1));
-        ObjectNode c = ValueJson.JSON.createObjectNode();
+        ObjectNode c = JsonLines.JSON.createObjectNode();
         c.put("name", schema.description() == null || schema.description().isBlank() ? path : schema.description());
         c.put("unique_id", id);
         c.put("default_entity_id", component + "." + slug(id));

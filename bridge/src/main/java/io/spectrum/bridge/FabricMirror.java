@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * ({@link #refused()}); a known path is always updated.
  */
 public final class FabricMirror implements AutoCloseable {
-    /** One remote vertex: the fields of its payload ({@link ValueJson}'s names); seq -1 and "" where absent. */
+    /** One remote vertex: the fields of its payload ({@link io.spectrum.client.ValueLine}'s names); seq -1 and "" where absent. */
     public record Vertex(String path, String board, String text, String unit, long seq, boolean stale,
                          String publisher, String ts) { }
 

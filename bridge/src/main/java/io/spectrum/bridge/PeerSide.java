@@ -3,22 +3,19 @@ package io.spectrum.bridge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.Delivery;
-import io.spectrum.client.HeldSubscriptions;
+import io.spectrum.client.Follower;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
-import io.spectrum.client.Subscribed;
 import io.spectrum.client.ValueFormat;
+import io.spectrum.client.ValueLine;
 import io.spectrum.client.ValueText;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.AccessMask;
-import io.spectrum.wire.DeliveryPolicy;
-import io.spectrum.wire.Names;
 import io.spectrum.wire.WireError;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -30,9 +27,10 @@ import java.util.function.Consumer;
 /**
  * The peer side of the bridge, on its own thread, the only one touching the {@link PeerClient}:
  * walks the peer's tree ({@link io.spectrum.client.TreeWalk}) and publishes every vertex it finds,
- * holds one subscription at the root asking for the written vertex's path and the node's stamp
- * ({@link HeldSubscriptions}: re-appended when the peer lost it, and then the tree is walked
- * again), turns each delivery into a state message (a purge into a cleared retained message), and
+ * follows the peer from the root ({@link Follower}, as the CLI's {@code sub} does: the written
+ * vertex's path and the node's stamp, the subscription re-appended when the peer lost it, and then
+ * the tree is walked again), turns each delivery into a state message (a purge into a cleared
+ * retained message), and
  * applies the {@code …/set} writes the broker side handed over, through the peer as remote FWD
  * writes (the peer's gates and declarations decide; refusals go to {@code …/set/error}). It also
  * says whether each board is available ({@link BoardPresence}, {@code spectrum/<host>/<board>/$online})
@@ -41,7 +39,6 @@ import java.util.function.Consumer;
  */
 final class PeerSide implements Runnable {
     static final String ROUTE = "/mqtt/sub";
-    private static final int TOPIC = Names.TOPIC_STAMP | Names.TOPIC_WITH_PATH;
     private static final long CHECK_NANOS = 3_000_000_000L;
     private static final int WALK_DEPTH = 16;
     private static final int MAX_WRITES = 1024;
@@ -53,8 +50,6 @@ final class PeerSide implements Runnable {
     static final int MAX_SET_BYTES = 8192;
     /** How much of a refused request its error message echoes. */
     private static final int ECHO = 200;
-    /** The reason of a value the node delivered stamped stale when its stamp carries none (a node that predates reasons). */
-    static final String STALE_AT_NODE = "the node marks it stale: its publisher went away (behind a host: the board's link is down)";
     /** The reason of a declared value kept where the node deleted it. */
     static final String DELETED = "the node deleted it (purged after its stale grace, or cleared); the last value is kept";
     /** The reason of every value while the bridge's peer does not answer. */
@@ -66,7 +61,6 @@ final class PeerSide implements Runnable {
     private final Outbox outbox;
     private final Discovery discovery;
     private final Consumer<String> notes;
-    private final ArrayDeque<Delivery> deliveries = new ArrayDeque<>();
     private final ArrayBlockingQueue<SetRequest> writes = new ArrayBlockingQueue<>(MAX_WRITES);
     private final Set<String> announced = new HashSet<>();
     private final Map<String, Last> last = new HashMap<>();
@@ -74,7 +68,7 @@ final class PeerSide implements Runnable {
     private final AtomicLong values = new AtomicLong();
     private final AtomicLong writesDone = new AtomicLong();
     private final AtomicLong writesRefused = new AtomicLong();
-    private HeldSubscriptions held;
+    private Follower follower;
     private volatile boolean running = true;
     private volatile boolean subscribed;
 
@@ -116,9 +110,7 @@ final class PeerSide implements Runnable {
 
     @Override
     public void run() {
-        client.onDelivery(deliveries::add);
-        held = new HeldSubscriptions(client);
-        long restoredSeen = 0;
+        follower = new Follower(client); // on this thread: it takes the client's deliveries
         boolean walked = false;
         long nextCheck = client.clock().nanoTime();
         while (running && !Thread.currentThread().isInterrupted()) {
@@ -133,14 +125,11 @@ final class PeerSide implements Runnable {
             drainDeliveries();
             drainWrites();
             if (subscribed && client.clock().nanoTime() - nextCheck >= 0) {
-                held.verify(); // a slot the peer lost (it restarted) is appended again
-                if (held.restored() != restoredSeen) {
-                    restoredSeen = held.restored();
-                    client.forgetDeclarations();
-                    walked = false; // the peer came back: walk again, its tree may differ
+                if (follower.verify() > 0) { // a slot the peer lost (it restarted) is appended again
+                    walked = false; // the peer came back: walk again, its tree (and declarations) may differ
                 }
-                if (held.peerAnswered() != presence.peer()) {
-                    presence.peer(held.peerAnswered());
+                if (follower.peerAnswered() != presence.peer()) {
+                    presence.peer(follower.peerAnswered());
                     if (presence.peer()) {
                         walked = false; // answering again: read every value afresh
                     } else {
@@ -157,12 +146,12 @@ final class PeerSide implements Runnable {
     }
 
     private void subscribe() {
-        Subscribed s = held.subscribe("/", ROUTE, DeliveryPolicy.DURABILITY_REQUEST, TOPIC);
-        if (s.reply().ok()) {
+        Reply r = follower.follow("/", ROUTE);
+        if (r.ok()) {
             subscribed = true;
             notes.accept("mqtt: following the peer's tree from /");
-        } else if (s.reply().code() != WireError.FLOW_TIMEOUT) {
-            notes.accept("mqtt: the peer refused the subscription at /: " + WireError.identity(s.reply().code()));
+        } else if (r.code() != WireError.FLOW_TIMEOUT) {
+            notes.accept("mqtt: the peer refused the subscription at /: " + WireError.identity(r.code()));
             running = false;
         }
     }
@@ -180,18 +169,13 @@ final class PeerSide implements Runnable {
     }
 
     private void drainDeliveries() {
-        for (Delivery d = deliveries.poll(); d != null; d = deliveries.poll()) {
-            if (!d.srcEmpty()) {
-                continue;
-            }
-            String path = d.source() != null ? d.source() : "/";
+        for (Follower.Sample x = follower.next(); x != null; x = follower.next()) {
+            Delivery d = x.delivery();
             if (d.deleted()) {
-                deleted(path, d.stamped() ? d.seq() : -1);
+                deleted(x.path(), d.stamped() ? d.seq() : -1);
                 continue;
             }
-            boolean stale = d.stamped() && d.stale();
-            emit(path, d.value(), d.stamped() ? d.seq() : -1, stale, stale ? (d.reason() != null ? d.reason() : STALE_AT_NODE) : null,
-                    d.origin());
+            emit(x.path(), d.value(), d.stamped() ? d.seq() : -1, x.stale(), x.reason(), d.origin());
         }
         tellPresence();
     }
@@ -249,25 +233,31 @@ final class PeerSide implements Runnable {
         if (options.raw()) {
             payload = tlv;
         } else {
-            ValueText v = ValueFormat.render(tlv, schema);
-            ObjectNode o = ValueJson.line(path);
-            ValueJson.value(o, v);
-            if (seq >= 0) {
-                ValueJson.stamp(o, seq, stale, reason, origin);
-            } else if (stale) {
-                o.put("stale", true); // no stamp of the node's, but the bridge knows it is not current
-                if (reason != null) {
-                    o.put("reason", reason);
-                }
-            }
-            o.put("publisher", topics.host());
-            payload = json(o);
+            payload = json(payload(path, ValueFormat.render(tlv, schema), seq, stale, reason, origin, topics.host()));
         }
         outbox.offer(Outgoing.state(topic, payload, seq, stale));
         values.incrementAndGet();
         if (discovery != null) {
             announce(path, schema);
         }
+    }
+
+    /**
+     * The JSON state payload of one value (docs/mqtt.md "Payloads"): the value line
+     * ({@link ValueLine}), the node's stamp when {@code seq >= 0}, else a stale mark with its reason
+     * when the bridge knows the value is not current, and {@code publisher}.
+     */
+    static ObjectNode payload(String path, ValueText v, long seq, boolean stale, String reason, long origin, String publisher) {
+        ObjectNode o = JsonLines.line(path);
+        ValueLine.Fields f = JsonLines.fields(o);
+        ValueLine.value(f, v);
+        if (seq >= 0) {
+            ValueLine.stamp(f, seq, stale, reason, origin);
+        } else if (stale) {
+            ValueLine.staleWithoutStamp(f, reason); // no stamp of the node's, but the bridge knows it is not current
+        }
+        o.put("publisher", publisher);
+        return o;
     }
 
     /** The discovery configs of {@code path}, once per path (with the removal of an older component's). */
@@ -282,11 +272,7 @@ final class PeerSide implements Runnable {
     }
 
     private VertexSchema declaration(String path) {
-        try {
-            return client.declaration(path);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+        return follower.schema(path);
     }
 
     private void drainWrites() {
@@ -363,7 +349,7 @@ final class PeerSide implements Runnable {
         if (s.startsWith("{")) {
             JsonNode n;
             try {
-                n = ValueJson.JSON.readTree(s);
+                n = JsonLines.JSON.readTree(s);
             } catch (IOException e) {
                 n = null;
             }
@@ -380,7 +366,7 @@ final class PeerSide implements Runnable {
     /** Answers the write request {@code setTopic} on its error topic ({@link Topics#setError}). */
     private void refuse(String setTopic, String path, int code, String message, byte[] payload) {
         writesRefused.incrementAndGet();
-        ObjectNode o = ValueJson.line(path);
+        ObjectNode o = JsonLines.line(path);
         o.put("ok", false);
         o.put("error", WireError.identity(code));
         o.put("code", code);

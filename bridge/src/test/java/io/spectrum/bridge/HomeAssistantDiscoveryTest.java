@@ -111,10 +111,10 @@ class HomeAssistantDiscoveryTest {
                 "number/spectrum_plant1/setpoint/config", "number.json");
         for (Map.Entry<String, String> e : expected.entrySet()) {
             Watch.Seen config = ha.await(s -> s.topic().equals(prefix + e.getKey()) && !s.payload().isEmpty(), e.getKey());
-            JsonNode got = ValueJson.JSON.readTree(config.payload());
+            JsonNode got = JsonLines.JSON.readTree(config.payload());
             assertEquals(fixture(e.getValue()), got, e.getKey() + " as Home Assistant documents it");
         }
-        JsonNode counter = ValueJson.JSON.readTree(ha.on(prefix + "sensor/spectrum_plant1/counter/config").payload());
+        JsonNode counter = JsonLines.JSON.readTree(ha.on(prefix + "sensor/spectrum_plant1/counter/config").payload());
         assertFalse(counter.has("device_class"), "a count has no device class: " + counter);
         assertEquals("measurement", counter.get("state_class").asText());
         assertTrue(state.seen().isEmpty(), "the setpoint was announced from its declaration before it had a value: "
@@ -134,7 +134,7 @@ class HomeAssistantDiscoveryTest {
     private static JsonNode fixture(String name) throws Exception {
         try (InputStream in = HomeAssistantDiscoveryTest.class.getResourceAsStream("/homeassistant/" + name)) {
             assertNotNull(in, name);
-            return ValueJson.JSON.readTree(in);
+            return JsonLines.JSON.readTree(in);
         }
     }
 }

@@ -7,7 +7,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.net.UnixDomainSocketAddress;
 
 /**
  * The options every host-bus command shares ({@code call}, {@code services}, {@code artifact}):
@@ -23,7 +22,8 @@ public final class BusOptions {
     static final int UNREACHABLE = 2;
 
     @Option(names = "--bus", paramLabel = "PATH", defaultValue = "${env:SPECTRUM_BUS}",
-            description = "The host bus's Unix socket (spectrum host --bus PATH; default: $SPECTRUM_BUS).")
+            description = "The host bus's Unix socket (spectrum host --bus PATH; default: $SPECTRUM_BUS), or its link "
+                    + "URI: unix:///PATH, tcp://HOST:PORT for its --bus-tcp socket.")
     String path;
 
     @Option(names = "--timeout", paramLabel = "MS", defaultValue = "5000",
@@ -51,11 +51,12 @@ public final class BusOptions {
     /** Connects as {@code --name} (or anonymously); an unreachable bus is a {@link Failure} with exit 2. */
     BusClient connect() throws Failure {
         try {
-            return BusClient.connect(UnixDomainSocketAddress.of(path), name, timeoutMillis);
+            return BusClient.connect(path, name, timeoutMillis); // a socket path, unix:///PATH or tcp://HOST:PORT
         } catch (BusException e) {
             throw new Failure(UNREACHABLE, e.code().name(), e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw new Failure(UNREACHABLE, "usage", "--bus " + path + ": " + e.getMessage());
+            String why = e.getMessage();
+            throw new Failure(UNREACHABLE, "usage", "--bus " + (why.startsWith(path.strip()) ? why : path + ": " + why));
         }
     }
 

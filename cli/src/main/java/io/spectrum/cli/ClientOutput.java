@@ -2,11 +2,12 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.spectrum.bridge.ValueJson;
+import io.spectrum.bridge.JsonLines;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.Requests;
 import io.spectrum.client.TreeWalk;
+import io.spectrum.client.ValueLine;
 import io.spectrum.client.ValueText;
 import io.spectrum.wire.WireError;
 
@@ -14,7 +15,7 @@ import io.spectrum.wire.WireError;
  * How the client commands print values and refusals, as text or JSON. Values come rendered by
  * their vertex's declaration ({@link io.spectrum.client.ValueFormat}).
  *
- * <p>JSON value fields (rendered by {@link ValueJson}, which the MQTT bridge's payloads share): {@code value} — the value in
+ * <p>JSON value fields (rendered by {@link ValueLine}, which the MQTT bridge's payloads, the dashboard and the history share): {@code value} — the value in
  * its unit as a JSON number when it is one ({@code 23.28}), else its text; {@code unit} — the
  * declared unit as people write it ({@code °C}, {@code %}), present only for a declared vertex
  * with a unit; {@code ucum} — the declared UCUM text ({@code Cel}); {@code raw} — the raw integer
@@ -24,11 +25,11 @@ import io.spectrum.wire.WireError;
  * <p>Every JSON line of every command carries the same keys, {@code null} where they do not apply:
  * {@code ts} (when the CLI got it, ISO-8601 UTC), {@code path}, {@code value}, {@code unit},
  * {@code raw}, {@code seq} and {@code stale} (the node's stamp, on deliveries and on {@code read}'s
- * values; a stale one adds {@code reason}, {@link ValueJson#stamp}). Errors are JSON objects
+ * values; a stale one adds {@code reason}, {@link ValueLine#stamp}). Errors are JSON objects
  * too: {@code {"ok":false,"error":KIND,"message":...}}.
  */
 final class ClientOutput {
-    static final ObjectMapper JSON = ValueJson.JSON;
+    static final ObjectMapper JSON = JsonLines.JSON;
 
     private ClientOutput() { }
 
@@ -55,9 +56,9 @@ final class ClientOutput {
         return o;
     }
 
-    /** A JSON line with every common key present: {@code ts} now, {@code path}, the rest null ({@link ValueJson#line}). */
+    /** A JSON line with every common key present: {@code ts} now, {@code path}, the rest null ({@link ValueLine#common}). */
     static ObjectNode line(String path) {
-        return ValueJson.line(path);
+        return JsonLines.line(path);
     }
 
     /** An error as a JSON object: {@code {"ok":false,"error":kind,"message":message}}. */
@@ -80,9 +81,14 @@ final class ClientOutput {
         return false;
     }
 
-    /** Adds the value fields of {@code v} to {@code o} ({@link ValueJson#value}). */
+    /** Adds the value fields of {@code v} to {@code o} ({@link ValueLine#value}). */
     static void value(ObjectNode o, ValueText v) {
-        ValueJson.value(o, v);
+        ValueLine.value(JsonLines.fields(o), v);
+    }
+
+    /** Adds the node's stamp to {@code o} ({@link ValueLine#stamp}: seq, stale, a stale value's reason, origin). */
+    static void stamp(ObjectNode o, long seq, boolean stale, String reason, long origin) {
+        ValueLine.stamp(JsonLines.fields(o), seq, stale, reason, origin);
     }
 
     /** What read and ls say of a declared vertex that holds no value yet. */

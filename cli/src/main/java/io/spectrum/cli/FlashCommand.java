@@ -29,6 +29,10 @@ import java.util.concurrent.Callable;
                 "  sudo mount /dev/sdX2 /mnt/pi && sudo ./spectrum flash --root /mnt/pi",
                 "or onto a running board over ssh (needs key login and passwordless sudo):",
                 "  ./spectrum flash --ssh pi@raspberrypi.local",
+                "Over ssh each flash is a release beside the running one: the service is",
+                "restarted and must say ready within --start-timeout, or the previous",
+                "release runs again and flash exits 1. A board whose serial port is a",
+                "serial console, or without systemd, is refused before anything is copied.",
                 "",
                 "Installs /opt/spectrum (jar, launcher, optional runtime and apps),",
                 "/etc/spectrum/board.conf (kept if present), the board file",
@@ -104,6 +108,11 @@ public final class FlashCommand implements Callable<Integer> {
                     + "--ssh-option IdentityFile=~/.ssh/pi_ed25519 --ssh-option UserKnownHostsFile=FILE.")
     List<String> sshOptions;
 
+    @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "" + SshInstaller.DEFAULT_START_SECONDS,
+            description = "With --ssh: how long the restarted board gets to say ready before flash rolls back to the "
+                    + "previous release (default: ${DEFAULT-VALUE}).")
+    int startTimeout;
+
     @Option(names = "--classpath", hidden = true, split = ":",
             description = "Jars or class directories to install instead of the board bundle (development and tests).")
     List<Path> classpath;
@@ -142,7 +151,13 @@ public final class FlashCommand implements Callable<Integer> {
             if (target.root != null) {
                 RootfsInstaller.install(target.root, bundle, out);
             } else {
-                SshInstaller.withProcesses(sshOptions != null ? sshOptions : List.of()).install(target.ssh, sshPort, bundle, resetConfig, runtime != null, out);
+                SshInstaller installer;
+                try {
+                    installer = SshInstaller.withProcesses(sshOptions != null ? sshOptions : List.of()).startTimeout(startTimeout);
+                } catch (IllegalArgumentException e) {
+                    throw new FlashException(FlashException.USAGE, e.getMessage());
+                }
+                installer.install(target.ssh, sshPort, bundle, resetConfig, runtime != null, out);
             }
             return 0;
         } catch (FlashException e) {

@@ -3,7 +3,6 @@ package io.spectrum.cli;
 import io.spectrum.host.history.HistoryBucket;
 import io.spectrum.host.history.HistoryJson;
 import io.spectrum.host.history.HistoryReader;
-import io.spectrum.host.history.HistoryRow;
 import io.spectrum.host.history.HistoryServer;
 import io.spectrum.host.history.HistorySettings;
 import io.spectrum.host.history.HistoryTime;
@@ -130,9 +129,8 @@ public final class HistoryCommand implements Callable<Integer> {
                         printer.print(HistoryJson.bucket(b), HistoryJson.bucketText(b));
                     }
                 } else {
-                    for (HistoryRow r : reader.rows(p, from, to, Integer.MAX_VALUE)) {
-                        printer.print(HistoryJson.row(r), HistoryJson.rowText(r));
-                    }
+                    // streamed: a long range is printed as it is read, never held in memory whole
+                    reader.eachRow(p, from, to, Long.MAX_VALUE, r -> printer.print(HistoryJson.row(r), HistoryJson.rowText(r)));
                 }
             }
             return 0;

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * the host bus on that Unix socket ({@link HostBusFlags}). It only turns its options (or the host
  * file of {@code --config}) into a {@link HostConfig}, starts the {@link Host} and prints.
  */
-@Command(name = "host", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "host", mixinStandardHelpOptions = true, sortOptions = false, subcommands = HostInstallCommand.class,
         description = {"Run the host node with the dashboard.",
                 "Mounts boards reached by serial or UDP under their names: every vertex of a board is /NAME/<its own "
                         + "path> through the host (nothing to configure per vertex). A board without a name given is "
@@ -62,12 +62,14 @@ import java.util.concurrent.TimeUnit;
                 + "never answers is warned about after --timeout."})
 public final class HostCommand implements Callable<Integer> {
     @Option(names = "--peer", paramLabel = "[NAME=]HOST:PORT",
-            description = "A board's UDP address, or tcp://HOST:PORT for a node's TCP listener (libtracer's TCP "
-                    + "transport), mounted as /NAME (repeatable; default name boardN).")
+            description = "A board's UDP address HOST:PORT, or its link URI (docs/links.md): tcp://HOST:PORT for a "
+                    + "node's TCP listener (libtracer's TCP transport), dtls://HOST:PORT, "
+                    + "serial:///DEVICE?baud=N; mounted as /NAME (repeatable; default name boardN).")
     List<String> peers = new ArrayList<>();
 
     @Option(names = "--serial", paramLabel = "[NAME=]DEVICE",
-            description = "A board's serial device, mounted as /NAME (repeatable; default name boardN).")
+            description = "A board's serial device (or serial:///DEVICE?baud=N, which overrides --baud), mounted as "
+                    + "/NAME (repeatable; default name boardN).")
     List<String> serials = new ArrayList<>();
 
     @Option(names = "--top", paramLabel = "NAME=/A,/B",
@@ -81,7 +83,7 @@ public final class HostCommand implements Callable<Integer> {
 
     @Option(names = "--udp", paramLabel = "HOST:PORT",
             description = "Also listen on UDP there for clients (spectrum ls/read/write/sub/tap --peer). A bare :PORT "
-                    + "binds 127.0.0.1.")
+                    + "binds 127.0.0.1; udp://HOST:PORT and dtls://HOST:PORT?keys=DIR&name=NAME are link URIs.")
     String udp;
 
     @Option(names = "--tcp", paramLabel = "HOST:PORT",

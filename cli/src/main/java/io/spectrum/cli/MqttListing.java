@@ -3,6 +3,7 @@ package io.spectrum.cli;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.BrokerView;
 import io.spectrum.bridge.Topics;
+import io.spectrum.client.ValueLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -70,9 +71,10 @@ final class MqttListing {
                     if (x != null && (count == 0 || seen < count)) {
                         any = true;
                         seen++;
-                        String s = seq(x);
-                        printer.print(x.json(), x.path() + " = " + x.text() + (s.isEmpty() ? "" : "  (seq " + s
-                                + (x.json().path("stale").asBoolean() ? ", stale" : "") + ")"));
+                        printer.print(x.json(), ValueLine.text(x.path(), x.text(), x.json().path("seq").isNumber()
+                                ? ValueLine.stampText(x.json().get("seq").asLong(), x.json().path("stale").asBoolean(),
+                                        x.json().path("reason").isTextual() ? x.json().get("reason").asText() : null)
+                                : null));
                     }
                 }
                 if (!any && views.isEmpty()) {

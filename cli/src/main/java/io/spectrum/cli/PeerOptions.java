@@ -22,9 +22,11 @@ public final class PeerOptions {
     /** Output formats of {@code --format}. */
     enum Format { text, json, csv }
 
-    @Option(names = "--peer", paramLabel = "HOST:PORT",
-            description = "The node to talk to over UDP: a board's or host's --udp address, e.g. 127.0.0.1:7700 or "
-                    + "[::1]:7700; tcp://HOST:PORT talks to a host's --tcp listener or a libtracer node's TCP transport "
+    @Option(names = "--peer", paramLabel = "LINK",
+            description = "The node to talk to: a link URI (docs/links.md), or a board's or host's --udp address "
+                    + "HOST:PORT (UDP), e.g. 127.0.0.1:7700 or [::1]:7700; tcp://HOST:PORT talks to a host's --tcp "
+                    + "listener or a libtracer node's TCP transport, dtls://HOST:PORT?keys=DIR&name=NAME to a DTLS "
+                    + "listener, serial:///dev/ttyUSB0?baud=115200 to a board on a serial line "
                     + "(default: $SPECTRUM_PEER, else peer= in ~/.config/spectrum/config).")
     String peer;
 
@@ -60,6 +62,17 @@ public final class PeerOptions {
         return all;
     }
 
+    /** Refuses a bad pattern ({@link io.spectrum.client.Follower#vertexOf}) as a usage error (one line, exit 2) before anything is sent. */
+    static void checkPatterns(CommandLine cl, List<String> patterns) {
+        for (String p : patterns) {
+            try {
+                io.spectrum.client.Follower.vertexOf(p);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, "bad path '" + p + "': " + e.getMessage());
+            }
+        }
+    }
+
     /** Dials the peer; a missing or bad address is a parameter error (exit 2) with the reason. */
     PeerClient connect(CommandLine cl) {
         if (timeoutMillis <= 0) {
@@ -72,10 +85,9 @@ public final class PeerOptions {
         try {
             Link link = LinkSpec.dial(1, peer, LinkSettings.clientDefaults(), SystemClock.INSTANCE);
             return new PeerClient(link, 0, Duration.ofMillis(timeoutMillis));
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--peer " + peer + ": " + e.getMessage()
-                    + (LinkSpec.isTcp(peer) ? " (give the node's TCP listener as tcp://HOST:PORT, e.g. tcp://127.0.0.1:7702)"
-                    : " (give the node's UDP address as HOST:PORT, e.g. 127.0.0.1:7700)"));
+        } catch (IllegalArgumentException e) { // the factory's one line says what to write
+            String why = e.getMessage();
+            throw new CommandLine.ParameterException(cl, "--peer " + (why.startsWith(peer.strip()) ? why : peer + ": " + why));
         } catch (IOException e) {
             throw new CommandLine.ParameterException(cl, "--peer " + peer + ": cannot connect: " + e.getMessage());
         }

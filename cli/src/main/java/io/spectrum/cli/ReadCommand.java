@@ -1,10 +1,10 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.spectrum.bridge.ValueJson;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.Requests;
+import io.spectrum.client.ValueLine;
 import io.spectrum.client.ValueText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -71,10 +71,10 @@ public final class ReadCommand implements Callable<Integer> {
                     ValueText v = r.ok() ? c.render(p, r.value()) : null;
                     ObjectNode o = ClientOutput.json(p, r, v);
                     if (r.stamped()) { // seq, and a value that is not current is marked, with its reason
-                        ValueJson.stamp(o, r.seq(), r.stale(), r.staleReason(), r.origin());
+                        ClientOutput.stamp(o, r.seq(), r.stale(), r.staleReason(), r.origin());
                     }
-                    printer.print(o, p + " = " + (r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer, c, p))
-                            + (r.stale() ? "  (" + ValueJson.stampText(r.seq(), true, r.staleReason()) + ")" : ""));
+                    printer.print(o, ValueLine.text(p, r.ok() ? v.text() : ClientOutput.refusal(r, peer.peer, c, p),
+                            r.stale() ? ValueLine.stampText(r.seq(), true, r.staleReason()) : null));
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.Delivery;
+import io.spectrum.client.Follower;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.node.api.VertexSchema;
@@ -67,7 +68,7 @@ public final class RecordCommand implements Callable<Integer> {
                     + "reads): drop -F " + peer.format() + ", or use 'spectrum sub -F " + peer.format() + "' to print that format");
         }
         List<String> patterns = paths == null || paths.isEmpty() ? List.of("/#") : paths;
-        Follower.check(spec.commandLine(), patterns); // a bad pattern is a usage error before anything is sent
+        PeerOptions.checkPatterns(spec.commandLine(), patterns); // a bad pattern is a usage error before anything is sent
         try (PeerClient c = peer.connect(spec.commandLine()); Sink sink = open()) {
             Follower follower = new Follower(c);
             for (int i = 0; i < patterns.size(); i++) {
@@ -114,11 +115,11 @@ public final class RecordCommand implements Callable<Integer> {
     static ObjectNode line(Follower.Sample x, VertexSchema schema) {
         Delivery d = x.delivery();
         ObjectNode o = ClientOutput.JSON.createObjectNode();
-        o.put("ts", Instant.now().toString());
+        o.put("ts", Instant.now().toString()); // the clock's full precision: replay keeps the pace
         o.put("path", x.path());
         ClientOutput.value(o, x.value());
         if (d.stamped()) {
-            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason(), d.origin());
+            ClientOutput.stamp(o, d.seq(), d.stale(), x.reason(), d.origin());
             if (d.deleted()) {
                 o.put("deleted", true);
             }

@@ -1,8 +1,10 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.client.Follower;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
+import io.spectrum.client.ValueLine;
 import io.spectrum.client.ValueText;
 import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.WireError;
@@ -111,7 +113,7 @@ public final class SubCommand implements Callable<Integer> {
         if (mqtt.given()) { // from the broker: /<host>/<board>/... with MQTT's + and # (docs/mqtt.md)
             return MqttListing.sub(mqtt.address(spec.commandLine()), paths, count, seconds, peer.format(), out, err);
         }
-        Follower.check(spec.commandLine(), paths); // a bad pattern is a usage error before anything is sent
+        PeerOptions.checkPatterns(spec.commandLine(), paths); // a bad pattern is a usage error before anything is sent
         ValuePrinter printer = new ValuePrinter(out, peer.format());
         try (PeerClient c = peer.connect(spec.commandLine())) {
             Follower follower = new Follower(c, asked);
@@ -196,7 +198,7 @@ public final class SubCommand implements Callable<Integer> {
                 }
             }
             if (System.nanoTime() - nextCheck >= 0) {
-                follower.verify(); // a slot the node evicted or someone cleared is appended again
+                follower.verify(); // a slot the node evicted or someone cleared is appended again (declarations read anew)
                 for (String lostDeliveries : follower.probe()) {
                     warn(err, lostDeliveries);
                 }
@@ -305,7 +307,7 @@ public final class SubCommand implements Callable<Integer> {
         ObjectNode o = ClientOutput.line(x.path());
         ClientOutput.value(o, v);
         if (d.stamped()) {
-            io.spectrum.bridge.ValueJson.stamp(o, d.seq(), d.stale(), d.reason(), d.origin());
+            ClientOutput.stamp(o, d.seq(), d.stale(), x.reason(), d.origin());
             o.put("deleted", d.deleted());
         }
         if (d.dlv() >= 0) {
@@ -319,9 +321,9 @@ public final class SubCommand implements Callable<Integer> {
             o.putNull("value");
             o.put("text", ClientOutput.NO_VALUE_YET);
         }
-        printer.print(o, x.path() + " = " + (d.deleted() ? "(cleared)" : noValue ? ClientOutput.NO_VALUE_YET : v.text())
-                + (d.stamped() ? "  (" + io.spectrum.bridge.ValueJson.stampText(d.seq(), d.stale(), d.reason(), d.origin(),
-                        io.spectrum.time.SystemClock.INSTANCE.epochNanos() / 1_000_000L) + replaced + ")" : ""));
+        printer.print(o, ValueLine.text(x.path(), d.deleted() ? "(cleared)" : noValue ? ClientOutput.NO_VALUE_YET : v.text(),
+                d.stamped() ? ValueLine.stampText(d.seq(), d.stale(), x.reason(), d.origin(),
+                        io.spectrum.time.SystemClock.INSTANCE.epochNanos() / 1_000_000L) + replaced : null));
     }
 
     /** A state change of the peer: a line on stderr, or a JSON object on stdout with --json. */

@@ -3,6 +3,8 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.spectrum.client.ValueLine;
+
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -37,7 +39,7 @@ final class ValuePrinter {
             case csv -> {
                 if (!header) {
                     header = true;
-                    out.println(String.join(",", columns));
+                    out.println(ValueLine.csvHeader(columns));
                 }
                 out.println(csvRow(json, columns));
             }
@@ -50,20 +52,11 @@ final class ValuePrinter {
         return csvRow(o, CSV_COLUMNS);
     }
 
+    /** The CSV row of a JSON line ({@link ValueLine#csvRow}): each column's value as text, empty for null or absent. */
     static String csvRow(JsonNode o, List<String> columns) {
-        StringBuilder b = new StringBuilder();
-        for (String k : columns) {
-            if (b.length() > 0 || !k.equals(columns.get(0))) {
-                b.append(',');
-            }
+        return ValueLine.csvRow(columns, k -> {
             JsonNode v = o.get(k);
-            b.append(v == null || v.isNull() ? "" : csv(v.asText()));
-        }
-        return b.toString();
-    }
-
-    static String csv(String s) {
-        return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")
-                ? '"' + s.replace("\"", "\"\"") + '"' : s;
+            return v == null || v.isNull() ? null : v.asText();
+        });
     }
 }

@@ -36,6 +36,7 @@ class FlashSshTest {
                 if [ -n "$FAKE_SSH_FAIL" ]; then echo "ssh: connect to host board port 22: No route to host" >&2; exit "$FAKE_SSH_FAIL"; fi
                 for last; do :; done
                 case "$last" in
+                  "sh -s check") cat > /dev/null; printf '%s\n' "${FAKE_PROBE:-systemd=yes}" ;;
                   mktemp*) echo /tmp/spectrum-flash.Ab12Cd ;;
                   *"sh -s") echo "--- stdin" >> "$FAKE_LOG"; cat >> "$FAKE_LOG"; echo "--- end" >> "$FAKE_LOG"; echo "spectrum-board.service: active" ;;
                 esac
@@ -70,18 +71,27 @@ class FlashSshTest {
         return Cli.exec(cmd, env, tmp);
     }
 
+    /** A board that runs systemd, answers mktemp, and whose install script succeeds. */
+    static SshInstaller.Result answer(List<String> cmd) {
+        String last = cmd.get(cmd.size() - 1);
+        return new SshInstaller.Result(0, last.equals("sh -s check") ? "systemd=yes\n"
+                : last.startsWith("mktemp") ? "/tmp/spectrum-flash.x1\n" : "", "");
+    }
+
     @Test
     void copiesWithScpAndEnablesOverSsh() throws Exception {
         Cli.Run r = flashInChildJvm(Map.of(), "--ssh", "pi@board.local", "--baud", "57600");
         assertEquals(0, r.code(), r.out());
         List<String> log = Files.readAllLines(tmp.resolve("ssh.log"));
+        assertEquals("ssh -o BatchMode=yes -o ConnectTimeout=15 pi@board.local sh -s check", log.remove(0), "the board is asked first");
         assertEquals("ssh -o BatchMode=yes -o ConnectTimeout=15 pi@board.local mktemp -d /tmp/spectrum-flash.XXXXXX", log.get(0));
         String scp = log.get(1);
         assertTrue(scp.matches("scp -q -r -o BatchMode=yes -o ConnectTimeout=15 \\S+/opt \\S+/etc pi@board\\.local:/tmp/spectrum-flash\\.Ab12Cd/"), scp);
         assertEquals("ssh -o BatchMode=yes -o ConnectTimeout=15 pi@board.local sudo -n sh -s", log.get(2));
         String script = String.join("\n", log.subList(3, log.size()));
-        assertTrue(script.contains("S=/tmp/spectrum-flash.Ab12Cd"), script);
-        assertTrue(script.contains("systemctl enable --now spectrum-board.service"), script);
+        assertTrue(script.contains("S=$F/tmp/spectrum-flash.Ab12Cd"), script);
+        assertTrue(script.contains("systemctl enable spectrum-board.service"), script);
+        assertTrue(script.contains("systemctl restart spectrum-board.service"), script);
         assertTrue(script.contains("systemctl daemon-reload"), script);
 
         // what scp shipped is the bundle, with the options in board.conf
@@ -112,16 +122,17 @@ class FlashSshTest {
             if (in != null) {
                 stdin.add(new String(in, StandardCharsets.UTF_8));
             }
-            return new SshInstaller.Result(0, cmd.get(cmd.size() - 1).startsWith("mktemp") ? "/tmp/spectrum-flash.x1\n" : "", "");
+            return answer(cmd);
         });
         BoardBundle bundle = new BoardBundle(Cli.mainClasspath(), null, BoardConfig.defaults(), false);
         StringWriter out = new StringWriter();
         installer.install("root@10.0.0.7", 2222, bundle, true, false, new PrintWriter(out));
+        calls.remove(0); // the check
         assertEquals(List.of("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-p", "2222", "root@10.0.0.7",
                 "mktemp -d /tmp/spectrum-flash.XXXXXX"), calls.get(0));
         assertEquals(List.of("-P", "2222"), calls.get(1).subList(7, 9));
         assertEquals("sh -s", calls.get(2).get(calls.get(2).size() - 1), "root needs no sudo");
-        assertTrue(stdin.get(0).contains("[ yes = yes ]"), "--reset-config reaches the script");
+        assertTrue(stdin.get(1).contains("[ yes = yes ]"), "--reset-config reaches the script");
 
         for (String bad : List.of("-oProxyCommand=evil", "pi@host name", "")) {
             FlashException e = assertThrows(FlashException.class,
@@ -136,12 +147,12 @@ class FlashSshTest {
         List<List<String>> calls = new ArrayList<>();
         SshInstaller.Runner runner = (cmd, in) -> {
             calls.add(cmd);
-            return new SshInstaller.Result(0, cmd.get(cmd.size() - 1).startsWith("mktemp") ? "/tmp/spectrum-flash.x1\n" : "", "");
+            return answer(cmd);
         };
         BoardBundle bundle = new BoardBundle(Cli.mainClasspath(), null, BoardConfig.defaults(), false);
         List<String> options = List.of("IdentityFile=/keys/board_ed25519", "UserKnownHostsFile=/keys/known_hosts");
         new SshInstaller(runner, options).install("root@127.0.0.1", 2222, bundle, false, false, new PrintWriter(new StringWriter()));
-        assertEquals(3, calls.size());
+        assertEquals(4, calls.size());
         for (List<String> call : calls) {
             String line = String.join(" ", call);
             assertTrue(line.contains("-o IdentityFile=/keys/board_ed25519 -o UserKnownHostsFile=/keys/known_hosts"), line);
@@ -156,5 +167,84 @@ class FlashSshTest {
             assertTrue(e.getMessage().contains("--ssh-option"), e.getMessage());
         }
         assertEquals(0, calls.size(), "a malformed option ran nothing");
+    }
+
+    /** Flashes with a runner whose check answers {@code facts}; the calls made land in {@code calls}. */
+    private static FlashException refusedBy(String facts, BoardConfig config, List<List<String>> calls) {
+        SshInstaller installer = new SshInstaller((cmd, in) -> {
+            calls.add(cmd);
+            String last = cmd.get(cmd.size() - 1);
+            return last.equals("sh -s check") ? new SshInstaller.Result(0, facts, "") : answer(cmd);
+        });
+        BoardBundle bundle = new BoardBundle(Cli.mainClasspath(), null, config, false);
+        return assertThrows(FlashException.class,
+                () -> installer.install("pi@board", 22, bundle, false, false, new PrintWriter(new StringWriter())));
+    }
+
+    @Test
+    void aBoardWhoseUartIsASerialConsoleIsRefusedBeforeAnythingIsCopied() throws Exception {
+        BoardConfig serial = BoardConfig.defaults(); // /dev/serial0
+        // Raspberry Pi OS with the serial console on: serial0 -> ttyAMA0, console=serial0 in cmdline.txt, its getty
+        List<List<String>> calls = new ArrayList<>();
+        FlashException e = refusedBy("""
+                systemd=yes
+                port=/dev/serial0
+                device=/dev/ttyAMA0
+                getty-enabled=enabled-runtime
+                getty-active=active
+                console=serial0 /dev/ttyAMA0
+                console=tty1 /dev/tty1
+                """, serial, calls);
+        assertEquals(FlashException.USAGE, e.exitCode());
+        assertEquals("the board's UART /dev/serial0 (/dev/ttyAMA0) on pi@board is a serial console (console=serial0 on the kernel"
+                + " command line, serial-getty@ttyAMA0 runs): free it with sudo raspi-config, Interface Options, Serial Port,"
+                + " login shell No, serial hardware Yes, and reboot (another Linux: remove console=ttyAMA0 from the kernel command"
+                + " line and systemctl disable --now serial-getty@ttyAMA0), then flash again", e.getMessage());
+        assertEquals(1, calls.size(), "only the check ran: nothing copied, nothing installed");
+
+        // the kernel's console alone, or an enabled getty alone, each takes the port
+        assertTrue(refusedBy("systemd=yes\nport=/dev/ttyAMA0\ndevice=/dev/ttyAMA0\ngetty-enabled=disabled\n"
+                + "getty-active=inactive\nconsole=ttyAMA0 /dev/ttyAMA0\n", serial, new ArrayList<>()).getMessage()
+                .contains("(console=ttyAMA0 on the kernel command line)"));
+        assertTrue(refusedBy("systemd=yes\nport=/dev/ttyAMA0\ndevice=/dev/ttyAMA0\ngetty-enabled=enabled\n"
+                + "getty-active=inactive\nconsole=hvc0 \n", serial, new ArrayList<>()).getMessage()
+                .contains("(serial-getty@ttyAMA0 is enabled)"));
+    }
+
+    @Test
+    void aBoardWithoutSystemdIsRefused() throws Exception {
+        List<List<String>> calls = new ArrayList<>();
+        FlashException e = refusedBy("systemd=no\nport=\n", new BoardConfig("", 115200, "0.0.0.0:7700", ""), calls);
+        assertEquals(FlashException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith("pi@board does not run systemd (no /run/systemd/system)"), e.getMessage());
+        assertEquals(1, calls.size());
+    }
+
+    @Test
+    void aFreeUartAConsoleElsewhereOrAUdpBoardPassTheCheck() throws Exception {
+        List<List<String>> calls = new ArrayList<>();
+        SshInstaller installer = new SshInstaller((cmd, in) -> {
+            calls.add(cmd);
+            return cmd.get(cmd.size() - 1).equals("sh -s check")
+                    ? new SshInstaller.Result(0, "systemd=yes\nport=/dev/ttyAMA0\ndevice=/dev/ttyAMA0\ngetty-enabled=disabled\n"
+                    + "getty-active=inactive\nconsole=hvc0 \nconsole=ttyS0 /dev/ttyS0\n", "") : answer(cmd);
+        });
+        BoardBundle bundle = new BoardBundle(Cli.mainClasspath(), null, new BoardConfig("/dev/ttyAMA0", 115200, "", ""), false);
+        installer.install("pi@board", 22, bundle, false, false, new PrintWriter(new StringWriter()));
+        assertEquals(4, calls.size(), "checked, then copied and installed");
+    }
+
+    @Test
+    void theRefusalIsOneLineAndExitTwoFromTheCommand() throws Exception {
+        Cli.Run r = flashInChildJvm(Map.of("FAKE_PROBE", "systemd=yes\nport=/dev/ttyAMA0\ndevice=/dev/ttyAMA0\n"
+                + "getty-enabled=disabled\ngetty-active=inactive\nconsole=ttyAMA0 /dev/ttyAMA0"), "--ssh", "pi@board.local",
+                "--serial", "/dev/ttyAMA0");
+        assertEquals(2, r.code(), r.all());
+        List<String> err = r.out().lines().filter(l -> l.startsWith("spectrum flash:")).toList(); // exec merges the outputs
+        assertEquals(1, err.size(), r.out());
+        assertTrue(r.out().strip().endsWith(err.get(0)), "the refusal is the last line: " + r.out());
+        assertTrue(err.get(0).startsWith("spectrum flash: the board's UART /dev/ttyAMA0 on pi@board.local is a serial console"),
+                err.get(0));
+        assertEquals(1, Files.readAllLines(tmp.resolve("ssh.log")).size(), "nothing but the check ran");
     }
 }

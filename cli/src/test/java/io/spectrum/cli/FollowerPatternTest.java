@@ -3,6 +3,7 @@ package io.spectrum.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.spectrum.client.Follower;
 import org.junit.jupiter.api.Test;
 
 /** MQTT-style patterns of sub / record, and how replay maps a recorded path onto the board. */

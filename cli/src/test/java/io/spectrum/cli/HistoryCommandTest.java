@@ -115,4 +115,48 @@ class HistoryCommandTest {
         assertEquals(2, none.code(), none.all());
         assertTrue(none.err().contains("give the history file: --db FILE"), none.err());
     }
+
+    /**
+     * Without --every the rows are printed as they are read: a range whose rows would take several
+     * times the heap prints whole in a JVM of 16 MB (read whole into a list first, it ran out of memory).
+     */
+    @Test
+    void aRangeLargerThanTheHeapIsPrintedAsItIsRead() throws Exception {
+        Path db = storeWithRows();
+        int rows = 60_000;
+        String text = "x".repeat(600); // held per row by a reader that keeps them all: ~40 MB of text
+        long t0 = System.currentTimeMillis() - 30 * 60_000L;
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            c.setAutoCommit(false);
+            long id;
+            try (java.sql.Statement s = c.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT id FROM paths WHERE path = '/board1/temp'")) {
+                rs.next();
+                id = rs.getLong(1);
+            }
+            try (java.sql.PreparedStatement q = c.prepareStatement("INSERT INTO raw(path_id, t, value, exact, raw, unit, ucum, "
+                    + "text, seq, stale, reason) VALUES (?,?,?,?,?,?,?,?,?,0,NULL)")) {
+                for (int i = 0; i < rows; i++) {
+                    q.setLong(1, id);
+                    q.setLong(2, t0 + i);
+                    q.setDouble(3, i);
+                    q.setString(4, Integer.toString(i));
+                    q.setString(5, Integer.toString(i));
+                    q.setString(6, "°C");
+                    q.setString(7, "Cel");
+                    q.setString(8, text);
+                    q.setLong(9, 100 + i);
+                    q.addBatch();
+                }
+                q.executeBatch();
+            }
+            c.commit();
+        }
+        Cli.Run r = Cli.exec(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx16m",
+                "-cp", Cli.mainClasspathOption(), "io.spectrum.cli.SpectrumCommand",
+                "history", "--db", db.toString(), "/board1/temp", "--since", "1h", "--format", "csv"), java.util.Map.of(), dir);
+        assertEquals(0, r.code(), r.out().length() > 2000 ? r.out().substring(0, 2000) : r.out());
+        long printed = r.out().lines().filter(l -> l.contains("/board1/temp")).count();
+        assertEquals(rows + 3, printed); // the three rows of storeWithRows too
+    }
 }

@@ -73,12 +73,13 @@ class HonestFailuresTest {
     void anUnresolvableHostIsExit2WithOneLineAndAHint() {
         Cli.Run r = Cli.run("read", "--peer", "nosuch.invalid:7700", "/board/temp");
         assertEquals(2, r.code(), r.all());
-        assertEquals("spectrum read: --peer nosuch.invalid:7700: cannot resolve host 'nosuch.invalid' (give the node's UDP "
-                + "address as HOST:PORT, e.g. 127.0.0.1:7700)\nTry 'spectrum read --help' for more.\n", r.err());
+        assertEquals("spectrum read: --peer nosuch.invalid:7700: cannot resolve host 'nosuch.invalid'; write e.g. "
+                + "udp://127.0.0.1:7700\nTry 'spectrum read --help' for more.\n", r.err());
         assertEquals("", r.out());
         Cli.Run host = Cli.run("host", "--peer", "nosuch.invalid:7700", "--no-dashboard");
         assertEquals(2, host.code(), host.all());
-        assertEquals("spectrum host: cannot open a link: cannot resolve host 'nosuch.invalid'\n", host.err());
+        assertEquals("spectrum host: cannot open a link: nosuch.invalid:7700: cannot resolve host 'nosuch.invalid'; "
+                + "write e.g. udp://127.0.0.1:7700\n", host.err());
         Cli.Run v6 = Cli.run("read", "--peer", "::1:7700", "/a");
         assertEquals(2, v6.code());
         assertTrue(v6.err().startsWith("spectrum read: --peer ::1:7700: an IPv6 address goes in brackets: [::1]:7700"), v6.err());

@@ -2,6 +2,7 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spectrum.client.Follower;
 import io.spectrum.client.Requests;
 import io.spectrum.host.runtime.HostRuntime;
 import io.spectrum.link.udp.UdpLink;

@@ -81,6 +81,16 @@ public interface Link {
     default void disconnect(int peer) {
     }
 
+    /**
+     * True when the link knows {@code peer}'s channel is gone for good: nothing sent to it can arrive
+     * (its connection closed, its handle freed), whether or not the listener was told. False while it
+     * may be up, and for a link that cannot know (the default). A node reaps the slots of a holder
+     * whose channel is gone (docs/node.md, "A subscriber's channel gone").
+     */
+    default boolean isPeerGone(int peer) {
+        return false;
+    }
+
     /** True while the link considers {@code peer} alive (heard from within its timeout). */
     default boolean isPeerUp(int peer) {
         return false;

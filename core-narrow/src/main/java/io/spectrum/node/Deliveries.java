@@ -16,11 +16,13 @@ final class Deliveries {
     private final LinkTable links;
     private final PeerShares shares;
     private final FrameBuffers buffers;
+    private final GoneHolders gone;
 
     Deliveries(FwdParts p) {
         this.links = p.links;
         this.shares = p.shares;
         this.buffers = p.buffers;
+        this.gone = p.gone;
     }
 
     /**
@@ -61,7 +63,9 @@ final class Deliveries {
         }
         t.end();
         if (t.error() == WireError.OK) {
-            return links.send(li, peer, buffers.tx, t.length()) != WireError.FLOW_BACKPRESSURE;
+            final int rc = links.send(li, peer, buffers.tx, t.length());
+            gone.sendFailed(li, peer, rc); // a channel gone: its holder is reaped after the fan-out
+            return rc != WireError.FLOW_BACKPRESSURE;
         }
         return true;
     }

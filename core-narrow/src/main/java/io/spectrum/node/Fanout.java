@@ -38,7 +38,17 @@ final class Fanout {
 
     /** The local host's write: {@link #publish} with the owner as publisher. */
     int publishOwned(int v, byte[] b, int off, int len) {
-        return publish(v, b, off, len, owner);
+        return publish(v, b, off, len, owner, true);
+    }
+
+    /** The local host's write, retained or not. */
+    int publishOwned(int v, byte[] b, int off, int len, boolean retain) {
+        return publish(v, b, off, len, owner, retain);
+    }
+
+    /** {@link #publish(int, byte[], int, int, Publisher, boolean)}, retained. */
+    int publish(int v, byte[] b, int off, int len, Publisher pub) {
+        return publish(v, b, off, len, pub, true);
     }
 
     /**
@@ -47,7 +57,16 @@ final class Fanout {
      *
      * @return OK or the assign's refusal code (FLOW_BACKPRESSURE)
      */
-    int publish(int v, byte[] b, int off, int len, Publisher pub) {
+    int publish(int v, byte[] b, int off, int len, Publisher pub, boolean retain) {
+        if (!retain) { // docs/node.md "Retain: false": numbered and delivered from the caller's bytes, not kept
+            int r = topic.assignUnretained(v, b, off, len, pub);
+            if (r != WireError.OK) {
+                return r;
+            }
+            awaits.answerValue(v, b, off, len);
+            propagate(v, b, off, len, vt.seq(v), false, topic.origin(pub.upstream()), false, false);
+            return WireError.OK;
+        }
         int r = topic.assign(v, b, off, len, pub);
         if (r != WireError.OK) {
             return r;
@@ -79,11 +98,15 @@ final class Fanout {
     }
 
     private void propagate(int v, byte[] vb, int vo, int vl, boolean deleted, boolean noticeOnly) {
+        propagate(v, vb, vo, vl, vt.seq(v), vt.isStale(v), deleted ? 0 : vt.origin(v), deleted, noticeOnly);
+    }
+
+    /** Delivers {@code vb[vo, +vl)} as publish {@code seq} of v ({@code stale}, {@code origin}). */
+    private void propagate(int v, byte[] vb, int vo, int vl, long seq, boolean stale, long origin, boolean deleted,
+            boolean noticeOnly) {
         if (vt.listeners(v) == 0) {
             return; // unobserved: one load
         }
-        final long seq = vt.seq(v);
-        final boolean stale = vt.isStale(v);
         final int keyOff = vt.keyOffset(v);
         final int keyLen = vt.keyLen(v);
         for (int a = v; a != VertexTable.NONE; a = vt.parent(a)) {
@@ -101,7 +124,7 @@ final class Fanout {
                         view.wrap(vb, vo, vl, vt.keys(), keyOff, keyLen, deleted);
                         sub.listener.onValue(sub, view, seq, stale);
                     } else {
-                        deliver(s, v, vb, vo, vl, seq, stale, deleted);
+                        deliver(s, v, vb, vo, vl, seq, stale, origin, deleted);
                     }
                 }
                 s = nx;
@@ -126,7 +149,7 @@ final class Fanout {
         }
         if ((word & SlotTable.STAMP_PATH) == 0) {
             if (vt.valLen(v) >= 0) {
-                deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.seq(v), vt.isStale(v), false);
+                deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.valueSeq(v), vt.isStale(v), false);
             } else if (vt.isStale(v) && FwdStore.takesTopicNotice(word)) { // no value yet, and why: its stale notice
                 deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), true, false);
             }
@@ -144,6 +167,12 @@ final class Fanout {
      * @return false when the delivery was dropped
      */
     private boolean deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, boolean deleted) {
+        return deliver(s, v, vb, vo, vl, seq, stale, deleted ? 0 : vt.origin(v), deleted);
+    }
+
+    /** {@link #deliver(int, int, byte[], int, int, long, boolean, boolean)} with the value's {@code origin}. */
+    private boolean deliver(int s, int v, byte[] vb, int vo, int vl, long seq, boolean stale, long origin,
+            boolean deleted) {
         final int word = st.word(s);
         if ((word & SlotTable.KIND_CALLBACK) != 0) {
             view.wrap(vb, vo, vl, vt.keys(), vt.keyOffset(v), vt.keyLen(v), deleted);
@@ -151,7 +180,7 @@ final class Fanout {
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
             if (!deliveries.routed(word, st.holderLink(s), st.holderPeer(s), records.memory(), st.recOff(s) + st.recLen(s),
-                    st.routeLen(s), vb, vo, vl, seq, stale, deleted ? 0 : vt.origin(v), vt.reasons(), vt.reasonOff(v),
+                    st.routeLen(s), vb, vo, vl, seq, stale, origin, vt.reasons(), vt.reasonOff(v),
                     vt.reasonLen(v), deleted,
                     vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
                 st.markDirty(s); // dropped (counted), not queued: the current value follows (a one_shot edge stays)
@@ -164,7 +193,7 @@ final class Fanout {
             int tv = st.target(s);
             if (tv >= 0 && tv != v && !deleted) {
                 if (topic.storeValue(tv, vb, vo, vl) == WireError.OK) { // delivery ends at the target: no re-fan-out
-                    vt.setOrigin(tv, vt.origin(v));
+                    vt.setOrigin(tv, origin);
                 }
             }
         }
@@ -224,7 +253,7 @@ final class Fanout {
         while (true) {
             final boolean enter = x == v || !skipReserved || !vt.isReserved(x);
             if (enter) {
-                if (vt.valLen(x) >= 0 ? !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.seq(x),
+                if (vt.valLen(x) >= 0 ? !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.valueSeq(x),
                         vt.isStale(x), false)
                         : vt.isStale(x) && FwdStore.takesTopicNotice(word)
                                 && !deliver(s, x, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(x), true,

@@ -24,6 +24,7 @@ final class FwdParts {
     final MountTable mounts;
     final FwdRouter router;
 
+    final GoneHolders gone;
     final Deliveries deliveries;
     final AwaitTable awaits;
     final FwdRequest req;
@@ -48,6 +49,7 @@ final class FwdParts {
         mounts = new MountTable(cfg.maxMounts(), cfg.maxMounts() == 0 ? 0 : cfg.sharePeers());
         router = new FwdRouter(mounts, cfg.frameBytes(), cfg.serveSubscriptionsUnderMounts());
 
+        gone = new GoneHolders(links, shares, store);
         deliveries = new Deliveries(this);
         awaits = new AwaitTable(this);
         req = new FwdRequest(this);
@@ -56,7 +58,7 @@ final class FwdParts {
         children = new ChildrenField(this);
         settings = new SettingsField(this);
         composed = new ComposedRead(this);
-        client = new RemoteClient(server, store, cfg.maxRemoteSubscriptions(), cfg.remoteResultBytes());
+        client = new RemoteClient(server, store, cfg.maxRemoteSubscriptions(), cfg.remoteResultBytes(), clock);
         router.heldTokens(client); // a forwarded AWAIT is held at the next hop with this node's token
         terminus = new FwdTerminus(this);
     }

@@ -25,6 +25,7 @@ final class FwdRequest {
     private final AccessPolicy access;
     private final boolean undeclaredWritable;
     private final Extensions extensions = new Extensions();
+    private final io.spectrum.wire.Backfill backfill = new io.spectrum.wire.Backfill();
 
     int link;
     int peer;
@@ -36,6 +37,10 @@ final class FwdRequest {
     long hold;
     /** The request asked for the topic stamp on its answer ({@link Extensions#topicAsked}). */
     boolean stampAsked;
+    /** The sequence a READ asks backfill after ({@link io.spectrum.wire.Backfill#asked}), or -1: none asked. */
+    long backfillAfter;
+    /** A WRITE's retention ({@link Extensions#retain}: RETAINED, NOT_RETAINED or RETAIN_MALFORMED). */
+    int retain;
 
     FwdRequest(FwdParts p) {
         this.rx = p.rx;
@@ -55,6 +60,8 @@ final class FwdRequest {
         silent = rx.type(srcEntry) == TlvType.PATH && rx.bodyLength(srcEntry) == 0;
         hold = Extensions.NO_TOKEN;
         stampAsked = false;
+        backfillAfter = -1;
+        retain = Extensions.RETAINED;
     }
 
     /**
@@ -64,6 +71,8 @@ final class FwdRequest {
      */
     void noteAnnouncement(int first) {
         stampAsked = first != TlvIndex.NONE && (extensions.topicAsked(rx, first) & io.spectrum.wire.Names.TOPIC_STAMP) != 0;
+        backfillAfter = first != TlvIndex.NONE ? backfill.asked(rx, first) : -1;
+        retain = first != TlvIndex.NONE ? extensions.retain(rx, first) : Extensions.RETAINED;
         if (first != TlvIndex.NONE && link != NarrowNode.OWNER) {
             links.extensions.announce(link, peer, extensions.announced(rx, first));
             hold = extensions.holdToken(rx, first);
@@ -215,6 +224,27 @@ final class FwdRequest {
             send(t.length());
         } else {
             replyError(WireError.FLOW_BACKPRESSURE); // the answer does not fit the frame buffer
+        }
+    }
+
+    /**
+     * A backfill READ's RESULT (docs/extensions.md "Backfill"): v's sequence now, its evicted mark, then
+     * the values it keeps above {@link #backfillAfter}, oldest first, as many as fit one frame (the
+     * asker asks again after the last one it got). Allocation-free.
+     */
+    void replyBackfill(int v, long nowNanos) {
+        if (silent) {
+            return;
+        }
+        TlvWriter t = beginReply(FwdView.KIND_RESULT);
+        io.spectrum.wire.Backfill.beginAnswer(t, vt.seq(v), vt.backfillEvicted(v));
+        final int room = Math.min(links.frameLimit(), buffers.tx.length) - t.length() - 16; // the two ends, and their long headers
+        vt.backfill(v, backfillAfter, nowNanos, t, room);
+        t.end().end();
+        if (t.error() == WireError.OK) {
+            send(t.length());
+        } else {
+            replyError(WireError.FLOW_BACKPRESSURE);
         }
     }
 

@@ -80,7 +80,41 @@ public final class FwdServer {
             link.stats().framesRejected++; // the link counted it in framesIn: not a link drop
             return;
         }
+        p.gone.enter();
         p.terminus.handle(li, peer); // the router is consulted there first (FwdRouter.route), for both cores
+        p.gone.exit(); // a subscriber whose channel its fan-out found gone is reaped now
+    }
+
+    /**
+     * Brackets a core's local operation that may fan out (a write, a clear, a stale mark): a holder
+     * whose channel a send found gone is reaped when the outermost bracket ends, never inside a
+     * fan-out (docs/node.md, "A subscriber's channel gone"). {@link #onFrame} brackets requests.
+     */
+    public void enterFanout() {
+        p.gone.enter();
+    }
+
+    /** Ends a {@link #enterFanout()} bracket. */
+    public void exitFanout() {
+        p.gone.exit();
+    }
+
+    /**
+     * The periodic sweep (the core's tick, on its period): every remote holder of slots whose link
+     * says its channel is gone ({@link Link#isPeerGone}) has its slots reaped.
+     */
+    public void sweepGoneHolders() {
+        p.gone.sweep();
+    }
+
+    /** Reaps now the holders a send found gone outside any bracket (a core's tick fans out too). */
+    public void reapGoneHolders() {
+        p.gone.reap();
+    }
+
+    /** Holders reaped because their channel was gone (by a publish or by the sweep). */
+    public long goneHoldersReaped() {
+        return p.gone.reaped();
     }
 
     /**
@@ -95,7 +129,9 @@ public final class FwdServer {
             return NodeResult.refusal(r);
         }
         p.links.captureOwnerReply(reply, rOff, rCap);
+        p.gone.enter();
         p.terminus.handle(NarrowNode.OWNER, 0);
+        p.gone.exit();
         return p.links.endOwnerReply();
     }
 

@@ -135,6 +135,23 @@ public interface FwdStore {
     /** v's value's origin time, ms since the Unix epoch, 0 when it has none (docs/extensions.md "Origin time"). */
     long origin(int v);
 
+    /**
+     * Backfill (docs/extensions.md "Backfill"): the highest sequence of v this core no longer keeps
+     * for a backfill answer (0: none lost). A core that keeps no values (WideNode) keeps none: v's
+     * sequence.
+     */
+    default long backfillEvicted(int v) {
+        return seq(v);
+    }
+
+    /**
+     * Writes v's kept values above {@code after} as backfill entries ({@link io.spectrum.wire.Backfill#entry})
+     * while they fit {@code budget} bytes; returns how many. A core that keeps none writes none.
+     */
+    default int backfill(int v, long after, long nowNanos, io.spectrum.wire.TlvWriter w, int budget) {
+        return 0;
+    }
+
     /** The array holding v's stale reason (UTF-8, {@link #reasonOff}, {@link #reasonLen}; length 0: none). */
     byte[] reasonMemory(int v);
 
@@ -151,10 +168,11 @@ public interface FwdStore {
      * subscription (the upstream's word on the value, {@link RemoteClient#upstream}), else null: a
      * value stamped stale is stored stale with the upstream's reason (kept until the next value, like
      * {@link #markStale} with {@code kept}) before it fans out, so no subscriber ever sees it as
-     * current (docs/host.md, "Freshness"). Status.
+     * current (docs/host.md, "Freshness"). {@code retain} false: a non-retained publish (docs/node.md,
+     * "Retain: false"; the held value stays). Status.
      */
     int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
-            io.spectrum.wire.StampView upstream);
+            io.spectrum.wire.StampView upstream, boolean retain);
 
     /** Pending awaits on v (a write scans the await table only when there are some). */
     int awaits(int v);
@@ -232,6 +250,13 @@ public interface FwdStore {
 
     /** Record-relative offset of the winning delivery_policy word's high byte (bit 9 lives there), or -1. */
     int policyHi(int s);
+
+    /**
+     * Every slot (link, peer) holds is reaped, its channel being gone without its link saying so
+     * (docs/node.md, "A subscriber's channel gone"): as for the holder's departure, idle notices
+     * follow the counts; nothing else of the peer changes (what it published stays as it is).
+     */
+    void holderGone(int link, int peer);
 
     /** Reaps a slot (it returns its holder's share through {@link FwdServer#returnSlot}). */
     void removeSlot(int s);

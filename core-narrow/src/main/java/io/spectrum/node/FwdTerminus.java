@@ -3,6 +3,7 @@ package io.spectrum.node;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.route.FwdRouter;
 import io.spectrum.time.Clock;
+import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
@@ -129,6 +130,10 @@ final class FwdTerminus {
             return;
         }
         if (field == TlvIndex.NONE) {
+            if (req.backfillAfter >= 0 && !vt.isReserved(v)) {
+                req.replyBackfill(v, clock.nanoTime()); // the values kept after the asker's last (docs/extensions.md "Backfill")
+                return;
+            }
             if (composed.composes(v, req.fromOwner())) {
                 composed.reply(v); // a vertex with children: the composed POINT tree
                 return;
@@ -306,8 +311,9 @@ final class FwdTerminus {
             req.replyError(WireError.ACCESS_DENIED);
             return;
         }
-        if (payload == TlvIndex.NONE || x.type(payload) == TlvType.PATH_REF_REVERSE) {
-            req.replyError(WireError.SCHEMA_TYPE_MISMATCH);
+        if (payload == TlvIndex.NONE || x.type(payload) == TlvType.PATH_REF_REVERSE
+                || req.retain == Extensions.RETAIN_MALFORMED) {
+            req.replyError(WireError.SCHEMA_TYPE_MISMATCH); // (a malformed spectrum.retain: strict input, nothing written)
             return;
         }
         int len = x.untrailedLength(payload);
@@ -323,7 +329,7 @@ final class FwdTerminus {
             return;
         }
         int r = vt.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, x.buffer(), x.start(req.src),
-                notify ? x.totalLength(req.src) : 0, up);
+                notify ? x.totalLength(req.src) : 0, up, req.retain != Extensions.NOT_RETAINED);
         if (r != WireError.OK) {
             req.replyError(r);
         } else {

@@ -104,6 +104,11 @@ final class LinkTable {
         }
     }
 
+    /** True when the link at {@code li} knows {@code peer}'s channel is gone ({@link Link#isPeerGone}). */
+    boolean gone(int li, int peer) {
+        return li >= 0 && li < count && links[li].isPeerGone(peer);
+    }
+
     /** Sends a frame to (link, peer); for the owner, captures it as the owner's reply when it fits. */
     int send(int li, int peer, byte[] b, int len) {
         if (li == NarrowNode.OWNER) {

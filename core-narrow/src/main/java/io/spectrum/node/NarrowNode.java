@@ -50,6 +50,7 @@ public final class NarrowNode implements ServingNode {
     final BlockPool values;
     final BlockPool records;
     private final TopicState topic;
+    private final BackfillRing ring;
 
     private final LinkTable links;
 
@@ -66,6 +67,9 @@ public final class NarrowNode implements ServingNode {
     private final NodeStats stats;
     private final PeerShares shares;
     private final long statsPeriod;
+    /** How often {@link #tick()} sweeps for subscribers whose channel is gone (0: never), and when next. */
+    private final long sweepPeriod;
+    private long nextSweep;
     private long nextStats;
     private final FwdServer server;
     private final ComposedRead composed;
@@ -87,6 +91,7 @@ public final class NarrowNode implements ServingNode {
         values = p.values;
         records = p.records;
         topic = p.topic;
+        ring = p.ring;
         links = p.links;
         awaits = p.awaits;
         counts = p.counts;
@@ -103,19 +108,29 @@ public final class NarrowNode implements ServingNode {
         stats = new NodeStats(resources, links, shares, router, cfg.maxLinks(), cfg.frameBytes());
         statsPeriod = cfg.statsPeriodNanos();
         nextStats = clock.nanoTime();
+        sweepPeriod = cfg.channelSweepNanos();
+        nextSweep = clock.nanoTime() + sweepPeriod;
         publishCaps();
     }
 
-    /** {@code $node/caps}: the extensions map a peer reads (core 1, rfc0035 1, topic 1). */
+    /**
+     * {@code $node/caps}: the extensions map a peer reads (core 1, rfc0035 1, topic 1; and, to a peer
+     * that announced, {@code spectrum.backfill} depth when this node keeps values for backfill).
+     */
     private void publishCaps() {
         byte[] b = new byte[128];
-        write(CAPS, b, 0, Extensions.writeCaps(b, 0, b.length));
+        write(CAPS, b, 0, Extensions.writeCaps(b, 0, b.length, ring.depth()));
     }
 
     // ------------------------------------------------------------------ local API
 
     @Override
     public int write(NodePath path, byte[] tlv, int off, int len) {
+        return write(path, tlv, off, len, true);
+    }
+
+    @Override
+    public int write(NodePath path, byte[] tlv, int off, int len, boolean retain) {
         int v = topic.resolveOrCreate(path.tlv(), path.bodyOffset(), path.bodyLength());
         if (v < 0) {
             return NodeResult.code(v);
@@ -124,7 +139,10 @@ public final class NarrowNode implements ServingNode {
         if (tl < 0) {
             return WireError.FRAME_INVALID;
         }
-        return fanout.publishOwned(v, tlv, off, tl);
+        server.enterFanout(); // a subscriber whose channel a send finds gone is reaped after the fan-out
+        final int r = fanout.publishOwned(v, tlv, off, tl, retain);
+        server.exitFanout();
+        return r;
     }
 
     @Override
@@ -145,6 +163,7 @@ public final class NarrowNode implements ServingNode {
                 return r;
             }
         }
+        ring.declared(v); // its backfill ring, made once (configuration time)
         return WireError.OK;
     }
 
@@ -310,6 +329,7 @@ public final class NarrowNode implements ServingNode {
         slots.removeAllOf(v);
         awaits.failVertex(v, WireError.PATH_NOT_FOUND);
         topic.retire(v);
+        ring.retired(v);
         return WireError.OK;
     }
 
@@ -349,6 +369,11 @@ public final class NarrowNode implements ServingNode {
             nextStats = now + statsPeriod;
             refreshStats();
         }
+        if (sweepPeriod > 0 && now - nextSweep >= 0) {
+            nextSweep = now + sweepPeriod;
+            server.sweepGoneHolders(); // subscribers whose channel is gone though their link never said so
+        }
+        server.reapGoneHolders(); // what the purge notices and resends found gone
     }
 
     /**

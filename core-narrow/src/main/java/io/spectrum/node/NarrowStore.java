@@ -18,13 +18,15 @@ final class NarrowStore implements FwdStore {
     private final BlockPool values;
     private final BlockPool records;
     private final Publisher publisher = new Publisher();
+    private final BackfillRing ring;
     private TopicState topic;
     private Fanout fanout;
     private SubscriberSlots slots;
     private ListenerCounts counts;
     private NarrowNode node;
 
-    NarrowStore(VertexTable vt, SlotTable st, BlockPool values, BlockPool records) {
+    NarrowStore(VertexTable vt, SlotTable st, BlockPool values, BlockPool records, BackfillRing ring) {
+        this.ring = ring;
         this.vt = vt;
         this.st = st;
         this.values = values;
@@ -37,6 +39,16 @@ final class NarrowStore implements FwdStore {
         slots = s;
         counts = c;
         node = n;
+    }
+
+    @Override
+    public long backfillEvicted(int v) {
+        return ring.evicted(v, vt.seq(v));
+    }
+
+    @Override
+    public int backfill(int v, long after, long nowNanos, io.spectrum.wire.TlvWriter w, int budget) {
+        return ring.answer(v, after, nowNanos, w, budget);
     }
 
     @Override
@@ -152,8 +164,9 @@ final class NarrowStore implements FwdStore {
 
     @Override
     public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
-            io.spectrum.wire.StampView upstream) {
-        return fanout.publish(v, b, off, len, publisher.set(link, peer, route, routeOff, routeLen).upstream(upstream));
+            io.spectrum.wire.StampView upstream, boolean retain) {
+        return fanout.publish(v, b, off, len, publisher.set(link, peer, route, routeOff, routeLen).upstream(upstream),
+                retain);
     }
 
     @Override
@@ -246,6 +259,11 @@ final class NarrowStore implements FwdStore {
     @Override
     public void removeSlot(int s) {
         slots.remove(s);
+    }
+
+    @Override
+    public void holderGone(int link, int peer) {
+        slots.removeHeldBy(link, peer); // its slots only: the same reaping as its departure's
     }
 
     @Override

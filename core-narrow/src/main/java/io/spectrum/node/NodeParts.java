@@ -22,6 +22,8 @@ final class NodeParts {
     final SlotTable st;
     final BlockPool values;
     final BlockPool records;
+    /** The last values of each declared vertex, for backfill (docs/board.md "Store and forward"). */
+    final BackfillRing ring;
     final LinkTable links;
     /** Each remote peer's share of slots, awaits and delivery rate. */
     final PeerShares shares;
@@ -48,7 +50,8 @@ final class NodeParts {
         st = new SlotTable(cfg.maxSubscribers());
         values = new BlockPool("node.values", cfg.valueBytes());
         records = new BlockPool("node.records", cfg.recordBytes());
-        NarrowStore store = new NarrowStore(vt, st, values, records);
+        ring = new BackfillRing(cfg.maxVertices(), cfg.backfillDepth());
+        NarrowStore store = new NarrowStore(vt, st, values, records, ring);
         server = new FwdServer(cfg, store, cfg.maxLinks()); // sized once: the link table never grows
         FwdParts f = server.parts();
         links = f.links;

@@ -102,6 +102,9 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     private final int[] reqKind;
     private final int[] reqError;
     private final int[] reqLen;
+    /** When each request's answer arrived (the node's clock, nanos). */
+    private final long[] reqAt;
+    private final io.spectrum.time.Clock clock;
     /** The record a request checks ({@link #verify}), or -1 for a caller's request. */
     private final int[] reqRecord;
     private final byte[] reqBuf;
@@ -115,8 +118,9 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     private final SubscriberRenderer renderer = new SubscriberRenderer();
     private final byte[] work = new byte[1024];
 
-    RemoteClient(FwdServer node, FwdStore store, int capacity, int resultBytes) {
+    RemoteClient(FwdServer node, FwdStore store, int capacity, int resultBytes, io.spectrum.time.Clock clock) {
         this.node = node;
+        this.clock = clock;
         this.store = store;
         res = new ResourceCounter("node.remoteSubscriptions", capacity);
         reqRes = new ResourceCounter("node.remoteRequests", capacity);
@@ -154,6 +158,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
         reqKind = new int[capacity];
         reqError = new int[capacity];
         reqLen = new int[capacity];
+        reqAt = new long[capacity];
         reqCap = resultBytes;
         reqBuf = new byte[capacity * resultBytes];
         for (int k = 0; k < capacity; k++) {
@@ -458,7 +463,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
         int v = store.find(tp.tlv(), tp.bodyOffset(), tp.bodyLength());
         if (v >= 0) { // stored with the upstream's stale mark in one step, as a delivery is
             store.publish(v, x.buffer(), x.start(payload), x.untrailedLength(payload), li, p, null, 0, 0,
-                    stamped ? stamp : null);
+                    stamped ? stamp : null, true);
         }
     }
 
@@ -505,6 +510,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
                 reqError[k] = WireError.OK;
             }
             reqState[k] = DONE;
+            reqAt[k] = clock.nanoTime();
             final int fh = reqFetch[k];
             if (fh >= 0) {
                 release(k);
@@ -634,6 +640,12 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
      */
     private int request(int li, int p, int op, NodePath dst, byte[] field, int slot, boolean list, long gen,
                         byte[] pb, int po, int pl, boolean askStamp) {
+        return request(li, p, op, dst, field, slot, list, gen, pb, po, pl, askStamp, -1);
+    }
+
+    /** As above; {@code backfillAfter >= 0}: a READ asking the values kept after that sequence (docs/extensions.md "Backfill"). */
+    private int request(int li, int p, int op, NodePath dst, byte[] field, int slot, boolean list, long gen,
+                        byte[] pb, int po, int pl, boolean askStamp, long backfillAfter) {
         if (li < 0) {
             return NodeResult.refusal(WireError.TRANSPORT_DOWN);
         }
@@ -653,7 +665,9 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
         if (pb != null) {
             t.raw(pb, po, pl);
         }
-        if (askStamp) {
+        if (backfillAfter >= 0) {
+            Extensions.announceAskingBackfill(t, token(li, p), backfillAfter).end();
+        } else if (askStamp) {
             Extensions.announceAskingStamp(t, token(li, p)).end();
         } else {
             Extensions.announce(t, token(li, p)).end(); // extended answers ($node/caps with spectrum.boot...), the token
@@ -669,6 +683,17 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     /** Remote READ of a vertex's value. Returns a request handle (poll {@link #requestState}). */
     public int read(io.spectrum.link.Link link, int p, NodePath remotePath) {
         return request(node.linkIndex(link), p, FwdView.OP_READ, remotePath, -1, false, -1, null, 0, 0);
+    }
+
+    /**
+     * Remote READ of the values {@code remotePath} kept after sequence {@code after} (docs/extensions.md
+     * "Backfill"): send it only to a peer whose {@code $node/caps} offers {@code spectrum.backfill}. The
+     * answer ({@link #requestResult}) is the backfill SETTINGS, read with {@link io.spectrum.wire.Backfill}.
+     * Returns a request handle or a negated code.
+     */
+    public int readBackfill(io.spectrum.link.Link link, int p, NodePath remotePath, long after) {
+        return request(node.linkIndex(link), p, FwdView.OP_READ, remotePath, null, -1, false, -1, null, 0, 0, false,
+                Math.max(0, after));
     }
 
     /**
@@ -753,6 +778,11 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
     /** The answer's error code (OK for a RESULT). */
     public int requestError(int k) {
         return reqError[k];
+    }
+
+    /** When request k's answer arrived, by the node's clock ({@code nanoTime}); meaningful once DONE. */
+    public long requestAnsweredAt(int k) {
+        return reqAt[k];
     }
 
     /** Copies the RESULT payload TLV out; returns its length. */

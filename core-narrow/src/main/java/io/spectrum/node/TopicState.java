@@ -23,6 +23,7 @@ final class TopicState {
     private final LinkTable links;
     private final long staleGrace;
     private final io.spectrum.time.Clock clock;
+    private final BackfillRing ring;
     /** This node gives a value that arrives without an origin time its clock's ({@code NodeConfig#givesOrigins}). */
     private final boolean givesOrigins;
     /** A reason being marked, before it is compared with and copied over the held one. */
@@ -38,6 +39,7 @@ final class TopicState {
         this.links = p.links;
         this.staleGrace = p.config.staleGraceNanos();
         this.clock = p.clock;
+        this.ring = p.ring;
         this.givesOrigins = p.config.givesOrigins();
     }
 
@@ -97,13 +99,41 @@ final class TopicState {
             return r;
         }
         vt.bumpSeq(v);
+        vt.valueIsCurrent(v);
         vt.setPublisher(v, pub.link(), pub.peer());
+        vt.setValuePublisher(v, pub.link(), pub.peer());
         vt.clearStale(v);
         final io.spectrum.wire.StampView up = pub.upstream();
         if (up != null && up.stale()) {
             markStale(v, clock.nanoTime(), up.buffer(), up.reasonOffset(), up.reasonLength(), true);
         }
         vt.setOrigin(v, origin(up));
+        if (vt.schema(v) != null) { // a declared vertex keeps its last values for backfill
+            ring.push(v, vt.seq(v), vt.origin(v), clock.nanoTime(), b, off, len);
+        }
+        vt.setPublisherNotify(v, pub.wantsNotices()
+                && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
+        return WireError.OK;
+    }
+
+    /**
+     * A non-retained publish's bookkeeping (docs/node.md, "Retain: false"): after the admission
+     * checks, the next sequence number is spent and {@code pub} becomes the last publisher, but the
+     * held value, its sequence and origin stay. The stale mark clears only when {@code pub} published
+     * the held value (the same address: a NARROW node knows no names).
+     *
+     * @return OK or the admission's refusal (nothing changed)
+     */
+    int assignUnretained(int v, byte[] b, int off, int len, Publisher pub) {
+        int r = admit(v, b, off, len);
+        if (r != WireError.OK) {
+            return r;
+        }
+        vt.bumpSeq(v);
+        vt.setPublisher(v, pub.link(), pub.peer());
+        if (vt.isStale(v) && vt.publishedValue(v, pub.link(), pub.peer())) {
+            vt.clearStale(v);
+        }
         vt.setPublisherNotify(v, pub.wantsNotices()
                 && storePublisherRoute(v, pub.route(), pub.routeOffset(), pub.routeLength()));
         return WireError.OK;
@@ -150,6 +180,7 @@ final class TopicState {
         System.arraycopy(b, off, mem, dst, len);
         mem[dst + 1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
         vt.setValue(v, dst, len);
+        vt.valueIsCurrent(v);
         return WireError.OK;
     }
 

@@ -35,6 +35,11 @@ final class VertexTable {
     private final int[] valLen;
     /** Publish sequence; never goes back while the node runs. */
     private final long[] seq;
+    /** The sequence of the publish that left the held value (non-retained publishes spend {@link #seq} only). */
+    private final long[] valueSeq;
+    /** Who published the held value (link index, -1 the local host, -2 none; and peer): a non-retained publish moves only pubLink/pubPeer. */
+    private final int[] valPubLink;
+    private final int[] valPubPeer;
     /** Last publisher: link index (-1 = the local host, -2 = none) and peer. */
     private final int[] pubLink;
     private final int[] pubPeer;
@@ -82,6 +87,9 @@ final class VertexTable {
         valOff = new int[capacity];
         valLen = new int[capacity];
         seq = new long[capacity];
+        valueSeq = new long[capacity];
+        valPubLink = new int[capacity];
+        valPubPeer = new int[capacity];
         pubLink = new int[capacity];
         pubPeer = new int[capacity];
         pubRouteOff = new int[capacity];
@@ -282,6 +290,26 @@ final class VertexTable {
         seq[v]++;
     }
 
+    /** The sequence of v's held value: {@link #seq} unless non-retained publishes came after it. */
+    long valueSeq(int v) {
+        return valueSeq[v];
+    }
+
+    /** The held value is v's current publish (its sequence is {@link #seq} now). */
+    void valueIsCurrent(int v) {
+        valueSeq[v] = seq[v];
+    }
+
+    /** True when (link, peer) published v's held value (docs/node.md, "Retain: false": who may clear its stale mark). */
+    boolean publishedValue(int v, int link, int peer) {
+        return valPubLink[v] == link && valPubPeer[v] == peer && valLen[v] >= 0;
+    }
+
+    void setValuePublisher(int v, int link, int peer) {
+        valPubLink[v] = link;
+        valPubPeer[v] = peer;
+    }
+
     /** Link index of v's last publisher: -1 the local host, -2 none. */
     int pubLink(int v) {
         return pubLink[v];
@@ -463,6 +491,9 @@ final class VertexTable {
         flags[v] = F_IN_USE;
         valOff[v] = -1;
         valLen[v] = -1;
+        valueSeq[v] = 0;
+        valPubLink[v] = -2;
+        valPubPeer[v] = 0;
         pubLink[v] = -2;
         pubPeer[v] = 0;
         pubRouteOff[v] = -1;

@@ -48,12 +48,24 @@ public final class Extensions {
      * @return bytes written, or -1 when {@code cap} is too small
      */
     public static int writeCaps(byte[] b, int off, int cap) {
+        return writeCaps(b, off, cap, 0);
+    }
+
+    /**
+     * {@link #writeCaps(byte[], int, int)} of a node that keeps {@code backfillDepth} values per
+     * declared vertex (0: none, the map as above), with {@code spectrum.backfill} VALUE u16 depth after
+     * the three pairs (docs/extensions.md "Backfill"; a plain v1 peer is answered without it).
+     */
+    public static int writeCaps(byte[] b, int off, int cap, int backfillDepth) {
         TlvWriter cw = new TlvWriter(4).wrap(b, off, cap);
         cw.begin(TlvType.SETTINGS)
                 .leaf(TlvType.NAME, Names.CORE).value(1, 2)
                 .leaf(TlvType.NAME, Names.RFC0035).value(1, 2)
-                .leaf(TlvType.NAME, Names.TOPIC_EXT).value(1, 2)
-                .end();
+                .leaf(TlvType.NAME, Names.TOPIC_EXT).value(1, 2);
+        if (backfillDepth > 0) {
+            Backfill.capsPair(cw, backfillDepth);
+        }
+        cw.end();
         return cw.error() == WireError.OK ? cw.length() : -1;
     }
 
@@ -79,6 +91,17 @@ public final class Extensions {
     }
 
     /**
+     * {@link #announce(TlvWriter, long)} that also asks a READ's answer for the values the node kept
+     * after sequence {@code after}: {@code SETTINGS{spectrum.ext, spectrum.hold, NAME "spectrum.backfill"
+     * VALUE u64 after}} (docs/extensions.md, "Backfill"; {@link Backfill} reads it and the answer).
+     */
+    public static TlvWriter announceAskingBackfill(TlvWriter w, long holdToken, long after) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2)
+                .leaf(TlvType.NAME, HOLD_KEY).value(holdToken, 8)
+                .leaf(TlvType.NAME, Names.BACKFILL).value(after, 8).end();
+    }
+
+    /**
      * Appends the announcement child with the peer's name: {@code SETTINGS{NAME "spectrum.ext" VALUE
      * u16 VERSION, NAME "spectrum.name" NAME name}} (docs/extensions.md, "Peer name"); {@code name}
      * is UTF-8 of 1..{@link Names#PEER_NAME_MAX} bytes.
@@ -86,6 +109,50 @@ public final class Extensions {
     public static TlvWriter announce(TlvWriter w, byte[] name) {
         return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2)
                 .leaf(TlvType.NAME, Names.PEER_NAME).leaf(TlvType.NAME, name).end();
+    }
+
+    /**
+     * Appends the announcement child of a non-retained WRITE: {@code SETTINGS{NAME "spectrum.ext"
+     * VALUE u16 VERSION, NAME "spectrum.retain" VALUE u8 0}} (docs/extensions.md, "Announcement key
+     * spectrum.retain"). A v1 node ignores the child and retains the value as any write.
+     */
+    public static TlvWriter announceNotRetained(TlvWriter w) {
+        return w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2)
+                .leaf(TlvType.NAME, Names.RETAIN).value(0, 1).end();
+    }
+
+    /** {@link #retain}: the write is retained (no key, or VALUE u8 1). */
+    public static final int RETAINED = 1;
+    /** {@link #retain}: the write is not retained (VALUE u8 0 in an announcing child). */
+    public static final int NOT_RETAINED = 0;
+    /** {@link #retain}: the key is there but its value is not one byte of 0 or 1 (a malformed flag). */
+    public static final int RETAIN_MALFORMED = -1;
+
+    /**
+     * Whether a WRITE is retained, from the first SETTINGS among {@code first} and its following
+     * siblings (the child after the payload): {@link #NOT_RETAINED} only when that child announces
+     * ({@code spectrum.ext}) and holds {@code spectrum.retain} VALUE u8 0; {@link #RETAIN_MALFORMED}
+     * when it announces and the key's VALUE (last occurrence) is not one byte of 0 or 1; otherwise
+     * {@link #RETAINED}. A key outside an announcement is not read: only announcing peers use it.
+     */
+    public int retain(TlvIndex x, int first) {
+        for (int c = first; c != TlvIndex.NONE; c = x.nextSibling(c)) {
+            if (x.type(c) == TlvType.SETTINGS && x.isContainer(c)) {
+                if (reader.wrap(x, c) != WireError.OK || reader.u16(ANNOUNCE_KEY, 0) == 0) {
+                    return RETAINED;
+                }
+                final int v = reader.find(Names.RETAIN, TlvType.VALUE, SettingsReader.ANY_WIDTH);
+                if (v == TlvIndex.NONE) {
+                    return RETAINED;
+                }
+                if (x.bodyLength(v) != 1) {
+                    return RETAIN_MALFORMED;
+                }
+                final long b = x.valueAsLong(v);
+                return b == 0 ? NOT_RETAINED : b == 1 ? RETAINED : RETAIN_MALFORMED;
+            }
+        }
+        return RETAINED;
     }
 
     /**

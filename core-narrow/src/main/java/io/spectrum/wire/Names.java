@@ -146,8 +146,27 @@ public final class Names {
      * publisher (docs/extensions.md, "Peer name").
      */
     public static final Spelling PEER_NAME = Spelling.ascii("spectrum.name");
+    /**
+     * The announcement key of a WRITE that is not retained (VALUE u8 0; 1 or absent: retained):
+     * docs/extensions.md, "Announcement key spectrum.retain".
+     */
+    public static final Spelling RETAIN = Spelling.ascii("spectrum.retain");
     /** The longest announced peer name, in bytes; a longer one is no name. */
     public static final int PEER_NAME_MAX = 64;
+    /**
+     * Backfill (docs/extensions.md "Backfill"): the {@code $node/caps} key of a node that keeps its
+     * last values per declared vertex (VALUE u16, how many); the pair in a READ's trailing child that
+     * asks for them (VALUE u64, the last sequence the asker holds); the first pair of the answer
+     * (VALUE u64, the vertex's sequence now). One spelling, three places: {@link Backfill} writes and
+     * reads them all.
+     */
+    public static final Spelling BACKFILL = Spelling.ascii("spectrum.backfill");
+    /** Backfill answer pair {@code evicted}: VALUE u64, the highest sequence the node no longer holds (0: none lost). */
+    public static final Spelling BACKFILL_EVICTED = Spelling.ascii("evicted");
+    /** Backfill answer pair {@code age}: VALUE u64, ms between the value's publish and the answer, on the node's clock. */
+    public static final Spelling BACKFILL_AGE = Spelling.ascii("age");
+    /** Backfill answer pair {@code value}: the value TLV as it was published. */
+    public static final Spelling BACKFILL_VALUE = Spelling.ascii("value");
     /** {@code $node/caps} key a host adds: a random u32 per process start. */
     public static final Spelling BOOT = Spelling.ascii("spectrum.boot");
 

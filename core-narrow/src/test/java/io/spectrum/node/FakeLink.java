@@ -26,6 +26,8 @@ final class FakeLink implements Link {
     long sendCalls;
     /** What send answers; anything but OK is a frame the link did not take (not recorded). */
     int sendResult = WireError.OK;
+    /** A peer whose channel is gone without the link telling anyone: sends answer TRANSPORT_DOWN, isPeerGone true. */
+    int gonePeer = -1;
 
     private final int maxFrame;
 
@@ -86,6 +88,9 @@ final class FakeLink implements Link {
         if (sendResult != WireError.OK) {
             return sendResult;
         }
+        if (peer == gonePeer) {
+            return WireError.TRANSPORT_DOWN;
+        }
         if (record) {
             int i = sentCount % sent.length;
             System.arraycopy(buf, off, sent[i], 0, len);
@@ -105,6 +110,11 @@ final class FakeLink implements Link {
             n++;
         }
         return n;
+    }
+
+    @Override
+    public boolean isPeerGone(int peer) {
+        return peer == gonePeer;
     }
 
     @Override

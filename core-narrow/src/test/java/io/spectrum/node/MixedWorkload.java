@@ -11,10 +11,11 @@ import io.spectrum.wire.WireError;
  * A steady-state mix of node operations with every frame and handle built up front: local writes
  * with fan-out (callback, subtree and remote edges), reads, handle toggles, and remote FWD
  * requests through a fake link (READ, WRITE, subscribe append, [N] toggle, [N] clear, AWAIT,
- * list read, :children[] read, composed READ of /sensor), plus ticks. Used by the allocation test and the Epsilon run.
+ * list read, :children[] read, composed READ of /sensor, a backfill READ of the declared vertex's
+ * ring, which every write also pushes into), plus ticks. Used by the allocation test and the Epsilon run.
  */
 final class MixedWorkload {
-    static final int OPS_PER_ROUND = 25;
+    static final int OPS_PER_ROUND = 28;
 
     final ManualClock clock = new ManualClock(0);
     final NarrowNode node;
@@ -26,6 +27,8 @@ final class MixedWorkload {
     final byte[] readBuf = new byte[64];
     final byte[] remoteRead;
     final byte[] remoteWrite;
+    /** The remote write not retained (docs/extensions.md, "Announcement key spectrum.retain"). */
+    final byte[] remoteWriteNotRetained;
     final byte[] append;
     final byte[] suspend;
     final byte[] resume;
@@ -41,6 +44,8 @@ final class MixedWorkload {
     /** A durable subtree append on /sensor that asked for the path: its latch replays the subtree; then its clear. */
     final byte[] subtreeAppend;
     final byte[] subtreeClear;
+    /** Peer 7 asks the values /sensor/temp kept after seq 1 (docs/extensions.md "Backfill"): the ring's answer. */
+    final byte[] backfillRead;
     /** A remote subscription at peer 5, which never answers: each verify re-sends its append. */
     final int unanswered;
     long delivered;
@@ -85,6 +90,7 @@ final class MixedWorkload {
         byte[] ep = NodePath.of("/client/ep").tlv();
         remoteRead = Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP);
         remoteWrite = Frames.fwd(1, temp.tlv(), null, Frames.REPLY_EP, Frames.value(99, 4));
+        remoteWriteNotRetained = Frames.notRetained(Frames.fwd(1, temp.tlv(), null, Frames.REPLY_EP, Frames.value(98, 4)));
         append = h.subscribeReq("/client/ep", 0x0021, true, false, ep);
         // temp holds callback edges at 0..2 and the standing remote edge at 3: the append lands at 4
         link.inject(3, append);
@@ -149,6 +155,26 @@ final class MixedWorkload {
         if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("token clear refused");
         }
+        byte[] ask = new byte[128];
+        io.spectrum.wire.TlvWriter aw = new io.spectrum.wire.TlvWriter().wrap(ask, 0, ask.length);
+        io.spectrum.wire.Extensions.announceAskingBackfill(aw, 0, 1);
+        backfillRead = Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP, java.util.Arrays.copyOf(ask, aw.length()));
+        for (int i = 0; i < 20; i++) {
+            node.write(temp, value, 0, value.length); // the ring full: every later write pushes one out
+        }
+        link.inject(7, backfillRead);
+        node.poll();
+        Frames.Reply filled = Frames.parse(link.sentAt(link.sentCount - 1));
+        io.spectrum.wire.Backfill bf = new io.spectrum.wire.Backfill();
+        int entries = 0;
+        if (filled.kind == io.spectrum.wire.FwdView.KIND_RESULT && bf.wrapAnswer(filled.idx, filled.payload)) {
+            while (bf.next()) {
+                entries++;
+            }
+        }
+        if (entries != 16) {
+            throw new IllegalStateException("backfill answered " + entries + " values, not the ring's 16");
+        }
         unanswered = node.subscribeRemote(link, 5, temp, NodePath.of("/mirror/temp"), 0x0020);
         if (unanswered < 0) {
             throw new IllegalStateException("remote subscribe refused");
@@ -165,6 +191,7 @@ final class MixedWorkload {
             check(toggled.resume()); // 4
             link.inject(2, remoteRead, 0, remoteRead.length); // 5
             link.inject(2, remoteWrite, 0, remoteWrite.length); // 6 remote write with fan-out
+            link.inject(2, remoteWriteNotRetained, 0, remoteWriteNotRetained.length); // 6b not retained: fan-out, no store
             link.inject(3, append, 0, append.length); // 7 subscribe
             link.inject(3, suspend, 0, suspend.length); // 8 toggle
             link.inject(3, resume, 0, resume.length); // 9 toggle
@@ -172,6 +199,7 @@ final class MixedWorkload {
             link.inject(2, await, 0, await.length); // 11 await
             sum += node.poll();
             check(node.write(temp, value, 0, value.length)); // 12 answers the await
+            check(node.write(temp, value, 0, value.length, false)); // 12b the owner's non-retained write
             // 23 the owner marks it stale with a reason: notices to the callbacks and the stamped
             // subtree subscriber (the reason in its stamp); the next round's write clears it
             check(node.markStale(temp, (r & 1) == 0 ? failure : io.spectrum.wire.StaleReason.SEQUENCE_GAP));
@@ -183,6 +211,7 @@ final class MixedWorkload {
             link.inject(4, tokenClear, 0, tokenClear.length); // 21 the holder clears
             link.inject(3, subtreeAppend, 0, subtreeAppend.length); // 24 a durable subtree append: the subtree's replay
             link.inject(3, subtreeClear, 0, subtreeClear.length); // 25 and its clear
+            link.inject(7, backfillRead, 0, backfillRead.length); // 26 a backfill READ: the ring's 16 values
             sum += node.poll();
             sum += node.remote().verify(link, 5); // 22 a slot check: the unanswered append again
             sum += node.sequence(temp); // 14

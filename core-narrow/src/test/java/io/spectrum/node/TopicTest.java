@@ -32,6 +32,12 @@ class TopicTest extends NodeHarness {
         assertEquals(0, Frames.parse(out.get(out.size() - 1)).kind);
     }
 
+    /** A remote WRITE of VALUE u8 {@code value} that is not retained (spectrum.retain 0 in its announcement child). */
+    void remotePublishNotRetained(int peer, long value) {
+        List<byte[]> out = exchange(peer, Frames.notRetained(Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(value, 1))));
+        assertEquals(0, Frames.parse(out.get(out.size() - 1)).kind);
+    }
+
     /** SETTINGS{NAME spectrum.topic SETTINGS{NAME seq VALUE u64, NAME stale VALUE u8, NAME op VALUE u8}}. */
     static byte[] stamp(long seq, int stale, int op) {
         return stamp(seq, stale, op, null);
@@ -102,6 +108,120 @@ class TopicTest extends NodeHarness {
         Frames.Reply stamped = Frames.parse(link.sentAt(1));
         assertEquals("09000000", hex(stamped.payloadBytes()));
         assertTrue(hex(stamped.bytes(stamped.trailing)).endsWith("02000200" + "6f70" + "01000100" + "01"));
+    }
+
+    @Test
+    void retainFalse_spendsASequenceNumberAndReachesTheSubscribers_butCachesNothing() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        local(0x20);
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        link.clearSent();
+        remotePublishNotRetained(PEER, 2);
+        assertEquals(List.of("0100010001 seq=1", "0100010002 seq=2"), got, "delivered live, numbered 2");
+        assertEquals(2, link.sentCount, "the remote subscriber's delivery, then the write's answer");
+        Frames.Reply d = Frames.parse(link.sentAt(0));
+        assertEquals("0100010002", hex(d.payloadBytes()));
+        assertArrayEquals(stamp(2, 0, 0), d.bytes(d.trailing));
+        assertEquals(2, node.sequence(temp));
+        byte[] out = new byte[8];
+        assertEquals(5, node.read(temp, out, 0, 8));
+        assertEquals(1, out[4], "the held value is still the retained one");
+        got.clear();
+        local(0x20);
+        assertEquals(List.of("0100010001 seq=1"), got, "a late joiner gets the last retained value with its own sequence");
+        got.clear();
+        assertEquals(WireError.OK, node.write(temp, Frames.value(3, 1), 0, 5, false), "the local API's non-retained write");
+        assertEquals(List.of("0100010003 seq=3", "0100010003 seq=3"), got);
+        assertEquals(5, node.read(temp, out, 0, 8));
+        assertEquals(1, out[4]);
+    }
+
+    @Test
+    void retainFalse_withNoSubscriber_isANoOpThatStillSpendsTheSequence() {
+        assertEquals(WireError.OK, node.write(temp, Frames.value(1, 1), 0, 5, false));
+        assertEquals(1, node.sequence(temp));
+        byte[] out = new byte[8];
+        assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8), "nothing cached");
+        link.clearSent();
+        remotePublishNotRetained(PEER, 2);
+        assertEquals(1, link.sentCount, "only the write's answer: nothing delivered");
+        assertEquals(2, node.sequence(temp));
+        assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8));
+        node.write(temp, Frames.value(3, 1), 0, 5);
+        assertEquals(3, node.sequence(temp), "the next retained publish continues the count");
+    }
+
+    @Test
+    void retainFalse_aLateJoinerWithNoRetainedValueGetsNoReplay() {
+        node.write(temp, Frames.value(1, 1), 0, 5, false);
+        node.write(temp, Frames.value(2, 1), 0, 5, false);
+        local(0x20);
+        assertEquals(List.of(), got, "no retained value: no replay");
+        link.clearSent();
+        exchange(PEER, subscribeReq("/client/a", 0x20, true, true, SUB_EP));
+        assertEquals(1, link.sentCount, "only the append's answer");
+        assertEquals(0, Frames.parse(link.sentAt(0)).kind);
+    }
+
+    @Test
+    void retainFalse_clearsTheStaleMarkOnlyForThePublisherOfTheHeldValue() {
+        local(0); // (the vertex exists: a remote write never creates)
+        remotePublish(PEER, 1);
+        node.onPeerDown(link, PEER);
+        assertTrue(node.isStale(temp));
+        node.onPeerUp(link, OTHER_PEER);
+        remotePublishNotRetained(OTHER_PEER, 2);
+        assertTrue(node.isStale(temp), "another publisher's non-retained write leaves the held value stale");
+        assertEquals(2, node.sequence(temp));
+        node.onPeerUp(link, PEER);
+        remotePublishNotRetained(PEER, 3);
+        assertFalse(node.isStale(temp), "its own publisher back: the mark clears, by either kind of publish");
+        byte[] out = new byte[8];
+        assertEquals(5, node.read(temp, out, 0, 8));
+        assertEquals(1, out[4], "still the retained value");
+        clock.advanceMillis(120_000);
+        node.tick();
+        assertEquals(5, node.read(temp, out, 0, 8), "not purged: it is current again");
+    }
+
+    @Test
+    void retainFalse_aMalformedRetainFlagIsRefusedAndChangesNothing() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        byte[] w = Frames.notRetained(Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(2, 1)));
+        w[w.length - 1] = 2; // spectrum.retain VALUE u8 2: neither 0 nor 1
+        List<byte[]> out = exchange(PEER, w);
+        Frames.Reply r = Frames.parse(out.get(out.size() - 1));
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, r.errorCode(), "a typed refusal");
+        assertEquals(1, node.sequence(temp), "no number spent");
+    }
+
+    @Test
+    void silentDeadChannel_reapedByThePublishThatCannotReachIt_andByTheSweep_idleOnce() {
+        node.setActivityListener((p, active, n) -> activity.add(p.path() + (active ? " active " : " idle ") + n));
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        exchange(PEER, subscribeReq("/client/a", 0, false, false, SUB_EP));
+        exchange(OTHER_PEER, subscribeReq("/client/b", 0, false, false, NodePath.of("/client/b").tlv()));
+        assertEquals(2, node.listenerCount(temp));
+        link.gonePeer = PEER; // its channel is gone; the link never reports it down
+        node.write(temp, Frames.value(2, 1), 0, 5);
+        assertEquals(1, node.listenerCount(temp), "the publish's send found it gone: reaped");
+        assertEquals(List.of("/sensor/temp active 1"), activity, "the other subscriber remains: no idle");
+        link.gonePeer = OTHER_PEER; // gone too, and no publish follows
+        clock.advanceMillis(999);
+        node.tick();
+        assertEquals(1, node.listenerCount(temp), "not before the sweep period (1 s)");
+        clock.advanceMillis(1);
+        node.tick();
+        assertEquals(0, node.listenerCount(temp), "the sweep found it gone");
+        assertEquals(List.of("/sensor/temp active 1", "/sensor/temp idle 0"), activity);
+        for (int i = 0; i < 3; i++) {
+            clock.advanceMillis(1000);
+            node.tick();
+            node.write(temp, Frames.value(3 + i, 1), 0, 5);
+        }
+        node.onPeerDown(link, OTHER_PEER); // the late report changes nothing either
+        assertEquals(List.of("/sensor/temp active 1", "/sensor/temp idle 0"), activity, "idle exactly once");
+        assertEquals(2, node.server().goneHoldersReaped());
     }
 
     @Test

@@ -13,11 +13,13 @@ import io.spectrum.node.api.VertexValue;
 public interface ValueTap {
     /**
      * @param value the vertex's value and path (a flyweight, valid only during the call)
-     * @param seq the vertex's sequence for it
+     * @param seq the vertex's sequence for it (this node's)
+     * @param sourceSeq the sequence its upstream stamped on it (a delivery of this node's remote
+     *     subscription, or its gap fetch: the board's own sequence), 0 when it came from no upstream
      * @param originMillis the value's origin time, ms since the Unix epoch (docs/extensions.md "Origin
      *     time"), 0 when it has none
      * @param stale true for a stale mark (the retained value again, the same seq)
      * @param reason the stale reason, UTF-8, or null (not to be written into)
      */
-    void onValue(VertexValue value, long seq, long originMillis, boolean stale, byte[] reason);
+    void onValue(VertexValue value, long seq, long sourceSeq, long originMillis, boolean stale, byte[] reason);
 }

@@ -38,11 +38,20 @@ final class Vertex {
     int valLen = -1;
     /** Publish sequence; never goes back while the node runs, not even across a clear or purge. */
     long seq;
+    /**
+     * The sequence of the publish that left the held value: {@link #seq} unless non-retained
+     * publishes came after it (they spend a number and leave the value alone).
+     */
+    long valueSeq;
     /** Last publisher, null when never published. */
     WidePeer publisher;
+    /** Who published the held value (a non-retained publish changes {@link #publisher} only), or null. */
+    WidePeer valuePublisher;
     boolean stale;
     /** The value's origin time, ms since the Unix epoch, 0: none (docs/extensions.md "Origin time"). */
     long origin;
+    /** The sequence the value's upstream stamped on it (its board's own), 0 when it came from none. */
+    long sourceSeq;
     long staleSince;
     /** Why it is stale (UTF-8, at most StaleReason.MAX_BYTES; replaced, never written into), or null. */
     byte[] staleReason;

@@ -121,6 +121,9 @@ public final class WideNode implements ServingNode {
     private final int framesPerPoll;
     /** How often {@link #tick()} rewrites {@code /$node/stats} (0: never), and when next. */
     private final long statsPeriod;
+    /** How often {@link #tick()} sweeps for subscribers whose channel is gone (0: never), and when next. */
+    private final long sweepPeriod;
+    private long nextSweep;
     private long nextStats;
     /** Vertices by handle (the root is 0); a removed vertex's handle is reused, like an edge's. */
     Vertex[] byId = new Vertex[64];
@@ -177,6 +180,8 @@ public final class WideNode implements ServingNode {
         server.statsOf(resources());
         statsPeriod = cfg.statsPeriodNanos();
         nextStats = clock.nanoTime();
+        sweepPeriod = cfg.channelSweepNanos();
+        nextSweep = clock.nanoTime() + sweepPeriod;
         byte[] b = new byte[128];
         write(CAPS, b, 0, Extensions.writeCaps(b, 0, b.length));
     }
@@ -253,10 +258,24 @@ public final class WideNode implements ServingNode {
 
     @Override
     public int write(NodePath path, byte[] tlv, int off, int len) {
-        return publishAs(owner, path, tlv, off, len);
+        return publishAs(owner, path, tlv, off, len, true);
     }
 
-    int publishAs(WidePeer p, NodePath path, byte[] tlv, int off, int len) {
+    @Override
+    public int write(NodePath path, byte[] tlv, int off, int len, boolean retain) {
+        return publishAs(owner, path, tlv, off, len, retain);
+    }
+
+    int publishAs(WidePeer p, NodePath path, byte[] tlv, int off, int len, boolean retain) {
+        server.enterFanout(); // a subscriber whose channel a send finds gone is reaped after the fan-out
+        try {
+            return publishAs0(p, path, tlv, off, len, retain);
+        } finally {
+            server.exitFanout();
+        }
+    }
+
+    private int publishAs0(WidePeer p, NodePath path, byte[] tlv, int off, int len, boolean retain) {
         if (!p.connected) {
             return WireError.TRANSPORT_DOWN;
         }
@@ -290,7 +309,7 @@ public final class WideNode implements ServingNode {
             }
             v = create(b, ko, kl, null);
         }
-        return publish(v, tlv, off, tl, p, null, 0, 0, null);
+        return publish(v, tlv, off, tl, p, null, 0, 0, null, retain);
     }
 
     /**
@@ -300,7 +319,7 @@ public final class WideNode implements ServingNode {
      * the same step, so the fan-out never shows it as current) + answer the awaits + propagate.
      */
     int publish(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl,
-            io.spectrum.wire.StampView upstream) {
+            io.spectrum.wire.StampView upstream, boolean retain) {
         int r = ValueAdmission.admit(v.schema, tlv, off, tl, v.key.length, payloadCap, server.frameLimit());
         if (r != WireError.OK) {
             return r;
@@ -308,19 +327,76 @@ public final class WideNode implements ServingNode {
         if (boundedLacksRoom(v)) {
             return WireError.FLOW_BACKPRESSURE; // refused whole: nothing delivered, retained or numbered
         }
+        if (!retain) {
+            return publishUnretained(v, tlv, off, tl, p, route, ro, rl);
+        }
         r = store(v, tlv, off, tl);
         if (r != WireError.OK) {
             return r;
         }
         v.seq++;
+        v.valueSeq = v.seq;
+        v.valuePublisher = p;
         setPublisher(v, p);
         clearStale(v);
         if (upstream != null && upstream.stale()) {
             markStale(v, clock.nanoTime(), reasonBytes(upstream.buffer(), upstream.reasonOffset(),
                     upstream.reasonLength()), true);
         }
+        v.sourceSeq = upstream != null ? Math.max(0, upstream.seq()) : 0;
         v.origin = upstream != null && upstream.origin() > 0 ? upstream.origin()
                 : givesOrigins ? clock.epochNanos() / 1_000_000L : 0; // docs/extensions.md "Origin time"
+        setNoticeRoute(v, route, ro, rl);
+        if (v.awaits > 0) {
+            server.answerAwaits(v.id, v.value, 0, v.valLen);
+        }
+        propagate(v, v.value, v.valLen, false);
+        if (tap != null) {
+            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.sourceSeq, v.origin, false, null);
+        }
+        return WireError.OK;
+    }
+
+    /**
+     * A non-retained publish (docs/node.md, "Retain: false"): it spends the next sequence number, is
+     * the vertex's last publish (publisher, notice route) and goes to the current subscribers and
+     * awaits, fresh and stamped with that number, but the held value, its sequence, origin and
+     * publisher stay as they were, so a later subscriber is replayed the last retained value with
+     * its own sequence (or nothing). With no subscriber it delivers nothing and caches nothing. It
+     * clears a stale mark only when it comes from the held value's own publisher (the same connection,
+     * or the same registered name come back within the grace).
+     */
+    private int publishUnretained(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl) {
+        if (v.creator != null) {
+            settle(v); // it was published to: the node's, like a vertex holding a value
+        }
+        v.seq++;
+        if (v.stale && samePublisher(v.valuePublisher, p)) {
+            clearStale(v);
+        }
+        setPublisher(v, p);
+        setNoticeRoute(v, route, ro, rl);
+        final long origin = givesOrigins ? clock.epochNanos() / 1_000_000L : 0;
+        if (v.awaits > 0) {
+            server.answerAwaits(v.id, tlv, off, tl);
+        }
+        if (off != 0) {
+            tlv = Arrays.copyOfRange(tlv, off, off + tl); // deliveries read the value from offset 0
+        }
+        propagate(v, tlv, tl, v.seq, false, origin, false, false);
+        return WireError.OK;
+    }
+
+    /**
+     * True when {@code p} may clear the stale mark of a value {@code held} published: the same
+     * connection, or a registered (non-anonymous) one of the same name.
+     */
+    private static boolean samePublisher(WidePeer held, WidePeer p) {
+        return held != null && (held == p || (!held.isAnonymous() && !p.isAnonymous()
+                && held.identity().equals(p.identity())));
+    }
+
+    private static void setNoticeRoute(Vertex v, byte[] route, int ro, int rl) {
         if (rl <= 0) {
             v.noticeRoute = null;
         } else if (v.noticeRoute == null || v.noticeRoute.length != rl) {
@@ -328,14 +404,6 @@ public final class WideNode implements ServingNode {
         } else {
             System.arraycopy(route, ro, v.noticeRoute, 0, rl); // the same publisher's route: no new array per write
         }
-        if (v.awaits > 0) {
-            server.answerAwaits(v.id, v.value, 0, v.valLen);
-        }
-        propagate(v, v.value, v.valLen, false);
-        if (tap != null) {
-            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.origin, false, null);
-        }
-        return WireError.OK;
     }
 
     /** Copies the trailer-less value TLV, reusing the vertex's array when it fits and is not far too big. */
@@ -353,6 +421,7 @@ public final class WideNode implements ServingNode {
         dst[1] &= (byte) ~(Opt.TS | Opt.CR); // trailers are stripped on ingress
         v.value = dst;
         v.valLen = tl;
+        v.valueSeq = v.seq;
         values.returned(old);
         values.taken(tl);
         if (v.creator != null) {
@@ -367,6 +436,7 @@ public final class WideNode implements ServingNode {
             v.value = null;
             v.valLen = -1;
             v.origin = 0;
+            v.valuePublisher = null;
         }
     }
 
@@ -405,11 +475,15 @@ public final class WideNode implements ServingNode {
     }
 
     private void propagate(Vertex v, byte[] vb, int vl, boolean deleted, boolean noticeOnly) {
+        propagate(v, vb, vl, v.seq, v.stale, deleted ? 0 : v.origin, deleted, noticeOnly);
+    }
+
+    /** Delivers {@code vb} as publish {@code seq} of v ({@code stale}, {@code origin}) to its and its ancestors' edges. */
+    private void propagate(Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, boolean deleted,
+            boolean noticeOnly) {
         if (v.listeners == 0) {
             return; // unobserved: one load
         }
-        final long seq = v.seq;
-        final boolean stale = v.stale;
         for (Vertex a = v; a != null; a = a.parent) {
             if (a.ownSubs == 0) {
                 continue;
@@ -419,7 +493,7 @@ public final class WideNode implements ServingNode {
             for (int i = 0; i < end; i++) {
                 final Edge e = es[i];
                 if (e != null && e.delivering() && (!noticeOnly || FwdStore.takesTopicNotice(e.word | e.flags))) {
-                    deliver(e, v, vb, vl, seq, stale, deleted);
+                    deliver(e, v, vb, vl, seq, stale, origin, deleted);
                 }
             }
         }
@@ -439,7 +513,7 @@ public final class WideNode implements ServingNode {
         }
         if ((e.flags & FwdStore.STAMP_PATH) == 0) {
             if (v.hasValue()) {
-                deliver(e, v, v.value, v.valLen, v.seq, v.stale, false);
+                deliver(e, v, v.value, v.valLen, v.valueSeq, v.stale, false); // the retained value with its own number
             } else if (v.stale && FwdStore.takesTopicNotice(e.word | e.flags)) { // no value yet, and why
                 deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, true, false);
             }
@@ -459,7 +533,7 @@ public final class WideNode implements ServingNode {
         while (true) {
             final boolean enter = c == v || !skipReserved || !c.reserved;
             if (enter) {
-                if (c.hasValue() ? !deliver(e, c, c.value, c.valLen, c.seq, c.stale, false)
+                if (c.hasValue() ? !deliver(e, c, c.value, c.valLen, c.valueSeq, c.stale, false)
                         : c.stale && FwdStore.takesTopicNotice(e.word | e.flags)
                                 && !deliver(e, c, EMPTY_STATUS, EMPTY_STATUS.length, c.seq, true, false)) {
                     return false; // (no value yet, marked: its stale notice, as the mark sent it)
@@ -484,8 +558,12 @@ public final class WideNode implements ServingNode {
 
     /** Delivers to edge e; false when a routed delivery was over the holder's share (dropped, counted). */
     boolean deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
+        return deliver(e, v, vb, vl, seq, stale, deleted ? 0 : v.origin, deleted);
+    }
+
+    /** {@link #deliver(Edge, Vertex, byte[], int, long, boolean, boolean)} with the value's {@code origin}. */
+    boolean deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, boolean deleted) {
         final byte[] reason = stale ? v.staleReason : null;
-        final long origin = deleted ? 0 : v.origin;
         if (e.mode != null) {
             offer(e, v, vb, vl, seq, stale, origin, reason, deleted);
             return true;
@@ -502,7 +580,7 @@ public final class WideNode implements ServingNode {
             }
         } else if ((e.flags & FwdStore.KIND_LOCAL) != 0) {
             if (e.target != null && e.target != v && !deleted && store(e.target, vb, 0, vl) == WireError.OK) {
-                e.target.origin = v.origin; // delivery ends at the target: no re-fan-out
+                e.target.origin = origin; // delivery ends at the target: no re-fan-out
             }
         } else {
             e.listener.onValue(e, view.wrap(vb, vl, v.key, deleted), seq, stale);
@@ -858,6 +936,15 @@ public final class WideNode implements ServingNode {
 
     @Override
     public int clear(NodePath path, boolean notify) {
+        server.enterFanout();
+        try {
+            return clear0(path, notify);
+        } finally {
+            server.exitFanout();
+        }
+    }
+
+    private int clear0(NodePath path, boolean notify) {
         Vertex v = find(path);
         if (v == null) {
             return WireError.OK;
@@ -967,7 +1054,7 @@ public final class WideNode implements ServingNode {
         }
         v.staleReason = reason;
         if (tap != null) {
-            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.origin, true, reason);
+            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.sourceSeq, v.origin, true, reason);
         }
         return true;
     }
@@ -1031,7 +1118,12 @@ public final class WideNode implements ServingNode {
             nextStats = now + statsPeriod;
             refreshStats();
         }
+        if (sweepPeriod > 0 && now - nextSweep >= 0) {
+            nextSweep = now + sweepPeriod;
+            server.sweepGoneHolders(); // subscribers whose channel is gone though their link never said so
+        }
         resendDirty();
+        server.reapGoneHolders(); // what the purge notices and resends found gone
     }
 
     private void markDirty(Edge e) {
@@ -1122,6 +1214,21 @@ public final class WideNode implements ServingNode {
             if (v.stale) {
                 topicNotice(v, false);
             }
+        }
+    }
+
+    /**
+     * Remote holder (link index, peer) has a channel that is gone without its link saying so: its
+     * edges are reaped as on its departure (active / idle follow the counts, once), and nothing else
+     * of it changes (docs/node.md, "A subscriber's channel gone").
+     */
+    void holderGone(int li, int peer) {
+        WidePeer p = linkPeers.get(peerKey(li, peer));
+        if (p == null) {
+            return;
+        }
+        for (Edge e : p.edges.toArray(new Edge[0])) {
+            remove(e);
         }
     }
 

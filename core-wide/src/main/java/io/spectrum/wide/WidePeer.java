@@ -95,7 +95,16 @@ public final class WidePeer {
      *     TRANSPORT_DOWN after {@link #disconnect()}; otherwise what the owner's write answers
      */
     public int publish(NodePath path, byte[] tlv, int off, int len) {
-        return node.publishAs(this, path, tlv, off, len);
+        return node.publishAs(this, path, tlv, off, len, true);
+    }
+
+    /**
+     * {@link #publish(NodePath, byte[], int, int)}, or with {@code retain} false ABP's {@code retain:
+     * false}: the publish spends the next sequence number and reaches the current subscribers, but
+     * the vertex keeps its last retained value for later subscribers (docs/node.md, "Retain: false").
+     */
+    public int publish(NodePath path, byte[] tlv, int off, int len, boolean retain) {
+        return node.publishAs(this, path, tlv, off, len, retain);
     }
 
     /** Subscribes as this peer (see the class comment for what differs from the owner's subscribe). */

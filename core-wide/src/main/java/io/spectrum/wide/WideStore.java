@@ -152,9 +152,10 @@ final class WideStore implements FwdStore {
 
     @Override
     public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
-            io.spectrum.wire.StampView upstream) {
+            io.spectrum.wire.StampView upstream, boolean retain) {
         final boolean known = node.knowsLinkPeer(link, peer);
-        final int r = node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen, upstream);
+        final int r = node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen, upstream,
+                retain);
         if (r != WireError.OK && !known) {
             node.forgetLinkPeer(link, peer); // a refused write leaves no peer behind either
         }
@@ -262,6 +263,11 @@ final class WideStore implements FwdStore {
     @Override
     public int policyHi(int s) {
         return e(s).policyHi;
+    }
+
+    @Override
+    public void holderGone(int link, int peer) {
+        node.holderGone(link, peer);
     }
 
     @Override

@@ -45,8 +45,8 @@ import org.junit.jupiter.api.Test;
  * The ABP profile of ../shared/reference/flybus-abp-scenarios.md against {@link WideNode}, one test
  * per scenario, named after it. The mapping: an ABP topic is a vertex ({@code sysmon.metrics} is
  * {@code /sysmon/metrics}); an ABP connection is a {@link WidePeer} ({@link WideNode#connect}); the
- * inner message is the value TLV; {@code publish} is {@link WidePeer#publish} (every publish retains,
- * DESIGN §4 decision 6); {@code subscribe} is a subscribe with the durability bit (0x20), which is
+ * inner message is the value TLV; {@code publish} is {@link WidePeer#publish} (retained unless asked
+ * otherwise: {@code retain: false} is its five-argument form); {@code subscribe} is a subscribe with the durability bit (0x20), which is
  * what asks for the replay; {@code delivered} is the number of deliveries the publish made;
  * {@code subscriber_count} is {@link WideNode#listenerCount}; {@code list} is {@link WideNode#topics};
  * {@code topic.active/idle} are the publisher's {@link io.spectrum.node.api.ActivityListener}
@@ -172,13 +172,102 @@ class AbpProfileTest {
     @Test
     @DisplayName("A-04 three publishes are seq 1, 2, 3")
     void a04_everyPublishSpendsTheNextNumber() {
-        // ABP's retain=false has no spelling here: every write retains (DESIGN §4 decision 6); the
-        // sequence counts publishes either way, which is what the scenario checks.
         WidePeer p = node.connect(null);
+        boolean[] retain = {false, true, false};
         for (int i = 1; i <= 3; i++) {
-            assertEquals(WireError.OK, publish(p, t, Tlv.value(i, 1)));
+            byte[] v = Tlv.value(i, 1);
+            assertEquals(WireError.OK, p.publish(t, v, 0, v.length, retain[i - 1]));
             assertEquals(i, node.sequence(t));
         }
+        assertArrayEquals(Tlv.value(2, 1), read(t), "the one retained publish is the held value");
+    }
+
+    static int publishNotRetained(WidePeer p, NodePath path, byte[] tlv) {
+        return p.publish(path, tlv, 0, tlv.length, false);
+    }
+
+    @Test
+    @DisplayName("retain:false spends a sequence number and reaches the current subscribers, but caches nothing")
+    void retainFalse_deliveredToTheCurrentSubscribersButCachesNothing() {
+        WidePeer producer = node.connect("producer");
+        assertEquals(WireError.OK, publish(producer, metrics, Tlv.value(1, 1)));
+        node.connect("viewer").subscribe(metrics, REPLAY, rec("viewer"));
+        got.clear();
+        assertEquals(WireError.OK, publishNotRetained(producer, metrics, Tlv.value(2, 1)));
+        assertEquals(List.of("viewer /sysmon/metrics 0100010002 seq=2"), got, "delivered 1, with the response's seq 2");
+        assertEquals(2, node.sequence(metrics));
+        assertArrayEquals(Tlv.value(1, 1), read(metrics), "the snapshot is still the retained publish");
+        assertEquals(List.of(new TopicInfo("/sysmon/metrics", 1, true, 2, "producer", false)), node.topics(ROOT));
+    }
+
+    @Test
+    @DisplayName("retain:false with no subscriber is a no-op that still answers {seq, delivered: 0}")
+    void retainFalse_withNoSubscriberIsANoOpThatStillSpendsTheSequence() {
+        WidePeer producer = node.connect("producer");
+        long held = inUse(node, "wide.values");
+        assertEquals(WireError.OK, publishNotRetained(producer, t, Tlv.value(1, 1)));
+        assertEquals(1, node.sequence(t), "seq 1");
+        assertEquals(0, node.listenerCount(t), "delivered 0");
+        assertNull(read(t), "nothing cached");
+        assertEquals(held, inUse(node, "wide.values"), "no value bytes held");
+        assertEquals(WireError.OK, publishNotRetained(producer, t, Tlv.value(2, 1)));
+        assertEquals(2, node.sequence(t), "the sequence counts publishes, not snapshots");
+        assertEquals(List.of(), got);
+    }
+
+    @Test
+    @DisplayName("retain:false: a late joiner gets the last retained snapshot with its original seq, or no replay")
+    void retainFalse_aLateJoinerGetsTheLastRetainedSnapshotWithItsOriginalSequence() {
+        WidePeer producer = node.connect("producer");
+        assertEquals(WireError.OK, publishNotRetained(producer, t, Tlv.value(1, 1)));
+        node.connect("early").subscribe(t, REPLAY, rec("early"));
+        assertEquals(List.of(), got, "no retained snapshot: no replay (the response's seq 0)");
+        assertEquals(WireError.OK, publish(producer, t, Tlv.value(2, 1)));
+        assertEquals(WireError.OK, publishNotRetained(producer, t, Tlv.value(3, 1)));
+        assertEquals(WireError.OK, publishNotRetained(producer, t, Tlv.value(4, 1)));
+        got.clear();
+        node.connect("late").subscribe(t, REPLAY, rec("late"));
+        assertEquals(List.of("late /t 0100010002 seq=2"), got, "the retained snapshot, with its own seq 2");
+        got.clear();
+        assertEquals(WireError.OK, publish(producer, t, Tlv.value(5, 1)));
+        assertEquals(List.of("early /t 0100010005 seq=5", "late /t 0100010005 seq=5"), got,
+                "the gap 2 -> 5 is the non-retained publishes in between");
+    }
+
+    @Test
+    @DisplayName("retain:false clears a stale mark only when the same registered publisher comes back")
+    void retainFalse_clearsAStaleMarkOnlyForTheSameRegisteredPublisher() {
+        WidePeer c1 = node.connect("svc");
+        assertEquals(WireError.OK, publish(c1, t, Tlv.value(1, 1)));
+        c1.disconnect();
+        assertTrue(node.isStale(t));
+        WidePeer other = node.connect("other");
+        assertEquals(WireError.OK, publishNotRetained(other, t, Tlv.value(2, 1)));
+        assertTrue(node.isStale(t), "another publisher's non-retained publish leaves the snapshot stale");
+        WidePeer anon = node.connect(null);
+        assertEquals(WireError.OK, publishNotRetained(anon, t, Tlv.value(3, 1)));
+        assertTrue(node.isStale(t), "an anonymous one too");
+        WidePeer c2 = node.connect("svc");
+        assertEquals(WireError.OK, publishNotRetained(c2, t, Tlv.value(4, 1)));
+        assertFalse(node.isStale(t), "svc back within the grace: cleared by its non-retained publish");
+        assertArrayEquals(Tlv.value(1, 1), read(t), "the snapshot is still svc's retained value");
+        clock.advanceNanos(2 * GRACE);
+        node.tick();
+        assertArrayEquals(Tlv.value(1, 1), read(t), "current again: never purged");
+
+        WidePeer a1 = node.connect(null);
+        NodePath u = NodePath.of("/u");
+        assertEquals(WireError.OK, publish(a1, u, Tlv.value(1, 1)));
+        a1.disconnect();
+        WidePeer a2 = node.connect(null);
+        assertEquals(WireError.OK, publishNotRetained(a2, u, Tlv.value(2, 1)));
+        assertTrue(node.isStale(u), "an anonymous publisher can never match again");
+        c2.disconnect();
+        WidePeer c3 = node.connect("svc");
+        assertEquals(WireError.OK, publish(c3, NodePath.of("/w"), Tlv.value(9, 1)));
+        assertTrue(node.isStale(t), "svc's last publish to /t went stale with c2");
+        assertEquals(WireError.OK, publish(other, t, Tlv.value(5, 1)));
+        assertFalse(node.isStale(t), "a retained publish is a new snapshot: fresh, whoever makes it");
     }
 
     @Test

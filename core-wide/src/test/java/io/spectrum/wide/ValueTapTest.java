@@ -30,7 +30,7 @@ class ValueTapTest {
     void theTapHearsEveryWriteAndStaleMarkWithoutListening() {
         WideNode node = new WideNode(WideNode.hostConfig().clock(new ManualClock(0)).build());
         List<String> heard = new ArrayList<>();
-        node.setValueTap((v, seq, origin, stale, reason) -> heard.add(v.path() + " " + v.length() + " seq " + seq
+        node.setValueTap((v, seq, sourceSeq, origin, stale, reason) -> heard.add(v.path() + " " + v.length() + " seq " + seq
                 + (stale ? " stale: " + new String(reason, StandardCharsets.UTF_8) : "")));
         NodePath p = NodePath.of("/here/x");
         byte[] one = value(1);

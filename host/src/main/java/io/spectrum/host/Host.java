@@ -73,28 +73,25 @@ public final class Host implements AutoCloseable {
         int listeners;
         HostBridge bridge;
         try {
-            LinkSettings boardSettings = null;
+            // every mount is a link URI (a bare HOST:PORT is UDP), opened by the one link factory; the board
+            // links are DTLS when credentials are named, read once, when the first UDP or DTLS mount needs them
+            LinkSettings boardSettings = new LinkSettings().pingMillis(config.pingMillis())
+                    .timeoutMillis(config.timeoutMillis()).frameBytes(config.frameBytes())
+                    .receiveBufferBytes(config.receiveBuffer()).baud(config.baud()).name(config.dtlsName());
+            boolean credentialsRead = false;
             for (HostConfig.Mount m : config.mounts()) {
-                Link link;
-                if (m.kind() == HostConfig.LinkKind.SERIAL) {
-                    link = LinkSpec.serial(id++, m.address(), config.baud(), plain, config.clock());
-                } else if (m.kind() == HostConfig.LinkKind.TCP) {
-                    link = LinkSpec.dial(id++, m.link(), plain, config.clock());
-                } else {
-                    if (boardSettings == null) { // DTLS on the board links when credentials are named (read once)
-                        boardSettings = new LinkSettings().pingMillis(config.pingMillis())
-                                .timeoutMillis(config.timeoutMillis()).frameBytes(config.frameBytes())
-                                .receiveBufferBytes(config.receiveBuffer()).dtls(LinkSpec.dtls(config.dtlsKey(),
-                                        config.dtlsCa(), config.dtlsKeys(), config.dtlsName()));
-                    }
-                    link = LinkSpec.udpDial(id++, m.address(), boardSettings, config.clock());
+                LinkSpec.Uri uri = m.uri();
+                if (!credentialsRead && (uri.scheme().equals("udp") || uri.scheme().equals("dtls"))) {
+                    boardSettings.dtls(LinkSpec.dtls(config.dtlsKey(), config.dtlsCa(), config.dtlsKeys(), config.dtlsName()));
+                    credentialsRead = true;
                 }
+                Link link = LinkSpec.open(id++, uri, LinkSpec.Role.DIAL, boardSettings, config.clock());
                 boards.add(new HostService.Board(m.name(), link, m.top()));
             }
             if (config.udp() != null) {
                 LinkSettings listener = new LinkSettings().pingMillis(config.pingMillis()).timeoutMillis(config.timeoutMillis())
                         .frameBytes(config.frameBytes()).receiveBufferBytes(config.receiveBuffer()).peers(config.clientPeers());
-                clients.add(LinkSpec.udpListen(id, config.udp(), listener, config.clock()));
+                clients.add(LinkSpec.listen(id, config.udp(), listener, config.clock()));
             }
             if (config.tcp() != null) { // the same peer table bound as the UDP listener's
                 LinkSettings listener = new LinkSettings().frameBytes(config.frameBytes()).peers(config.clientPeers());

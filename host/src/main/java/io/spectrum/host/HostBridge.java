@@ -5,7 +5,6 @@ import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.MqttBridge;
 import io.spectrum.client.PeerClient;
 import io.spectrum.link.Link;
-import io.spectrum.link.udp.UdpLink;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Clock;
@@ -13,59 +12,61 @@ import io.spectrum.time.Sleeper;
 import io.spectrum.time.SystemClock;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * {@code spectrum host … --mqtt URL}: the bridge run in the host's process, as a client of the host
- * like any other: the host gets one more client listener on a free loopback port (its door), and the
- * bridge dials it. So the bridge sees exactly what {@code spectrum bridge --peer} would (the host's
- * tree, its gates on every write) and the host command only opens the door and starts and stops
- * the bridge. Without {@code --mqtt} every method does nothing.
+ * like any other: the host gets one more client link (its door), the node's side of an in-process
+ * pair ({@link LinkSpec#inProcessPair}), and the bridge's client holds the other side. No socket and
+ * no port: nothing outside the process can reach the door. The bridge still sees exactly what
+ * {@code spectrum bridge --peer} would (the host's tree, its gates on every write) and the host
+ * command only opens the door and starts and stops the bridge. Without {@code --mqtt} every method
+ * does nothing.
  */
 final class HostBridge implements AutoCloseable {
-    private final LinkSettings plain;
     private final Clock clock;
     private final BrokerAddress address;
     private final BridgeOptions options;
-    private final UdpLink door;
+    /** The bridge's side of the door's pair. */
+    private final Link end;
     private volatile MqttBridge bridge;
 
-    private HostBridge(LinkSettings plain, Clock clock, BrokerAddress address, BridgeOptions options, UdpLink door) {
-        this.plain = plain;
+    private HostBridge(Clock clock, BrokerAddress address, BridgeOptions options, Link end) {
         this.clock = clock;
         this.address = address;
         this.options = options;
-        this.door = door;
+        this.end = end;
     }
 
     /**
-     * Opens the door (added to {@code clients}); nothing without {@code --mqtt} ({@code address} null).
-     * The door and the bridge's dial are plain UDP on loopback ({@code plain}: no DTLS) whatever the
-     * board links are, so both are {@link UdpLink}s.
+     * Opens the door (its node side added to {@code clients}); nothing without {@code --mqtt}
+     * ({@code address} null). The pair carries frames up to {@code plain}'s frame size.
      */
     static HostBridge open(BrokerAddress address, BridgeOptions options, LinkSettings plain, Clock clock, int linkId,
                            List<Link> clients) throws IOException {
         if (address == null) {
-            return new HostBridge(plain, clock, null, null, null);
+            return new HostBridge(clock, null, null, null);
         }
-        UdpLink door = (UdpLink) LinkSpec.udpListen(linkId, "127.0.0.1:0", plain, clock);
-        clients.add(door);
-        return new HostBridge(plain, clock, address, options, door);
+        Link[] door = LinkSpec.inProcessPair(linkId, 0, plain);
+        clients.add(door[0]);
+        return new HostBridge(clock, address, options, door[1]);
     }
 
     /** Starts the bridge once the host runs; its notes go to {@code notes} as lines. */
     void start(Consumer<String> notes) throws IOException {
-        if (door == null) {
+        if (end == null) {
             return;
         }
-        InetSocketAddress at = door.localAddress();
-        UdpLink dial = (UdpLink) LinkSpec.udpDial(0, "127.0.0.1:" + at.getPort(), plain, clock);
-        PeerClient client = new PeerClient(dial, 0, Duration.ofSeconds(2)).time(clock);
+        PeerClient client = new PeerClient(end, 0, Duration.ofSeconds(2)).time(clock);
         bridge = MqttBridge.start(client, address, options, notes,
                 clock instanceof Sleeper s ? s : SystemClock.INSTANCE); // a manual clock's backoff passes on its time
+    }
+
+    /** The bridge's side of the door (null without {@code --mqtt}): what its client sends and polls. */
+    Link clientEnd() {
+        return end;
     }
 
     /** Whether {@code --mqtt} was given. */

@@ -3,7 +3,8 @@ package io.spectrum.host;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.link.Link;
 import io.spectrum.link.local.LocalLink;
-import io.spectrum.link.local.LocalLinkConfig;
+import io.spectrum.runtime.LinkSettings;
+import io.spectrum.runtime.LinkSpec;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusHost;
 import io.spectrum.wide.bus.BusLimits;
@@ -15,7 +16,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +67,14 @@ final class HostBusSetup {
         if (path.isBlank()) {
             return "--bus needs a socket path";
         }
+        try { // the link URIs, checked before anything opens
+            socketUri();
+            if (tcp != null) {
+                tcpUri();
+            }
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
         if (allowRemote && tcp == null) {
             return "--bus-allow-remote opens --bus-tcp to other hosts; give --bus-tcp HOST:PORT too";
         }
@@ -95,16 +103,18 @@ final class HostBusSetup {
             lookup = name -> Grants.open();
             lines.add("bus: no --bus-grants: every client may publish, subscribe, serve, call and manage any topic");
         }
-        SocketAddress tcpAddress = tcp == null ? null : tcpAddress();
-        Path socket = Path.of(path).toAbsolutePath();
+        LinkSpec.Uri tcpUri = tcp == null ? null : tcpUri();
+        Path socket = Path.of(socketUri().address()).toAbsolutePath();
         Path storeDir = store != null ? Path.of(store).toAbsolutePath() : Path.of(socket + ".store");
-        // a missing socket directory is made by the link's listen, 0700 (docs/bus.md)
+        // a missing socket directory is made by the link's listen, 0700 (docs/bus.md); both sockets
+        // require the hello and carry the bus's frames
+        LinkSettings bus = new LinkSettings().frameBytes(BusClient.LINK_MAX_FRAME).helloRequired(true)
+                .allowRemote(allowRemote);
         List<Link> links = new ArrayList<>();
         try {
-            links.add(LocalLink.listen(1, UnixDomainSocketAddress.of(socket), BusClient.linkConfig(), clock));
-            if (tcpAddress != null) {
-                LocalLinkConfig cfg = BusClient.linkConfig().allowNonLoopback(allowRemote);
-                links.add(LocalLink.listen(2, tcpAddress, cfg, clock));
+            links.add(LinkSpec.open(1, "unix://" + socket, LinkSpec.Role.LISTEN, null, bus, clock));
+            if (tcpUri != null) {
+                links.add(LinkSpec.open(2, tcpUri, LinkSpec.Role.LISTEN, bus, clock));
             }
             BusLimits limits = idleTimeoutMillis < 0 ? BusLimits.defaults()
                     : BusLimits.builder().idleTimeoutMillis(idleTimeoutMillis).build();
@@ -120,17 +130,35 @@ final class HostBusSetup {
         }
     }
 
-    private SocketAddress tcpAddress() {
-        if (tcp.indexOf('/') >= 0) {
+    private static LinkSpec.Uri parse(String option, String text, String shorthand) {
+        try {
+            return LinkSpec.parse(text, shorthand);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " " + e.getMessage());
+        }
+    }
+
+    private LinkSpec.Uri socketUri() {
+        LinkSpec.Uri uri = parse("--bus", path, "unix"); // --bus PATH, or unix:///PATH
+        if (!uri.scheme().equals("unix")) {
+            throw new IllegalArgumentException("--bus " + path + ": expected a socket path or unix:///PATH "
+                    + "(a TCP address is --bus-tcp)");
+        }
+        return uri;
+    }
+
+    private LinkSpec.Uri tcpUri() {
+        LinkSpec.Uri uri = parse("--bus-tcp", tcp, "tcp"); // --bus-tcp HOST:PORT, or tcp://HOST:PORT
+        if (!uri.scheme().equals("tcp") || uri.address().indexOf('/') >= 0) {
             throw new IllegalArgumentException("--bus-tcp " + tcp + ": expected HOST:PORT (the socket path is --bus)");
         }
-        SocketAddress a = LocalLink.parseAddress(tcp);
+        SocketAddress a = LocalLink.parseAddress(uri.address());
         if (a instanceof InetSocketAddress inet && !inet.isUnresolved() && !inet.getAddress().isLoopbackAddress()
                 && !allowRemote) {
             throw new IllegalArgumentException("--bus-tcp " + tcp + " is not a loopback address (other hosts could "
                     + "connect); add --bus-allow-remote to expose the bus");
         }
-        return a;
+        return uri;
     }
 
     static void print(PrintWriter out, Started s) {

@@ -78,15 +78,17 @@ public final class HostConfig {
         }
     }
 
-    /** What the host dials a board over. */
-    public enum LinkKind { UDP, SERIAL, TCP }
+    /** What the host dials a board over: the scheme of its link URI. */
+    public enum LinkKind { UDP, SERIAL, TCP, DTLS, UNIX }
 
     /**
-     * A board mounted as {@code /name}, reached over {@code link}: {@code HOST:PORT} or
-     * {@code udp://HOST:PORT} dials its UDP listener (DTLS with the config's credentials),
-     * {@code serial:DEVICE} or {@code serial://DEVICE} opens its serial line at the config's baud
-     * rate, {@code tcp://HOST:PORT} connects to its TCP listener (libtracer's TCP transport, no hello:
-     * docs/links.md, "TCP link"). {@code top} names its top-level vertices when its root cannot be listed (empty otherwise).
+     * A board mounted as {@code /name}, reached over {@code link}: a link URI (docs/links.md, "Links by
+     * URI"), opened by the link factory ({@link LinkSpec}): {@code HOST:PORT} or {@code udp://HOST:PORT}
+     * dials its UDP listener (DTLS with the config's credentials), {@code dtls://HOST:PORT} its DTLS
+     * listener, {@code serial:///DEVICE?baud=N} (or the shorthand {@code serial:DEVICE}) opens its serial
+     * line (at the config's baud rate unless the URI names one), {@code tcp://HOST:PORT} connects to its TCP
+     * listener (libtracer's TCP transport, no hello: docs/links.md, "TCP link"). {@code top} names its
+     * top-level vertices when its root cannot be listed (empty otherwise).
      */
     public record Mount(String name, String link, List<String> top) {
         /** Checks that the name and link are given ({@link NullPointerException} otherwise) and copies {@code top}. */
@@ -96,27 +98,33 @@ public final class HostConfig {
             top = List.copyOf(top);
         }
 
-        /** A board's UDP listener at {@code hostPort} ({@code --peer NAME=HOST:PORT}). */
+        /** A board's link as given to {@code --peer NAME=LINK}: a link URI, a bare {@code HOST:PORT} being UDP. */
         public static Mount udp(String name, String hostPort, List<String> top) {
             return new Mount(name, hostPort, top);
         }
 
-        /** A board's serial line ({@code --serial NAME=DEVICE}). */
+        /** A board's serial line ({@code --serial NAME=DEVICE}, or a {@code serial:///DEVICE?baud=N} URI). */
         public static Mount serial(String name, String device, List<String> top) {
-            return new Mount(name, "serial:" + device, top);
+            return new Mount(name, device.contains("://") ? device : "serial://" + device, top);
         }
 
-        /** SERIAL for a {@code serial:} link, UDP for anything else. */
+        /**
+         * The link, parsed by the link factory (a bare {@code HOST:PORT} is UDP).
+         *
+         * @throws IllegalArgumentException (one line, with what to write) when it is no link URI
+         */
+        public LinkSpec.Uri uri() {
+            return LinkSpec.parse(link, "udp");
+        }
+
+        /** The transport the link names. */
         public LinkKind kind() {
-            return link.startsWith("serial:") ? LinkKind.SERIAL : LinkSpec.isTcp(link) ? LinkKind.TCP : LinkKind.UDP;
+            return LinkKind.valueOf(uri().scheme().toUpperCase(java.util.Locale.ROOT));
         }
 
-        /** The UDP or TCP {@code HOST:PORT} or the serial device, without the scheme. */
+        /** The UDP or TCP {@code HOST:PORT}, the serial device or the socket path, without the scheme. */
         public String address() {
-            String a = link.startsWith("serial:") ? link.substring("serial:".length())
-                    : LinkSpec.isTcp(link) ? link.substring(LinkSpec.TCP.length() - 2)
-                    : link.startsWith("udp:") ? link.substring("udp:".length()) : link;
-            return a.startsWith("//") ? a.substring(2) : a;
+            return uri().address();
         }
     }
 
@@ -711,8 +719,14 @@ public final class HostConfig {
                     throw new Invalid("mounts", "two boards are named " + m.name()
                             + "; give each its own NAME= (--peer NAME=HOST:PORT, --serial NAME=DEVICE)");
                 }
-                if (m.address().isEmpty()) {
-                    throw new Invalid("mounts", "board " + m.name() + " has no link (give HOST:PORT or serial:DEVICE)");
+                if (m.link().isBlank()) {
+                    throw new Invalid("mounts", "board " + m.name() + " has no link (give HOST:PORT or a link URI, "
+                            + "e.g. serial:///dev/ttyUSB0?baud=115200)");
+                }
+                try {
+                    m.uri();
+                } catch (IllegalArgumentException e) {
+                    throw new Invalid("mounts", "board " + m.name() + ": " + e.getMessage());
                 }
                 order.add(m.name());
             }

@@ -107,7 +107,8 @@ public final class HostFile {
         if ((v = top.text("dtls-name")) != null) {
             b.dtlsName((String) v);
         }
-        b.bus(top.path("bus", base)).busStore(top.path("bus-store", base)).busTcp(top.text("bus-tcp"))
+        String bus = top.text("bus"); // a socket path relative to the file, or a unix:/// URI as it is
+        b.bus(bus != null && bus.contains("://") ? bus : top.path("bus", base)).busStore(top.path("bus-store", base)).busTcp(top.text("bus-tcp"))
                 .busAllowRemote(top.flag("bus-allow-remote")).busGrants(top.path("bus-grants", base));
         if (top.has("bus-idle-timeout")) { // seconds, as the option
             b.busIdleTimeoutMillis(top.integer("bus-idle-timeout", 0, 86_400) * 1000);

@@ -100,17 +100,7 @@ public final class BoardBundle {
      */
     public BoardBundle(List<Path> classpath, Path runtime, BoardConfig config, boolean resetConfig, BoardKeys keys,
                        Path boardFile, List<Path> apps) {
-        if (classpath.isEmpty()) {
-            throw new IllegalArgumentException("nothing to install: the classpath is empty");
-        }
-        for (Path p : classpath) {
-            if (!Files.exists(p)) {
-                throw new IllegalArgumentException(p + " does not exist; build it first: mvn -B -DskipTests package");
-            }
-        }
-        if (runtime != null && !Files.isExecutable(runtime.resolve("bin/java"))) {
-            throw new IllegalArgumentException("--runtime " + runtime + " has no bin/java; build one with packaging/build-arm64-runtime.sh");
-        }
+        checkInputs(classpath, runtime, "; build one with packaging/build-arm64-runtime.sh");
         if (boardFile != null && !Files.isRegularFile(boardFile)) {
             throw new IllegalArgumentException("--config " + boardFile + " is not a file");
         }
@@ -126,6 +116,11 @@ public final class BoardBundle {
         this.config = config;
         this.resetConfig = resetConfig;
         this.keys = keys;
+    }
+
+    /** The values a new board.conf gets. */
+    public BoardConfig config() {
+        return config;
     }
 
     /**
@@ -191,7 +186,7 @@ public final class BoardBundle {
 
         if (enable) {
             out.printf("[%d/%d] enable    -> /%s%n", ++step, steps, WANTS_LINK);
-            enable(root, out);
+            enable(root, WANTS_LINK, UNIT_ON_BOARD, out);
         }
         out.flush();
     }
@@ -217,7 +212,26 @@ public final class BoardBundle {
     }
 
     /** Makes {@code dir} hold exactly {@code entries} (jars copied, class directories packed). */
-    private static void installJars(List<Path> entries, Path lib, PrintWriter out) throws IOException {
+    /**
+     * Refuses a bundle that could not be installed: an empty classpath, a classpath entry that does
+     * not exist, or a runtime without {@code bin/java} ({@code runtimeHint} is appended to that line).
+     * Shared by the board's and the host's bundles.
+     */
+    static void checkInputs(List<Path> classpath, Path runtime, String runtimeHint) {
+        if (classpath.isEmpty()) {
+            throw new IllegalArgumentException("nothing to install: the classpath is empty");
+        }
+        for (Path p : classpath) {
+            if (!Files.exists(p)) {
+                throw new IllegalArgumentException(p + " does not exist; build it first: mvn -B -DskipTests package");
+            }
+        }
+        if (runtime != null && !Files.isExecutable(runtime.resolve("bin/java"))) {
+            throw new IllegalArgumentException("--runtime " + runtime + " has no bin/java" + runtimeHint);
+        }
+    }
+
+    static void installJars(List<Path> entries, Path lib, PrintWriter out) throws IOException {
         Files.createDirectories(lib);
         Set<String> names = new HashSet<>();
         for (Path entry : entries) {
@@ -277,10 +291,11 @@ public final class BoardBundle {
         return bytes.toByteArray();
     }
 
-    private static void enable(Path root, PrintWriter out) throws IOException {
-        Path link = root.resolve(WANTS_LINK);
+    /** What {@code systemctl enable} does: the wants link {@code wantsLink} (under root) to {@code unitOnTarget}. */
+    static void enable(Path root, String wantsLink, String unitOnTarget, PrintWriter out) throws IOException {
+        Path link = root.resolve(wantsLink);
         Files.createDirectories(link.getParent());
-        Path target = Path.of(UNIT_ON_BOARD);
+        Path target = Path.of(unitOnTarget);
         if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target)) {
             out.printf("      unchanged%n");
             return;
@@ -292,7 +307,7 @@ public final class BoardBundle {
         out.printf("      linked to %s%n", target);
     }
 
-    private static void report(PrintWriter out, Path file, boolean changed) throws IOException {
+    static void report(PrintWriter out, Path file, boolean changed) throws IOException {
         out.printf("      %s %s (%s)%n", changed ? "wrote" : "unchanged", file.getFileName(), size(Files.size(file)));
         out.flush();
     }
@@ -354,7 +369,7 @@ public final class BoardBundle {
         }
     }
 
-    private static void replaceTree(Path from, Path to) throws IOException {
+    static void replaceTree(Path from, Path to) throws IOException {
         deleteTree(to);
         Files.walkFileTree(from, new SimpleFileVisitor<>() {
             @Override

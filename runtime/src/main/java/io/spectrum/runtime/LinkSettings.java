@@ -19,6 +19,14 @@ import io.spectrum.link.udp.UdpLinkConfig;
  *   <li>{@code dtls}: the node's DTLS credentials ({@code --dtls-key}/{@code --dtls-ca} or
  *       {@code --dtls-keys}); null (the default) keeps UDP plain. With them, the UDP links this
  *       settings object opens are DTLS links, never both.</li>
+ *   <li>{@code baud}: a serial link's rate when its URI names none ({@code --baud}; default 115200).</li>
+ *   <li>{@code name}: the name a stream dialer announces in its hello ({@code unix://}, and {@code tcp://}
+ *       when the hello is required), and the node name a {@code dtls://…?keys=DIR} link picks its key by;
+ *       null: anonymous.</li>
+ *   <li>{@code helloRequired}: a {@code tcp://} link is libtracer's TCP transport (no hello) unless this is
+ *       set (the host bus's TCP listener and its clients); a {@code unix://} link always requires it.</li>
+ *   <li>{@code allowRemote}: a TCP listener may bind the non-loopback address it was given (default true:
+ *       the address is named, as for {@code --udp}); the host bus sets it from {@code --bus-allow-remote}.</li>
  * </ul>
  */
 public final class LinkSettings {
@@ -28,6 +36,13 @@ public final class LinkSettings {
     int receiveBufferBytes = UdpLinkConfig.DEFAULT_RECEIVE_BUFFER;
     DtlsCredentials dtls;
     int peers;
+    int baud = DEFAULT_BAUD;
+    String name;
+    boolean helloRequired;
+    boolean allowRemote = true;
+
+    /** A serial link's rate when neither its URI ({@code ?baud=N}) nor {@code --baud} names one. */
+    public static final int DEFAULT_BAUD = 115200;
 
     /** Peers a UDP listener holds by default: a host's clients, all on one machine in the common case. */
     public static final int DEFAULT_LISTEN_PEERS = 64;
@@ -98,6 +113,59 @@ public final class LinkSettings {
     /** The DTLS credentials, or null for plain UDP. */
     public DtlsCredentials dtls() {
         return dtls;
+    }
+
+    /** A serial link's baud rate when its URI has no {@code ?baud=N} (default {@link #DEFAULT_BAUD}). */
+    public LinkSettings baud(int rate) {
+        if (rate <= 0) {
+            throw new IllegalArgumentException("the baud rate must be positive, was " + rate);
+        }
+        baud = rate;
+        return this;
+    }
+
+    /** The serial baud rate used when the URI names none. */
+    public int baud() {
+        return baud;
+    }
+
+    /**
+     * The name a stream dialer announces ({@code unix://}, a hello-requiring {@code tcp://}) and a
+     * {@code dtls://…?keys=DIR} link picks its key by; null: anonymous.
+     */
+    public LinkSettings name(String nodeName) {
+        name = nodeName;
+        return this;
+    }
+
+    /** The announced / key name, or null. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Whether a {@code tcp://} link requires (listener) and sends (dialer) Spectrum's hello: true for the
+     * host bus's TCP socket, false (the default) for libtracer's TCP transport.
+     */
+    public LinkSettings helloRequired(boolean on) {
+        helloRequired = on;
+        return this;
+    }
+
+    /** Whether a {@code tcp://} link requires the hello. */
+    public boolean helloRequired() {
+        return helloRequired;
+    }
+
+    /** Whether a TCP listener may bind a non-loopback address it was given (default true). */
+    public LinkSettings allowRemote(boolean on) {
+        allowRemote = on;
+        return this;
+    }
+
+    /** Whether a TCP listener may bind a non-loopback address. */
+    public boolean allowRemote() {
+        return allowRemote;
     }
 
     /** The ping interval in milliseconds. */

@@ -54,6 +54,27 @@ class SpectrumVectorsTest {
     }
 
     @Test
+    void retainFalse_theNotRetainedWriteIsTheV1WritePlusTheAnnouncementChild_asTheCodecWritesAndReadsIt() {
+        byte[] plain = bytes(VectorLoader.LIBTRACER_V1, "fwd/fwd-write-value");
+        byte[] notRetained = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-write-not-retained");
+        byte[] built = new byte[notRetained.length + 16];
+        TlvWriter w = new TlvWriter().wrap(built, 0, built.length);
+        w.begin(0x0F).raw(plain, 4, plain.length - 4);
+        Extensions.announceNotRetained(w).end();
+        assertEquals(WireError.OK, w.error());
+        assertArrayEquals(notRetained, Arrays.copyOf(built, w.length()));
+        Extensions e = new Extensions();
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(notRetained, 0, notRetained.length, x));
+        int payload = x.child(0, 3);
+        assertEquals(Extensions.NOT_RETAINED, e.retain(x, x.nextSibling(payload)));
+        assertEquals(Extensions.VERSION, e.announced(x, x.nextSibling(payload)), "the child is an announcement");
+        TlvIndex p = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(plain, 0, plain.length, p));
+        assertEquals(Extensions.RETAINED, e.retain(p, p.nextSibling(p.child(0, 3))), "a plain v1 write retains");
+    }
+
+    @Test
     void declarationsReadBackAsTheDemoBoardDeclaresThem() {
         byte[] temp = bytes(VectorLoader.SPECTRUM_V1, "settings/declaration-temp");
         VertexSchema t = VertexSchema.fromSettings(temp, 0, temp.length);
@@ -203,5 +224,52 @@ class SpectrumVectorsTest {
         assertEquals(WireError.OK, f.wrap(x, 0));
         assertEquals(true, s.wrap(x, f.afterPayload()));
         assertEquals(0, s.origin(), "a stamp without the pair: no origin");
+    }
+
+    @Test
+    void backfillRequestAndAnswer_asTheCodecWritesAndReadsThem() {
+        byte[] req = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-read-backfill");
+        byte[] built = new byte[512];
+        TlvWriter w = new TlvWriter().wrap(built, 0, built.length);
+        w.begin(0x0F).value(io.spectrum.wire.FwdView.OP_READ, 1)
+                .raw(io.spectrum.node.api.NodePath.of("/sensor/temp").tlv())
+                .raw(io.spectrum.node.api.NodePath.of("/$reply/3").tlv());
+        Extensions.announceAskingBackfill(w, 0, 3).end();
+        assertEquals(WireError.OK, w.error());
+        assertArrayEquals(req, Arrays.copyOf(built, w.length()), "the host's request, as RemoteClient.readBackfill sends it");
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(req, 0, req.length, x));
+        int trailing = x.child(0, 3);
+        assertEquals(3, new io.spectrum.wire.Backfill().asked(x, trailing), "the last sequence the asker holds");
+        assertEquals(Extensions.VERSION, new Extensions().announced(x, trailing), "an announcing request");
+
+        byte[] rep = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-reply-backfill");
+        w.wrap(built, 0, built.length);
+        w.begin(0x0F).value(io.spectrum.wire.FwdView.OP_REPLY, 1)
+                .raw(io.spectrum.node.api.NodePath.of("/$reply/3").tlv())
+                .raw(io.spectrum.node.api.NodePath.of("/sensor/temp").tlv())
+                .value(io.spectrum.wire.FwdView.KIND_RESULT, 1);
+        io.spectrum.wire.Backfill.beginAnswer(w, 6, 2);
+        byte[] v = new byte[8];
+        for (int i = 0; i < 3; i++) {
+            int n = new TlvWriter().wrap(v, 0, v.length).value(40 + 10 * i, 2).length();
+            io.spectrum.wire.Backfill.entry(w, 4 + i, 3000 - 1000 * i, 0, v, 0, n);
+        }
+        w.end().end();
+        assertEquals(WireError.OK, w.error());
+        assertArrayEquals(rep, Arrays.copyOf(built, w.length()), "the board's answer");
+        assertEquals(WireError.OK, new FrameDecoder().decode(rep, 0, rep.length, x));
+        io.spectrum.wire.Backfill b = new io.spectrum.wire.Backfill();
+        assertEquals(true, b.wrapAnswer(x, x.child(0, 4)));
+        assertEquals(6, b.last());
+        assertEquals(2, b.evicted());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(true, b.next());
+            assertEquals(4 + i, b.seq());
+            assertEquals(3000 - 1000 * i, b.age());
+            assertEquals(0, b.origin());
+            assertEquals(40 + 10 * i, x.valueAsLong(b.value()));
+        }
+        assertEquals(false, b.next(), "three values");
     }
 }

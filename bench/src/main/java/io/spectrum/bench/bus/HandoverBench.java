@@ -1,5 +1,7 @@
 package io.spectrum.bench.bus;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.bench.host.HostVsMosquitto;
 import io.spectrum.client.bus.Artifact;
 import io.spectrum.client.bus.ArtifactWriter;
@@ -103,8 +105,8 @@ public final class HandoverBench {
                 .totalLimitBytes(Math.max(StoreConfig.DEFAULT_TOTAL_LIMIT_BYTES, 2 * size + (64L << 20))).build();
         Files.createDirectories(dir);
         Path socket = dir.resolve("bus.sock");
-        LocalLink listener = LocalLink.listen(2, UnixDomainSocketAddress.of(socket), BusClient.linkConfig(),
-                SystemClock.INSTANCE);
+        LocalLink listener = (LocalLink) LinkSpec.open(2, "unix://" + socket.toAbsolutePath(), LinkSpec.Role.LISTEN, null,
+                new LinkSettings().frameBytes(BusClient.LINK_MAX_FRAME), SystemClock.INSTANCE);
         long[][] t = new long[7][rounds];
         try (BusHost host = BusHost.start(store, BusLimits.defaults(), n -> Grants.open(), List.of(listener));
                 BusClient writer = BusClient.connect(UnixDomainSocketAddress.of(socket), "writer", TIMEOUT);

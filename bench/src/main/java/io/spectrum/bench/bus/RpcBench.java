@@ -1,10 +1,11 @@
 package io.spectrum.bench.bus;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.bench.host.HostVsMosquitto;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.CallResult;
 import io.spectrum.client.bus.InProcessTransport;
-import io.spectrum.link.local.LocalLink;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusHost;
@@ -113,8 +114,8 @@ public final class RpcBench {
             this.via = via;
             socket = dir.resolve("bus.sock");
             List<io.spectrum.link.Link> links = via == Via.UNIX
-                    ? List.of(LocalLink.listen(2, UnixDomainSocketAddress.of(socket), BusClient.linkConfig(),
-                            SystemClock.INSTANCE))
+                    ? List.of(LinkSpec.open(2, "unix://" + socket.toAbsolutePath(), LinkSpec.Role.LISTEN, null,
+                            new LinkSettings().frameBytes(BusClient.LINK_MAX_FRAME), SystemClock.INSTANCE))
                     : List.of();
             BusLimits limits = BusLimits.builder().maxServiceQueued(1024).maxServiceInFlight(64).build();
             host = BusHost.start(StoreConfig.builder(dir.resolve("store")).build(), limits, n -> Grants.open(), links);

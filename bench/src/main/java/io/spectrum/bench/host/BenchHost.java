@@ -1,7 +1,8 @@
 package io.spectrum.bench.host;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
@@ -9,7 +10,6 @@ import io.spectrum.node.api.VertexSchema;
 import io.spectrum.time.SystemClock;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 
 /**
  * The Spectrum host under test of {@link HostVsMosquitto}, run as a JVM of its own (so its CPU is
@@ -45,8 +45,8 @@ public final class BenchHost {
         if (rc != 0) {
             throw new IllegalStateException("declare " + VERTEX + ": " + io.spectrum.wire.WireError.identity(rc));
         }
-        UdpLink link = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", port),
-                new UdpLinkConfig().peerCapacity(1024).peerTimeoutMillis(3_600_000L).pingIntervalMillis(3_600_000L), SystemClock.INSTANCE);
+        UdpLink link = (UdpLink) LinkSpec.listen(1, "udp://127.0.0.1:" + port,
+                new LinkSettings().peers(1024).timeoutMillis(3_600_000L).pingMillis(3_600_000L), SystemClock.INSTANCE);
         try (HostCore.Served served = core.serve("bench-host", node, link)) {
             System.out.println("READY " + core + " pid " + ProcessHandle.current().pid());
             System.out.flush();

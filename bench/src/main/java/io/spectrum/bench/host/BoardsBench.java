@@ -1,10 +1,11 @@
 package io.spectrum.bench.host;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.bench.link.RingLink;
 import io.spectrum.board.Board;
 import io.spectrum.link.Link;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
@@ -18,7 +19,6 @@ import io.spectrum.wire.WireError;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.InetSocketAddress;
 import java.util.Locale;
 
 /**
@@ -64,10 +64,10 @@ public final class BoardsBench implements AutoCloseable {
             Board.declare(boards[i]);
             if ("udp".equals(linkKind)) {
                 // No runtime here, so no liveness pings: the board must not take its silent host for gone.
-                UdpLink listener = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0),
-                        new UdpLinkConfig().peerTimeoutMillis(3_600_000L), SystemClock.INSTANCE);
+                UdpLink listener = (UdpLink) LinkSpec.listen(1, "udp://127.0.0.1:0",
+                        LinkSettings.clientDefaults().timeoutMillis(3_600_000L), SystemClock.INSTANCE);
                 boardLinks[i] = listener;
-                hostLinks[i] = UdpLink.dial(10 + i, listener.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+                hostLinks[i] = LinkSpec.dial(10 + i, "udp://" + UdpLink.hostPort(listener.localAddress()), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
             } else {
                 RingLink[] pair = RingLink.pair(1, 10 + i, 64, 2048);
                 boardLinks[i] = pair[0];

@@ -1,5 +1,7 @@
 package io.spectrum.bench.host;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.bench.mqtt.BenchMosquitto;
 import io.spectrum.bench.mqtt.MqttBridgeBench;
 import io.spectrum.board.Board;
@@ -11,7 +13,6 @@ import io.spectrum.client.bus.BusClient;
 import io.spectrum.host.Host;
 import io.spectrum.host.HostConfig;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.SystemClock;
@@ -165,7 +166,7 @@ public final class HostileSoak {
             for (String name : BOARDS) {
                 Board b = new Board(name, NodeConfig.builder().peerDeliveriesPerSecond(0).build(),
                         new MqttBridgeBench.Paced(vertices, hz));
-                UdpLink l = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+                UdpLink l = (UdpLink) LinkSpec.listen(1, "udp://127.0.0.1:0", LinkSettings.clientDefaults(), SystemClock.INSTANCE);
                 b.attach(l);
                 b.start();
                 closing.add(b);
@@ -387,7 +388,7 @@ public final class HostileSoak {
             lat[1] = new long[cap];
             selector = java.nio.channels.Selector.open();
             for (int i = 0; i < n; i++) {
-                UdpLink link = UdpLink.dial(100 + i, at, new UdpLinkConfig(), SystemClock.INSTANCE);
+                UdpLink link = (UdpLink) LinkSpec.dial(100 + i, "udp://" + UdpLink.hostPort(at), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
                 PeerClient c = new PeerClient(link, 0, Duration.ofSeconds(5));
                 final int who = i;
                 c.onDelivery(d -> onDelivery(who, d));
@@ -589,8 +590,8 @@ public final class HostileSoak {
                     "oversizedWrites", "mqttHugeSets")) {
                 counts.put(k, new AtomicLong());
             }
-            appender = new PeerClient(UdpLink.dial(1, at, new UdpLinkConfig(), SystemClock.INSTANCE), 0, Duration.ofMillis(300));
-            writer = new PeerClient(UdpLink.dial(1, at, new UdpLinkConfig(), SystemClock.INSTANCE), 0, Duration.ofMillis(300));
+            appender = new PeerClient(LinkSpec.dial(1, "udp://" + UdpLink.hostPort(at), LinkSettings.clientDefaults(), SystemClock.INSTANCE), 0, Duration.ofMillis(300));
+            writer = new PeerClient(LinkSpec.dial(1, "udp://" + UdpLink.hostPort(at), LinkSettings.clientDefaults(), SystemClock.INSTANCE), 0, Duration.ofMillis(300));
             garbage = new DatagramSocket();
             counts.put("shareSlots", new AtomicLong());
             if (fillShare) { // suspended slots (no deliveries) until the host refuses the next: the share is used up

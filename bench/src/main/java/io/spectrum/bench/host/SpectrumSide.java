@@ -1,5 +1,7 @@
 package io.spectrum.bench.host;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Requests;
 import io.spectrum.client.Subscribed;
@@ -7,7 +9,6 @@ import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.link.Readiness;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
@@ -70,7 +71,7 @@ final class SpectrumSide implements Side {
         InetSocketAddress at = new InetSocketAddress("127.0.0.1", port);
         selector = Selector.open();
         for (int i = 0; i < subscriberCount; i++) {
-            UdpLink link = UdpLink.dial(100 + i, at, new UdpLinkConfig(), SystemClock.INSTANCE);
+            UdpLink link = (UdpLink) LinkSpec.dial(100 + i, "udp://" + UdpLink.hostPort(at), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
             Subscribed s = new PeerClient(link, 0, Duration.ofSeconds(5)).subscribe(BenchHost.VERTEX, ROUTE + i, -1, false);
             if (!s.ok()) {
                 throw new IllegalStateException("subscriber " + i + " refused: " + WireError.identity(s.code()));
@@ -79,8 +80,8 @@ final class SpectrumSide implements Side {
             subscribers.add(link);
         }
         if (slowPerSecond > 0) {
-            UdpLink slow = UdpLink.dial(100 + subscriberCount, at, new UdpLinkConfig().receiveBufferBytes(64 * 1024),
-                    SystemClock.INSTANCE);
+            UdpLink slow = (UdpLink) LinkSpec.dial(100 + subscriberCount, "udp://" + UdpLink.hostPort(at),
+                    LinkSettings.clientDefaults().receiveBufferBytes(64 * 1024), SystemClock.INSTANCE);
             Subscribed s = new PeerClient(slow, 0, Duration.ofSeconds(5)).subscribe(BenchHost.VERTEX, ROUTE + "slow", -1, false);
             if (!s.ok()) {
                 throw new IllegalStateException("the slow subscriber was refused: " + WireError.identity(s.code()));
@@ -90,7 +91,7 @@ final class SpectrumSide implements Side {
             slowReader.setDaemon(true);
             slowReader.start();
         }
-        publisher = UdpLink.dial(99, at, new UdpLinkConfig(), SystemClock.INSTANCE);
+        publisher = (UdpLink) LinkSpec.dial(99, "udp://" + UdpLink.hostPort(at), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
         receiver = new Thread(this::receive, "spectrum-subscribers");
         receiver.setDaemon(true);
         receiver.start();

@@ -1,5 +1,7 @@
 package io.spectrum.bench.mqtt;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.bench.host.ProcCpu;
 import io.spectrum.board.Board;
 import io.spectrum.board.BoardProgram;
@@ -10,7 +12,6 @@ import io.spectrum.bridge.MqttBridge;
 import io.spectrum.client.PeerClient;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
@@ -22,7 +23,6 @@ import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,20 +68,21 @@ public final class MqttBridgeBench {
                     .frameBytes(Math.max(4096, 16 * vertices + 1024));
         }
         Board board = new Board("bench", cb.build(), program);
-        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        UdpLink boardLink = (UdpLink) LinkSpec.listen(1, "udp://127.0.0.1:0", LinkSettings.clientDefaults(), SystemClock.INSTANCE);
         board.attach(boardLink);
         board.start();
         HostService host = null;
-        UdpLink dial;
+        io.spectrum.link.Link dial;
         if (viaHost) {
-            UdpLink toBoard = UdpLink.dial(3, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
-            UdpLink door = UdpLink.listen(4, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
-            host = new HostService("relay", java.util.List.of(new HostService.Board("bench", toBoard)), java.util.List.of(door),
+            UdpLink toBoard = (UdpLink) LinkSpec.dial(3, "udp://" + UdpLink.hostPort(boardLink.localAddress()), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
+            // the host's door for its in-process bridge, as spectrum host --mqtt opens it (HostBridge)
+            io.spectrum.link.Link[] door = LinkSpec.inProcessPair(4, 2, LinkSettings.clientDefaults());
+            host = new HostService("relay", java.util.List.of(new HostService.Board("bench", toBoard)), java.util.List.of(door[0]),
                     -1, false, new java.io.PrintWriter(java.io.OutputStream.nullOutputStream()));
             host.start();
-            dial = UdpLink.dial(2, door.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+            dial = door[1];
         } else {
-            dial = UdpLink.dial(2, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+            dial = (UdpLink) LinkSpec.dial(2, "udp://" + UdpLink.hostPort(boardLink.localAddress()), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
         }
         String hostName = viaHost ? "relay" : "bench";
         MqttBridge bridge = MqttBridge.start(new PeerClient(dial, 0, Duration.ofSeconds(2)),

@@ -1,5 +1,7 @@
 package io.spectrum.bench.mqtt;
 
+import io.spectrum.runtime.LinkSpec;
+import io.spectrum.runtime.LinkSettings;
 import io.spectrum.board.Board;
 import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.BrokerAddress;
@@ -12,7 +14,6 @@ import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.time.SystemClock;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
@@ -22,7 +23,6 @@ import org.eclipse.paho.mqttv5.common.MqttMessage;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.math.BigInteger;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -61,24 +61,24 @@ public final class MqttBrokerDownBench {
 
         NodeConfig config = NodeConfig.builder().maxVertices(vertices + 64).peerDeliveriesPerSecond(0).build();
         Board board = new Board("bench", config, new MqttBridgeBench.Paced(vertices, hz));
-        UdpLink boardLink = UdpLink.listen(1, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
+        UdpLink boardLink = (UdpLink) LinkSpec.listen(1, "udp://127.0.0.1:0", LinkSettings.clientDefaults(), SystemClock.INSTANCE);
         board.attach(boardLink);
         board.start();
 
-        UdpLink clients = UdpLink.listen(2, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
-        UdpLink door = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), new UdpLinkConfig(), SystemClock.INSTANCE);
-        UdpLink toBoard = UdpLink.dial(4, boardLink.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
-        HostService host = new HostService("benchhost", List.of(new HostService.Board("bench", toBoard)), List.of(clients, door),
+        UdpLink clients = (UdpLink) LinkSpec.listen(2, "udp://127.0.0.1:0", LinkSettings.clientDefaults(), SystemClock.INSTANCE);
+        // the host's door for its in-process bridge, as spectrum host --mqtt opens it (HostBridge)
+        io.spectrum.link.Link[] door = LinkSpec.inProcessPair(3, 6, LinkSettings.clientDefaults());
+        UdpLink toBoard = (UdpLink) LinkSpec.dial(4, "udp://" + UdpLink.hostPort(boardLink.localAddress()), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
+        HostService host = new HostService("benchhost", List.of(new HostService.Board("bench", toBoard)), List.of(clients, door[0]),
                 -1, false, new PrintWriter(OutputStream.nullOutputStream()));
         host.start();
 
-        HostClient client = new HostClient(UdpLink.dial(5, clients.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE),
+        HostClient client = new HostClient((UdpLink) LinkSpec.dial(5, "udp://" + UdpLink.hostPort(clients.localAddress()), LinkSettings.clientDefaults(), SystemClock.INSTANCE),
                 seconds * (long) vertices * hz * 2 + 100_000);
         Thread clientThread = new Thread(client, "bench host client");
         clientThread.setDaemon(true);
         clientThread.start();
-        MqttBridge bridge = MqttBridge.start(new PeerClient(UdpLink.dial(6, door.localAddress(), new UdpLinkConfig(),
-                        SystemClock.INSTANCE), 0, Duration.ofSeconds(2)),
+        MqttBridge bridge = MqttBridge.start(new PeerClient(door[1], 0, Duration.ofSeconds(2)),
                 BrokerAddress.parse(broker.url(), null, java.util.Map.of()), new BridgeOptions().host("benchhost"), note -> { });
 
         long warm = System.nanoTime() + 120_000_000_000L; // the walk of every vertex, JIT, then 5 s more

@@ -73,4 +73,15 @@ class HarnessSmokeTest {
             assertEquals(r.published() * 3, r.delivered());
         }
     }
+
+    @Test
+    void historyIngestDeliversEveryValueAndStoresEachOnce(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        HistoryIngestBench.Run off = HistoryIngestBench.run(false, 20, 10, 0.5, 0.1, dir);
+        assertEquals(off.sent(), off.delivered(), "the live subscriber gets every value");
+        HistoryIngestBench.Run on = HistoryIngestBench.run(true, 20, 10, 0.5, 0.1, dir);
+        assertEquals(on.sent(), on.delivered(), "the live subscriber gets every value");
+        assertEquals(0, on.dropped());
+        assertEquals(on.written(), on.rows(), "every value written is a row of the file");
+        assertTrue(on.rows() >= on.sent() && on.fileBytes() > 0, on.toString());
+    }
 }

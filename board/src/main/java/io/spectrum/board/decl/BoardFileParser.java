@@ -13,6 +13,7 @@ import io.spectrum.board.io.SelfSource;
 import io.spectrum.board.io.SimSource;
 import io.spectrum.board.io.TextSource;
 import io.spectrum.board.io.W1Source;
+import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.AccessMask;
@@ -99,7 +100,7 @@ public final class BoardFileParser {
                 + "'; read as " + relative + (paths.size() > 1 ? " …" : "") + "; drop the prefix";
         BoardFile read = read(name, text, base, "/" + repeated);
         return new BoardFile(read.file(), read.name(), read.platform(), read.pwmChip(), read.mockPins(), read.sys(),
-                read.proc(), read.vertices(), read.apps(), warning);
+                read.proc(), read.vertices(), read.apps(), warning, read.backfill());
     }
 
     /**
@@ -136,6 +137,7 @@ public final class BoardFileParser {
         }
         String platform = top.choice("platform", "auto", "auto", "mock");
         int pwmChip = (int) top.integer("pwm-chip", 0, 0, 16);
+        int backfill = (int) top.integer("backfill", NodeConfig.defaults().backfillDepth(), 0, 4096);
         String pinsDir = top.text("mock-pins", null);
         if (pinsDir != null) {
             if (!platform.equals("mock")) {
@@ -166,7 +168,7 @@ public final class BoardFileParser {
         if (vertices.isEmpty() && apps.isEmpty()) {
             throw new BoardFileError(name, top.line(), "vertices", "the board declares no vertices and no apps");
         }
-        return new BoardFile(name, boardName, platform, pwmChip, mockPins, sys, proc, vertices, apps, null);
+        return new BoardFile(name, boardName, platform, pwmChip, mockPins, sys, proc, vertices, apps, null, backfill);
     }
 
     private BoardFile.Vertex vertex(Spec v, Path base) throws BoardFileError {

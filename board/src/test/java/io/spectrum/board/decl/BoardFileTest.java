@@ -157,6 +157,17 @@ class BoardFileTest {
     }
 
     @Test
+    void backfillSaysHowManyLastValuesEachDeclaredVertexKeeps() throws Exception {
+        String v = "vertices:\n  - {path: /a, type: u8}\n";
+        assertEquals(16, parse(v).backfill(), "the default, NodeConfig's");
+        assertEquals(0, parse("backfill: 0\n" + v).backfill(), "0 turns it off");
+        assertEquals(64, parse("backfill: 64\n" + v).backfill());
+        BoardFileError e = assertThrows(BoardFileError.class, () -> parse("backfill: 5000\n" + v));
+        assertEquals("backfill", e.field(), e.getMessage());
+        assertEquals(1, e.line());
+    }
+
+    @Test
     void everyUnitTheBoardKnowsIsAccepted() throws Exception {
         for (String unit : Units.KNOWN) {
             BoardFile f = parse("vertices:\n  - {path: /a, type: i32, unit: '" + unit + "'}\n");

@@ -4,11 +4,15 @@ import io.spectrum.wire.Dispatch;
 import io.spectrum.wire.BusError;
 import io.spectrum.client.LinkTransport;
 import io.spectrum.client.Transport;
-import io.spectrum.link.local.LocalLink;
+import io.spectrum.link.Link;
 import io.spectrum.link.local.LocalLinkConfig;
+import io.spectrum.runtime.LinkSettings;
+import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.SystemClock;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import io.spectrum.wide.bus.BusException;
 import io.spectrum.wide.bus.BusFields;
 import io.spectrum.wide.bus.BusWire;
@@ -87,14 +91,35 @@ public final class BusClient implements AutoCloseable {
      * @throws BusException ROUTER_LOST when nothing listens there or the bus does not answer
      */
     public static BusClient connect(SocketAddress address, String name, long timeoutMillis) throws BusException {
-        LocalLink link;
+        String link = address instanceof UnixDomainSocketAddress u ? "unix://" + u.getPath().toAbsolutePath()
+                : address instanceof InetSocketAddress i ? "tcp://" + (i.getHostString().indexOf(':') >= 0 ? "[" + i.getHostString() + "]" : i.getHostString())
+                + ":" + i.getPort() : String.valueOf(address);
+        return connect(link, name, timeoutMillis);
+    }
+
+    /**
+     * Connects to the host bus at {@code link}, a link URI ({@code unix:///run/spectrum/bus.sock}, or
+     * {@code tcp://HOST:PORT} for the bus's TCP socket; a bare path is a Unix socket) opened by the link
+     * factory ({@link LinkSpec}), as {@code name} (null: an anonymous identity).
+     *
+     * @throws BusException ROUTER_LOST when nothing listens there or the bus does not answer
+     * @throws IllegalArgumentException (one line, with what to write) when {@code link} is no link URI
+     */
+    public static BusClient connect(String link, String name, long timeoutMillis) throws BusException {
+        LinkSpec.Uri uri = LinkSpec.parse(link, "unix");
+        if (!uri.scheme().equals("unix") && !uri.scheme().equals("tcp")) {
+            throw new IllegalArgumentException(link + ": the bus is reached over its socket; write e.g. "
+                    + "unix:///run/spectrum/bus.sock (spectrum host --bus PATH) or tcp://127.0.0.1:7710 (--bus-tcp)");
+        }
+        Link l;
         try {
-            link = LocalLink.connect(1, address, name, linkConfig(), SystemClock.INSTANCE);
+            l = LinkSpec.open(1, uri, LinkSpec.Role.DIAL, new LinkSettings().frameBytes(LINK_MAX_FRAME)
+                    .helloRequired(true).name(name), SystemClock.INSTANCE);
         } catch (IOException e) {
-            throw new BusException(BusError.ROUTER_LOST, "no bus at " + address + " (" + e.getMessage()
+            throw new BusException(BusError.ROUTER_LOST, "no bus at " + link + " (" + e.getMessage()
                     + "): start one with spectrum host --bus PATH");
         }
-        return connect(new LinkTransport(link, 0), timeoutMillis);
+        return connect(new LinkTransport(l, 0), timeoutMillis);
     }
 
     /**
@@ -189,6 +214,17 @@ public final class BusClient implements AutoCloseable {
     public BusFields publish(String topic, byte[] payload, BusFields... attachments) throws BusException {
         return call("publish", BusFields.of().put("topic", topic).putBytes("payload", payload)
                 .putRecords("attachments", Arrays.asList(attachments)));
+    }
+
+    /**
+     * {@link #publish(String, byte[], BusFields...)} with {@code retain}: false leaves a {@code latest}
+     * topic's retained value (and the sequence a replay carries) as it was; the publish still spends a
+     * sequence number and reaches the subscribers (docs/bus.md, "Retain: false").
+     */
+    public BusFields publish(String topic, byte[] payload, boolean retain, BusFields... attachments)
+            throws BusException {
+        return call("publish", BusFields.of().put("topic", topic).putBytes("payload", payload)
+                .putRecords("attachments", Arrays.asList(attachments)).put("retain", retain));
     }
 
     /** Says these deliveries are done with; returns the roots released. */
@@ -398,7 +434,7 @@ public final class BusClient implements AutoCloseable {
     private List<Artifact> artifactsOf(BusFields f) throws BusException {
         List<Artifact> out = new ArrayList<>();
         for (BusFields a : f.recordsOrEmpty("attachments")) {
-            out.add(new Artifact(this, a.string("name", null), BusWire.ref(a.record("ref")), a.string("ownerId"),
+            out.add(Artifact.listed(this, a.string("name", null), BusWire.ref(a.record("ref")), a.string("ownerId"),
                     a.string("readLocation", null)));
         }
         return out;

@@ -6,9 +6,12 @@ import java.util.List;
 /**
  * One topic delivery: its ids, the topic's incarnation and sequence, how many undelivered values
  * were coalesced before it ({@code replaced}), the payload and its artifacts. It holds one credit
- * of its subscription until {@link #consume()}: the bus returns credits only then.
+ * of its subscription until it is consumed: the bus returns credits only then. Consumed means no
+ * remaining use (docs/bus.md, "The delivery guard"): closing the message ({@link #consume()} or
+ * {@link #close()}) consumes the delivery only once every artifact {@link #extract extracted} from
+ * it is closed too; an explicit hold ({@link Artifact#retain()}) is independent of it.
  */
-public final class Message {
+public final class Message implements AutoCloseable {
     private final BusClient client;
     private final String deliveryId;
     private final String subscriptionId;
@@ -18,6 +21,9 @@ public final class Message {
     private final long replaced;
     private final byte[] payload;
     private final List<Artifact> artifacts;
+    private final DeliveryGuard guard;
+    /** The message's own share has been closed. */
+    private boolean closed;
 
     Message(BusClient client, String deliveryId, String subscriptionId, String topic, String topicIncarnation,
             long topicSequence, long replaced, byte[] payload, List<Artifact> artifacts) {
@@ -30,6 +36,7 @@ public final class Message {
         this.replaced = replaced;
         this.payload = payload;
         this.artifacts = List.copyOf(artifacts);
+        this.guard = new DeliveryGuard(client, deliveryId);
     }
 
     /** The delivery id ({@code dlv-N}), also the owner id of its artifacts until consumed. */
@@ -67,14 +74,64 @@ public final class Message {
         return payload.clone();
     }
 
-    /** The attached artifacts, readable through this delivery until it is consumed. */
+    /**
+     * The attached artifacts, readable through this delivery while it is not consumed; they hold
+     * nothing themselves (use {@link #extract} for one that must outlive the message, or
+     * {@link Artifact#retain()} for an independent hold).
+     */
     public List<Artifact> artifacts() {
         return artifacts;
     }
 
-    /** Says this delivery is done with (its credit comes back; its artifacts' delivery roots go). */
+    /**
+     * The attachment at {@code index} as a handle that holds this delivery (a share of its guard):
+     * the delivery is not consumed, and its credit not returned, until this handle is closed too.
+     * Each call is a new handle to close.
+     *
+     * @throws IllegalStateException once the delivery is consumed
+     */
+    public Artifact extract(int index) {
+        Artifact a = artifacts.get(index);
+        guard.acquire();
+        return Artifact.extracted(a, guard);
+    }
+
+    /** {@link #extract(int)} of the attachment named {@code name}. */
+    public Artifact extract(String name) {
+        for (int i = 0; i < artifacts.size(); i++) {
+            if (name.equals(artifacts.get(i).name())) {
+                return extract(i);
+            }
+        }
+        throw new IllegalArgumentException("no attachment named " + name + " in " + this);
+    }
+
+    /**
+     * Says the message is done with. The delivery is consumed now (its credit comes back, its
+     * artifacts' delivery roots go) unless an extracted artifact is still open, then when the last
+     * one closes. Idempotent.
+     *
+     * @return the roots released, 0 while an extracted artifact still holds the delivery (or on a repeat)
+     */
     public long consume() throws BusException {
-        return client.consumed(deliveryId);
+        synchronized (this) {
+            if (closed) {
+                return 0;
+            }
+            closed = true;
+        }
+        return guard.drop();
+    }
+
+    /** {@link #consume()}. */
+    @Override
+    public void close() throws BusException {
+        consume();
+    }
+
+    /** True once the delivery is consumed (the message and every extracted artifact closed). */
+    public boolean isConsumed() {
+        return guard.consumed();
     }
 
     @Override

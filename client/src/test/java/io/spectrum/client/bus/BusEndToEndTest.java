@@ -2,6 +2,7 @@ package io.spectrum.client.bus;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -300,6 +301,66 @@ class BusEndToEndTest {
         }
         assertTrue(closing, "connection.closing arrives after the subscription notices");
         assertEquals(BusError.ROUTER_LOST, assertThrows(BusException.class, () -> pub.stats()).code());
+    }
+
+    /** Publishes one 64-byte artifact filled with {@code fill} as attachment {@code frame}; returns the writer's hold. */
+    private static String publishFrame(BusClient pub, String topic, int fill) throws Exception {
+        ArtifactWriter w = pub.allocate(64, "image/raw");
+        MappedByteBuffer out = w.map();
+        for (int i = 0; i < 64; i++) {
+            out.put(i, (byte) fill);
+        }
+        out.force();
+        pub.publish(topic, text("{\"fill\":" + fill + "}"), w.attachment("frame"));
+        return w.ownerId();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Via.class)
+    void deliveryGuard_anExtractedArtifactHoldsTheCreditAfterTheMessageIsClosed(Via via) throws Exception {
+        BusClient pub = client(via, "camera");
+        BusClient sub = client(via, "viewer");
+        pub.declare("t.frames", Retention.NONE);
+        BusSubscription s = sub.subscribe("t.frames", SubscriptionMode.BOUNDED, 4, 1, false);
+        pub.release(publishFrame(pub, "t.frames", 7), publishFrame(pub, "t.frames", 9));
+        Message m1 = s.next(TIMEOUT);
+        Artifact frame = m1.extract("frame");
+        assertEquals(0, m1.consume(), "the extracted frame still uses the delivery: nothing is released");
+        assertFalse(m1.isConsumed());
+        assertNull(s.next(150), "the one credit stays out while the extracted frame is open");
+        assertEquals(2, pub.stats().u64("sealedArtifacts"), "frame 1 lives on through its delivery");
+        assertEquals((byte) 7, frame.map().get(63), "the extracted frame reads after its message was closed");
+        assertEquals(1, frame.release(), "closing the last use consumes the delivery: its root goes");
+        assertTrue(m1.isConsumed());
+        assertEquals(0, frame.release(), "closing twice changes nothing");
+        Message m2 = s.next(TIMEOUT);
+        assertNotNull(m2, "the credit came back with the consume");
+        assertEquals(2, m2.topicSequence());
+        assertEquals(1, pub.stats().u64("sealedArtifacts"), "frame 1 was collected");
+        m2.close();
+        assertEquals(0, pub.stats().u64("sealedArtifacts"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Via.class)
+    void deliveryGuard_aRetainHoldNeitherHoldsTheCreditNorGoesWithTheDelivery(Via via) throws Exception {
+        BusClient pub = client(via, "camera");
+        BusClient sub = client(via, "viewer");
+        pub.declare("t.frames", Retention.NONE);
+        BusSubscription s = sub.subscribe("t.frames", SubscriptionMode.BOUNDED, 4, 1, false);
+        pub.release(publishFrame(pub, "t.frames", 7), publishFrame(pub, "t.frames", 9));
+        Message m1 = s.next(TIMEOUT);
+        Artifact hold = m1.artifacts().get(0).retain();
+        assertEquals(1, m1.consume(), "the hold is no share of the guard: closing the message consumes the delivery");
+        assertTrue(m1.isConsumed());
+        Message m2 = s.next(TIMEOUT);
+        assertNotNull(m2, "the credit came back although the hold is open");
+        assertEquals(2, pub.stats().u64("sealedArtifacts"), "frame 1 lives on through the hold alone");
+        assertEquals((byte) 7, hold.map().get(0));
+        assertEquals(1, hold.release(), "the hold goes by its own release");
+        assertEquals(1, pub.stats().u64("sealedArtifacts"));
+        m2.consume();
+        assertEquals(0, pub.stats().u64("sealedArtifacts"));
     }
 
     @ParameterizedTest

@@ -27,6 +27,16 @@ public interface Node extends PeerListener, AutoCloseable {
     int write(NodePath path, byte[] tlv, int off, int len);
 
     /**
+     * {@link #write(NodePath, byte[], int, int)}, or with {@code retain} false a non-retained publish
+     * (docs/node.md, "Retain: false"): it spends the vertex's next sequence number and goes to the
+     * current subscribers, but the held value (and the sequence a later subscriber's replay carries)
+     * stays the last retained one; with no subscriber it delivers and caches nothing.
+     *
+     * @return status, as {@link #write(NodePath, byte[], int, int)}
+     */
+    int write(NodePath path, byte[] tlv, int off, int len, boolean retain);
+
+    /**
      * Declares what the vertex holds and which rights remote callers have ({@link VertexSchema}),
      * creating it and missing ancestors. From then on every write to it, local or remote, must fit
      * the declaration ({@code tr::schema::type_mismatch} otherwise, nothing changed), remote

@@ -182,6 +182,14 @@ public final class NodeConfig {
         return v.statsPeriodNanos;
     }
 
+    /**
+     * How often {@code tick()} sweeps for subscribers whose channel is gone without their link saying
+     * so (docs/node.md, "A subscriber's channel gone"); 0 = never (a failed send still finds them).
+     */
+    public long channelSweepNanos() {
+        return v.channelSweepNanos;
+    }
+
     /** The clock every grace period, await timeout, liveness and stats period of the node reads. */
     public Clock clock() {
         return v.clock;
@@ -229,6 +237,16 @@ public final class NodeConfig {
         return v.givesOrigins;
     }
 
+    /**
+     * How many of its last values a NARROW node keeps per declared vertex, with their sequence and
+     * origin, for a host that missed them while the link was down (docs/board.md "Store and forward",
+     * docs/extensions.md "Backfill"): one fixed ring per declared vertex, sized once when the vertex is
+     * declared. 0 turns it off (the node then does not offer backfill in its caps). Default 16.
+     */
+    public int backfillDepth() {
+        return v.backfillDepth;
+    }
+
     /** Collects a {@link NodeConfig}; {@link #build()} validates. Not thread-safe. */
     public static final class Builder {
         static final int MAX_TABLE = 1 << 24;
@@ -258,12 +276,14 @@ public final class NodeConfig {
         private int peerDeliveriesPerSecond = 2000;
         private int peerDeliveryBurst = 500;
         private long statsPeriodNanos = 1_000_000_000L;
+        private long channelSweepNanos = 1_000_000_000L;
         private Clock clock = SystemClock.INSTANCE;
         private AccessPolicy accessPolicy;
         private boolean remoteWritesToUndeclared;
         private int maxMounts = 4;
         private boolean serveSubscriptionsUnderMounts;
         private boolean givesOrigins;
+        private int backfillDepth = 16;
 
         private Builder() {
         }
@@ -293,12 +313,14 @@ public final class NodeConfig {
             peerDeliveriesPerSecond = c.peerDeliveriesPerSecond;
             peerDeliveryBurst = c.peerDeliveryBurst;
             statsPeriodNanos = c.statsPeriodNanos;
+            channelSweepNanos = c.channelSweepNanos;
             clock = c.clock;
             accessPolicy = c.accessPolicy;
             remoteWritesToUndeclared = c.remoteWritesToUndeclared;
             maxMounts = c.maxMounts;
             serveSubscriptionsUnderMounts = c.serveSubscriptionsUnderMounts;
             givesOrigins = c.givesOrigins;
+            backfillDepth = c.backfillDepth;
         }
 
         /** Vertices, the root included: 2..16777216 (default 256). */
@@ -409,6 +431,12 @@ public final class NodeConfig {
             return this;
         }
 
+        /** Values kept per declared vertex for backfill: 0 (off)..4096 (default 16). */
+        public Builder backfillDepth(int v) {
+            backfillDepth = v;
+            return this;
+        }
+
         /** AWAIT timeout when the request carries none: at least 0 (default 1 s). */
         public Builder defaultAwaitTimeoutNanos(long v) {
             defaultAwaitTimeoutNanos = v;
@@ -469,6 +497,12 @@ public final class NodeConfig {
             return this;
         }
 
+        /** The period of the gone-channel sweep (default 1 s; 0: never). */
+        public Builder channelSweepNanos(long v) {
+            channelSweepNanos = v;
+            return this;
+        }
+
         /** The node's time source (not null; default the system clock). */
         public Builder clock(Clock c) {
             clock = c;
@@ -517,7 +551,9 @@ public final class NodeConfig {
             range("peerDeliveriesPerSecond", peerDeliveriesPerSecond, 0, MAX_TABLE);
             range("peerDeliveryBurst", peerDeliveryBurst, 1, MAX_TABLE);
             range("statsPeriodNanos", statsPeriodNanos, 0, Long.MAX_VALUE);
+            range("channelSweepNanos", channelSweepNanos, 0, Long.MAX_VALUE);
             range("maxMounts", maxMounts, 0, 65535);
+            range("backfillDepth", backfillDepth, 0, 4096);
             if (clock == null) {
                 throw new IllegalArgumentException("clock must not be null");
             }

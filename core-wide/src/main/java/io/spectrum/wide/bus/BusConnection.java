@@ -92,15 +92,22 @@ public final class BusConnection implements BusSession {
 
     /** {@code publish}: the payload is opaque bytes (at most the envelope limit with the delivery around it). */
     public Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments) throws BusException {
-        return publish(topic, payload, attachments, Seals.INLINE);
+        return publish(topic, payload, attachments, true, Seals.INLINE);
+    }
+
+    /** {@code publish} with {@code retain} (false: a {@code latest} topic's retained value stays, docs/bus.md). */
+    @Override
+    public Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments, boolean retain)
+            throws BusException {
+        return publish(topic, payload, attachments, retain, Seals.INLINE);
     }
 
     /** {@code publish} whose seal-on-send goes through {@code seals}. */
-    Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments, Seals seals)
+    Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments, boolean retain, Seals seals)
             throws BusException {
         enter();
         try {
-            return bus.topics.publish(this, topic, payload, attachments, seals);
+            return bus.topics.publish(this, topic, payload, attachments, retain, seals);
         } finally {
             bus.settle();
         }

@@ -514,8 +514,9 @@ public final class BusServer implements FrameHandler, PeerListener {
                 f.allowOnly("subscriptionId");
                 return BusFields.of().put("removed", b.unsubscribe(f.string("subscriptionId")));
             case "publish": {
-                f.allowOnly("topic", "payload", "attachments");
-                Replies.Published p = b.publish(f.string("topic"), f.bytes("payload"), BusWire.attachments(f), seals);
+                f.allowOnly("topic", "payload", "attachments", "retain");
+                Replies.Published p = b.publish(f.string("topic"), f.bytes("payload"), BusWire.attachments(f),
+                        f.bool("retain", true), seals);
                 return BusFields.of().put("topicSequence", p.topicSequence()).put("subscribers", p.subscribers())
                         .put("replaced", p.replaced());
             }

@@ -41,6 +41,14 @@ public interface BusSession {
      */
     Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments) throws BusException;
 
+    /**
+     * {@code publish} with {@code retain}: false publishes without replacing a {@code latest} topic's
+     * retained value (a sequence number is spent and the subscribers get it; a later replay is still
+     * the last retained value with its own sequence). On a {@code none} topic it changes nothing.
+     */
+    Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments, boolean retain)
+            throws BusException;
+
     /** {@code publish} of a text payload (sent as UTF-8). */
     default Replies.Published publish(String topic, String text, List<Attachment> attachments) throws BusException {
         return publish(topic, text == null ? null : text.getBytes(java.nio.charset.StandardCharsets.UTF_8), attachments);

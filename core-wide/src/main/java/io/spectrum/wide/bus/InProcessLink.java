@@ -247,6 +247,13 @@ public final class InProcessLink implements Link {
         return e == null ? null : e.name;
     }
 
+    /** Gone: the link closed, the end closed (told or not), or the handle held by no end. */
+    @Override
+    public boolean isPeerGone(int peer) {
+        End e = ends.get(peer);
+        return closed || e == null || !e.open;
+    }
+
     @Override
     public boolean isPeerUp(int peer) {
         End e = ends.get(peer);

@@ -98,10 +98,11 @@ final class Topics {
      * Admission order: name → grant → NO_TOPIC → attachments → delivery size (longest ids) →
      * each bounded subscriber's queue and its client's queued-bytes pool (BACKPRESSURE) →
      * retained-bytes quota; then the accept (seal-on-send, one sequence number, fan-out, roots,
-     * retained swap).
+     * retained swap). {@code retain} false: no retained swap and no quota check (the retained value
+     * and its sequence stay; docs/bus.md, "Retain: false").
      */
-    Replies.Published publish(BusConnection c, String topic, byte[] payload, List<Attachment> attachments, Seals seals)
-            throws BusException {
+    Replies.Published publish(BusConnection c, String topic, byte[] payload, List<Attachment> attachments,
+            boolean retain, Seals seals) throws BusException {
         Names.name("topic", topic);
         c.grants.check(Grants.Op.PUBLISH, topic);
         Topic t = byName.get(topic);
@@ -132,7 +133,8 @@ final class Topics {
             }
         }
         long oldRetained = t.retained == null ? 0 : t.retained.body().artifactBytes();
-        if (t.retention == Retention.LATEST
+        final boolean retains = retain && t.retention == Retention.LATEST;
+        if (retains
                 && retainedBytes - oldRetained + adm.distinctBytes() > limits.maxRetainedBytes) {
             throw new BusException(BusError.QUOTA_EXCEEDED, "retained bytes would pass " + limits.maxRetainedBytes);
         }
@@ -147,7 +149,7 @@ final class Topics {
             }
             enqueue(s, e);
         }
-        if (t.retention == Retention.LATEST) {
+        if (retains) {
             setRetained(t, e);
         }
         return new Replies.Published(e.sequence(), t.subscriptions.size(), replaced);

@@ -50,6 +50,37 @@ class LatestAndRetentionTest extends BusTest {
     }
 
     @Test
+    void retainFalse_spendsASequenceReachesTheSubscribersAndLeavesTheRetainedValue() throws Exception {
+        pub.declare("panel", Retention.LATEST);
+        Replies.Published none = pub.publish("panel", p(1).getBytes(), List.of(), false);
+        assertEquals(1, none.topicSequence(), "a sequence number is spent");
+        assertEquals(0, none.subscribers(), "delivered 0");
+        BusSession early = f.connect("early");
+        early.subscribe("panel", SubscriptionMode.BOUNDED, 8, 8, true);
+        assertEquals(List.of(), topicMessages(early), "nothing was retained: no replay");
+        pub.publish("panel", p(2), List.of());
+        Replies.Published live = pub.publish("panel", p(3).getBytes(), List.of(), false);
+        assertEquals(3, live.topicSequence());
+        assertEquals(1, live.subscribers(), "delivered to the current subscriber");
+        assertEquals(List.of("2:" + p(2), "3:" + p(3)), BusFixture.seqs(topicMessages(early)));
+        sub.subscribe("panel", SubscriptionMode.BOUNDED, 8, 8, true);
+        BusMessage.TopicMessage replay = onlyTopic(sub);
+        assertEquals(2, replay.topicSequence(), "a late joiner gets the last retained value with its own sequence");
+        assertEquals(p(2), replay.payloadText());
+        assertEquals(4, pub.publish("panel", p(4), List.of()).topicSequence());
+    }
+
+    @Test
+    void retainFalse_anArtifactOfANonRetainedPublishIsNotHeldByTheTopic() throws Exception {
+        pub.declare("frames", Retention.LATEST);
+        BusFixture.Held h = f.artifact(pub, "frame");
+        pub.publish("frames", p(1).getBytes(), List.of(h.as("frame")), false);
+        pub.release(List.of(h.ownerId()));
+        assertEquals(0, f.bus.stats().sealedArtifacts(), "no subscriber, not retained: collected");
+        assertEquals(0, f.bus.stats().retainedBytes());
+    }
+
+    @Test
     void F_5_aLatestSubscriberWithOneCreditHoldsAtMostTwoRoots() throws Exception {
         pub.declare("frames", Retention.NONE);
         sub.subscribe("frames", SubscriptionMode.LATEST, 1, 1, false);

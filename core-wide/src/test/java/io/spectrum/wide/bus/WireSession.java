@@ -139,6 +139,14 @@ final class WireSession implements BusSession {
     }
 
     @Override
+    public Replies.Published publish(String topic, byte[] payload, List<Attachment> attachments, boolean retain)
+            throws BusException {
+        BusFields r = request("publish", attach(opt(opt(BusFields.of(), "topic", topic), "payload", payload), attachments)
+                .put("retain", retain));
+        return new Replies.Published(r.u64("topicSequence"), r.u64("subscribers"), r.u64("replaced"));
+    }
+
+    @Override
     public boolean clear(String topic) throws BusException {
         return request("topic.clear", opt(BusFields.of(), "name", topic)).bool("cleared");
     }

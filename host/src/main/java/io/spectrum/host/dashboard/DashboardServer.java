@@ -238,8 +238,15 @@ public final class DashboardServer implements AutoCloseable {
                 sendError(ex, 405, "method_not_allowed", "use GET");
                 return;
             }
-            sendJson(ex, 200, SnapshotJson.toJson(mapper, model.snapshot(), fabric, nowMillis()));
+            sendJson(ex, 200, snapshotJson());
         }
+    }
+
+    /** The snapshot as the page gets it, with {@code historyStore}: whether {@code /api/history?path=…} answers (the page's long ranges). */
+    private ObjectNode snapshotJson() {
+        ObjectNode o = SnapshotJson.toJson(mapper, model.snapshot(), fabric, nowMillis());
+        o.put("historyStore", model.historyStore() != null);
+        return o;
     }
 
     private void handleHistory(HttpExchange ex) throws IOException {
@@ -503,7 +510,7 @@ public final class DashboardServer implements AutoCloseable {
                 if (heartbeat) {
                     out.write(": ping\n\n".getBytes(StandardCharsets.UTF_8));
                 } else {
-                    String json = mapper.writeValueAsString(SnapshotJson.toJson(mapper, model.snapshot(), fabric, nowMillis()));
+                    String json = mapper.writeValueAsString(snapshotJson());
                     out.write(("event: snapshot\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
                 }
                 out.flush();

@@ -3,6 +3,7 @@ package io.spectrum.host.dashboard;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.client.ValueLine;
 import io.spectrum.host.view.BridgeView;
 import io.spectrum.host.view.Counters;
 import io.spectrum.host.view.FabricView;
@@ -46,24 +47,9 @@ public final class SnapshotJson {
         for (VertexView v : s.vertices()) {
             ObjectNode o = vs.addObject();
             o.put("path", v.path());
-            o.put("value", v.value());
-            o.put("numeric", v.numeric());
-            if (v.numeric()) {
-                o.put("number", v.number());
-            }
-            if (!v.unit().isEmpty()) {
-                o.put("unit", v.unit()); // the declared unit as people write it (°C); see docs/extensions.md
-            }
-            o.put("seq", v.seq());
-            o.put("stale", v.stale());
-            if (v.stale() && v.reason() != null) {
-                o.put("reason", v.reason()); // why it is not current (docs/extensions.md "Stale reason")
-            }
-            if (v.origin() > 0) {
-                o.put("origin", v.origin()); // when the value entered the fabric, ms (docs/extensions.md "Origin time")
-            } else {
-                o.putNull("origin");
-            }
+            // the value, its unit, seq, stale with its reason, origin time: as every value line (ValueLine)
+            ValueLine.summary(ValueLine.fields(o::put, o::put, o::put, o::put, o::put, o::put, o::putNull),
+                    v.value(), v.numeric(), v.number(), v.unit(), v.seq(), v.stale(), v.reason(), v.origin());
             o.put("board", v.board());
             VertexControl c = v.control();
             if (c != null) {

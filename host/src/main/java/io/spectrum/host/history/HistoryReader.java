@@ -68,13 +68,37 @@ public final class HistoryReader implements AutoCloseable {
     /** The raw rows of {@code path} with {@code since <= t < until}, oldest first, at most {@code limit}. */
     public List<HistoryRow> rows(String path, long since, long until, int limit) throws SQLException {
         List<HistoryRow> out = new ArrayList<>();
+        eachRow(path, since, until, limit, out::add);
+        return out;
+    }
+
+    /** Takes rows one at a time, as they are read; may throw what its caller handles. */
+    @FunctionalInterface
+    public interface RowSink {
+        /** Takes one row; a thrown exception stops the reading and reaches the caller of {@link #eachRow}. */
+        void accept(HistoryRow row) throws SQLException;
+    }
+
+    /**
+     * Hands the raw rows of {@code path} with {@code since <= t < until} to {@code sink} one at a time,
+     * oldest first, at most {@code limit}, as the database returns them: none is kept here, so a range
+     * of any length is read in constant memory (on PostgreSQL through a cursor of
+     * {@link #FETCH_ROWS} rows). Returns how many were handed over.
+     */
+    public long eachRow(String path, long since, long until, long limit, RowSink sink) throws SQLException {
+        boolean cursor = schema.isServer() && db.getAutoCommit(); // PostgreSQL's driver streams only inside a transaction
+        if (cursor) {
+            db.setAutoCommit(false);
+        }
+        long n = 0;
         try (PreparedStatement q = db.prepareStatement("SELECT r.t, r.exact, r.raw, r.unit, r.ucum, r.text, r.seq, r.stale, "
                 + "r.reason FROM raw r JOIN " + schema.paths() + " p ON p.id = r.path_id WHERE p.path = ? AND r.t >= ? AND r.t < ? "
                 + "ORDER BY r.t, r." + schema.order() + " LIMIT ?")) {
+            q.setFetchSize(FETCH_ROWS);
             q.setString(1, path);
             q.setLong(2, since);
             q.setLong(3, until);
-            q.setInt(4, limit);
+            q.setLong(4, limit);
             try (ResultSet rs = q.executeQuery()) {
                 while (rs.next()) {
                     String exact = rs.getString(2);
@@ -83,12 +107,21 @@ public final class HistoryReader implements AutoCloseable {
                     String unit = rs.getString(4);
                     ValueText v = new ValueText(rs.getString(6), value, raw == null ? null : new BigInteger(raw),
                             unit == null ? "" : unit, rs.getString(5));
-                    out.add(new HistoryRow(path, rs.getLong(1), v, rs.getLong(7), rs.getInt(8) != 0, rs.getString(9)));
+                    sink.accept(new HistoryRow(path, rs.getLong(1), v, rs.getLong(7), rs.getInt(8) != 0, rs.getString(9)));
+                    n++;
                 }
             }
+        } finally {
+            if (cursor) {
+                db.rollback(); // read only: nothing to keep
+                db.setAutoCommit(true);
+            }
         }
-        return out;
+        return n;
     }
+
+    /** Rows fetched from the database at a time while {@link #eachRow} streams. */
+    static final int FETCH_ROWS = 1_000;
 
     /**
      * The numeric values of {@code path} with {@code since <= t < until} in buckets of {@code everyMs}

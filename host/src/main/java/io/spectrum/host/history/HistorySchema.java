@@ -136,6 +136,11 @@ final class HistorySchema {
         return c;
     }
 
+    /** Whether the rows are on a PostgreSQL server rather than in a file. */
+    boolean isServer() {
+        return server;
+    }
+
     Connection openForReading() throws SQLException {
         if (!server && !java.nio.file.Files.isRegularFile(settings.file())) {
             throw new SQLException("no history file " + settings.file() + " (is the host run with --state-dir or --history?)");

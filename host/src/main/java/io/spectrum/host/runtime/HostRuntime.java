@@ -132,6 +132,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Declarations declarations;
     private final Upstream upstream;
     private final BoardTree tree;
+    /** Fills the history's holes from the boards' backfill rings (docs/host.md "Backfill"). */
+    private final HistoryBackfill backfill;
     private final List<LinkEntry> links = new ArrayList<>();
     private final Map<String, Mount> mounts = new LinkedHashMap<>();
     private final List<LocalWatch> watches = new ArrayList<>();
@@ -188,6 +190,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         public void onPeerDown(Link l, int peer) {
             peersUp = Math.max(0, peersUp - 1);
             declarations.peerDown(l, peer); // its declared copies: stale, "board away"; it may declare anew
+            backfill.peerDown(l); // what it offers is read again when it is back
             dirty = true;
             node.onPeerDown(l, peer);
         }
@@ -219,6 +222,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.tree = new BoardTree(node, declarations, 64 * 1024, this::warn);
         this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
                 this::warn);
+        this.backfill = new HistoryBackfill(node, this::mountOf, new BackfillRows(), 64 * 1024, this::warn);
         this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
         node.setActivityListener(upstream);
     }
@@ -564,7 +568,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * rebuilds the snapshot every refresh period.
      */
     private long step(long now) {
-        if (upstream.reconcile(now) | declarations.poll(now)) {
+        if (upstream.reconcile(now) | declarations.poll(now) | backfill.poll(now)) {
             dirty = true;
         }
         if (tree.poll(now)) {
@@ -784,7 +788,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /** A value or stale mark the node assigned: queued for the history store when kept. Node thread. */
-    private void tapped(io.spectrum.node.api.VertexValue v, long seq, long originMillis, boolean stale, byte[] reason) {
+    private void tapped(io.spectrum.node.api.VertexValue v, long seq, long sourceSeq, long originMillis, boolean stale,
+                        byte[] reason) {
         HistoryStore h = store;
         if (h == null || v.deleted()) {
             return;
@@ -801,6 +806,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         if (!keep) {
             return;
         }
+        if (!stale && sourceSeq > 0 && backfill.last(path) == sourceSeq) {
+            return; // the board's value delivered again (the latch after a reconnection): recorded already
+        }
         int max = h.settings().maxValueBytes();
         if (v.length() > Math.max(max, 16)) {
             return; // a blob or a long text: not kept (a number's TLV is at most 16 bytes)
@@ -811,8 +819,41 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
         // a value's time is its origin (when the first host received it), else now on the host's clock
         long at = originMillis > 0 ? originMillis : clock.epochNanos() / 1_000_000L;
-        h.offer(new HistoryRow(path, at, t, seq, stale,
+        // its sequence is the board's (the upstream's stamp) when it came from one, else this host's
+        h.offer(new HistoryRow(path, at, t, sourceSeq > 0 ? sourceSeq : seq, stale,
                 reason == null ? null : new String(reason, java.nio.charset.StandardCharsets.UTF_8)));
+        if (sourceSeq > 0) {
+            backfill.recorded(path, sourceSeq); // a jump in the board's sequence: the values in between are asked
+        }
+    }
+
+    /** The rows a board's backfill answer gives: to the history store, never to the node. Node thread. */
+    private final class BackfillRows implements HistoryBackfill.Rows {
+        @Override
+        public void value(String path, long boardSeq, long t, byte[] tlv, int off, int len) {
+            HistoryStore h = store;
+            if (h == null) {
+                return;
+            }
+            ValueText text = ValueFormat.render(tlv, off, len, schema(path));
+            if (!text.numeric() && len > h.settings().maxValueBytes()) {
+                return; // what the live tap would not keep either
+            }
+            h.offer(new HistoryRow(path, t, text, boardSeq, false, null));
+        }
+
+        @Override
+        public void gap(String path, long from, long to, long t) {
+            HistoryStore h = store;
+            if (h != null) {
+                h.offer(HistoryRow.gap(path, t, from, to));
+            }
+        }
+    }
+
+    /** Board values written to the history from boards' backfill rings, and board sequences recorded lost. Tests, views. */
+    public long[] backfilled() {
+        return onNodeThread(() -> new long[] {backfill.filled(), backfill.lost(), backfill.pending()});
     }
 
     /** The write's answer for a path under no mount (the host's own vertex). */

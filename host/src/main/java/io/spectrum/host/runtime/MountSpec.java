@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * How a host is told its mounts on the command line: {@code NAME=ADDRESS} (or a bare
- * {@code ADDRESS}, which takes a default name) and {@code NAME=/top1,/top2} top-level names for a
+ * {@code ADDRESS}, which takes a default name; an address may be a link URI, whose own {@code =}
+ * after its {@code ://} or {@code ?} is no name) and {@code NAME=/top1,/top2} top-level names for a
  * mount whose root cannot be listed. One owner for the spelling and its checks; the CLI and the
  * demo call it.
  */
@@ -26,8 +27,10 @@ public final class MountSpec {
      */
     public static Named parse(String spec) {
         int eq = spec.indexOf('=');
-        if (eq < 0) {
-            return new Named(null, spec);
+        int scheme = spec.indexOf("://");
+        int query = spec.indexOf('?');
+        if (eq < 0 || scheme >= 0 && scheme < eq || query >= 0 && query < eq) {
+            return new Named(null, spec); // no NAME=: the '=' is a link URI's own (serial:///dev/x?baud=9600)
         }
         String name = spec.substring(0, eq);
         String why = badName(name);

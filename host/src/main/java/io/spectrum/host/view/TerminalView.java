@@ -1,5 +1,7 @@
 package io.spectrum.host.view;
 
+import io.spectrum.client.ValueLine;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +40,8 @@ public final class TerminalView {
 
     /**
      * One line per vertex whose sequence or stale flag changed since the previous call, e.g.
-     * {@code /board1/temp = 21.4  (seq 17)}. The first call reports every vertex with a value.
+     * {@code /board1/temp = 21.4  (seq 17)}, {@code /board1/temp = 21.4  (seq 17, stale: board away)}
+     * ({@link ValueLine}, as {@code spectrum sub} prints it). The first call reports every vertex with a value.
      */
     public List<String> changes(HostSnapshot s) {
         List<String> out = new ArrayList<>();
@@ -48,7 +51,7 @@ public final class TerminalView {
             boolean newValue = v.seq() > 0 && (seq == null || seq != v.seq());
             boolean staleChanged = stale != null && stale != v.stale();
             if (newValue || staleChanged) {
-                out.add(String.format("%s = %s  (seq %d%s)", v.path(), v.value(), v.seq(), v.stale() ? ", stale" : ""));
+                out.add(ValueLine.text(v.path(), v.value(), ValueLine.stampText(v.seq(), v.stale(), v.reason())));
             }
         }
         return out;

@@ -24,6 +24,16 @@ class TerminalViewTest {
     }
 
     @Test
+    void aStaleChangeLineNamesTheReason() {
+        TerminalView v = new TerminalView();
+        VertexView fresh = new VertexView("/b1/temp", "20.5", true, 20.5, "", 1, false, List.of(), null, 0, null);
+        VertexView stale = new VertexView("/b1/temp", "20.5", true, 20.5, "", 1, true, List.of(), null, 0, "board away");
+        assertEquals(List.of("/b1/temp = 20.5  (seq 1)"), v.changes(new HostSnapshot("host", 1, List.of(fresh), List.of())));
+        assertEquals(List.of("/b1/temp = 20.5  (seq 1, stale: board away)"),
+                v.changes(new HostSnapshot("host", 2, List.of(stale), List.of())));
+    }
+
+    @Test
     void tableShowsValuesSubscribersStaleAndLinks() {
         InMemoryHostModel m = new InMemoryHostModel("host");
         m.publish("/b1/temp", "20.5");

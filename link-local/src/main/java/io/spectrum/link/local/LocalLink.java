@@ -352,6 +352,17 @@ public final class LocalLink implements Link {
         }
     }
 
+    /**
+     * Gone: the link closed, or no connection holds the handle, or its connection is closing or
+     * closed (EOF, a write error, a lane overflow), whether or not the listener has been told yet.
+     * A connection still saying hello is not gone.
+     */
+    @Override
+    public boolean isPeerGone(int peer) {
+        Connection c = connection(peer);
+        return closed || c == null || c.state >= Connection.CLOSING;
+    }
+
     @Override
     public boolean isPeerUp(int peer) {
         Connection c = connection(peer);

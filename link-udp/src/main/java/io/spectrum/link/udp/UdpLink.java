@@ -305,6 +305,16 @@ public final class UdpLink implements Link {
     }
 
     /**
+     * Gone only when this link is closed: UDP keeps no connection, so a peer that stopped answering
+     * (or whose port is unreachable) may come back on the same address; that is the liveness probe's
+     * to report (peer down), not a gone channel.
+     */
+    @Override
+    public boolean isPeerGone(int peer) {
+        return closed;
+    }
+
+    /**
      * True for the dialer shape (a channel connected to one peer, handle 0); false for a listener.
      */
     public boolean isDialer() {

@@ -1,12 +1,5 @@
-package io.spectrum.cli;
+package io.spectrum.client;
 
-import io.spectrum.client.Delivery;
-import io.spectrum.client.HeldSubscriptions;
-import io.spectrum.client.PeerClient;
-import io.spectrum.client.Reply;
-import io.spectrum.client.Requests;
-import io.spectrum.client.ValueFormat;
-import io.spectrum.client.ValueText;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.DeliveryPolicy;
@@ -16,34 +9,66 @@ import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code sub} and {@code record} share: MQTT-style patterns ({@code /board1/#}), subscriptions
- * that ask for the written vertex's path (docs/extensions.md, "Which child changed") and are held
- * ({@link HeldSubscriptions}), and deliveries turned into samples rendered by the declaration of the
- * vertex that was written. Deliveries are queued by the client's sink and rendered by {@link #next()}
- * outside it, so reading a child's declaration never runs inside the client's own pump.
+ * The one follower of a peer: what the CLI's {@code sub} and {@code record} and the MQTT bridge's
+ * peer side share. MQTT-style patterns ({@code /board1/#}); subscriptions that ask for the node's
+ * stamp and the written vertex's path (docs/extensions.md, "Which child changed") and are held
+ * ({@link HeldSubscriptions}: {@link #verify} re-appends a slot the node lost, checking it with the
+ * generation guard when its identity is known, and then forgets the peer's declarations, which a
+ * restarted peer may have changed); deliveries turned into samples rendered by the declaration of
+ * the vertex that was written, a stale one always with a reason ({@link Sample#reason}). Deliveries
+ * are queued by the client's sink and rendered by {@link #next()} outside it, so reading a child's
+ * declaration never runs inside the client's own pump. Single-threaded, on the client's thread.
  *
  * <p>With a {@link Mode} (docs/extensions.md "Delivery modes") the records carry the mode keys, the
  * client announces the extensions (so the append answers the slot's identity, which the consumed
  * message is addressed to), {@link #handled} returns each numbered delivery's credit, and
  * {@link #probe} returns the credits of deliveries lost in transit.
  */
-final class Follower {
+public final class Follower {
     /** {@code spectrum.topic} value the followers ask for: the stamp with the written vertex's path. */
-    static final int TOPIC = Names.TOPIC_STAMP | Names.TOPIC_WITH_PATH;
+    public static final int TOPIC = Names.TOPIC_STAMP | Names.TOPIC_WITH_PATH;
 
-    /** One value as a follower sees it: the path written, its value rendered, and the delivery. */
-    record Sample(String path, ValueText value, Delivery delivery) { }
+    /** The reason of a value the node delivered stamped stale when its stamp carries none (a node that predates reasons). */
+    public static final String STALE_AT_NODE =
+            "the node marks it stale: its publisher went away (behind a host: the board's link is down)";
+
+    /**
+     * One value as a follower sees it: the path written, its value rendered by that vertex's
+     * declaration, and the delivery.
+     *
+     * @param path     the vertex that was written (the subscribed vertex when the node did not say)
+     * @param value    the delivered value rendered ({@link ValueFormat})
+     * @param delivery the delivery as received
+     */
+    public record Sample(String path, ValueText value, Delivery delivery) {
+        /** Whether the node stamped the value stale (a value without a stamp is not known to be stale). */
+        public boolean stale() {
+            return delivery.stamped() && delivery.stale();
+        }
+
+        /** Why a stale value is not current: the stamp's reason, else {@link #STALE_AT_NODE}; null when not stale. */
+        public String reason() {
+            return !stale() ? null : delivery.reason() != null ? delivery.reason() : STALE_AT_NODE;
+        }
+    }
 
     /**
      * The delivery mode asked for: {@code kind} {@link DeliveryMode#LATEST} or {@link DeliveryMode#BOUNDED},
      * {@code maxQueued} / {@code maxInFlight} 0 for "the node's limit" (the key is left out).
+     *
+     * @param kind        {@link DeliveryMode#LATEST} or {@link DeliveryMode#BOUNDED}
+     * @param maxQueued   values the node holds undelivered (bounded), 0: the node's limit
+     * @param maxInFlight values sent and not yet handled, 0: the node's limit
      */
-    record Mode(int kind, int maxQueued, int maxInFlight) {
-        String name() {
+    public record Mode(int kind, int maxQueued, int maxInFlight) {
+        /** "latest" or "bounded", as {@code --mode} spells it. */
+        public String name() {
             return kind == DeliveryMode.LATEST ? "latest" : "bounded";
         }
     }
@@ -70,15 +95,15 @@ final class Follower {
     private final Map<String, Credits> credits = new HashMap<>();
     private final HeldSubscriptions held;
     private final Map<String, String> routes = new HashMap<>();
-    private final Map<String, VertexSchema> schemas = new HashMap<>();
     private final ArrayDeque<Delivery> queue = new ArrayDeque<>();
 
-    Follower(PeerClient client) {
+    /** A follower of plain v1 subscriptions; it takes over {@code client}'s deliveries ({@link PeerClient#onDelivery}). */
+    public Follower(PeerClient client) {
         this(client, null);
     }
 
     /** A follower asking for {@code mode} on every subscription (null: plain v1 subscriptions). */
-    Follower(PeerClient client, Mode mode) {
+    public Follower(PeerClient client, Mode mode) {
         this.client = client;
         this.mode = mode;
         this.held = new HeldSubscriptions(client);
@@ -96,7 +121,7 @@ final class Follower {
      * @throws IllegalArgumentException with a one-line reason for {@code #} before the last segment or
      *     any {@code +}
      */
-    static String vertexOf(String pattern) {
+    public static String vertexOf(String pattern) {
         String[] segs = pattern.split("/", -1);
         for (int i = 0; i < segs.length; i++) {
             if (segs[i].equals("+")) {
@@ -113,17 +138,6 @@ final class Follower {
         return pattern.endsWith("/#") ? pattern.substring(0, pattern.length() - 2) : pattern;
     }
 
-    /** Refuses a bad pattern as a usage error (one line, exit 2) before anything is sent. */
-    static void check(picocli.CommandLine cl, java.util.List<String> patterns) {
-        for (String p : patterns) {
-            try {
-                vertexOf(p);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.ParameterException(cl, "bad path '" + p + "': " + e.getMessage());
-            }
-        }
-    }
-
     /**
      * Whether the vertex {@code pattern} names exists on the node, asked before subscribing (an
      * accepted subscription may itself make the vertex): it holds a value, or has a declaration, or
@@ -131,7 +145,7 @@ final class Follower {
      * {@code tr::path::not_found} to all three is "no"; any other answer (a timeout, a refusal) is not
      * taken as absence.
      */
-    boolean exists(String pattern) {
+    public boolean exists(String pattern) {
         String vertex = vertexOf(pattern);
         Reply value = client.read(vertex);
         if (value.code() != WireError.PATH_NOT_FOUND || client.declaration(vertex) != null) {
@@ -145,7 +159,7 @@ final class Follower {
      *
      * @throws IllegalArgumentException for a bad pattern or path (a one-line reason)
      */
-    Reply follow(String pattern, String route) {
+    public Reply follow(String pattern, String route) {
         String vertex = vertexOf(pattern);
         Reply r = mode == null
                 ? held.subscribe(vertex, route, DeliveryPolicy.DURABILITY_REQUEST, TOPIC).reply()
@@ -160,7 +174,7 @@ final class Follower {
     }
 
     /** The SUBSCRIBER a follower appends with {@code mode}: durability, the stamp with the path, the mode keys. */
-    static byte[] record(String route, Mode mode) {
+    public static byte[] record(String route, Mode mode) {
         return Requests.subscriber(route, DeliveryPolicy.DURABILITY_REQUEST, TOPIC, mode.kind(),
                 mode.maxQueued(), mode.maxInFlight());
     }
@@ -174,7 +188,7 @@ final class Follower {
      *     the node did not take the mode (no {@code dlv}: a libtracer v1 node or a NARROW board), or
      *     that it numbers deliveries but did not name the slot; else null
      */
-    String handled(Sample x) {
+    public String handled(Sample x) {
         Delivery d = x.delivery();
         Credits c = credits.get(d.route());
         if (c == null) {
@@ -210,8 +224,8 @@ final class Follower {
      *
      * @return one-line notices of lost deliveries (empty when none)
      */
-    java.util.List<String> probe() {
-        java.util.List<String> notices = new java.util.ArrayList<>();
+    public List<String> probe() {
+        List<String> notices = new ArrayList<>();
         for (Map.Entry<String, Credits> e : credits.entrySet()) {
             Credits c = e.getValue();
             boolean quiet = !c.active;
@@ -260,40 +274,57 @@ final class Follower {
      * values that publishers are refused for until the node reaps it); a plain follower leaves them,
      * as it always did. Returns how many were cleared.
      */
-    int leave() {
+    public int leave() {
         return mode == null ? 0 : held.clearAll();
     }
 
-    /** Re-appends a held subscription whose slot is gone ({@link HeldSubscriptions#verify}). */
-    void verify() {
-        held.verify();
+    /**
+     * Re-appends a held subscription whose slot is gone ({@link HeldSubscriptions#verify}); when one
+     * was found gone and admitted again (the peer restarted, or evicted it), the peer's declarations
+     * are forgotten and read again on their next use, since a restarted peer may declare differently.
+     *
+     * @return how many were found gone and admitted again
+     */
+    public int verify() {
+        int restored = held.verify();
+        if (restored > 0) {
+            client.forgetDeclarations();
+        }
+        return restored;
     }
 
     /** True when the node answered the last {@link #verify} ({@link HeldSubscriptions#peerAnswered}). */
-    boolean peerAnswered() {
+    public boolean peerAnswered() {
         return held.peerAnswered();
     }
 
     /**
      * The next delivered value, or null when none is queued. Only subscription deliveries (empty src);
-     * the path is the written vertex's when the node said it, else the subscribed vertex.
+     * the path is the written vertex's when the node said it, else the subscribed vertex; a delivery
+     * that names neither (on a route whose subscription was not confirmed, from a node that does not
+     * say the path) is dropped, never shown under a made-up path.
      */
-    Sample next() {
+    public Sample next() {
         for (Delivery d = queue.poll(); d != null; d = queue.poll()) {
-            if (!d.srcEmpty()) {
+            String path = d.source() != null ? d.source() : routes.get(d.route());
+            if (!d.srcEmpty() || path == null) {
                 continue;
             }
-            String path = d.source() != null ? d.source() : routes.getOrDefault(d.route(), d.route());
-            if (!schemas.containsKey(path)) {
-                schemas.put(path, client.declaration(path)); // read once per path: values render by it
-            }
-            return new Sample(path, ValueFormat.render(d.value(), schemas.get(path)), d);
+            return new Sample(path, ValueFormat.render(d.value(), schema(path)), d);
         }
         return null;
     }
 
-    /** The declaration {@link #next} rendered {@code path} by (null: none). */
-    VertexSchema schema(String path) {
-        return schemas.get(path);
+    /**
+     * The declaration of {@code path} ({@link PeerClient#declaration}: read once and kept until the
+     * peer restarts; a request that got no answer is asked again), null when it has none, or when the
+     * path the node named is no valid path (bad input renders raw, never crashes the follower).
+     */
+    public VertexSchema schema(String path) {
+        try {
+            return client.declaration(path);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 }
