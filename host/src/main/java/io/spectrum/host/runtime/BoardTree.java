@@ -29,6 +29,12 @@ import java.util.concurrent.TimeUnit;
  * {@code flow::backpressure}) or does not answer within {@link #GIVE_UP_NANOS} is not silently taken
  * for a leaf: the operator is told once, in one line naming the vertex and the reason, until its
  * listing works again (a subscription to it is then fed whole, on its own host vertex).
+ *
+ * <p>One unanswered listing is not a silent board: when the board answered another listing after
+ * that one went out (a frame lost on the line, a board answering slowly while it warms up), only that
+ * listing is asked again, up to {@link #ASKS} times, and the walk goes on. A walk is given up, and
+ * started again after a pause, only when the board answered nothing since the listing went out. A
+ * board that comes up (again) is walked at once and its pause starts from {@link #GIVE_UP_NANOS}.
  */
 final class BoardTree {
     static final long REWALK_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -41,12 +47,15 @@ final class BoardTree {
      * which a subscription to the subtree was fed whole, on one host vertex).
      */
     static final int WINDOW = 32;
+    /** How many times one listing is asked while the board answers others, before the walk gives up. */
+    static final int ASKS = 3;
     private static final byte[] CHILDREN = Requests.children();
 
     private static final class Item {
         final String remote;
         final int depth;
         boolean composed; // the :children[] read was refused as unknown: asking the composed READ
+        int asked; // times this listing went out unanswered and was asked again
 
         Item(String remote, int depth) {
             this.remote = remote;
@@ -75,6 +84,8 @@ final class BoardTree {
          * that is slow to start (a JVM warming up) is listed seconds later, not half a minute.
          */
         long retryNanos = GIVE_UP_NANOS;
+        /** When the board last answered one of this walk's listings. */
+        long answeredAt = Long.MIN_VALUE / 2;
 
         Walk(Mount mount) {
             this.mount = mount;
@@ -105,6 +116,7 @@ final class BoardTree {
         Walk w = walks.get(mount);
         if (w != null) {
             w.due = true;
+            w.retryNanos = GIVE_UP_NANOS; // it is up now: no pause grown while it was starting
         }
     }
 
@@ -176,6 +188,13 @@ final class BoardTree {
         for (int i = 0; i < w.inFlight.size(); i++) {
             InFlight f = w.inFlight.get(i);
             if (client.requestState(f.request()) != RemoteClient.DONE) {
+                if (now - f.sentAt() > GIVE_UP_NANOS && w.answeredAt > f.sentAt() && f.item().asked < ASKS) {
+                    declarations.abandon(f.request(), now); // a late answer must not land on another request
+                    w.inFlight.remove(i--);
+                    f.item().asked++;
+                    w.pending.addFirst(f.item()); // the board answers others: ask this one again
+                    continue;
+                }
                 if (now - f.sentAt() > GIVE_UP_NANOS) {
                     warn(w, f.item(), -1, "the board did not answer the listing within "
                             + TimeUnit.NANOSECONDS.toSeconds(GIVE_UP_NANOS) + " s (the walk starts again in "
@@ -197,6 +216,7 @@ final class BoardTree {
             int n = code == WireError.OK ? client.requestResult(f.request(), result, 0) : 0;
             client.release(f.request());
             w.inFlight.remove(i--);
+            w.answeredAt = now;
             answered(w, f.item(), code, n);
         }
         if (!w.walking) {

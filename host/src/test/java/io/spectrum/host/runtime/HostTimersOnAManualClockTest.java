@@ -2,6 +2,8 @@ package io.spectrum.host.runtime;
 
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.testing.MemoryLink;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wide.WideNode;
@@ -19,6 +21,7 @@ import java.util.function.IntSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * The host's upstream timers run on the node's clock: on a {@link ManualClock}, with the host's loop
@@ -46,10 +49,15 @@ class HostTimersOnAManualClockTest {
 
     /** The host on the manual clock, board link {@code toBoard} mounted as /board1, run by the returned cycle. */
     private IntSupplier host(MemoryLink toBoard) {
+        return host(toBoard, List.of());
+    }
+
+    /** The same, the board's top-level names given (a board whose root cannot be listed). */
+    private IntSupplier host(MemoryLink toBoard, List<String> top) {
         host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
         host.onWarning(warnings::add);
         IntSupplier cycle = host.startOnCallerThread();
-        host.mount(toBoard, "board1", List.of());
+        host.mount(toBoard, "board1", top);
         return cycle;
     }
 
@@ -152,5 +160,58 @@ class HostTimersOnAManualClockTest {
         assertEquals(2, listings(pair[0]), "not before 6 s");
         advance(cycle, 300);
         assertEquals(3, listings(pair[0]), "listed again 6 s after giving up the second time");
+    }
+
+    /**
+     * A board that answers every listing but one (a frame lost on the line): only that one is asked
+     * again, 3 s later, and the walk completes with every vertex, no "did not answer" line and no
+     * restart of the whole walk after a pause.
+     */
+    @Test
+    void aListingLostWhileTheBoardAnswersOthersIsAskedAgainAndTheWalkCompletes() {
+        MemoryLink[] hostSide = MemoryLink.pair(); // the host's end; hostSide[1] is not polled
+        MemoryLink[] boardSide = MemoryLink.pair(); // the board's end, fed by the relay below
+        board = new NarrowNode(NodeConfig.builder().clock(clock).build());
+        assertEquals(WireError.OK, board.declare(NodePath.of("/sensor/temp"), VertexSchema.value(2, true).build()));
+        assertEquals(WireError.OK, board.declare(NodePath.of("/sensor/hum"), VertexSchema.value(2, true).build()));
+        assertEquals(WireError.OK, board.attach(boardSide[1]));
+        IntSupplier cycle = host(hostSide[0], List.of("sensor"));
+        int[] relayed = {0, 0}; // frames relayed host -> board, board -> host
+        boolean[] dropped = {false};
+        Runnable relay = () -> {
+            List<byte[]> toBoard = hostSide[0].sent();
+            for (; relayed[0] < toBoard.size(); relayed[0]++) {
+                byte[] f = toBoard.get(relayed[0]);
+                String s = new String(f, StandardCharsets.ISO_8859_1);
+                if (!dropped[0] && s.contains("hum") && s.contains("children")) {
+                    dropped[0] = true; // lost on the line, once
+                    continue;
+                }
+                boardSide[1].inject(f);
+            }
+            board.poll();
+            List<byte[]> toHost = boardSide[1].sent();
+            for (; relayed[1] < toHost.size(); relayed[1]++) {
+                hostSide[0].inject(toHost.get(relayed[1]));
+            }
+        };
+        for (int i = 0; i < 10; i++) { // the walk's listings and their answers, a step at a time
+            advance(cycle, REFRESH_MILLIS);
+            relay.run();
+        }
+        assertTrue(dropped[0], "the listing of /sensor/hum went out and was lost");
+        assertFalse(host.boardVertices().containsKey("/board1/sensor/hum"), "the walk waits for it");
+        int before = listings(hostSide[0]);
+
+        advance(cycle, 3_100); // unanswered for 3 s while the board answered the others
+        relay.run();
+        for (int i = 0; i < 10; i++) {
+            advance(cycle, REFRESH_MILLIS);
+            relay.run();
+        }
+        assertEquals(before + 1, listings(hostSide[0]), "only the lost listing is asked again");
+        assertEquals(Map.of("/board1/sensor", false, "/board1/sensor/hum", true, "/board1/sensor/temp", true),
+                host.boardVertices(), "the walk completed with every vertex");
+        assertTrue(warnings.stream().noneMatch(w -> w.contains("did not answer the listing")), warnings.toString());
     }
 }
