@@ -3,7 +3,8 @@
  * the bus's socket path and a client name: {@link io.spectrum.examples.bus.FramePublisher} and
  * {@link io.spectrum.examples.bus.FrameViewer} (a 10 MB frame handed over by reference, checked by
  * its SHA-256; the viewer's {@code latest} mode shows coalescing), {@link io.spectrum.examples.bus.AddService}
- * and {@link io.spectrum.examples.bus.AddCaller} (an exclusive service, calls and a cancel).
+ * and {@link io.spectrum.examples.bus.AddCaller} (an exclusive service, calls and a cancel), and
+ * {@link io.spectrum.examples.bus.BoundedQueue} (a bounded subscription refusing the publish it has no room for).
  *
  * <p>Run them against a running bus, with the spectrum jar (which carries the client) on the class path:
  *
