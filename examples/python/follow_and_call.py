@@ -52,9 +52,9 @@ def main():
                 if kind == 'topic.message':
                     seen += 1
                     released = bus.consumed(f.text('deliveryId'))
-                    print('delivery topicSequence %d payload %s (%s consumed, %d released)'
-                          % (f.u64('topicSequence'), text(f.blob('payload')), f.text('deliveryId'), released),
-                          flush=True)
+                    print('delivery topicSequence %d payload %s (%d attachments; %s consumed, %d released)'
+                          % (f.u64('topicSequence'), text(f.blob('payload')), len(f.items('attachments')),
+                             f.text('deliveryId'), released), flush=True)
                 elif kind == 'rpc.result' and f.text('callId') == waiting:
                     print('result %s from %s: %s' % (waiting, f.text('responder'), text(f.blob('outcome'))), flush=True)
                     waiting = None
@@ -63,7 +63,8 @@ def main():
                     waiting = None
                 else:
                     print('event %s %r' % (kind, f), flush=True)
-    except (spectrum_bus.BusRefused, spectrum_bus.BusClosed, spectrum_bus.WireError, OSError) as e:
+    except (spectrum_bus.BusRefused, spectrum_bus.BusClosed, spectrum_bus.BusTimeout, spectrum_bus.WireError,
+            OSError) as e:
         print('bus: %s' % e, file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -67,6 +67,10 @@ class BusClosed(Exception):
     """The connection ended: EOF, a broken stream, or the bus's ``connection.closing`` notice."""
 
 
+class BusTimeout(Exception):
+    """No reply within the client's timeout (a late reply is dropped; the connection stays)."""
+
+
 # ---- TLV frames ---------------------------------------------------------------------------------
 
 class Tlv:
@@ -419,7 +423,8 @@ class BusClient:
         self.events = deque()
         self._serial = 0
         self._calls = 0
-        self._ignored = set()  # routes of pings, whose replies nobody waits for
+        self._ignored = set()  # routes of pings and of requests given up on: their replies are dropped
+        self._rx = bytearray()
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self._sock.connect(path)
@@ -448,37 +453,40 @@ class BusClient:
     def _send(self, frame):
         if not 4 <= len(frame) <= self.max_frame:
             raise WireError('a frame of %d bytes is over the link limit of %d' % (len(frame), self.max_frame))
+        self._sock.settimeout(self.timeout)
         self._sock.sendall(struct.pack('<I', len(frame)) + frame)
         self._sent_at = time.monotonic()
 
-    def _read_exact(self, n, deadline):
-        out = bytearray()
-        while len(out) < n:
+    def _fill(self, n, deadline):
+        """True once the receive buffer holds ``n`` bytes; False at the deadline (what came stays buffered)."""
+        while len(self._rx) < n:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise socket.timeout()
+                return False
             self._sock.settimeout(left)
-            chunk = self._sock.recv(n - len(out))
+            try:
+                chunk = self._sock.recv(max(n - len(self._rx), 65536))
+            except socket.timeout:
+                return False
             if not chunk:
-                raise BusClosed('the bus closed the connection' + (' mid-frame' if out else ''))
-            out += chunk
-        return bytes(out)
+                raise BusClosed('the bus closed the connection' + (' mid-frame' if self._rx else ''))
+            self._rx += chunk
+        return True
 
     def _read_frame(self, deadline):
-        """One frame; None when nothing whole arrived by the deadline (a prefix read commits to its frame)."""
-        try:
-            head = self._read_exact(4, deadline)
-        except socket.timeout:
+        """One whole frame, or None when none was whole by the deadline."""
+        if not self._fill(4, deadline):
             return None
-        n = struct.unpack('<I', head)[0]
+        n = struct.unpack_from('<I', self._rx)[0]
         if not 4 <= n <= self.max_frame:
             self.close()
             raise WireError('a length prefix of %d is outside 4..%d: the stream cannot resynchronise'
                             % (n, self.max_frame))
-        try:
-            return self._read_exact(n, time.monotonic() + self.timeout)
-        except socket.timeout:
-            raise BusClosed('a %d-byte frame did not arrive within %.1f s' % (n, self.timeout))
+        if not self._fill(4 + n, deadline):
+            return None
+        frame = bytes(self._rx[4:4 + n])
+        del self._rx[:4 + n]
+        return frame
 
     def _route(self):
         self._serial += 1
@@ -509,7 +517,8 @@ class BusClient:
         while True:
             got = self._receive(deadline)
             if got is None:
-                raise BusClosed('%s: no answer within %.1f s' % (command, self.timeout))
+                self._ignored.add(route)
+                raise BusTimeout('%s: no answer within %.1f s' % (command, self.timeout))
             what, where, body = got
             if what == 'reply':
                 if where != route:
@@ -552,9 +561,9 @@ class BusClient:
         return self.request('delivery.consumed', {'deliveryIds': list(delivery_ids)}).u64('released')
 
     def call(self, target, payload, method='call'):
-        """Calls ``target``; returns ``(callId, reply)``. The caller names its calls ``call-<N>``, each N
-        above the last on this connection; the outcome comes later as an ``rpc.result`` or ``call.failed``
-        event with that callId."""
+        """Calls ``target``; returns ``(callId, reply)``. The caller names its calls ``call-<N>``, N above
+        that of the last call the bus accepted on this connection; the outcome comes later as an
+        ``rpc.result`` or ``call.failed`` event with that callId."""
         self._calls += 1
         call_id = 'call-%d' % self._calls
         return call_id, self.request('rpc.call', {'callId': call_id, 'target': target, 'method': method,

@@ -9,6 +9,7 @@ import socket
 import struct
 import tempfile
 import threading
+import time
 import unittest
 
 import spectrum_bus as sb
@@ -129,28 +130,60 @@ class MalformedTest(unittest.TestCase):
 
 
 class StreamTest(unittest.TestCase):
-    """The client against a fake bus on a temporary socket: what it does with a bad length prefix."""
+    """The client against a fake bus on a temporary socket (one connection, bounded in time)."""
+
+    def fake_bus(self, answer):
+        """Runs ``answer(conn, hello_and_request_bytes)`` for the client's first connection."""
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        path = os.path.join(d.name, 'bus.sock')
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.addCleanup(server.close)
+        server.bind(path)
+        server.listen(1)
+        server.settimeout(5)
+
+        def serve():
+            conn, _ = server.accept()
+            with conn:
+                conn.settimeout(5)
+                got, h = b'', 4 + len(sb.hello_frame('py'))
+                while len(got) < h + 4 or len(got) < h + 4 + struct.unpack_from('<I', got, h)[0]:
+                    got += conn.recv(4096)
+                answer(conn, got)
+                try:
+                    conn.recv(4096)  # until the client closes
+                except OSError:
+                    pass
+
+        t = threading.Thread(target=serve, daemon=True)
+        t.start()
+        self.addCleanup(t.join, 5)
+        return path
 
     def test_a_length_prefix_over_the_limit_is_refused(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, 'bus.sock')
-            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            server.bind(path)
-            server.listen(1)
+        path = self.fake_bus(lambda conn, got: conn.sendall(struct.pack('<I', sb.MAX_FRAME + 1)))
+        with self.assertRaisesRegex(sb.WireError, 'length prefix of 66561 is outside 4..66560'):
+            sb.BusClient(path, 'py', timeout=5)
 
-            def serve():
-                conn, _ = server.accept()
-                with conn:
-                    conn.recv(4096)
-                    conn.sendall(struct.pack('<I', sb.MAX_FRAME + 1))
-                    conn.recv(4096)
+    def test_a_frame_cut_across_reads_and_two_in_one_read(self):
+        def answer(conn, got):
+            h = 4 + len(sb.hello_frame('py'))
+            self.assertEqual(struct.pack('<I', h - 4) + sb.hello_frame('py'), got[:h], 'the hello comes first')
+            request = sb.decode_frame(got[h + 4:])
+            self.assertEqual('/$bus/bus/hello', sb.decode_path(request.children[1]))
+            reply = fwd(op(3), sb.encode_path(sb.decode_path(request.children[2])), sb.encode_path('/$bus/bus/hello'), op(0),
+                        settings(name('clientId'), name('py'), name('clientIncarnation'), u64(1)))
+            wire = struct.pack('<I', len(reply)) + reply
+            conn.sendall(wire[:3])
+            time.sleep(0.2)
+            ev = topic_message()
+            conn.sendall(wire[3:] + struct.pack('<I', len(ev)) + ev)
 
-            t = threading.Thread(target=serve, daemon=True)
-            t.start()
-            with self.assertRaisesRegex(sb.WireError, 'length prefix of 66561 is outside 4..66560'):
-                sb.BusClient(path, 'py', timeout=5)
-            t.join(5)
-            server.close()
+        with sb.BusClient(self.fake_bus(answer), 'py', timeout=5) as bus:
+            self.assertEqual(('py', 1), (bus.client_id, bus.incarnation))
+            kind, f = bus.next_event(5)
+            self.assertEqual(('topic.message', 7), (kind, f.u64('topicSequence')))
 
 
 if __name__ == '__main__':

@@ -133,7 +133,7 @@ class PythonBusExampleTest {
             String result = null;
             for (String l : py.all()) {
                 if (l.startsWith("delivery ")) {
-                    deliveries.add(l.replaceAll(" \\(dlv-\\d+ consumed, \\d+ released\\)$", ""));
+                    deliveries.add(l.replaceAll(" \\(0 attachments; dlv-\\d+ consumed, 1 released\\)$", ""));
                 } else if (l.startsWith("result ")) {
                     result = l;
                 }
@@ -152,6 +152,31 @@ class PythonBusExampleTest {
             Thread.sleep(10);
         }
         assertEquals(0, host.stats().subscriptions(), "the script's subscription went with its connection");
+    }
+
+    @Test
+    void aDeliveryWithAnArtifactDecodesItsNestedRecordsAndConsumingReleasesTheRoot() throws Exception {
+        try (FramePublisher camera = new FramePublisher(Args.connect(socket, "camera"))) {
+            Script py = python("follow_and_call.py", "--bus", socket.toString(), "--name", "py-viewer",
+                    "--topic", FramePublisher.TOPIC, "--count", "1");
+            assertNotNull(py.next("subscribed"), "printed " + py.all());
+            FramePublisher.Published p = camera.publish(1);
+            assertEquals(1, p.subscribers());
+            assertEquals(1, p.release(), "the publisher's hold goes; the Python delivery still holds the frame");
+            assertEquals(0, py.exit(), "printed " + py.all());
+            String line = py.all().stream().filter(l -> l.startsWith("delivery ")).findFirst().orElse(null);
+            assertNotNull(line, "printed " + py.all());
+            assertTrue(line.matches("delivery topicSequence " + p.topicSequence()
+                    + " payload '\\{\"frame\":1,.*\\}' \\(1 attachments; dlv-\\d+ consumed, 1 released\\)"), line);
+            assertEquals(0, host.stats().sealedArtifacts(), "the Python consume released the last root");
+        }
+    }
+
+    @Test
+    void aNameTheBusDoesNotTakeIsRefusedAtHello() throws Exception {
+        Script py = python("follow_and_call.py", "--bus", socket.toString(), "--name", "Not An Id");
+        assertEquals(1, py.exit(), "printed " + py.all());
+        assertTrue(py.all().get(0).startsWith("bus: bus.hello: INVALID_ENVELOPE: "), py.all().toString());
     }
 
     @Test
