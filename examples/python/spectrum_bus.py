@@ -9,7 +9,7 @@ name (``spectrum.name``). Every bus message after that is a FWD frame:
 - request: ``FWD{VALUE u8 1, PATH /$bus/<command>, PATH <reply route>, SETTINGS fields}``
 - reply:   ``FWD{VALUE u8 3, PATH <reply route>, PATH /$bus/<command>, VALUE u8 kind, body}``
   (kind 0: SETTINGS fields; kind 1: STATUS{ERROR{VALUE u16, NAME code}, DESCRIPTION, SETTINGS})
-- event:   ``FWD{VALUE u8 1, PATH /$bus/<kind>, PATH "" , SETTINGS fields}``
+- event:   ``FWD{VALUE u8 1, PATH /$bus/<kind>, PATH "" (empty), SETTINGS fields}``
 
 Fields are (NAME key, value) pairs: a string is a NAME, a count a VALUE u64 (little-endian, 8
 bytes), a flag a VALUE u8 0/1, a payload a VALUE of any length, a list a POINT of NAMEs or of
