@@ -47,7 +47,7 @@ public final class BusFields {
         return this;
     }
 
-    /** A count or id field (a VALUE u64, big-endian); replaces an earlier field of the same key. */
+    /** A count or id field (a VALUE u64, little-endian); replaces an earlier field of the same key. */
     public BusFields put(String key, long value) {
         byte[] b = new byte[8];
         Bytes.put64(b, 0, value);
