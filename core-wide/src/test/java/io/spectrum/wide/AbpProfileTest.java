@@ -572,7 +572,7 @@ class AbpProfileTest {
                 "C1's own-only topics are gone, the shared one stays fresh");
     }
 
-    /** A-24's peers: one that never drains, one that reads. */
+    /** The slow-consumer test's peers behind its QueuedLink: one that never drains, one that reads. */
     private static final int SLOW = 1;
     private static final int READER = 2;
 
