@@ -166,7 +166,8 @@ public final class MemoryLink implements Link {
 
     /**
      * At most {@code frames} wait at this end: a send from the other end past it answers
-     * FLOW_BACKPRESSURE and counts {@code sendRefused} there (nothing is dropped silently).
+     * FLOW_BACKPRESSURE and counts {@code sendRefused} there (nothing is dropped silently). Frames a
+     * {@link #transmit} hook returns, and frames {@link #inject}ed, are queued whatever the count.
      */
     public synchronized MemoryLink capacity(int frames) {
         capacity = frames;
