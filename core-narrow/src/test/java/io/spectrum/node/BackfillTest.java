@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
@@ -29,7 +30,7 @@ class BackfillTest {
     private final ManualClock clock = new ManualClock(0);
     private final NodePath temp = NodePath.of("/temp");
 
-    private NarrowNode board(int depth, FakeLink link) {
+    private NarrowNode board(int depth, MemoryLink link) {
         NarrowNode n = new NarrowNode(NodeConfig.builder().clock(clock).backfillDepth(depth).build());
         assertEquals(WireError.OK, n.attach(link));
         assertEquals(WireError.OK, n.declare(temp, VertexSchema.value(2, true).build()));
@@ -70,7 +71,7 @@ class BackfillTest {
 
     @Test
     void aDeclaredVertexAnswersTheValuesAfterTheAskersLast_oldestFirst_withSeqAndAge() {
-        FakeLink link = new FakeLink(1);
+        MemoryLink link = new MemoryLink(1);
         NarrowNode n = board(4, link);
         publish(n, 1, 6); // seq 1..6, one a second; the clock is now 6 s on
         link.inject(3, ask(temp, 3));
@@ -87,7 +88,7 @@ class BackfillTest {
 
     @Test
     void moreMissedThanTheRingHolds_theAnswerSaysWhatIsGone_theNewestNHeld() {
-        FakeLink link = new FakeLink(1);
+        MemoryLink link = new MemoryLink(1);
         NarrowNode n = board(4, link);
         publish(n, 1, 10);
         link.inject(3, ask(temp, 2));
@@ -99,7 +100,7 @@ class BackfillTest {
 
     @Test
     void anAnswerIsOneFrame_theAskerGoesOnAfterTheLastItGot() {
-        FakeLink link = new FakeLink(1, 200); // a serial line with small frames
+        MemoryLink link = new MemoryLink(1, 200); // a serial line with small frames
         NarrowNode n = board(16, link);
         publish(n, 1, 12);
         List<Long> got = new ArrayList<>();
@@ -121,7 +122,7 @@ class BackfillTest {
 
     @Test
     void anUndeclaredVertexKeepsNothing_andSaysSo_aPlainReadIsUnchanged() {
-        FakeLink link = new FakeLink(1);
+        MemoryLink link = new MemoryLink(1);
         NarrowNode n = board(4, link);
         NodePath other = NodePath.of("/other");
         byte[] v = Frames.value(5, 2);
@@ -142,10 +143,10 @@ class BackfillTest {
 
     @Test
     void theCapsOfferBackfill_onlyToAnAnnouncingPeer_andOnlyWhenOn() {
-        FakeLink link = new FakeLink(1);
+        MemoryLink link = new MemoryLink(1);
         board(4, link);
         NarrowNode off = new NarrowNode(NodeConfig.builder().clock(clock).backfillDepth(0).build());
-        FakeLink offLink = new FakeLink(2);
+        MemoryLink offLink = new MemoryLink(2);
         off.attach(offLink);
         byte[] plain = Frames.fwd(FwdView.OP_READ, NarrowNode.CAPS.tlv(), null, Frames.REPLY_EP);
         byte[] b = new byte[64];
@@ -184,7 +185,7 @@ class BackfillTest {
 
     @Test
     void theBoardAnswersTheVectorsRequest_withTheVectorsAnswer_byteForByte() {
-        FakeLink link = new FakeLink(1);
+        MemoryLink link = new MemoryLink(1);
         NarrowNode n = new NarrowNode(NodeConfig.builder().clock(clock).backfillDepth(4).build());
         n.attach(link);
         NodePath st = NodePath.of("/sensor/temp");

@@ -26,7 +26,7 @@ class DirtyEdgeTest {
     /** "value@seq" of each delivery to {@code EP} sent since frame {@code from}. */
     static List<String> delivered(NodeHarness h, int from) {
         List<String> out = new ArrayList<>();
-        for (int i = from; i < h.link.sentCount; i++) {
+        for (int i = from; i < h.link.sentCount(); i++) {
             Frames.Reply r = Frames.parse(h.link.sentAt(i));
             if (r.op == 1 && java.util.Arrays.equals(EP, r.bytes(r.dst))) {
                 String stamp = hex(r.bytes(r.trailing));
@@ -52,7 +52,7 @@ class DirtyEdgeTest {
         NodeHarness h = harness();
         write(h, h.temp, 0); // seq 1
         subscribe(h, "/sensor/temp");
-        int from = h.link.sentCount;
+        int from = h.link.sentCount();
         for (int v = 1; v <= 5; v++) {
             write(h, h.temp, v); // seq 2..6: the burst lets two through
         }
@@ -73,7 +73,7 @@ class DirtyEdgeTest {
         NodeHarness h = harness();
         write(h, h.temp, 0);
         subscribe(h, "/sensor/temp");
-        int from = h.link.sentCount;
+        int from = h.link.sentCount();
         for (int v = 1; v <= 3; v++) {
             write(h, h.temp, v); // 3 dropped
         }
@@ -91,7 +91,7 @@ class DirtyEdgeTest {
         write(h, h.temp, 0);
         write(h, hum, 0);
         subscribe(h, "/sensor");
-        int from = h.link.sentCount;
+        int from = h.link.sentCount();
         write(h, h.temp, 1);
         write(h, hum, 1);
         write(h, h.temp, 2); // dropped
@@ -109,12 +109,12 @@ class DirtyEdgeTest {
         NodeHarness h = new NodeHarness(null);
         write(h, h.temp, 0);
         subscribe(h, "/sensor/temp");
-        int from = h.link.sentCount;
-        h.link.sendResult = WireError.FLOW_BACKPRESSURE; // the link's queue is full
+        int from = h.link.sentCount();
+        h.link.failSends(WireError.FLOW_BACKPRESSURE); // the link's queue is full
         write(h, h.temp, 7);
         h.node.tick();
         assertEquals(List.of(), delivered(h, from), "still full: the resend is dropped too, and stays owed");
-        h.link.sendResult = WireError.OK;
+        h.link.failSends(WireError.OK);
         h.node.tick();
         assertEquals(List.of("07@2"), delivered(h, from));
         h.node.tick();
@@ -126,7 +126,7 @@ class DirtyEdgeTest {
         NodeHarness h = harness();
         write(h, h.temp, 0);
         subscribe(h, "/sensor/temp");
-        int from = h.link.sentCount;
+        int from = h.link.sentCount();
         for (int v = 1; v <= 3; v++) {
             write(h, h.temp, v);
         }

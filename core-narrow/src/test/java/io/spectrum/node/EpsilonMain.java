@@ -14,6 +14,6 @@ public final class EpsilonMain {
         MixedWorkload w = new MixedWorkload();
         long rounds = (ops + MixedWorkload.OPS_PER_ROUND - 1) / MixedWorkload.OPS_PER_ROUND;
         long sum = w.run(rounds);
-        System.out.println("ops=" + rounds * MixedWorkload.OPS_PER_ROUND + " checksum=" + sum + " frames=" + w.link.sendCalls);
+        System.out.println("ops=" + rounds * MixedWorkload.OPS_PER_ROUND + " checksum=" + sum + " frames=" + w.link.sendCalls());
     }
 }

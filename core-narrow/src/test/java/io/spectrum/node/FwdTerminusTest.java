@@ -23,7 +23,7 @@ class FwdTerminusTest extends NodeHarness {
         List<byte[]> out = exchange(PEER, Frames.fwd(0, temp.tlv(), null, route));
         assertEquals(1, out.size());
         assertEquals(Vectors.FWD_REPLY_RESULT, hex(out.get(0)));
-        assertEquals(PEER, link.sentPeer[0], "answered to the arrival peer");
+        assertEquals(PEER, link.sentPeer(0), "answered to the arrival peer");
     }
 
     @Test
@@ -154,16 +154,16 @@ class FwdTerminusTest extends NodeHarness {
         node.write(temp, Frames.value(1, 1), 0, 5);
         assertEquals(0, exchange(PEER, hex(Vectors.FWD_AWAIT_TIMEOUT)).size(), "pending");
         List<byte[]> out;
-        int before = link.sentCount;
+        int before = link.sentCount();
         node.write(temp, Frames.value(2, 1), 0, 5);
-        assertEquals(before + 1, link.sentCount);
+        assertEquals(before + 1, link.sentCount());
         Frames.Reply r = Frames.parse(link.lastSent());
         assertArrayEquals(Frames.REPLY_EP, r.bytes(r.dst));
         assertArrayEquals(temp.tlv(), r.bytes(r.src));
         assertEquals(0, r.kind);
         assertArrayEquals(Frames.value(2, 1), r.payloadBytes());
         node.write(temp, Frames.value(3, 1), 0, 5);
-        assertEquals(before + 1, link.sentCount, "answered once");
+        assertEquals(before + 1, link.sentCount(), "answered once");
     }
 
     @Test
@@ -175,10 +175,10 @@ class FwdTerminusTest extends NodeHarness {
         node.write(temp, Frames.value(2, 1), 0, 5);
         exchange(OTHER_PEER, Frames.fwd(1, sensor.tlv(), Frames.subsField(-1, 1, -1), Frames.REPLY_EP,
                 Frames.subscriber("/c", 0, false, false)));
-        assertEquals(1, link.sentCount, "only the subscribe's reply");
+        assertEquals(1, link.sentCount(), "only the subscribe's reply");
         node.write(sensor, Frames.value(3, 1), 0, 5);
-        assertEquals(3, link.sentCount, "the await's answer plus the new subscriber's delivery");
-        assertEquals(PEER, link.sentPeer[1]);
+        assertEquals(3, link.sentCount(), "the await's answer plus the new subscriber's delivery");
+        assertEquals(PEER, link.sentPeer(1));
         assertEquals(3, Frames.parse(link.sentAt(1)).op);
     }
 
@@ -220,10 +220,10 @@ class FwdTerminusTest extends NodeHarness {
         exchange(PEER, hex(Vectors.FWD_AWAIT_TIMEOUT)); // 1e9 ns
         clock.advanceMillis(999);
         node.tick();
-        assertEquals(0, link.sentCount);
+        assertEquals(0, link.sentCount());
         clock.advanceMillis(1);
         node.tick();
-        assertEquals(1, link.sentCount);
+        assertEquals(1, link.sentCount());
         assertEquals(WireError.FLOW_TIMEOUT, Frames.parse(link.lastSent()).errorCode());
     }
 
@@ -259,8 +259,8 @@ class FwdTerminusTest extends NodeHarness {
                 + "0100010000", hex(ack.frame), "the append answers RESULT with no payload");
         link.clearSent();
         node.write(temp, Frames.value(1234, 4), 0, 8);
-        assertEquals(1, link.sentCount);
-        assertEquals(PEER, link.sentPeer[0]);
+        assertEquals(1, link.sentCount());
+        assertEquals(PEER, link.sentPeer(0));
         // FWD{WRITE, dst = the subscribe's src route, src = 06 00 00 00, payload = written TLV}
         assertEquals("0f401e00" + "0100010001" + "06000900087265706c792d6570" + "06000000" + "01000400d2040000", hex(link.lastSent()));
     }
@@ -331,18 +331,18 @@ class FwdTerminusTest extends NodeHarness {
     void badFramesAreCountedAndAnsweredWithNothing() {
         assertEquals(0, exchange(PEER, hex("0f80")).size());
         assertEquals(0, exchange(PEER, hex("09000000")).size());
-        assertEquals(2, link.stats.framesRejected);
+        assertEquals(2, link.stats().framesRejected);
     }
 
     @Test
     void theEnvelopeIsReadByFwdView_aWideOpIsDropped_aContainerDstIsAnswered() {
         // digest §5.1: the op is a VALUE of exactly one byte; a 2-byte op is no FWD to answer
         assertEquals(0, exchange(PEER, hex("0F401200" + "010002000000" + "060002000161" + "06000200017A")).size());
-        assertEquals(1, link.stats.framesRejected);
+        assertEquals(1, link.stats().framesRejected);
         // a PATH wrongly flagged PL=1 in the dst slot is a bad address: answered path::invalid
         List<byte[]> out = exchange(PEER, hex("0F400F00" + "0100010000" + "06400000" + "06000200017A"));
         assertEquals(1, out.size());
         assertEquals(WireError.PATH_INVALID, Frames.parse(out.get(0)).errorCode());
-        assertEquals(1, link.stats.framesRejected);
+        assertEquals(1, link.stats().framesRejected);
     }
 }

@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,8 +26,8 @@ class GapRepairTest {
     final ServingNode board = boardNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true)
             .peerDeliveriesPerSecond(10).peerDeliveryBurst(2).build());
     final ServingNode host = hostNode(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
-    final FakeLink boardSide = new FakeLink(1); // the board's; its peer 0 is the host
-    final FakeLink hostSide = new FakeLink(2); // the host's; its peer 0 is the board
+    final MemoryLink boardSide = new MemoryLink(1); // the board's; its peer 0 is the host
+    final MemoryLink hostSide = new MemoryLink(2); // the host's; its peer 0 is the board
     int boardSent;
     int hostSent;
     final NodePath led = NodePath.of("/board/led");
@@ -50,11 +51,11 @@ class GapRepairTest {
     /** Moves frames both ways until nothing more is sent. */
     void pump() {
         for (int round = 0; round < 20; round++) {
-            boolean moved = hostSent < hostSide.sentCount || boardSent < boardSide.sentCount;
-            while (hostSent < hostSide.sentCount) {
+            boolean moved = hostSent < hostSide.sentCount() || boardSent < boardSide.sentCount();
+            while (hostSent < hostSide.sentCount()) {
                 boardSide.inject(0, hostSide.sentAt(hostSent++));
             }
-            while (boardSent < boardSide.sentCount) {
+            while (boardSent < boardSide.sentCount()) {
                 hostSide.inject(0, boardSide.sentAt(boardSent++));
             }
             board.poll();
@@ -67,7 +68,7 @@ class GapRepairTest {
 
     /** What the board sent since the last pump is lost on the way (a datagram the network dropped). */
     void lose() {
-        boardSent = boardSide.sentCount;
+        boardSent = boardSide.sentCount();
     }
 
     void write(ServingNode n, NodePath p, int v) {
@@ -95,7 +96,7 @@ class GapRepairTest {
 
     /** Delivers what the board sent since the last pump to the host, and lets the host handle it. */
     void deliver() {
-        while (boardSent < boardSide.sentCount) {
+        while (boardSent < boardSide.sentCount()) {
             hostSide.inject(0, boardSide.sentAt(boardSent++));
         }
         host.poll();

@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,8 +24,8 @@ class HolderTokenTest {
     final ManualClock clock = new ManualClock(0);
     final ServingNode board = NodeHarness.core.apply(NodeConfig.builder().clock(clock).build());
     final ServingNode host = NodeHarness.core.apply(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
-    final FakeLink boardSide = new FakeLink(1); // the board's link; its peer 0 is the host's address
-    final FakeLink hostSide = new FakeLink(2);
+    final MemoryLink boardSide = new MemoryLink(1); // the board's link; its peer 0 is the host's address
+    final MemoryLink hostSide = new MemoryLink(2);
     final NodePath temp = NodePath.of("/sensor/temp");
     final NodePath mirror = NodePath.of("/boards/b1/temp");
     final byte[] ret = NodePath.of("/forger/r").tlv();
@@ -41,12 +42,12 @@ class HolderTokenTest {
     void pump() {
         for (int round = 0; round < 20; round++) {
             boolean moved = false;
-            while (hostSent < hostSide.sentCount) {
+            while (hostSent < hostSide.sentCount()) {
                 boardSide.inject(0, hostSide.sentAt(hostSent++));
                 moved = true;
             }
-            while (boardSent < boardSide.sentCount) {
-                if (boardSide.sentPeer[boardSent] == 0) {
+            while (boardSent < boardSide.sentCount()) {
+                if (boardSide.sentPeer(boardSent) == 0) {
                     hostSide.inject(0, boardSide.sentAt(boardSent));
                 }
                 boardSent++;
@@ -63,13 +64,13 @@ class HolderTokenTest {
     /** The forger's frame as if from {@code peer}; returns the board's answer (sent to that address). */
     Frames.Reply forge(int peer, byte[] frame) {
         pump();
-        int before = boardSide.sentCount;
+        int before = boardSide.sentCount();
         boardSide.inject(peer, frame);
         board.poll();
-        assertEquals(before + 1, boardSide.sentCount, "one answer");
-        assertEquals(peer, boardSide.sentPeer[before], "sent to the claimed address");
+        assertEquals(before + 1, boardSide.sentCount(), "one answer");
+        assertEquals(peer, boardSide.sentPeer(before), "sent to the claimed address");
         Frames.Reply r = Frames.parse(boardSide.sentAt(before));
-        boardSent = boardSide.sentCount; // the forger's answers are not the host's business here
+        boardSent = boardSide.sentCount(); // the forger's answers are not the host's business here
         return r;
     }
 

@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
@@ -19,7 +20,7 @@ final class MixedWorkload {
 
     final ManualClock clock = new ManualClock(0);
     final NarrowNode node;
-    final FakeLink link = new FakeLink(1);
+    final MemoryLink link = new MemoryLink(1);
     final NodePath temp = NodePath.of("/sensor/temp");
     final NodePath sensor = NodePath.of("/sensor");
     final Subscription toggled;
@@ -84,7 +85,7 @@ final class MixedWorkload {
         subtreeClear = Frames.fwd(1, sensor.tlv(), Frames.subsField(subtreePos, 1, -1), subtreeEp, Frames.hex("09000000"));
         link.inject(3, subtreeClear);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+        if (Frames.parse(link.sentAt(link.sentCount() - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("subtree clear refused");
         }
         byte[] ep = NodePath.of("/client/ep").tlv();
@@ -109,17 +110,17 @@ final class MixedWorkload {
         // one round to prove the frames do what they say
         link.inject(2, children);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+        if (Frames.parse(link.sentAt(link.sentCount() - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException(":children[] read refused");
         }
         link.inject(2, composed);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+        if (Frames.parse(link.sentAt(link.sentCount() - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("composed read refused");
         }
         link.inject(2, remoteWrite);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+        if (Frames.parse(link.sentAt(link.sentCount() - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("remote write to the declared vertex refused");
         }
         link.inject(3, clear);
@@ -129,7 +130,7 @@ final class MixedWorkload {
         byte[] append4 = h.subscribeReq("/holder/ep", 0x0021, true, false, ep4);
         link.inject(4, HolderTokenTest.withHold(append4, 0));
         node.poll();
-        Frames.Reply challenge = Frames.parse(link.sentAt(link.sentCount - 1));
+        Frames.Reply challenge = Frames.parse(link.sentAt(link.sentCount() - 1));
         long token = new io.spectrum.wire.Extensions().holdToken(challenge.idx, challenge.trailing);
         if (challenge.errorCode() != WireError.ACCESS_DENIED || token <= 0) {
             throw new IllegalStateException("no challenge");
@@ -137,7 +138,7 @@ final class MixedWorkload {
         tokenAppend = HolderTokenTest.withHold(append4, token);
         link.inject(4, tokenAppend);
         node.poll();
-        Frames.Reply admitted = Frames.parse(link.sentAt(link.sentCount - 1));
+        Frames.Reply admitted = Frames.parse(link.sentAt(link.sentCount() - 1));
         if (admitted.kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("token append refused");
         }
@@ -147,12 +148,12 @@ final class MixedWorkload {
         forgedClear = HolderTokenTest.withHold(clear4, 0);
         link.inject(4, forgedClear);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).errorCode() != WireError.ACCESS_DENIED) {
+        if (Frames.parse(link.sentAt(link.sentCount() - 1)).errorCode() != WireError.ACCESS_DENIED) {
             throw new IllegalStateException("forged clear admitted");
         }
         link.inject(4, tokenClear);
         node.poll();
-        if (Frames.parse(link.sentAt(link.sentCount - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
+        if (Frames.parse(link.sentAt(link.sentCount() - 1)).kind != io.spectrum.wire.FwdView.KIND_RESULT) {
             throw new IllegalStateException("token clear refused");
         }
         byte[] ask = new byte[128];
@@ -164,7 +165,7 @@ final class MixedWorkload {
         }
         link.inject(7, backfillRead);
         node.poll();
-        Frames.Reply filled = Frames.parse(link.sentAt(link.sentCount - 1));
+        Frames.Reply filled = Frames.parse(link.sentAt(link.sentCount() - 1));
         io.spectrum.wire.Backfill bf = new io.spectrum.wire.Backfill();
         int entries = 0;
         if (filled.kind == io.spectrum.wire.FwdView.KIND_RESULT && bf.wrapAnswer(filled.idx, filled.payload)) {

@@ -28,7 +28,7 @@ class NodeAllocationTest {
         for (int i = 0; i < 3; i++) {
             sink += w.run(rounds / 2); // warm-up: class loading, JIT tiers
         }
-        long sendsBefore = w.link.sendCalls;
+        long sendsBefore = w.link.sendCalls();
         long deliveredBefore = w.delivered;
         long[] windows = new long[3];
         for (int m = 0; m < windows.length; m++) {
@@ -38,10 +38,10 @@ class NodeAllocationTest {
         }
         long ops = rounds * MixedWorkload.OPS_PER_ROUND;
         System.out.println("node mixed ops per window=" + ops + " allocated bytes=" + java.util.Arrays.toString(windows)
-                + " frames sent=" + (w.link.sendCalls - sendsBefore));
+                + " frames sent=" + (w.link.sendCalls() - sendsBefore));
         assertTrue(ops >= 1_000_000);
         // the work really happened: every round sends replies and deliveries, callbacks ran
-        assertTrue(w.link.sendCalls - sendsBefore >= 3 * rounds * 10, "frames sent " + (w.link.sendCalls - sendsBefore));
+        assertTrue(w.link.sendCalls() - sendsBefore >= 3 * rounds * 10, "frames sent " + (w.link.sendCalls() - sendsBefore));
         assertTrue(w.delivered - deliveredBefore >= 3 * rounds * 3 * 8);
         // the paths added by issue 11 ran inside the windows too: the per-peer delivery rate dropped
         // frames (3 deliveries a round to one peer, 1 ms a round, against 2000/s) and tick() refreshed

@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.ManualClock;
@@ -19,7 +20,7 @@ class NodeHarness {
     static volatile java.util.function.Function<NodeConfig, ServingNode> core = NarrowNode::new;
     final NodeConfig config;
     ServingNode node;
-    final FakeLink link = new FakeLink(3);
+    final MemoryLink link = new MemoryLink(3);
     final NodePath temp = NodePath.of("/sensor/temp");
 
     NodeHarness() {
@@ -52,11 +53,11 @@ class NodeHarness {
 
     /** Sends one request from {@code peer} and returns every frame the node sent in answer. */
     List<byte[]> exchange(int peer, byte[] request) {
-        int before = link.sentCount;
+        int before = link.sentCount();
         link.inject(peer, request);
         node.poll();
         List<byte[]> out = new ArrayList<>();
-        for (int i = before; i < link.sentCount; i++) {
+        for (int i = before; i < link.sentCount(); i++) {
             out.add(link.sentAt(i));
         }
         return out;

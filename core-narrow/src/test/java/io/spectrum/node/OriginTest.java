@@ -44,7 +44,7 @@ class OriginTest {
         host.link.clearSent();
         host.clock.advanceMillis(30_000); // a stale mark keeps the value's origin: it is when the value came, not now
         host.node.onPeerDown(host.link, NodeHarness.OTHER_PEER);
-        assertEquals(1, host.link.sentCount, "the stamped subscriber only: a plain v1 one sees nothing");
+        assertEquals(1, host.link.sentCount(), "the stamped subscriber only: a plain v1 one sees nothing");
         assertEquals(VECTOR_ORIGIN, hex(host.link.sentAt(0)), "the whole notice is vector spectrum-v1/fwd/fwd-deliver-stamp-origin");
     }
 
@@ -67,7 +67,7 @@ class OriginTest {
         board.link.clearSent();
         remotePublish(board, NodeHarness.OTHER_PEER, 5);
         assertEquals(0, board.node.origin(board.temp), "a board leaves the origin to its first host");
-        String sent = hex(board.link.sentAt(board.link.sentCount - 2)); // the delivery, then the publisher's ack
+        String sent = hex(board.link.sentAt(board.link.sentCount() - 2)); // the delivery, then the publisher's ack
         assertEquals(hex(TopicTest.stamp(1, 0, 0)), sent.substring(sent.indexOf("0b40")), "seq, stale, op: as before");
         assertFalse(sent.contains(hex("origin".getBytes())));
     }

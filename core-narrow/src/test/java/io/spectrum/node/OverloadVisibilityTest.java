@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.Names;
@@ -35,7 +36,7 @@ class OverloadVisibilityTest {
         NodePath p = NodePath.of("/board/name");
         byte[] v = name(300);
         assertEquals(WireError.OK, h.node.write(p, v, 0, v.length), "fits the 4096-byte frames of the first link");
-        assertEquals(WireError.OK, h.node.attach(new FakeLink(9, 256)));
+        assertEquals(WireError.OK, h.node.attach(new MemoryLink(9, 256)));
         assertEquals(WireError.FLOW_BACKPRESSURE, h.node.write(p, v, 0, v.length),
                 "would not fit one frame of the 256-byte link: refused at write time");
         assertEquals(WireError.FLOW_BACKPRESSURE,
@@ -51,8 +52,8 @@ class OverloadVisibilityTest {
         for (int i = 0; i < 3; i++) {
             h.request(PeerSharesTest.GREEDY, h.subscribeReq("/g" + i, 0, false, false, NodePath.of("/g" + i).tlv()));
         }
-        h.link.stats.droppedInvalid = 7;
-        h.link.stats.framesRejected = 4;
+        h.link.stats().droppedInvalid = 7;
+        h.link.stats().framesRejected = 4;
         h.clock.advanceMillis(1000);
         h.node.tick(); // the periodic refresh
         Frames.Reply r = h.request(Frames.fwd(0, STATS.tlv(), null, Frames.REPLY_EP));

@@ -29,8 +29,8 @@ class PeerSharesTest {
     /** Deliveries among {@code frames} that went to {@code peer}. */
     private static int deliveriesTo(NodeHarness h, int from, int peer) {
         int n = 0;
-        for (int i = from; i < h.link.sentCount; i++) {
-            if (h.link.sentPeer[i] == peer && Frames.parse(h.link.sentAt(i)).op == FwdView.OP_WRITE) {
+        for (int i = from; i < h.link.sentCount(); i++) {
+            if (h.link.sentPeer(i) == peer && Frames.parse(h.link.sentAt(i)).op == FwdView.OP_WRITE) {
                 n++;
             }
         }
@@ -58,10 +58,10 @@ class PeerSharesTest {
         assertEquals(8, h.node.slotsHeldBy(h.link, GREEDY));
         assertEquals(1, h.node.slotsHeldBy(h.link, QUIET));
         assertEquals(32, h.node.slotShareRefusals());
-        assertEquals(32, h.link.stats.shareRefusals, "counted on the link");
+        assertEquals(32, h.link.stats().shareRefusals, "counted on the link");
         // the pool is not exhausted: a third peer still subscribes, the quiet one still gets every value
         assertEquals(0, append(h, 23, "/third/t").kind);
-        int before = h.link.sentCount;
+        int before = h.link.sentCount();
         for (int i = 0; i < 10; i++) {
             h.node.write(h.temp, Frames.value(i, 1), 0, 5);
         }
@@ -72,7 +72,7 @@ class PeerSharesTest {
         assertEquals(7, h.node.slotsHeldBy(h.link, GREEDY));
         assertEquals(0, append(h, GREEDY, "/greedy/again").kind);
         // and a departed peer gives its whole share back
-        h.link.listener.onPeerDown(h.link, GREEDY);
+        h.link.listener().onPeerDown(h.link, GREEDY);
         assertEquals(0, h.node.slotsHeldBy(h.link, GREEDY));
     }
 
@@ -94,12 +94,12 @@ class PeerSharesTest {
         // the hour-long request was clamped to the 5 s cap: at 5 s all four answer timeout
         h.clock.advanceMillis(1000);
         h.node.tick(); // the quiet peer's default 1 s await times out
-        int before = h.link.sentCount;
+        int before = h.link.sentCount();
         h.clock.advanceMillis(4000);
         h.node.tick();
-        assertEquals(4, h.link.sentCount - before);
-        for (int i = before; i < h.link.sentCount; i++) {
-            assertEquals(GREEDY, h.link.sentPeer[i]);
+        assertEquals(4, h.link.sentCount() - before);
+        for (int i = before; i < h.link.sentCount(); i++) {
+            assertEquals(GREEDY, h.link.sentPeer(i));
             assertEquals(WireError.FLOW_TIMEOUT, Frames.parse(h.link.sentAt(i)).errorCode());
         }
         assertEquals(0, h.node.awaitsHeldBy(h.link, GREEDY), "answered awaits go back to the share");
@@ -119,7 +119,7 @@ class PeerSharesTest {
         assertEquals(3, peers.capacity());
         assertEquals(3, peers.inUse());
         assertEquals(1, peers.refusals());
-        h.link.listener.onPeerDown(h.link, 41);
+        h.link.listener().onPeerDown(h.link, 41);
         assertEquals(2, peers.inUse(), "an entry goes with its peer's last slot");
         assertEquals(0, append(h, 50, "/late").kind);
     }
@@ -132,7 +132,7 @@ class PeerSharesTest {
         for (int i = 0; i < 4; i++) {
             assertEquals(0, append(h, GREEDY, "/greedy/t" + i).kind); // four edges: four frames per write
         }
-        int before = h.link.sentCount;
+        int before = h.link.sentCount();
         for (int i = 0; i < 50; i++) {
             h.clock.advanceMillis(100); // one token per write and peer
             h.node.write(h.temp, Frames.value(i, 1), 0, 5);
@@ -142,7 +142,7 @@ class PeerSharesTest {
         // burst of 5 tokens, then one token per write: at most 5 + 50 of the 200 frames
         assertTrue(greedy <= 55 && greedy >= 50, "greedy got " + greedy);
         assertEquals(200 - greedy, h.node.deliveriesDropped());
-        assertEquals(200 - greedy, h.link.stats.deliveriesDropped);
+        assertEquals(200 - greedy, h.link.stats().deliveriesDropped);
     }
 
     @Test

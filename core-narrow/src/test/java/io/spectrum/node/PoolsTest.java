@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,8 +65,8 @@ class PoolsTest {
     @Test
     void linkTableExhaustion_isBackpressure() {
         NodeHarness h = new NodeHarness(c -> c.maxLinks(2));
-        assertEquals(WireError.OK, h.node.attach(new FakeLink(5)));
-        assertEquals(WireError.FLOW_BACKPRESSURE, h.node.attach(new FakeLink(6)));
+        assertEquals(WireError.OK, h.node.attach(new MemoryLink(5)));
+        assertEquals(WireError.FLOW_BACKPRESSURE, h.node.attach(new MemoryLink(6)));
         assertEquals(1, byName(h.narrow()).get("node.links").refusals());
     }
 
@@ -85,7 +86,7 @@ class PoolsTest {
     @Test
     void remoteEdgesDeliverOnTheLinkAndPeerTheSubscribeArrivedOn() {
         NodeHarness h = new NodeHarness();
-        FakeLink second = new FakeLink(4);
+        MemoryLink second = new MemoryLink(4);
         h.node.attach(second);
         h.node.write(h.temp, Frames.value(1, 1), 0, 5);
         byte[] ep = NodePath.of("/client/a").tlv();
@@ -94,14 +95,14 @@ class PoolsTest {
         h.link.clearSent();
         second.clearSent();
         h.node.write(h.temp, Frames.value(2, 1), 0, 5);
-        assertEquals(0, h.link.sentCount);
-        assertEquals(1, second.sentCount);
-        assertEquals(11, second.sentPeer[0]);
+        assertEquals(0, h.link.sentCount());
+        assertEquals(1, second.sentCount());
+        assertEquals(11, second.sentPeer(0));
         h.node.onPeerDown(h.link, 11);
         h.node.write(h.temp, Frames.value(3, 1), 0, 5);
-        assertEquals(2, second.sentCount, "the same peer number on another link is someone else");
+        assertEquals(2, second.sentCount(), "the same peer number on another link is someone else");
         h.node.onPeerDown(second, 11);
         h.node.write(h.temp, Frames.value(4, 1), 0, 5);
-        assertEquals(2, second.sentCount);
+        assertEquals(2, second.sentCount());
     }
 }

@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,8 +18,8 @@ class RemoteClientTest {
     final ServingNode board = NodeHarness.core.apply(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
     // the host mirrors the board's values under its own undeclared paths
     final ServingNode host = NodeHarness.core.apply(NodeConfig.builder().clock(clock).remoteWritesToUndeclared(true).build());
-    final FakeLink boardSide = new FakeLink(1); // attached to the board; its peer 0 is the host
-    final FakeLink hostSide = new FakeLink(2); // attached to the host; its peer 0 is the board
+    final MemoryLink boardSide = new MemoryLink(1); // attached to the board; its peer 0 is the host
+    final MemoryLink hostSide = new MemoryLink(2); // attached to the host; its peer 0 is the board
     int boardSent;
     int hostSent;
     final NodePath temp = NodePath.of("/sensor/temp");
@@ -34,11 +35,11 @@ class RemoteClientTest {
     void pump() {
         for (int round = 0; round < 20; round++) {
             boolean moved = false;
-            while (hostSent < hostSide.sentCount) {
+            while (hostSent < hostSide.sentCount()) {
                 boardSide.inject(0, hostSide.sentAt(hostSent++));
                 moved = true;
             }
-            while (boardSent < boardSide.sentCount) {
+            while (boardSent < boardSide.sentCount()) {
                 hostSide.inject(0, boardSide.sentAt(boardSent++));
                 moved = true;
             }
@@ -136,7 +137,7 @@ class RemoteClientTest {
         int n = c.requestResult(k, out, 0);
         assertTrue(n > 0 && Frames.hex(java.util.Arrays.copyOf(out, n)).startsWith("0b40"), "the caps map");
         c.release(k);
-        assertEquals(-WireError.TRANSPORT_DOWN, c.read(new FakeLink(9), 0, NodePath.of("/$node/caps")));
+        assertEquals(-WireError.TRANSPORT_DOWN, c.read(new MemoryLink(9), 0, NodePath.of("/$node/caps")));
     }
 
     @Test

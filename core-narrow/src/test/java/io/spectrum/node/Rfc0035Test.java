@@ -58,10 +58,10 @@ class Rfc0035Test extends NodeHarness {
     }
 
     int publishDeliveries(byte[] route) {
-        int before = link.sentCount;
+        int before = link.sentCount();
         node.write(temp, Frames.value(42, 1), 0, 5);
         int k = 0;
-        for (int i = before; i < link.sentCount; i++) {
+        for (int i = before; i < link.sentCount(); i++) {
             Frames.Reply r = Frames.parse(link.sentAt(i));
             if (r.op == 1 && java.util.Arrays.equals(r.bytes(r.dst), route)) {
                 k++;
@@ -267,9 +267,9 @@ class Rfc0035Test extends NodeHarness {
         NodePath sensor = NodePath.of("/sensor");
         long[] id = identity(request(Frames.fwd(1, sensor.tlv(), Frames.subsField(-1, 1, -1), EP_A,
                 Frames.subscriber("/client/a", 0x0200, true, false))));
-        int before = link.sentCount;
+        int before = link.sentCount();
         node.write(temp, Frames.value(6, 1), 0, 5);
-        assertEquals(before, link.sentCount, "descendant write not bubbled to a suspended edge");
+        assertEquals(before, link.sentCount(), "descendant write not bubbled to a suspended edge");
         Frames.Reply r = request(Frames.fwd(0, sensor.tlv(), Frames.subsField((int) id[0], 1, -1), Frames.REPLY_EP));
         assertEquals(0, r.kind);
     }
@@ -285,10 +285,10 @@ class Rfc0035Test extends NodeHarness {
         byte[] epD = NodePath.of("/client/d").tlv();
         exchange(PEER, Frames.fwd(1, NodePath.of("/sensor").tlv(), Frames.subsField(-1, 1, -1), epD,
                 Frames.subscriber("/client/d", 0, false, false))); // delivering, on the ancestor
-        int before = link.sentCount;
+        int before = link.sentCount();
         node.write(temp, Frames.value(6, 1), 0, 5);
         List<byte[]> sent = new java.util.ArrayList<>();
-        for (int i = before; i < link.sentCount; i++) {
+        for (int i = before; i < link.sentCount(); i++) {
             sent.add(link.sentAt(i));
         }
         assertEquals(0, deliveriesTo(EP_A, sent));

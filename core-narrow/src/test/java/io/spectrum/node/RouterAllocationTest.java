@@ -1,5 +1,6 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spectrum.node.api.NodeConfig;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The forward hop allocates nothing: a router node forwards requests from two listener peers to a
  * mounted board link, the board's replies and deliveries back, and refuses a stale peer route,
  * 1,000,000 hops per window, measured with the thread's allocated-bytes counter after warm-up
- * (the {@link SteadyStateAllocation} rule). The links are {@link FakeLink}s over fixed buffers, so
+ * (the {@link SteadyStateAllocation} rule). The links are {@link MemoryLink}s over fixed buffers, so
  * every byte counted is the node's. Tagged "alloc" (Surefire reruns it with -XX:-DoEscapeAnalysis).
  */
 @Tag("alloc")
@@ -26,10 +27,10 @@ class RouterAllocationTest {
     @Test
     void forwardingAMillionFramesAllocatesNothing() {
         NarrowNode node = new NarrowNode(NodeConfig.builder().clock(new ManualClock(0)).build());
-        FakeLink clients = new FakeLink(1);
-        FakeLink board = new FakeLink(2);
-        clients.record = false;
-        board.record = false;
+        MemoryLink clients = new MemoryLink(1);
+        MemoryLink board = new MemoryLink(2);
+        clients.record(false);
+        board.record(false);
         node.attach(clients);
         node.attach(board);
         assertEquals(WireError.OK, node.mountListener("clients", clients));
@@ -76,7 +77,7 @@ class RouterAllocationTest {
         // the work really happened: 7 forwarded and 1 refused per round
         assertEquals(forwardedBefore + (rounds / 2 + 3 * rounds) * 7, node.forwarded());
         assertEquals(rounds / 2 + 3 * rounds, node.routeRefusals());
-        assertEquals(node.forwarded() + node.routeRefusals() - forwardedBefore, board.sendCalls + clients.sendCalls - 2,
+        assertEquals(node.forwarded() + node.routeRefusals() - forwardedBefore, board.sendCalls() + clients.sendCalls() - 2,
                 "every hop sent exactly one frame (2 first reads before)");
         SteadyStateAllocation.assertNone("router forward hops", perWindow, windows);
     }

@@ -103,7 +103,7 @@ class TopicTest extends NodeHarness {
         exchange(PEER, subscribeReq("/client/b", 0, false, true, NodePath.of("/client/b").tlv()));
         link.clearSent();
         node.clear(temp, true);
-        assertEquals(2, link.sentCount);
+        assertEquals(2, link.sentCount());
         assertEquals("09000000", hex(Frames.parse(link.sentAt(0)).payloadBytes()));
         Frames.Reply stamped = Frames.parse(link.sentAt(1));
         assertEquals("09000000", hex(stamped.payloadBytes()));
@@ -118,7 +118,7 @@ class TopicTest extends NodeHarness {
         link.clearSent();
         remotePublishNotRetained(PEER, 2);
         assertEquals(List.of("0100010001 seq=1", "0100010002 seq=2"), got, "delivered live, numbered 2");
-        assertEquals(2, link.sentCount, "the remote subscriber's delivery, then the write's answer");
+        assertEquals(2, link.sentCount(), "the remote subscriber's delivery, then the write's answer");
         Frames.Reply d = Frames.parse(link.sentAt(0));
         assertEquals("0100010002", hex(d.payloadBytes()));
         assertArrayEquals(stamp(2, 0, 0), d.bytes(d.trailing));
@@ -144,7 +144,7 @@ class TopicTest extends NodeHarness {
         assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8), "nothing cached");
         link.clearSent();
         remotePublishNotRetained(PEER, 2);
-        assertEquals(1, link.sentCount, "only the write's answer: nothing delivered");
+        assertEquals(1, link.sentCount(), "only the write's answer: nothing delivered");
         assertEquals(2, node.sequence(temp));
         assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8));
         node.write(temp, Frames.value(3, 1), 0, 5);
@@ -159,7 +159,7 @@ class TopicTest extends NodeHarness {
         assertEquals(List.of(), got, "no retained value: no replay");
         link.clearSent();
         exchange(PEER, subscribeReq("/client/a", 0x20, true, true, SUB_EP));
-        assertEquals(1, link.sentCount, "only the append's answer");
+        assertEquals(1, link.sentCount(), "only the append's answer");
         assertEquals(0, Frames.parse(link.sentAt(0)).kind);
     }
 
@@ -202,11 +202,11 @@ class TopicTest extends NodeHarness {
         exchange(PEER, subscribeReq("/client/a", 0, false, false, SUB_EP));
         exchange(OTHER_PEER, subscribeReq("/client/b", 0, false, false, NodePath.of("/client/b").tlv()));
         assertEquals(2, node.listenerCount(temp));
-        link.gonePeer = PEER; // its channel is gone; the link never reports it down
+        link.gone(PEER); // its channel is gone; the link never reports it down
         node.write(temp, Frames.value(2, 1), 0, 5);
         assertEquals(1, node.listenerCount(temp), "the publish's send found it gone: reaped");
         assertEquals(List.of("/sensor/temp active 1"), activity, "the other subscriber remains: no idle");
-        link.gonePeer = OTHER_PEER; // gone too, and no publish follows
+        link.gone(OTHER_PEER); // gone too, and no publish follows
         clock.advanceMillis(999);
         node.tick();
         assertEquals(1, node.listenerCount(temp), "not before the sweep period (1 s)");
@@ -312,7 +312,7 @@ class TopicTest extends NodeHarness {
         link.clearSent();
         List<byte[]> out = exchange(PEER, subscribeReq("/client/a", 0, false, false, SUB_EP));
         assertEquals(2, out.size(), "notice, then the subscribe's reply");
-        assertEquals(OTHER_PEER, link.sentPeer[0]);
+        assertEquals(OTHER_PEER, link.sentPeer(0));
         assertEquals("0f40" + "6600" + "0100010001" + hex(PUB_EP) + "06000000"
                 + "0b404900" + "02001100737065637472756d2e6163746976697479" + "0100010001"
                 + "0200040070617468" + "06000c000673656e736f720474656d70"
@@ -323,7 +323,7 @@ class TopicTest extends NodeHarness {
         link.clearSent();
         long[] id = Rfc0035Test.identity(Frames.parse(link.lastSent() == null ? out.get(1) : link.lastSent()));
         exchange(PEER, slotWrite((int) id[0], -1, hex("09000000"), SUB_EP));
-        assertEquals(1, link.sentCount, "only the clear's reply");
+        assertEquals(1, link.sentCount(), "only the clear's reply");
     }
 
     @Test
@@ -357,7 +357,7 @@ class TopicTest extends NodeHarness {
         exchange(PEER, Frames.fwd(1, sensor, Frames.subsField(-1, 1, -1), plainEp, Frames.subscriber("/client/plain", 0, false, 0)));
         link.clearSent();
         node.write(temp, Frames.value(7, 1), 0, 5);
-        assertEquals(3, link.sentCount);
+        assertEquals(3, link.sentCount());
         Frames.Reply tree = Frames.parse(link.sentAt(0));
         assertArrayEquals(treeEp, tree.bytes(tree.dst));
         assertEquals("0100010007", hex(tree.payloadBytes()));
@@ -454,8 +454,8 @@ class TopicTest extends NodeHarness {
         link.clearSent();
 
         node.onPeerDown(link, OTHER_PEER); // the last publisher's link goes: stale now, not at the next delivery
-        assertEquals(1, link.sentCount, "only the stamped subscriber is sent the stale delivery; plain v1 sees nothing");
-        assertEquals(PEER, link.sentPeer[0]);
+        assertEquals(1, link.sentCount(), "only the stamped subscriber is sent the stale delivery; plain v1 sees nothing");
+        assertEquals(PEER, link.sentPeer(0));
         Frames.Reply stale = Frames.parse(link.sentAt(0));
         assertArrayEquals(SUB_EP, stale.bytes(stale.dst));
         assertEquals("0100010005", hex(stale.payloadBytes()), "the retained value");
@@ -467,18 +467,18 @@ class TopicTest extends NodeHarness {
 
         clock.advanceMillis(59_999);
         node.tick();
-        assertEquals(1, link.sentCount, "nothing more within the grace");
+        assertEquals(1, link.sentCount(), "nothing more within the grace");
         clock.advanceMillis(1);
         node.tick(); // the grace ran out: purge
-        assertEquals(2, link.sentCount, "the delete notice, to the stamped subscriber only");
-        assertEquals(PEER, link.sentPeer[1]);
+        assertEquals(2, link.sentCount(), "the delete notice, to the stamped subscriber only");
+        assertEquals(PEER, link.sentPeer(1));
         Frames.Reply purge = Frames.parse(link.sentAt(1));
         assertArrayEquals(SUB_EP, purge.bytes(purge.dst));
         assertEquals("09000000", hex(purge.payloadBytes()), "the empty STATUS, as a notifying clear sends");
         assertEquals(hex(stamp(2, 0, 1)), hex(purge.bytes(purge.trailing)), "a fresh seq 2, no longer stale, op delete");
         assertEquals(List.of("0100010005 seq=1 stale", "09000000 seq=2 deleted"), got);
         node.tick();
-        assertEquals(2, link.sentCount, "a purge is told once");
+        assertEquals(2, link.sentCount(), "a purge is told once");
     }
 
     @Test
@@ -490,7 +490,7 @@ class TopicTest extends NodeHarness {
         exchange(OTHER_PEER, Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(9, 1))); // delivered, and answered
         link.clearSent();
         node.onPeerDown(link, OTHER_PEER);
-        assertEquals(1, link.sentCount);
+        assertEquals(1, link.sentCount());
         Frames.Reply r = Frames.parse(link.sentAt(0));
         assertArrayEquals(treeEp, r.bytes(r.dst));
         assertTrue(hex(r.bytes(r.trailing)).endsWith("020005007374616c65" + "0100010001" + "020002006f70" + "0100010000"
@@ -506,7 +506,7 @@ class TopicTest extends NodeHarness {
         link.clearSent();
         node.onPeerDown(link, OTHER_PEER);
         assertTrue(node.isStale(temp));
-        assertEquals(0, link.sentCount, "its slot is reaped before the stale mark: nothing is sent to a peer that is gone");
+        assertEquals(0, link.sentCount(), "its slot is reaped before the stale mark: nothing is sent to a peer that is gone");
     }
 
     @Test
@@ -522,7 +522,7 @@ class TopicTest extends NodeHarness {
         assertEquals(WireError.OK, node.markStale(temp, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
         assertTrue(node.isStale(temp));
         assertEquals("i2c 1/0x48 reg 0: read 0 of 2 bytes", node.staleReason(temp));
-        assertEquals(1, link.sentCount, "the stamped subscriber is told at once; plain v1 sees nothing");
+        assertEquals(1, link.sentCount(), "the stamped subscriber is told at once; plain v1 sees nothing");
         Frames.Reply r = Frames.parse(link.sentAt(0));
         assertEquals("0100010005", hex(r.payloadBytes()), "the value is kept");
         assertEquals(hex(stamp(1, 1, 0, "i2c 1/0x48 reg 0: read 0 of 2 bytes")), hex(r.bytes(r.trailing)),
@@ -531,15 +531,15 @@ class TopicTest extends NodeHarness {
         assertEquals(1, node.sequence(temp), "a stale mark spends no number");
 
         assertEquals(WireError.OK, node.markStale(temp, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
-        assertEquals(1, link.sentCount, "the same mark again tells nobody");
+        assertEquals(1, link.sentCount(), "the same mark again tells nobody");
         assertEquals(WireError.OK, node.markStale(temp, "i2c 1/0x48: bus timeout"));
-        assertEquals(2, link.sentCount, "a changed reason is told");
+        assertEquals(2, link.sentCount(), "a changed reason is told");
         assertEquals(hex(stamp(1, 1, 0, "i2c 1/0x48: bus timeout")), hex(Frames.parse(link.sentAt(1)).bytes(Frames.parse(link.sentAt(1)).trailing)));
 
         clock.advanceMillis(3_600_000);
         node.tick();
         assertTrue(node.isStale(temp), "the owner's mark is not purged by the grace");
-        assertEquals(2, link.sentCount);
+        assertEquals(2, link.sentCount());
         byte[] out = new byte[16];
         assertEquals(5, node.read(temp, out, 0, out.length), "the value stays readable");
 
@@ -547,7 +547,7 @@ class TopicTest extends NodeHarness {
         assertFalse(node.isStale(temp));
         assertEquals(null, node.staleReason(temp));
         assertEquals(0, node.staleReason(temp, out, 0, out.length));
-        Frames.Reply fresh = Frames.parse(link.sentAt(link.sentCount - 2));
+        Frames.Reply fresh = Frames.parse(link.sentAt(link.sentCount() - 2));
         assertEquals(hex(stamp(2, 0, 0)), hex(fresh.bytes(fresh.trailing)), "fresh again: the stamp of before, no reason");
     }
 
@@ -575,7 +575,7 @@ class TopicTest extends NodeHarness {
         exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
         link.clearSent();
         node.markStale(temp, io.spectrum.wire.StaleReason.PUBLISHER_GONE);
-        assertEquals(1, link.sentCount);
+        assertEquals(1, link.sentCount());
         assertEquals(VECTOR_STALE, hex(link.sentAt(0)), "one stale notice, whoever marked it: vector fwd-deliver-stamp-stale");
     }
 
@@ -596,7 +596,7 @@ class TopicTest extends NodeHarness {
         link.clearSent();
         assertEquals(0, node.markStale(temp, "i2c 1/0x48 reg 0: read 0 of 2 bytes"));
         assertTrue(node.isStale(temp));
-        assertEquals(1, link.sentCount, "the stamped subscriber only");
+        assertEquals(1, link.sentCount(), "the stamped subscriber only");
         Frames.Reply notice = Frames.parse(link.sentAt(0));
         assertEquals("09000000", hex(notice.payloadBytes()), "no value: the empty STATUS");
         assertEquals(hex(stamp(0, 1, 0, "i2c 1/0x48 reg 0: read 0 of 2 bytes")), hex(notice.bytes(notice.trailing)),

@@ -49,9 +49,9 @@ class WideServesLinksTest {
         }
         assertEquals(n, h.node.listenerCount(h.temp));
         assertEquals(n, resource(h, "wide.edges").inUse());
-        long before = h.link.sendCalls;
+        long before = h.link.sendCalls();
         assertEquals(WireError.OK, h.node.write(h.temp, Frames.value(42, 4), 0, 8));
-        assertEquals(n, h.link.sendCalls - before, "one delivery per subscriber");
+        assertEquals(n, h.link.sendCalls() - before, "one delivery per subscriber");
         Frames.Reply last = Frames.parse(h.link.lastSent());
         assertEquals(1, last.op, "a delivery is a FWD WRITE");
         assertArrayEquals(NodePath.of("/c/" + (n - 1)).tlv(), last.bytes(last.dst), "to the subscriber's stored route");
@@ -118,10 +118,10 @@ class WideServesLinksTest {
         NodeHarness h = new NodeHarness();
         NodePath remote = NodePath.of("/sensor/temp");
         NodePath mirror = NodePath.of("/board1/sensor/temp");
-        long before = h.link.sendCalls;
+        long before = h.link.sendCalls();
         int k = h.node.subscribeRemote(h.link, NodeHarness.PEER, remote, mirror, 0);
         assertTrue(k >= 0, "handle " + k);
-        assertEquals(before + 1, h.link.sendCalls);
+        assertEquals(before + 1, h.link.sendCalls());
         Frames.Reply append = Frames.parse(h.link.lastSent());
         assertArrayEquals(remote.tlv(), append.bytes(append.dst));
         assertTrue(contains(append.frame, mirror.tlv()), "the append's src is the mirror: deliveries come back to it");

@@ -9,10 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.spectrum.link.FrameHandler;
-import io.spectrum.link.Link;
-import io.spectrum.link.LinkStats;
-import io.spectrum.link.PeerListener;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
@@ -35,8 +31,6 @@ import io.spectrum.wire.WireError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -578,6 +572,10 @@ class AbpProfileTest {
                 "C1's own-only topics are gone, the shared one stays fresh");
     }
 
+    /** The slow-consumer test's peers behind its QueuedLink: one that never drains, one that reads. */
+    private static final int SLOW = 1;
+    private static final int READER = 2;
+
     @Test
     @DisplayName("A-24 slow consumer (spec variant): publishes all succeed, the oldest queued deliveries are dropped, past the threshold the peer is disconnected; the node still answers")
     void a24_slowConsumerIsDisconnected() {
@@ -591,7 +589,11 @@ class AbpProfileTest {
                 .peerDeliveriesPerSecond(0).build());
         WidePeer producer = wide.connect("producer");
         assertEquals(WireError.OK, publish(producer, t, Tlv.value(0, 4)));
-        StuckLink inner = new StuckLink();
+        // the inner link, touched by the QueuedLink's I/O thread: peer SLOW never drains (every send answers
+        // FLOW_BACKPRESSURE, like a full socket buffer), peer READER reads; both up from the first poll
+        MemoryLink inner = new MemoryLink(24, 64 * 1024).refuse(SLOW, WireError.FLOW_BACKPRESSURE);
+        inner.peerUp(SLOW);
+        inner.peerUp(READER);
         QueuedLink link = QueuedLink.wrap(inner, QueuedLinkConfig.builder().maxPeers(4).peerQueueFrames(queue)
                 .disconnectDrops(threshold).disconnectWindowMillis(3_600_000).build());
         try {
@@ -603,7 +605,7 @@ class AbpProfileTest {
             byte[] rec = new byte[64];
             TlvWriter sr = new TlvWriter().wrap(rec, 0, rec.length);
             sr.begin(TlvType.SUBSCRIBER).raw(slowEp).end();
-            inner.inject(StuckLink.SLOW, fwd(FwdView.OP_WRITE, t.tlv(), Arrays.copyOf(subs, f.length()), slowEp,
+            inner.inject(SLOW, fwd(FwdView.OP_WRITE, t.tlv(), Arrays.copyOf(subs, f.length()), slowEp,
                     Arrays.copyOf(rec, sr.length())));
             pump(wide, () -> wide.listenerCount(t) == 1, "the slow peer's subscription");
 
@@ -616,102 +618,20 @@ class AbpProfileTest {
             QueuedLinkStats st = link.queueStats();
             assertEquals(1, st.disconnects(), "disconnected once, counted: " + st);
             assertEquals(threshold + 1, st.droppedOldest(), "the oldest deliveries dropped, counted; the drop past the threshold disconnects");
-            assertTrue(link.peerQueue(StuckLink.SLOW).disconnected());
-            assertFalse(link.isPeerUp(StuckLink.SLOW));
-            assertTrue(inner.backedUp.get() > 0, "its sends backed up");
-            assertEquals(0, inner.deliveredToSlow.get(), "it never drained");
+            assertTrue(link.peerQueue(SLOW).disconnected());
+            assertFalse(link.isPeerUp(SLOW));
+            assertTrue(inner.refusals() > 0, "its sends backed up");
+            assertEquals(0, inner.sentTo(SLOW), "it never drained");
 
-            inner.inject(StuckLink.READER, fwd(FwdView.OP_READ, t.tlv(), null, REPLY_EP, null));
-            pump(wide, () -> !inner.toReader.isEmpty(), "another peer's read answered");
-            byte[] answer = inner.toReader.poll();
+            inner.inject(READER, fwd(FwdView.OP_READ, t.tlv(), null, REPLY_EP, null));
+            pump(wide, () -> inner.sentTo(READER) > 0, "another peer's read answered");
+            byte[] answer = inner.sentAt(0);
             assertEquals(WireError.OK, status(answer));
             assertArrayEquals(Tlv.value(publishes, 4), payload(answer), "the latest value");
             assertEquals(WireError.OK, publish(producer, t, Tlv.value(publishes + 1, 4)), "the publisher is unaffected");
             assertEquals(publishes + 2L, wide.sequence(t), "the first value, the loop, the last: every one numbered");
         } finally {
             link.close();
-        }
-    }
-
-    /**
-     * The inner link of A-24, touched by the QueuedLink's I/O thread: peer {@link #SLOW} never drains
-     * (every send answers FLOW_BACKPRESSURE, like a full socket buffer), peer {@link #READER} reads.
-     */
-    static final class StuckLink implements Link {
-        static final int SLOW = 1;
-        static final int READER = 2;
-        private record In(int peer, byte[] frame) {
-        }
-
-        private final ConcurrentLinkedQueue<In> inbox = new ConcurrentLinkedQueue<>();
-        final ConcurrentLinkedQueue<byte[]> toReader = new ConcurrentLinkedQueue<>();
-        final AtomicLong backedUp = new AtomicLong();
-        final AtomicLong deliveredToSlow = new AtomicLong();
-        private final LinkStats stats = new LinkStats();
-        private PeerListener listener;
-        private boolean reportedUp;
-
-        void inject(int peer, byte[] frame) {
-            inbox.add(new In(peer, frame));
-        }
-
-        @Override
-        public int id() {
-            return 24;
-        }
-
-        @Override
-        public String name() {
-            return "stuck";
-        }
-
-        @Override
-        public int send(int peer, byte[] buf, int off, int len) {
-            if (peer == SLOW) {
-                backedUp.incrementAndGet();
-                return WireError.FLOW_BACKPRESSURE;
-            }
-            toReader.add(Arrays.copyOfRange(buf, off, off + len));
-            return WireError.OK;
-        }
-
-        @Override
-        public int poll(FrameHandler handler, int maxFrames) {
-            int n = 0;
-            if (!reportedUp && listener != null) {
-                reportedUp = true;
-                listener.onPeerUp(this, SLOW);
-                listener.onPeerUp(this, READER);
-                n += 2;
-            }
-            for (In in; n < maxFrames && (in = inbox.poll()) != null; n++) {
-                handler.onFrame(this, in.peer(), in.frame(), 0, in.frame().length);
-            }
-            return n;
-        }
-
-        @Override
-        public boolean isPeerUp(int peer) {
-            return peer == SLOW || peer == READER;
-        }
-
-        @Override
-        public int maxFrame() {
-            return 64 * 1024;
-        }
-
-        @Override
-        public void setPeerListener(PeerListener l) {
-            listener = l;
-        }
-
-        @Override
-        public LinkStats stats() {
-            return stats;
-        }
-
-        @Override
-        public void close() {
         }
     }
 

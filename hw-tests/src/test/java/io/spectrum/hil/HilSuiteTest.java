@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.link.Link;
+import io.spectrum.testing.MemoryLink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ class HilSuiteTest {
     }
 
     static BoardTarget fakeTarget(boolean canReset) {
-        FakeLink link = new FakeLink();
+        MemoryLink link = new MemoryLink(1); // answers nothing
         return new BoardTarget() {
             @Override
             public String name() {

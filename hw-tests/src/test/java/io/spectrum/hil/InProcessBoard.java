@@ -9,21 +9,16 @@ import io.spectrum.board.decl.BoardFileError;
 import io.spectrum.board.decl.BoardFileParser;
 import io.spectrum.board.decl.BoardSetup;
 import io.spectrum.hil.hw.EmulatedBoardTarget;
-import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
-import io.spectrum.link.LinkStats;
-import io.spectrum.link.PeerListener;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodeConfig;
-import io.spectrum.wire.WireError;
+import io.spectrum.testing.MemoryLink;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
@@ -36,50 +31,13 @@ import java.util.function.Function;
 final class InProcessBoard implements BoardTarget {
     private final NarrowNode node = new NarrowNode(NodeConfig.defaults());
     private final AppHost host;
-
-    private final Function<byte[], List<byte[]>> tamper;
-    private final Function<byte[], byte[]> rxTamper;
-    private final ArrayDeque<byte[]> toBoard = new ArrayDeque<>();
-    private final ArrayDeque<byte[]> toHost = new ArrayDeque<>();
-
-    private final Link boardSide = new QueueLink("board side") {
-        @Override
-        public int send(int peer, byte[] b, int off, int len) {
-            toHost.addAll(tamper.apply(Arrays.copyOfRange(b, off, off + len)));
-            return WireError.OK;
-        }
-
-        @Override
-        public int poll(FrameHandler h, int max) {
-            int n = 0;
-            while (n < max && !toBoard.isEmpty()) {
-                byte[] f = toBoard.poll();
-                h.onFrame(this, 0, f, 0, f.length);
-                n++;
-            }
-            return n;
-        }
-    };
-
-    private final Link hostSide = new QueueLink("host side") {
-        @Override
-        public int send(int peer, byte[] b, int off, int len) {
-            toBoard.add(rxTamper.apply(Arrays.copyOfRange(b, off, off + len)));
-            return WireError.OK;
-        }
-
-        @Override
-        public int poll(FrameHandler h, int max) {
-            runBoard();
-            int n = 0;
-            while (n < max && !toHost.isEmpty()) {
-                byte[] f = toHost.poll();
-                h.onFrame(this, 0, f, 0, f.length);
-                n++;
-            }
-            return n;
-        }
-    };
+    /**
+     * [0] the board's side, [1] the host's: nothing captured (a long run keeps nothing), no liveness
+     * reported (the host side's liveness probe leaves the board alone, as over a link without a timeout).
+     */
+    private final MemoryLink[] pair = MemoryLink.pair(1, 1, 4096);
+    private final MemoryLink boardSide = pair[0].record(false).tracksLiveness(false);
+    private final MemoryLink hostSide = pair[1].record(false).tracksLiveness(false);
 
     InProcessBoard(Function<byte[], List<byte[]>> tamper) {
         this(tamper, f -> f);
@@ -87,8 +45,9 @@ final class InProcessBoard implements BoardTarget {
 
     /** With a second tamper on the board's receive path. */
     InProcessBoard(Function<byte[], List<byte[]>> tamper, Function<byte[], byte[]> rxTamper) {
-        this.tamper = tamper;
-        this.rxTamper = rxTamper;
+        boardSide.transmit(tamper);
+        hostSide.transmit(f -> List.of(rxTamper.apply(f)));
+        hostSide.beforePoll(this::runBoard); // the board runs when the host side reads, on its thread
         try (InputStream in = EmulatedBoardTarget.class.getResourceAsStream(EmulatedBoardTarget.BOARD_FILE)) {
             Path dir = Files.createTempDirectory("in-process-board"); // the mock-pin files (unused: pins are driven in this JVM)
             dir.toFile().deleteOnExit();
@@ -163,42 +122,5 @@ final class InProcessBoard implements BoardTarget {
     public void close() {
         host.close();
         node.close();
-    }
-
-    private abstract static class QueueLink implements Link {
-        private final String name;
-        private final LinkStats stats = new LinkStats();
-
-        QueueLink(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public int id() {
-            return 1;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public int maxFrame() {
-            return 4096;
-        }
-
-        @Override
-        public void setPeerListener(PeerListener listener) {
-        }
-
-        @Override
-        public LinkStats stats() {
-            return stats;
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

@@ -7,9 +7,10 @@ import io.spectrum.link.PeerListener;
 import io.spectrum.wire.WireError;
 
 /**
- * One end of an in-process link pair for benchmarks (the tests' MemoryLink keeps every frame sent,
- * which a long run cannot afford): each end's inbox is a fixed ring of frame slots, so a steady
- * run allocates nothing; a full ring refuses with FLOW_BACKPRESSURE. Single-threaded: both ends
+ * One end of an in-process link pair for benchmarks (the tests' MemoryLink is in core-narrow's
+ * test-jar, which benchmark code does not ship, and takes its lock on every call): each end's inbox
+ * is a fixed ring of frame slots, so a steady run allocates nothing; a full ring refuses with
+ * FLOW_BACKPRESSURE. Single-threaded: both ends
  * are driven from one thread. Peer 0 (the other end) is always up.
  */
 public final class RingLink implements Link {
