@@ -95,7 +95,7 @@ public final class HeldSubscriptions {
     private boolean answered = true;
     /** {@link PeerClient#peerStateLosses} as last checked. */
     private long lossesSeen;
-    /** A held slot answered {@code path::not_found} outside a check: look at all of them. */
+    /** A consumed to a held slot said it is gone, outside a check: look at all of them. */
     private boolean suspect;
     private final List<Lost> lost = new ArrayList<>();
     private final List<Lost> lastFound = new ArrayList<>();
@@ -163,8 +163,10 @@ public final class HeldSubscriptions {
             return Reply.local(WireError.PATH_NOT_FOUND);
         }
         Reply r = client.consumed(h.vertex, h.index, h.generation, upTo);
-        if (r.code() == WireError.PATH_NOT_FOUND) {
-            suspect = true; // the slot is gone (the generation guard says so): restoreIfLost checks them all
+        if (r.code() == WireError.PATH_NOT_FOUND || r.code() == WireError.PATH_INVALID) {
+            // the slot is gone: a hole now (the generation guard), or past the end of the list (the
+            // index is refused; also the answer to a number never delivered): restoreIfLost checks them all
+            suspect = true;
         }
         return r;
     }
@@ -200,7 +202,8 @@ public final class HeldSubscriptions {
     /**
      * Whether the node may have dropped the held slots since the last check: the client was not
      * polled past {@link PeerClient#pollGapLimit} ({@link PeerClient#peerStateLosses} moved), or a
-     * held slot answered {@code path::not_found}.
+     * {@link #consumed} answered {@code path::not_found} or {@code path::invalid} (the slot's index is
+     * past the end of the list now).
      */
     public boolean peerStateLost() {
         return suspect || client.peerStateLosses() != lossesSeen;
