@@ -9,6 +9,7 @@ import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.runtime.CapsProbe;
 import io.spectrum.testing.MemoryLink;
+import io.spectrum.testing.ReapingLink;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.WireError;

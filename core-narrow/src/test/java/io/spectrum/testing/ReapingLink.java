@@ -1,4 +1,4 @@
-package io.spectrum.client;
+package io.spectrum.testing;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
@@ -6,16 +6,16 @@ import io.spectrum.link.LinkStats;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.PeerListener;
 import io.spectrum.link.PeerLiveness;
-import io.spectrum.testing.MemoryLink;
 import io.spectrum.time.Clock;
 
 /**
- * A node's end of an in-memory link with the links' own liveness rules ({@link PeerLiveness}, as a
+ * One end of a {@link MemoryLink} pair with the links' own liveness rules ({@link PeerLiveness}, as a
  * UDP or serial link applies them) on the test's clock: a peer heard is up; a peer quiet for the ping
  * interval is probed (the node's caps ping); a peer silent past the timeout is reported down, and the
- * node reaps what it held.
+ * node reaps what it held; a poll that comes after a gap past the timeout (the owner was stalled)
+ * reports the peer down first, since it has timed this end out.
  */
-final class ReapingLink implements Link {
+public final class ReapingLink implements Link {
     private final MemoryLink end;
     private final Clock clock;
     private final PeerLiveness liveness;
@@ -25,7 +25,8 @@ final class ReapingLink implements Link {
         handler.onFrame(this, peer, buf, off, len);
     };
 
-    ReapingLink(MemoryLink end, Clock clock, long timeoutNanos, long pingNanos) {
+    /** {@code end} with a peer timeout and a ping interval (ns) on {@code clock}. */
+    public ReapingLink(MemoryLink end, Clock clock, long timeoutNanos, long pingNanos) {
         this.end = end;
         this.clock = clock;
         this.liveness = new PeerLiveness(this, 1, timeoutNanos, pingNanos, false, clock.nanoTime());
@@ -57,6 +58,7 @@ final class ReapingLink implements Link {
     @Override
     public int poll(FrameHandler h, int maxFrames) {
         handler = h;
+        liveness.polled(clock.nanoTime());
         int n = end.poll(heard, maxFrames);
         liveness.check(clock.nanoTime());
         return n;
