@@ -11,6 +11,7 @@ import io.spectrum.client.ValueLine;
 import io.spectrum.client.ValueText;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.wire.AccessMask;
+import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.WireError;
 
 import java.io.IOException;
@@ -123,6 +124,12 @@ final class PeerSide implements Runnable {
             }
             client.pumpFor(Duration.ofMillis(2));
             drainDeliveries();
+            if (!follower.gaps().isEmpty()) { // the peer dropped the subscription (it reaped us) and it was appended again
+                notes.accept("mqtt: the peer had dropped the bridge's subscription; values published meanwhile were missed, "
+                        + "so every value is published stale until it is read again");
+                staleAll(StaleReason.NOT_FOLLOWED);
+                walked = false; // read every value afresh
+            }
             drainWrites();
             if (subscribed && client.clock().nanoTime() - nextCheck >= 0) {
                 if (follower.verify() > 0) { // a slot the peer lost (it restarted) is appended again

@@ -96,6 +96,10 @@ public final class RecordCommand implements Callable<Integer> {
                     seen++;
                     sink.line(line(x, described.add(x.path()) ? follower.schema(x.path()) : null).toString());
                 }
+                for (Follower.Gap g : follower.gaps()) { // not in the file: what was missed is said here
+                    err.println("spectrum record: " + g.notice());
+                    err.flush();
+                }
                 if (System.nanoTime() - nextCheck >= 0) {
                     follower.verify();
                     nextCheck = System.nanoTime() + SubCommand.CHECK_NANOS;

@@ -197,6 +197,9 @@ public final class SubCommand implements Callable<Integer> {
                     warn(err, taken);
                 }
             }
+            for (Follower.Gap g : follower.gaps()) { // a subscription the node dropped, appended again: say what was missed
+                notice(out, err, "gap", g.notice());
+            }
             if (System.nanoTime() - nextCheck >= 0) {
                 follower.verify(); // a slot the node evicted or someone cleared is appended again (declarations read anew)
                 for (String lostDeliveries : follower.probe()) {

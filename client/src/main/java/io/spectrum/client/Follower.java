@@ -5,14 +5,18 @@ import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.Names;
+import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The one follower of a peer: what the CLI's {@code sub} and {@code record} and the MQTT bridge's
@@ -29,6 +33,13 @@ import java.util.Map;
  * client announces the extensions (so the append answers the slot's identity, which the consumed
  * message is addressed to), {@link #handled} returns each numbered delivery's credit, and
  * {@link #probe} returns the credits of deliveries lost in transit.
+ *
+ * <p>A subscription the node dropped is never lost in silence: {@link #next} first restores the held
+ * subscriptions when the client was not polled past its {@link PeerClient#pollGapLimit} (the node
+ * reaps a peer it has not heard from) or a slot answered as unknown
+ * ({@link HeldSubscriptions#restoreIfLost}), and each one found dropped is reported by {@link #gaps}:
+ * the values published in between were missed, and what the application holds from before is stale
+ * ({@link Gap#reason}) until the next delivery.
  */
 public final class Follower {
     /** {@code spectrum.topic} value the followers ask for: the stamp with the written vertex's path. */
@@ -73,6 +84,27 @@ public final class Follower {
         }
     }
 
+    /**
+     * A subscription the node dropped and the follower appended again ({@link HeldSubscriptions.Lost}):
+     * values published at {@code vertex} in between were missed; a value held from before is stale,
+     * with {@link #reason}, until the next delivery.
+     *
+     * @param pattern the pattern followed
+     * @param vertex  the vertex it subscribes to
+     * @param lost    what the holder found
+     */
+    public record Gap(String pattern, String vertex, HeldSubscriptions.Lost lost) {
+        /** The stale reason of a value held from before the gap: the subscription feeding it lost its slot. */
+        public String reason() {
+            return StaleReason.NOT_FOLLOWED;
+        }
+
+        /** One line for a person: the pattern and what happened. */
+        public String notice() {
+            return pattern + ": " + lost.text();
+        }
+    }
+
     /** What a follower knows of one mode subscription's numbering (per route). */
     private static final class Credits {
         final String pattern;
@@ -95,7 +127,10 @@ public final class Follower {
     private final Map<String, Credits> credits = new HashMap<>();
     private final HeldSubscriptions held;
     private final Map<String, String> routes = new HashMap<>();
+    private final Map<String, String> patterns = new HashMap<>();
     private final ArrayDeque<Delivery> queue = new ArrayDeque<>();
+    /** Deliveries queued from a slot the node has since dropped: their numbers are not the new slot's. */
+    private final Set<Delivery> beforeRestore = Collections.newSetFromMap(new IdentityHashMap<>());
 
     /** A follower of plain v1 subscriptions; it takes over {@code client}'s deliveries ({@link PeerClient#onDelivery}). */
     public Follower(PeerClient client) {
@@ -166,6 +201,7 @@ public final class Follower {
                 : held.subscribe(vertex, route, record(route, mode)).reply();
         if (r.ok()) {
             routes.put(route, vertex);
+            patterns.put(route, pattern);
             if (mode != null) {
                 credits.put(route, new Credits(pattern));
             }
@@ -191,8 +227,8 @@ public final class Follower {
     public String handled(Sample x) {
         Delivery d = x.delivery();
         Credits c = credits.get(d.route());
-        if (c == null) {
-            return null;
+        if (c == null || beforeRestore.remove(d)) {
+            return null; // no mode, or the dropped slot's delivery: its credit is not the new slot's to return
         }
         String notice = null;
         if (!c.seen) {
@@ -252,7 +288,7 @@ public final class Follower {
     private long highestWaiting(String route) {
         long n = -1;
         for (Delivery d : queue) {
-            if (d.srcEmpty() && d.route().equals(route)) {
+            if (d.srcEmpty() && d.route().equals(route) && !beforeRestore.contains(d)) {
                 n = Math.max(n, d.dlv() < 0 ? 0 : d.dlv());
             }
         }
@@ -286,11 +322,48 @@ public final class Follower {
      * @return how many were found gone and admitted again
      */
     public int verify() {
+        return check(false);
+    }
+
+    /**
+     * Checks the held subscriptions (always, or only when {@link HeldSubscriptions#peerStateLost});
+     * forgets the declarations when a slot was found gone, and for each mode slot appended again
+     * restarts its numbering and sets apart the deliveries queued from the dropped slot.
+     */
+    private int check(boolean onlyIfLost) {
+        if (onlyIfLost && !held.peerStateLost()) {
+            return 0;
+        }
+        List<Delivery> queued = new ArrayList<>(queue); // before the appends: whatever the new slots send comes after
         int restored = held.verify();
         if (restored > 0) {
             client.forgetDeclarations();
         }
+        for (HeldSubscriptions.Lost l : held.lastFound()) {
+            Credits c = credits.get(l.route());
+            if (c == null || !l.resubscribed()) {
+                continue;
+            }
+            c.consumed = 0; // a re-appended slot numbers from 1 again
+            for (Delivery d : queued) {
+                if (d.route().equals(l.route())) {
+                    beforeRestore.add(d);
+                }
+            }
+        }
         return restored;
+    }
+
+    /**
+     * The subscriptions found dropped at the node and appended again since the last call (each told
+     * once; restored by {@link #next} after a gap in polling, or by {@link #verify}).
+     */
+    public List<Gap> gaps() {
+        List<Gap> out = new ArrayList<>();
+        for (HeldSubscriptions.Lost l : held.takeLost()) {
+            out.add(new Gap(patterns.getOrDefault(l.route(), l.vertex()), l.vertex(), l));
+        }
+        return out;
     }
 
     /** True when the node answered the last {@link #verify} ({@link HeldSubscriptions#peerAnswered}). */
@@ -305,6 +378,7 @@ public final class Follower {
      * say the path) is dropped, never shown under a made-up path.
      */
     public Sample next() {
+        check(true); // the node may have reaped us (a gap in polling, a slot answered unknown): restore now
         for (Delivery d = queue.poll(); d != null; d = queue.poll()) {
             String path = d.source() != null ? d.source() : routes.get(d.route());
             if (!d.srcEmpty() || path == null) {

@@ -22,15 +22,56 @@ import java.util.List;
  *     it anew when the slot is gone (its durability latch then brings the current value).</li>
  * </ul>
  *
+ * A node also drops every slot of a client it has not heard from for its peer timeout, which is
+ * what happens to a client that is not polled for that long. The client counts such gaps
+ * ({@link PeerClient#peerStateLosses}); {@link #restoreIfLost} (and the next {@link #verify}) then
+ * checks every held subscription at once instead of a period later. Nothing is restored silently:
+ * each subscription found gone, or (plain v1, no identity to check) re-appended after such a gap,
+ * is reported once through {@link #takeLost}, since what was published meanwhile was missed.
+ *
  * Single-threaded, on the client's thread, like {@link PeerClient}.
  */
 public final class HeldSubscriptions {
+    /**
+     * One held subscription the node had dropped (or, for a plain v1 slot without an identity to
+     * check, may have dropped), appended again: what was published at {@code vertex} in between was
+     * missed, and a value held from before is not current until the next delivery.
+     *
+     * @param vertex  the subscribed vertex
+     * @param route   the subscription's route
+     * @param certain true when the generation guard found the slot gone; false when the client only
+     *                knows it was not polled past {@link PeerClient#pollGapLimit} (a plain v1 slot)
+     * @param gapNanos the gap in the client's polling behind it, 0 when none was seen (evicted,
+     *                cleared, or the node restarted)
+     * @param code    {@link WireError#OK} when the subscription was admitted again, else the refusal
+     *                ({@code FLOW_TIMEOUT}: no answer); the next {@link #verify} tries again
+     */
+    public record Lost(String vertex, String route, boolean certain, long gapNanos, int code) {
+        /** Whether the subscription was admitted again. */
+        public boolean resubscribed() {
+            return code == WireError.OK;
+        }
+
+        /** One line saying what happened and what it means, without the subscription's name. */
+        public String text() {
+            String why = gapNanos > 0
+                    ? "the client was not polled for " + (gapNanos / 1_000_000L) + " ms, past the node's peer timeout, and "
+                    + (certain ? "the node dropped" : "the node may have dropped") + " the subscription"
+                    : "the node dropped the subscription (evicted, cleared, or it restarted)";
+            String missed = "values published in between " + (certain ? "were" : "may be") + " missed";
+            return why + (resubscribed() ? "; subscribed again, " + missed
+                    : "; subscribing again was refused (" + WireError.identity(code) + "), tried again on the next check; " + missed);
+        }
+    }
+
     private static final class Held {
         final String vertex;
         final String route;
         final byte[] record;
         int index;
         long generation;
+        /** Found gone and not admitted again (refused, no answer): already reported. */
+        boolean toldGone;
 
         Held(String vertex, String route, byte[] record) {
             this.vertex = vertex;
@@ -44,15 +85,25 @@ public final class HeldSubscriptions {
         }
     }
 
+    /** Reports kept for {@link #takeLost} at most. */
+    private static final int MAX_LOST = 1024;
+
     private final PeerClient client;
     private final List<Held> held = new ArrayList<>();
     private long restored;
     private long checks;
     private boolean answered = true;
+    /** {@link PeerClient#peerStateLosses} as last checked. */
+    private long lossesSeen;
+    /** A consumed to a held slot said it is gone, outside a check: look at all of them. */
+    private boolean suspect;
+    private final List<Lost> lost = new ArrayList<>();
+    private final List<Lost> lastFound = new ArrayList<>();
 
     /** Holds subscriptions made through {@code client}, on its thread. */
     public HeldSubscriptions(PeerClient client) {
         this.client = client;
+        this.lossesSeen = client.peerStateLosses();
     }
 
     /**
@@ -111,7 +162,13 @@ public final class HeldSubscriptions {
         if (h == null || h.index < 0) {
             return Reply.local(WireError.PATH_NOT_FOUND);
         }
-        return client.consumed(h.vertex, h.index, h.generation, upTo);
+        Reply r = client.consumed(h.vertex, h.index, h.generation, upTo);
+        if (r.code() == WireError.PATH_NOT_FOUND || r.code() == WireError.PATH_INVALID) {
+            // the slot is gone: a hole now (the generation guard), or past the end of the list (the
+            // index is refused; also the answer to a number never delivered): restoreIfLost checks them all
+            suspect = true;
+        }
+        return r;
     }
 
     /**
@@ -143,12 +200,41 @@ public final class HeldSubscriptions {
     }
 
     /**
-     * Checks every held subscription and re-appends those whose slot is gone.
+     * Whether the node may have dropped the held slots since the last check: the client was not
+     * polled past {@link PeerClient#pollGapLimit} ({@link PeerClient#peerStateLosses} moved), or a
+     * {@link #consumed} answered {@code path::not_found} or {@code path::invalid} (the slot's index is
+     * past the end of the list now).
+     */
+    public boolean peerStateLost() {
+        return suspect || client.peerStateLosses() != lossesSeen;
+    }
+
+    /**
+     * {@link #verify} now when {@link #peerStateLost}, else nothing: call it after each poll (the
+     * {@link Follower} does, in {@link Follower#next}), so a subscription the node dropped while the
+     * client was not polled is appended again as soon as the client polls again.
+     *
+     * @return what {@link #verify} returned, or 0 when nothing was suspected
+     */
+    public int restoreIfLost() {
+        return peerStateLost() ? verify() : 0;
+    }
+
+    /**
+     * Checks every held subscription and re-appends those whose slot is gone; each one found gone is
+     * reported ({@link #takeLost}), and after a gap in the client's polling ({@link #peerStateLost})
+     * so is each plain v1 one re-appended (it may have been gone).
      *
      * @return how many were found gone and admitted again (with an identity to tell; a plain node's
      *     re-admission cannot be told from a duplicate and is not counted)
      */
     public int verify() {
+        long losses = client.peerStateLosses();
+        boolean gap = losses != lossesSeen;
+        long gapNanos = gap ? client.lastGapNanos() : 0;
+        lossesSeen = losses;
+        suspect = false;
+        lastFound.clear();
         int n = 0;
         boolean heard = held.isEmpty();
         for (Held h : held) {
@@ -160,11 +246,21 @@ public final class HeldSubscriptions {
                     continue; // there, or unknowable now (timeout, denied): next period
                 }
             }
+            boolean known = h.index >= 0; // and found gone by the generation guard
             Subscribed s = client.subscribe(h.vertex, h.route, h.record);
             heard |= s.reply().answered();
-            if (s.ok() && h.index >= 0) {
+            if (s.ok() && known) {
                 n++;
             }
+            if ((known || gap || h.toldGone) && (s.ok() || !h.toldGone)) { // a refused one is told once, and again when back
+                if (lost.size() == MAX_LOST) {
+                    lost.remove(0); // a holder that never takes them: bounded, the newest kept
+                }
+                Lost l = new Lost(h.vertex, h.route, known, gapNanos, s.ok() ? WireError.OK : s.code());
+                lost.add(l);
+                lastFound.add(l);
+            }
+            h.toldGone = !s.ok() && (known || gap || h.toldGone);
             if (s.ok()) {
                 h.admitted(s);
             }
@@ -172,6 +268,24 @@ public final class HeldSubscriptions {
         restored += n;
         answered = heard;
         return n;
+    }
+
+    /** What the last {@link #verify} found (reported or not yet by {@link #takeLost}). */
+    public List<Lost> lastFound() {
+        return List.copyOf(lastFound);
+    }
+
+    /**
+     * The subscriptions found dropped (and appended again) since the last call, oldest first; each is
+     * told once. At most one per held subscription per {@link #verify}.
+     */
+    public List<Lost> takeLost() {
+        if (lost.isEmpty()) {
+            return List.of();
+        }
+        List<Lost> out = List.copyOf(lost);
+        lost.clear();
+        return out;
     }
 
     /** Whether the node answered anything during the last {@link #verify} (true before the first). */

@@ -1,6 +1,9 @@
 package io.spectrum.client;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.PeerListener;
+import io.spectrum.link.PeerLiveness;
+import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Clock;
 import io.spectrum.time.SystemClock;
 import io.spectrum.node.api.VertexSchema;
@@ -31,6 +34,12 @@ import java.util.function.Consumer;
  * slots are not reaped. All encoding and parsing is the wire
  * package's ({@link Requests}, {@link Inbox}).
  *
+ * <p>A node drops what it holds for a peer it has not heard from for its peer timeout (the
+ * subscriptions first), and tells no one. A client that is not polled answers no ping, so a gap in
+ * its own polling longer than {@link #pollGapLimit} is taken as that loss ({@link #peerStateLosses}):
+ * the holder of its subscriptions ({@link HeldSubscriptions}, {@link Follower}) then checks and
+ * re-appends them and reports what was missed (docs/node.md, "A client that was not polled").
+ *
  * <p>Single-threaded: the caller's thread polls the transport while it waits. Nothing is kept
  * beyond the request in flight (and a suspended slot's delivering rendering), so a long-running
  * follower does not grow.
@@ -45,6 +54,12 @@ public final class PeerClient implements AutoCloseable {
     private static final int POLL_BATCH = 64;
     private static final long IDLE_PARK_NS = 100_000L;
     private static final long FOLLOW_PARK_NS = 1_000_000L;
+    /**
+     * The default {@link #pollGapLimit}: a node process's default peer timeout less its ping
+     * interval, since the node last heard this client up to one ping before the client stopped.
+     */
+    private static final Duration DEFAULT_POLL_GAP_LIMIT =
+            Duration.ofMillis(LinkSpec.DEFAULT_TIMEOUT_MILLIS - LinkSpec.DEFAULT_PING_MILLIS);
 
     private final Transport transport;
     private final Duration timeout;
@@ -62,6 +77,27 @@ public final class PeerClient implements AutoCloseable {
     private Clock clock = SystemClock.INSTANCE;
     private IdleStrategy requestIdle = new SleepingIdleStrategy(IDLE_PARK_NS);
     private IdleStrategy followIdle = new SleepingIdleStrategy(FOLLOW_PARK_NS);
+    private Duration pollGapLimit = DEFAULT_POLL_GAP_LIMIT;
+    /**
+     * The link's own rule for an owner that was away (not polled) past the timeout, applied to this
+     * client's polls: the node is "up" once it was heard, "down" (its state of us assumed lost) when a
+     * poll comes after a gap longer than {@link #pollGapLimit}. Made on the first poll, on the clock then set.
+     */
+    private PeerLiveness presence;
+    private long peerStateLosses;
+    private long lastGapNanos;
+    private long lastPollNanos;
+    private final PeerListener lossCounter = new PeerListener() {
+        @Override
+        public void onPeerUp(Link link, int peer) {
+            // heard: there may be state of ours at the node from now on
+        }
+
+        @Override
+        public void onPeerDown(Link link, int peer) {
+            peerStateLosses++;
+        }
+    };
 
     /** A client with reply routes {@code replyPrefix + n} (e.g. {@code /cli/r/}). */
     public PeerClient(Transport transport, Duration timeout, String replyPrefix) {
@@ -89,13 +125,58 @@ public final class PeerClient implements AutoCloseable {
         this.clock = java.util.Objects.requireNonNull(clock);
         this.requestIdle = java.util.Objects.requireNonNull(idle);
         this.followIdle = idle;
+        this.presence = null;
         return this;
     }
 
     /** As {@link #time(Clock, IdleStrategy)}, the waits idling as by default. */
     public PeerClient time(Clock clock) {
         this.clock = java.util.Objects.requireNonNull(clock);
+        this.presence = null;
         return this;
+    }
+
+    /**
+     * The longest gap between two polls after which this client takes it that the node dropped its
+     * state (its subscriptions): set it to the node's peer timeout less its ping interval. Default
+     * 4 s: the node processes' defaults ({@link LinkSpec#DEFAULT_TIMEOUT_MILLIS} less
+     * {@link LinkSpec#DEFAULT_PING_MILLIS}). A shorter limit costs only a check of the held
+     * subscriptions after a gap; a longer one than the node's can let a loss through unreported.
+     *
+     * @throws IllegalArgumentException for a limit that is not positive
+     */
+    public PeerClient pollGapLimit(Duration limit) {
+        if (limit.isNegative() || limit.isZero()) {
+            throw new IllegalArgumentException("the poll gap limit must be positive, was " + limit);
+        }
+        this.pollGapLimit = limit;
+        if (presence != null) { // in use: the same clock readings under the new limit
+            boolean heard = presence.isUp(0);
+            presence = liveness(lastPollNanos);
+            if (heard) {
+                presence.heard(0, lastPollNanos);
+            }
+        }
+        return this;
+    }
+
+    /** The poll gap after which the node's state of this client is taken as lost ({@link #pollGapLimit(Duration)}). */
+    public Duration pollGapLimit() {
+        return pollGapLimit;
+    }
+
+    /**
+     * How many times a poll came after a gap longer than {@link #pollGapLimit} while the node had been
+     * heard: each time the node may have dropped this client's slots. A holder compares it with the
+     * count it saw last ({@link HeldSubscriptions#peerStateLost}).
+     */
+    public long peerStateLosses() {
+        return peerStateLosses;
+    }
+
+    /** The gap in polling (ns) behind the last of {@link #peerStateLosses}, 0 before any. */
+    public long lastGapNanos() {
+        return lastGapNanos;
     }
 
     /** The clock this client's waits read (for a caller's own timers beside them). */
@@ -398,6 +479,7 @@ public final class PeerClient implements AutoCloseable {
 
     /** Polls everything the transport has now, then answers the requests it brought (the peer's liveness ping); returns frames read. */
     public int pumpOnce() {
+        polled();
         if (onPump != null) {
             onPump.run();
         }
@@ -441,9 +523,32 @@ public final class PeerClient implements AutoCloseable {
         }
     }
 
+    /** Notes this poll; one after a gap past {@link #pollGapLimit} counts a loss when the node had been heard. */
+    private void polled() {
+        long now = clock.nanoTime();
+        if (presence == null) {
+            presence = liveness(now);
+        }
+        long losses = peerStateLosses;
+        presence.polled(now);
+        if (peerStateLosses != losses) {
+            lastGapNanos = now - lastPollNanos;
+        }
+        lastPollNanos = now;
+    }
+
+    private PeerLiveness liveness(long lastPoll) {
+        PeerLiveness l = new PeerLiveness(null, 1, pollGapLimit.toNanos(), Long.MAX_VALUE, false, lastPoll);
+        l.setListener(lossCounter);
+        return l;
+    }
+
     private void inbound(byte[] buf, int off, int len) {
         if (tap != null) {
             tap.frame(false, buf, off, len);
+        }
+        if (presence != null) {
+            presence.heard(0, clock.nanoTime());
         }
         inbox.frame(buf, off, len);
     }
