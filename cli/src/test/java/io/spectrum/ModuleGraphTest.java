@@ -60,7 +60,15 @@ class ModuleGraphTest {
     @ArchTest
     static final ArchRule link_udp_depends_on_core_narrow_only = classes()
             .that().resideInAPackage("io.spectrum.link.udp..")
+            .and().resideOutsideOfPackage("io.spectrum.link.udp.mmsg..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(with("io.spectrum.link.udp..", "java..", ""))
+            .allowEmptyShould(true);
+
+    /** Batched datagram I/O (recvmmsg/sendmmsg): JNA and the JDK, nothing of Spectrum. */
+    @ArchTest
+    static final ArchRule link_udp_mmsg_depends_on_jna_only = classes()
+            .that().resideInAPackage("io.spectrum.link.udp.mmsg..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.spectrum.link.udp.mmsg..", "java..", "com.sun.jna..", "")
             .allowEmptyShould(true);
 
     /** The local link (Unix socket / TCP stream, the host bus's transport): the JDK's sockets and nothing else. */

@@ -45,6 +45,15 @@ public interface Link {
     }
 
     /**
+     * Sends what the link queued since the last flush. A link that batches its sends (UDP's {@code
+     * sendmmsg}) queues them only once its driver has called this, and the driver then calls it once
+     * per step, after the step's sends (the node loop, {@code NodeAgent}); a link that sends each
+     * frame at once ignores it (the default).
+     */
+    default void flush() {
+    }
+
+    /**
      * Delivers up to {@code maxFrames} received frames to {@code handler} without blocking.
      *
      * @return frames delivered

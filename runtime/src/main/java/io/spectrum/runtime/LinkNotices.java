@@ -10,16 +10,26 @@ import java.util.List;
 /**
  * The warnings a node process prints once when a link is opened: a
  * listener bound to a wildcard address (0.0.0.0, ::) says what every network it is on can now do,
- * and a UDP receive buffer the OS capped says by how much and which sysctl to raise.
+ * a UDP receive buffer the OS capped says by how much and which sysctl to raise, and a process whose
+ * UDP links fell back from batched I/O to one system call per datagram says why (once per process).
  */
 public final class LinkNotices {
     private LinkNotices() {
     }
 
+    /** The batched-I/O fallback is a property of the process: said once, at the first UDP link. */
+    private static volatile boolean batchNoticeGiven;
+
     /** The warning lines for {@code link} attached to {@code node} (empty when there is nothing to say). */
     public static List<String> atStart(Link link, ServingNode node) {
         List<String> out = new ArrayList<>();
         if (link instanceof UdpLink u) {
+            String noBatch = UdpLink.batchUnavailableReason();
+            if (noBatch != null && !batchNoticeGiven) {
+                batchNoticeGiven = true;
+                out.add("note: UDP links use one system call per datagram: batched I/O (recvmmsg/sendmmsg) is "
+                        + "unavailable: " + noBatch);
+            }
             if (u.isWildcard()) {
                 out.add(exposure(link.name(), node.remotelyWritable()));
             }

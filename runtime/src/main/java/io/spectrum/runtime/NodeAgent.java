@@ -16,7 +16,8 @@ import java.util.function.IntSupplier;
 /**
  * The one node loop, as an agrona {@link Agent}: each duty cycle ({@link #doWork}) polls the links,
  * runs the owner's periodic step when it is due, runs the node's timers and the liveness sweep
- * ({@link CapsProbe}) every housekeeping period, and runs submitted tasks; it returns the work done.
+ * ({@link CapsProbe}) every housekeeping period, runs submitted tasks, and flushes every link's queued
+ * sends ({@code Link.flush}, once per cycle); it returns the work done.
  * Between cycles with no work the idle strategy ({@link WakeIdleStrategy}) blocks in
  * {@link #awaitWork}: in the selector watching the links ({@link SelectorReadiness}) until input
  * arrives, a task is submitted, or the next deadline (step, housekeeping) comes.
@@ -195,6 +196,10 @@ public final class NodeAgent implements Agent {
         for (Runnable t; (t = tasks.poll()) != null; ) {
             t.run();
             work++;
+        }
+        // the step's sends leave now, one system call per link where the link batches them
+        for (int i = 0; i < links.size(); i++) {
+            links.get(i).flush();
         }
         return work;
     }

@@ -8,6 +8,7 @@ import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
 import io.spectrum.link.Readiness;
+import io.spectrum.link.udp.mmsg.MmsgSocket;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.time.Clock;
@@ -53,6 +54,17 @@ import java.nio.channels.DatagramChannel;
  * sender costs the JDK one address object (about 100 bytes). Found peers are matched by reference
  * first, then by {@code equals} over the table. {@code send} to a learned peer allocates nothing.
  *
+ * <p>Batched I/O (Linux, 64-bit, JNA on the class path; {@link UdpLinkConfig#batch}): a poll that
+ * finds its batch drained makes one {@code recvmmsg} that fills up to a batch of preallocated native
+ * slots, and hands them out one by one on this and the following polls without another system call;
+ * senders are matched against the peer table by a primitive address key, so no address object is
+ * made per datagram. Once the driver calls {@link #flush()} (the node loop does, once per step),
+ * sends are queued (one batch at most; a full queue is flushed first) and leave with one {@code
+ * sendmmsg} at the flush; a driver that never flushes sends each frame at once, as before. A frame
+ * the kernel refuses at the flush is counted in {@code sendRefused}. Where batched I/O is not
+ * available, or the config turns it off, the link uses the channel's {@code receive}/{@code send}
+ * ({@link #batchedIo()}, {@link #batchUnavailableReason()}). See docs/links.md, "Batched datagram I/O".
+ *
  * <p>Threading: one thread drives a link ({@code poll} and {@code send}), as everywhere on the
  * NARROW side; {@link #stats()} and the {@link #peerTable()} counters may be read from any thread.
  */
@@ -90,6 +102,19 @@ public final class UdpLink implements Link {
     private final LinkStats stats = new LinkStats();
     private volatile boolean closed;
 
+    /** Batched I/O on the channel's descriptor, or null when the link uses the channel itself. */
+    private final MmsgSocket mmsg;
+    /** Datagrams of the last receive batch, and the next one to hand out. */
+    private int rxCount;
+    private int rxNext;
+    /** True once the driver called {@link #flush()}: from then on sends are queued until the next flush. */
+    private boolean deferSends;
+    /** Per peer slot, the address key of {@link MmsgSocket} (set when the slot's address is). */
+    private final long[] keyHi;
+    private final long[] keyLo;
+    private final int[] keyPort;
+    private final int[] keyScope;
+
     private UdpLink(int id, String name, DatagramChannel channel, boolean dialer, int peers,
                     UdpLinkConfig config, Clock clock) {
         this.id = id;
@@ -115,6 +140,55 @@ public final class UdpLink implements Link {
         this.nextLivenessCheck = clock.nanoTime();
         this.liveness = new PeerLiveness(this, peers, config.peerTimeoutNanos, config.pingIntervalNanos, dialer,
                 clock.nanoTime());
+        this.keyHi = new long[peers];
+        this.keyLo = new long[peers];
+        this.keyPort = new int[peers];
+        this.keyScope = new int[peers];
+        this.mmsg = config.batch > 0 ? attachBatched(channel, config.batch, rxCap, maxFrame) : null;
+    }
+
+    /** Why batched I/O is off for links of this process, or null while it is available: set by the first refusal. */
+    private static volatile String batchUnavailable;
+
+    /** Batched I/O on {@code channel}, or null (the reason kept once for {@link #batchUnavailableReason()}). */
+    private static MmsgSocket attachBatched(DatagramChannel channel, int batch, int rxBytes, int txBytes) {
+        try {
+            return MmsgSocket.attach(channel, batch, rxBytes, txBytes);
+        } catch (IOException | RuntimeException e) {
+            noteUnavailable(e.getMessage());
+        } catch (LinkageError e) {
+            noteUnavailable("JNA is not on the class path (" + e + ")");
+        }
+        return null;
+    }
+
+    private static void noteUnavailable(String why) {
+        if (batchUnavailable == null) {
+            batchUnavailable = why;
+        }
+    }
+
+    /**
+     * Why a link of this process fell back to one system call per datagram although its config asked
+     * for batched I/O (the first such reason), or null when none did. The node process prints it once
+     * at start ({@code LinkNotices}).
+     */
+    public static String batchUnavailableReason() {
+        return batchUnavailable;
+    }
+
+    /** True when this link receives and sends through {@code recvmmsg}/{@code sendmmsg}. */
+    public boolean batchedIo() {
+        return mmsg != null;
+    }
+
+    /**
+     * The {@code recvmmsg} and {@code sendmmsg} calls this link made (0 on the channel path): with
+     * {@link LinkStats#framesIn} and {@link LinkStats#framesOut} it shows how many datagrams a call carried.
+     */
+    public long batchCalls() {
+        MmsgSocket m = mmsg;
+        return m == null ? 0 : m.calls();
     }
 
     /** A listener bound to {@code bind} ({@code --udp HOST:PORT}). */
@@ -337,6 +411,14 @@ public final class UdpLink implements Link {
             stats.droppedOversize++;
             return WireError.FRAME_INVALID;
         }
+        MmsgSocket m = mmsg;
+        if (m != null && deferSends) {
+            if (m.full()) {
+                flushQueue(m);
+            }
+            m.queue(!dialer, keyHi[peer], keyLo[peer], keyPort[peer], keyScope[peer], buf, off, len);
+            return WireError.OK;
+        }
         ByteBuffer b = tx;
         b.clear();
         b.put(buf, off, len);
@@ -358,6 +440,31 @@ public final class UdpLink implements Link {
         return WireError.OK;
     }
 
+    /**
+     * Sends the frames queued since the last flush with one {@code sendmmsg} (or as few as the kernel
+     * allows); frames it refuses are counted in {@code sendRefused}. The first call switches the link
+     * to queueing its sends until the next flush, so a driver that calls it must call it once per
+     * step (the node loop does). No-op on the channel path.
+     */
+    @Override
+    public void flush() {
+        MmsgSocket m = mmsg;
+        if (m == null || closed) {
+            return;
+        }
+        deferSends = true;
+        if (m.queued() > 0) {
+            flushQueue(m);
+        }
+    }
+
+    private void flushQueue(MmsgSocket m) {
+        int sent = m.flush();
+        stats.framesOut += sent;
+        stats.bytesOut += m.flushedBytes();
+        stats.sendRefused += m.flushFailed();
+    }
+
     @Override
     public int poll(FrameHandler handler, int maxFrames) {
         if (closed) {
@@ -368,6 +475,101 @@ public final class UdpLink implements Link {
         // out and dropped what it held, so treat them as gone; whatever is queued brings them back
         // up, and the node re-establishes its subscriptions.
         liveness.polled(now);
+        MmsgSocket m = mmsg;
+        int delivered = m != null ? pollBatched(m, handler, maxFrames, now) : pollChannel(handler, maxFrames, now);
+        if (now - nextLivenessCheck >= 0) {
+            nextLivenessCheck = now + livenessPeriod;
+            liveness.check(now);
+        }
+        return delivered;
+    }
+
+    /**
+     * The batched receive: hands out what the last {@code recvmmsg} brought, and makes another call
+     * only when that batch is drained, at most until a call brings less than a full batch (the
+     * socket was empty then).
+     */
+    private int pollBatched(MmsgSocket m, FrameHandler handler, int maxFrames, long now) {
+        if (m.queued() > 0) {
+            flushQueue(m); // a driver that flushes once per step never leaves frames queued this long
+        }
+        int delivered = 0;
+        boolean called = false;
+        while (delivered < maxFrames) {
+            if (rxNext >= rxCount) {
+                if (called && rxCount < m.batch()) {
+                    break;
+                }
+                rxNext = 0;
+                rxCount = 0;
+                int n = m.receive();
+                called = true;
+                if (n <= 0) {
+                    break; // nothing waiting, or an error (an ICMP unreachable from an earlier send)
+                }
+                rxCount = n;
+            }
+            int i = rxNext++;
+            int len = m.length(i);
+            if (len > maxFrame) {
+                stats.droppedOversize++;
+                continue;
+            }
+            m.copy(i, rxArray, len);
+            if (!FrameShape.isOneFrame(rxArray, 0, len)) {
+                stats.droppedInvalid++;
+                continue;
+            }
+            int slot = dialer ? 0 : slotFor(m, i);
+            if (slot < 0) {
+                continue;
+            }
+            heard(slot, now);
+            stats.framesIn++;
+            stats.bytesIn += len;
+            handler.onFrame(this, slot, rxArray, 0, len);
+            delivered++;
+        }
+        return delivered;
+    }
+
+    /**
+     * The slot of received datagram {@code i}'s sender by its address key: the last sender's slot
+     * first, then the table; only an unknown sender makes an address object and goes through the
+     * learning rules of {@link #slotFor(SocketAddress)}.
+     */
+    private int slotFor(MmsgSocket m, int i) {
+        long hi = m.senderHi(i);
+        long lo = m.senderLo(i);
+        int port = m.senderPort(i);
+        int scope = m.senderScope(i);
+        int last = lastFromSlot;
+        if (last >= 0 && keyIs(last, hi, lo, port, scope)) {
+            return last;
+        }
+        for (int s = 0; s < peerAddr.length; s++) {
+            if (s != last && keyIs(s, hi, lo, port, scope)) {
+                lastFrom = peerAddr[s];
+                lastFromSlot = s;
+                return s;
+            }
+        }
+        int slot = slotFor(m.sender(i));
+        if (slot >= 0) {
+            keyHi[slot] = hi;
+            keyLo[slot] = lo;
+            keyPort[slot] = port;
+            keyScope[slot] = scope;
+        }
+        return slot;
+    }
+
+    private boolean keyIs(int s, long hi, long lo, int port, int scope) {
+        return peerAddr[s] != null && keyLo[s] == lo && keyHi[s] == hi && keyPort[s] == port && keyScope[s] == scope;
+    }
+
+    /** The channel receive: one system call per datagram. */
+    private int pollChannel(FrameHandler handler, int maxFrames, long now) {
         int delivered = 0;
         while (delivered < maxFrames) {
             ByteBuffer b = rx;
@@ -415,10 +617,6 @@ public final class UdpLink implements Link {
             stats.bytesIn += len;
             handler.onFrame(this, slot, rxArray, 0, len);
             delivered++;
-        }
-        if (now - nextLivenessCheck >= 0) {
-            nextLivenessCheck = now + livenessPeriod;
-            liveness.check(now);
         }
         return delivered;
     }
@@ -556,6 +754,10 @@ public final class UdpLink implements Link {
     public void close() {
         if (closed) {
             return;
+        }
+        MmsgSocket m = mmsg;
+        if (m != null && m.queued() > 0) {
+            flushQueue(m); // what the last step queued still leaves
         }
         closed = true;
         try {

@@ -23,6 +23,33 @@ public final class UdpLinkConfig {
     long peerTimeoutNanos = 10_000_000_000L;
     long pingIntervalNanos = 3_000_000_000L;
     int socketBufferBytes = 0;
+    int batch = DEFAULT_BATCH;
+
+    /**
+     * Datagrams per {@code recvmmsg}/{@code sendmmsg} call by default: 16, or the system property
+     * {@code spectrum.udp.batch} (0 turns batched I/O off for every link of the process, the way to
+     * force the channel path).
+     */
+    public static final int DEFAULT_BATCH = Math.max(0, Integer.getInteger("spectrum.udp.batch", 16));
+
+    /**
+     * Datagrams received or sent per system call where batched I/O is available (Linux, 64-bit, JNA;
+     * see {@link UdpLink}); 0 keeps one system call per datagram through the JDK channel. Each
+     * direction holds {@code datagrams} slots of {@link #maxFrame} bytes in native memory (the send
+     * side only once the link queues sends).
+     */
+    public UdpLinkConfig batch(int datagrams) {
+        if (datagrams < 0 || datagrams > 1024) {
+            throw new IllegalArgumentException("batch must be 0..1024: " + datagrams);
+        }
+        batch = datagrams;
+        return this;
+    }
+
+    /** Datagrams per batched system call; 0: batched I/O off. */
+    public int batch() {
+        return batch;
+    }
 
     /** Largest frame carried; may only tighten the datagram limit. */
     public UdpLinkConfig maxFrame(int bytes) {

@@ -19,7 +19,8 @@ class EpsilonRunTest {
     void aMillionFramesFitInATinyHeapWithoutAGarbageCollector() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(List.of(java, "-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC",
-                "-Xmx24m", "-XX:-DoEscapeAnalysis", "-cp", System.getProperty("java.class.path"),
+                "-Xmx24m", "-XX:-DoEscapeAnalysis", "-Dspectrum.udp.batch=" + UdpLinkConfig.DEFAULT_BATCH,
+                "-cp", System.getProperty("java.class.path"),
                 EpsilonUdpMain.class.getName(), "500000")).redirectErrorStream(true).start();
         String out;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

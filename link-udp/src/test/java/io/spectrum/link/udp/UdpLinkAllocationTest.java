@@ -110,6 +110,67 @@ class UdpLinkAllocationTest {
     }
 
     /**
+     * The batched path with queued sends (both drivers flush once per step, as the node loop does):
+     * recvmmsg, sendmmsg and the key lookup allocate nothing. Skipped where batched I/O is off.
+     */
+    @Test
+    void queuedSendsAndBatchedPollsAllocateNothing() throws Exception {
+        UdpLink server = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new UdpLinkConfig(), SystemClock.INSTANCE);
+        UdpLink client = UdpLink.dial(2, server.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
+        try {
+            org.junit.jupiter.api.Assumptions.assumeTrue(server.batchedIo() && client.batchedIo(), "batched I/O off here");
+            server.flush();
+            client.flush();
+            Sink atServer = new Sink();
+            Sink atClient = new Sink();
+            byte[] frame = Frames.value(0, 16);
+            long tid = Thread.currentThread().getId();
+            long counter = 0;
+            for (int i = 0; i < 50_000; i++) {
+                assertEquals(true, flushedRoundTrip(client, server, atServer, atClient, frame, ++counter));
+            }
+            int rounds = 100_000;
+            long before = TMX.getThreadAllocatedBytes(tid);
+            boolean ok = true;
+            for (int i = 0; i < rounds && ok; i++) {
+                ok = flushedRoundTrip(client, server, atServer, atClient, frame, ++counter);
+            }
+            long allocated = TMX.getThreadAllocatedBytes(tid) - before;
+            assertEquals(true, ok, "a frame went missing on loopback");
+            System.out.println("udp batched, queued sends: " + (2 * rounds) + " frames, allocated bytes=" + allocated);
+            assertEquals(0, allocated, "bytes allocated over " + (2 * rounds) + " frames");
+            assertEquals(50_000 + rounds, client.stats().framesOut);
+        } finally {
+            client.close();
+            server.close();
+        }
+    }
+
+    /** {@link #roundTrip} with each send queued and flushed, as a node step does. */
+    private static boolean flushedRoundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
+                                            byte[] frame, long counter) {
+        stamp(frame, counter);
+        client.send(0, frame, 0, frame.length);
+        client.flush();
+        long spins = 0;
+        while (atServer.lastCounter != counter) {
+            if (server.poll(atServer, 1) == 0 && ++spins > 50_000_000L) {
+                return false;
+            }
+        }
+        server.send(atServer.lastPeer, frame, 0, frame.length);
+        server.flush();
+        spins = 0;
+        while (atClient.lastCounter != counter) {
+            if (client.poll(atClient, 1) == 0 && ++spins > 50_000_000L) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The host-side many-peer path: two dialers interleaving into one listener. Every change of
      * sender makes the JDK decode a fresh InetSocketAddress in receive(); the link's own lookup and
      * send allocate nothing. Measured and bounded here (an address object, under 256 B, per switch),
@@ -143,6 +204,10 @@ class UdpLinkAllocationTest {
             System.out.printf("udp two interleaved peers: %d frames received by the listener, %d sender switches,"
                     + " allocated %d bytes (%.1f per switch)%n", switches, switches, allocated, (double) allocated / switches);
             assertTrue(allocated <= switches * 256, "more than an address object per sender switch: " + allocated);
+            if (server.batchedIo()) {
+                // recvmmsg hands the sender over as a primitive key: no address object at all
+                assertEquals(0, allocated, "the batched listener allocated per sender switch");
+            }
             assertEquals(2, server.peerTable().inUse());
         } finally {
             a.close();
