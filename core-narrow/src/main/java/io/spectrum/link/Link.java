@@ -10,7 +10,7 @@ package io.spectrum.link;
  * one per sender address; for a serial line always 0). Identity for the RFC-0035 holder gate is
  * the pair (link id, peer).
  */
-public interface Link {
+public interface Link extends AutoCloseable {
     /** A node-unique id for this link, fixed at creation. */
     int id();
 
@@ -133,6 +133,10 @@ public interface Link {
     default void refreshCounters() {
     }
 
-    /** Releases the transport; further sends answer TRANSPORT_DOWN. */
+    /**
+     * Releases the transport; further sends answer TRANSPORT_DOWN. Throws nothing, so a link opened
+     * in a {@code try}-with-resources needs no {@code catch}.
+     */
+    @Override
     void close();
 }

@@ -29,28 +29,22 @@ public final class LinkByUri {
      * A refused URI is an {@link IllegalArgumentException}.
      */
     public static long echo(String listenUri, long n, Clock clock, IdleStrategy idle, long timeoutNanos) throws IOException {
-        Link listener = LinkSpec.listen(1, listenUri, new LinkSettings(), clock);
-        Link dialer = null;
-        try {
+        try (Link listener = LinkSpec.listen(1, listenUri, new LinkSettings(), clock)) {
             if (!(listener instanceof UdpLink udp)) { // a Link does not say where it is bound; a UdpLink does
                 throw new IllegalArgumentException(listenUri + ": this example dials back a udp:// listener");
             }
-            dialer = LinkSpec.dial(2, "udp://" + UdpLink.hostPort(udp.localAddress()), new LinkSettings(), clock);
-            byte[] frame = new byte[16];
-            TlvWriter w = new TlvWriter();
-            dialer.send(0, frame, 0, w.wrap(frame, 0, frame.length).value(n, 2).length());
-            long[] heard = {-1, -1};
-            long deadline = clock.nanoTime() + timeoutNanos;
-            pollUntil(listener, (l, peer, buf, off, len) -> {
-                heard[0] = value(buf, off, len);
-                l.send(peer, frame, 0, w.wrap(frame, 0, frame.length).value(heard[0] + 1, 2).length());
-            }, heard, 0, clock, idle, deadline);
-            pollUntil(dialer, (l, peer, buf, off, len) -> heard[1] = value(buf, off, len), heard, 1, clock, idle, deadline);
-            return heard[1];
-        } finally {
-            listener.close();
-            if (dialer != null) {
-                dialer.close();
+            try (Link dialer = LinkSpec.dial(2, "udp://" + UdpLink.hostPort(udp.localAddress()), new LinkSettings(), clock)) {
+                byte[] frame = new byte[16];
+                TlvWriter w = new TlvWriter();
+                dialer.send(0, frame, 0, w.wrap(frame, 0, frame.length).value(n, 2).length());
+                long[] heard = {-1, -1};
+                long deadline = clock.nanoTime() + timeoutNanos;
+                pollUntil(listener, (l, peer, buf, off, len) -> {
+                    heard[0] = value(buf, off, len);
+                    l.send(peer, frame, 0, w.wrap(frame, 0, frame.length).value(heard[0] + 1, 2).length());
+                }, heard, 0, clock, idle, deadline);
+                pollUntil(dialer, (l, peer, buf, off, len) -> heard[1] = value(buf, off, len), heard, 1, clock, idle, deadline);
+                return heard[1];
             }
         }
     }
