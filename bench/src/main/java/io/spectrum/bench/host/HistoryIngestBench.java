@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * together, as a link's frame brings several, and written there through {@link HostRuntime#write}), with one live subscriber ({@link HostRuntime#watch} of the
  * whole subtree, a callback on the node thread). Measured: the node's delivery latency to that
  * subscriber, from the moment each value was due (its place in the 10 Hz schedule) to the callback, with the history store on (every value
- * rendered and queued for the store's writer thread, which commits it to SQLite) and off, in
+ * copied and queued by the node thread for the store's writer thread, which renders it and commits it to SQLite) and off, in
  * {@code rounds} interleaved rounds (each a fresh host; the order alternates). With the store on,
  * the disk bytes per stored value: the file (with its WAL) over the rows of {@code raw} after the run.
  *

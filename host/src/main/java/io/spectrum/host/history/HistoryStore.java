@@ -1,6 +1,9 @@
 package io.spectrum.host.history;
 
+import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
+import io.spectrum.node.api.VertexSchema;
+import io.spectrum.node.api.VertexValue;
 import io.spectrum.time.Clock;
 
 import java.nio.file.Files;
@@ -18,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -27,8 +31,11 @@ import java.util.function.Consumer;
  * host's name, {@link HistorySchema}), summarised per minute (min, mean, max, last) and thinned by age
  * (docs/host.md, "History").
  *
- * <p>The node thread only {@link #offer}s a row to a bounded queue and never waits: when the queue
- * is full the row is dropped and counted. One writer thread of the store's own takes what is queued
+ * <p>The node thread only {@link #offer}s a value to a bounded queue and never waits: it copies the
+ * value's TLV as it arrived, with its path, declaration, time, sequence and stale mark, into a pooled
+ * record (at most as many as the queue holds, made as they are first needed and then reused), and
+ * the writer renders it by the declaration ({@link ValueFormat}). When the queue is full the value
+ * is dropped and counted. One writer thread of the store's own takes what is queued, renders it
  * and writes it in one transaction per batch. A file that cannot be opened or written (a full disk,
  * another process holding its lock) costs the rows of that batch, counted, and one warning line
  * until a batch is written again; the writer keeps going, and so does the host. A server's lost
@@ -41,6 +48,8 @@ import java.util.function.Consumer;
 public final class HistoryStore implements AutoCloseable {
     /** Rows written in one transaction at most. */
     static final int BATCH = 4096;
+    /** The largest TLV of a number (a 64-bit value with its header): a numeric value is always kept. */
+    private static final int NUMBER_TLV_BYTES = 16;
     static final long MINUTE_MS = 60_000L;
     /** The shortest time between two warnings that rows were dropped (host clock). */
     private static final long DROP_WARNING_MS = 10_000L;
@@ -53,6 +62,28 @@ public final class HistoryStore implements AutoCloseable {
     private record Flush(CountDownLatch done) { }
 
     private static final Object STOP = new Object();
+    private static final byte[] NO_REASON = new byte[0];
+
+    /**
+     * A value as the node thread hands it over: its TLV copied into a buffer of the record's own,
+     * rendered on the writer thread. Pooled: the writer gives it back once rendered.
+     */
+    private static final class Pending {
+        final byte[] tlv;
+        int length;
+        String path;
+        VertexSchema schema;
+        long t;
+        long seq;
+        boolean stale;
+        /** The stale reason's UTF-8 bytes ({@code reasonLength} of them), or none when negative; made on a first reason. */
+        byte[] reason = NO_REASON;
+        int reasonLength = -1;
+
+        Pending(int bytes) {
+            tlv = new byte[bytes];
+        }
+    }
 
     private final HistorySettings settings;
     private final HistorySchema schema;
@@ -63,6 +94,11 @@ public final class HistoryStore implements AutoCloseable {
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    /** The records a value is copied into: as many as the queue holds at most, made when first needed. */
+    private final BlockingQueue<Pending> free;
+    private final AtomicInteger made = new AtomicInteger();
+    /** The largest TLV a record holds: a number's, or the largest text kept. */
+    private final int valueBytes;
     // writer thread only
     private Connection db;
     private final Map<String, Long> pathIds = new HashMap<>();
@@ -76,6 +112,8 @@ public final class HistoryStore implements AutoCloseable {
         this.clock = clock;
         this.warnings = warnings;
         this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
+        this.free = new ArrayBlockingQueue<>(settings.queueCapacity());
+        this.valueBytes = Math.max(settings.maxValueBytes(), NUMBER_TLV_BYTES);
         this.writer = new Thread(this::run, "history " + (settings.file() != null ? settings.file().getFileName() : settings.host()));
         this.writer.setDaemon(true);
     }
@@ -115,6 +153,117 @@ public final class HistoryStore implements AutoCloseable {
         }
         dropped.incrementAndGet();
         return false;
+    }
+
+    /**
+     * True when a value TLV of {@code bytes} may be kept: a number's (at most 16 bytes) always, a text
+     * up to {@link HistorySettings#maxValueBytes}; a bigger one, a blob, never. Whether a value that
+     * fits is a number is known once the writer renders it: a text bigger than the settings' limit is
+     * not written then.
+     */
+    public boolean fits(int bytes) {
+        return bytes > 0 && bytes <= valueBytes;
+    }
+
+    /**
+     * Queues a vertex's value as the node assigned it; never waits, renders nothing: the TLV and
+     * {@code reason} are copied (the flyweight and the array may be reused after the call), the
+     * writer renders it by {@code schema} ({@link ValueFormat}). The row's time, sequence and stale
+     * mark are the caller's ({@link HistoryRow}).
+     *
+     * @return false when the value does not {@link #fits fit} (not kept), or when the queue is full
+     *     (dropped and counted, as {@link #offer(HistoryRow)})
+     */
+    public boolean offer(String path, VertexSchema schema, VertexValue value, long t, long seq, boolean stale, byte[] reason) {
+        int n = value.length();
+        if (!fits(n)) {
+            return false;
+        }
+        Pending p = claim();
+        if (p == null) {
+            return false;
+        }
+        value.copyTo(p.tlv, 0);
+        p.length = n;
+        return submit(p, path, schema, t, seq, stale, reason);
+    }
+
+    /**
+     * Queues the value TLV {@code tlv[off, off+len)} of {@code path} (a board's backfill answer) as
+     * {@link #offer(String, VertexSchema, VertexValue, long, long, boolean, byte[])} does: copied,
+     * rendered by the writer, never waiting.
+     */
+    public boolean offer(String path, VertexSchema schema, byte[] tlv, int off, int len, long t, long seq) {
+        if (!fits(len)) {
+            return false;
+        }
+        Pending p = claim();
+        if (p == null) {
+            return false;
+        }
+        System.arraycopy(tlv, off, p.tlv, 0, len);
+        p.length = len;
+        return submit(p, path, schema, t, seq, false, null);
+    }
+
+    /** A free record, or a new one while fewer than the queue holds were made; null (counted dropped) when none. */
+    private Pending claim() {
+        Pending p = free.poll();
+        if (p != null) {
+            return p;
+        }
+        if (made.incrementAndGet() <= settings.queueCapacity()) {
+            return new Pending(valueBytes);
+        }
+        made.decrementAndGet();
+        dropped.incrementAndGet(); // every record is queued: the queue is full
+        return null;
+    }
+
+    private boolean submit(Pending p, String path, VertexSchema schema, long t, long seq, boolean stale, byte[] reason) {
+        p.path = path;
+        p.schema = schema;
+        p.t = t;
+        p.seq = seq;
+        p.stale = stale;
+        if (reason == null) {
+            p.reasonLength = -1;
+        } else {
+            if (reason.length > p.reason.length) {
+                p.reason = new byte[Math.max(reason.length, 64)]; // a longer reason than this record held yet
+            }
+            System.arraycopy(reason, 0, p.reason, 0, reason.length);
+            p.reasonLength = reason.length;
+        }
+        if (queue.offer(p)) {
+            return true;
+        }
+        release(p);
+        dropped.incrementAndGet();
+        return false;
+    }
+
+    private void release(Pending p) {
+        p.path = null;
+        p.schema = null;
+        free.offer(p);
+    }
+
+    /**
+     * The row of a value the node handed over, rendered here on the writer thread; null when it is a
+     * text bigger than the settings keep. The record goes back to the pool.
+     */
+    private HistoryRow rendered(Pending p) {
+        try {
+            ValueText text = ValueFormat.render(p.tlv, 0, p.length, p.schema);
+            if (!text.numeric() && p.length > settings.maxValueBytes()) {
+                return null;
+            }
+            return new HistoryRow(p.path, p.t, text, p.seq, p.stale,
+                    p.reasonLength < 0 ? null : new String(p.reason, 0, p.reasonLength, java.nio.charset.StandardCharsets.UTF_8));
+        } finally {
+            release(p);
+        }
     }
 
     /** Asks the writer to roll up finished minutes and drop what is older than the retentions at {@code nowMs}. */
@@ -174,6 +323,13 @@ public final class HistoryStore implements AutoCloseable {
                         rows.add(r);
                         continue;
                     }
+                    if (o instanceof Pending p) {
+                        HistoryRow r = renderedOrLost(p);
+                        if (r != null) {
+                            rows.add(r);
+                        }
+                        continue;
+                    }
                     guarded(rows, () -> write(rows));
                     if (o == STOP) {
                         return;
@@ -195,6 +351,16 @@ public final class HistoryStore implements AutoCloseable {
                     f.done().countDown();
                 }
             }
+        }
+    }
+
+    /** A value that cannot be rendered (a bug) is counted lost, with a warning, never the writer thread. */
+    private HistoryRow renderedOrLost(Pending p) {
+        try {
+            return rendered(p);
+        } catch (RuntimeException e) {
+            problem("render a value for", e, 1);
+            return null;
         }
     }
 

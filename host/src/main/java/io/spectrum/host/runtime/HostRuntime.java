@@ -65,10 +65,11 @@ import org.agrona.concurrent.SleepingIdleStrategy;
  * ({@link BoardTree}), and a view subscribes to what it shows ({@link #show}).
  *
  * <p>The node is single-threaded, so exactly one thread touches it: the runtime's {@link NodeLoop}
- * (links, node timers, liveness probe, submitted tasks), whose periodic step rebuilds an
- * immutable {@link HostSnapshot} every refresh period. Other threads (HTTP, terminal) read the latest snapshot through a
- * volatile field and send actions as tasks whose result they wait for; nobody holds a lock while
- * doing I/O.
+ * (links, node timers, liveness probe, submitted tasks), whose periodic step copies what the
+ * snapshot shows every refresh period, rendering nothing; the runtime's snapshot thread renders the
+ * copy into an immutable {@link HostSnapshot} and tells the listeners. Other threads (HTTP, terminal)
+ * read the latest snapshot through a volatile field (rendering a copy not rendered yet themselves)
+ * and send actions as tasks whose result they wait for; nobody holds a lock while doing I/O.
  *
  * <p>Every timer of the host (the refresh period, the upstream edges' re-send and retry, the walks,
  * the declarations, a board write's answer, the history's timestamps) reads the node's clock
@@ -119,6 +120,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
 
     private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final NodePath ROOT = NodePath.of("/");
 
     private final String name;
     private final ServingNode node;
@@ -144,10 +146,23 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final byte[] valueBuf = new byte[64 * 1024];
     private final VertexHistory history = new VertexHistory();
-    /** The seq of each vertex's last recorded history sample (node thread). */
+    /** The seq of each vertex's last recorded history sample (under {@link #renderLock}). */
     private final Map<String, Long> recordedSeq = new HashMap<>();
-    /** The unit each vertex's history is in (node thread). */
+    /** The unit each vertex's history is in (under {@link #renderLock}). */
     private final Map<String, String> recordedUnit = new HashMap<>();
+    /** Held while a capture is rendered into the snapshot (the renderer, or a reader that found one waiting). */
+    private final Object renderLock = new Object();
+    /** The latest capture not rendered yet, and the reused ones (at most three exist). */
+    private final java.util.concurrent.atomic.AtomicReference<Capture> pendingCapture = new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.BlockingQueue<Capture> spareCaptures = new java.util.concurrent.ArrayBlockingQueue<>(3);
+    /** Wakes the renderer: a capture waits (or the host closes). */
+    private final java.util.concurrent.BlockingQueue<Boolean> renderSignal = new java.util.concurrent.ArrayBlockingQueue<>(1);
+    /** The thread that renders the snapshots of a started host (null on the caller's loop: rendered there). */
+    private Thread renderer;
+    private volatile boolean rendering;
+    /** The number of the latest capture handed over (node thread writes) and of the latest rendered (under the lock). */
+    private volatile long captured;
+    private volatile long rendered;
     /** The history store every kept value goes to (null: none), its path filter and each path's answer. */
     private volatile HistoryStore store;
     private java.util.function.Predicate<String> keeps = p -> false;
@@ -159,6 +174,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private volatile HostSnapshot snapshot;
     private volatile boolean running;
     private boolean dirty = true;
+    /** The snapshot's version (under {@link #renderLock}). */
     private long version;
     private long lastRefresh;
     private int listenerMounts;
@@ -524,8 +540,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
     }
 
-    /** Takes a first snapshot and starts the node thread; call once. */
+    /** Starts the snapshot's renderer, takes a first snapshot and starts the node thread; call once. */
     public void start() {
+        rendering = true;
+        renderer = new Thread(this::renderLoop, "host " + name + " snapshot");
+        renderer.setDaemon(true);
+        renderer.start();
         refresh();
         running = true;
         loop.start();
@@ -556,6 +576,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** {@link #schema(String)} of a path already parsed. Node thread. */
+    private VertexSchema schema(String path, NodePath parsed) {
+        VertexSchema s = declarations.schema(path);
+        return s != null ? s : node.declaration(parsed);
     }
 
     /** The declaration shown for {@code path} (a board vertex's under a mount, or the host's own), or null. */
@@ -608,70 +634,245 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         dirty = true;
     }
 
-    /** Rebuilds the snapshot on the node thread; tells listeners when something changed. */
+    /**
+     * Every refresh period, on the node thread: copies what the snapshot needs (each vertex's value
+     * TLV as it is, its declaration, seq, stale mark and origin, its subscribers; the links' counters)
+     * into a reused {@link Capture} and hands it to the renderer, which makes the {@link HostSnapshot}
+     * of it ({@link #render}). Rendering every value (with 1,000 vertices, tens of ms) is then off the
+     * node thread. A capture not rendered yet when the next is taken is replaced by it (its changes
+     * carried over): the renderer always renders the latest.
+     */
     private void refresh() {
         lastRefresh = clock.nanoTime();
-        HostSnapshot next = build();
-        HostSnapshot prev = snapshot;
-        if (!dirty && sameContent(prev, next)) {
-            return;
+        Capture c = spareCaptures.poll();
+        if (c == null) {
+            c = new Capture(); // at most three exist: one filled here, one waiting, one being rendered
         }
+        capture(c);
+        c.number = captured + 1;
+        boolean changed = dirty;
         dirty = false;
-        snapshot = new HostSnapshot(name, ++version, next.vertices(), next.links(), next.resources());
-        for (Runnable l : listeners) {
-            l.run();
+        while (true) {
+            Capture old = pendingCapture.get();
+            c.dirty = changed || old != null && old.dirty;
+            if (pendingCapture.compareAndSet(old, c)) {
+                if (old != null) {
+                    old.clear(); // replaced before the renderer took it
+                    spareCaptures.offer(old);
+                }
+                captured = c.number;
+                break;
+            }
+        }
+        if (renderer != null) {
+            renderSignal.offer(Boolean.TRUE); // one waiting signal is enough: the renderer takes the latest
+        } else {
+            renderPending(); // the loop on the caller's thread (tests on a ManualClock): rendered now
         }
     }
 
-    private static boolean sameContent(HostSnapshot a, HostSnapshot b) {
-        return a.vertices().equals(b.vertices()) && a.links().equals(b.links()) && a.resources().equals(b.resources());
+    /** What one vertex looked like when captured (node thread), for the renderer. */
+    private static final class CapturedVertex {
+        String path;
+        byte[] value = new byte[32];
+        int length;
+        VertexSchema schema;
+        long seq;
+        boolean stale;
+        long origin;
+        String reason;
+        List<SlotView> subscribers;
     }
 
-    private HostSnapshot build() {
-        List<VertexView> vertices = new ArrayList<>(paths.size());
+    /** A snapshot as the node thread copied it: reused (its vertices' buffers too), rendered elsewhere. */
+    private static final class Capture {
+        final List<CapturedVertex> vertices = new ArrayList<>();
+        int count;
+        List<LinkView> links = List.of();
+        Map<String, Long> resources = Map.of();
+        /** The host clock's epoch ms when captured: the time of the in-memory history's samples. */
+        long atMillis;
+        /** Which capture this is (1, 2, …; one replaced before it was rendered is skipped). */
+        long number;
+        boolean dirty;
+
+        CapturedVertex next() {
+            if (count == vertices.size()) {
+                vertices.add(new CapturedVertex());
+            }
+            return vertices.get(count++);
+        }
+
+        /** Lets go of what the capture refers to (its buffers stay for the next one). */
+        void clear() {
+            for (int i = 0; i < count; i++) {
+                CapturedVertex v = vertices.get(i);
+                v.path = null;
+                v.schema = null;
+                v.reason = null;
+                v.subscribers = null;
+            }
+            count = 0;
+            links = List.of();
+            resources = Map.of();
+        }
+    }
+
+    /** The host's own subscriptions by path, gathered once per capture (node thread). */
+    private final Map<NodePath, List<LocalWatch>> watchesByPath = new HashMap<>();
+    /**
+     * The vertices that hold subscriber edges now, from one walk of the node's tree per capture (a
+     * WIDE node's {@code topics}); only these are listed through {@code :subscribers[]}, which costs
+     * a request through the owner door each (with 1,000 vertices, milliseconds). Null: list every one.
+     */
+    private Set<String> withEdges;
+    private final Set<String> withEdgesNow = new HashSet<>();
+
+    /** Copies what the snapshot shows into {@code c}, rendering nothing. Node thread. */
+    private void capture(Capture c) {
+        c.atMillis = clock.epochNanos() / 1_000_000L;
+        watchesByPath.clear();
+        gatherWatches(watches);
+        gatherWatches(shown.values());
+        withEdges = null;
+        if (node instanceof WideNode w) {
+            withEdgesNow.clear();
+            for (io.spectrum.wide.TopicInfo t : w.topics(ROOT)) {
+                if (t.subscribers() > 0) {
+                    withEdgesNow.add(t.path());
+                }
+            }
+            withEdges = withEdgesNow;
+        }
         for (Map.Entry<String, NodePath> e : paths.entrySet()) {
             NodePath p = e.getValue();
+            CapturedVertex v = c.next();
+            v.path = e.getKey();
             int n = node.read(p, valueBuf, 0, valueBuf.length);
-            ValueText value = n > 0 ? ValueFormat.render(valueBuf, 0, n, schema(e.getKey())) : ValueText.NONE;
-            List<SlotView> subs = new ArrayList<>();
-            Map<Integer, LocalWatch> mine = new HashMap<>();
-            List<LocalWatch> local = new ArrayList<>(watches);
-            local.addAll(shown.values());
-            for (LocalWatch w : local) {
-                if (w.path.equals(p) || w.path.toString().equals(e.getKey())) {
-                    if (w.sub.isOpen()) {
-                        mine.put(w.sub.index(), w);
-                    }
+            if (n > 0) {
+                if (v.value.length < n) {
+                    v.value = new byte[Math.max(n, v.value.length * 2)];
                 }
+                System.arraycopy(valueBuf, 0, v.value, 0, n);
             }
-            List<Slot> slots = node.exists(p) ? owner.subscribers(p.toString()).slots() : List.of();
-            for (Slot s : slots) {
-                LocalWatch w = mine.remove(s.index());
-                if (w != null) {
-                    subs.add(new SlotView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
-                } else if (!s.isHole()) {
-                    subs.add(new SlotView(s.index(), "remote peer", s.target().isEmpty() ? "(link route)" : s.target(),
-                            s.suspended(), -1));
-                }
-            }
-            for (LocalWatch w : mine.values()) { // in case the list read could not show them
-                subs.add(new SlotView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
-            }
-            subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
-            long seq = node.sequence(p);
-            remember(e.getKey(), value, seq);
-            vertices.add(new VertexView(e.getKey(), value.text(), value.numeric(), value.number(), value.unit(),
-                    seq, node.isStale(p), subs, VertexControl.of(schema(e.getKey())), node.origin(p), node.staleReason(p)));
+            v.length = Math.max(n, 0);
+            v.schema = schema(e.getKey(), p);
+            v.seq = node.sequence(p);
+            v.stale = node.isStale(p);
+            v.origin = node.origin(p);
+            v.reason = node.staleReason(p);
+            v.subscribers = subscribers(p);
         }
         List<LinkView> lv = new ArrayList<>(links.size());
         for (LinkEntry l : links) {
             lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link), l.board, l.listener));
         }
-        return new HostSnapshot(name, version, vertices, lv, io.spectrum.host.view.Counters.resources(node.resources()));
+        c.links = lv;
+        c.resources = io.spectrum.host.view.Counters.resources(node.resources());
     }
 
-    /** Adds a numeric vertex's value to its history once per published seq. Node thread. */
-    private void remember(String path, ValueText value, long seq) {
+    private void gatherWatches(Collection<LocalWatch> ws) {
+        for (LocalWatch w : ws) {
+            if (w.sub.isOpen()) {
+                watchesByPath.computeIfAbsent(w.path, k -> new ArrayList<>(1)).add(w);
+            }
+        }
+    }
+
+    /** A vertex's subscriber slots: the host's own (with their holder) and the remote peers', by slot. Node thread. */
+    private List<SlotView> subscribers(NodePath p) {
+        List<LocalWatch> local = watchesByPath.getOrDefault(p, List.of());
+        String text = p.toString();
+        if (local.isEmpty() && withEdges != null && !withEdges.contains(text) && !text.contains("/$")) {
+            return List.of(); // no edge: no slot to list (the walk leaves $ vertices out: those are listed)
+        }
+        List<Slot> slots = node.exists(p) ? owner.subscribers(text).slots() : List.of();
+        if (local.isEmpty() && slots.isEmpty()) {
+            return List.of();
+        }
+        Map<Integer, LocalWatch> mine = new HashMap<>();
+        for (LocalWatch w : local) {
+            mine.put(w.sub.index(), w);
+        }
+        List<SlotView> subs = new ArrayList<>();
+        for (Slot s : slots) {
+            LocalWatch w = mine.remove(s.index());
+            if (w != null) {
+                subs.add(new SlotView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
+            } else if (!s.isHole()) {
+                subs.add(new SlotView(s.index(), "remote peer", s.target().isEmpty() ? "(link route)" : s.target(),
+                        s.suspended(), -1));
+            }
+        }
+        for (LocalWatch w : mine.values()) { // in case the list read could not show them
+            subs.add(new SlotView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
+        }
+        subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
+        return subs;
+    }
+
+    /**
+     * Renders the latest capture, if one waits, into the snapshot; tells listeners when something
+     * changed. On the renderer thread, or on a reader's ({@link #snapshot()}: what was captured
+     * before the call is shown), or on the caller's thread of {@link #startOnCallerThread}.
+     */
+    private void renderPending() {
+        synchronized (renderLock) {
+            Capture c = pendingCapture.getAndSet(null);
+            if (c == null) {
+                return;
+            }
+            try {
+                render(c);
+            } finally {
+                rendered = c.number;
+                c.clear();
+                spareCaptures.offer(c);
+            }
+        }
+    }
+
+    /** Makes the snapshot of a capture; holds {@link #renderLock}. */
+    private void render(Capture c) {
+        List<VertexView> vertices = new ArrayList<>(c.count);
+        for (int i = 0; i < c.count; i++) {
+            CapturedVertex v = c.vertices.get(i);
+            ValueText value = v.length > 0 ? ValueFormat.render(v.value, 0, v.length, v.schema) : ValueText.NONE;
+            remember(v.path, value, v.seq, c.atMillis);
+            vertices.add(new VertexView(v.path, value.text(), value.numeric(), value.number(), value.unit(),
+                    v.seq, v.stale, v.subscribers, VertexControl.of(v.schema), v.origin, v.reason));
+        }
+        HostSnapshot prev = snapshot;
+        if (!c.dirty && prev.vertices().equals(vertices) && prev.links().equals(c.links) && prev.resources().equals(c.resources)) {
+            return;
+        }
+        snapshot = new HostSnapshot(name, ++version, vertices, c.links, c.resources);
+        for (Runnable l : listeners) {
+            l.run();
+        }
+    }
+
+    /** The renderer thread: renders each capture the node thread hands over, until the host closes. */
+    private void renderLoop() {
+        try {
+            while (true) {
+                renderSignal.take();
+                if (!rendering) {
+                    return;
+                }
+                try {
+                    renderPending();
+                } catch (RuntimeException e) {
+                    warn("the snapshot could not be rendered: " + e); // the next capture is rendered again
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Adds a numeric vertex's value to its history once per published seq, at {@code atMillis}. Holds {@link #renderLock}. */
+    private void remember(String path, ValueText value, long seq, long atMillis) {
         if (!value.numeric()) {
             if (recordedSeq.remove(path) != null) {
                 history.forget(path);
@@ -689,7 +890,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         Long last = recordedSeq.get(path);
         if (last == null || last != seq) {
             recordedSeq.put(path, seq);
-            history.record(path, clock.epochNanos() / 1_000_000L, value.number(), seq);
+            history.record(path, atMillis, value.number(), seq);
         }
     }
 
@@ -728,8 +929,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     // ------------------------------------------------------------------ HostModel
 
+    /** The latest snapshot: what the node thread captured before the call, rendered (here if the renderer has not yet). */
     @Override
     public HostSnapshot snapshot() {
+        if (rendered != captured) {
+            renderPending(); // waits for a render under way, then renders what still waits
+        }
         return snapshot;
     }
 
@@ -757,7 +962,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * Records every value this host's node is given for a vertex the store keeps (a board's
      * delivery to a mounted vertex, a write to a host vertex) and every stale mark, in the store
      * ({@link HistoryStore}; docs/host.md, "History"); the store is closed with the host. The node
-     * thread renders the value by its declaration and queues it; it never waits for the disk. A
+     * thread copies the value and queues it; the store's writer renders it by its declaration and
+     * writes it, so the node never renders for the history nor waits for the disk. A
      * WIDE node only (the host's). The store's warnings are the host's ({@link #onWarning}). The
      * rows carry this host's name (on a server several hosts share, its {@code host} column). Call
      * before {@link #start()}.
@@ -787,7 +993,12 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return store;
     }
 
-    /** A value or stale mark the node assigned: queued for the history store when kept. Node thread. */
+    /**
+     * A value or stale mark the node assigned: queued for the history store when kept. Node thread: it
+     * copies the value's TLV with its path, declaration, time, sequence and stale mark into one of the
+     * store's pooled records and renders nothing (the store's writer thread does); a full queue drops
+     * the value, counted and warned by the store, and never waits.
+     */
     private void tapped(io.spectrum.node.api.VertexValue v, long seq, long sourceSeq, long originMillis, boolean stale,
                         byte[] reason) {
         HistoryStore h = store;
@@ -809,19 +1020,14 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         if (!stale && sourceSeq > 0 && backfill.last(path) == sourceSeq) {
             return; // the board's value delivered again (the latch after a reconnection): recorded already
         }
-        int max = h.settings().maxValueBytes();
-        if (v.length() > Math.max(max, 16)) {
-            return; // a blob or a long text: not kept (a number's TLV is at most 16 bytes)
-        }
-        ValueText t = ValueFormat.render(v.copy(), 0, v.length(), schema(path));
-        if (!t.numeric() && v.length() > max) {
-            return;
+        if (!h.fits(v.length())) {
+            return; // a blob or a long text: not kept (the store's rule)
         }
         // a value's time is its origin (when the first host received it), else now on the host's clock
         long at = originMillis > 0 ? originMillis : clock.epochNanos() / 1_000_000L;
         // its sequence is the board's (the upstream's stamp) when it came from one, else this host's
-        h.offer(new HistoryRow(path, at, t, sourceSeq > 0 ? sourceSeq : seq, stale,
-                reason == null ? null : new String(reason, java.nio.charset.StandardCharsets.UTF_8)));
+        NodePath known = paths.get(path); // parsed already for most: no parse per value
+        h.offer(path, known != null ? schema(path, known) : schema(path), v, at, sourceSeq > 0 ? sourceSeq : seq, stale, reason);
         if (sourceSeq > 0) {
             backfill.recorded(path, sourceSeq); // a jump in the board's sequence: the values in between are asked
         }
@@ -832,14 +1038,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         @Override
         public void value(String path, long boardSeq, long t, byte[] tlv, int off, int len) {
             HistoryStore h = store;
-            if (h == null) {
-                return;
+            if (h != null) {
+                h.offer(path, schema(path), tlv, off, len, t, boardSeq); // rendered on the store's writer thread
             }
-            ValueText text = ValueFormat.render(tlv, off, len, schema(path));
-            if (!text.numeric() && len > h.settings().maxValueBytes()) {
-                return; // what the live tap would not keep either
-            }
-            h.offer(new HistoryRow(path, t, text, boardSeq, false, null));
         }
 
         @Override
@@ -987,6 +1188,16 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public void close() {
         running = false;
         loop.close(); // stops the node thread, then closes the links and the node
+        Thread r = renderer;
+        if (r != null) {
+            rendering = false;
+            renderSignal.offer(Boolean.TRUE); // or the one already waiting wakes it
+            try {
+                r.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         HistoryStore h = store;
         if (h != null) {
             h.close(); // what the node queued is written

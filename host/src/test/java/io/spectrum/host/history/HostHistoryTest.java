@@ -288,4 +288,149 @@ class HostHistoryTest {
             assertEquals("on", r.rows("/here/mode", 0, Long.MAX_VALUE, 10).get(0).value().text());
         }
     }
+
+    /**
+     * The node thread copies each value into one of the store's pooled records and renders nothing:
+     * the writer renders it later, so what the caller's arrays hold after the offer does not matter,
+     * the row reads as {@code ValueFormat} renders the value by its declaration, a stale mark keeps
+     * its reason, and a text the settings do not keep is not written (nor counted dropped).
+     */
+    @Test
+    void theWriterRendersWhatTheNodeThreadCopied() throws Exception {
+        HistorySettings settings = HistorySettings.of(dir.resolve(HistorySettings.FILE_NAME)).withMaxValueBytes(4);
+        HistoryStore store = HistoryStore.open(settings, clock, warnings::add);
+        closing.add(store);
+        io.spectrum.node.api.VertexSchema celsius = io.spectrum.node.api.VertexSchema.value(4, true).unit("Cel").scale(0.01).build();
+        byte[] tlv = value(2328);
+        byte[] reason = "board away".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(store.offer("/b/temp", celsius, tlv, 0, tlv.length, 1_000L, 41));
+        java.util.Arrays.fill(tlv, (byte) 0); // the caller's buffer is its own again at once
+        byte[] again = value(2331);
+        assertTrue(store.offer("/b/temp", celsius, again, 0, again.length, 2_000L, 42));
+        byte[] mark = value(2331);
+        assertTrue(store.offer("/b/temp", celsius, mark, 0, mark.length, 3_000L, 42)); // the same value...
+        assertTrue(offerStale(store, celsius, mark, reason), "...then its stale mark, as the node's value tap hands it");
+        java.util.Arrays.fill(reason, (byte) '?');
+        byte[] word = name("hello"); // a text: fits a record (a number's 16 bytes) but is over the 4 bytes kept
+        assertTrue(store.offer("/b/mode", null, word, 0, word.length, 5_000L, 1), "queued: only the writer knows it is a text");
+        byte[] blob = name("x".repeat(40));
+        assertFalse(store.offer("/b/blob", null, blob, 0, blob.length, 5_000L, 1), "a blob is not even copied");
+        store.flush();
+        assertEquals(0, store.stats().dropped(), "nothing was dropped");
+        try (HistoryReader r = store.reader()) {
+            List<HistoryRow> rows = r.rows("/b/temp", 0, Long.MAX_VALUE, 10);
+            assertEquals(4, rows.size(), rows.toString());
+            assertEquals(io.spectrum.client.ValueFormat.render(value(2328), celsius).text(), rows.get(0).value().text());
+            assertEquals("23.28 °C", rows.get(0).value().text(), "rendered by the declaration, from the bytes as offered");
+            assertEquals(41, rows.get(0).seq());
+            assertEquals(1_000L, rows.get(0).t());
+            assertEquals("23.31 °C", rows.get(1).value().text());
+            HistoryRow stale = rows.get(3);
+            assertTrue(stale.stale());
+            assertEquals("board away", stale.reason(), "the reason as it was when offered");
+            assertEquals("23.31 °C", stale.value().text());
+            assertEquals(List.of("/b/temp"), r.paths(List.of()), "the long text and the blob are not kept");
+        }
+    }
+
+    private static boolean offerStale(HistoryStore store, io.spectrum.node.api.VertexSchema schema, byte[] tlv, byte[] reason) {
+        io.spectrum.node.api.VertexValue v = new io.spectrum.node.api.VertexValue() {
+            @Override
+            public int length() {
+                return tlv.length;
+            }
+
+            @Override
+            public byte getByte(int i) {
+                return tlv[i];
+            }
+
+            @Override
+            public int copyTo(byte[] dst, int off) {
+                System.arraycopy(tlv, 0, dst, off, tlv.length);
+                return tlv.length;
+            }
+
+            @Override
+            public boolean deleted() {
+                return false;
+            }
+
+            @Override
+            public int pathLength() {
+                return 0;
+            }
+
+            @Override
+            public byte pathByte(int i) {
+                throw new IndexOutOfBoundsException(i);
+            }
+
+            @Override
+            public int copyPathTo(byte[] dst, int off) {
+                return 0;
+            }
+
+            @Override
+            public NodePath nodePath() {
+                return NodePath.of("/b/temp");
+            }
+
+            @Override
+            public String path() {
+                return "/b/temp";
+            }
+        };
+        return store.offer("/b/temp", schema, v, 4_000L, 42, true, reason);
+    }
+
+    /**
+     * With the writer held up (here: inside its warning that the file cannot be opened), the node
+     * thread's values fill the queue's records and the rest are dropped and counted at once: every
+     * write returns, the node serves on, one warning says how many were dropped, and the records
+     * are reused once the writer goes on.
+     */
+    @Test
+    void aWriterHeldUpNeverHoldsUpTheNodeThreadItsDropsAreCountedAndToldOnce() throws Exception {
+        java.util.concurrent.CountDownLatch inWarning = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+        Path blocker = Files.writeString(dir.resolve("not-a-dir"), "x");
+        HistorySettings settings = HistorySettings.of(blocker.resolve(HistorySettings.FILE_NAME)).withQueue(4);
+        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
+        closing.add(host);
+        host.onWarning(line -> {
+            warnings.add(line);
+            if (line.contains("cannot open") && inWarning.getCount() > 0) {
+                inWarning.countDown();
+                try {
+                    goOn.await(); // the writer thread stays here until the test lets it go
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        host.record(settings);
+        assertTrue(inWarning.await(30, TimeUnit.SECONDS), "the writer tried the file");
+        IntSupplier cycle = host.startOnCallerThread(); // this thread is the node thread
+        for (int i = 0; i < 10; i++) {
+            assertEquals(WireError.OK, host.write("/here/x", value(i)), "the node takes every write");
+        }
+        byte[] buf = new byte[16];
+        assertEquals(value(9).length, host.node().read(NodePath.of("/here/x"), buf, 0, buf.length), "and serves reads");
+        HistoryStore.Stats held = host.historyStore().stats();
+        assertEquals(4, held.queued(), "the queue holds four");
+        assertEquals(6, held.dropped(), "the other six are dropped and counted: " + held);
+        goOn.countDown();
+        host.historyStore().flush();
+        for (int i = 0; i < 4; i++) {
+            assertEquals(WireError.OK, host.write("/here/x", value(10 + i)));
+            advance(cycle, 100);
+        }
+        host.historyStore().flush();
+        HistoryStore.Stats after = host.historyStore().stats();
+        assertEquals(6, after.dropped(), "the records came back: the next four were queued " + after);
+        assertEquals(8, after.failed(), "and lost to the file that cannot be opened, counted " + after);
+        assertEquals(1, warnings.stream().filter(w -> w.contains("history: 6 values dropped in all")).count(), warnings.toString());
+        assertEquals(1, warnings.stream().filter(w -> w.contains("cannot open")).count(), warnings.toString());
+    }
 }

@@ -468,6 +468,71 @@ class HostRuntimeTest {
         }
     }
 
+    /**
+     * A started host renders its snapshots off the node thread: the node thread only copies each
+     * vertex's bytes, the renderer thread renders them (by the declaration, as before) and tells the
+     * listeners there; a snapshot read right after the node thread captured shows that capture.
+     */
+    @Test
+    void snapshotsAreRenderedAndToldOffTheNodeThread() throws Exception {
+        HostRuntime host = runtime("host");
+        List<Thread> told = new CopyOnWriteArrayList<>();
+        host.onChange(() -> told.add(Thread.currentThread()));
+        host.start();
+        Thread nodeThread = host.onNodeThread(Thread::currentThread);
+        for (int i = 0; i < 200; i++) {
+            assertEquals(WireError.OK, host.write("/many/" + i, value(i, 4)));
+        }
+        HostSnapshot s = await(host, x -> vertex(x, "/many/199").filter(v -> v.value().equals("199")).isPresent(), "all 200");
+        assertEquals(200, s.vertices().stream().filter(v -> v.path().startsWith("/many/")).count());
+        assertEquals("7", vertex(s, "/many/7").orElseThrow().value());
+        assertFalse(told.isEmpty(), "listeners are told");
+        assertTrue(told.stream().noneMatch(t -> t == nodeThread), "never on the node thread: " + told);
+        assertTrue(told.stream().allMatch(t -> t.getName().equals("host host snapshot")), told.toString());
+    }
+
+    /**
+     * On the caller's loop (a ManualClock) a snapshot is captured and rendered each refresh period:
+     * its version rises only when something changed, the listeners are told once per change, and
+     * the in-memory history gets one sample per new seq, stamped with the capture's time.
+     */
+    @Test
+    void theSnapshotsVersionRisesOnlyWhenSomethingChanged() {
+        io.spectrum.time.ManualClock clock = new io.spectrum.time.ManualClock(1_000_000_000L);
+        HostRuntime host = new HostRuntime("host", new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
+        closing.add(host);
+        int[] told = {0};
+        host.onChange(() -> told[0]++);
+        java.util.function.IntSupplier cycle = host.startOnCallerThread();
+        assertEquals(WireError.OK, host.write("/x", value(5, 4)));
+        Runnable period = () -> {
+            clock.advanceMillis(100);
+            for (int i = 0; i < 10 && cycle.getAsInt() > 0; i++) {
+                // this instant's work
+            }
+        };
+        for (int i = 0; i < 20; i++) {
+            period.run(); // the host's own walks and reads settle
+        }
+        HostSnapshot first = host.snapshot();
+        assertEquals("5", vertex(first, "/x").orElseThrow().value());
+        int toldThen = told[0];
+        period.run();
+        period.run();
+        assertEquals(first.version(), host.snapshot().version(), "nothing changed: the same version");
+        assertEquals(toldThen, told[0], "and nobody told");
+        assertEquals(WireError.OK, host.write("/x", value(6, 4)));
+        period.run();
+        long at = clock.epochNanos() / 1_000_000L;
+        HostSnapshot second = host.snapshot();
+        assertEquals(first.version() + 1, second.version());
+        assertEquals("6", vertex(second, "/x").orElseThrow().value());
+        assertEquals(toldThen + 1, told[0], "told once for the change");
+        List<io.spectrum.host.view.VertexHistory.Sample> samples = host.history().since("/x", 0);
+        assertEquals(List.of(5.0, 6.0), samples.stream().map(io.spectrum.host.view.VertexHistory.Sample::value).toList());
+        assertEquals(at, samples.get(1).ts(), "stamped when captured, on the host's clock");
+    }
+
     private static io.spectrum.client.PeerClient client(String addr, int id) throws Exception {
         return new io.spectrum.client.PeerClient(UdpLink.dial(id, UdpLink.parseHostPort(addr), new UdpLinkConfig(),
                 SystemClock.INSTANCE), 0, java.time.Duration.ofSeconds(2));
