@@ -57,6 +57,15 @@ public final class CapsProbe implements LivenessProbe {
     /** The last caps answer per (link, peer); length -1 = none yet. */
     private final byte[] answers;
     private final int[] answerLen;
+    /**
+     * When the peer answered its caps ping with no caps (a client, {@code PeerClient}, answers
+     * {@code path::not_found}), by the node's clock; {@code Long.MIN_VALUE}: it did not. There is no
+     * baseline to keep then, so the sweep asks again only after {@link #CAPLESS_RETRY_NANOS}, not
+     * every housekeeping period (a refusal may pass: a baseline is still taken when caps come).
+     */
+    private final long[] caplessAt;
+    /** How soon the sweep asks again a peer that answered without caps: the default ping interval. */
+    private static final long CAPLESS_RETRY_NANOS = LinkSpec.DEFAULT_PING_MILLIS * 1_000_000L;
     /** When each (link, peer)'s slots were last checked (node clock); Long.MIN_VALUE = not since up. */
     private final long[] checkedAt;
     private final Clock clock;
@@ -88,6 +97,8 @@ public final class CapsProbe implements LivenessProbe {
         this.pending = new int[maxLinks * maxPeers];
         this.answers = new byte[maxLinks * maxPeers * ANSWER_BYTES];
         this.answerLen = new int[maxLinks * maxPeers];
+        this.caplessAt = new long[maxLinks * maxPeers];
+        java.util.Arrays.fill(caplessAt, Long.MIN_VALUE);
         java.util.Arrays.fill(pending, -1);
         java.util.Arrays.fill(answerLen, -1);
     }
@@ -174,11 +185,13 @@ public final class CapsProbe implements LivenessProbe {
                         pending[s] = -1;
                     }
                     answerLen[s] = -1;
+                    caplessAt[s] = Long.MIN_VALUE;
                     checkedAt[s] = Long.MIN_VALUE;
                     continue;
                 }
                 verifyIfDue(s, link, peer);
-                if (answerLen[s] < 0 && pending[s] < 0) {
+                if (answerLen[s] < 0 && pending[s] < 0
+                        && (caplessAt[s] == Long.MIN_VALUE || clock.nanoTime() - caplessAt[s] >= CAPLESS_RETRY_NANOS)) {
                     int k = node.remote().read(link, peer, CAPS);
                     pending[s] = k;
                     if (k >= 0) {
@@ -215,6 +228,9 @@ public final class CapsProbe implements LivenessProbe {
         rc.release(k);
         pending[s] = -1;
         if (n <= 0 || n > ANSWER_BYTES) {
+            if (n <= 0 && answerLen[s] < 0) {
+                caplessAt[s] = clock.nanoTime(); // answered, but with no caps to compare: no baseline yet
+            }
             return;
         }
         int base = s * ANSWER_BYTES;
