@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * transports ({@code io.spectrum.runtime.LinkTransports}, {@code LinkSpec}) and the transports' own
  * modules ({@code io.spectrum.link..}) construct a concrete link: call a constructor of, or a static
  * method returning a link on, a class of a transport module ({@code UdpLink}, {@code DtlsLink},
- * {@code LocalLink}, {@code SerialLink}, …) or the runtime's in-process pair. Everyone else (board,
+ * {@code LocalLink}, {@code SerialLink}, …). Everyone else (board,
  * host, cli, client, bus client, bridge, HIL) names the link by URI. Checked over the main classes
  * the cli module sees (every module but bench); tests may construct links directly.
  */
@@ -33,11 +33,11 @@ class LinkConstructionTest {
     /** The transports' own modules (link-udp, link-dtls, link-local, link-serial). */
     static final String TRANSPORT_MODULES = "io.spectrum.link..";
 
-    /** A concrete link of a transport module, or the runtime's in-process pair. */
+    /** A concrete link of a transport module. */
     static boolean concreteLink(JavaClass c) {
         return c.isAssignableTo(Link.class) && !c.isInterface()
                 && !c.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT)
-                && (c.getPackageName().startsWith("io.spectrum.link.") || c.getName().equals("io.spectrum.runtime.InProcessPair"));
+                && c.getPackageName().startsWith("io.spectrum.link.");
     }
 
     private static final DescribedPredicate<JavaCall<?>> OPENS_A_LINK =
@@ -64,8 +64,7 @@ class LinkConstructionTest {
                         top = top.getEnclosingClass().get();
                     }
                     return java.util.Arrays.asList(FACTORY).contains(top.getName())
-                            || top.getPackageName().startsWith("io.spectrum.link.")
-                            || top.getName().equals("io.spectrum.runtime.InProcessPair");
+                            || top.getPackageName().startsWith("io.spectrum.link.");
                 }
             };
 

@@ -2,7 +2,9 @@ package io.spectrum.runtime;
 
 import io.spectrum.link.Link;
 import io.spectrum.link.dtls.DtlsCredentials;
+import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.time.Clock;
+import io.spectrum.wide.bus.InProcessLink;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -168,10 +170,17 @@ public final class LinkSpec {
     /**
      * Two in-process links joined to each other, for a client running inside the node's own process
      * (the host's MQTT bridge): {@code [0]} is the node's side, {@code [1]} the client's; each sees
-     * the other as peer 0, up while both are open. No socket, no port: it has no URI.
+     * the other as peer 0, up while both are open (the node's side from the client's connect, not its
+     * first frame). They are the one in-memory link, the bus's {@link InProcessLink} and one of its
+     * ends: frames up to the settings' frame size (a UDP datagram's, 65,507 bytes, when it names
+     * none), at most the settings' receive buffer (4 MiB by default) of them waiting for either side;
+     * a send beyond that answers FLOW_BACKPRESSURE. Each side wakes the other's node loop. No socket,
+     * no port: it has no URI.
      */
     public static Link[] inProcessPair(int nodeId, int clientId, LinkSettings s) {
-        return InProcessPair.open(nodeId, clientId, s.frameBytes > 0 ? s.frameBytes : InProcessPair.DEFAULT_MAX_FRAME);
+        InProcessLink node = new InProcessLink(nodeId, s.frameBytes > 0 ? s.frameBytes : UdpLinkConfig.MAX_DATAGRAM,
+                s.receiveBufferBytes > 0 ? s.receiveBufferBytes : UdpLinkConfig.DEFAULT_RECEIVE_BUFFER);
+        return new Link[] {node, node.connect(null, clientId)};
     }
 
     /** Whether {@code link} names libtracer's TCP transport ({@code tcp://HOST:PORT}). */
