@@ -209,6 +209,8 @@ class BootedBoardTest {
     void theBoardOnTheUartPassesTheHilSuite() throws Exception {
         // a login prompt on the UART: flash refuses before copying anything (the kernel's console stays on
         // hvc0; a console=ttyAMA0 would need another boot, which the unit tests' check answers stand in for)
+        String owner = "stat -c '%U:%G %a' /dev/ttyAMA0";
+        String before = ssh(owner).strip();
         ssh("systemctl enable --now serial-getty@ttyAMA0.service");
         Cli.Run refused = flash("--serial", "/dev/ttyAMA0", "--reset-config");
         ssh("systemctl disable --now serial-getty@ttyAMA0.service");
@@ -216,6 +218,27 @@ class BootedBoardTest {
         assertTrue(refused.err().startsWith("spectrum flash: the board's UART /dev/ttyAMA0 on root@127.0.0.1 is a serial console"
                 + " (serial-getty@ttyAMA0 runs)"), refused.all());
         assertEquals("enabled", ssh("systemctl is-enabled spectrum-board").strip(), "the running board was left alone");
+        // Stopping serial-getty@ does more than end agetty: systemd resets the line to a cooked terminal
+        // (TTYReset), hangs up whoever holds it open (TTYVHangup), and gives the device to group tty, mode
+        // 0620, until the next boot (a udev "change" event does not give it back: the last run showed it).
+        // The cooked settings do no harm (every open of the board's port sets its own raw ones:
+        // link-serial's SerialTermiosTest), nor does the hang-up (the running board is the UDP one, and the
+        // flash below restarts it on the UART), but the group and mode do: the service's dynamic user opens
+        // the UART through group dialout, so a board flashed now says ready but cannot open its port (how
+        // the HIL step once got no reply to anything). Flash refuses such a UART; the test then gives the
+        // device back the owner and mode it had before the getty, so the HIL step meets a sound board.
+        String afterGetty = ssh(owner).strip();
+        Cli.Run shutOut = flash("--serial", "/dev/ttyAMA0", "--reset-config");
+        assertEquals(2, shutOut.code(), shutOut.all());
+        assertTrue(shutOut.err().startsWith("spectrum flash: the board's UART /dev/ttyAMA0 on root@127.0.0.1 is group tty, mode 620,"
+                + " which the board service's user (group dialout) cannot open"), shutOut.all());
+        String[] ownerAndMode = before.split(" ");
+        assertEquals(2, ownerAndMode.length, before);
+        ssh("chown " + ownerAndMode[0] + " /dev/ttyAMA0 && chmod " + ownerAndMode[1] + " /dev/ttyAMA0");
+        String mended = ssh(owner).strip();
+        FIGURES.put("UART /dev/ttyAMA0 owner and mode", "before the getty " + before + "; after it stopped " + afterGetty
+                + "; after the chown back " + mended);
+        assertEquals(before, mended, "the UART's owner and mode are back to what they were before the getty");
 
         // the runtime stays installed: flash without --runtime keeps it
         Cli.Run r = flash("--serial", "/dev/ttyAMA0", "--reset-config");
@@ -227,7 +250,8 @@ class BootedBoardTest {
         Cli.Run hil = Cli.run("hil", "--port", uart, "--baud", "115200", "--timeout-ms", "15000", "--report", report.toString());
         FIGURES.put("HIL suite over the UART (spectrum hil --port " + uart + ")", ms(t) + " ms");
         System.out.println(hil.all());
-        assertEquals(0, hil.code(), "HIL over the UART:\n" + hil.all() + "\n" + ssh("journalctl -u spectrum-board --no-pager | tail -20"));
+        assertEquals(0, hil.code(), "HIL over the UART:\n" + hil.all() + "\n" + ssh("journalctl -u spectrum-board --no-pager | tail -20;"
+                + " ls -l /dev/ttyAMA0; stty -F /dev/ttyAMA0 -a"));
         figuresOfTheRunningBoard("UART board");
     }
 

@@ -64,6 +64,7 @@ class FlashSshReleasesTest {
                 [ -n "$FAKE_SILENT" ] || echo "board1 ready on udp 0.0.0.0:7700"
                 """);
         write(bin.resolve("sleep"), "#!/bin/sh\nexec /bin/sleep 0.05\n");
+        write(bin.resolve("sync"), "#!/bin/sh\necho sync >> \"$FAKE_LOG\"\n");
         env.put("FAKE_LOG", tmp.resolve("systemctl.log").toString());
     }
 
@@ -167,6 +168,18 @@ class FlashSshReleasesTest {
         assertFalse(Files.exists(root.resolve("etc/spectrum/board.yaml")), "it ran without a board file: none again");
         assertTrue(Files.readString(tmp.resolve("systemctl.log")).lines().filter(l -> l.equals("systemctl restart spectrum-board.service"))
                 .count() >= 3, "restarted for the new release and again for the old one");
+        // every restart comes after a sync: the files a restart runs with are on the disk if the power goes
+        List<String> log = Files.readAllLines(tmp.resolve("systemctl.log"));
+        assertEquals(3, log.stream().filter(l -> l.equals("sync")).count(), "synced once per install and once after the rollback: " + log);
+        boolean synced = false;
+        for (String l : log) {
+            if (l.equals("sync")) {
+                synced = true;
+            } else if (l.equals("systemctl daemon-reload")) {
+                assertTrue(synced, "a reload with files not yet synced: " + log);
+                synced = false;
+            }
+        }
 
         // a good update: beside the running one, which is kept for the next rollback; the runtime stays without a copy
         env.remove("FAKE_BAD");

@@ -212,6 +212,36 @@ class FlashSshTest {
     }
 
     @Test
+    void aUartTheServicesGroupCannotOpenIsRefused() throws Exception {
+        BoardConfig serial = new BoardConfig("/dev/ttyAMA0", 115200, "", "");
+        String free = "systemd=yes\nport=/dev/ttyAMA0\ndevice=/dev/ttyAMA0\ngetty-enabled=disabled\ngetty-active=inactive\n"
+                + "console=hvc0 \n";
+        // what a stopped serial-getty leaves: systemd gave the tty to group tty, mode 0620
+        List<List<String>> calls = new ArrayList<>();
+        FlashException e = refusedBy(free + "access=tty 620\n", serial, calls);
+        assertEquals(FlashException.USAGE, e.exitCode());
+        assertEquals("the board's UART /dev/ttyAMA0 on pi@board is group tty, mode 620, which the board service's user"
+                + " (group dialout) cannot open (a stopped serial-getty@ttyAMA0 leaves it so until the next boot): reboot,"
+                + " or sudo chgrp dialout /dev/ttyAMA0 && sudo chmod 660 /dev/ttyAMA0, then flash again", e.getMessage());
+        assertEquals(1, calls.size(), "only the check ran: nothing copied, nothing installed");
+        // group dialout without its write bit is refused too
+        assertTrue(refusedBy(free + "access=dialout 640\n", serial, new ArrayList<>()).getMessage()
+                .contains("is group dialout, mode 640"));
+
+        // udev's root:dialout 0660, a device anyone may open, and a board whose stat said nothing all pass
+        for (String access : List.of("access=dialout 660\n", "access=root 666\n", "access=\n", "")) {
+            List<List<String>> ok = new ArrayList<>();
+            SshInstaller installer = new SshInstaller((cmd, in) -> {
+                ok.add(cmd);
+                return cmd.get(cmd.size() - 1).equals("sh -s check") ? new SshInstaller.Result(0, free + access, "") : answer(cmd);
+            });
+            installer.install("pi@board", 22, new BoardBundle(Cli.mainClasspath(), null, serial, false), false, false,
+                    new PrintWriter(new StringWriter()));
+            assertEquals(4, ok.size(), "checked, then copied and installed: " + access);
+        }
+    }
+
+    @Test
     void aBoardWithoutSystemdIsRefused() throws Exception {
         List<List<String>> calls = new ArrayList<>();
         FlashException e = refusedBy("systemd=no\nport=\n", new BoardConfig("", 115200, "0.0.0.0:7700", ""), calls);

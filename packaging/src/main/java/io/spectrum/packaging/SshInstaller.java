@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>asks the board first (no root needed, nothing changed): it must run systemd, and the serial
  *       port the board will use must not be a serial console (a {@code console=} of the kernel
- *       command line, a {@code serial-getty@} unit); otherwise it refuses in one line that says what
- *       to change;</li>
+ *       command line, a {@code serial-getty@} unit), and its group and mode must let the service's
+ *       user (group {@code dialout}) open it; otherwise it refuses in one line that says what to
+ *       change;</li>
  *   <li>stages the bundle locally and copies it with scp to a fresh temp directory on the board;</li>
  *   <li>installs it with one root shell script over ssh as a new release beside the running one,
  *       {@code /opt/spectrum/releases/VERSION-TIME}, and points {@code /opt/spectrum/current} at it
@@ -59,6 +60,12 @@ public final class SshInstaller {
     /** The serial-getty states that mean the getty comes up with the system. */
     private static final List<String> GETTY_ON = List.of("enabled", "enabled-runtime", "generated", "indirect",
             "linked", "linked-runtime", "alias");
+
+    /**
+     * The group through which the board service's dynamic user opens its serial port: the unit's
+     * {@code SupplementaryGroups} (board/spectrum-board.service in this module's resources).
+     */
+    private static final String SERIAL_GROUP = "dialout";
 
     private final Runner runner;
     private final List<String> options;
@@ -273,6 +280,7 @@ public final class SshInstaller {
                 "if [ -d \"$F/" + HostBundle.STATE + "\" ]; then echo 'kept /" + HostBundle.STATE + "';"
                         + " else mkdir -p \"$F/" + HostBundle.STATE + "\"; echo 'made /" + HostBundle.STATE + "'; fi",
                 "systemd-sysusers /" + HostBundle.SYSUSERS,
+                "sync", // on the disk before the restart, as the board's install script does
                 "systemctl daemon-reload",
                 "systemctl enable " + HostBundle.UNIT_NAME + " 2>/dev/null",
                 "systemctl restart " + HostBundle.UNIT_NAME,
@@ -299,8 +307,9 @@ public final class SshInstaller {
     /**
      * What the board is asked before anything is copied (as the login user, no root): whether it runs
      * systemd, and for the serial port the board will use ({@code port}, or the kept board.conf's
-     * when the config is not reset) the device it is, the state of its serial-getty unit and the
-     * kernel command line's consoles. {@code KEY=value} lines; {@link #refusal} reads them.
+     * when the config is not reset) the device it is, its group and mode, the state of its
+     * serial-getty unit and the kernel command line's consoles. {@code KEY=value} lines;
+     * {@link #refusal} reads them.
      */
     static String probeScript(String port, boolean resetConfig) {
         return String.join("\n",
@@ -316,6 +325,7 @@ public final class SshInstaller {
                 "  N=${D#/dev/}",
                 "  echo \"getty-enabled=$(systemctl is-enabled \"serial-getty@$N.service\" 2>/dev/null | head -n 1)\"",
                 "  echo \"getty-active=$(systemctl is-active \"serial-getty@$N.service\" 2>/dev/null | head -n 1)\"",
+                "  echo \"access=$(stat -c '%G %a' \"$D\" 2>/dev/null)\"",
                 "  for w in $(cat /proc/cmdline 2>/dev/null); do",
                 "    case \"$w\" in console=*) c=${w#console=}; c=${c%%,*}; echo \"console=$c $(readlink -f \"/dev/$c\" 2>/dev/null)\" ;; esac",
                 "  done",
@@ -326,7 +336,10 @@ public final class SshInstaller {
     /**
      * Why the board cannot take the service, in one line that says what to change, or null: no
      * systemd, or the board's serial port is a console (the kernel's {@code console=}, a
-     * serial-getty on it) whose output and login prompt would be mixed into the link's frames.
+     * serial-getty on it) whose output and login prompt would be mixed into the link's frames, or
+     * its group and mode shut out the service's user. A stopped serial-getty leaves its tty so:
+     * systemd gives the device to group tty, mode 0620, until the next boot, and the board would
+     * start, say ready and never open its port.
      */
     static String refusal(String target, String probeOutput) {
         java.util.Map<String, String> facts = new java.util.HashMap<>();
@@ -369,13 +382,37 @@ public final class SshInstaller {
             claims.add("serial-getty@" + name + " is " + facts.get("getty-enabled"));
         }
         if (claims.isEmpty()) {
-            return null;
+            return unreachable(target, port, device, name, facts.getOrDefault("access", ""));
         }
         return "the board's UART " + port + (port.equals(device) ? "" : " (" + device + ")") + " on " + target
                 + " is a serial console (" + String.join(", ", claims) + "): free it with sudo raspi-config,"
                 + " Interface Options, Serial Port, login shell No, serial hardware Yes, and reboot (another Linux:"
                 + " remove console=" + name + " from the kernel command line and systemctl disable --now serial-getty@"
                 + name + "), then flash again";
+    }
+
+    /**
+     * Why the service's user cannot open the device whose {@code stat -c '%G %a'} is {@code access},
+     * or null when it can or nothing is known (no stat there: the check does not guess). The user
+     * is a dynamic one with group {@link #SERIAL_GROUP}: the group's or everyone's read and write
+     * bits must be set.
+     */
+    private static String unreachable(String target, String port, String device, String name, String access) {
+        String[] groupAndMode = access.strip().split(" ");
+        if (groupAndMode.length != 2 || !groupAndMode[1].matches("[0-7]{3,4}")) {
+            return null;
+        }
+        int mode = Integer.parseInt(groupAndMode[1], 8);
+        boolean byGroup = groupAndMode[0].equals(SERIAL_GROUP) && (mode & 060) == 060;
+        boolean byAnyone = (mode & 06) == 06;
+        if (byGroup || byAnyone) {
+            return null;
+        }
+        return "the board's UART " + port + (port.equals(device) ? "" : " (" + device + ")") + " on " + target
+                + " is group " + groupAndMode[0] + ", mode " + groupAndMode[1] + ", which the board service's user (group "
+                + SERIAL_GROUP + ") cannot open (a stopped serial-getty@" + name + " leaves it so until the next boot):"
+                + " reboot, or sudo chgrp " + SERIAL_GROUP + " " + device + " && sudo chmod 660 " + device
+                + ", then flash again";
     }
 
     /** The one line for a release that did not come up (the script's exit {@link #ROLLED_BACK} or {@link #NOT_UP}). */
@@ -453,6 +490,10 @@ public final class SshInstaller {
                 "if [ -f \"$S/etc/spectrum/board.yaml\" ]; then cp \"$S/etc/spectrum/board.yaml\" \"$E/board.yaml\";"
                         + " echo 'wrote /etc/spectrum/board.yaml'; fi",
                 "ln -sfn \"releases/$V\" \"$H/current\"",
+                // on the disk before the restart: a board whose power is cut soon after a flash would
+                // otherwise boot with the new files empty (ext4 writes their blocks late), and systemd
+                // takes an empty unit file for a masked unit (seen in BootedBoardTest's power cut)
+                "sync",
                 "systemctl daemon-reload",
                 "systemctl enable spectrum-board.service 2>/dev/null",
                 // up: restart, then wait for this run's 'ready' line; a failed state or a restart is a failure
@@ -485,6 +526,7 @@ public final class SshInstaller {
                         + " else rm -f \"$E/board.yaml\"; fi",
                 "if [ -f \"$H/releases/$P/saved/spectrum-board.service\" ]; then cp -p \"$H/releases/$P/saved/spectrum-board.service\" \"$U\"; fi",
                 "rm -rf \"$R\"",
+                "sync",
                 "systemctl daemon-reload",
                 "if up; then echo \"rolled back to $P: spectrum-board.service: active\";"
                         + " else echo \"rolled back to $P, which did not come up either: spectrum-board.service: $(systemctl is-active spectrum-board.service || true)\"; fi",

@@ -1,6 +1,7 @@
 package io.spectrum.runtime;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.serial.SerialLink;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.node.ServingNode;
 
@@ -10,8 +11,10 @@ import java.util.List;
 /**
  * The warnings a node process prints once when a link is opened: a
  * listener bound to a wildcard address (0.0.0.0, ::) says what every network it is on can now do,
- * a UDP receive buffer the OS capped says by how much and which sysctl to raise, and a process whose
- * UDP links fell back from batched I/O to one system call per datagram says why (once per process).
+ * a UDP receive buffer the OS capped says by how much and which sysctl to raise, a process whose
+ * UDP links fell back from batched I/O to one system call per datagram says why (once per process),
+ * and a serial port that could not be opened says why (the link keeps trying, and serves nothing
+ * until it opens: the process is up, but nobody on the line hears it).
  */
 public final class LinkNotices {
     private LinkNotices() {
@@ -39,6 +42,11 @@ public final class LinkNotices {
                                 + "sysctl -w net.core.rmem_max=%d",
                         link.name(), granted(u) / 1024, u.receiveBufferRequested() / 1024, u.receiveBufferRequested()));
             }
+        } else if (link instanceof SerialLink s && !s.isPortOpen()) {
+            String why = s.openFailure();
+            out.add("warning: " + link.name() + " is not open" + (why != null ? ": " + why : "")
+                    + "; it is tried again every " + Math.max(1, s.reopenMaxMillis() / 1000) + " s at most, and nothing"
+                    + " is served over it until it opens");
         } else if (link instanceof io.spectrum.link.local.LocalLink l
                 && l.localAddress() instanceof java.net.InetSocketAddress a && a.getAddress().isAnyLocalAddress()) {
             out.add(exposure(link.name(), node.remotelyWritable())); // a tcp:// listener on 0.0.0.0 or ::

@@ -28,6 +28,8 @@ public final class JSerialCommPort implements SerialPortIo {
     private int count;
     private volatile boolean failed;
     private volatile long transientRetries;
+    /** errno of the last failed {@link #open} (ENOENT when the device was not there), 0 after a good one. */
+    private volatile int openErrno;
     private volatile boolean running;
     private volatile SerialPort port;
     private volatile Runnable onData;
@@ -72,13 +74,24 @@ public final class JSerialCommPort implements SerialPortIo {
             p = SerialPort.getCommPort(path);
         } catch (RuntimeException notThere) {
             // SerialPortInvalidPortException: the device (or the pty symlink) does not exist now.
+            openErrno = ENOENT;
             return false;
         }
+        // openPort sets the line's settings itself, on every open: raw 8N1 (no ICANON, ECHO, ISIG,
+        // IEXTEN, IXON/IXOFF, ICRNL/INLCR/IGNCR, ISTRIP, OPOST), CLOCAL and CREAD, whatever the previous
+        // user of the device (a getty, systemd's reset of a tty when a getty stops) left on it
+        // (SerialTermiosTest). Settings changed under a port that stays open are not seen; such a
+        // change comes with a hang-up (systemd's TTYVHangup), which fails the port, and the reopen sets
+        // them again.
         p.setComPortParameters(baud, 8, SerialPort.ONE_STOP_BIT, SerialPort.NO_PARITY);
         p.setComPortTimeouts(SerialPort.TIMEOUT_NONBLOCKING, 0, 0);
         if (!p.openPort()) {
+            // errno of open(2) or of the exclusive flock: EACCES, EBUSY, EWOULDBLOCK, ...
+            int errno = p.getLastErrorCode();
+            openErrno = errno > 0 ? errno : -1;
             return false;
         }
+        openErrno = 0;
         synchronized (lock) {
             head = 0;
             count = 0;
@@ -163,6 +176,30 @@ public final class JSerialCommPort implements SerialPortIo {
                 done += w;
             }
         }
+    }
+
+    /** Linux's errno for a missing file or device. */
+    private static final int ENOENT = 2;
+
+    /**
+     * Why the last {@link #open} failed, in a few words with the errno's name (Linux numbers), or
+     * null when it did not fail.
+     */
+    @Override
+    public String openFailure() {
+        int errno = openErrno;
+        return switch (errno) {
+            case 0 -> null;
+            case ENOENT -> "no such device (ENOENT)";
+            case 13 -> "permission denied (EACCES): this user may not open it (see its owner, group and mode)";
+            case 16 -> "device busy (EBUSY)";
+            case 11 -> "another program holds it (EWOULDBLOCK: its exclusive lock)";
+            case 6, 19 -> "no such device or address (ENXIO/ENODEV)";
+            case 5 -> "input/output error (EIO)";
+            case 25 -> "not a terminal (ENOTTY)";
+            case -1 -> "the serial library gave no reason";
+            default -> "errno " + errno;
+        };
     }
 
     /** EAGAIN / EWOULDBLOCK (11) and EINTR (4) on Linux: try again, the port is fine. */

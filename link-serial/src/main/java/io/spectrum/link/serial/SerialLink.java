@@ -145,6 +145,19 @@ public final class SerialLink implements Link {
         return peer == 0 && liveness.isUp(0);
     }
 
+    /**
+     * While the port is not open: why its last open failed ({@link SerialPortIo#openFailure}), or
+     * null when the port cannot tell; null while it is open.
+     */
+    public String openFailure() {
+        return portOpen ? null : port.openFailure();
+    }
+
+    /** The longest wait between two attempts to open a port that is not there (the backoff's ceiling). */
+    public long reopenMaxMillis() {
+        return reopenMax / 1_000_000L;
+    }
+
     /** Failed open attempts so far (port absent while reopening). */
     public long openFailures() {
         return openFailures;

@@ -32,6 +32,14 @@ public interface SerialPortIo {
         return false;
     }
 
+    /**
+     * Why the last {@link #open} failed, in words ("permission denied (EACCES) ..."), or null when it
+     * did not fail or this port cannot tell.
+     */
+    default String openFailure() {
+        return null;
+    }
+
     /** "/dev/ttyUSB0@115200" for names and logs. */
     String describe();
 }
