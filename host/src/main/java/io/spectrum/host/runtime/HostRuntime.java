@@ -13,9 +13,7 @@ import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.SlotView;
-import io.spectrum.host.view.VertexControl;
 import io.spectrum.host.view.VertexHistory;
-import io.spectrum.host.view.VertexView;
 import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
@@ -45,7 +43,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -143,26 +140,9 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Map<String, Set<String>> views = new HashMap<>();
     private final Map<String, LocalWatch> shown = new HashMap<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
-    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final byte[] valueBuf = new byte[64 * 1024];
-    private final VertexHistory history = new VertexHistory();
-    /** The seq of each vertex's last recorded history sample (under {@link #renderLock}). */
-    private final Map<String, Long> recordedSeq = new HashMap<>();
-    /** The unit each vertex's history is in (under {@link #renderLock}). */
-    private final Map<String, String> recordedUnit = new HashMap<>();
-    /** Held while a capture is rendered into the snapshot (the renderer, or a reader that found one waiting). */
-    private final Object renderLock = new Object();
-    /** The latest capture not rendered yet, and the reused ones (at most three exist). */
-    private final java.util.concurrent.atomic.AtomicReference<Capture> pendingCapture = new java.util.concurrent.atomic.AtomicReference<>();
-    private final java.util.concurrent.BlockingQueue<Capture> spareCaptures = new java.util.concurrent.ArrayBlockingQueue<>(3);
-    /** Wakes the renderer: a capture waits (or the host closes). */
-    private final java.util.concurrent.BlockingQueue<Boolean> renderSignal = new java.util.concurrent.ArrayBlockingQueue<>(1);
-    /** The thread that renders the snapshots of a started host (null on the caller's loop: rendered there). */
-    private Thread renderer;
-    private volatile boolean rendering;
-    /** The number of the latest capture handed over (node thread writes) and of the latest rendered (under the lock). */
-    private volatile long captured;
-    private volatile long rendered;
+    /** Renders the captures into snapshots, off the node thread once started. */
+    private final SnapshotRenderer renderer;
     /** The history store every kept value goes to (null: none), its path filter and each path's answer. */
     private volatile HistoryStore store;
     private java.util.function.Predicate<String> keeps = p -> false;
@@ -171,11 +151,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /** How often (host clock) the history store is asked to summarise and thin itself. */
     private static final long MAINTAIN_NANOS = TimeUnit.MINUTES.toNanos(1);
     private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
-    private volatile HostSnapshot snapshot;
     private volatile boolean running;
     private boolean dirty = true;
-    /** The snapshot's version (under {@link #renderLock}). */
-    private long version;
     private long lastRefresh;
     private int listenerMounts;
 
@@ -239,7 +216,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
                 this::warn);
         this.backfill = new HistoryBackfill(node, this::mountOf, new BackfillRows(), 64 * 1024, this::warn);
-        this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
+        this.renderer = new SnapshotRenderer(name, this::warn);
         node.setActivityListener(upstream);
     }
 
@@ -542,9 +519,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /** Starts the snapshot's renderer, takes a first snapshot and starts the node thread; call once. */
     public void start() {
-        rendering = true;
-        renderer = new Thread(this::renderLoop, "host " + name + " snapshot");
-        renderer.setDaemon(true);
         renderer.start();
         refresh();
         running = true;
@@ -637,85 +611,18 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /**
      * Every refresh period, on the node thread: copies what the snapshot needs (each vertex's value
      * TLV as it is, its declaration, seq, stale mark and origin, its subscribers; the links' counters)
-     * into a reused {@link Capture} and hands it to the renderer, which makes the {@link HostSnapshot}
-     * of it ({@link #render}). Rendering every value (with 1,000 vertices, tens of ms) is then off the
+     * into a reused capture and hands it to the {@link SnapshotRenderer}, which makes the {@link HostSnapshot}
+     * of it. Rendering every value (with 1,000 vertices, tens of ms) is then off the
      * node thread. A capture not rendered yet when the next is taken is replaced by it (its changes
      * carried over): the renderer always renders the latest.
      */
     private void refresh() {
         lastRefresh = clock.nanoTime();
-        Capture c = spareCaptures.poll();
-        if (c == null) {
-            c = new Capture(); // at most three exist: one filled here, one waiting, one being rendered
-        }
+        SnapshotRenderer.Capture c = renderer.spare();
         capture(c);
-        c.number = captured + 1;
         boolean changed = dirty;
         dirty = false;
-        while (true) {
-            Capture old = pendingCapture.get();
-            c.dirty = changed || old != null && old.dirty;
-            if (pendingCapture.compareAndSet(old, c)) {
-                if (old != null) {
-                    old.clear(); // replaced before the renderer took it
-                    spareCaptures.offer(old);
-                }
-                captured = c.number;
-                break;
-            }
-        }
-        if (renderer != null) {
-            renderSignal.offer(Boolean.TRUE); // one waiting signal is enough: the renderer takes the latest
-        } else {
-            renderPending(); // the loop on the caller's thread (tests on a ManualClock): rendered now
-        }
-    }
-
-    /** What one vertex looked like when captured (node thread), for the renderer. */
-    private static final class CapturedVertex {
-        String path;
-        byte[] value = new byte[32];
-        int length;
-        VertexSchema schema;
-        long seq;
-        boolean stale;
-        long origin;
-        String reason;
-        List<SlotView> subscribers;
-    }
-
-    /** A snapshot as the node thread copied it: reused (its vertices' buffers too), rendered elsewhere. */
-    private static final class Capture {
-        final List<CapturedVertex> vertices = new ArrayList<>();
-        int count;
-        List<LinkView> links = List.of();
-        Map<String, Long> resources = Map.of();
-        /** The host clock's epoch ms when captured: the time of the in-memory history's samples. */
-        long atMillis;
-        /** Which capture this is (1, 2, …; one replaced before it was rendered is skipped). */
-        long number;
-        boolean dirty;
-
-        CapturedVertex next() {
-            if (count == vertices.size()) {
-                vertices.add(new CapturedVertex());
-            }
-            return vertices.get(count++);
-        }
-
-        /** Lets go of what the capture refers to (its buffers stay for the next one). */
-        void clear() {
-            for (int i = 0; i < count; i++) {
-                CapturedVertex v = vertices.get(i);
-                v.path = null;
-                v.schema = null;
-                v.reason = null;
-                v.subscribers = null;
-            }
-            count = 0;
-            links = List.of();
-            resources = Map.of();
-        }
+        renderer.handOver(c, changed);
     }
 
     /** The host's own subscriptions by path, gathered once per capture (node thread). */
@@ -729,7 +636,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Set<String> withEdgesNow = new HashSet<>();
 
     /** Copies what the snapshot shows into {@code c}, rendering nothing. Node thread. */
-    private void capture(Capture c) {
+    private void capture(SnapshotRenderer.Capture c) {
         c.atMillis = clock.epochNanos() / 1_000_000L;
         watchesByPath.clear();
         gatherWatches(watches);
@@ -746,7 +653,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         }
         for (Map.Entry<String, NodePath> e : paths.entrySet()) {
             NodePath p = e.getValue();
-            CapturedVertex v = c.next();
+            SnapshotRenderer.CapturedVertex v = c.next();
             v.path = e.getKey();
             int n = node.read(p, valueBuf, 0, valueBuf.length);
             if (n > 0) {
@@ -812,89 +719,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     }
 
     /**
-     * Renders the latest capture, if one waits, into the snapshot; tells listeners when something
-     * changed. On the renderer thread, or on a reader's ({@link #snapshot()}: what was captured
-     * before the call is shown), or on the caller's thread of {@link #startOnCallerThread}.
-     */
-    private void renderPending() {
-        synchronized (renderLock) {
-            Capture c = pendingCapture.getAndSet(null);
-            if (c == null) {
-                return;
-            }
-            try {
-                render(c);
-            } finally {
-                rendered = c.number;
-                c.clear();
-                spareCaptures.offer(c);
-            }
-        }
-    }
-
-    /** Makes the snapshot of a capture; holds {@link #renderLock}. */
-    private void render(Capture c) {
-        List<VertexView> vertices = new ArrayList<>(c.count);
-        for (int i = 0; i < c.count; i++) {
-            CapturedVertex v = c.vertices.get(i);
-            ValueText value = v.length > 0 ? ValueFormat.render(v.value, 0, v.length, v.schema) : ValueText.NONE;
-            remember(v.path, value, v.seq, c.atMillis);
-            vertices.add(new VertexView(v.path, value.text(), value.numeric(), value.number(), value.unit(),
-                    v.seq, v.stale, v.subscribers, VertexControl.of(v.schema), v.origin, v.reason));
-        }
-        HostSnapshot prev = snapshot;
-        if (!c.dirty && prev.vertices().equals(vertices) && prev.links().equals(c.links) && prev.resources().equals(c.resources)) {
-            return;
-        }
-        snapshot = new HostSnapshot(name, ++version, vertices, c.links, c.resources);
-        for (Runnable l : listeners) {
-            l.run();
-        }
-    }
-
-    /** The renderer thread: renders each capture the node thread hands over, until the host closes. */
-    private void renderLoop() {
-        try {
-            while (true) {
-                renderSignal.take();
-                if (!rendering) {
-                    return;
-                }
-                try {
-                    renderPending();
-                } catch (RuntimeException e) {
-                    warn("the snapshot could not be rendered: " + e); // the next capture is rendered again
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Adds a numeric vertex's value to its history once per published seq, at {@code atMillis}. Holds {@link #renderLock}. */
-    private void remember(String path, ValueText value, long seq, long atMillis) {
-        if (!value.numeric()) {
-            if (recordedSeq.remove(path) != null) {
-                history.forget(path);
-            }
-            recordedUnit.remove(path);
-            return;
-        }
-        String unit = value.unit();
-        if (!unit.equals(recordedUnit.put(path, unit))) {
-            // rendered by another declaration now (read after the first values came raw, or the board
-            // restarted with another): earlier samples are in another unit, so they go
-            history.forget(path);
-            recordedSeq.remove(path);
-        }
-        Long last = recordedSeq.get(path);
-        if (last == null || last != seq) {
-            recordedSeq.put(path, seq);
-            history.record(path, atMillis, value.number(), seq);
-        }
-    }
-
-    /**
      * A link's counters for the links panel: traffic, then every drop, refusal and eviction (so
      * overload is visible), then its peer table in the BoundedResource vocabulary when it has one.
      */
@@ -932,10 +756,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /** The latest snapshot: what the node thread captured before the call, rendered (here if the renderer has not yet). */
     @Override
     public HostSnapshot snapshot() {
-        if (rendered != captured) {
-            renderPending(); // waits for a render under way, then renders what still waits
-        }
-        return snapshot;
+        return renderer.snapshot();
     }
 
     @Override
@@ -955,7 +776,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     @Override
     public VertexHistory history() {
-        return history;
+        return renderer.history();
     }
 
     /**
@@ -1180,24 +1001,14 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     @Override
     public Registration onChange(Runnable listener) {
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return renderer.onChange(listener);
     }
 
     @Override
     public void close() {
         running = false;
         loop.close(); // stops the node thread, then closes the links and the node
-        Thread r = renderer;
-        if (r != null) {
-            rendering = false;
-            renderSignal.offer(Boolean.TRUE); // or the one already waiting wakes it
-            try {
-                r.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        renderer.close();
         HistoryStore h = store;
         if (h != null) {
             h.close(); // what the node queued is written
