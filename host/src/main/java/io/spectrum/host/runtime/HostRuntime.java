@@ -5,7 +5,6 @@ import io.spectrum.client.PeerClient;
 import io.spectrum.client.Slot;
 import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
-import io.spectrum.host.history.HistoryRow;
 import io.spectrum.host.history.HistoryStore;
 import io.spectrum.runtime.NodeAgent;
 import io.spectrum.runtime.NodeLoop;
@@ -131,8 +130,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Declarations declarations;
     private final Upstream upstream;
     private final BoardTree tree;
-    /** Fills the history's holes from the boards' backfill rings (docs/host.md "Backfill"). */
-    private final HistoryBackfill backfill;
+    /** The history store's tap and the boards' backfill (docs/host.md "History", "Backfill"). */
+    private final HistoryTap historyTap;
     private final List<LinkEntry> links = new ArrayList<>();
     private final Map<String, Mount> mounts = new LinkedHashMap<>();
     private final List<LocalWatch> watches = new ArrayList<>();
@@ -143,13 +142,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final byte[] valueBuf = new byte[64 * 1024];
     /** Renders the captures into snapshots, off the node thread once started. */
     private final SnapshotRenderer renderer;
-    /** The history store every kept value goes to (null: none), its path filter and each path's answer. */
-    private volatile HistoryStore store;
-    private java.util.function.Predicate<String> keeps = p -> false;
-    private final Map<String, Boolean> kept = new HashMap<>();
-    private long lastMaintain;
-    /** How often (host clock) the history store is asked to summarise and thin itself. */
-    private static final long MAINTAIN_NANOS = TimeUnit.MINUTES.toNanos(1);
     private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
     private volatile boolean running;
     private boolean dirty = true;
@@ -183,7 +175,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         public void onPeerDown(Link l, int peer) {
             peersUp = Math.max(0, peersUp - 1);
             declarations.peerDown(l, peer); // its declared copies: stale, "board away"; it may declare anew
-            backfill.peerDown(l); // what it offers is read again when it is back
+            historyTap.backfill().peerDown(l); // what it offers is read again when it is back
             dirty = true;
             node.onPeerDown(l, peer);
         }
@@ -215,7 +207,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.tree = new BoardTree(node, declarations, 64 * 1024, this::warn);
         this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
                 this::warn);
-        this.backfill = new HistoryBackfill(node, this::mountOf, new BackfillRows(), 64 * 1024, this::warn);
+        this.historyTap = new HistoryTap(node, clock, this::mountOf, paths, this::schema, this::schema, this::warn);
         this.renderer = new SnapshotRenderer(name, this::warn);
         node.setActivityListener(upstream);
     }
@@ -568,7 +560,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * rebuilds the snapshot every refresh period.
      */
     private long step(long now) {
-        if (upstream.reconcile(now) | declarations.poll(now) | backfill.poll(now)) {
+        if (upstream.reconcile(now) | declarations.poll(now) | historyTap.backfill().poll(now)) {
             dirty = true;
         }
         if (tree.poll(now)) {
@@ -583,11 +575,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         if (now - lastRefresh >= REFRESH_NANOS) {
             refresh();
         }
-        HistoryStore h = store;
-        if (h != null && now - lastMaintain >= MAINTAIN_NANOS) {
-            lastMaintain = now;
-            h.maintain(clock.epochNanos() / 1_000_000L); // done on the store's writer thread
-        }
+        historyTap.maintain(now);
         return lastRefresh + REFRESH_NANOS;
     }
 
@@ -800,82 +788,22 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             if (!(node instanceof WideNode w)) {
                 throw new IllegalStateException("the history store taps a WideNode's values");
             }
-            keeps = h.settings().filter();
-            kept.clear();
-            lastMaintain = clock.nanoTime(); // opening the store summarised already
-            store = h;
-            w.setValueTap(this::tapped);
+            historyTap.attach(w, h);
             return h;
         });
     }
 
     @Override
     public HistoryStore historyStore() {
-        return store;
-    }
-
-    /**
-     * A value or stale mark the node assigned: queued for the history store when kept. Node thread: it
-     * copies the value's TLV with its path, declaration, time, sequence and stale mark into one of the
-     * store's pooled records and renders nothing (the store's writer thread does); a full queue drops
-     * the value, counted and warned by the store, and never waits.
-     */
-    private void tapped(io.spectrum.node.api.VertexValue v, long seq, long sourceSeq, long originMillis, boolean stale,
-                        byte[] reason) {
-        HistoryStore h = store;
-        if (h == null || v.deleted()) {
-            return;
-        }
-        String path = v.path();
-        Boolean keep = kept.get(path);
-        if (keep == null) {
-            keep = keeps.test(path);
-            if (kept.size() >= 8192) {
-                kept.clear(); // bounded: decided again when seen again
-            }
-            kept.put(path, keep);
-        }
-        if (!keep) {
-            return;
-        }
-        if (!stale && sourceSeq > 0 && backfill.last(path) == sourceSeq) {
-            return; // the board's value delivered again (the latch after a reconnection): recorded already
-        }
-        if (!h.fits(v.length())) {
-            return; // a blob or a long text: not kept (the store's rule)
-        }
-        // a value's time is its origin (when the first host received it), else now on the host's clock
-        long at = originMillis > 0 ? originMillis : clock.epochNanos() / 1_000_000L;
-        // its sequence is the board's (the upstream's stamp) when it came from one, else this host's
-        NodePath known = paths.get(path); // parsed already for most: no parse per value
-        h.offer(path, known != null ? schema(path, known) : schema(path), v, at, sourceSeq > 0 ? sourceSeq : seq, stale, reason);
-        if (sourceSeq > 0) {
-            backfill.recorded(path, sourceSeq); // a jump in the board's sequence: the values in between are asked
-        }
-    }
-
-    /** The rows a board's backfill answer gives: to the history store, never to the node. Node thread. */
-    private final class BackfillRows implements HistoryBackfill.Rows {
-        @Override
-        public void value(String path, long boardSeq, long t, byte[] tlv, int off, int len) {
-            HistoryStore h = store;
-            if (h != null) {
-                h.offer(path, schema(path), tlv, off, len, t, boardSeq); // rendered on the store's writer thread
-            }
-        }
-
-        @Override
-        public void gap(String path, long from, long to, long t) {
-            HistoryStore h = store;
-            if (h != null) {
-                h.offer(HistoryRow.gap(path, t, from, to));
-            }
-        }
+        return historyTap.store();
     }
 
     /** Board values written to the history from boards' backfill rings, and board sequences recorded lost. Tests, views. */
     public long[] backfilled() {
-        return onNodeThread(() -> new long[] {backfill.filled(), backfill.lost(), backfill.pending()});
+        return onNodeThread(() -> {
+            HistoryBackfill b = historyTap.backfill();
+            return new long[] {b.filled(), b.lost(), b.pending()};
+        });
     }
 
     /** The write's answer for a path under no mount (the host's own vertex). */
@@ -1009,9 +937,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         running = false;
         loop.close(); // stops the node thread, then closes the links and the node
         renderer.close();
-        HistoryStore h = store;
-        if (h != null) {
-            h.close(); // what the node queued is written
-        }
+        historyTap.close(); // what the node queued is written
     }
 }
