@@ -6,7 +6,6 @@ import io.spectrum.client.Slot;
 import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
 import io.spectrum.host.history.HistoryStore;
-import io.spectrum.runtime.NodeAgent;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
@@ -41,10 +40,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
@@ -126,7 +122,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private static final java.time.Duration OWNER_TIMEOUT = java.time.Duration.ofMillis(100);
 
     private final PeerClient owner;
-    private final NodeLoop loop;
+    /** The node thread and its lifecycle. */
+    private final NodeThread loop;
     private final Declarations declarations;
     private final Upstream upstream;
     private final BoardTree tree;
@@ -143,7 +140,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /** Renders the captures into snapshots, off the node thread once started. */
     private final SnapshotRenderer renderer;
     private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
-    private volatile boolean running;
     private boolean dirty = true;
     private long lastRefresh;
     private int listenerMounts;
@@ -203,7 +199,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.clock = node.clock();
         this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
         this.declarations = new Declarations(node);
-        this.loop = new NodeLoop("host " + name, node, this::step, clock, NodeAgent.HOUSEKEEPING_NANOS, NodeLoop.SPIN_NANOS);
+        this.loop = new NodeThread(name, node, this::step, clock);
         this.tree = new BoardTree(node, declarations, 64 * 1024, this::warn);
         this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
                 this::warn);
@@ -479,41 +475,13 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /** Runs {@code task} on the node thread and returns its result (directly when not started). */
     public <T> T onNodeThread(Callable<T> task) {
-        if (!running || loop.isNodeThread()) {
-            try {
-                return task.call();
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        CompletableFuture<T> f = new CompletableFuture<>();
-        loop.submit(() -> {
-            try {
-                f.complete(task.call());
-            } catch (Throwable t) {
-                f.completeExceptionally(t);
-            }
-        });
-        try {
-            return f.get(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for the node thread");
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            throw c instanceof RuntimeException r ? r : new IllegalStateException(c);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the node thread did not answer within 10 s");
-        }
+        return loop.call(task);
     }
 
     /** Starts the snapshot's renderer, takes a first snapshot and starts the node thread; call once. */
     public void start() {
         renderer.start();
         refresh();
-        running = true;
         loop.start();
     }
 
@@ -525,7 +493,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      */
     public java.util.function.IntSupplier startOnCallerThread() {
         refresh();
-        return loop.agent().onCallerThread();
+        return loop.onCallerThread();
     }
 
     /**
@@ -934,7 +902,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
         loop.close(); // stops the node thread, then closes the links and the node
         renderer.close();
         historyTap.close(); // what the node queued is written
