@@ -17,7 +17,6 @@ import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.node.ServingNode;
-import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
@@ -42,8 +41,6 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingIdleStrategy;
 
 /**
  * Runs a host node on its own thread and presents it as a {@link HostModel}.
@@ -137,6 +134,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Map<String, LocalWatch> shown = new HashMap<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
     private final byte[] valueBuf = new byte[64 * 1024];
+    /** Slot actions and writes by text, with the wait for a board's answer. */
+    private final SlotActions actions;
     /** Renders the captures into snapshots, off the node thread once started. */
     private final SnapshotRenderer renderer;
     private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
@@ -205,6 +204,11 @@ public final class HostRuntime implements HostModel, AutoCloseable {
                 this::warn);
         this.historyTap = new HistoryTap(node, clock, this::mountOf, paths, this::schema, this::schema, this::warn);
         this.renderer = new SnapshotRenderer(name, this::warn);
+        this.actions = new SlotActions(loop, node, clock, owner, declarations, this::mountOf, this::declaration,
+                this::localSlot, () -> {
+                    dirty = true;
+                    refresh();
+                });
         node.setActivityListener(upstream);
     }
 
@@ -717,17 +721,17 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     @Override
     public int suspend(String path, int slot) {
-        return action(path, slot, Action.SUSPEND);
+        return actions.action(path, slot, SlotActions.Action.SUSPEND);
     }
 
     @Override
     public int resume(String path, int slot) {
-        return action(path, slot, Action.RESUME);
+        return actions.action(path, slot, SlotActions.Action.RESUME);
     }
 
     @Override
     public int clear(String path, int slot) {
-        return action(path, slot, Action.CLEAR);
+        return actions.action(path, slot, SlotActions.Action.CLEAR);
     }
 
     @Override
@@ -774,125 +778,21 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         });
     }
 
-    /** The write's answer for a path under no mount (the host's own vertex). */
-    private static final int NOT_A_BOARDS = Integer.MIN_VALUE;
-
-    /** How long a board's write answer is awaited. */
-    private static final long WRITE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(3);
-    /** How often the waiting caller asks the node thread whether the board answered. */
-    private static final long WRITE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
     @Override
     public WriteOutcome write(String path, String text) {
-        NodePath p;
-        try {
-            p = NodePath.of(path);
-        } catch (IllegalArgumentException e) {
-            return WriteOutcome.refused(WireError.PATH_INVALID, "'" + path + "' is not a path");
-        }
-        VertexSchema schema = declaration(p.toString());
-        if (schema == null) {
-            return WriteOutcome.refused(WireError.ACCESS_DENIED, path + " has no declaration, so it is not writable here");
-        }
-        if (!schema.allows(io.spectrum.wire.AccessMask.WRITE)) {
-            return WriteOutcome.refused(WireError.ACCESS_DENIED, path + " is declared read-only");
-        }
-        ValueFormat.Parsed parsed = ValueFormat.parse(text == null ? "" : text, schema);
-        if (!parsed.ok()) {
-            return WriteOutcome.refused(WireError.SCHEMA_TYPE_MISMATCH, parsed.reason());
-        }
-        byte[] tlv = parsed.tlv();
-        int request = onNodeThread(() -> {
-            Mount m = mountOf(p.toString());
-            return m == null ? NOT_A_BOARDS
-                    : node.remote().write(m.link(), m.peer(), NodePath.of(m.remote(p.toString())), tlv, 0, tlv.length);
-        });
-        if (request == NOT_A_BOARDS) { // the host's own vertex
-            int code = onNodeThread(() -> node.write(p, tlv, 0, tlv.length));
-            return code == WireError.OK ? WriteOutcome.OK
-                    : WriteOutcome.refused(code, "write " + path + " refused: " + WireError.identity(code));
-        }
-        if (request < 0) {
-            return WriteOutcome.refused(-request, "write " + path + " not sent: " + WireError.identity(-request));
-        }
-        return awaitBoard(path, request);
+        return actions.write(path, text);
     }
 
-    /** Waits (off the node thread) for the board's answer to a remote write, then frees the request. */
-    private WriteOutcome awaitBoard(String path, int request) {
-        RemoteClient client = node.remote();
-        long deadline = clock.nanoTime() + WRITE_TIMEOUT_NANOS;
-        IdleStrategy idle = new SleepingIdleStrategy(WRITE_POLL_NANOS);
-        boolean answered = false;
-        try {
-            while (true) {
-                int[] done = onNodeThread(() -> client.requestState(request) == RemoteClient.DONE
-                        ? new int[] {client.requestError(request)} : null);
-                if (done != null) {
-                    answered = true;
-                    return done[0] == WireError.OK ? WriteOutcome.OK : WriteOutcome.refused(done[0],
-                            "the board refused " + path + ": " + WireError.identity(done[0]));
-                }
-                if (clock.nanoTime() > deadline || loop.isNodeThread()) {
-                    return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "the board did not answer the write of " + path
-                            + " within " + TimeUnit.NANOSECONDS.toSeconds(WRITE_TIMEOUT_NANOS) + " s");
-                }
-                idle.idle();
-                if (Thread.currentThread().isInterrupted()) {
-                    return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "interrupted waiting for the board");
-                }
+    /** The host's own open subscription to {@code path} in slot {@code slot}, or null. Node thread. */
+    private Subscription localSlot(String path, int slot) {
+        List<LocalWatch> local = new ArrayList<>(watches);
+        local.addAll(shown.values());
+        for (LocalWatch w : local) {
+            if (w.sub.isOpen() && w.sub.index() == slot && Objects.equals(w.path.toString(), path)) {
+                return w.sub;
             }
-        } finally {
-            boolean free = answered;
-            onNodeThread(() -> {
-                if (free) {
-                    client.release(request);
-                } else {
-                    declarations.abandon(request, clock.nanoTime()); // a late answer must not land on the next request
-                }
-                return null;
-            });
         }
-    }
-
-    private enum Action { SUSPEND, RESUME, CLEAR }
-
-    private int action(String path, int slot, Action action) {
-        NodePath p;
-        try {
-            p = NodePath.of(path);
-        } catch (IllegalArgumentException e) {
-            return WireError.PATH_INVALID;
-        }
-        if (slot < 0 || slot > 65535) {
-            return WireError.PATH_INVALID;
-        }
-        int code = onNodeThread(() -> {
-            List<LocalWatch> local = new ArrayList<>(watches);
-            local.addAll(shown.values());
-            for (LocalWatch w : local) {
-                if (w.sub.isOpen() && w.sub.index() == slot && Objects.equals(w.path.toString(), p.toString())) {
-                    return switch (action) {
-                        case SUSPEND -> w.sub.suspend();
-                        case RESUME -> w.sub.resume();
-                        case CLEAR -> w.sub.close();
-                    };
-                }
-            }
-            return switch (action) {
-                case SUSPEND -> owner.suspend(p.toString(), slot, -1).code();
-                case RESUME -> owner.resume(p.toString(), slot, -1).code();
-                case CLEAR -> owner.clear(p.toString(), slot, -1).code();
-            };
-        });
-        if (code == WireError.OK) {
-            onNodeThread(() -> {
-                dirty = true;
-                refresh();
-                return null;
-            });
-        }
-        return code;
+        return null;
     }
 
     @Override
