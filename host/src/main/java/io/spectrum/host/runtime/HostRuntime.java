@@ -9,13 +9,11 @@ import io.spectrum.host.history.HistoryStore;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
-import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.SlotView;
 import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
-import io.spectrum.link.PeerListener;
 import io.spectrum.node.ServingNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
@@ -126,8 +124,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final BoardTree tree;
     /** The history store's tap and the boards' backfill (docs/host.md "History", "Backfill"). */
     private final HistoryTap historyTap;
-    private final List<LinkEntry> links = new ArrayList<>();
-    private final Map<String, Mount> mounts = new LinkedHashMap<>();
+    /** The links and the boards' mounts (node thread). */
+    private final Mounts mounts;
     private final List<LocalWatch> watches = new ArrayList<>();
     /** What each open view shows (view id -> paths), and the one subscription per shown path. */
     private final Map<String, Set<String>> views = new HashMap<>();
@@ -141,40 +139,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
     private boolean dirty = true;
     private long lastRefresh;
-    private int listenerMounts;
-
-    private final class LinkEntry implements PeerListener {
-        final Link link;
-        final PeerListener node;
-        final String board;
-        final boolean listener;
-        int peersUp;
-
-        LinkEntry(Link link, PeerListener node, String board, boolean listener) {
-            this.link = link;
-            this.node = node;
-            this.board = board;
-            this.listener = listener;
-        }
-
-        @Override
-        public void onPeerUp(Link l, int peer) {
-            peersUp++;
-            node.onPeerUp(l, peer);
-            if (!board.isEmpty()) {
-                tree.rewalk(board); // a board that comes (back) may have other vertices
-            }
-        }
-
-        @Override
-        public void onPeerDown(Link l, int peer) {
-            peersUp = Math.max(0, peersUp - 1);
-            declarations.peerDown(l, peer); // its declared copies: stale, "board away"; it may declare anew
-            historyTap.backfill().peerDown(l); // what it offers is read again when it is back
-            dirty = true;
-            node.onPeerDown(l, peer);
-        }
-    }
 
     private static final class LocalWatch {
         final NodePath path;
@@ -203,6 +167,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
                 this::warn);
         this.historyTap = new HistoryTap(node, clock, this::mountOf, paths, this::schema, this::schema, this::warn);
+        this.mounts = new Mounts(node, loop, tree, declarations, historyTap.backfill(), () -> dirty = true);
         this.renderer = new SnapshotRenderer(name, this::warn);
         this.actions = new SlotActions(loop, node, clock, owner, declarations, this::mountOf, this::declaration,
                 this::localSlot, () -> {
@@ -261,41 +226,14 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      */
     public void mount(Link link, String name, List<String> top) {
         onNodeThread(() -> {
-            attachNow(link, name, false);
-            int code = node.mount(name, link, 0);
-            if (code != WireError.OK) {
-                throw new IllegalArgumentException("cannot mount " + link.name() + " as /" + name + ": "
-                        + WireError.identity(code));
-            }
-            Mount m = new Mount(name, link, 0, top);
-            mounts.put(name, m);
-            tree.add(m);
-            touch(m.root()); // the host root's :children[] lists the mount
-            if (!top.isEmpty()) {
-                for (String t : top) {
-                    touch(m.root() + "/" + t);
-                }
-                node.listMountHere(name); // :children[] of /name answered from those
-            }
+            mounts.mount(link, name, top);
             return null;
         });
     }
 
-    /**
-     * Creates a vertex without a value or a subscriber (a suspended subscription taken and given
-     * back: no activity, nothing delivered), so that the node's own {@code :children[]} lists it.
-     */
-    private void touch(String path) {
-        Subscription s = node.subscribe(NodePath.of(path), DeliveryPolicy.SUSPENDED, (sub, v, seq, stale) -> { });
-        if (s.error() != WireError.OK) {
-            throw new IllegalArgumentException("cannot create " + path + " on the host: " + WireError.identity(s.error()));
-        }
-        s.close();
-    }
-
     /** The mounts, in the order given. */
     public List<Mount> mounts() {
-        return onNodeThread(() -> List.copyOf(mounts.values()));
+        return onNodeThread(mounts::mounts);
     }
 
     /**
@@ -305,37 +243,21 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      */
     public void attachListener(Link link) {
         onNodeThread(() -> {
-            attachNow(link, "", true);
-            String mount = "clients" + (listenerMounts++ == 0 ? "" : String.valueOf(listenerMounts));
-            int code = node.mountListener(mount, link);
-            if (code != WireError.OK) {
-                throw new IllegalArgumentException("cannot mount the client listener " + link.name() + ": "
-                        + WireError.identity(code));
-            }
+            mounts.attachListener(link);
             return null;
         });
     }
 
     private void attach(Link link, String board, boolean listener) {
         onNodeThread(() -> {
-            attachNow(link, board, listener);
+            mounts.attach(link, board, listener);
             return null;
         });
     }
 
-    private void attachNow(Link link, String board, boolean listener) {
-        loop.attach(link);        // node, liveness probe (a READ of /$node/caps), wake-on-input
-        LinkEntry e = new LinkEntry(link, node, board, listener);
-        link.setPeerListener(e); // count peers for the link view, then let the node handle it
-        links.add(e);
-        dirty = true;
-    }
-
     /** The mount {@code path} lies under, or null. Node thread. */
     private Mount mountOf(String path) {
-        int second = path.indexOf('/', 1);
-        Mount m = mounts.get(second < 0 ? path.substring(1) : path.substring(1, second));
-        return m != null && m.covers(path) ? m : null;
+        return mounts.mountOf(path);
     }
 
     /**
@@ -630,11 +552,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             v.reason = node.staleReason(p);
             v.subscribers = subscribers(p);
         }
-        List<LinkView> lv = new ArrayList<>(links.size());
-        for (LinkEntry l : links) {
-            lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link), l.board, l.listener));
-        }
-        c.links = lv;
+        c.links = mounts.linkViews();
         c.resources = io.spectrum.host.view.Counters.resources(node.resources());
     }
 
