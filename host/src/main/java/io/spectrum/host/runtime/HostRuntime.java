@@ -2,14 +2,12 @@ package io.spectrum.host.runtime;
 
 import io.spectrum.client.OwnerTransport;
 import io.spectrum.client.PeerClient;
-import io.spectrum.client.Slot;
 import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
 import io.spectrum.host.history.HistoryStore;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
-import io.spectrum.host.view.SlotView;
 import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.link.Link;
@@ -107,7 +105,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
 
     private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final NodePath ROOT = NodePath.of("/");
 
     private final String name;
     private final ServingNode node;
@@ -131,7 +128,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private final Map<String, Set<String>> views = new HashMap<>();
     private final Map<String, LocalWatch> shown = new HashMap<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
-    private final byte[] valueBuf = new byte[64 * 1024];
+    /** Copies what the snapshot shows, on the node thread. */
+    private final SnapshotCapture capture;
     /** Slot actions and writes by text, with the wait for a board's answer. */
     private final SlotActions actions;
     /** Renders the captures into snapshots, off the node thread once started. */
@@ -140,7 +138,8 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private boolean dirty = true;
     private long lastRefresh;
 
-    private static final class LocalWatch {
+    /** A subscription of the host's own, with its holder's name and count of deliveries. Node thread. */
+    static final class LocalWatch {
         final NodePath path;
         final String holder;
         Subscription sub;
@@ -168,6 +167,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
                 this::warn);
         this.historyTap = new HistoryTap(node, clock, this::mountOf, paths, this::schema, this::schema, this::warn);
         this.mounts = new Mounts(node, loop, tree, declarations, historyTap.backfill(), () -> dirty = true);
+        this.capture = new SnapshotCapture(node, clock, owner, paths, this::schema, mounts);
         this.renderer = new SnapshotRenderer(name, this::warn);
         this.actions = new SlotActions(loop, node, clock, owner, declarations, this::mountOf, this::declaration,
                 this::localSlot, () -> {
@@ -501,99 +501,10 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private void refresh() {
         lastRefresh = clock.nanoTime();
         SnapshotRenderer.Capture c = renderer.spare();
-        capture(c);
+        capture.capture(c, watches, shown.values());
         boolean changed = dirty;
         dirty = false;
         renderer.handOver(c, changed);
-    }
-
-    /** The host's own subscriptions by path, gathered once per capture (node thread). */
-    private final Map<NodePath, List<LocalWatch>> watchesByPath = new HashMap<>();
-    /**
-     * The vertices that hold subscriber edges now, from one walk of the node's tree per capture (a
-     * WIDE node's {@code topics}); only these are listed through {@code :subscribers[]}, which costs
-     * a request through the owner door each (with 1,000 vertices, milliseconds). Null: list every one.
-     */
-    private Set<String> withEdges;
-    private final Set<String> withEdgesNow = new HashSet<>();
-
-    /** Copies what the snapshot shows into {@code c}, rendering nothing. Node thread. */
-    private void capture(SnapshotRenderer.Capture c) {
-        c.atMillis = clock.epochNanos() / 1_000_000L;
-        watchesByPath.clear();
-        gatherWatches(watches);
-        gatherWatches(shown.values());
-        withEdges = null;
-        if (node instanceof WideNode w) {
-            withEdgesNow.clear();
-            for (io.spectrum.wide.TopicInfo t : w.topics(ROOT)) {
-                if (t.subscribers() > 0) {
-                    withEdgesNow.add(t.path());
-                }
-            }
-            withEdges = withEdgesNow;
-        }
-        for (Map.Entry<String, NodePath> e : paths.entrySet()) {
-            NodePath p = e.getValue();
-            SnapshotRenderer.CapturedVertex v = c.next();
-            v.path = e.getKey();
-            int n = node.read(p, valueBuf, 0, valueBuf.length);
-            if (n > 0) {
-                if (v.value.length < n) {
-                    v.value = new byte[Math.max(n, v.value.length * 2)];
-                }
-                System.arraycopy(valueBuf, 0, v.value, 0, n);
-            }
-            v.length = Math.max(n, 0);
-            v.schema = schema(e.getKey(), p);
-            v.seq = node.sequence(p);
-            v.stale = node.isStale(p);
-            v.origin = node.origin(p);
-            v.reason = node.staleReason(p);
-            v.subscribers = subscribers(p);
-        }
-        c.links = mounts.linkViews();
-        c.resources = io.spectrum.host.view.Counters.resources(node.resources());
-    }
-
-    private void gatherWatches(Collection<LocalWatch> ws) {
-        for (LocalWatch w : ws) {
-            if (w.sub.isOpen()) {
-                watchesByPath.computeIfAbsent(w.path, k -> new ArrayList<>(1)).add(w);
-            }
-        }
-    }
-
-    /** A vertex's subscriber slots: the host's own (with their holder) and the remote peers', by slot. Node thread. */
-    private List<SlotView> subscribers(NodePath p) {
-        List<LocalWatch> local = watchesByPath.getOrDefault(p, List.of());
-        String text = p.toString();
-        if (local.isEmpty() && withEdges != null && !withEdges.contains(text) && !text.contains("/$")) {
-            return List.of(); // no edge: no slot to list (the walk leaves $ vertices out: those are listed)
-        }
-        List<Slot> slots = node.exists(p) ? owner.subscribers(text).slots() : List.of();
-        if (local.isEmpty() && slots.isEmpty()) {
-            return List.of();
-        }
-        Map<Integer, LocalWatch> mine = new HashMap<>();
-        for (LocalWatch w : local) {
-            mine.put(w.sub.index(), w);
-        }
-        List<SlotView> subs = new ArrayList<>();
-        for (Slot s : slots) {
-            LocalWatch w = mine.remove(s.index());
-            if (w != null) {
-                subs.add(new SlotView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
-            } else if (!s.isHole()) {
-                subs.add(new SlotView(s.index(), "remote peer", s.target().isEmpty() ? "(link route)" : s.target(),
-                        s.suspended(), -1));
-            }
-        }
-        for (LocalWatch w : mine.values()) { // in case the list read could not show them
-            subs.add(new SlotView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
-        }
-        subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
-        return subs;
     }
 
     /**
