@@ -65,6 +65,13 @@ import java.util.function.Consumer;
  * holder name, and the slots remote peers appended, read through the node's {@code :subscribers[]}
  * surface (the one client, {@link PeerClient}, through the node's owner door: {@link OwnerTransport}). Suspend / resume / clear go to the {@link io.spectrum.node.api.Subscription} handle for
  * the host's own slots and through {@code :subscribers[N]} for remote ones.
+ *
+ * <p>This class is the facade; each concern lives in a part it holds: {@link NodeThread} (the loop
+ * and its lifecycle), {@link Mounts} (links, their peer listeners and the mount table),
+ * {@link SnapshotCapture} and {@link SnapshotRenderer} (the snapshot's copy on the node thread and its
+ * rendering off it), {@link SlotActions} (slot actions and writes with their waits) and
+ * {@link HistoryTap} (the history store's feed and the boards' backfill). The runtime itself keeps
+ * the vertices it shows, its own subscriptions and views, and the loop's periodic step.
  */
 public final class HostRuntime implements HostModel, AutoCloseable {
     /**
