@@ -2,26 +2,17 @@ package io.spectrum.host.runtime;
 
 import io.spectrum.client.OwnerTransport;
 import io.spectrum.client.PeerClient;
-import io.spectrum.client.Slot;
 import io.spectrum.client.ValueFormat;
 import io.spectrum.client.ValueText;
-import io.spectrum.host.history.HistoryRow;
 import io.spectrum.host.history.HistoryStore;
-import io.spectrum.runtime.NodeAgent;
 import io.spectrum.runtime.NodeLoop;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
-import io.spectrum.host.view.LinkView;
-import io.spectrum.host.view.SlotView;
-import io.spectrum.host.view.VertexControl;
 import io.spectrum.host.view.VertexHistory;
-import io.spectrum.host.view.VertexView;
 import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
-import io.spectrum.link.PeerListener;
 import io.spectrum.node.ServingNode;
-import io.spectrum.node.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
@@ -44,14 +35,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingIdleStrategy;
 
 /**
  * Runs a host node on its own thread and presents it as a {@link HostModel}.
@@ -80,6 +65,13 @@ import org.agrona.concurrent.SleepingIdleStrategy;
  * holder name, and the slots remote peers appended, read through the node's {@code :subscribers[]}
  * surface (the one client, {@link PeerClient}, through the node's owner door: {@link OwnerTransport}). Suspend / resume / clear go to the {@link io.spectrum.node.api.Subscription} handle for
  * the host's own slots and through {@code :subscribers[N]} for remote ones.
+ *
+ * <p>This class is the facade; each concern lives in a part it holds: {@link NodeThread} (the loop
+ * and its lifecycle), {@link Mounts} (links, their peer listeners and the mount table),
+ * {@link SnapshotCapture} and {@link SnapshotRenderer} (the snapshot's copy on the node thread and its
+ * rendering off it), {@link SlotActions} (slot actions and writes with their waits) and
+ * {@link HistoryTap} (the history store's feed and the boards' backfill). The runtime itself keeps
+ * the vertices it shows, its own subscriptions and views, and the loop's periodic step.
  */
 public final class HostRuntime implements HostModel, AutoCloseable {
     /**
@@ -120,7 +112,6 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     public record Delivery(String path, ValueText value, long seq, boolean stale) { }
 
     private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final NodePath ROOT = NodePath.of("/");
 
     private final String name;
     private final ServingNode node;
@@ -130,89 +121,32 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     private static final java.time.Duration OWNER_TIMEOUT = java.time.Duration.ofMillis(100);
 
     private final PeerClient owner;
-    private final NodeLoop loop;
+    /** The node thread and its lifecycle. */
+    private final NodeThread loop;
     private final Declarations declarations;
     private final Upstream upstream;
     private final BoardTree tree;
-    /** Fills the history's holes from the boards' backfill rings (docs/host.md "Backfill"). */
-    private final HistoryBackfill backfill;
-    private final List<LinkEntry> links = new ArrayList<>();
-    private final Map<String, Mount> mounts = new LinkedHashMap<>();
+    /** The history store's tap and the boards' backfill (docs/host.md "History", "Backfill"). */
+    private final HistoryTap historyTap;
+    /** The links and the boards' mounts (node thread). */
+    private final Mounts mounts;
     private final List<LocalWatch> watches = new ArrayList<>();
     /** What each open view shows (view id -> paths), and the one subscription per shown path. */
     private final Map<String, Set<String>> views = new HashMap<>();
     private final Map<String, LocalWatch> shown = new HashMap<>();
     private final Map<String, NodePath> paths = new TreeMap<>();
-    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-    private final byte[] valueBuf = new byte[64 * 1024];
-    private final VertexHistory history = new VertexHistory();
-    /** The seq of each vertex's last recorded history sample (under {@link #renderLock}). */
-    private final Map<String, Long> recordedSeq = new HashMap<>();
-    /** The unit each vertex's history is in (under {@link #renderLock}). */
-    private final Map<String, String> recordedUnit = new HashMap<>();
-    /** Held while a capture is rendered into the snapshot (the renderer, or a reader that found one waiting). */
-    private final Object renderLock = new Object();
-    /** The latest capture not rendered yet, and the reused ones (at most three exist). */
-    private final java.util.concurrent.atomic.AtomicReference<Capture> pendingCapture = new java.util.concurrent.atomic.AtomicReference<>();
-    private final java.util.concurrent.BlockingQueue<Capture> spareCaptures = new java.util.concurrent.ArrayBlockingQueue<>(3);
-    /** Wakes the renderer: a capture waits (or the host closes). */
-    private final java.util.concurrent.BlockingQueue<Boolean> renderSignal = new java.util.concurrent.ArrayBlockingQueue<>(1);
-    /** The thread that renders the snapshots of a started host (null on the caller's loop: rendered there). */
-    private Thread renderer;
-    private volatile boolean rendering;
-    /** The number of the latest capture handed over (node thread writes) and of the latest rendered (under the lock). */
-    private volatile long captured;
-    private volatile long rendered;
-    /** The history store every kept value goes to (null: none), its path filter and each path's answer. */
-    private volatile HistoryStore store;
-    private java.util.function.Predicate<String> keeps = p -> false;
-    private final Map<String, Boolean> kept = new HashMap<>();
-    private long lastMaintain;
-    /** How often (host clock) the history store is asked to summarise and thin itself. */
-    private static final long MAINTAIN_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /** Copies what the snapshot shows, on the node thread. */
+    private final SnapshotCapture capture;
+    /** Slot actions and writes by text, with the wait for a board's answer. */
+    private final SlotActions actions;
+    /** Renders the captures into snapshots, off the node thread once started. */
+    private final SnapshotRenderer renderer;
     private volatile java.util.function.Consumer<String> warnings = line -> System.err.println(line);
-    private volatile HostSnapshot snapshot;
-    private volatile boolean running;
     private boolean dirty = true;
-    /** The snapshot's version (under {@link #renderLock}). */
-    private long version;
     private long lastRefresh;
-    private int listenerMounts;
 
-    private final class LinkEntry implements PeerListener {
-        final Link link;
-        final PeerListener node;
-        final String board;
-        final boolean listener;
-        int peersUp;
-
-        LinkEntry(Link link, PeerListener node, String board, boolean listener) {
-            this.link = link;
-            this.node = node;
-            this.board = board;
-            this.listener = listener;
-        }
-
-        @Override
-        public void onPeerUp(Link l, int peer) {
-            peersUp++;
-            node.onPeerUp(l, peer);
-            if (!board.isEmpty()) {
-                tree.rewalk(board); // a board that comes (back) may have other vertices
-            }
-        }
-
-        @Override
-        public void onPeerDown(Link l, int peer) {
-            peersUp = Math.max(0, peersUp - 1);
-            declarations.peerDown(l, peer); // its declared copies: stale, "board away"; it may declare anew
-            backfill.peerDown(l); // what it offers is read again when it is back
-            dirty = true;
-            node.onPeerDown(l, peer);
-        }
-    }
-
-    private static final class LocalWatch {
+    /** A subscription of the host's own, with its holder's name and count of deliveries. Node thread. */
+    static final class LocalWatch {
         final NodePath path;
         final String holder;
         Subscription sub;
@@ -234,12 +168,19 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         this.clock = node.clock();
         this.owner = new PeerClient(new OwnerTransport(node), OWNER_TIMEOUT, "/$host/r/");
         this.declarations = new Declarations(node);
-        this.loop = new NodeLoop("host " + name, node, this::step, clock, NodeAgent.HOUSEKEEPING_NANOS, NodeLoop.SPIN_NANOS);
+        this.loop = new NodeThread(name, node, this::step, clock);
         this.tree = new BoardTree(node, declarations, 64 * 1024, this::warn);
         this.upstream = new Upstream(node, this::mountOf, tree::leavesUnder, declarations, () -> loop.submit(this::reconcile),
                 this::warn);
-        this.backfill = new HistoryBackfill(node, this::mountOf, new BackfillRows(), 64 * 1024, this::warn);
-        this.snapshot = new HostSnapshot(name, 0, List.of(), List.of());
+        this.historyTap = new HistoryTap(node, clock, this::mountOf, paths, this::schema, this::schema, this::warn);
+        this.mounts = new Mounts(node, loop, tree, declarations, historyTap.backfill(), () -> dirty = true);
+        this.capture = new SnapshotCapture(node, clock, owner, paths, this::schema, mounts);
+        this.renderer = new SnapshotRenderer(name, this::warn);
+        this.actions = new SlotActions(loop, node, clock, owner, declarations, this::mountOf, this::declaration,
+                this::localSlot, () -> {
+                    dirty = true;
+                    refresh();
+                });
         node.setActivityListener(upstream);
     }
 
@@ -292,41 +233,14 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      */
     public void mount(Link link, String name, List<String> top) {
         onNodeThread(() -> {
-            attachNow(link, name, false);
-            int code = node.mount(name, link, 0);
-            if (code != WireError.OK) {
-                throw new IllegalArgumentException("cannot mount " + link.name() + " as /" + name + ": "
-                        + WireError.identity(code));
-            }
-            Mount m = new Mount(name, link, 0, top);
-            mounts.put(name, m);
-            tree.add(m);
-            touch(m.root()); // the host root's :children[] lists the mount
-            if (!top.isEmpty()) {
-                for (String t : top) {
-                    touch(m.root() + "/" + t);
-                }
-                node.listMountHere(name); // :children[] of /name answered from those
-            }
+            mounts.mount(link, name, top);
             return null;
         });
     }
 
-    /**
-     * Creates a vertex without a value or a subscriber (a suspended subscription taken and given
-     * back: no activity, nothing delivered), so that the node's own {@code :children[]} lists it.
-     */
-    private void touch(String path) {
-        Subscription s = node.subscribe(NodePath.of(path), DeliveryPolicy.SUSPENDED, (sub, v, seq, stale) -> { });
-        if (s.error() != WireError.OK) {
-            throw new IllegalArgumentException("cannot create " + path + " on the host: " + WireError.identity(s.error()));
-        }
-        s.close();
-    }
-
     /** The mounts, in the order given. */
     public List<Mount> mounts() {
-        return onNodeThread(() -> List.copyOf(mounts.values()));
+        return onNodeThread(mounts::mounts);
     }
 
     /**
@@ -336,37 +250,21 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      */
     public void attachListener(Link link) {
         onNodeThread(() -> {
-            attachNow(link, "", true);
-            String mount = "clients" + (listenerMounts++ == 0 ? "" : String.valueOf(listenerMounts));
-            int code = node.mountListener(mount, link);
-            if (code != WireError.OK) {
-                throw new IllegalArgumentException("cannot mount the client listener " + link.name() + ": "
-                        + WireError.identity(code));
-            }
+            mounts.attachListener(link);
             return null;
         });
     }
 
     private void attach(Link link, String board, boolean listener) {
         onNodeThread(() -> {
-            attachNow(link, board, listener);
+            mounts.attach(link, board, listener);
             return null;
         });
     }
 
-    private void attachNow(Link link, String board, boolean listener) {
-        loop.attach(link);        // node, liveness probe (a READ of /$node/caps), wake-on-input
-        LinkEntry e = new LinkEntry(link, node, board, listener);
-        link.setPeerListener(e); // count peers for the link view, then let the node handle it
-        links.add(e);
-        dirty = true;
-    }
-
     /** The mount {@code path} lies under, or null. Node thread. */
     private Mount mountOf(String path) {
-        int second = path.indexOf('/', 1);
-        Mount m = mounts.get(second < 0 ? path.substring(1) : path.substring(1, second));
-        return m != null && m.covers(path) ? m : null;
+        return mounts.mountOf(path);
     }
 
     /**
@@ -510,44 +408,13 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /** Runs {@code task} on the node thread and returns its result (directly when not started). */
     public <T> T onNodeThread(Callable<T> task) {
-        if (!running || loop.isNodeThread()) {
-            try {
-                return task.call();
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        CompletableFuture<T> f = new CompletableFuture<>();
-        loop.submit(() -> {
-            try {
-                f.complete(task.call());
-            } catch (Throwable t) {
-                f.completeExceptionally(t);
-            }
-        });
-        try {
-            return f.get(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for the node thread");
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            throw c instanceof RuntimeException r ? r : new IllegalStateException(c);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the node thread did not answer within 10 s");
-        }
+        return loop.call(task);
     }
 
     /** Starts the snapshot's renderer, takes a first snapshot and starts the node thread; call once. */
     public void start() {
-        rendering = true;
-        renderer = new Thread(this::renderLoop, "host " + name + " snapshot");
-        renderer.setDaemon(true);
         renderer.start();
         refresh();
-        running = true;
         loop.start();
     }
 
@@ -559,7 +426,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      */
     public java.util.function.IntSupplier startOnCallerThread() {
         refresh();
-        return loop.agent().onCallerThread();
+        return loop.onCallerThread();
     }
 
     /**
@@ -594,7 +461,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
      * rebuilds the snapshot every refresh period.
      */
     private long step(long now) {
-        if (upstream.reconcile(now) | declarations.poll(now) | backfill.poll(now)) {
+        if (upstream.reconcile(now) | declarations.poll(now) | historyTap.backfill().poll(now)) {
             dirty = true;
         }
         if (tree.poll(now)) {
@@ -609,11 +476,7 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         if (now - lastRefresh >= REFRESH_NANOS) {
             refresh();
         }
-        HistoryStore h = store;
-        if (h != null && now - lastMaintain >= MAINTAIN_NANOS) {
-            lastMaintain = now;
-            h.maintain(clock.epochNanos() / 1_000_000L); // done on the store's writer thread
-        }
+        historyTap.maintain(now);
         return lastRefresh + REFRESH_NANOS;
     }
 
@@ -637,261 +500,18 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /**
      * Every refresh period, on the node thread: copies what the snapshot needs (each vertex's value
      * TLV as it is, its declaration, seq, stale mark and origin, its subscribers; the links' counters)
-     * into a reused {@link Capture} and hands it to the renderer, which makes the {@link HostSnapshot}
-     * of it ({@link #render}). Rendering every value (with 1,000 vertices, tens of ms) is then off the
+     * into a reused capture and hands it to the {@link SnapshotRenderer}, which makes the {@link HostSnapshot}
+     * of it. Rendering every value (with 1,000 vertices, tens of ms) is then off the
      * node thread. A capture not rendered yet when the next is taken is replaced by it (its changes
      * carried over): the renderer always renders the latest.
      */
     private void refresh() {
         lastRefresh = clock.nanoTime();
-        Capture c = spareCaptures.poll();
-        if (c == null) {
-            c = new Capture(); // at most three exist: one filled here, one waiting, one being rendered
-        }
-        capture(c);
-        c.number = captured + 1;
+        SnapshotRenderer.Capture c = renderer.spare();
+        capture.capture(c, watches, shown.values());
         boolean changed = dirty;
         dirty = false;
-        while (true) {
-            Capture old = pendingCapture.get();
-            c.dirty = changed || old != null && old.dirty;
-            if (pendingCapture.compareAndSet(old, c)) {
-                if (old != null) {
-                    old.clear(); // replaced before the renderer took it
-                    spareCaptures.offer(old);
-                }
-                captured = c.number;
-                break;
-            }
-        }
-        if (renderer != null) {
-            renderSignal.offer(Boolean.TRUE); // one waiting signal is enough: the renderer takes the latest
-        } else {
-            renderPending(); // the loop on the caller's thread (tests on a ManualClock): rendered now
-        }
-    }
-
-    /** What one vertex looked like when captured (node thread), for the renderer. */
-    private static final class CapturedVertex {
-        String path;
-        byte[] value = new byte[32];
-        int length;
-        VertexSchema schema;
-        long seq;
-        boolean stale;
-        long origin;
-        String reason;
-        List<SlotView> subscribers;
-    }
-
-    /** A snapshot as the node thread copied it: reused (its vertices' buffers too), rendered elsewhere. */
-    private static final class Capture {
-        final List<CapturedVertex> vertices = new ArrayList<>();
-        int count;
-        List<LinkView> links = List.of();
-        Map<String, Long> resources = Map.of();
-        /** The host clock's epoch ms when captured: the time of the in-memory history's samples. */
-        long atMillis;
-        /** Which capture this is (1, 2, …; one replaced before it was rendered is skipped). */
-        long number;
-        boolean dirty;
-
-        CapturedVertex next() {
-            if (count == vertices.size()) {
-                vertices.add(new CapturedVertex());
-            }
-            return vertices.get(count++);
-        }
-
-        /** Lets go of what the capture refers to (its buffers stay for the next one). */
-        void clear() {
-            for (int i = 0; i < count; i++) {
-                CapturedVertex v = vertices.get(i);
-                v.path = null;
-                v.schema = null;
-                v.reason = null;
-                v.subscribers = null;
-            }
-            count = 0;
-            links = List.of();
-            resources = Map.of();
-        }
-    }
-
-    /** The host's own subscriptions by path, gathered once per capture (node thread). */
-    private final Map<NodePath, List<LocalWatch>> watchesByPath = new HashMap<>();
-    /**
-     * The vertices that hold subscriber edges now, from one walk of the node's tree per capture (a
-     * WIDE node's {@code topics}); only these are listed through {@code :subscribers[]}, which costs
-     * a request through the owner door each (with 1,000 vertices, milliseconds). Null: list every one.
-     */
-    private Set<String> withEdges;
-    private final Set<String> withEdgesNow = new HashSet<>();
-
-    /** Copies what the snapshot shows into {@code c}, rendering nothing. Node thread. */
-    private void capture(Capture c) {
-        c.atMillis = clock.epochNanos() / 1_000_000L;
-        watchesByPath.clear();
-        gatherWatches(watches);
-        gatherWatches(shown.values());
-        withEdges = null;
-        if (node instanceof WideNode w) {
-            withEdgesNow.clear();
-            for (io.spectrum.wide.TopicInfo t : w.topics(ROOT)) {
-                if (t.subscribers() > 0) {
-                    withEdgesNow.add(t.path());
-                }
-            }
-            withEdges = withEdgesNow;
-        }
-        for (Map.Entry<String, NodePath> e : paths.entrySet()) {
-            NodePath p = e.getValue();
-            CapturedVertex v = c.next();
-            v.path = e.getKey();
-            int n = node.read(p, valueBuf, 0, valueBuf.length);
-            if (n > 0) {
-                if (v.value.length < n) {
-                    v.value = new byte[Math.max(n, v.value.length * 2)];
-                }
-                System.arraycopy(valueBuf, 0, v.value, 0, n);
-            }
-            v.length = Math.max(n, 0);
-            v.schema = schema(e.getKey(), p);
-            v.seq = node.sequence(p);
-            v.stale = node.isStale(p);
-            v.origin = node.origin(p);
-            v.reason = node.staleReason(p);
-            v.subscribers = subscribers(p);
-        }
-        List<LinkView> lv = new ArrayList<>(links.size());
-        for (LinkEntry l : links) {
-            lv.add(new LinkView(l.link.name(), l.peersUp > 0, counters(l.link), l.board, l.listener));
-        }
-        c.links = lv;
-        c.resources = io.spectrum.host.view.Counters.resources(node.resources());
-    }
-
-    private void gatherWatches(Collection<LocalWatch> ws) {
-        for (LocalWatch w : ws) {
-            if (w.sub.isOpen()) {
-                watchesByPath.computeIfAbsent(w.path, k -> new ArrayList<>(1)).add(w);
-            }
-        }
-    }
-
-    /** A vertex's subscriber slots: the host's own (with their holder) and the remote peers', by slot. Node thread. */
-    private List<SlotView> subscribers(NodePath p) {
-        List<LocalWatch> local = watchesByPath.getOrDefault(p, List.of());
-        String text = p.toString();
-        if (local.isEmpty() && withEdges != null && !withEdges.contains(text) && !text.contains("/$")) {
-            return List.of(); // no edge: no slot to list (the walk leaves $ vertices out: those are listed)
-        }
-        List<Slot> slots = node.exists(p) ? owner.subscribers(text).slots() : List.of();
-        if (local.isEmpty() && slots.isEmpty()) {
-            return List.of();
-        }
-        Map<Integer, LocalWatch> mine = new HashMap<>();
-        for (LocalWatch w : local) {
-            mine.put(w.sub.index(), w);
-        }
-        List<SlotView> subs = new ArrayList<>();
-        for (Slot s : slots) {
-            LocalWatch w = mine.remove(s.index());
-            if (w != null) {
-                subs.add(new SlotView(s.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
-            } else if (!s.isHole()) {
-                subs.add(new SlotView(s.index(), "remote peer", s.target().isEmpty() ? "(link route)" : s.target(),
-                        s.suspended(), -1));
-            }
-        }
-        for (LocalWatch w : mine.values()) { // in case the list read could not show them
-            subs.add(new SlotView(w.sub.index(), w.holder, "local callback", w.sub.isSuspended(), w.delivered));
-        }
-        subs.sort((a, b) -> Integer.compare(a.slot(), b.slot()));
-        return subs;
-    }
-
-    /**
-     * Renders the latest capture, if one waits, into the snapshot; tells listeners when something
-     * changed. On the renderer thread, or on a reader's ({@link #snapshot()}: what was captured
-     * before the call is shown), or on the caller's thread of {@link #startOnCallerThread}.
-     */
-    private void renderPending() {
-        synchronized (renderLock) {
-            Capture c = pendingCapture.getAndSet(null);
-            if (c == null) {
-                return;
-            }
-            try {
-                render(c);
-            } finally {
-                rendered = c.number;
-                c.clear();
-                spareCaptures.offer(c);
-            }
-        }
-    }
-
-    /** Makes the snapshot of a capture; holds {@link #renderLock}. */
-    private void render(Capture c) {
-        List<VertexView> vertices = new ArrayList<>(c.count);
-        for (int i = 0; i < c.count; i++) {
-            CapturedVertex v = c.vertices.get(i);
-            ValueText value = v.length > 0 ? ValueFormat.render(v.value, 0, v.length, v.schema) : ValueText.NONE;
-            remember(v.path, value, v.seq, c.atMillis);
-            vertices.add(new VertexView(v.path, value.text(), value.numeric(), value.number(), value.unit(),
-                    v.seq, v.stale, v.subscribers, VertexControl.of(v.schema), v.origin, v.reason));
-        }
-        HostSnapshot prev = snapshot;
-        if (!c.dirty && prev.vertices().equals(vertices) && prev.links().equals(c.links) && prev.resources().equals(c.resources)) {
-            return;
-        }
-        snapshot = new HostSnapshot(name, ++version, vertices, c.links, c.resources);
-        for (Runnable l : listeners) {
-            l.run();
-        }
-    }
-
-    /** The renderer thread: renders each capture the node thread hands over, until the host closes. */
-    private void renderLoop() {
-        try {
-            while (true) {
-                renderSignal.take();
-                if (!rendering) {
-                    return;
-                }
-                try {
-                    renderPending();
-                } catch (RuntimeException e) {
-                    warn("the snapshot could not be rendered: " + e); // the next capture is rendered again
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Adds a numeric vertex's value to its history once per published seq, at {@code atMillis}. Holds {@link #renderLock}. */
-    private void remember(String path, ValueText value, long seq, long atMillis) {
-        if (!value.numeric()) {
-            if (recordedSeq.remove(path) != null) {
-                history.forget(path);
-            }
-            recordedUnit.remove(path);
-            return;
-        }
-        String unit = value.unit();
-        if (!unit.equals(recordedUnit.put(path, unit))) {
-            // rendered by another declaration now (read after the first values came raw, or the board
-            // restarted with another): earlier samples are in another unit, so they go
-            history.forget(path);
-            recordedSeq.remove(path);
-        }
-        Long last = recordedSeq.get(path);
-        if (last == null || last != seq) {
-            recordedSeq.put(path, seq);
-            history.record(path, atMillis, value.number(), seq);
-        }
+        renderer.handOver(c, changed);
     }
 
     /**
@@ -932,30 +552,27 @@ public final class HostRuntime implements HostModel, AutoCloseable {
     /** The latest snapshot: what the node thread captured before the call, rendered (here if the renderer has not yet). */
     @Override
     public HostSnapshot snapshot() {
-        if (rendered != captured) {
-            renderPending(); // waits for a render under way, then renders what still waits
-        }
-        return snapshot;
+        return renderer.snapshot();
     }
 
     @Override
     public int suspend(String path, int slot) {
-        return action(path, slot, Action.SUSPEND);
+        return actions.action(path, slot, SlotActions.Action.SUSPEND);
     }
 
     @Override
     public int resume(String path, int slot) {
-        return action(path, slot, Action.RESUME);
+        return actions.action(path, slot, SlotActions.Action.RESUME);
     }
 
     @Override
     public int clear(String path, int slot) {
-        return action(path, slot, Action.CLEAR);
+        return actions.action(path, slot, SlotActions.Action.CLEAR);
     }
 
     @Override
     public VertexHistory history() {
-        return history;
+        return renderer.history();
     }
 
     /**
@@ -979,228 +596,50 @@ public final class HostRuntime implements HostModel, AutoCloseable {
             if (!(node instanceof WideNode w)) {
                 throw new IllegalStateException("the history store taps a WideNode's values");
             }
-            keeps = h.settings().filter();
-            kept.clear();
-            lastMaintain = clock.nanoTime(); // opening the store summarised already
-            store = h;
-            w.setValueTap(this::tapped);
+            historyTap.attach(w, h);
             return h;
         });
     }
 
     @Override
     public HistoryStore historyStore() {
-        return store;
-    }
-
-    /**
-     * A value or stale mark the node assigned: queued for the history store when kept. Node thread: it
-     * copies the value's TLV with its path, declaration, time, sequence and stale mark into one of the
-     * store's pooled records and renders nothing (the store's writer thread does); a full queue drops
-     * the value, counted and warned by the store, and never waits.
-     */
-    private void tapped(io.spectrum.node.api.VertexValue v, long seq, long sourceSeq, long originMillis, boolean stale,
-                        byte[] reason) {
-        HistoryStore h = store;
-        if (h == null || v.deleted()) {
-            return;
-        }
-        String path = v.path();
-        Boolean keep = kept.get(path);
-        if (keep == null) {
-            keep = keeps.test(path);
-            if (kept.size() >= 8192) {
-                kept.clear(); // bounded: decided again when seen again
-            }
-            kept.put(path, keep);
-        }
-        if (!keep) {
-            return;
-        }
-        if (!stale && sourceSeq > 0 && backfill.last(path) == sourceSeq) {
-            return; // the board's value delivered again (the latch after a reconnection): recorded already
-        }
-        if (!h.fits(v.length())) {
-            return; // a blob or a long text: not kept (the store's rule)
-        }
-        // a value's time is its origin (when the first host received it), else now on the host's clock
-        long at = originMillis > 0 ? originMillis : clock.epochNanos() / 1_000_000L;
-        // its sequence is the board's (the upstream's stamp) when it came from one, else this host's
-        NodePath known = paths.get(path); // parsed already for most: no parse per value
-        h.offer(path, known != null ? schema(path, known) : schema(path), v, at, sourceSeq > 0 ? sourceSeq : seq, stale, reason);
-        if (sourceSeq > 0) {
-            backfill.recorded(path, sourceSeq); // a jump in the board's sequence: the values in between are asked
-        }
-    }
-
-    /** The rows a board's backfill answer gives: to the history store, never to the node. Node thread. */
-    private final class BackfillRows implements HistoryBackfill.Rows {
-        @Override
-        public void value(String path, long boardSeq, long t, byte[] tlv, int off, int len) {
-            HistoryStore h = store;
-            if (h != null) {
-                h.offer(path, schema(path), tlv, off, len, t, boardSeq); // rendered on the store's writer thread
-            }
-        }
-
-        @Override
-        public void gap(String path, long from, long to, long t) {
-            HistoryStore h = store;
-            if (h != null) {
-                h.offer(HistoryRow.gap(path, t, from, to));
-            }
-        }
+        return historyTap.store();
     }
 
     /** Board values written to the history from boards' backfill rings, and board sequences recorded lost. Tests, views. */
     public long[] backfilled() {
-        return onNodeThread(() -> new long[] {backfill.filled(), backfill.lost(), backfill.pending()});
+        return onNodeThread(() -> {
+            HistoryBackfill b = historyTap.backfill();
+            return new long[] {b.filled(), b.lost(), b.pending()};
+        });
     }
-
-    /** The write's answer for a path under no mount (the host's own vertex). */
-    private static final int NOT_A_BOARDS = Integer.MIN_VALUE;
-
-    /** How long a board's write answer is awaited. */
-    private static final long WRITE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(3);
-    /** How often the waiting caller asks the node thread whether the board answered. */
-    private static final long WRITE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     @Override
     public WriteOutcome write(String path, String text) {
-        NodePath p;
-        try {
-            p = NodePath.of(path);
-        } catch (IllegalArgumentException e) {
-            return WriteOutcome.refused(WireError.PATH_INVALID, "'" + path + "' is not a path");
-        }
-        VertexSchema schema = declaration(p.toString());
-        if (schema == null) {
-            return WriteOutcome.refused(WireError.ACCESS_DENIED, path + " has no declaration, so it is not writable here");
-        }
-        if (!schema.allows(io.spectrum.wire.AccessMask.WRITE)) {
-            return WriteOutcome.refused(WireError.ACCESS_DENIED, path + " is declared read-only");
-        }
-        ValueFormat.Parsed parsed = ValueFormat.parse(text == null ? "" : text, schema);
-        if (!parsed.ok()) {
-            return WriteOutcome.refused(WireError.SCHEMA_TYPE_MISMATCH, parsed.reason());
-        }
-        byte[] tlv = parsed.tlv();
-        int request = onNodeThread(() -> {
-            Mount m = mountOf(p.toString());
-            return m == null ? NOT_A_BOARDS
-                    : node.remote().write(m.link(), m.peer(), NodePath.of(m.remote(p.toString())), tlv, 0, tlv.length);
-        });
-        if (request == NOT_A_BOARDS) { // the host's own vertex
-            int code = onNodeThread(() -> node.write(p, tlv, 0, tlv.length));
-            return code == WireError.OK ? WriteOutcome.OK
-                    : WriteOutcome.refused(code, "write " + path + " refused: " + WireError.identity(code));
-        }
-        if (request < 0) {
-            return WriteOutcome.refused(-request, "write " + path + " not sent: " + WireError.identity(-request));
-        }
-        return awaitBoard(path, request);
+        return actions.write(path, text);
     }
 
-    /** Waits (off the node thread) for the board's answer to a remote write, then frees the request. */
-    private WriteOutcome awaitBoard(String path, int request) {
-        RemoteClient client = node.remote();
-        long deadline = clock.nanoTime() + WRITE_TIMEOUT_NANOS;
-        IdleStrategy idle = new SleepingIdleStrategy(WRITE_POLL_NANOS);
-        boolean answered = false;
-        try {
-            while (true) {
-                int[] done = onNodeThread(() -> client.requestState(request) == RemoteClient.DONE
-                        ? new int[] {client.requestError(request)} : null);
-                if (done != null) {
-                    answered = true;
-                    return done[0] == WireError.OK ? WriteOutcome.OK : WriteOutcome.refused(done[0],
-                            "the board refused " + path + ": " + WireError.identity(done[0]));
-                }
-                if (clock.nanoTime() > deadline || loop.isNodeThread()) {
-                    return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "the board did not answer the write of " + path
-                            + " within " + TimeUnit.NANOSECONDS.toSeconds(WRITE_TIMEOUT_NANOS) + " s");
-                }
-                idle.idle();
-                if (Thread.currentThread().isInterrupted()) {
-                    return WriteOutcome.refused(WireError.FLOW_TIMEOUT, "interrupted waiting for the board");
-                }
+    /** The host's own open subscription to {@code path} in slot {@code slot}, or null. Node thread. */
+    private Subscription localSlot(String path, int slot) {
+        List<LocalWatch> local = new ArrayList<>(watches);
+        local.addAll(shown.values());
+        for (LocalWatch w : local) {
+            if (w.sub.isOpen() && w.sub.index() == slot && Objects.equals(w.path.toString(), path)) {
+                return w.sub;
             }
-        } finally {
-            boolean free = answered;
-            onNodeThread(() -> {
-                if (free) {
-                    client.release(request);
-                } else {
-                    declarations.abandon(request, clock.nanoTime()); // a late answer must not land on the next request
-                }
-                return null;
-            });
         }
-    }
-
-    private enum Action { SUSPEND, RESUME, CLEAR }
-
-    private int action(String path, int slot, Action action) {
-        NodePath p;
-        try {
-            p = NodePath.of(path);
-        } catch (IllegalArgumentException e) {
-            return WireError.PATH_INVALID;
-        }
-        if (slot < 0 || slot > 65535) {
-            return WireError.PATH_INVALID;
-        }
-        int code = onNodeThread(() -> {
-            List<LocalWatch> local = new ArrayList<>(watches);
-            local.addAll(shown.values());
-            for (LocalWatch w : local) {
-                if (w.sub.isOpen() && w.sub.index() == slot && Objects.equals(w.path.toString(), p.toString())) {
-                    return switch (action) {
-                        case SUSPEND -> w.sub.suspend();
-                        case RESUME -> w.sub.resume();
-                        case CLEAR -> w.sub.close();
-                    };
-                }
-            }
-            return switch (action) {
-                case SUSPEND -> owner.suspend(p.toString(), slot, -1).code();
-                case RESUME -> owner.resume(p.toString(), slot, -1).code();
-                case CLEAR -> owner.clear(p.toString(), slot, -1).code();
-            };
-        });
-        if (code == WireError.OK) {
-            onNodeThread(() -> {
-                dirty = true;
-                refresh();
-                return null;
-            });
-        }
-        return code;
+        return null;
     }
 
     @Override
     public Registration onChange(Runnable listener) {
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return renderer.onChange(listener);
     }
 
     @Override
     public void close() {
-        running = false;
         loop.close(); // stops the node thread, then closes the links and the node
-        Thread r = renderer;
-        if (r != null) {
-            rendering = false;
-            renderSignal.offer(Boolean.TRUE); // or the one already waiting wakes it
-            try {
-                r.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        HistoryStore h = store;
-        if (h != null) {
-            h.close(); // what the node queued is written
-        }
+        renderer.close();
+        historyTap.close(); // what the node queued is written
     }
 }
