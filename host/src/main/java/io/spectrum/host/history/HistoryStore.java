@@ -90,6 +90,15 @@ public final class HistoryStore implements AutoCloseable {
     private final Clock clock;
     private final Consumer<String> warnings;
     private final BlockingQueue<Object> queue;
+    /**
+     * Wakes the writer: a value alone does not. The writer wakes on the host's {@link #tick} (each step
+     * of its node loop, at most every 100 ms), when {@link #wakeAt} values wait, and for a flush,
+     * maintenance or stop; then it writes all that waits in as few transactions as it can. Waking for
+     * every value made thousands of one-row transactions a second, whose CPU the node thread felt.
+     */
+    private final java.util.concurrent.Semaphore wake = new java.util.concurrent.Semaphore(0);
+    /** Values waiting at which the writer is woken without waiting for the next tick. */
+    private final int wakeAt;
     private final Thread writer;
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
@@ -113,6 +122,7 @@ public final class HistoryStore implements AutoCloseable {
         this.warnings = warnings;
         this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
         this.free = new ArrayBlockingQueue<>(settings.queueCapacity());
+        this.wakeAt = Math.max(1, Math.min(BATCH, settings.queueCapacity() / 4));
         this.valueBytes = Math.max(settings.maxValueBytes(), NUMBER_TLV_BYTES);
         this.writer = new Thread(this::run, "history " + (settings.file() != null ? settings.file().getFileName() : settings.host()));
         this.writer.setDaemon(true);
@@ -128,6 +138,7 @@ public final class HistoryStore implements AutoCloseable {
         HistoryStore s = new HistoryStore(settings, clock, warnings);
         s.writer.start();
         s.queue.offer(new Maintain(clock.epochNanos() / 1_000_000L)); // opens the file, catches up after a restart
+        s.wake.release();
         return s;
     }
 
@@ -149,6 +160,7 @@ public final class HistoryStore implements AutoCloseable {
     /** Queues a row; never waits. False when the queue is full (the row is dropped and counted). */
     public boolean offer(HistoryRow row) {
         if (queue.offer(row)) {
+            queued();
             return true;
         }
         dropped.incrementAndGet();
@@ -236,11 +248,29 @@ public final class HistoryStore implements AutoCloseable {
             p.reasonLength = reason.length;
         }
         if (queue.offer(p)) {
+            queued();
             return true;
         }
         release(p);
         dropped.incrementAndGet();
         return false;
+    }
+
+    /** Wakes the writer once enough values wait; otherwise the next {@link #tick} does. */
+    private void queued() {
+        if (queue.size() >= wakeAt && wake.availablePermits() == 0) {
+            wake.release();
+        }
+    }
+
+    /**
+     * Lets the writer write what waits: the host calls it at each step of its node loop (at most every
+     * 100 ms of its clock). Never waits.
+     */
+    public void tick() {
+        if (!queue.isEmpty() && wake.availablePermits() == 0) {
+            wake.release();
+        }
     }
 
     private void release(Pending p) {
@@ -271,6 +301,7 @@ public final class HistoryStore implements AutoCloseable {
         if (!queue.offer(new Maintain(nowMs))) {
             dropped.incrementAndGet(); // the next minute asks again
         }
+        wake.release();
     }
 
     /** Waits until everything queued before the call is written (or failed); tests and shutdown. */
@@ -280,6 +311,7 @@ public final class HistoryStore implements AutoCloseable {
         }
         CountDownLatch done = new CountDownLatch(1);
         queue.put(new Flush(done));
+        wake.release();
         done.await();
     }
 
@@ -301,6 +333,7 @@ public final class HistoryStore implements AutoCloseable {
         }
         try {
             queue.put(STOP);
+            wake.release();
             writer.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -315,9 +348,16 @@ public final class HistoryStore implements AutoCloseable {
         List<HistoryRow> rows = new ArrayList<>(BATCH);
         try {
             while (true) {
+                wake.acquire();
+                wake.drainPermits();
                 batch.clear();
-                batch.add(queue.take());
-                queue.drainTo(batch, BATCH - 1);
+                queue.drainTo(batch, BATCH);
+                if (batch.isEmpty()) {
+                    continue;
+                }
+                if (batch.size() == BATCH) {
+                    wake.release(); // more waits: the next round takes it
+                }
                 for (Object o : batch) {
                     if (o instanceof HistoryRow r) {
                         rows.add(r);

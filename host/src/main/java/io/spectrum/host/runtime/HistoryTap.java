@@ -79,9 +79,12 @@ final class HistoryTap {
         w.setValueTap(this::tapped);
     }
 
-    /** Asks the store to summarise and thin itself once per period, at {@code now} (host clock). Node thread. */
+    /** Lets the store write what waits (each step), and asks it to summarise and thin itself once per period, at {@code now} (host clock). Node thread. */
     void maintain(long now) {
         HistoryStore h = store;
+        if (h != null) {
+            h.tick(); // the writer writes what waits, in one transaction, once a step at most
+        }
         if (h != null && now - lastMaintain >= MAINTAIN_NANOS) {
             lastMaintain = now;
             h.maintain(clock.epochNanos() / 1_000_000L); // done on the store's writer thread
