@@ -6,7 +6,8 @@
 #
 # Leaves in CACHE:
 #   rootfs.img        ext4 root file system (a sparse 2 GiB file; /dev/vda in the machine)
-#   vmlinuz, initrd   Debian's linux-image-arm64 kernel and its initramfs, extracted from the image
+#   vmlinuz, initrd   Debian's linux-image-arm64 kernel, and an initramfs made here that loads the
+#                     disk and console drivers and mounts /dev/vda
 #   id_ed25519(.pub)  the key root logs in with over ssh (generated here; authorised in the image)
 #   known_hosts       the image's ssh host key, for HostKeyAlias spectrum-boot-machine (the port varies)
 #   .built            the stamp: when it matches, the script returns at once and reuses all of the above
@@ -17,17 +18,35 @@
 # gives each user namespace its own binfmt_misc), so nothing on this machine changes: no global
 # binfmt entry, nothing in /etc/apt. Then mkfs.ext4 -d turns the tree into the image (no loop device).
 #
-# Needs: root, debootstrap, qemu-user-static, e2fsprogs, openssh-client, util-linux 2.38+ (unshare
-# --map-users), network access to deb.debian.org (about 170 MB, once).
+# What is slow under qemu-user is left out of the second stage and done natively here instead: the
+# kernel's package (thousands of module files, depmod, and an initramfs made by initramfs-tools'
+# scripts, all emulated) is unpacked with dpkg-deb, its module index made with this machine's
+# depmod, and the initramfs is a cpio archive of busybox-static (from the same archive), the few
+# modules that mount the root and an /init script. dpkg in the chroot skips fsync (force-unsafe-io:
+# the tree is thrown away if the build stops) and the documentation and translations.
+#
+# The kernel's i2c-stub module is built for that kernel by build-i2c-stub.sh (Debian does not ship it).
+#
+# Needs: root, debootstrap, qemu-user-static, e2fsprogs, openssh-client, kmod, cpio, util-linux 2.38+
+# (unshare --map-users), gcc-aarch64-linux-gnu and make (for i2c-stub), network access to
+# deb.debian.org (about 260 MB, once: 110 MB for the machine, 150 MB for i2c-stub's kernel source
+# and headers).
 set -euo pipefail
 
 CACHE=${1:-${SPECTRUM_BOOT_CACHE:-$HOME/.cache/spectrum-boot}}
 MIRROR=${SPECTRUM_BOOT_MIRROR:-http://deb.debian.org/debian}
-# what the machine runs: systemd with networkd, sshd, the kernel and an initramfs builder. No Java:
-# the board brings its own runtime (spectrum flash --runtime).
-PACKAGES=systemd,systemd-sysv,udev,dbus,openssh-server,linux-image-arm64,initramfs-tools,zstd,kmod,iproute2,procps
+# what the machine runs: systemd with networkd, sshd, kmod and i2c-tools. No Java: the board brings
+# its own runtime (spectrum flash --runtime).
+PACKAGES=systemd,systemd-sysv,udev,dbus,openssh-server,kmod,iproute2,procps,i2c-tools
+# downloaded with the rest but not installed by the second stage: the kernel (unpacked natively) and
+# busybox-static (the initramfs's tools); what only they depend on is taken out of the second stage too
+NATIVE=linux-image-arm64,busybox-static
+NOT_EMULATED="linux-image-arm64 linux-image-[0-9][^ ]*-arm64 linux-base initramfs-tools initramfs-tools-core klibc-utils libklibc busybox-static"
+# the drivers the initramfs loads (with what they depend on): virtio over PCI or MMIO, its disk, ext4, and
+# virtio-console for console=hvc0
+INITRAMFS_MODULES="virtio_pci virtio_mmio virtio_blk virtio_console ext4"
 # bump when the recipe below changes, so a cached image of an older recipe is rebuilt
-RECIPE=3
+RECIPE=4
 STAMP="bookworm arm64 $RECIPE $PACKAGES"
 say() { echo "build-image: $*"; }
 die() { echo "build-image: $*" >&2; exit 2; }
@@ -42,7 +61,8 @@ fi
 
 [ "$(id -u)" -eq 0 ] || die "run it as root (debootstrap makes device nodes and files of other owners)"
 for t in debootstrap:debootstrap qemu-aarch64-static:qemu-user-static mkfs.ext4:e2fsprogs \
-         ssh-keygen:openssh-client unshare:util-linux; do
+         ssh-keygen:openssh-client unshare:util-linux depmod:kmod modprobe:kmod cpio:cpio dpkg-deb:dpkg \
+         aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu make:make xz:xz-utils; do
   command -v "${t%%:*}" >/dev/null || die "${t%%:*} is missing; apt-get install ${t#*:}"
 done
 QEMU=$(command -v qemu-aarch64-static)
@@ -86,24 +106,28 @@ mkdir -p "$ROOT"
 say "first stage: downloading and unpacking Debian 12 arm64 into $ROOT ..."
 # the .debs are kept beside the image, so a rebuild downloads nothing
 mkdir -p "$CACHE/debs"
-debootstrap --foreign --arch=arm64 --variant=minbase --include="$PACKAGES" \
+debootstrap --foreign --arch=arm64 --variant=minbase --include="$PACKAGES,$NATIVE" \
   --cache-dir="$CACHE/debs" bookworm "$ROOT" "$MIRROR" > "$CACHE/debootstrap-1.log" 2>&1 \
   || { tail -20 "$CACHE/debootstrap-1.log" >&2; die "debootstrap's first stage failed (log: $CACHE/debootstrap-1.log)"; }
 
 # decisions that must be in place before the second stage configures the packages
-mkdir -p "$ROOT/etc/initramfs-tools/conf.d" "$ROOT/etc/initramfs-tools/hooks"
-# the initramfs carries only the drivers that mount / on this machine (virtio disk, ext4) and its
-# console: MODULES=most would copy most of the kernel's modules, run once per module under
-# qemu-user, and cost many minutes here and seconds at each boot
-printf 'COMPRESS=zstd\nMODULES=list\n' > "$ROOT/etc/initramfs-tools/conf.d/spectrum"
-cat > "$ROOT/etc/initramfs-tools/hooks/spectrum-virtio" <<'HOOK'
-#!/bin/sh
-# the emulated board machine's disk and console drivers (packaging/boot/build-image.sh)
-[ "$1" = prereqs ] && exit 0
-. /usr/share/initramfs-tools/hook-functions
-for m in virtio_pci virtio_mmio virtio_blk virtio_console ext4; do force_load "$m"; done
-HOOK
-chmod 755 "$ROOT/etc/initramfs-tools/hooks/spectrum-virtio"
+# the kernel and the initramfs's packages are unpacked natively below, not by the second stage
+NOT_RE="^($(echo $NOT_EMULATED | tr ' ' '|'))\$"
+for list in required base; do
+  tr ' ' '\n' < "$ROOT/debootstrap/$list" | grep -v -x -E "$NOT_RE" | grep -v '^$' | tr '\n' ' ' > "$ROOT/debootstrap/$list.new"
+  echo >> "$ROOT/debootstrap/$list.new"
+  mv "$ROOT/debootstrap/$list.new" "$ROOT/debootstrap/$list"
+done
+# dpkg in the chroot: no fsync per file, no documentation or translations (the copyright files stay)
+mkdir -p "$ROOT/etc/dpkg/dpkg.cfg.d"
+cat > "$ROOT/etc/dpkg/dpkg.cfg.d/spectrum" <<'DPKG'
+force-unsafe-io
+path-exclude=/usr/share/doc/*
+path-include=/usr/share/doc/*/copyright
+path-exclude=/usr/share/man/*
+path-exclude=/usr/share/info/*
+path-exclude=/usr/share/locale/*
+DPKG
 echo 'spectrum-board' > "$ROOT/etc/hostname"
 printf '127.0.0.1 localhost\n127.0.1.1 spectrum-board\n' > "$ROOT/etc/hosts"
 printf '/dev/vda / ext4 defaults,noatime 0 1\n' > "$ROOT/etc/fstab"
@@ -141,11 +165,54 @@ awk '{print "spectrum-boot-machine " $1 " " $2}' "$ROOT/etc/ssh/ssh_host_ed25519
 # an empty machine-id: the first boot makes one
 : > "$ROOT/etc/machine-id"
 
+say "the kernel and the initramfs, natively ..."
+KDEB=$(ls "$ROOT"/var/cache/apt/archives/linux-image-[0-9]*-arm64_*_arm64.deb 2>/dev/null | grep -v -- -unsigned | sort -V | tail -n 1)
+BDEB=$(ls "$ROOT"/var/cache/apt/archives/busybox-static_*_arm64.deb 2>/dev/null | tail -n 1)
+[ -n "$KDEB" ] && [ -n "$BDEB" ] || die "the kernel's or busybox-static's package was not downloaded (see $CACHE/debootstrap-1.log)"
+# /lib is a link to usr/lib in the tree: tar keeps it a link
+dpkg-deb --fsys-tarfile "$KDEB" | tar -x --keep-directory-symlink -C "$ROOT"
 KVER=$(ls "$ROOT/lib/modules" | sort -V | tail -n 1)
-[ -n "$KVER" ] && [ -f "$ROOT/boot/vmlinuz-$KVER" ] && [ -f "$ROOT/boot/initrd.img-$KVER" ] \
-  || die "no kernel and initrd in $ROOT/boot (see $CACHE/debootstrap-2.log)"
+[ -n "$KVER" ] && [ -f "$ROOT/boot/vmlinuz-$KVER" ] || die "no kernel in $KDEB"
+# the fake I2C adapter the board's I2C vertex is read from: Debian's kernel does not build it
+"$(dirname "$0")/build-i2c-stub.sh" "$CACHE" "$KDEB" "$ROOT/lib/modules/$KVER/updates/i2c-stub.ko"
+depmod -b "$ROOT" "$KVER"
+INITRD=$CACHE/initrd-tree
+rm -rf "$INITRD"
+mkdir -p "$INITRD/bin" "$INITRD/modules" "$INITRD/dev" "$INITRD/proc" "$INITRD/sys" "$INITRD/root"
+dpkg-deb --fsys-tarfile "$BDEB" | tar -x -C "$INITRD" ./bin/busybox
+# the modules in load order, dependencies first
+: > "$INITRD/modules/order"
+# shellcheck disable=SC2086
+modprobe -d "$ROOT" -S "$KVER" --show-depends $INITRAMFS_MODULES | while read -r kind path _; do
+  [ "$kind" = insmod ] || continue
+  name=$(basename "$path")
+  grep -qx "$name" "$INITRD/modules/order" && continue
+  cp "$ROOT$path" "$INITRD/modules/$name"
+  echo "$name" >> "$INITRD/modules/order"
+done
+[ -s "$INITRD/modules/order" ] || die "modprobe found none of $INITRAMFS_MODULES in $KVER"
+cat > "$INITRD/init" <<'INIT'
+#!/bin/busybox sh
+# The emulated board machine's initramfs (packaging/boot/build-image.sh): load the disk and console
+# drivers, mount the root file system read-only (systemd checks it and remounts it as /etc/fstab
+# says) and hand over to its init.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+while read -r m; do insmod "/modules/$m"; done < /modules/order
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+mount -t ext4 -o ro /dev/vda /root || { echo "initramfs: cannot mount /dev/vda"; exec sh; }
+umount /proc /sys
+mount --move /dev /root/dev
+exec switch_root /root /sbin/init
+INIT
+chmod 755 "$INITRD/init"
+(cd "$INITRD" && find . | cpio -o -H newc --quiet -R 0:0 | gzip -9) > "$CACHE/initrd"
+rm -rf "$INITRD"
 cp "$ROOT/boot/vmlinuz-$KVER" "$CACHE/vmlinuz"
-cp "$ROOT/boot/initrd.img-$KVER" "$CACHE/initrd"
 rm -rf "$ROOT/var/cache/apt/archives"/*.deb "$ROOT/var/lib/apt/lists"/*_Packages "$ROOT/.stage2"
 
 say "making the ext4 image ..."

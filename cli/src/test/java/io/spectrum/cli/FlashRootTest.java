@@ -135,6 +135,18 @@ class FlashRootTest {
     }
 
     @Test
+    void theServiceGetsTheDeviceGroupsTheRootHas() throws Exception {
+        Path root = rootfs();
+        Files.writeString(root.resolve("etc/group"), "root:x:0:\ndialout:x:20:\ngpio:x:997:pi\ni2c:x:998:pi\n");
+        assertEquals(0, flash(root).code());
+        Path dropIn = root.resolve(io.spectrum.packaging.BoardBundle.GROUPS_DROP_IN);
+        assertTrue(Files.readString(dropIn).endsWith("[Service]\nSupplementaryGroups=i2c gpio\n"), Files.readString(dropIn));
+        Files.writeString(root.resolve("etc/group"), "root:x:0:\ndialout:x:20:\n");
+        assertEquals(0, flash(root).code());
+        assertFalse(Files.exists(dropIn), "none of the groups: no drop-in, the unit's own groups only");
+    }
+
+    @Test
     void theInstalledLauncherRuns() throws Exception {
         Path root = rootfs();
         assertEquals(0, flash(root).code());

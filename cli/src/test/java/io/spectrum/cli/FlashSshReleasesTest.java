@@ -196,6 +196,20 @@ class FlashSshReleasesTest {
     }
 
     @Test
+    void theServiceGetsTheDeviceGroupsTheBoardHasAndOnlyThose() throws Exception {
+        // getent: the board has the groups named in FAKE_GROUPS
+        write(bin.resolve("getent"), "#!/bin/sh\ncase \" $FAKE_GROUPS \" in *\" $2 \"*) echo \"$2:x:100:\"; exit 0 ;; esac\nexit 2\n");
+        Path dropIn = root.resolve(BoardBundle.GROUPS_DROP_IN);
+        env.put("FAKE_GROUPS", "i2c spi");
+        flash("1.0", udp(7700), null, null);
+        assertEquals("# written by spectrum flash: the device groups this system has (docs/board.md)\n[Service]\n"
+                + "SupplementaryGroups=i2c spi\n", Files.readString(dropIn), "the groups the board has, in the unit's drop-in");
+        env.put("FAKE_GROUPS", "");
+        flash("2.0", udp(7700), null, null);
+        assertFalse(Files.exists(dropIn), "a board without those groups gets no drop-in (a missing group would stop the unit)");
+    }
+
+    @Test
     void anInstallFromBeforeReleasesBecomesTheReleaseToRollBackTo() throws Exception {
         Path home = Files.createDirectories(root.resolve("opt/spectrum/lib"));
         Files.writeString(home.resolve("old.jar"), "the old install");

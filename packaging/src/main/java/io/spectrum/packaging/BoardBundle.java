@@ -32,6 +32,8 @@ import java.util.stream.Stream;
  * opt/spectrum/apps/*.jar                     optional board apps (flash --app); the launcher puts them on the class path
  * etc/spectrum/board.yaml                     optional board file (flash --config, docs/board.md); without it the demo board
  * etc/systemd/system/spectrum-board.service   the service unit
+ * etc/systemd/system/spectrum-board.service.d/device-groups.conf
+ *                                             the device groups (i2c, gpio, spi) the board's system has
  * etc/spectrum/board.conf                     serial port, baud, UDP; kept if it already exists
  * etc/systemd/system/multi-user.target.wants/spectrum-board.service -> the unit (enable)
  * </pre>
@@ -63,6 +65,15 @@ public final class BoardBundle {
     public static final String WANTS_LINK = "etc/systemd/system/multi-user.target.wants/" + UNIT_NAME;
     /** Where the enable symlink points, as the board sees it. */
     public static final String UNIT_ON_BOARD = "/" + UNIT;
+    /**
+     * The groups that open a board's devices besides its serial port (the unit's own
+     * {@code SupplementaryGroups=dialout}): I2C buses, GPIO chips, SPI devices, as Raspberry Pi OS and
+     * Debian's i2c-tools name them. The service's dynamic user gets those the board's system has; a
+     * unit naming a group the system lacks would not start, so they are not in the unit itself.
+     */
+    public static final List<String> DEVICE_GROUPS = List.of("i2c", "gpio", "spi");
+    /** The unit's drop-in that adds the {@link #DEVICE_GROUPS} the board's system has, relative to its root. */
+    public static final String GROUPS_DROP_IN = "etc/systemd/system/" + UNIT_NAME + ".d/device-groups.conf";
 
     private final List<Path> classpath;
     private final Path runtime;
@@ -156,6 +167,18 @@ public final class BoardBundle {
         Path unit = root.resolve(UNIT);
         report(out, unit, writeIfChanged(unit, resource(UNIT_NAME)));
 
+        Path groupFile = root.resolve("etc/group");
+        if (Files.isRegularFile(groupFile)) { // a board's root: its groups are known here (over ssh the board's script says)
+            List<String> present = presentGroups(Files.readString(groupFile, StandardCharsets.UTF_8));
+            Path dropIn = root.resolve(GROUPS_DROP_IN);
+            if (present.isEmpty()) {
+                Files.deleteIfExists(dropIn);
+            } else {
+                out.printf("      device groups: %s%n", String.join(" ", present));
+                report(out, dropIn, writeIfChanged(dropIn, groupsDropIn(String.join(" ", present)).getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+
         out.printf("[%d/%d] config    -> /%s%n", ++step, steps, CONF);
         Path conf = root.resolve(CONF);
         if (Files.exists(conf) && !resetConfig) {
@@ -189,6 +212,30 @@ public final class BoardBundle {
             enable(root, WANTS_LINK, UNIT_ON_BOARD, out);
         }
         out.flush();
+    }
+
+    /** The text of {@link #GROUPS_DROP_IN} for {@code groups} (space separated, not empty). */
+    public static String groupsDropIn(String groups) {
+        return "# written by spectrum flash: the device groups this system has (docs/board.md)\n[Service]\nSupplementaryGroups="
+                + groups + "\n";
+    }
+
+    /** Of the {@link #DEVICE_GROUPS}, those an {@code /etc/group} file's text names, in that order. */
+    static List<String> presentGroups(String etcGroup) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String line : etcGroup.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                names.add(line.substring(0, colon));
+            }
+        }
+        List<String> present = new java.util.ArrayList<>();
+        for (String g : DEVICE_GROUPS) {
+            if (names.contains(g)) {
+                present.add(g);
+            }
+        }
+        return present;
     }
 
     /**

@@ -482,6 +482,10 @@ public final class SshInstaller {
                 "  if [ ! -L \"$H/$d\" ]; then rm -rf \"$H/$d\"; ln -s \"current/$d\" \"$H/$d\"; fi",
                 "done",
                 "cp \"$S/etc/systemd/system/spectrum-board.service\" \"$U\"",
+                // the device groups this system has (BoardBundle.DEVICE_GROUPS): a unit naming a missing group would not start
+                "G=; for g in " + String.join(" ", BoardBundle.DEVICE_GROUPS) + "; do if getent group \"$g\" >/dev/null 2>&1; then G=\"$G $g\"; fi; done; G=${G# }",
+                "if [ -n \"$G\" ]; then mkdir -p \"$U.d\"; printf '%b' \"" + BoardBundle.groupsDropIn("$G").replace("\n", "\\n")
+                        + "\" > \"$U.d/device-groups.conf\"; else rm -f \"$U.d/device-groups.conf\"; fi",
                 "if [ ! -f \"$E/board.conf\" ] || [ " + (resetConfig ? "yes" : "no") + " = yes ]; then",
                 "  cp \"$S/etc/spectrum/board.conf\" \"$E/board.conf\"; echo 'wrote /etc/spectrum/board.conf'",
                 "else echo 'kept the existing /etc/spectrum/board.conf'; fi",
