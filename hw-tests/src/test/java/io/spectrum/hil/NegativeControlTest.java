@@ -44,6 +44,14 @@ class NegativeControlTest {
     }
 
     @Test
+    void theDeclaredSensorsAreReadInTheirUnits() throws Exception {
+        ScenarioResult r = run("declared-sensors-read", List::of);
+        assertEquals(ScenarioResult.Outcome.PASS, r.outcome(), r.detail());
+        assertTrue(r.detail().contains("/temp = ") && r.detail().contains(" °C")
+                && r.detail().contains("/humidity = ") && r.detail().contains(" %"), r.detail());
+    }
+
+    @Test
     void duplicatedDeliveriesFailSubscribeDeliver() throws Exception {
         ScenarioResult r = run("subscribe-deliver", f -> isDelivery(f) ? List.of(f, f) : List.of(f));
         assertEquals(ScenarioResult.Outcome.FAIL, r.outcome());

@@ -13,6 +13,7 @@ public final class StandardScenarios {
         return List.of(
                 new HandshakeCapsScenario(),
                 new ReadWriteScenario(),
+                new DeclaredSensorsScenario(),
                 new SubscribeDeliverScenario(),
                 new SubscriptionSurfaceScenario(),
                 new CreateSuspendedScenario(),
