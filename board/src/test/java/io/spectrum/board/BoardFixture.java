@@ -28,7 +28,11 @@ public final class BoardFixture implements AutoCloseable {
     }
 
     public BoardFixture(String yaml, Path base, List<Path> appJars) throws Exception {
-        BoardFile file = new BoardFileParser(-1).parse("test.yaml", yaml, base);
+        this(new BoardFileParser(-1).parse("test.yaml", yaml, base), appJars);
+    }
+
+    /** A parsed board file, perhaps with a source a test made itself (one that talks to a stand-in kernel). */
+    public BoardFixture(BoardFile file, List<Path> appJars) throws Exception {
         host = BoardSetup.host(file, "fixture", appJars);
         host.install(node);
     }

@@ -7,6 +7,7 @@ import io.spectrum.board.io.FileSource;
 import io.spectrum.board.io.GpioInput;
 import io.spectrum.board.io.GpioOutput;
 import io.spectrum.board.io.I2cRegister;
+import io.spectrum.board.io.I2cTransfer;
 import io.spectrum.board.io.MockPins;
 import io.spectrum.board.io.PwmOutput;
 import io.spectrum.board.io.SelfSource;
@@ -299,13 +300,22 @@ public final class BoardFileParser {
             }
             case "i2c" -> {
                 needNumber(s, number, kind);
-                int bytes = (int) s.integer("bytes", schema.width(), 1, 8);
+                // a transfer that reads a fixed width (an SMBus byte or word) defaults bytes to it and refuses another
+                I2cTransfer transfer = I2cTransfer.of(s.choice("transfer", I2cTransfer.PLAIN.key(), I2cTransfer.keys()));
+                int fixed = transfer.bytes();
+                int bytes = (int) s.integer("bytes", fixed > 0 ? fixed : schema.width(), 1, 8);
+                if (fixed > 0 && bytes != fixed) {
+                    throw s.error("bytes", transfer.key() + " reads " + fixed + (fixed == 1 ? " byte" : " bytes")
+                            + ", not " + bytes + " (leave bytes out, or use transfer: smbus-block)");
+                }
                 int shift = (int) s.integer("shift", 0, 0, 8L * bytes - 1);
+                // an SMBus word comes low byte first, so it is little-endian unless the file says otherwise
+                String order = transfer == I2cTransfer.SMBUS_WORD ? "little" : "big";
                 b = new I2cRegister((int) s.integer("bus", 1, 0, 31), (int) s.integer("address", -1, 0x03, 0x77),
                         (int) s.integer("register", 0, 0, 0xFF), bytes,
-                        s.choice("order", "big", "big", "little").equals("big"), shift,
+                        s.choice("order", order, "big", "little").equals("big"), shift,
                         Boolean.parseBoolean(s.choice("signed", Boolean.toString(schema.signed()), "true", "false")),
-                        positive(s, "period", period(s)));
+                        transfer, positive(s, "period", period(s)));
                 if (!s.has("address")) {
                     throw s.error("address", "is required (the device's 7-bit address, e.g. 0x48)");
                 }

@@ -133,6 +133,11 @@ class BoardFileTest {
             gpio on a name        | 'vertices:\\n  - {path: /a, type: name, source: {kind: gpio-in, pin: 4}}\\n'                 | 2 | vertices[0].source.kind| needs a number vertex
             i2c without address   | 'vertices:\\n  - {path: /a, type: u16, source: {kind: i2c, register: 0}}\\n'                 | 2 | vertices[0].source.address | is required
             i2c shift too far     | 'vertices:\\n  - {path: /a, type: u16, source: {kind: i2c, address: 0x48, bytes: 2, shift: 16}}\\n' | 2 | vertices[0].source.shift | out of range 0..15
+            i2c unknown transfer  | 'vertices:\\n  - {path: /a, type: u16, source: {kind: i2c, address: 0x48, transfer: smbus-quick}}\\n' | 2 | vertices[0].source.transfer | 'smbus-quick' is not one of plain, smbus-byte, smbus-word, smbus-block
+            smbus word of 4 bytes | 'vertices:\\n  - {path: /a, type: u32, source: {kind: i2c, address: 0x48, transfer: smbus-word, bytes: 4}}\\n' | 2 | vertices[0].source.bytes | smbus-word reads 2 bytes, not 4
+            smbus byte of 2 bytes | 'vertices:\\n  - {path: /a, type: u16, source: {kind: i2c, address: 0x48, transfer: smbus-byte, bytes: 2}}\\n' | 2 | vertices[0].source.bytes | smbus-byte reads 1 byte, not 2
+            smbus block too long  | 'vertices:\\n  - {path: /a, type: u64, source: {kind: i2c, address: 0x48, transfer: smbus-block, bytes: 33}}\\n' | 2 | vertices[0].source.bytes | 33 is out of range 1..8
+            smbus word shift 16   | 'vertices:\\n  - {path: /a, type: u32, source: {kind: i2c, address: 0x48, transfer: smbus-word, shift: 16}}\\n' | 2 | vertices[0].source.shift | out of range 0..15
             bad w1 id             | 'vertices:\\n  - {path: /a, type: i16, source: {kind: w1, device: ds18b20}}\\n'              | 2 | vertices[0].source.device | not a 1-Wire id
             bad period            | 'vertices:\\n  - {path: /a, type: u8, source: {kind: file, file: x, period: soon}}\\n'       | 2 | vertices[0].source.period | not a duration
             typo in a source      | 'vertices:\\n  - {path: /a, type: u8, source: {kind: gpio-in, pin: 4, pul: up}}\\n'          | 2 | vertices[0].source.pul | unknown key

@@ -149,6 +149,26 @@ class SourcesAndSinksTest {
     }
 
     @Test
+    void anSmbusTransferOnTheMockPlatformReadsTheMockRegisterAsTheWireBringsIt() throws Exception {
+        // the mock does not tell transfers apart: its register holds the bytes in wire order, a word low byte first
+        try (BoardFixture b = new BoardFixture("""
+                platform: mock
+                vertices:
+                  - {path: /word, type: u16, source: {kind: i2c, address: 0x48, register: 2, transfer: smbus-word, period: 1s}}
+                  - {path: /byte, type: u16, source: {kind: i2c, address: 0x20, register: 3, transfer: smbus-byte, period: 1s}}
+                  - {path: /block, type: u32, source: {kind: i2c, address: 0x50, register: 4, transfer: smbus-block, period: 1s}}
+                """, tmp)) {
+            b.host.pi4j().registry().get("spectrum-i2c-1-72-2", MockI2C.class).writeRegister(2, new byte[] {0x34, 0x12}, 0, 2);
+            b.host.pi4j().registry().get("spectrum-i2c-1-32-3", MockI2C.class).writeRegister(3, new byte[] {(byte) 0xA5}, 0, 1);
+            b.host.pi4j().registry().get("spectrum-i2c-1-80-4", MockI2C.class).writeRegister(4, new byte[] {1, 2, 3, 4}, 0, 4);
+            b.step(1000);
+            assertEquals(0x1234, b.raw("/word"), "an SMBus word is little-endian by default");
+            assertEquals(0xA5, b.raw("/byte"), "one byte, whatever the vertex's width");
+            assertEquals(0x01020304, b.raw("/block"), "a block is big-endian by default, as a plain read");
+        }
+    }
+
+    @Test
     void aOneWireSensorIsReadFromTheKernelsFiles() throws Exception {
         Path sys = tmp.resolve("sys");
         Path dev = Files.createDirectories(sys.resolve("bus/w1/devices/28-0123456789ab"));
