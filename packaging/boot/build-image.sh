@@ -187,7 +187,8 @@ modprobe -d "$ROOT" -S "$KVER" --show-depends $INITRAMFS_MODULES | while read -r
   [ "$kind" = insmod ] || continue
   name=$(basename "$path")
   grep -qx "$name" "$INITRD/modules/order" && continue
-  cp "$ROOT$path" "$INITRD/modules/$name"
+  # modprobe -d names the file with the tree's directory in front
+  cp "$ROOT/${path#"$ROOT"/}" "$INITRD/modules/$name"
   echo "$name" >> "$INITRD/modules/order"
 done
 [ -s "$INITRD/modules/order" ] || die "modprobe found none of $INITRAMFS_MODULES in $KVER"
