@@ -153,6 +153,11 @@ Name=en* eth*
 DHCP=ipv4
 NET
 in_target /bin/systemctl enable systemd-networkd.service >/dev/null 2>&1
+# the board's I2C sensor: i2c-stub pretending to be a device at 0x48 on /dev/i2c-0 (the machine has
+# no other I2C adapter), there from early boot as a real sensor would be; its registers start at 0
+# and are set with i2cset
+printf 'i2c-dev\ni2c-stub\n' > "$ROOT/etc/modules-load.d/spectrum-i2c-stub.conf"
+printf 'options i2c-stub chip_addr=0x48\n' > "$ROOT/etc/modprobe.d/spectrum-i2c-stub.conf"
 # nothing waits for a clock or a resolver in a closed network
 in_target /bin/systemctl mask systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer \
   e2scrub_all.timer fstrim.timer man-db.timer >/dev/null 2>&1 || true
@@ -182,8 +187,9 @@ mkdir -p "$INITRD/bin" "$INITRD/modules" "$INITRD/dev" "$INITRD/proc" "$INITRD/s
 dpkg-deb --fsys-tarfile "$BDEB" | tar -x -C "$INITRD" ./bin/busybox
 # the modules in load order, dependencies first
 : > "$INITRD/modules/order"
-# shellcheck disable=SC2086
-modprobe -d "$ROOT" -S "$KVER" --show-depends $INITRAMFS_MODULES | while read -r kind path _; do
+for m in $INITRAMFS_MODULES; do
+  modprobe -d "$ROOT" -S "$KVER" --show-depends "$m" || die "no module $m in $KVER"
+done | while read -r kind path _; do
   [ "$kind" = insmod ] || continue
   name=$(basename "$path")
   grep -qx "$name" "$INITRD/modules/order" && continue
@@ -191,7 +197,7 @@ modprobe -d "$ROOT" -S "$KVER" --show-depends $INITRAMFS_MODULES | while read -r
   cp "$ROOT/${path#"$ROOT"/}" "$INITRD/modules/$name"
   echo "$name" >> "$INITRD/modules/order"
 done
-[ -s "$INITRD/modules/order" ] || die "modprobe found none of $INITRAMFS_MODULES in $KVER"
+[ "$(grep -c . "$INITRD/modules/order")" -ge 5 ] || die "modprobe found too few of $INITRAMFS_MODULES in $KVER"
 cat > "$INITRD/init" <<'INIT'
 #!/bin/busybox sh
 # The emulated board machine's initramfs (packaging/boot/build-image.sh): load the disk and console
