@@ -156,6 +156,7 @@ in_target /bin/systemctl enable systemd-networkd.service >/dev/null 2>&1
 # the board's I2C sensor: i2c-stub pretending to be a device at 0x48 on /dev/i2c-0 (the machine has
 # no other I2C adapter), there from early boot as a real sensor would be; its registers start at 0
 # and are set with i2cset
+mkdir -p "$ROOT/etc/modules-load.d" "$ROOT/etc/modprobe.d"
 printf 'i2c-dev\ni2c-stub\n' > "$ROOT/etc/modules-load.d/spectrum-i2c-stub.conf"
 printf 'options i2c-stub chip_addr=0x48\n' > "$ROOT/etc/modprobe.d/spectrum-i2c-stub.conf"
 # nothing waits for a clock or a resolver in a closed network
