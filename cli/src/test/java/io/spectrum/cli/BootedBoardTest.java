@@ -240,10 +240,18 @@ class BootedBoardTest {
                 + "; after the chown back " + mended);
         assertEquals(before, mended, "the UART's owner and mode are back to what they were before the getty");
 
+        // the machine's I2C sensor: the kernel's i2c-stub at 0x48 on /dev/i2c-0 (the image loads it at
+        // boot), its register 0 set here as a sensor's reading would be; the board file reads it by SMBus
+        assertEquals("SMBus stub driver", ssh("cat /sys/class/i2c-adapter/i2c-0/name").strip());
+        ssh("i2cset -y 0 0x48 0x00 0x0929 w"); // 2345: 23.45 °C at the declared scale
+        Path boardFile = WORK.resolve("booted-board.yaml");
+        Files.writeString(boardFile, BOARD_FILE);
         // the runtime stays installed: flash without --runtime keeps it
-        Cli.Run r = flash("--serial", "/dev/ttyAMA0", "--reset-config");
+        Cli.Run r = flash("--serial", "/dev/ttyAMA0", "--reset-config", "--config", boardFile.toString());
         assertEquals(0, r.code(), r.all());
         awaitReady("flash --serial /dev/ttyAMA0");
+        assertTrue(ssh("cat /etc/systemd/system/spectrum-board.service.d/device-groups.conf").contains("SupplementaryGroups=i2c\n"),
+                "the service's user may open the I2C bus through group i2c");
         String uart = Files.readString(RUN.resolve("uart")).strip();
         Path report = WORK.resolve("hil-booted-aarch64.md");
         long t = System.nanoTime();
@@ -252,8 +260,26 @@ class BootedBoardTest {
         System.out.println(hil.all());
         assertEquals(0, hil.code(), "HIL over the UART:\n" + hil.all() + "\n" + ssh("journalctl -u spectrum-board --no-pager | tail -20;"
                 + " ls -l /dev/ttyAMA0; stty -F /dev/ttyAMA0 -a"));
+        String written = Files.readString(report);
+        assertTrue(written.contains("/i2c-temp = 23.45 °C"), "the I2C sensor read by SMBus, in its unit, in the report:\n" + written);
         figuresOfTheRunningBoard("UART board");
     }
+
+    /**
+     * The board file of the UART board: the demo vertices the suite reads and writes, and the
+     * machine's I2C sensor (i2c-stub at 0x48, read by SMBus word, docs/board.md "I2C transfers").
+     */
+    private static final String BOARD_FILE = """
+            period: 250ms
+            vertices:
+              - {path: /temp, type: i16, unit: Cel, scale: 0.01, rights: ro, description: board temperature,
+                 source: {kind: sim, wave: sine, base: 2150, amplitude: 180, cycle: 12, jitter: 15}}
+              - {path: /counter, type: u32, rights: ro, description: periods since start, source: {kind: sim, wave: count}}
+              - {path: /led, type: u8, range: [0, 1], rights: rw, initial: 0, description: "LED, 1 = on"}
+              - {path: /i2c-temp, type: i16, unit: Cel, scale: 0.01, range: [-4000, 12500], rights: ro,
+                 description: I2C sensor (i2c-stub at 0x48),
+                 source: {kind: i2c, bus: 0, address: 0x48, register: 0, transfer: smbus-word, period: 1s}}
+            """;
 
     /** What the host and the machine say, for a failure's message: the link, the edges, the service, its journal. */
     private static String diagnosis() {
