@@ -17,7 +17,12 @@
 # Then: ./spectrum flash --root /mnt/pi --runtime build-out/arm64/runtime
 #
 # Modules: what jdeps finds in the board bundle (board/target/spectrum-board-*-bundle.jar: the board
-# main, runtime, NARROW core, links and jSerialComm). Override with
+# main, runtime, NARROW core, links and jSerialComm), plus jdk.crypto.ec: a DTLS link's keys are EC
+# P-256 (spectrum keys), and Java 17's EC is a security provider (SunEC) that jdeps cannot see; without
+# it a board flashed with --dtls-keys cannot read its key. SPECTRUM_RUNTIME_FOR=host links the runtime
+# for `spectrum host install --runtime` instead: the whole spectrum command (picocli looks at every
+# subcommand's class at start-up, the history needs java.sql, the dashboard jdk.httpserver), so a fixed
+# list, HOST_MODULES below. Override either with
 # SPECTRUM_RUNTIME_MODULES=a,b,c (then the jar is not needed). Needs: a JDK 17 (jlink, jdeps); for arm64
 # also apt-get, dpkg, binutils-aarch64-linux-gnu (armhf: binutils-arm-linux-gnueabihf) and network access to Debian's archive (about 71 MB,
 # once: the downloaded .debs are kept in OUTDIR/debs). Nothing in /etc/apt is touched: a private apt
@@ -28,6 +33,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=${SPECTRUM_RUNTIME_ARCH:-arm64}
 OUT=${1:-$ROOT/build-out/$ARCH}
 WRAPPER=${SPECTRUM_QEMU_WRAPPER:-0}
+FOR=${SPECTRUM_RUNTIME_FOR:-board}
+HOST_MODULES=java.base,jdk.unsupported,java.logging,java.management,java.naming,java.sql,java.xml,java.net.http,jdk.httpserver,jdk.crypto.ec
 JAR=$(ls "$ROOT"/board/target/spectrum-board-*-bundle.jar 2>/dev/null | head -n 1 || true)
 JAR=${JAR:-$ROOT/board/target/spectrum-board-bundle.jar}
 say() { echo "build-arm64-runtime: $*"; }
@@ -39,10 +46,14 @@ OUT=$(cd "$OUT" && pwd)
 
 if [ -n "${SPECTRUM_RUNTIME_MODULES:-}" ]; then
   MODULES=$SPECTRUM_RUNTIME_MODULES
+elif [ "$FOR" = host ]; then
+  MODULES=$HOST_MODULES
+elif [ "$FOR" != board ]; then
+  die "SPECTRUM_RUNTIME_FOR must be board or host (was $FOR)"
 else
   [ -f "$JAR" ] || die "$JAR is missing; build it first: mvn -B -DskipTests package (or ./spectrum --version)"
   MODULES=$(jdeps --print-module-deps --ignore-missing-deps --multi-release 17 "$JAR" \
-            | tr ',' '\n' | grep -vx -e java.desktop -e java.compiler | paste -sd, -)
+            | tr ',' '\n' | grep -vx -e java.desktop -e java.compiler | paste -sd, -),jdk.crypto.ec
 fi
 STAMP="$ARCH $WRAPPER $MODULES"
 
@@ -125,4 +136,8 @@ WRAP
 fi
 echo "$STAMP" > "$OUT/.built"
 say "done: $(du -sh "$OUT/runtime" | cut -f1) in $OUT/runtime"
-[ "$WRAPPER" = 1 ] || say "ship it with: ./spectrum flash --root /mnt/pi --runtime $OUT/runtime"
+if [ "$WRAPPER" != 1 ] && [ "$FOR" = host ]; then
+  say "ship it with: ./spectrum host install --ssh USER@HOST --config host.yaml --runtime $OUT/runtime"
+elif [ "$WRAPPER" != 1 ]; then
+  say "ship it with: ./spectrum flash --root /mnt/pi --runtime $OUT/runtime"
+fi

@@ -4,6 +4,8 @@ import io.spectrum.client.Delivery;
 import io.spectrum.client.PeerClient;
 import io.spectrum.wide.WideNode;
 import io.spectrum.host.runtime.HostRuntime;
+import io.spectrum.link.dtls.DtlsCredentials;
+import io.spectrum.link.dtls.DtlsLink;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.wire.DeliveryPolicy;
@@ -33,13 +35,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An installed board on an emulated ARM machine (docs/hil.md, "An installed board on an emulated ARM
  * machine"): a Debian 12 arm64 system (packaging/boot/build-image.sh) booted in qemu-system-aarch64
  * (packaging/boot/boot.sh), {@code spectrum flash --ssh} onto it with the bundled aarch64 runtime, a
- * host here mounting the board over the forwarded UDP port, a power cut, and the board's UART.
+ * host here mounting the board over the forwarded UDP port, a power cut, {@code spectrum host install --ssh}
+ * onto the same machine, a host here mounting the board with DTLS, and the board's UART.
  *
  * <p>Runs only in the Maven profile {@code boot} ({@code mvn -B verify -Pboot}); skipped with its
  * reason when qemu-system-aarch64 is missing, or when the image is not built yet and this is not root
@@ -57,7 +61,10 @@ class BootedBoardTest {
 
     private static int sshPort;
     private static int udpPort;
+    /** Forwarded to the machine's UDP port 7800: the client port of the host installed there. */
+    private static int hostUdpPort;
     private static Path runtime;
+    private static Path hostRuntime;
     private static List<String> sshOptions;
 
     // shared by the UDP and power-cut steps: the host stays up while the machine loses power
@@ -86,10 +93,30 @@ class BootedBoardTest {
         runtime = rtOut.resolve("runtime");
         FIGURES.put("aarch64 runtime build or reuse", ms(t) + " ms");
 
+        // the host's runtime (the whole spectrum command's modules), linked from the same arm64 JDK
+        // package the board's runtime was: a copy of that .deb, so nothing is downloaded again
+        t = System.nanoTime();
+        Path hostOut = CACHE.resolve("host-runtime");
+        Files.createDirectories(hostOut.resolve("debs"));
+        try (var debs = Files.newDirectoryStream(rtOut.resolve("debs"), "openjdk-17-jdk-headless_*_arm64.deb")) {
+            for (Path deb : debs) {
+                Path copy = hostOut.resolve("debs").resolve(deb.getFileName());
+                if (!Files.exists(copy)) {
+                    Files.copy(deb, copy);
+                }
+            }
+        }
+        script(WORK.resolve("host-runtime.log"), 10, Map.of("SPECTRUM_RUNTIME_FOR", "host"), "packaging/build-arm64-runtime.sh",
+                hostOut.toString());
+        hostRuntime = hostOut.resolve("runtime");
+        FIGURES.put("aarch64 host runtime build or reuse", ms(t) + " ms");
+
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-             DatagramSocket d = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+             DatagramSocket d = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress());
+             DatagramSocket h = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             sshPort = s.getLocalPort();
             udpPort = d.getLocalPort();
+            hostUdpPort = h.getLocalPort();
         }
         boot("first boot");
         sshOptions = Files.readAllLines(RUN.resolve("ssh_options"));
@@ -185,6 +212,133 @@ class BootedBoardTest {
 
     @Test
     @Order(3)
+    @Timeout(value = 30, unit = TimeUnit.MINUTES)
+    void hostInstallOverSshRunsTheHostServiceThatMountsTheBoardOnTheSameMachine_andAnUpdateKeepsItsState() throws Exception {
+        // the host on the machine: the board over loopback there, its client port forwarded to hostUdpPort here
+        Path file = WORK.resolve("machine-host.yaml");
+        Files.writeString(file, "name: machine\n"
+                + "mounts:\n"
+                + "  - name: board1\n"
+                + "    link: udp://127.0.0.1:7700\n"
+                + "udp: 0.0.0.0:7800\n"
+                + "dashboard: false\n"
+                + "metrics: false\n"
+                + "state-dir: " + HostInstallCommand.STATE_ON_TARGET + "\n");
+        // a heap that fits beside the board in 512 MB: JAVA_OPTS in a drop-in of the unit, which no install touches
+        ssh("mkdir -p /etc/systemd/system/spectrum-host.service.d && printf '%s\\n' '[Service]'"
+                + " 'Environment=\"JAVA_OPTS=-XX:+UseSerialGC -Xmx96m -Xss256k\"' > /etc/systemd/system/spectrum-host.service.d/heap.conf");
+        long t = System.nanoTime();
+        Cli.Run r = hostInstall(file, "--runtime", hostRuntime.toString());
+        FIGURES.put("host install --ssh (jars and host runtime over scp, user, unit, start)", ms(t) + " ms");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains("spectrum-host.service: active") && r.out().contains("made /var/lib/spectrum-host"), r.all());
+        assertEquals("active", ssh("systemctl is-active spectrum-host").strip());
+        assertEquals("enabled", ssh("systemctl is-enabled spectrum-host").strip());
+        assertEquals("spectrum-host", ssh("stat -c %U /var/lib/spectrum-host").strip(), "the state directory is the service user's");
+
+        t = System.nanoTime();
+        String value = readThroughTheMachinesHost("after the install");
+        FIGURES.put("host service start to its first answer here (JVM start, mount over 127.0.0.1 in the machine)", ms(t) + " ms");
+        FIGURES.put("spectrum read --peer 127.0.0.1:<forwarded 7800> /board1/temp through the installed host", value);
+        // the history's writer opens (makes) its file on its own thread, after the host answers
+        long historyDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (!ssh("test -s /var/lib/spectrum-host/history.db && echo yes").strip().equals("yes")) {
+            assertTrue(System.nanoTime() < historyDeadline, "the service keeps its history in its state directory: "
+                    + ssh("ls -la /var/lib/spectrum-host; journalctl -u spectrum-host --no-pager | grep -i history | tail -5"));
+            Thread.sleep(2000);
+        }
+        FIGURES.put("host service start to a history.db in its state directory", ms(t) + " ms");
+        figuresOfTheRunningHost("host service beside the UDP board");
+
+        // an update: a marker in the state directory, the host file edited there; both stay
+        ssh("echo kept-by-the-update > /var/lib/spectrum-host/marker && sed -i 's/^name: machine$/name: machine-edited/' "
+                + "/etc/spectrum/host.yaml");
+        t = System.nanoTime();
+        Cli.Run update = hostInstall(file);
+        FIGURES.put("host install --ssh again (an update, runtime kept)", ms(t) + " ms");
+        assertEquals(0, update.code(), update.all());
+        assertTrue(update.out().contains("kept /var/lib/spectrum-host") && update.out().contains("kept the existing /etc/spectrum/host.yaml"),
+                update.all());
+        assertEquals("kept-by-the-update", ssh("cat /var/lib/spectrum-host/marker").strip());
+        assertEquals("yes", ssh("test -s /var/lib/spectrum-host/history.db && echo yes").strip(), "the history stays");
+        assertEquals("name: machine-edited", ssh("head -n 1 /etc/spectrum/host.yaml").strip());
+        assertTrue(ssh("test -x /opt/spectrum-host/runtime/bin/java && echo yes").contains("yes"), "the runtime stays");
+        assertEquals("active", ssh("systemctl is-active spectrum-host").strip());
+        t = System.nanoTime();
+        String again = readThroughTheMachinesHost("after the update");
+        FIGURES.put("updated host service start to its first answer here", ms(t) + " ms; " + again);
+        // the later steps flash the board again and measure it alone, as before this step
+        ssh("systemctl disable --now spectrum-host");
+    }
+
+    @Test
+    @Order(4)
+    @Timeout(value = 25, unit = TimeUnit.MINUTES)
+    void aHostMountsTheBoardOverDtls_andAPlainUdpPeerGetsNothing() throws Exception {
+        // a Pi Zero 2 W links over Wi-Fi: the board's UDP listener with DTLS, keys from the fleet CA here
+        Path keys = WORK.resolve("keys");
+        deleteTree(keys);
+        for (String[] k : new String[][] {{"init"}, {"issue", "board1"}, {"issue", "host"}}) {
+            List<String> a = new ArrayList<>(List.of("keys"));
+            a.addAll(List.of(k));
+            a.addAll(List.of("--dir", keys.toString()));
+            Cli.Run made = Cli.run(a.toArray(String[]::new));
+            assertEquals(0, made.code(), made.all());
+        }
+        long t = System.nanoTime();
+        Cli.Run r = flash("--udp", "0.0.0.0:7700", "--dtls-keys", keys.toString(), "--dtls-name", "board1", "--reset-config");
+        FIGURES.put("flash --ssh --dtls-keys (keys installed, board restarted)", ms(t) + " ms");
+        assertEquals(0, r.code(), r.all());
+        awaitReady("flash --dtls-keys");
+        String ready = ssh("journalctl -b -u spectrum-board --no-pager | grep ' ready on ' | tail -n 1");
+        assertTrue(ready.contains("ready on dtls "), ready);
+        assertEquals("", ssh("ls /etc/spectrum/keys | grep -x ca.key || true").strip(), "never the CA's key on the board");
+
+        UdpLinkConfig links = new UdpLinkConfig();
+        DtlsLink dtls = DtlsLink.dial(2, new InetSocketAddress("127.0.0.1", udpPort), links, DtlsCredentials.fromDir(keys, "host"),
+                SystemClock.INSTANCE);
+        List<Delivery> got = new ArrayList<>();
+        try (HostRuntime wifi = new HostRuntime("wifi-host", new WideNode(HostRuntime.HOST_CONFIG))) {
+            wifi.mount(dtls, "board1", List.of());
+            UdpLink clients = UdpLink.listen(3, new InetSocketAddress("127.0.0.1", 0), links, SystemClock.INSTANCE);
+            wifi.attachListener(clients);
+            wifi.start();
+            try (PeerClient c = new PeerClient(UdpLink.dial(9, clients.localAddress(), links, SystemClock.INSTANCE), 0,
+                    Duration.ofSeconds(5))) {
+                c.onDelivery(d -> {
+                    synchronized (got) {
+                        got.add(d);
+                    }
+                });
+                t = System.nanoTime();
+                io.spectrum.client.Reply read = awaitReply(c, () -> c.read("/board1/temp"), 300);
+                assertTrue(read.ok(), "read /board1/temp through a host mounting the board with DTLS: " + read
+                        + "; DTLS " + dtls.dtlsStats() + ", last refusal " + dtls.lastRefusal());
+                FIGURES.put("DTLS: the host's first read of /board1/temp (handshake under TCG included)", ms(t) + " ms");
+                assertEquals("board1", dtls.peerName(0), "the board is who its certificate says");
+                assertTrue(dtls.dtlsStats().handshakes >= 1, "a DTLS handshake: " + dtls.dtlsStats());
+                assertTrue(c.subscribe("/board1/temp", "/c/temp", DeliveryPolicy.DURABILITY_REQUEST, true).ok(), "subscribe");
+                pumpUntil(c, () -> {
+                    synchronized (got) {
+                        return got.stream().anyMatch(d -> d.route().equals("/c/temp") && !d.stale());
+                    }
+                }, 120, "a fresh value of /board1/temp over DTLS", got);
+            }
+
+            // a peer without keys: its plain datagrams are no DTLS records, the board answers nothing
+            try (PeerClient plain = new PeerClient(UdpLink.dial(7, new InetSocketAddress("127.0.0.1", udpPort), links,
+                    SystemClock.INSTANCE), 0, Duration.ofSeconds(3))) {
+                for (int i = 0; i < 3; i++) {
+                    io.spectrum.client.Reply p = plain.read("/temp");
+                    assertFalse(p.answered(), "a plain UDP read of the DTLS board: " + p);
+                }
+            }
+        }
+        figuresOfTheRunningBoard("DTLS board");
+    }
+
+    @Test
+    @Order(5)
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
     void aFlashWhoseBoardDoesNotStartIsRolledBackToTheRunningRelease() throws Exception {
         String before = ssh("readlink /opt/spectrum/current").strip();
@@ -204,7 +358,7 @@ class BootedBoardTest {
     }
 
     @Test
-    @Order(4)
+    @Order(6)
     @Timeout(value = 25, unit = TimeUnit.MINUTES)
     void theBoardOnTheUartPassesTheHilSuite() throws Exception {
         // a login prompt on the UART: flash refuses before copying anything (the kernel's console stays on
@@ -307,7 +461,7 @@ class BootedBoardTest {
     private static void boot(String what) throws Exception {
         long t = System.nanoTime();
         script(WORK.resolve("boot.log"), 11, "packaging/boot/boot.sh", RUN.toString(), Integer.toString(sshPort),
-                Integer.toString(udpPort));
+                Integer.toString(udpPort), Integer.toString(hostUdpPort));
         FIGURES.put(what + ": qemu start to ssh login", ms(t) + " ms");
     }
 
@@ -373,6 +527,45 @@ class BootedBoardTest {
         FIGURES.put(what + ": machine memory available", ssh("awk '/MemAvailable/ {print $2}' /proc/meminfo").strip() + " kB");
     }
 
+    /**
+     * {@code spectrum read} here of /board1/temp through the host installed on the machine (its client port
+     * forwarded to hostUdpPort), again until a fresh value answers; returns what it printed.
+     */
+    private static String readThroughTheMachinesHost(String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
+        Cli.Run last = null;
+        while (System.nanoTime() < deadline) {
+            last = Cli.run("read", "--peer", "127.0.0.1:" + hostUdpPort, "--timeout", "5000", "/board1/temp");
+            // a number, current (a value that is not says "stale" and why)
+            if (last.code() == 0 && last.out().strip().matches("/board1/temp = -?[0-9].*") && !last.out().contains("stale")) {
+                return last.out().strip();
+            }
+            Thread.sleep(2000);
+        }
+        throw new AssertionError(what + ": no fresh /board1/temp through the machine's host; last read: "
+                + (last == null ? "none" : last.all()) + "\n" + ssh("systemctl status spectrum-host --no-pager -l | head -15;"
+                + " journalctl -u spectrum-host --no-pager | tail -30; ss -uanp | grep -e 7700 -e 7800"));
+    }
+
+    private static void figuresOfTheRunningHost(String what) throws Exception {
+        String pid = ssh("systemctl show -p MainPID --value spectrum-host").strip();
+        FIGURES.put(what + ": host RSS", ssh("ps -o rss= -p " + pid).strip() + " kB");
+        String board = ssh("systemctl show -p MainPID --value spectrum-board").strip();
+        FIGURES.put(what + ": board RSS", ssh("ps -o rss= -p " + board).strip() + " kB");
+        FIGURES.put(what + ": machine memory available", ssh("awk '/MemAvailable/ {print $2}' /proc/meminfo").strip() + " kB");
+    }
+
+    private static Cli.Run hostInstall(Path file, String... args) {
+        List<String> a = new ArrayList<>(List.of("host", "install", "--ssh", "root@127.0.0.1", "--ssh-port", Integer.toString(sshPort),
+                "--config", file.toString(), "--classpath", Cli.mainClasspathOption()));
+        for (String o : sshOptions) {
+            a.add("--ssh-option");
+            a.add(o);
+        }
+        a.addAll(List.of(args));
+        return Cli.run(a.toArray(String[]::new));
+    }
+
     private static Cli.Run flash(String... args) {
         // under TCG on a loaded machine the JVM takes minutes to say ready
         List<String> a = new ArrayList<>(List.of("flash", "--ssh", "root@127.0.0.1", "--ssh-port", Integer.toString(sshPort),
@@ -397,10 +590,16 @@ class BootedBoardTest {
     }
 
     private static void script(Path log, int minutes, String script, String... args) throws Exception {
+        script(log, minutes, Map.of(), script, args);
+    }
+
+    private static void script(Path log, int minutes, Map<String, String> env, String script, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve(script).toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
         if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -426,25 +625,34 @@ class BootedBoardTest {
     }
 
     private static void pumpUntil(BooleanSupplier done, int seconds, String what) {
+        pumpUntil(client, done, seconds, what, GOT);
+    }
+
+    private static void pumpUntil(PeerClient c, BooleanSupplier done, int seconds, String what, List<Delivery> got) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
-            client.pumpFor(Duration.ofMillis(100));
+            c.pumpFor(Duration.ofMillis(100));
             if (done.getAsBoolean()) {
                 return;
             }
         }
-        synchronized (GOT) {
-            throw new AssertionError("never: " + what + "; got " + GOT.stream().map(d -> d.route() + " seq=" + d.seq()
+        synchronized (got) {
+            throw new AssertionError("never: " + what + "; got " + got.stream().map(d -> d.route() + " seq=" + d.seq()
                     + (d.stale() ? " stale " + d.reason() : "")).toList());
         }
     }
 
     private static io.spectrum.client.Reply awaitReply(java.util.function.Supplier<io.spectrum.client.Reply> request,
                                                       int seconds) {
+        return awaitReply(client, request, seconds);
+    }
+
+    private static io.spectrum.client.Reply awaitReply(PeerClient c, java.util.function.Supplier<io.spectrum.client.Reply> request,
+                                                      int seconds) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         io.spectrum.client.Reply r = request.get();
         while (!r.ok() && System.nanoTime() < deadline) {
-            client.pumpFor(Duration.ofMillis(500));
+            c.pumpFor(Duration.ofMillis(500));
             r = request.get();
         }
         return r;

@@ -131,7 +131,7 @@ class HostInstallTest {
             }
             List<String> run = new ArrayList<>();
             if (cmd.get(0).equals("scp")) {
-                run.addAll(List.of("cp", "-R"));
+                run.addAll(List.of("cp", "-R", "-L")); // as scp -r: it follows symlinks, and a dangling one fails the copy
                 run.addAll(cmd.subList(1, cmd.size() - 1).stream().filter(a -> a.startsWith("/")).toList());
                 run.add(root + last.substring(last.indexOf(':') + 1));
             } else {

@@ -65,10 +65,21 @@ public final class HostBundle {
     }
 
     /**
-     * Writes the host into {@code root} (a root file system, or a staging directory) and enables its
-     * unit; the state directory is made if missing and otherwise left as it is.
+     * Writes the host into {@code root} (a root file system) and enables its unit; the state directory
+     * is made if missing and otherwise left as it is.
      */
     public void install(Path root, PrintWriter out) throws IOException {
+        install(root, true, out);
+    }
+
+    /**
+     * Writes the host into {@code root}, a root file system or a staging directory.
+     *
+     * @param enable also create the multi-user.target.wants symlink (what {@code systemctl enable} does);
+     *               not in a tree staged for ssh: scp follows symlinks, and this one's target exists only
+     *               on the machine (the install script there runs systemctl enable)
+     */
+    public void install(Path root, boolean enable, PrintWriter out) throws IOException {
         Path home = root.resolve(HOME);
         int steps = 6 + (runtime != null ? 1 : 0);
         int step = 0;
@@ -108,7 +119,9 @@ public final class HostBundle {
             Files.createDirectories(state);
             out.printf("      made (systemd gives it to %s when the service starts)%n", USER);
         }
-        BoardBundle.enable(root, WANTS_LINK, "/" + UNIT, out);
+        if (enable) {
+            BoardBundle.enable(root, WANTS_LINK, "/" + UNIT, out);
+        }
         out.flush();
     }
 

@@ -156,7 +156,7 @@ public final class SshInstaller {
     public void installHost(String target, int port, HostBundle bundle, boolean resetConfig, boolean shipsRuntime,
                             PrintWriter out) throws FlashException {
         boolean root = target.startsWith("root@");
-        deliver(target, port, "", resetConfig, "host", stage -> bundle.install(stage, out), List.of("opt", "etc", "usr"),
+        deliver(target, port, "", resetConfig, "host", stage -> bundle.install(stage, false, out), List.of("opt", "etc", "usr"),
                 "Installing the host and restarting spectrum-host.service" + (root ? "" : " (sudo)") + " ...",
                 remoteDir -> hostScript(remoteDir, resetConfig, shipsRuntime), out);
         out.printf("Done: %s runs spectrum-host.service. Logs: ssh %s journalctl -u spectrum-host -f%n", target, target);
