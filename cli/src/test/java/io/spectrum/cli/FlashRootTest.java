@@ -236,6 +236,10 @@ class FlashRootTest {
         assertEquals(0, run.code(), run.out());
         assertTrue(run.out().startsWith("bundled java -XX:+UseSerialGC -Xmx16m -Xmn2m "), run.out());
         assertTrue(run.out().contains("io.spectrum.board.BoardMain --serial /dev/serial0 --baud 115200"), run.out());
+        // the launcher's own default flags are board.conf's
+        Path conf = root.resolve("etc/spectrum/board.conf");
+        Files.writeString(conf, Files.readString(conf).replaceAll("(?m)^JAVA_OPTS=.*\n", ""));
+        assertEquals(run.out(), Cli.exec(List.of(launcher.toString()), Map.of(), tmp).out());
 
         Cli.Run noRuntime = flash(rootfs().resolveSibling("pi"), "--runtime", tmp.resolve("nope").toString());
         assertEquals(2, noRuntime.code());
