@@ -181,6 +181,61 @@ class FlashRootTest {
     }
 
     @Test
+    void underSystemdTheLauncherArchivesTheBoardsClassesOnceAndMapsThemOnLaterStarts() throws Exception {
+        Path root = rootfs();
+        assertEquals(0, flash(root).code());
+        Path launcher = root.resolve("opt/spectrum/bin/spectrum-board");
+        Path state = Files.createDirectories(tmp.resolve("state"));
+        Path jsa = state.resolve("board.jsa");
+        Files.writeString(root.resolve("etc/spectrum/board.conf"), "SERIAL_PORT=\nUDP=127.0.0.1:0\nEXTRA_ARGS=--duration 1\n");
+        Map<String, String> systemd = Map.of("STATE_DIRECTORY", state.toString(), "SPECTRUM_CDS_POLL", "1");
+
+        // first start: no archive yet; the board lists its classes and a detached job archives them
+        Cli.Run first = Cli.exec(List.of(launcher.toString()), systemd, tmp);
+        assertEquals(0, first.code(), first.out());
+        assertTrue(first.out().contains("board ready on udp 127.0.0.1:"), first.out());
+        for (int i = 0; i < 1200 && !Files.exists(state.resolve("board.jsa.stamp")); i++) {
+            Thread.sleep(100);
+        }
+        assertTrue(Files.isRegularFile(jsa), "no archive; the dump said: " + read(state.resolve("board.jsa.log")));
+        // the archive fits this java and these jars: -Xshare:on refuses to start otherwise
+        Cli.Run mapped = Cli.exec(List.of("java", "-Xmx16m", "-Xmn2m", "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + jsa, "-Xshare:on",
+                "-cp", root.resolve("opt/spectrum/lib") + "/*", "io.spectrum.board.BoardMain", "--version"), Map.of(), tmp);
+        assertEquals(0, mapped.code(), mapped.out());
+
+        // a later start keeps the archive (the class list is not made again) and the board runs
+        java.nio.file.attribute.FileTime listed = Files.getLastModifiedTime(state.resolve("board.jsa.classes"));
+        Cli.Run second = Cli.exec(List.of(launcher.toString()), systemd, tmp);
+        assertEquals(0, second.code(), second.out());
+        assertTrue(second.out().contains("board ready on udp 127.0.0.1:"), second.out());
+        assertEquals(listed, Files.getLastModifiedTime(state.resolve("board.jsa.classes")));
+        assertTrue(Files.isRegularFile(state.resolve("board.jsa.stamp")));
+
+        // a broken archive costs only the sharing: the JVM ignores it and the board runs
+        Files.delete(jsa);
+        Files.writeString(jsa, "not an archive");
+        Cli.Run broken = Cli.exec(List.of(launcher.toString()), systemd, tmp);
+        assertEquals(0, broken.code(), broken.out());
+        assertTrue(broken.out().contains("board ready on udp 127.0.0.1:"), broken.out());
+
+        // other JVM flags make it stale: dropped, the classes listed again and archived again
+        Files.writeString(root.resolve("etc/spectrum/board.conf"),
+                "SERIAL_PORT=\nUDP=127.0.0.1:0\nJAVA_OPTS=-Xmx24m\nEXTRA_ARGS=--duration 1\n");
+        Cli.Run third = Cli.exec(List.of(launcher.toString()), systemd, tmp);
+        assertEquals(0, third.code(), third.out());
+        assertTrue(third.out().contains("board ready on udp 127.0.0.1:"), third.out());
+        assertTrue(Files.size(state.resolve("board.jsa.classes")) > 0);
+        for (int i = 0; i < 1200 && !Files.exists(state.resolve("board.jsa.stamp")); i++) {
+            Thread.sleep(100);
+        }
+        assertTrue(Files.readString(state.resolve("board.jsa.stamp")).contains("-Xmx24m"));
+    }
+
+    private static String read(Path p) throws Exception {
+        return Files.exists(p) ? Files.readString(p) : "(no " + p.getFileName() + ")";
+    }
+
+    @Test
     void aShippedRuntimeIsCopiedAndPreferredByTheLauncher() throws Exception {
         Path runtime = Files.createDirectories(tmp.resolve("rt/bin"));
         Files.writeString(runtime.resolve("java"), "#!/bin/sh\necho \"bundled java $*\"\n");
@@ -191,8 +246,12 @@ class FlashRootTest {
         Path launcher = root.resolve("opt/spectrum/bin/spectrum-board");
         Cli.Run run = Cli.exec(List.of(launcher.toString()), Map.of(), tmp);
         assertEquals(0, run.code(), run.out());
-        assertTrue(run.out().startsWith("bundled java -XX:+UseSerialGC -Xms32m -Xmx32m"), run.out());
+        assertTrue(run.out().startsWith("bundled java -XX:+UseSerialGC -Xmx16m -Xmn2m "), run.out());
         assertTrue(run.out().contains("io.spectrum.board.BoardMain --serial /dev/serial0 --baud 115200"), run.out());
+        // the launcher's own default flags are board.conf's
+        Path conf = root.resolve("etc/spectrum/board.conf");
+        Files.writeString(conf, Files.readString(conf).replaceAll("(?m)^JAVA_OPTS=.*\n", ""));
+        assertEquals(run.out(), Cli.exec(List.of(launcher.toString()), Map.of(), tmp).out());
 
         Cli.Run noRuntime = flash(rootfs().resolveSibling("pi"), "--runtime", tmp.resolve("nope").toString());
         assertEquals(2, noRuntime.code());
