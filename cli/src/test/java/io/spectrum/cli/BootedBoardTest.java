@@ -417,6 +417,23 @@ class BootedBoardTest {
         String written = Files.readString(report);
         assertTrue(written.contains("/i2c-temp = 23.45 °C"), "the I2C sensor read by SMBus, in its unit, in the report:\n" + written);
         figuresOfTheRunningBoard("UART board");
+
+        // the launcher's class-data-sharing archive (docs/board.md, "JVM sizing"): made in the state
+        // directory once the first start's class list is complete; the next start maps it
+        String archive = "/var/lib/private/spectrum/board.jsa";
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
+        while (!ssh("test -s " + archive + " && test -s " + archive + ".stamp && echo made || true").strip().equals("made")) {
+            assertTrue(System.nanoTime() < deadline, "no class-data archive within 6 min: " + ssh("ls -l /var/lib/private/spectrum/;"
+                    + " tail -5 " + archive + ".log"));
+            Thread.sleep(5000);
+        }
+        ssh("systemctl restart spectrum-board");
+        awaitReady("UART board with its class-data archive");
+        String pid = ssh("systemctl show -p MainPID --value spectrum-board").strip();
+        assertTrue(ssh("tr '\\0' ' ' < /proc/" + pid + "/cmdline").contains("-XX:SharedArchiveFile=/var/lib/spectrum/board.jsa"),
+                "the restarted board maps the archive");
+        Thread.sleep(30_000); // past the start: the figure of a board that serves
+        figuresOfTheRunningBoard("UART board with its class-data archive, 30 s after ready");
     }
 
     /**
