@@ -430,8 +430,9 @@ class BootedBoardTest {
         ssh("systemctl restart spectrum-board");
         awaitReady("UART board with its class-data archive");
         String pid = ssh("systemctl show -p MainPID --value spectrum-board").strip();
-        assertTrue(ssh("tr '\\0' ' ' < /proc/" + pid + "/cmdline").contains("-XX:SharedArchiveFile=/var/lib/spectrum/board.jsa"),
-                "the restarted board maps the archive");
+        String cmdline = ssh("tr '\\0' ' ' < /proc/" + pid + "/cmdline");
+        assertTrue(cmdline.contains("-XX:SharedArchiveFile=/var/lib/spectrum/board.jsa"), "the restarted board maps the archive: "
+                + cmdline + "\n" + ssh("ls -l /var/lib/private/spectrum/; cat " + archive + ".stamp; tail -5 " + archive + ".log"));
         Thread.sleep(30_000); // past the start: the figure of a board that serves
         figuresOfTheRunningBoard("UART board with its class-data archive, 30 s after ready");
     }

@@ -229,6 +229,26 @@ class FlashRootTest {
             Thread.sleep(100);
         }
         assertTrue(Files.readString(state.resolve("board.jsa.stamp")).contains("-Xmx24m"));
+
+        // a start overtaken by a later one (an update while its job still waits): only the later
+        // start's job publishes, so the archive's stamp is the running board's
+        Files.writeString(root.resolve("etc/spectrum/board.conf"),
+                "SERIAL_PORT=\nUDP=127.0.0.1:0\nJAVA_OPTS=-Xmx20m\nEXTRA_ARGS=--duration 1\n");
+        Cli.Run overtaken = Cli.exec(List.of(launcher.toString()),
+                Map.of("STATE_DIRECTORY", state.toString(), "SPECTRUM_CDS_POLL", "5"), tmp);
+        assertEquals(0, overtaken.code(), overtaken.out());
+        Files.writeString(root.resolve("etc/spectrum/board.conf"),
+                "SERIAL_PORT=\nUDP=127.0.0.1:0\nJAVA_OPTS=-Xmx28m\nEXTRA_ARGS=--duration 1\n");
+        Cli.Run latest = Cli.exec(List.of(launcher.toString()), systemd, tmp);
+        assertEquals(0, latest.code(), latest.out());
+        for (int i = 0; i < 1200 && !(read(state.resolve("board.jsa.stamp")).contains("-Xmx28m")
+                && read(state.resolve("board.jsa.log")).contains("a later start owns the archive")); i++) {
+            Thread.sleep(100);
+        }
+        assertTrue(read(state.resolve("board.jsa.log")).contains("a later start owns the archive"),
+                "the overtaken start's job went on: " + read(state.resolve("board.jsa.log")));
+        assertTrue(read(state.resolve("board.jsa.stamp")).contains("-Xmx28m"), read(state.resolve("board.jsa.stamp")));
+        assertFalse(read(state.resolve("board.jsa.stamp")).contains("-Xmx20m"));
     }
 
     private static String read(Path p) throws Exception {

@@ -87,10 +87,11 @@ class DashboardHistoryBrowserTest {
                         + "'svg.chart[data-path=\"/here/level\"] polyline[data-path=\"/here/level\"]').getAttribute('points')"
                         + ".split(' ').map(p => Number(p.split(',')[0]))))"));
                 assertTrue(firstX > 80 && firstX < 100, "the point from 50 minutes ago is at x " + firstX);
-                // the time axis is the wall clock: hh:mm ticks
+                // the time axis is the wall clock: hh:mm ticks, with the date under the first and under midnight
                 String ticks = chrome.evalString("[...document.querySelectorAll('svg.chart[data-path=\"/here/level\"] text.tick.time')]"
-                        + ".map(t => t.textContent).join(' ')");
-                assertTrue(ticks.matches("(\\d\\d:\\d\\d\\D*)+"), "wall-clock ticks: " + ticks);
+                        + ".map(t => [...t.querySelectorAll('tspan')].map(s => s.textContent).join('|')).join(';')");
+                assertTrue(ticks.matches("\\d\\d:\\d\\d(\\|[^;|]+)?(;\\d\\d:\\d\\d(\\|[^;|]+)?)*"),
+                        "wall-clock ticks: " + ticks);
 
                 // another vertex of the same unit on the same chart, with a legend
                 chrome.eval("(() => { const s = document.querySelector('.vertex[data-path=\"/here/level\"] select.overlay-add');"
