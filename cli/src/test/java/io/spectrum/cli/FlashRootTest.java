@@ -203,8 +203,12 @@ class FlashRootTest {
                 "-cp", root.resolve("opt/spectrum/lib") + "/*", "io.spectrum.board.BoardMain", "--version"), Map.of(), tmp);
         assertEquals(0, mapped.code(), mapped.out());
 
-        // a later start keeps the archive (the class list is not made again) and the board runs
+        // a later start keeps the archive (the class list is not made again) and the board runs, even
+        // when a jar gained a hard link (an update links the files it keeps into its new release)
         java.nio.file.attribute.FileTime listed = Files.getLastModifiedTime(state.resolve("board.jsa.classes"));
+        try (var jars = Files.newDirectoryStream(root.resolve("opt/spectrum/lib"), "*.jar")) {
+            Files.createLink(tmp.resolve("linked.jar"), jars.iterator().next());
+        }
         Cli.Run second = Cli.exec(List.of(launcher.toString()), systemd, tmp);
         assertEquals(0, second.code(), second.out());
         assertTrue(second.out().contains("board ready on udp 127.0.0.1:"), second.out());
