@@ -7,7 +7,18 @@
  *
  * <p>Topics, subscriptions, services, calls and owners share one package because each refers to the
  * others: a subscription and a call are owned by a connection, a delivery's owner names its
- * subscription or call, and one publish or call admits, seals and roots in one step.
+ * subscription or call, and one publish or call admits, seals and roots in one step. By concern:
+ * <ul>
+ * <li>connections: {@code HostBus} (the registry and its stats), {@code BusConnection} (one
+ * client's commands and outbound lanes; the {@code BusSession} API), {@code Grants}, {@code Names}
+ * (names and router-issued ids), {@code Replies};</li>
+ * <li>topics and subscriptions: {@code Topics}, {@code Topic}, {@code Subscription};</li>
+ * <li>services and calls: {@code Services}, {@code Service}, {@code Call};</li>
+ * <li>owners and roots: {@code Owners}, {@code Owner}, {@code Roots}, {@code SealedObject},
+ * {@code Carried}, and sealing ({@code Seals}, {@code Sealing});</li>
+ * <li>admission: {@code Admission} (a publish's or call's checks in order) and {@code Envelopes}
+ * (delivery sizes with every router-issued id at its longest).</li>
+ * </ul>
  *
  * <h2>Setting up</h2>
  * <pre>{@code
