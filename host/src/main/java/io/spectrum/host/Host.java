@@ -11,7 +11,7 @@ import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Sleeper;
 import io.spectrum.time.SystemClock;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 
 import java.io.IOException;
 import java.io.PrintWriter;

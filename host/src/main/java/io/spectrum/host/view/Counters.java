@@ -1,7 +1,7 @@
 package io.spectrum.host.view;
 
 import io.spectrum.stats.BoundedResource;
-import io.spectrum.wide.bus.BusStats;
+import io.spectrum.bus.protocol.BusStats;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
