@@ -162,7 +162,7 @@ public final class Host implements AutoCloseable {
                 busView.host(host.busHost.host());
             }
             try {
-                bridge.start(notes);
+                bridge.start(notes, service.runtime().boardDeclarations()); // the host's copies, not a second cache
             } catch (IOException e) {
                 throw new StartFailure("cannot start the MQTT bridge: " + e.getMessage());
             }
