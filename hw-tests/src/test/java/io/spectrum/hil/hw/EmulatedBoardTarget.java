@@ -24,7 +24,7 @@ import java.util.List;
  * reset. Closing stops the board and the pty pair (its devices hang up) and removes the pty links.
  */
 public final class EmulatedBoardTarget implements BoardTarget {
-    /** The emulated board's board file, a resource of this module. */
+    /** The emulated board's board file, a test resource of this module (in its test jar too). */
     public static final String BOARD_FILE = "/io/spectrum/hil/emulated-board.yaml";
     /** The declared input pin (BCM) and the declared output pin, as emulated-board.yaml has them. */
     public static final int BUTTON_PIN = 22;
@@ -53,7 +53,7 @@ public final class EmulatedBoardTarget implements BoardTarget {
         Files.deleteIfExists(boardLog); // one log per run
         try (java.io.InputStream in = EmulatedBoardTarget.class.getResourceAsStream(BOARD_FILE)) {
             if (in == null) {
-                throw new IOException(BOARD_FILE + " is missing from the hw-tests jar");
+                throw new IOException(BOARD_FILE + " is missing from the hw-tests test classes");
             }
             Files.write(dir.resolve("board.yaml"), in.readAllBytes());
         }
