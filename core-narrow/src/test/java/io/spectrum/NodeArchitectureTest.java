@@ -25,15 +25,12 @@ class NodeArchitectureTest {
 
     @ArchTest
     static final ArchRule tables_know_no_links = classes()
-            .that().resideInAnyPackage("io.spectrum.node.pool..")
-            .or().haveFullyQualifiedName("io.spectrum.node.VertexTable")
-            .or().haveFullyQualifiedName("io.spectrum.node.SlotTable")
-            .should().onlyDependOnClassesThat(resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.stats..", "io.spectrum.wire..", "java.lang", "")
-                    .or(name("io.spectrum.node.VertexTable"))
-                    .or(name("io.spectrum.node.SlotTable"))
+            .that().resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.node.table..")
+            .should().onlyDependOnClassesThat(resideInAnyPackage("io.spectrum.node.pool..", "io.spectrum.node.table..",
+                    "io.spectrum.stats..", "io.spectrum.wire..", "java.lang", "")
                     .or(name("io.spectrum.node.api.VertexSchema"))
                     .or(name("[Lio.spectrum.node.api.VertexSchema;")))
-            .because("vertex and slot tables are plain primitive columns (protocol constants come from the wire vocabulary; a vertex refers to its immutable declaration)");
+            .because("the vertex and slot tables and the backfill ring are plain primitive columns (protocol constants come from the wire vocabulary; a vertex refers to its immutable declaration)");
 
     @ArchTest
     static final ArchRule nothing_below_reaches_the_node = noClasses()
