@@ -2,6 +2,8 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.options.BusOptions;
+import io.spectrum.cli.output.ClientOutput;
 import io.spectrum.wide.bus.BusFields;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

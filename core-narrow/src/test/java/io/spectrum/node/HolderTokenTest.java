@@ -1,9 +1,12 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.fwd.RemoteClient;
-import io.spectrum.testing.MemoryLink;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.FwdView;
@@ -11,9 +14,6 @@ import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import org.junit.jupiter.api.Test;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 
 /**
  * Issue 11 item 3, holders that cannot be impersonated cheaply (docs/security.md, "Holders and

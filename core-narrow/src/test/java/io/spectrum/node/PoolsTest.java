@@ -1,19 +1,19 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.fwd.LinkTable;
 import io.spectrum.stats.BoundedResource;
-import io.spectrum.testing.MemoryLink;
 import io.spectrum.wire.WireError;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 
 /** Fixed pools: running out is a typed refusal, never growth, and every pool reports it. */
 class PoolsTest {

@@ -1,17 +1,17 @@
 package io.spectrum.node;
 
+import io.spectrum.testing.MemoryLink;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.fwd.RemoteClient;
-import io.spectrum.testing.MemoryLink;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 
 /** Two nodes joined by fake links: the remote-subscription client and the request helpers. */
 class RemoteClientTest {

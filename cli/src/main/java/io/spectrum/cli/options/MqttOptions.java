@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.options;
 
 import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.BrokerAddress;
@@ -42,12 +42,13 @@ public final class MqttOptions {
             description = "Messages held while the broker is away or behind (a newer state of a topic replaces its unsent one); past it the oldest is dropped and counted (default: ${DEFAULT-VALUE}).")
     int queue;
 
-    boolean given() {
+    /** True when {@code --mqtt} was given. */
+    public boolean given() {
         return broker != null && broker.given();
     }
 
     /** The bridge options for host name {@code host}; a bad glob, name or bound is a usage error. */
-    BridgeOptions options(CommandLine cl, String host) {
+    public BridgeOptions options(CommandLine cl, String host) {
         try {
             BridgeOptions o = new BridgeOptions().host(host).raw(raw).discovery(discovery).queue(queue);
             include.forEach(o::include);
@@ -60,12 +61,13 @@ public final class MqttOptions {
         }
     }
 
-    BrokerAddress address(CommandLine cl) {
+    /** The broker's address; a bad URL or credentials file is a usage error. */
+    public BrokerAddress address(CommandLine cl) {
         return broker.address(cl);
     }
 
     /** The bridge of {@code spectrum host --mqtt}: handed to the host's configuration, which checks it. */
-    void into(io.spectrum.host.HostConfig.Builder b) {
+    public void into(io.spectrum.host.HostConfig.Builder b) {
         if (!given()) {
             return;
         }
@@ -74,7 +76,7 @@ public final class MqttOptions {
     }
 
     /** Starts a bridge of what {@code client} reaches; its notes go to {@code err} as lines. */
-    static MqttBridge start(PeerClient client, BrokerAddress address, BridgeOptions options, PrintWriter err) {
+    public static MqttBridge start(PeerClient client, BrokerAddress address, BridgeOptions options, PrintWriter err) {
         return MqttBridge.start(client, address, options, note -> {
             synchronized (err) {
                 err.println(note);

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.options;
 
 import io.spectrum.host.HostConfig;
 import picocli.CommandLine.Option;
@@ -39,7 +39,8 @@ public final class HostBusFlags {
                     + "well within it, so a quiet but live client is kept (docs/bus.md, \"Limits\").")
     Double idleTimeout;
 
-    void into(HostConfig.Builder b) {
+    /** Hands the bus options to the host's configuration as they are (the host checks them). */
+    public void into(HostConfig.Builder b) {
         b.bus(path).busStore(store).busTcp(tcp).busAllowRemote(allowRemote).busGrants(grants);
         if (idleTimeout != null) {
             b.busIdleTimeoutMillis(idleTimeout < 0 ? -2 : Math.round(idleTimeout * 1000));

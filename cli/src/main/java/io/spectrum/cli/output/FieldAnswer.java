@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.output;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -20,7 +20,7 @@ import java.util.HexFormat;
  * a VALUE as its unsigned integer; a SETTINGS that is a vertex declaration ends with its summary
  * line ({@link VertexSchema#toString()}, e.g. {@code VALUE i16 Cel x0.01 r-s}).
  */
-final class FieldAnswer {
+public final class FieldAnswer {
     private static final String INDENT = "  ";
 
     private final TlvIndex idx = new TlvIndex();
@@ -31,7 +31,7 @@ final class FieldAnswer {
     }
 
     /** The text after {@code PATH:field = }: one line for a leaf, else a newline and the indented pairs. */
-    static String text(byte[] tlv) {
+    public static String text(byte[] tlv) {
         FieldAnswer a = new FieldAnswer(tlv);
         if (!a.decoded) {
             return ClientOutput.text(tlv).text();
@@ -49,7 +49,7 @@ final class FieldAnswer {
     }
 
     /** The answer as JSON: a SETTINGS as an object, a POINT as an array, leaves as strings and numbers. */
-    static JsonNode json(byte[] tlv) {
+    public static JsonNode json(byte[] tlv) {
         FieldAnswer a = new FieldAnswer(tlv);
         if (!a.decoded) {
             return ClientOutput.JSON.getNodeFactory().textNode(ClientOutput.text(tlv).text());

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.options;
 
 import picocli.CommandLine.Option;
 
@@ -46,7 +46,7 @@ public final class LinkOptions {
     String dtlsName;
 
     /** The link settings of {@code spectrum host}, handed to the host's configuration. */
-    void into(io.spectrum.host.HostConfig.Builder b) {
+    public void into(io.spectrum.host.HostConfig.Builder b) {
         b.baud(baud).pingMillis(pingMillis).timeoutMillis(timeoutMillis).frameBytes(frameBytes).receiveBuffer(receiveBuffer)
                 .dtlsKey(dtlsKey).dtlsCa(dtlsCa).dtlsKeys(dtlsKeys).dtlsName(dtlsName);
     }

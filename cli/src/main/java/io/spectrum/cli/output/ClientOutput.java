@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.output;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,8 +28,9 @@ import io.spectrum.wire.WireError;
  * values; a stale one adds {@code reason}, {@link ValueLine#stamp}). Errors are JSON objects
  * too: {@code {"ok":false,"error":KIND,"message":...}}.
  */
-final class ClientOutput {
-    static final ObjectMapper JSON = JsonLines.JSON;
+public final class ClientOutput {
+    /** The one JSON mapper every command prints with (the bridge's). */
+    public static final ObjectMapper JSON = JsonLines.JSON;
 
     private ClientOutput() { }
 
@@ -39,12 +40,12 @@ final class ClientOutput {
     }
 
     /** A reply, its value rendered raw. */
-    static ObjectNode json(String path, Reply r) {
+    public static ObjectNode json(String path, Reply r) {
         return json(path, r, r.ok() ? text(r.value()) : null);
     }
 
     /** A reply whose value was rendered as {@code v} (ignored for a refusal). */
-    static ObjectNode json(String path, Reply r, ValueText v) {
+    public static ObjectNode json(String path, Reply r, ValueText v) {
         ObjectNode o = line(path);
         o.put("ok", r.ok());
         if (r.ok()) {
@@ -57,12 +58,12 @@ final class ClientOutput {
     }
 
     /** A JSON line with every common key present: {@code ts} now, {@code path}, the rest null ({@link ValueLine#common}). */
-    static ObjectNode line(String path) {
+    public static ObjectNode line(String path) {
         return JsonLines.line(path);
     }
 
     /** An error as a JSON object: {@code {"ok":false,"error":kind,"message":message}}. */
-    static ObjectNode error(String kind, String message) {
+    public static ObjectNode error(String kind, String message) {
         ObjectNode o = line(null);
         o.put("ok", false);
         o.put("error", kind);
@@ -71,7 +72,7 @@ final class ClientOutput {
     }
 
     /** Whether the command line asks for JSON ({@code --json} or {@code --format json}). */
-    static boolean jsonWanted(String[] args) {
+    public static boolean jsonWanted(String[] args) {
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--json") || args[i].equals("--format=json")
                     || args[i].equals("--format") && i + 1 < args.length && args[i + 1].equals("json")) {
@@ -82,17 +83,17 @@ final class ClientOutput {
     }
 
     /** Adds the value fields of {@code v} to {@code o} ({@link ValueLine#value}). */
-    static void value(ObjectNode o, ValueText v) {
+    public static void value(ObjectNode o, ValueText v) {
         ValueLine.value(JsonLines.fields(o), v);
     }
 
     /** Adds the node's stamp to {@code o} ({@link ValueLine#stamp}: seq, stale, a stale value's reason, origin). */
-    static void stamp(ObjectNode o, long seq, boolean stale, String reason, long origin) {
+    public static void stamp(ObjectNode o, long seq, boolean stale, String reason, long origin) {
         ValueLine.stamp(JsonLines.fields(o), seq, stale, reason, origin);
     }
 
     /** What read and ls say of a declared vertex that holds no value yet. */
-    static final String NO_VALUE_YET = "no value yet";
+    public static final String NO_VALUE_YET = "no value yet";
 
     /**
      * Whether {@code r} answers a READ of a vertex that is declared but holds no value yet (a sensor
@@ -101,7 +102,7 @@ final class ClientOutput {
      * declaration tells the two apart: one READ of {@code PATH:settings.app}, kept by the client,
      * made only for that refusal.
      */
-    static boolean noValueYet(Reply r, PeerClient client, String path) {
+    public static boolean noValueYet(Reply r, PeerClient client, String path) {
         return r.code() == WireError.PATH_NOT_FOUND && client.declaration(path) != null;
     }
 
@@ -110,7 +111,7 @@ final class ClientOutput {
      * when the node marked it stale (a source that failed from its first read, the answer's stamp)
      * {@code stale: true} and the reason after it: {@code "no value yet: i2c 1/0x48 reg 0: read 0 of 2 bytes"}.
      */
-    static ObjectNode noValueYetJson(String path, Reply r) {
+    public static ObjectNode noValueYetJson(String path, Reply r) {
         ObjectNode o = json(path, r, null);
         o.put("reason", NO_VALUE_YET + (r.stale() && r.staleReason() != null ? ": " + r.staleReason() : ""));
         if (r.stale()) {
@@ -124,7 +125,7 @@ final class ClientOutput {
      * tr::path::not_found)}, or, marked stale with a reason, {@code no value yet (stale: REASON;
      * tr::path::not_found)}.
      */
-    static String noValueYetText(Reply r) {
+    public static String noValueYetText(Reply r) {
         String why = r.stale() ? (r.staleReason() != null ? "stale: " + r.staleReason() : "stale") : "declared, never published";
         return NO_VALUE_YET + " (" + why + "; " + WireError.identity(r.code()) + ")";
     }
@@ -136,7 +137,7 @@ final class ClientOutput {
      * has: {@code refused: tr::path::not_found (127.0.0.1:7701 has no /board9; its top level: board1,
      * board2, ref)}. One more READ ({@code /:children[]}), made only for that refusal.
      */
-    static String refusal(Reply r, String peer, PeerClient client, String path) {
+    public static String refusal(Reply r, String peer, PeerClient client, String path) {
         String s = refusal(r, peer);
         int second = path.indexOf('/', 1);
         if (r.code() != WireError.PATH_NOT_FOUND || second < 0) {
@@ -152,7 +153,8 @@ final class ClientOutput {
                 + (names.isEmpty() ? "nothing" : String.join(", ", names)) + ")";
     }
 
-    static String refusal(Reply r, String peer) {
+    /** A refusal as one line: its WireError identity and, for a timeout or a down link, what to check. */
+    public static String refusal(Reply r, String peer) {
         String s = "refused: " + WireError.identity(r.code());
         if (r.code() == WireError.FLOW_TIMEOUT) {
             s += " (no answer from " + peer + "; is a board or host running there with --udp " + peer + "?)";

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.options;
 
 import io.spectrum.host.HostConfig;
 import io.spectrum.host.history.HistoryServer;
@@ -46,7 +46,8 @@ public final class HistoryOptions {
             description = "Keep a non-numeric value of at most N bytes (default: 64; bigger ones, blobs, are not kept).")
     int maxBytes;
 
-    void into(HostConfig.Builder b) {
+    /** Hands the history options to the host's configuration as they are (the host checks them). */
+    public void into(HostConfig.Builder b) {
         b.stateDir(stateDir).history(history).historyCredentials(credentials).historyInclude(include).historyExclude(exclude).historyRaw(raw)
                 .historyMinutes(minutes).historyMaxBytes(maxBytes);
     }

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.output;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,27 +13,28 @@ import java.util.List;
  * lines ({@link ClientOutput#line}: ts, path, value, unit, raw, seq, stale, plus the command's own
  * keys) or CSV (the common keys as columns, then {@code error}; a header line first).
  */
-final class ValuePrinter {
+public final class ValuePrinter {
     static final List<String> CSV_COLUMNS = List.of("ts", "path", "value", "unit", "raw", "seq", "stale", "error");
 
     private final PrintWriter out;
-    private final PeerOptions.Format format;
+    private final OutputFormat format;
     private final List<String> columns;
     private boolean header;
 
-    ValuePrinter(PrintWriter out, PeerOptions.Format format) {
+    /** Prints to {@code out} in {@code format}, CSV with the client commands' columns. */
+    public ValuePrinter(PrintWriter out, OutputFormat format) {
         this(out, format, CSV_COLUMNS);
     }
 
     /** With CSV columns of the caller's (the JSON line's keys it prints; {@code spectrum history}'s rows and buckets). */
-    ValuePrinter(PrintWriter out, PeerOptions.Format format, List<String> columns) {
+    public ValuePrinter(PrintWriter out, OutputFormat format, List<String> columns) {
         this.out = out;
         this.format = format;
         this.columns = List.copyOf(columns);
     }
 
     /** One record: {@code json} carries the keys, {@code text} is the text line. */
-    void print(ObjectNode json, String text) {
+    public void print(ObjectNode json, String text) {
         switch (format) {
             case json -> out.println(json);
             case csv -> {

@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.options;
 
 import io.spectrum.bridge.BrokerAddress;
 import picocli.CommandLine;
@@ -21,12 +21,13 @@ public final class BrokerOptions {
                     + BrokerAddress.ENV_USERNAME + " / $" + BrokerAddress.ENV_PASSWORD + "; never on the command line).")
     Path credentials;
 
-    boolean given() {
+    /** True when a broker URL was given. */
+    public boolean given() {
         return url != null;
     }
 
     /** The broker address; a bad URL or credentials file is a usage error (exit 2) with the reason. */
-    BrokerAddress address(CommandLine cl) {
+    public BrokerAddress address(CommandLine cl) {
         try {
             return BrokerAddress.parse(url, credentials, System.getenv());
         } catch (IllegalArgumentException e) {

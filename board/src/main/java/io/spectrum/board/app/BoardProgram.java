@@ -1,12 +1,12 @@
-package io.spectrum.board;
+package io.spectrum.board.app;
 
 import io.spectrum.node.NarrowNode;
 import io.spectrum.runtime.NodeLoop;
 
 /**
- * What a {@link Board} node publishes: declares its vertices, then publishes on its own schedule on
+ * What a {@link io.spectrum.board.Board} node publishes: declares its vertices, then publishes on its own schedule on
  * the node's thread. The board file's vertices and board apps run this way
- * ({@link io.spectrum.board.app.AppHost}), and so does {@code spectrum replay} (a recording), on the
+ * ({@link AppHost}), and so does {@code spectrum replay} (a recording), on the
  * same links and options as {@code spectrum board}.
  */
 public interface BoardProgram {

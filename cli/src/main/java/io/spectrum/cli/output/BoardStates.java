@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.output;
 
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.host.view.LinkView;
@@ -13,20 +13,22 @@ import java.util.Map;
  * (no answer for 5 s)}, and once a warning for a board that never answered within the link timeout.
  * Fed the host's link views once a second from the host command's loop.
  */
-final class BoardStates {
+public final class BoardStates {
     private final List<HostService.Board> boards;
     private final long timeoutMillis;
     private final long startNanos;
     private final Map<String, Boolean> up = new HashMap<>();
     private boolean warned;
 
-    BoardStates(List<HostService.Board> boards, long timeoutMillis, long startNanos) {
+    /** Watches {@code boards}, warning once for a board not answering {@code timeoutMillis} after {@code startNanos}. */
+    public BoardStates(List<HostService.Board> boards, long timeoutMillis, long startNanos) {
         this.boards = boards;
         this.timeoutMillis = timeoutMillis;
         this.startNanos = startNanos;
     }
 
-    void print(List<LinkView> links, long nowNanos, PrintWriter out) {
+    /** Prints each board whose state changed since the last call (and the one-time warning) to {@code out}. */
+    public void print(List<LinkView> links, long nowNanos, PrintWriter out) {
         for (HostService.Board b : boards) {
             String link = b.link().name();
             Boolean now = links.stream().filter(l -> l.name().equals(link)).map(LinkView::up).findFirst().orElse(null);

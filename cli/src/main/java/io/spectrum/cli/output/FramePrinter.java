@@ -1,4 +1,4 @@
-package io.spectrum.cli;
+package io.spectrum.cli.output;
 
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Bytes;
@@ -353,7 +353,8 @@ public final class FramePrinter {
         return String.format(Locale.ROOT, "%04X", v & 0xFFFF);
     }
 
-    static String hex(byte[] b, int off, int len) {
+    /** {@code len} bytes of {@code b} from {@code off} as upper-case hex, two digits a byte. */
+    public static String hex(byte[] b, int off, int len) {
         StringBuilder h = new StringBuilder(len * 2);
         for (int i = off; i < off + len; i++) {
             h.append(String.format(Locale.ROOT, "%02X", b[i] & 0xFF));

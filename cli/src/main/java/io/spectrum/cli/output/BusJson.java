@@ -1,13 +1,14 @@
-package io.spectrum.cli;
+package io.spectrum.cli.output;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.wide.bus.ArtifactRef;
 
 /** How the bus commands print an artifact reference: a JSON object of its fields, or one line of text. */
-final class BusJson {
+public final class BusJson {
     private BusJson() { }
 
-    static ObjectNode ref(ArtifactRef r) {
+    /** The reference as a JSON object of its fields. */
+    public static ObjectNode ref(ArtifactRef r) {
         ObjectNode o = ClientOutput.JSON.createObjectNode();
         o.put("storeId", r.storeId());
         o.put("artifactId", r.artifactId());
@@ -17,7 +18,8 @@ final class BusJson {
         return o;
     }
 
-    static String text(ArtifactRef r) {
+    /** The reference as one line of text. */
+    public static String text(ArtifactRef r) {
         return r.artifactId() + "@" + r.generation() + " " + r.length() + " B sha256:" + r.digest() + " (store "
                 + r.storeId() + ")";
     }

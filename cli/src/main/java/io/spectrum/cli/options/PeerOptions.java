@@ -1,5 +1,6 @@
-package io.spectrum.cli;
+package io.spectrum.cli.options;
 
+import io.spectrum.cli.output.OutputFormat;
 import io.spectrum.client.PeerClient;
 import io.spectrum.link.Link;
 import io.spectrum.runtime.LinkSettings;
@@ -16,19 +17,17 @@ import java.util.List;
 /**
  * Options shared by the commands that talk to a running node: where it is, how long to wait, how to
  * print. {@code --peer}, {@code --timeout} and {@code --format} default from {@code SPECTRUM_PEER}
- * etc. and the config file ({@link Defaults}).
+ * etc. and the config file ({@code Defaults}).
  */
 public final class PeerOptions {
-    /** Output formats of {@code --format}. */
-    enum Format { text, json, csv }
-
+    /** {@code --peer}: the node to talk to, a link URI or HOST:PORT (null: the default from {@code Defaults}). */
     @Option(names = "--peer", paramLabel = "LINK",
             description = "The node to talk to: a link URI (docs/links.md), or a board's or host's --udp address "
                     + "HOST:PORT (UDP), e.g. 127.0.0.1:7700 or [::1]:7700; tcp://HOST:PORT talks to a host's --tcp "
                     + "listener or a libtracer node's TCP transport, dtls://HOST:PORT?keys=DIR&name=NAME to a DTLS "
                     + "listener, serial:///dev/ttyUSB0?baud=115200 to a board on a serial line "
                     + "(default: $SPECTRUM_PEER, else peer= in ~/.config/spectrum/config).")
-    String peer;
+    public String peer;
 
     @Option(names = "--timeout", paramLabel = "MS", defaultValue = "2000",
             description = "How long to wait for each answer (default: ${DEFAULT-VALUE} ms).")
@@ -40,19 +39,20 @@ public final class PeerOptions {
     @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default), json (one object per line: ts, path, value, unit, raw, seq, stale) or csv "
                     + "(those columns, with a header line).")
-    Format format;
+    OutputFormat format;
 
     /** The format asked for ({@code --json} is {@code --format json}). */
-    Format format() {
-        return json ? Format.json : format;
+    public OutputFormat format() {
+        return json ? OutputFormat.json : format;
     }
 
-    boolean json() {
-        return format() == Format.json;
+    /** True when the format asked for is JSON lines. */
+    public boolean json() {
+        return format() == OutputFormat.json;
     }
 
     /** The paths given as PATH arguments and {@code -t PATH} options; none is a usage error ("no path to WHAT" and why). */
-    static List<String> paths(CommandLine cl, List<String> positional, List<String> topics,
+    public static List<String> paths(CommandLine cl, List<String> positional, List<String> topics,
                                         String what, String why) {
         List<String> all = new ArrayList<>(positional);
         all.addAll(topics);
@@ -63,7 +63,7 @@ public final class PeerOptions {
     }
 
     /** Refuses a bad pattern ({@link io.spectrum.client.Follower#vertexOf}) as a usage error (one line, exit 2) before anything is sent. */
-    static void checkPatterns(CommandLine cl, List<String> patterns) {
+    public static void checkPatterns(CommandLine cl, List<String> patterns) {
         for (String p : patterns) {
             try {
                 io.spectrum.client.Follower.vertexOf(p);
@@ -74,7 +74,7 @@ public final class PeerOptions {
     }
 
     /** Dials the peer; a missing or bad address is a parameter error (exit 2) with the reason. */
-    PeerClient connect(CommandLine cl) {
+    public PeerClient connect(CommandLine cl) {
         if (timeoutMillis <= 0) {
             throw new CommandLine.ParameterException(cl, "--timeout must be positive (was " + timeoutMillis + ")");
         }

@@ -1,6 +1,7 @@
-package io.spectrum.cli;
+package io.spectrum.cli.options;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.output.ClientOutput;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.wide.bus.BusException;
 import picocli.CommandLine;
@@ -17,28 +18,30 @@ import java.io.PrintWriter;
  */
 public final class BusOptions {
     /** Exit code of a refusal by the bus (or a bus lost mid-command). */
-    static final int REFUSED = 1;
+    public static final int REFUSED = 1;
     /** Exit code of bad arguments or a bus that cannot be reached. */
-    static final int UNREACHABLE = 2;
+    public static final int UNREACHABLE = 2;
 
     @Option(names = "--bus", paramLabel = "PATH", defaultValue = "${env:SPECTRUM_BUS}",
             description = "The host bus's Unix socket (spectrum host --bus PATH; default: $SPECTRUM_BUS), or its link "
                     + "URI: unix:///PATH, tcp://HOST:PORT for its --bus-tcp socket.")
     String path;
 
+    /** {@code --timeout}: how long to wait for the bus's answers, in ms. */
     @Option(names = "--timeout", paramLabel = "MS", defaultValue = "5000",
             description = "How long to wait for the bus's answers (default: ${DEFAULT-VALUE} ms).")
-    long timeoutMillis;
+    public long timeoutMillis;
 
     @Option(names = "--name", paramLabel = "NAME",
             description = "Connect as this client name (what --bus-grants grants by; default: anonymous).")
     String name;
 
+    /** {@code --json}: print JSON. */
     @Option(names = "--json", description = "Print JSON.")
-    boolean json;
+    public boolean json;
 
     /** A usage failure (no --bus, a bad timeout) as picocli's one-line usage error. */
-    void check(CommandLine cl) {
+    public void check(CommandLine cl) {
         if (path == null || path.isBlank()) {
             throw new CommandLine.ParameterException(cl, "no bus: give --bus PATH (the socket of spectrum host --bus) "
                     + "or set SPECTRUM_BUS");
@@ -62,7 +65,8 @@ public final class BusOptions {
 
     /** What a bus command does once connected; returns its exit code. */
     @FunctionalInterface
-    interface Session {
+    public interface Session {
+        /** Runs the command over the connected client {@code c}; returns its exit code. */
         int run(BusClient c) throws BusException, Failure, InterruptedException;
     }
 
@@ -71,7 +75,7 @@ public final class BusOptions {
      * is exit 1, an interrupt a lost bus (exit 1), and every {@link Failure} is printed as its one
      * line ({@link #print}) with its exit code.
      */
-    int run(CommandLine cl, Session session) {
+    public int run(CommandLine cl, Session session) {
         try (BusClient c = connect()) {
             try {
                 return session.run(c);
@@ -87,12 +91,12 @@ public final class BusOptions {
     }
 
     /** A bus refusal as a failure with exit 1. */
-    static Failure refused(BusException e) {
+    public static Failure refused(BusException e) {
         return new Failure(REFUSED, e.code().name(), e.getMessage());
     }
 
     /** Prints {@code f} as one line on stderr and returns its exit code. */
-    int print(CommandLine cl, Failure f) {
+    public int print(CommandLine cl, Failure f) {
         PrintWriter err = cl.getErr();
         if (json) {
             ObjectNode o = ClientOutput.JSON.createObjectNode();
@@ -114,11 +118,12 @@ public final class BusOptions {
     }
 
     /** A command's failure: its exit code, its kind (a bus code or usage/io) and one line. */
-    static final class Failure extends Exception {
+    public static final class Failure extends Exception {
         final int exitCode;
         final String kind;
 
-        Failure(int exitCode, String kind, String message) {
+        /** A failure exiting with {@code exitCode}, of {@code kind}, saying the first line of {@code message}. */
+        public Failure(int exitCode, String kind, String message) {
             super(line(kind, message), null, false, false);
             this.exitCode = exitCode;
             this.kind = kind;
