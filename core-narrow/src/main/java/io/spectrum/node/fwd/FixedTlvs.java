@@ -3,8 +3,9 @@ package io.spectrum.node.fwd;
 import io.spectrum.wire.Names;
 
 /**
- * The fixed TLVs of {@link Names} as arrays, for this package's APIs that take a value by
- * (array, offset, length): copied once from their one owner, never written, never handed out.
+ * The fixed TLVs of {@link Names} as arrays, for the node's parts ({@code io.spectrum.node} and its
+ * subpackages) whose APIs take a value by (array, offset, length): copied once from their one
+ * owner, never written, never handed out past the node's parts.
  */
 public final class FixedTlvs {
     /** {@link Names#EMPTY_STATUS}: OK, and the clear sentinel of {@code :subscribers[N]}. */
