@@ -32,7 +32,7 @@ class TimeSourcesTest {
             "io.spectrum.time.SystemClock",            // the real clock (and its Sleeper)
             "io.spectrum.runtime.WakeIdleStrategy",    // the node loop's idle strategy (its spin window)
             "io.spectrum.wide.link.IoWait",            // a QueuedLink I/O thread's idle strategy
-            "io.spectrum.node.HoldTokens");            // mixes the time into a default seed (entropy, not a timer)
+            "io.spectrum.node.fwd.HoldTokens");            // mixes the time into a default seed (entropy, not a timer)
 
     /** Tools and harnesses outside the products' timers: the command line's own commands, the HIL suite. */
     static final String[] OUT_OF_SCOPE = {"io.spectrum.cli..", "io.spectrum.hil.."};

@@ -1,6 +1,7 @@
 package io.spectrum.board;
 
 import io.spectrum.board.app.AppHost;
+import io.spectrum.board.app.BoardProgram;
 import io.spectrum.board.decl.BoardFile;
 import io.spectrum.board.decl.BoardFileError;
 import io.spectrum.board.decl.BoardSetup;

@@ -1,5 +1,6 @@
 package io.spectrum.board;
 
+import io.spectrum.board.app.BoardProgram;
 import io.spectrum.board.decl.BoardFile;
 import io.spectrum.board.decl.BoardFileError;
 import io.spectrum.board.decl.BoardFileParser;

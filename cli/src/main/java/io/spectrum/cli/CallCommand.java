@@ -2,6 +2,9 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.options.BusOptions;
+import io.spectrum.cli.output.BusJson;
+import io.spectrum.cli.output.ClientOutput;
 import io.spectrum.client.bus.Artifact;
 import io.spectrum.client.bus.CallResult;
 import io.spectrum.bus.protocol.BusException;

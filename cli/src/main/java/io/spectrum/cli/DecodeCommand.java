@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.cli.output.FramePrinter;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FrameEncoder;
 import io.spectrum.wire.TlvIndex;

@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.cli.options.PeerOptions;
 import picocli.CommandLine;
 
 import java.io.IOException;

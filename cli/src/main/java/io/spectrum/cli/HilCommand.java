@@ -5,6 +5,7 @@ import io.spectrum.hil.HilContext;
 import io.spectrum.hil.HilSuite;
 import io.spectrum.hil.ScenarioResult;
 import io.spectrum.hil.SerialBoardTarget;
+import io.spectrum.hil.scenario.StandardScenarios;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,7 +65,7 @@ public final class HilCommand implements Callable<Integer> {
                 return 2;
             }
             out.println("HIL conformance against " + target.describe());
-            HilSuite suite = HilSuite.standard();
+            HilSuite suite = new HilSuite(StandardScenarios.all());
             List<ScenarioResult> results = suite.runAll(ctx, r -> {
                 out.printf("%-4s %-40s %6d ms  %s%n", r.outcome(), r.scenario(), r.millis(), r.detail());
                 out.flush();

@@ -1,5 +1,7 @@
 package io.spectrum.cli;
 
+import io.spectrum.cli.output.OutputFormat;
+import io.spectrum.cli.output.ValuePrinter;
 import io.spectrum.host.history.HistoryBucket;
 import io.spectrum.host.history.HistoryJson;
 import io.spectrum.host.history.HistoryReader;
@@ -75,7 +77,7 @@ public final class HistoryCommand implements Callable<Integer> {
     @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default), json (one object per line: ts, path, value, unit, raw, seq, stale, reason; "
                     + "with --every: value (the mean), unit, min, mean, max, last, n) or csv (those columns, a header line first).")
-    PeerOptions.Format format;
+    OutputFormat format;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -109,7 +111,7 @@ public final class HistoryCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
         PrintWriter out = cl.getOut();
-        PeerOptions.Format f = json ? PeerOptions.Format.json : format;
+        OutputFormat f = json ? OutputFormat.json : format;
         ValuePrinter printer = new ValuePrinter(out, f, everyMs > 0 ? BUCKET_COLUMNS : ROW_COLUMNS);
         try (HistoryReader reader = HistoryReader.open(settings)) {
             List<String> matched;

@@ -1,5 +1,11 @@
 package io.spectrum.cli;
 
+import io.spectrum.cli.options.HistoryOptions;
+import io.spectrum.cli.options.HostBusFlags;
+import io.spectrum.cli.options.LinkOptions;
+import io.spectrum.cli.options.MqttOptions;
+import io.spectrum.cli.options.RunOptions;
+import io.spectrum.cli.output.BoardStates;
 import io.spectrum.host.Host;
 import io.spectrum.host.HostConfig;
 import io.spectrum.host.HostFile;

@@ -2,6 +2,11 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.options.BrokerOptions;
+import io.spectrum.cli.options.PeerOptions;
+import io.spectrum.cli.output.ClientOutput;
+import io.spectrum.cli.output.OutputFormat;
+import io.spectrum.cli.output.ValuePrinter;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.TreeWalk;
@@ -67,16 +72,16 @@ public final class LsCommand implements Callable<Integer> {
         boolean named = paths != null && !paths.isEmpty();
         List<String> starts = named ? paths : List.of("/");
         int[] rc = {0};
-        ValuePrinter csv = new ValuePrinter(out, PeerOptions.Format.csv);
+        ValuePrinter csv = new ValuePrinter(out, OutputFormat.csv);
         try (PeerClient c = peer.connect(spec.commandLine())) {
-            if (peer.format() == PeerOptions.Format.text) {
+            if (peer.format() == OutputFormat.text) {
                 out.printf(ROW, "PATH", "VALUE", "SUBSCRIBERS");
             }
             TreeWalk tree = new TreeWalk(c, depth, v -> {
                 rc[0] |= refused(v) ? 1 : 0;
-                if (peer.format() == PeerOptions.Format.text) {
+                if (peer.format() == OutputFormat.text) {
                     printRow(out, c, v, named);
-                } else if (peer.format() == PeerOptions.Format.csv) {
+                } else if (peer.format() == OutputFormat.csv) {
                     csv.print(json(c, v, named, false), null);
                 }
             });

@@ -3,6 +3,8 @@ package io.spectrum.cli;
 import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.BrokerView;
 import io.spectrum.bridge.Topics;
+import io.spectrum.cli.output.OutputFormat;
+import io.spectrum.cli.output.ValuePrinter;
 import io.spectrum.client.ValueLine;
 
 import java.io.IOException;
@@ -25,7 +27,7 @@ final class MqttListing {
     private MqttListing() { }
 
     /** Lists every retained value under {@code patterns} (default all), sorted by path. */
-    static int ls(BrokerAddress address, List<String> patterns, PeerOptions.Format format, PrintWriter out,
+    static int ls(BrokerAddress address, List<String> patterns, OutputFormat format, PrintWriter out,
                   PrintWriter err) throws InterruptedException {
         Map<String, BrokerView.Value> all = new TreeMap<>();
         for (String p : patterns.isEmpty() ? List.of("/#") : patterns) {
@@ -43,7 +45,7 @@ final class MqttListing {
             }
         }
         ValuePrinter printer = new ValuePrinter(out, format);
-        if (format == PeerOptions.Format.text) {
+        if (format == OutputFormat.text) {
             out.printf(ROW, "PATH", "VALUE", "SEQ");
         }
         for (BrokerView.Value x : all.values()) {
@@ -54,7 +56,7 @@ final class MqttListing {
     }
 
     /** Follows {@code patterns} on the broker, each message a line, until {@code count} / {@code seconds} (0: no limit). */
-    static int sub(BrokerAddress address, List<String> patterns, long count, long seconds, PeerOptions.Format format,
+    static int sub(BrokerAddress address, List<String> patterns, long count, long seconds, OutputFormat format,
                    PrintWriter out, PrintWriter err) throws InterruptedException {
         ValuePrinter printer = new ValuePrinter(out, format);
         long end = seconds > 0 ? System.nanoTime() + seconds * 1_000_000_000L : Long.MAX_VALUE;

@@ -1,6 +1,11 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.options.PeerOptions;
+import io.spectrum.cli.output.ClientOutput;
+import io.spectrum.cli.output.FieldAnswer;
+import io.spectrum.cli.output.OutputFormat;
+import io.spectrum.cli.output.ValuePrinter;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.Requests;
@@ -83,7 +88,7 @@ public final class ReadCommand implements Callable<Integer> {
     }
 
     private void printField(PrintWriter out, String arg, Reply r) {
-        if (peer.format() != PeerOptions.Format.text) { // a field is a structure: JSON also for --format csv
+        if (peer.format() != OutputFormat.text) { // a field is a structure: JSON also for --format csv
             ObjectNode o = ClientOutput.json(arg, r, null);
             if (r.ok()) {
                 o.remove("text");

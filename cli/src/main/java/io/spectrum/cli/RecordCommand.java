@@ -1,6 +1,9 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.options.PeerOptions;
+import io.spectrum.cli.output.ClientOutput;
+import io.spectrum.cli.output.OutputFormat;
 import io.spectrum.client.Delivery;
 import io.spectrum.client.Follower;
 import io.spectrum.client.PeerClient;
@@ -63,7 +66,7 @@ public final class RecordCommand implements Callable<Integer> {
         if (count < 0 || seconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--count and --duration must be 0 or more");
         }
-        if (peer.format() != PeerOptions.Format.json && spec.commandLine().getParseResult().hasMatchedOption("--format")) {
+        if (peer.format() != OutputFormat.json && spec.commandLine().getParseResult().hasMatchedOption("--format")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "record writes JSON lines only (what 'spectrum replay' "
                     + "reads): drop -F " + peer.format() + ", or use 'spectrum sub -F " + peer.format() + "' to print that format");
         }

@@ -1,7 +1,8 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.spectrum.board.BoardProgram;
+import io.spectrum.board.app.BoardProgram;
+import io.spectrum.cli.output.ClientOutput;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;

@@ -3,6 +3,8 @@ package io.spectrum.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.bus.protocol.BusFields;
+import io.spectrum.cli.options.BusOptions;
+import io.spectrum.cli.output.ClientOutput;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

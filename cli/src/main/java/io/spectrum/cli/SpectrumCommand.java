@@ -1,5 +1,6 @@
 package io.spectrum.cli;
 
+import io.spectrum.cli.output.ClientOutput;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -1,6 +1,10 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.options.BrokerOptions;
+import io.spectrum.cli.options.PeerOptions;
+import io.spectrum.cli.output.ClientOutput;
+import io.spectrum.cli.output.ValuePrinter;
 import io.spectrum.client.Follower;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;

@@ -1,6 +1,9 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spectrum.cli.options.PeerOptions;
+import io.spectrum.cli.output.ClientOutput;
+import io.spectrum.cli.output.FramePrinter;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.wire.FrameDecoder;

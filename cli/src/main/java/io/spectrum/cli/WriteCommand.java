@@ -1,5 +1,7 @@
 package io.spectrum.cli;
 
+import io.spectrum.cli.options.PeerOptions;
+import io.spectrum.cli.output.ClientOutput;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
 import io.spectrum.client.ValueFormat;

@@ -97,7 +97,7 @@ class ForeignFramesTest {
         // A well-behaved peer on the same link is served as usual.
         int h = good.host.subscribeRemote(good.hostLink, 0, TEMP, NodePath.of("/m/temp"), 1 << 5);
         assertTrue(h >= 0);
-        assertTrue(good.pumpUntilAdvancing(() -> good.host.remote().state(h) == io.spectrum.node.RemoteClient.ACKED));
+        assertTrue(good.pumpUntilAdvancing(() -> good.host.remote().state(h) == io.spectrum.node.fwd.RemoteClient.ACKED));
         byte[] out = new byte[16];
         assertTrue(good.pumpUntil(() -> good.host.read(NodePath.of("/m/temp"), out, 0, 16) == 6));
     }

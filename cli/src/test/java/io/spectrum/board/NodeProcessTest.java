@@ -6,7 +6,7 @@ import io.spectrum.cli.SpectrumCommand;
 import io.spectrum.link.serial.pty.PtyPair;
 import io.spectrum.link.Link;
 import io.spectrum.link.udp.UdpLink;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.SystemClock;
 import org.junit.jupiter.api.Test;

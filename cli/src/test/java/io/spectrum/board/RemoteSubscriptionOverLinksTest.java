@@ -6,7 +6,7 @@ import io.spectrum.link.serial.SerialLink;
 import io.spectrum.link.serial.SerialLinkConfig;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.TlvType;

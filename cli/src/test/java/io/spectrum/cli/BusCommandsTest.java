@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spectrum.cli.demo.ChildJvm;
+import io.spectrum.cli.output.ClientOutput;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.Request;
 import io.spectrum.bus.protocol.BusException;

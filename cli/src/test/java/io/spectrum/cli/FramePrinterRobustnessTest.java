@@ -2,6 +2,7 @@ package io.spectrum.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spectrum.cli.output.FramePrinter;
 import io.spectrum.vectors.Vector;
 import io.spectrum.vectors.VectorLoader;
 import io.spectrum.wire.FrameDecoder;

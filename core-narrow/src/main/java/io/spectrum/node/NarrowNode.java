@@ -8,8 +8,24 @@ import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
+import io.spectrum.node.fwd.AwaitTable;
+import io.spectrum.node.fwd.ComposedRead;
+import io.spectrum.node.fwd.FixedTlvs;
+import io.spectrum.node.fwd.FwdServer;
+import io.spectrum.node.fwd.LinkTable;
+import io.spectrum.node.fwd.NodeStats;
+import io.spectrum.node.fwd.PeerShares;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.node.route.FwdRouter;
+import io.spectrum.node.table.BackfillRing;
+import io.spectrum.node.table.SlotTable;
+import io.spectrum.node.table.VertexTable;
+import io.spectrum.node.topic.Fanout;
+import io.spectrum.node.topic.ListenerCounts;
+import io.spectrum.node.topic.LocalSubscription;
+import io.spectrum.node.topic.SubscriberSlots;
+import io.spectrum.node.topic.TopicState;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Extensions;
@@ -30,15 +46,13 @@ import io.spectrum.wire.WireError;
  * delivery), {@link SubscriberSlots} and {@link ListenerCounts} (slot lists, delivering counts,
  * activity notices), and the FWD side shared with core-wide's WideNode, {@link FwdServer} over
  * this node's tables through {@link NarrowStore}: {@link LinkTable}, {@link AwaitTable},
- * {@link FwdTerminus}, {@link FwdRequest}, {@link FieldSelector}, {@link SubscribersField},
- * {@link ChildrenField}, {@link Deliveries}.
+ * {@code FwdTerminus}, {@code FwdRequest}, {@code FieldSelector}, {@code SubscribersField},
+ * {@code ChildrenField}, {@code Deliveries}.
  *
- * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link #OWNER};
+ * <p>Caller identity: the local host (in-process calls, the owner) is link index {@link FwdServer#OWNER};
  * a remote caller is (attached link index, peer).
  */
 public final class NarrowNode implements ServingNode {
-    /** The link index of the node's owner (the local host's in-process calls) as a caller. */
-    public static final int OWNER = -1;
     static final int NO_PUBLISHER = -2;
 
     private final Clock clock;
@@ -220,7 +234,7 @@ public final class NarrowNode implements ServingNode {
             return sub;
         }
         int word = SlotTable.IN_USE | SlotTable.KIND_CALLBACK | (policy & SlotTable.POLICY_MASK);
-        st.fill(s, v, word, OWNER, 0, -1, 0, 0);
+        st.fill(s, v, word, FwdServer.OWNER, 0, -1, 0, 0);
         st.setHandle(s, sub);
         slots.place(v, s);
         sub.bind(s, st.gen(s), st.pos(s));
@@ -303,7 +317,7 @@ public final class NarrowNode implements ServingNode {
         if (v < 0 || vt.pubLink(v) == NO_PUBLISHER) {
             return NO_PUBLISHER;
         }
-        return vt.pubLink(v) == OWNER ? OWNER : links.id(vt.pubLink(v));
+        return vt.pubLink(v) == FwdServer.OWNER ? FwdServer.OWNER : links.id(vt.pubLink(v));
     }
 
     /** The peer of the vertex's last remote publisher (0 for the local host). */

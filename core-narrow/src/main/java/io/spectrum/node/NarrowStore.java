@@ -3,7 +3,17 @@ package io.spectrum.node;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.api.VertexSchema;
+import io.spectrum.node.fwd.FwdStore;
 import io.spectrum.node.pool.BlockPool;
+import io.spectrum.node.table.BackfillRing;
+import io.spectrum.node.table.SlotTable;
+import io.spectrum.node.table.VertexTable;
+import io.spectrum.node.topic.Fanout;
+import io.spectrum.node.topic.ListenerCounts;
+import io.spectrum.node.topic.LocalSubscription;
+import io.spectrum.node.topic.Publisher;
+import io.spectrum.node.topic.SubscriberSlots;
+import io.spectrum.node.topic.TopicState;
 import io.spectrum.wire.WireError;
 
 /**

@@ -1,18 +1,33 @@
 package io.spectrum.node;
 
 import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.fwd.AwaitTable;
+import io.spectrum.node.fwd.ComposedRead;
+import io.spectrum.node.fwd.Deliveries;
+import io.spectrum.node.fwd.FwdParts;
+import io.spectrum.node.fwd.FwdServer;
+import io.spectrum.node.fwd.LinkTable;
+import io.spectrum.node.fwd.PeerShares;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.pool.BlockPool;
 import io.spectrum.node.route.FwdRouter;
 import io.spectrum.node.route.MountTable;
+import io.spectrum.node.table.BackfillRing;
+import io.spectrum.node.table.SlotTable;
+import io.spectrum.node.table.VertexTable;
+import io.spectrum.node.topic.Fanout;
+import io.spectrum.node.topic.ListenerCounts;
+import io.spectrum.node.topic.SubscriberSlots;
+import io.spectrum.node.topic.TopicState;
 import io.spectrum.time.Clock;
 
 /**
  * The node's parts, built once by {@link NarrowNode} from its {@link NodeConfig} and shared by
  * reference: first the state every part works on (tables, pools, and the shared FWD side,
  * {@link FwdServer}, over them through {@link NarrowStore}: links, shares, awaits, deliveries, the
- * terminus), then the node's own parts in dependency order. A part's constructor takes this context
- * and copies into its own final fields the members it uses, which must be declared (and built)
- * above it here; nothing is looked up through the context after construction.
+ * terminus), then the node's own topic parts in dependency order. A topic part's constructor takes
+ * the members it uses (declared and built above it here) and keeps them in its own final fields; it
+ * lives in {@code io.spectrum.node.topic}, which knows nothing of this class.
  */
 final class NodeParts {
     // ------------------------------------------------------------------ state
@@ -63,10 +78,10 @@ final class NodeParts {
         mounts = f.mounts;
         router = f.router;
 
-        topic = new TopicState(this);
-        counts = new ListenerCounts(this);
-        slots = new SubscriberSlots(this);
-        fanout = new Fanout(this);
+        topic = new TopicState(cfg, clock, vt, values, records, links, ring);
+        counts = new ListenerCounts(cfg, vt, records, deliveries);
+        slots = new SubscriberSlots(vt, st, records, counts, shares);
+        fanout = new Fanout(vt, st, values, records, deliveries, topic, awaits, slots, shares);
         store.wire(topic, fanout, slots, counts, node);
     }
 }

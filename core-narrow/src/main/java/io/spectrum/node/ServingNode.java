@@ -4,6 +4,8 @@ import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.fwd.FwdServer;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.time.Clock;
 
 /**

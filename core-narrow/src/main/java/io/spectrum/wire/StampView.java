@@ -3,7 +3,7 @@ package io.spectrum.wire;
 /**
  * Reads the topic stamp a node puts after a delivery's (or a stamped READ answer's) payload, the
  * one reader of its pairs (docs/extensions.md "Delivery stamp"; the node's writer is
- * {@code io.spectrum.node.Deliveries#stamp}): {@code SETTINGS{NAME "spectrum.topic", SETTINGS{seq,
+ * {@code io.spectrum.node.fwd.Deliveries#stamp}): {@code SETTINGS{NAME "spectrum.topic", SETTINGS{seq,
  * stale, op, [path], [dlv, replaced], [origin], [reason]}}}. Pairs are found by name (SETTINGS
  * pair-walk), so a pair this reader does not know is skipped and a missing one reads as its
  * default. A re-pointable flyweight over a decoded frame: allocation-free, valid while the frame's

@@ -110,19 +110,9 @@ class ExtensionsOnRequestTest extends NodeHarness {
     }
 
     @Test
-    void ownerIsAlwaysExtended_andAFullTableAnswersPlain() {
+    void ownerIsAlwaysExtended() {
         node.write(temp, Frames.value(0, 1), 0, 5);
         Frames.Reply o = owner(append());
         assertEquals(TlvType.FIELD, o.idx.type(o.payload), "the owner is Spectrum itself");
-        PeerExtensions t = new PeerExtensions(2);
-        t.announce(0, 1, 1);
-        t.announce(0, 2, 1);
-        t.announce(0, 3, 1);
-        assertEquals(0, t.version(0, 3), "no room: plain");
-        assertEquals(1, t.resource.refusals());
-        t.forget(0, 1);
-        assertEquals(1, t.version(0, 2));
-        assertEquals(0, t.version(0, 1));
-        assertEquals(1, t.resource.inUse());
     }
 }

@@ -3,6 +3,7 @@ package io.spectrum.node;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.api.NodeConfig;
+import io.spectrum.node.table.SlotTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

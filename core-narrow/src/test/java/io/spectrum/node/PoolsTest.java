@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
+import io.spectrum.node.fwd.LinkTable;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wire.WireError;
 import java.util.HashMap;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.time.ManualClock;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;

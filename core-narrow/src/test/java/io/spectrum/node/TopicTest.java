@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
+import io.spectrum.node.fwd.FwdServer;
 import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;
@@ -227,7 +228,7 @@ class TopicTest extends NodeHarness {
     @Test
     void lastPublisherIdentity_isTheCallersLinkAndPeer() {
         node.write(temp, Frames.value(1, 1), 0, 5);
-        assertEquals(NarrowNode.OWNER, narrow().lastPublisherLinkId(temp));
+        assertEquals(FwdServer.OWNER, narrow().lastPublisherLinkId(temp));
         remotePublish(PEER, 2);
         assertEquals(link.id(), narrow().lastPublisherLinkId(temp));
         assertEquals(PEER, narrow().lastPublisherPeer(temp));

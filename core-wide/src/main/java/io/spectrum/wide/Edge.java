@@ -1,6 +1,6 @@
 package io.spectrum.wide;
 
-import io.spectrum.node.FwdStore;
+import io.spectrum.node.fwd.FwdStore;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;

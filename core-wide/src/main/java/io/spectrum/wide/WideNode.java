@@ -1,9 +1,8 @@
 package io.spectrum.wide;
 
 import io.spectrum.link.Link;
-import io.spectrum.node.FwdServer;
-import io.spectrum.node.FwdStore;
-import io.spectrum.node.NarrowNode;
+import io.spectrum.node.fwd.FwdServer;
+import io.spectrum.node.fwd.FwdStore;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.ServingNode;
@@ -170,7 +169,7 @@ public final class WideNode implements ServingNode {
         edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
         values = new ResourceCounter("wide.values", cfg.valueBytes());
         peers = new ResourceCounter("wide.peers", Integer.MAX_VALUE);
-        owner = new WidePeer(this, OWNER_IDENTITY, false, NarrowNode.OWNER, 0);
+        owner = new WidePeer(this, OWNER_IDENTITY, false, FwdServer.OWNER, 0);
         anonymousIds = new AnonymousIds(clock);
         root = new Vertex(new byte[0], VertexIndex.hash(new byte[0], 0, 0), null, 0, false);
         index.insert(root);
@@ -1331,7 +1330,7 @@ public final class WideNode implements ServingNode {
 
     /** The peer of this node that remote caller (link index, peer) is, made on first use; the owner for OWNER. */
     WidePeer linkPeer(int li, int peer) {
-        if (li == NarrowNode.OWNER) {
+        if (li == FwdServer.OWNER) {
             return owner;
         }
         final long k = peerKey(li, peer);
@@ -1346,7 +1345,7 @@ public final class WideNode implements ServingNode {
 
     /** True when remote caller (link index, peer) is a peer of this node already (the owner always is). */
     boolean knowsLinkPeer(int li, int peer) {
-        return li == NarrowNode.OWNER || linkPeers.containsKey(peerKey(li, peer));
+        return li == FwdServer.OWNER || linkPeers.containsKey(peerKey(li, peer));
     }
 
     /** Drops the peer {@link #linkPeer} just made for a request that was refused (it holds and published nothing). */
@@ -1367,7 +1366,7 @@ public final class WideNode implements ServingNode {
      * ignored: the caller stays {@code link<id>/<peer>}. Allocates only when the name changes.
      */
     void namePeer(int li, int peer, byte[] b, int off, int len) {
-        if (li == NarrowNode.OWNER || !AnonymousIds.nameAllowed(b, off, len)) {
+        if (li == FwdServer.OWNER || !AnonymousIds.nameAllowed(b, off, len)) {
             return;
         }
         linkPeer(li, peer).name(b, off, len);
@@ -1500,7 +1499,7 @@ public final class WideNode implements ServingNode {
             return v.id;
         }
         final boolean known = knowsLinkPeer(li, peer);
-        final WidePeer creator = li == NarrowNode.OWNER ? null : linkPeer(li, peer);
+        final WidePeer creator = li == FwdServer.OWNER ? null : linkPeer(li, peer);
         int r = creatable(b, off, len, creator);
         if (r != WireError.OK) {
             if (!known) {

@@ -4,6 +4,7 @@ import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
+import io.spectrum.node.fwd.FwdServer;
 import io.spectrum.wire.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -35,7 +36,7 @@ public final class WidePeer {
     final WideNode node;
     /**
      * Where the shared FWD side knows it: (link index, peer) of a remote caller; the owner is
-     * (NarrowNode.OWNER, 0); an in-process connection is ({@link #IN_PROCESS}, its number).
+     * (FwdServer.OWNER, 0); an in-process connection is ({@link #IN_PROCESS}, its number).
      */
     final int link;
     final int peer;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.api.NodePath;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wide.WideNode;
 import io.spectrum.wire.TlvType;

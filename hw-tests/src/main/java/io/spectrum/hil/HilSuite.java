@@ -17,11 +17,6 @@ public final class HilSuite {
         this.scenarios = List.copyOf(scenarios);
     }
 
-    /** The full conformance suite, in the order it runs (resets come last). */
-    public static HilSuite standard() {
-        return new HilSuite(io.spectrum.hil.scenario.StandardScenarios.all());
-    }
-
     /** The scenarios in run order. */
     public List<Scenario> scenarios() {
         return scenarios;

@@ -3,6 +3,7 @@ package io.spectrum.hil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spectrum.hil.scenario.StandardScenarios;
 import io.spectrum.link.Link;
 import io.spectrum.testing.MemoryLink;
 import java.time.Duration;
@@ -96,7 +97,7 @@ class HilSuiteTest {
     @Test
     void aScenarioWithoutAnswerFailsWithTheTimeoutInsteadOfHanging() throws Exception {
         HilContext ctx = new HilContext(fakeTarget(false));
-        ScenarioResult r = HilSuite.runOne(HilSuite.standard().scenarios().get(1), ctx);
+        ScenarioResult r = HilSuite.runOne(new HilSuite(StandardScenarios.all()).scenarios().get(1), ctx);
         assertEquals(ScenarioResult.Outcome.FAIL, r.outcome());
         assertTrue(r.detail().contains("no reply"), r.detail());
     }
@@ -104,7 +105,7 @@ class HilSuiteTest {
     @Test
     void resetScenarioSkipsWithoutResetLine() throws Exception {
         HilContext ctx = new HilContext(fakeTarget(false));
-        Scenario reset = HilSuite.standard().scenarios().stream()
+        Scenario reset = new HilSuite(StandardScenarios.all()).scenarios().stream()
                 .filter(s -> s.name().equals("board-reset-serves-again")).findFirst().orElseThrow();
         assertEquals(ScenarioResult.Outcome.SKIP, HilSuite.runOne(reset, ctx).outcome());
     }
@@ -112,7 +113,7 @@ class HilSuiteTest {
     @Test
     void standardScenarioNamesAreUniqueAndDescribed() {
         List<String> names = new ArrayList<>();
-        for (Scenario s : HilSuite.standard().scenarios()) {
+        for (Scenario s : new HilSuite(StandardScenarios.all()).scenarios()) {
             assertTrue(s.name().matches("[a-z0-9-]+"), s.name());
             assertTrue(s.checks().length() > 20, s.name());
             assertTrue(!names.contains(s.name()), "duplicate " + s.name());

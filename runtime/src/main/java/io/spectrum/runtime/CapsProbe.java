@@ -3,7 +3,7 @@ package io.spectrum.runtime;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
 import io.spectrum.node.ServingNode;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.node.NarrowNode;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.ManualClock;

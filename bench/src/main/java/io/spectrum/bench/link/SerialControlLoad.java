@@ -4,7 +4,7 @@ import io.spectrum.link.serial.InMemorySerialPort;
 import io.spectrum.link.serial.SerialLink;
 import io.spectrum.link.serial.SerialLinkConfig;
 import io.spectrum.node.NarrowNode;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.SystemClock;

@@ -4,7 +4,7 @@ import io.spectrum.runtime.LinkSpec;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.bench.host.ProcCpu;
 import io.spectrum.board.Board;
-import io.spectrum.board.BoardProgram;
+import io.spectrum.board.app.BoardProgram;
 import io.spectrum.bridge.BridgeOptions;
 import io.spectrum.bridge.CallbackAdapter;
 import io.spectrum.bridge.BrokerAddress;

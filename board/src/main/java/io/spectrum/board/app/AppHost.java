@@ -1,7 +1,6 @@
 package io.spectrum.board.app;
 
 import com.pi4j.context.Context;
-import io.spectrum.board.BoardProgram;
 import io.spectrum.node.NarrowNode;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;

@@ -3,7 +3,7 @@ package io.spectrum.host.runtime;
 import io.spectrum.client.Requests;
 import io.spectrum.link.Link;
 import io.spectrum.node.ServingNode;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.route.FwdRouter;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;

@@ -3,7 +3,7 @@ package io.spectrum.host.runtime;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.ValueFormat;
 import io.spectrum.host.view.WriteOutcome;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.ServingNode;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;

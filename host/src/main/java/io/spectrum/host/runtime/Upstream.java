@@ -1,7 +1,7 @@
 package io.spectrum.host.runtime;
 
 import io.spectrum.node.ServingNode;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexPath;

@@ -6,7 +6,7 @@ import io.spectrum.hil.HilSkip;
 import io.spectrum.hil.Scenario;
 import io.spectrum.client.PeerClient;
 import io.spectrum.node.NarrowNode;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.NodePath;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;

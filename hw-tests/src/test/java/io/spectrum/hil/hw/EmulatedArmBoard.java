@@ -1,6 +1,7 @@
 package io.spectrum.hil.hw;
 
 import io.spectrum.hil.HilSuite;
+import io.spectrum.hil.scenario.StandardScenarios;
 import io.spectrum.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ final class EmulatedArmBoard {
             Assertions.assertEquals(a.elfMachine(), (h[18] & 0xFF) | (h[19] & 0xFF) << 8,
                     "e_machine of " + lib + " (" + a.machineName() + ")");
         });
-        Stream<DynamicTest> suite = HilJUnit.suite(target, HilSuite.standard());
+        Stream<DynamicTest> suite = HilJUnit.suite(target, new HilSuite(StandardScenarios.all()));
         return Stream.concat(suite, Stream.of(nativeLib)).onClose(suite::close);
     }
 

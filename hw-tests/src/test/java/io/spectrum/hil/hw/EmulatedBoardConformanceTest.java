@@ -1,6 +1,7 @@
 package io.spectrum.hil.hw;
 
 import io.spectrum.hil.HilSuite;
+import io.spectrum.hil.scenario.StandardScenarios;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -14,6 +15,6 @@ class EmulatedBoardConformanceTest {
     Stream<DynamicTest> emulatedBoardOnNativeJvm() throws Exception {
         EmulatedBoardTarget target = EmulatedBoardTarget.start("emulated", BoardProcess.sameJvm(),
                 HilJUnit.workDir("emulated"), Duration.ofSeconds(5));
-        return HilJUnit.suite(target, HilSuite.standard());
+        return HilJUnit.suite(target, new HilSuite(StandardScenarios.all()));
     }
 }

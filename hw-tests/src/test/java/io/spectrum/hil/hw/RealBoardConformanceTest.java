@@ -1,6 +1,7 @@
 package io.spectrum.hil.hw;
 
 import io.spectrum.hil.HilSuite;
+import io.spectrum.hil.scenario.StandardScenarios;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -16,6 +17,6 @@ class RealBoardConformanceTest {
     @TestFactory
     @Timeout(600)
     Stream<DynamicTest> realBoard() throws Exception {
-        return HilJUnit.suite(RealBoardTarget.fromSystemProperties(), HilSuite.standard());
+        return HilJUnit.suite(RealBoardTarget.fromSystemProperties(), new HilSuite(StandardScenarios.all()));
     }
 }

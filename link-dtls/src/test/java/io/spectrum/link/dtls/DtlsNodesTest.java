@@ -2,7 +2,7 @@ package io.spectrum.link.dtls;
 
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.node.NarrowNode;
-import io.spectrum.node.RemoteClient;
+import io.spectrum.node.fwd.RemoteClient;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.DeliveryPolicy;

@@ -1,0 +1,120 @@
+package io.spectrum.node.fwd;
+
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.Names;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+
+/**
+ * The frames a node sends unasked, for both cores: a routed edge's delivery (FWD WRITE to the
+ * subscriber's stored route, empty src, the value, the topic stamp when the edge asked), metered by
+ * the holder's delivery share, and the active / idle notice to a publisher that asked for them.
+ * Allocation-free.
+ */
+public final class Deliveries {
+    private final LinkTable links;
+    private final PeerShares shares;
+    private final FrameBuffers buffers;
+    private final GoneHolders gone;
+
+    Deliveries(FwdParts p) {
+        this.links = p.links;
+        this.shares = p.shares;
+        this.buffers = p.buffers;
+        this.gone = p.gone;
+    }
+
+    /**
+     * Sends one delivery of value {@code vb[vo, +vl)} of the vertex keyed {@code key[ko, +kl)} to
+     * (link, peer) at {@code route[ro, +rl)}; {@code word} is the slot word (its STAMP bits). The
+     * value's origin time ({@code origin}, ms since the Unix epoch, 0: none) and a stale value's reason
+     * {@code reason[reasonOff, +reasonLen)} (UTF-8, none when {@code reasonLen} is 0) go last in the stamp.
+     *
+     * @return false when the delivery was dropped: the peer is over its outbound rate (counted), or
+     *     the link could not take the frame now (FLOW_BACKPRESSURE); a one_shot edge stays, and the
+     *     caller marks the edge dirty so its current value is sent later (docs/node.md "Dirty edges")
+     */
+    public boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
+            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
+            byte[] key, int ko, int kl) {
+        return routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, origin, reason, reasonOff, reasonLen,
+                deleted, key, ko, kl, 0, 0);
+    }
+
+    /**
+     * {@link #routed(int, int, int, byte[], int, int, byte[], int, int, long, boolean, long, byte[], int, int, boolean, byte[], int, int)}
+     * for an edge with a delivery mode: {@code dlv > 0} adds the stamp pairs {@code dlv} (the edge's
+     * delivery number) and {@code replaced} (values coalesced since its previous delivery) after the others.
+     */
+    public boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
+            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
+            byte[] key, int ko, int kl, long dlv, long replaced) {
+        if (!shares.allowDelivery(li, peer)) {
+            return false;
+        }
+        TlvWriter t = buffers.txWriter();
+        t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
+                .raw(route, ro, rl)
+                .raw(Names.EMPTY_PATH)
+                .raw(vb, vo, vl);
+        if ((word & FwdStore.STAMP) != 0) {
+            stamp(t, word, seq, stale, origin, reason, reasonOff, reasonLen, deleted, key, ko, kl, dlv, replaced);
+        }
+        t.end();
+        if (t.error() == WireError.OK) {
+            final int rc = links.send(li, peer, buffers.tx, t.length());
+            gone.sendFailed(li, peer, rc); // a channel gone: its holder is reaped after the fan-out
+            return rc != WireError.FLOW_BACKPRESSURE;
+        }
+        return true;
+    }
+
+    /**
+     * Writes the topic stamp, the one spelling of it (docs/extensions.md "Delivery stamp"), used by
+     * every delivery and by a READ answer that asked for it: {@code SETTINGS{NAME "spectrum.topic",
+     * SETTINGS{seq, stale, op, [path], [dlv, replaced], [origin], [reason]}}}. {@code path} when the
+     * word has {@link FwdStore#STAMP_PATH}, {@code dlv} / {@code replaced} when {@code dlv > 0},
+     * {@code origin} when the value has one ({@code origin > 0}: ms since the Unix epoch, docs/extensions.md
+     * "Origin time"), and the stale value's reason last, when it is stale and has one (a fresh value's
+     * stamp is unchanged by it).
+     */
+    static void stamp(TlvWriter t, int word, long seq, boolean stale, long origin, byte[] reason, int reasonOff,
+            int reasonLen, boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
+        t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
+                .begin(TlvType.SETTINGS)
+                .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
+                .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
+                .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
+        if ((word & FwdStore.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
+            t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, key, ko, kl);
+        }
+        if (dlv > 0) { // a delivery-mode edge: its delivery number, for the consumed message
+            t.leaf(TlvType.NAME, Names.STAMP_DLV).value(dlv, 8)
+                    .leaf(TlvType.NAME, Names.STAMP_REPLACED).value(replaced, 8);
+        }
+        if (origin > 0) { // when the value came into the fabric: its first host's clock
+            t.leaf(TlvType.NAME, Names.STAMP_ORIGIN).value(origin, 8);
+        }
+        if (stale && reasonLen > 0) { // why it is stale: last, so a fresh value's stamp is unchanged
+            t.leaf(TlvType.NAME, Names.STAMP_REASON).leaf(TlvType.VALUE, reason, reasonOff, reasonLen);
+        }
+        t.end().end();
+    }
+
+    /** The active / idle notice to a remote publisher at {@code route[ro, +rl)} about the vertex keyed {@code key}. */
+    public void notice(int li, int peer, byte[] route, int ro, int rl, boolean active, byte[] key, int ko, int kl, int n) {
+        TlvWriter t = buffers.scratchWriter();
+        t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
+                .raw(route, ro, rl)
+                .raw(Names.EMPTY_PATH)
+                .begin(TlvType.SETTINGS)
+                .leaf(TlvType.NAME, Names.ACTIVITY).value(active ? 1 : 0, 1)
+                .leaf(TlvType.NAME, Names.ACTIVITY_PATH).leaf(TlvType.PATH, key, ko, kl)
+                .leaf(TlvType.NAME, Names.ACTIVITY_SUBSCRIBERS).value(n, 4)
+                .end().end();
+        if (t.error() == WireError.OK) {
+            links.send(li, peer, buffers.scratch, t.length());
+        }
+    }
+}
