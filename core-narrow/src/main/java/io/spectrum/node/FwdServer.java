@@ -2,6 +2,7 @@ package io.spectrum.node;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.stats.BoundedResource;
@@ -51,6 +52,14 @@ public final class FwdServer {
         return p.links.indexOf(link);
     }
 
+    /**
+     * What the node counted about {@code link} (frames it rejected, share refusals, deliveries it
+     * dropped), read-only; null when the link is not attached.
+     */
+    public NodeLinkStats linkStats(Link link) {
+        return p.links.stats(link);
+    }
+
     /** Links attached now; their indexes are 0..linkCount()-1. */
     public int linkCount() {
         return p.links.count();
@@ -77,7 +86,7 @@ public final class FwdServer {
             return;
         }
         if (decoder.decode(buf, off, len, p.rx) != WireError.OK) {
-            link.stats().framesRejected++; // the link counted it in framesIn: not a link drop
+            p.links.dropped(li); // the link counted it in framesIn: not a link drop
             return;
         }
         p.gone.enter();

@@ -44,7 +44,7 @@ final class PeerExtensions {
             return;
         }
         if (used == link.length) {
-            resource.refused();
+            resource.countRefused();
             return;
         }
         link[used] = li;

@@ -104,7 +104,7 @@ final class PeerShares {
         if (e >= 0) {
             refusals[e]++;
         }
-        links.stats(li).shareRefusals++;
+        links.shareRefused(li);
         return false;
     }
 
@@ -141,7 +141,7 @@ final class PeerShares {
             tokens[e] = t;
             dropped[e]++;
             droppedTotal++;
-            links.stats(li).deliveriesDropped++;
+            links.deliveryDropped(li);
             return false;
         }
         tokens[e] = t - costNanos;
@@ -236,7 +236,7 @@ final class PeerShares {
             return -1;
         }
         if (used == link.length) {
-            resource.refused();
+            resource.countRefused();
             return -1;
         }
         int e = used++;

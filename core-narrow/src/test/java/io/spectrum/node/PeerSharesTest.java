@@ -58,7 +58,7 @@ class PeerSharesTest {
         assertEquals(8, h.node.slotsHeldBy(h.link, GREEDY));
         assertEquals(1, h.node.slotsHeldBy(h.link, QUIET));
         assertEquals(32, h.node.slotShareRefusals());
-        assertEquals(32, h.link.stats().shareRefusals, "counted on the link");
+        assertEquals(32, h.node.linkStats(h.link).shareRefused(), "counted per link");
         // the pool is not exhausted: a third peer still subscribes, the quiet one still gets every value
         assertEquals(0, append(h, 23, "/third/t").kind);
         int before = h.link.sentCount();
@@ -118,7 +118,7 @@ class PeerSharesTest {
                 .filter(r -> r.resourceName().equals("node.peers")).findFirst().orElseThrow();
         assertEquals(3, peers.capacity());
         assertEquals(3, peers.inUse());
-        assertEquals(1, peers.refusals());
+        assertEquals(1, peers.refused());
         h.link.listener().onPeerDown(h.link, 41);
         assertEquals(2, peers.inUse(), "an entry goes with its peer's last slot");
         assertEquals(0, append(h, 50, "/late").kind);
@@ -142,7 +142,7 @@ class PeerSharesTest {
         // burst of 5 tokens, then one token per write: at most 5 + 50 of the 200 frames
         assertTrue(greedy <= 55 && greedy >= 50, "greedy got " + greedy);
         assertEquals(200 - greedy, h.node.deliveriesDropped());
-        assertEquals(200 - greedy, h.link.stats().deliveriesDropped);
+        assertEquals(200 - greedy, h.node.linkStats(h.link).deliveriesDropped());
     }
 
     @Test

@@ -276,7 +276,7 @@ class RouterTest {
         chain(true);
         BoundedResource vertices = java.util.Arrays.stream(a.resources())
                 .filter(r -> r.resourceName().endsWith(".vertices")).findFirst().orElseThrow();
-        int before = vertices.inUse();
+        long before = vertices.inUse();
         byte[] targetless = {0x04, 0x40, 0x06, 0x00, 0x01, 0x00, 0x02, 0x00, 0x01, 0x00}; // SUBSCRIBER{VALUE u16}
         Frames.Reply r = one(send(Frames.fwd(FwdView.OP_WRITE, p("/b/board/new/deep/path"), Frames.subsField(-1, 1, -1),
                 p("/mine"), targetless)));
@@ -331,7 +331,7 @@ class RouterTest {
                 .findFirst().orElseThrow();
         assertEquals(2, mounts.capacity());
         assertEquals(2, mounts.inUse());
-        assertEquals(1, mounts.refusals());
+        assertEquals(1, mounts.refused());
         assertEquals(WireError.OK, n.unmount("x"));
         assertEquals(WireError.PATH_NOT_FOUND, n.unmount("x"));
         assertEquals(1, mounts.inUse());

@@ -1,6 +1,7 @@
 package io.spectrum.wide;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.FwdServer;
 import io.spectrum.node.FwdStore;
 import io.spectrum.node.NarrowNode;
@@ -38,7 +39,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * hash ({@link VertexIndex}), values are byte-array copies, subscriber edges are objects in a
  * per-vertex array by position. The {@link NodeConfig}'s sizes are ceilings here, not
  * pre-allocations: reaching one is the same typed refusal as on a NARROW node, reported in the same
- * counters (capacity = the ceiling, inUse, peak, refusals). {@link #hostConfig()} gives host-sized
+ * counters (capacity = the ceiling, in use, peak, refused, dropped). {@link #hostConfig()} gives host-sized
  * ceilings. Single-threaded, like every {@link Node}.
  *
  * <p>Semantics shared with {@code NarrowNode} (core-narrow's tests run against both): write = assign
@@ -410,7 +411,7 @@ public final class WideNode implements ServingNode {
     int store(Vertex v, byte[] tlv, int off, int tl) {
         final int old = Math.max(v.valLen, 0);
         if ((long) values.inUse() - old + tl > values.capacity()) {
-            values.refused();
+            values.countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         byte[] dst = v.value;
@@ -608,7 +609,7 @@ public final class WideNode implements ServingNode {
             for (int i = 0; i < a.edgeEnd; i++) {
                 final Edge e = a.edges[i];
                 if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
-                    modeQueued.refused();
+                    modeQueued.countRefused();
                     return true;
                 }
             }
@@ -695,6 +696,7 @@ public final class WideNode implements ServingNode {
                 boundedEdges--;
             }
             modeQueued.returned(e.mode.queue.size());
+            modeQueued.countDropped(e.mode.queue.size()); // queued values that will never be sent
             e.mode = null;
         }
     }
@@ -717,7 +719,7 @@ public final class WideNode implements ServingNode {
 
     /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */
     public long modeRefusals() {
-        return modeQueued.refusals();
+        return modeQueued.refused();
     }
 
     @Override
@@ -810,7 +812,7 @@ public final class WideNode implements ServingNode {
             }
         }
         if (edges.inUse() >= edges.capacity()) {
-            edges.refused();
+            edges.countRefused();
             return Edge.refused(this, path, listener, p, WireError.FLOW_BACKPRESSURE);
         }
         Edge e = new Edge(this, v, path, word, listener, p);
@@ -883,6 +885,7 @@ public final class WideNode implements ServingNode {
         e.word = DeliveryPolicy.withSuspended(e.word, suspended);
         if (suspended && e.mode != null) {
             modeQueued.returned(e.mode.queue.size());
+            modeQueued.countDropped(e.mode.queue.size()); // queued values that will never be sent
             e.mode.queue.clear(); // a suspended edge holds nothing; nothing is replayed on resume
             e.mode.replaced = 0;
         }
@@ -1135,7 +1138,7 @@ public final class WideNode implements ServingNode {
 
     /**
      * Writes the node's overload counters to {@code /$node/stats} now: the same SETTINGS tree a
-     * NARROW node serves (every table's capacity, inUse, peak and refusals, the router, every link,
+     * NARROW node serves (every table's capacity, in use, peak, refused and dropped, the router, every link,
      * every peer's share). {@link #tick()} calls it every {@link NodeConfig#statsPeriodNanos()}.
      *
      * @return status: OK, or the write's refusal
@@ -1307,6 +1310,11 @@ public final class WideNode implements ServingNode {
     @Override
     public Clock clock() {
         return clock;
+    }
+
+    @Override
+    public NodeLinkStats linkStats(Link link) {
+        return server.linkStats(link);
     }
 
     @Override
@@ -1484,7 +1492,7 @@ public final class WideNode implements ServingNode {
 
     /** The number of vertices in the tree, the root included (tests). */
     int vertexCount() {
-        return vertices.inUse();
+        return (int) vertices.inUse();
     }
 
     /**
@@ -1573,7 +1581,7 @@ public final class WideNode implements ServingNode {
      */
     private int creatable(byte[] b, int off, int len, WidePeer creator) {
         if (PathKeys.validateKey(b, off, len) != WireError.OK || len > maxKey) {
-            vertices.refused();
+            vertices.countRefused();
             return WireError.PATH_INVALID;
         }
         int missing = 0;
@@ -1585,7 +1593,7 @@ public final class WideNode implements ServingNode {
             }
         }
         if ((long) vertices.inUse() + missing > vertices.capacity()) {
-            vertices.refused();
+            vertices.countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         if (creator != null && (long) creator.created + missing > verticesPerPeer) {

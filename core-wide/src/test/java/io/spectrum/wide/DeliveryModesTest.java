@@ -213,7 +213,7 @@ class DeliveryModesTest {
         assertEquals(2, node.modeRefusals(), "both refusals counted");
         io.spectrum.stats.BoundedResource queued = java.util.Arrays.stream(node.resources())
                 .filter(r -> r.resourceName().equals("wide.modeQueued")).findFirst().orElseThrow();
-        assertEquals(2, queued.refusals());
+        assertEquals(2, queued.refused());
         assertEquals("a bounded subscription's own queue (its spectrum.queue)", queued.ceiling(),
                 "the overload warning names the limit that applied, not the counter's unbounded capacity");
         assertEquals(WireError.FLOW_BACKPRESSURE, node.clear(t, true), "a notifying clear is a publish too");

@@ -146,10 +146,10 @@ class SubscriptionVerticesTest {
             append(1, missing(i));
         }
         final int vertices = host.vertexCount();
-        final String peers = Arrays.toString(Arrays.stream(host.resources()).mapToInt(r -> r.inUse()).toArray());
+        final String peers = Arrays.toString(Arrays.stream(host.resources()).mapToLong(r -> r.inUse()).toArray());
         assertEquals(WireError.FLOW_BACKPRESSURE, append(1, "/board1/one/more/path"));
         assertEquals(vertices, host.vertexCount());
-        assertEquals(peers, Arrays.toString(Arrays.stream(host.resources()).mapToInt(r -> r.inUse()).toArray()));
+        assertEquals(peers, Arrays.toString(Arrays.stream(host.resources()).mapToLong(r -> r.inUse()).toArray()));
     }
 
     // ------------------------------------------------------------------ harness

@@ -1,5 +1,7 @@
 package io.spectrum.wide.bus;
 
+import io.spectrum.stats.BoundedResource;
+
 import java.nio.file.Path;
 
 /**
@@ -18,7 +20,7 @@ import java.nio.file.Path;
  * writer went away. After a crash and restart, opening the store on the same directory removes
  * every file of the previous run and starts with a new {@link #storeId()}: its stats are zero.
  */
-public interface ArtifactStore extends AutoCloseable {
+public interface ArtifactStore extends BoundedResource, AutoCloseable {
     /** This store run's id: a new one each time the store is opened, so old refs are gone. */
     String storeId();
 
@@ -97,17 +99,12 @@ public interface ArtifactStore extends AutoCloseable {
     /** Live sealed objects. */
     int objects();
 
-    /** Bytes held: sealed objects plus staging reservations. */
-    long bytes();
-
-    /** The total byte limit that applies (the store's capacity). */
-    long capacityBytes();
-
-    /** The most bytes held at once since the store opened. */
-    long peakBytes();
-
-    /** Allocations and seals refused at a quota. */
-    long refusals();
+    /*
+     * As a BoundedResource, in bytes: capacity() is the total byte limit that applies, inUse() the
+     * bytes held (sealed objects plus staging reservations), peak() the most held at once since the
+     * store opened, refused() the allocations and seals refused at a quota, dropped() 0 (the store
+     * removes an object only when its last root goes).
+     */
 
     /** Releases the store; with {@code close()} the files of this run are removed. */
     @Override
