@@ -19,6 +19,11 @@ import java.nio.file.Path;
  * mapped keeps reading its bytes until it unmaps); {@link #abandon} drops a staging file whose
  * writer went away. After a crash and restart, opening the store on the same directory removes
  * every file of the previous run and starts with a new {@link #storeId()}: its stats are zero.
+ *
+ * <p>Its figures are a {@link BoundedResource}'s, in bytes: {@link #capacity()} the total byte limit
+ * that applies, {@link #inUse()} the bytes held (sealed objects plus staging reservations),
+ * {@link #peak()} the most held at once since the store opened, {@link #refused()} the allocations
+ * and seals refused at a quota, {@link #dropped()} 0 (an object goes only when its last root goes).
  */
 public interface ArtifactStore extends BoundedResource, AutoCloseable {
     /** This store run's id: a new one each time the store is opened, so old refs are gone. */
@@ -98,13 +103,6 @@ public interface ArtifactStore extends BoundedResource, AutoCloseable {
 
     /** Live sealed objects. */
     int objects();
-
-    /*
-     * As a BoundedResource, in bytes: capacity() is the total byte limit that applies, inUse() the
-     * bytes held (sealed objects plus staging reservations), peak() the most held at once since the
-     * store opened, refused() the allocations and seals refused at a quota, dropped() 0 (the store
-     * removes an object only when its last root goes).
-     */
 
     /** Releases the store; with {@code close()} the files of this run are removed. */
     @Override
