@@ -236,7 +236,7 @@ public final class FwdServer {
     }
 
     /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
-    public long routeRefusals() {
+    public long routeRefused() {
         return p.router.refused();
     }
 
@@ -398,13 +398,13 @@ public final class FwdServer {
     }
 
     /** Subscriber appends refused since start because the caller's slot share was used up. */
-    public long slotShareRefusals() {
-        return p.shares.slotRefusals();
+    public long slotShareRefused() {
+        return p.shares.slotRefused();
     }
 
     /** AWAITs refused since start because the caller's await share was used up. */
-    public long awaitShareRefusals() {
-        return p.shares.awaitRefusals();
+    public long awaitShareRefused() {
+        return p.shares.awaitRefused();
     }
 
     /** Deliveries not sent since start because their peer was over its outbound rate. */

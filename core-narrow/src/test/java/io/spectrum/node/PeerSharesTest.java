@@ -57,7 +57,7 @@ class PeerSharesTest {
         assertEquals(32, refused);
         assertEquals(8, h.node.slotsHeldBy(h.link, GREEDY));
         assertEquals(1, h.node.slotsHeldBy(h.link, QUIET));
-        assertEquals(32, h.node.slotShareRefusals());
+        assertEquals(32, h.node.slotShareRefused());
         assertEquals(32, h.node.linkStats(h.link).shareRefused(), "counted per link");
         // the pool is not exhausted: a third peer still subscribes, the quiet one still gets every value
         assertEquals(0, append(h, 23, "/third/t").kind);
@@ -88,7 +88,7 @@ class PeerSharesTest {
             assertEquals(WireError.FLOW_BACKPRESSURE, h.request(GREEDY, hourLong).errorCode());
         }
         assertEquals(4, h.node.awaitsHeldBy(h.link, GREEDY));
-        assertEquals(6, h.node.awaitShareRefusals());
+        assertEquals(6, h.node.awaitShareRefused());
         assertEquals(0, h.exchange(QUIET, Frames.fwd(2, h.temp.tlv(), null, Frames.REPLY_EP)).size(),
                 "a legitimate await is still admitted");
         // the hour-long request was clamped to the 5 s cap: at 5 s all four answer timeout
@@ -153,6 +153,6 @@ class PeerSharesTest {
             assertTrue(h.node.subscribe(h.temp, 0, (s, v, q, st) -> { }).isOpen());
             assertEquals(0, h.owner(h.subscribeReq("/own/t" + i, 0, false, false, NodePath.of("/own/t" + i).tlv())).kind);
         }
-        assertEquals(0, h.node.slotShareRefusals());
+        assertEquals(0, h.node.slotShareRefused());
     }
 }

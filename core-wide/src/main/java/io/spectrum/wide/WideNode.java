@@ -58,7 +58,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * ({@code dlv} in the stamp), at most maxInFlight unconsumed, the rest queued (latest: one, replaced
  * and counted); credits come back only by the consumed message at its {@code :subscribers[N]}. A
  * write that a delivering bounded edge has no room for is refused whole with FLOW_BACKPRESSURE
- * (nothing created, delivered, retained or numbered; {@link #modeRefusals()}).
+ * (nothing created, delivered, retained or numbered; {@link #modeRefused()}).
  *
  * <p>Beyond {@link Node}: identified in-process callers ({@link #connect(String)}, a
  * {@link WidePeer} per connection, named or anonymous), and {@link #topics} / {@link #lastPublisher}
@@ -132,7 +132,7 @@ public final class WideNode implements ServingNode {
     private final IntArrayList freeVertexIds = new IntArrayList();
     /** How many vertices one remote peer's subscriptions may create and hold ({@link Vertex#creator}). */
     private final int verticesPerPeer;
-    private long vertexShareRefusals;
+    private long vertexShareRefused;
     /** The peer {@link #createForSubscription} made for its request, forgotten again when the request is discarded. */
     private WidePeer madeForRequest;
     /** Open edges by handle; freed handles are reused. */
@@ -596,7 +596,7 @@ public final class WideNode implements ServingNode {
 
     /**
      * True when a delivering bounded edge of v or of an ancestor (every edge a write of v reaches)
-     * has no room for one more value; counted in {@link #modeRefusals()}.
+     * has no room for one more value; counted in {@link #modeRefused()}.
      */
     private boolean boundedLacksRoom(Vertex v) {
         if (boundedEdges == 0 || v.listeners == 0) {
@@ -718,7 +718,7 @@ public final class WideNode implements ServingNode {
     }
 
     /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */
-    public long modeRefusals() {
+    public long modeRefused() {
         return modeQueued.refused();
     }
 
@@ -1486,8 +1486,8 @@ public final class WideNode implements ServingNode {
     }
 
     /** Subscription appends refused because their peer's vertex share was used up ({@link NodeConfig#verticesPerPeer()}). */
-    public long vertexShareRefusals() {
-        return vertexShareRefusals;
+    public long vertexShareRefused() {
+        return vertexShareRefused;
     }
 
     /** The number of vertices in the tree, the root included (tests). */
@@ -1577,7 +1577,7 @@ public final class WideNode implements ServingNode {
     /**
      * Whether the key and its missing ancestors may be created: OK, PATH_INVALID or FLOW_BACKPRESSURE
      * (the table, counted in its refusals, or, for a {@code creator}, its share of vertices, counted
-     * in {@link #vertexShareRefusals()}).
+     * in {@link #vertexShareRefused()}).
      */
     private int creatable(byte[] b, int off, int len, WidePeer creator) {
         if (PathKeys.validateKey(b, off, len) != WireError.OK || len > maxKey) {
@@ -1597,7 +1597,7 @@ public final class WideNode implements ServingNode {
             return WireError.FLOW_BACKPRESSURE;
         }
         if (creator != null && (long) creator.created + missing > verticesPerPeer) {
-            vertexShareRefusals++; // the peer's share, not the table: the table still has room for others
+            vertexShareRefused++; // the peer's share, not the table: the table still has room for others
             return WireError.FLOW_BACKPRESSURE;
         }
         return WireError.OK;
