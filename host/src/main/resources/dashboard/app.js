@@ -652,7 +652,7 @@ function renderBridge(s) {
   const cols = [
     ['broker', 'broker', el('span', {class: 'mono'}, b.broker)],
     ['state', 'state', el('span', {class: 'badge bridge-state ' + (b.connected ? 'up' : 'down')}, b.state)],
-    ['queued', 'queued', n(b.queued) + ' / ' + n(b.capacity)],
+    ['queued', 'queued', n(b.in_use) + ' / ' + n(b.capacity)],
     ['dropped', 'dropped (oldest)', n(b.dropped)],
     ['coalesced', 'coalesced (newer state)', n(b.coalesced)],
     ['published', 'published', n(b.published)],

@@ -19,8 +19,7 @@ import java.util.Map;
  * {@code <resource>.dropped} ({@link #resource}); any other name is a count of events, a refusal
  * when it says refused or rejected, a drop when it says dropped ({@code send_refused},
  * {@code dropped_corrupt}, {@code deliveries_dropped}), else plain traffic ({@code frames_in},
- * {@code reconnects}). The bridge's {@code queued} is its queue's in-use figure; the bus's figures
- * are all current sizes ({@link #bus}).
+ * {@code reconnects}). The bus's figures are all current sizes ({@link #bus}).
  */
 public final class Counters {
     private Counters() {
@@ -63,12 +62,15 @@ public final class Counters {
         return c;
     }
 
-    /** The MQTT bridge's counters, as {@code /api/snapshot}'s {@code bridge} shows them. */
+    /**
+     * The MQTT bridge's counters, as {@code /api/snapshot}'s {@code bridge} shows them: its queue's
+     * {@code in_use} (messages queued), {@code capacity} and {@code dropped} (oldest first), then events.
+     */
     public static Map<String, Long> bridge(BridgeView b) {
         Map<String, Long> c = new LinkedHashMap<>();
-        c.put("queued", (long) b.queued());
-        c.put("capacity", (long) b.capacity());
-        c.put("dropped", b.dropped());
+        c.put(CounterNames.IN_USE, (long) b.queued());
+        c.put(CounterNames.CAPACITY, (long) b.capacity());
+        c.put(CounterNames.DROPPED, b.dropped());
         c.put("coalesced", b.coalesced());
         c.put("published", b.published());
         c.put("reconnects", b.reconnects());
@@ -107,7 +109,6 @@ public final class Counters {
             case CounterNames.CAPACITY:
                 return Kind.CAPACITY;
             case CounterNames.IN_USE:
-            case "queued":
                 return Kind.IN_USE;
             case CounterNames.PEAK:
                 return Kind.PEAK;
