@@ -100,26 +100,6 @@ public final class LinkCounters implements LinkStats {
         droppedByOs = total;
     }
 
-    /**
-     * Copies every figure from {@code from} (a link that reports a view combined from an inner
-     * link's counters and its own: it refreshes this copy on its own thread).
-     */
-    public void setAll(LinkStats from) {
-        framesIn = from.framesIn();
-        framesOut = from.framesOut();
-        bytesIn = from.bytesIn();
-        bytesOut = from.bytesOut();
-        droppedCorrupt = from.droppedCorrupt();
-        droppedOversize = from.droppedOversize();
-        droppedInvalid = from.droppedInvalid();
-        droppedQueued = from.droppedQueued();
-        droppedByOs = from.droppedByOs();
-        sendRefused = from.sendRefused();
-        reconnects = from.reconnects();
-        peersRefused = from.peersRefused();
-        peersEvicted = from.peersEvicted();
-    }
-
     /** Sets every counter to 0 (an operator reset; not atomic across counters). */
     public void reset() {
         framesIn = 0;
