@@ -14,7 +14,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * core-narrow = io.spectrum.{wire,node,time,stats}.. and io.spectrum.link (the SPI package only);
  * link-serial = io.spectrum.link.serial..; link-udp = io.spectrum.link.udp..; link-dtls = io.spectrum.link.dtls..;
  * link-local = io.spectrum.link.local..;
- * core-wide = io.spectrum.wide..; vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
+ * core-wide = io.spectrum.wide..; bus-protocol = io.spectrum.bus.protocol..;
+ * bus = io.spectrum.bus.{store,state,server}..; vectors = io.spectrum.vectors..; runtime = io.spectrum.runtime..;
  * client = io.spectrum.client..; bridge = io.spectrum.bridge..; board = io.spectrum.board..; host = io.spectrum.host..;
  * packaging = io.spectrum.packaging..; hw-tests (the HIL suite) = io.spectrum.hil..; cli = io.spectrum.cli..
  */
@@ -102,6 +103,40 @@ class ModuleGraphTest {
                     with("io.spectrum.wide..", "java..", "org.agrona..", "org.jctools..", ""))
             .allowEmptyShould(true);
 
+    /** The host bus moved out of the WIDE core into modules of its own (bus-protocol, bus). */
+    @ArchTest
+    static final ArchRule core_wide_holds_no_bus = noClasses()
+            .should().resideInAPackage("io.spectrum.wide.bus..")
+            .because("the host bus is the bus module's (io.spectrum.bus..), its protocol bus-protocol's");
+
+    /** The bus protocol: what the server and every client share; it knows no server, no WIDE node, no link. */
+    @ArchTest
+    static final ArchRule bus_protocol_depends_on_core_narrow_only = classes()
+            .that().resideInAPackage("io.spectrum.bus.protocol..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(with("io.spectrum.bus.protocol..", "java..", ""))
+            .allowEmptyShould(true);
+
+    /** The bus server: its protocol, the WIDE core's anonymous ids, the in-process link and agrona's bus thread. */
+    @ArchTest
+    static final ArchRule bus_depends_on_its_protocol_core_wide_link_local_and_agrona = classes()
+            .that().resideInAPackage("io.spectrum.bus..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    with("io.spectrum.bus..", "io.spectrum.wide..", "io.spectrum.link.local..", "java..", "org.agrona..", ""))
+            .allowEmptyShould(true);
+
+    /** The bus's packages depend one way: server on state on store on protocol. */
+    @ArchTest
+    static final ArchRule bus_store_knows_no_state_or_server = noClasses()
+            .that().resideInAPackage("io.spectrum.bus.store..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.spectrum.bus.state..", "io.spectrum.bus.server..")
+            .because("the artifact store keeps bytes; who owns them is the state machine's");
+
+    @ArchTest
+    static final ArchRule bus_state_knows_no_server = noClasses()
+            .that().resideInAPackage("io.spectrum.bus.state..")
+            .should().dependOnClassesThat().resideInAPackage("io.spectrum.bus.server..")
+            .because("the state machine has no I/O and no transport; the server drives it");
+
     @ArchTest
     static final ArchRule vectors_depend_on_core_narrow_only = classes()
             .that().resideInAPackage("io.spectrum.vectors..")
@@ -113,18 +148,17 @@ class ModuleGraphTest {
     static final ArchRule runtime_depends_on_cores_links_and_agrona = classes()
             .that().resideInAPackage("io.spectrum.runtime..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
-                    with("io.spectrum.runtime..", LINKS, "io.spectrum.wide..", "java..", "org.agrona..", "org.jctools..",
-                            "org.snakeyaml..", ""));
+                    with("io.spectrum.runtime..", LINKS, "java..", "org.agrona..", "org.snakeyaml..", ""));
 
     @ArchTest
     static final ArchRule client_depends_on_core_narrow_links_and_runtime = classes()
             .that().resideInAPackage("io.spectrum.client..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
-                    with("io.spectrum.client..", LINKS, "io.spectrum.runtime..", "io.spectrum.wide.bus..", "java..",
+                    with("io.spectrum.client..", LINKS, "io.spectrum.runtime..", "io.spectrum.bus.protocol..", "java..",
                             "org.agrona.concurrent..", ""))
-            .because("the host bus's client (io.spectrum.client.bus) speaks the bus frames and error codes that"
-                    + " core-wide's io.spectrum.wide.bus owns; nothing else of the WIDE node (and a client's waits"
-                    + " idle through agrona's idle strategies, as the node loop does)");
+            .because("the host bus's client (io.spectrum.client.bus) speaks the bus protocol (bus-protocol) and"
+                    + " nothing of the bus server or the WIDE node (ClientBoundaryTest); a client's waits idle"
+                    + " through agrona's idle strategies, as the node loop does");
 
     /** The MQTT bridge is a client (issue 15): never the host's internals, never in the board bundle. */
     @ArchTest
@@ -150,6 +184,7 @@ class ModuleGraphTest {
             .that().resideInAPackage("io.spectrum.host..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
                     with("io.spectrum.host..", LINKS, "io.spectrum.runtime..", "io.spectrum.client..", "io.spectrum.wide..",
+                            "io.spectrum.bus..",
                             "io.spectrum.bridge..", "java..", "com.sun.net.httpserver..", "com.fasterxml.jackson..",
                             "org.agrona..", "org.jctools..", "org.snakeyaml.engine..", "io.prometheus.metrics..", ""));
 
@@ -170,12 +205,13 @@ class ModuleGraphTest {
             .that().resideInAPackage("io.spectrum.packaging..")
             .should().onlyDependOnClassesThat().resideInAnyPackage("io.spectrum.packaging..", "java..", "");
 
+    /** The suite's own targets that drive pi4j (a reset line) or start processes are test code (hw-tests' test jar). */
     @ArchTest
-    static final ArchRule hil_suite_depends_on_client_board_runtime_and_pi4j = classes()
+    static final ArchRule hil_suite_depends_on_client_board_and_runtime = classes()
             .that().resideInAPackage("io.spectrum.hil..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
                     with("io.spectrum.hil..", LINKS, "io.spectrum.runtime..", "io.spectrum.client..", "io.spectrum.board..",
-                            "java..", "com.pi4j..", ""));
+                            "java..", ""));
 
     @ArchTest
     static final ArchRule only_the_cli_uses_the_cli = noClasses()

@@ -34,24 +34,17 @@ class TimeSourcesTest {
             "io.spectrum.wide.link.IoWait",            // a QueuedLink I/O thread's idle strategy
             "io.spectrum.node.HoldTokens");            // mixes the time into a default seed (entropy, not a timer)
 
-    /**
-     * Production classes that still read the system time or sleep directly: each is to take the
-     * injected clock (or an idle strategy) and leave this list; a new one fails the rule.
-     */
-    static final Set<String> NOT_YET = Set.of(
-            "io.spectrum.link.serial.JSerialCommPort"); // the serial port's pacing and read timeouts
-
     /** Tools and harnesses outside the products' timers: the command line's own commands, the HIL suite. */
     static final String[] OUT_OF_SCOPE = {"io.spectrum.cli..", "io.spectrum.hil.."};
 
-    private static final DescribedPredicate<JavaClass> A_TIME_SOURCE = new DescribedPredicate<>("a clock or idle strategy (or not yet moved)") {
+    private static final DescribedPredicate<JavaClass> A_TIME_SOURCE = new DescribedPredicate<>("a clock or idle strategy") {
         @Override
         public boolean test(JavaClass c) {
             JavaClass top = c;
             while (top.getEnclosingClass().isPresent()) {
                 top = top.getEnclosingClass().get();
             }
-            return TIME_SOURCES.contains(top.getName()) || NOT_YET.contains(top.getName());
+            return TIME_SOURCES.contains(top.getName());
         }
     };
 

@@ -1,7 +1,7 @@
 package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.spectrum.wide.bus.ArtifactRef;
+import io.spectrum.bus.protocol.ArtifactRef;
 
 /** How the bus commands print an artifact reference: a JSON object of its fields, or one line of text. */
 final class BusJson {

@@ -2,7 +2,7 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.bus.BusClient;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 

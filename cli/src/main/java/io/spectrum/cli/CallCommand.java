@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spectrum.client.bus.Artifact;
 import io.spectrum.client.bus.CallResult;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

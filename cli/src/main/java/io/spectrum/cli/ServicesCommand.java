@@ -2,7 +2,7 @@ package io.spectrum.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.spectrum.wide.bus.BusFields;
+import io.spectrum.bus.protocol.BusFields;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -5,6 +5,7 @@ import io.spectrum.wire.WireError;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The vertex declarations a {@link PeerClient} has read from its peer, one READ of
@@ -24,12 +25,27 @@ import java.util.Map;
  * mounted board's peer down/up, which its liveness probe reports for a changed
  * {@code spectrum.boot} too). Declarations are the owner's configuration and do not change while
  * a node runs, so nothing else invalidates them.
+ *
+ * <p>In the host's own process (its MQTT bridge) a {@link PeerClient#declarationsFrom source} comes
+ * first: the host's copy of a board vertex's declaration is taken from it, not read over the door
+ * and kept here a second time; only what the host holds no copy of (its own vertices, a board
+ * vertex it has not read) is read and kept here.
  */
 final class Declarations {
     /** The key is present with null for "no declaration". */
     private final Map<String, VertexSchema> known = new HashMap<>();
+    private Function<String, VertexSchema> held;
+
+    void from(Function<String, VertexSchema> source) {
+        held = source;
+    }
 
     VertexSchema get(PeerClient c, String path) {
+        VertexSchema copy = held == null ? null : held.apply(path);
+        if (copy != null) {
+            known.remove(path); // one copy: a declaration read here before the host held one is not kept
+            return copy;
+        }
         if (known.containsKey(path)) {
             return known.get(path);
         }

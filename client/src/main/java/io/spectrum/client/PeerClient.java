@@ -19,6 +19,7 @@ import org.agrona.concurrent.SleepingIdleStrategy;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The one request/reply client of a node, under the CLI, the host's owner surface
@@ -126,6 +127,19 @@ public final class PeerClient implements AutoCloseable {
         this.requestIdle = java.util.Objects.requireNonNull(idle);
         this.followIdle = idle;
         this.presence = null;
+        return this;
+    }
+
+    /**
+     * Where this client takes a declaration from before it reads one from its peer: {@code held}
+     * answers a path's declaration when the peer's own process holds a copy of it (the in-process
+     * MQTT bridge of a host: the host's copies of its boards' declarations, what its own views
+     * render by), or null, and then the client reads it as usual and keeps it
+     * ({@link #declaration}). Called on the client's thread; {@code held} must be safe to call from
+     * it. Set before use.
+     */
+    public PeerClient declarationsFrom(Function<String, VertexSchema> held) {
+        declarations.from(held);
         return this;
     }
 

@@ -5,6 +5,7 @@ import io.spectrum.link.Link;
 import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodeResult;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.WireError;
@@ -210,6 +211,15 @@ public final class FwdServer {
     /** A single-peer mount of an attached link (see Node#mount). Status. */
     public int mount(String name, Link link, int peer) {
         return linkIndex(link) < 0 ? WireError.TRANSPORT_DOWN : p.router.mounts().mount(name, link, peer);
+    }
+
+    /**
+     * Answers READs of {@code :settings.app} under a single-peer mount here when {@code copies} says
+     * the node holds a current copy of that declaration (reported on its own vertex), rather than
+     * forwarding them (docs/routing.md, "Declarations under a mount"); null forwards them all.
+     */
+    public void answerDeclarationsHere(FwdRouter.HeldDeclarations copies) {
+        p.router.heldDeclarations(copies);
     }
 
     /** Answers {@code :children[]} of the single-peer mount {@code name}'s root here (see Node#listMountHere). Status. */

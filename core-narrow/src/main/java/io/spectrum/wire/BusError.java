@@ -2,8 +2,8 @@ package io.spectrum.wire;
 
 /**
  * The host bus's typed refusals (the Flybus profile), defined here with
- * the rest of the wire's vocabulary (docs/bus.md; the bus itself is core-wide's
- * {@code io.spectrum.wide.bus}). Each has a stable
+ * the rest of the wire's vocabulary (docs/bus.md; the bus's envelopes are module bus-protocol's
+ * {@code io.spectrum.bus.protocol}, its server module bus's). Each has a stable
  * wire name ({@link #wireName()}, the upper-case spelling on the wire) so a client, the CLI's
  * {@code --json} and a log line all say the same word. Where a libtracer v1 {@code tr::…} code
  * means the same thing, {@link #tracerCode()} gives it (a plain v1 peer sees that one).

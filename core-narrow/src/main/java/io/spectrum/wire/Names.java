@@ -181,6 +181,19 @@ public final class Names {
     /** Prefix of the node's remote-request reply endpoints ({@code /$reply/<k>}). */
     public static final String REPLY_PREFIX = "/$reply/";
 
+    // ---- peer and client identities
+    /**
+     * Prefix of an anonymous identity ({@code anon-<8 hex>-<unix seconds>}, the ABP profile's
+     * {@code synth_anon_id}): a node or the host bus names a peer or client that gave no name with it,
+     * and no peer may take a name that starts with it.
+     */
+    public static final String ANONYMOUS_PREFIX = "anon-";
+
+    /** True for an anonymous identity (one starting with {@link #ANONYMOUS_PREFIX}). */
+    public static boolean isAnonymous(String id) {
+        return id.startsWith(ANONYMOUS_PREFIX);
+    }
+
     // ---- fixed TLVs
     /** The empty STATUS: OK, and the clear sentinel of {@code :subscribers[N]}. */
     public static final Spelling EMPTY_STATUS = Spelling.of((byte) 0x09, (byte) 0x00, (byte) 0x00, (byte) 0x00);

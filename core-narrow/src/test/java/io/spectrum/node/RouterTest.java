@@ -102,6 +102,38 @@ class RouterTest {
     }
 
     @Test
+    void aDeclarationReadUnderAMount_isAnsweredFromTheRoutersCurrentCopy_elseForwarded() {
+        chain(false);
+        io.spectrum.node.api.VertexSchema cel = io.spectrum.node.api.VertexSchema.value(2, true).unit("Cel").scale(0.01)
+                .readOnly().build();
+        assertEquals(WireError.OK, board.declare(temp, cel));
+        byte[] app = Frames.field("settings", "app");
+        byte[] unit = Frames.field("settings", "app", "unit");
+        Frames.Reply fromBoard = one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), app, Frames.REPLY_EP)));
+        Frames.Reply unitFromBoard = one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), unit, Frames.REPLY_EP)));
+        long forwarded = a.forwarded();
+        // A keeps a copy of the board vertex with the board's declaration reported on it, and says it is current
+        NodePath copy = NodePath.of("/b/board/sensor/temp");
+        assertEquals(WireError.OK, a.write(copy, Frames.value(2176, 2), 0, 6));
+        assertEquals(WireError.OK, a.report(copy, cel));
+        boolean[] current = {true};
+        a.server().answerDeclarationsHere((link, peer, buf, off, len) -> current[0] && link == ab[0] && peer == 0);
+
+        Frames.Reply here = one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), app, Frames.REPLY_EP)));
+        assertArrayEquals(fromBoard.payloadBytes(), here.payloadBytes(), "the board's declaration, byte for byte");
+        assertArrayEquals(unitFromBoard.payloadBytes(),
+                one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), unit, Frames.REPLY_EP))).payloadBytes());
+        assertEquals(forwarded, a.forwarded(), "answered by A: nothing went on towards the board");
+        one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), Frames.field("schema"), Frames.REPLY_EP)));
+        assertEquals(forwarded + 2, a.forwarded(), ":schema holds the board's core settings too: forwarded");
+
+        current[0] = false; // no current copy (the board went away, say): forwarded, the board answers
+        assertArrayEquals(fromBoard.payloadBytes(),
+                one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), app, Frames.REPLY_EP))).payloadBytes());
+        assertEquals(forwarded + 4, a.forwarded());
+    }
+
+    @Test
     void aReadCrossesTwoRoutersAndItsReplyComesBack() {
         chain(false);
         Frames.Reply r = one(send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), null, Frames.REPLY_EP)));

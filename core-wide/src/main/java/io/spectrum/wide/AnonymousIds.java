@@ -2,6 +2,7 @@ package io.spectrum.wide;
 
 import io.spectrum.time.Clock;
 import io.spectrum.wire.Bytes;
+import io.spectrum.wire.Names;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
@@ -10,10 +11,10 @@ import java.util.SplittableRandom;
  * profile's {@code synth_anon_id}). The hex is a bijective mix of a counter that starts at a
  * random value, so one node never hands out the same identity twice (within 2^32 connections) and
  * needs no set of the names it issued. Never persisted. Public so the host bus
- * ({@code io.spectrum.wide.bus.HostBus}) names its anonymous connections the same way.
+ * ({@code io.spectrum.bus.state.HostBus}) names its anonymous connections the same way.
  */
 public final class AnonymousIds {
-    static final String PREFIX = "anon-";
+    static final String PREFIX = Names.ANONYMOUS_PREFIX;
     private final Clock clock;
     private int counter;
 
@@ -24,11 +25,6 @@ public final class AnonymousIds {
     }
 
     private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
-
-    /** True for an id this class makes ({@code anon-…}). */
-    public static boolean isAnonymous(String id) {
-        return id.startsWith(PREFIX);
-    }
 
     /** False for a name a peer may not take: one starting with {@code $} (the node's) or {@code anon-}. */
     public static boolean nameAllowed(String name) {

@@ -13,7 +13,7 @@ import io.spectrum.link.local.LocalLink;
 import io.spectrum.link.local.LocalLinkConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.time.ManualClock;
-import io.spectrum.wide.bus.InProcessLink;
+import io.spectrum.link.local.InProcessLink;
 import io.spectrum.wire.FwdView;
 import io.spectrum.wire.WireError;
 import java.io.IOException;
@@ -66,7 +66,7 @@ class SilentDeadChannelTest {
 
     void connect(Via via) throws IOException {
         if (via == Via.IN_PROCESS) {
-            InProcessLink link = new InProcessLink(1);
+            InProcessLink link = new InProcessLink(1, 1 << 16, 1 << 24);
             server = new SilentLink(link);
             InProcessLink.End end = link.connect("viewer");
             sendAsSubscriber = f -> assertEquals(WireError.OK, end.send(f, 0, f.length));

@@ -4,8 +4,8 @@ import io.spectrum.host.view.BridgeView;
 import io.spectrum.host.view.FabricView;
 import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.RemoteView;
-import io.spectrum.wide.bus.BusHost;
-import io.spectrum.wide.bus.BusStats;
+import io.spectrum.bus.server.BusHost;
+import io.spectrum.bus.protocol.BusStats;
 
 /**
  * {@code spectrum host --bus}'s dashboard view: {@code base}'s bridge and remote hosts, plus the

@@ -1,6 +1,6 @@
 package io.spectrum.host;
 
-import io.spectrum.wide.bus.Grants;
+import io.spectrum.bus.state.Grants;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;

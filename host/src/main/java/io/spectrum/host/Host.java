@@ -11,7 +11,7 @@ import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Sleeper;
 import io.spectrum.time.SystemClock;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -162,7 +162,7 @@ public final class Host implements AutoCloseable {
                 busView.host(host.busHost.host());
             }
             try {
-                bridge.start(notes);
+                bridge.start(notes, service.runtime().boardDeclarations()); // the host's copies, not a second cache
             } catch (IOException e) {
                 throw new StartFailure("cannot start the MQTT bridge: " + e.getMessage());
             }

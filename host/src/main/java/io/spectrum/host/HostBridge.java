@@ -5,6 +5,7 @@ import io.spectrum.bridge.BrokerAddress;
 import io.spectrum.bridge.MqttBridge;
 import io.spectrum.client.PeerClient;
 import io.spectrum.link.Link;
+import io.spectrum.node.api.VertexSchema;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Clock;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * {@code spectrum host … --mqtt URL}: the bridge run in the host's process, as a client of the host
@@ -54,12 +56,17 @@ final class HostBridge implements AutoCloseable {
         return new HostBridge(clock, address, options, door[1]);
     }
 
-    /** Starts the bridge once the host runs; its notes go to {@code notes} as lines. */
-    void start(Consumer<String> notes) throws IOException {
+    /**
+     * Starts the bridge once the host runs; its notes go to {@code notes} as lines. Its client takes
+     * a board vertex's declaration from {@code held}, the host's copy
+     * ({@link io.spectrum.host.runtime.HostRuntime#boardDeclarations}), where it has one: what the
+     * host's own views render by, without a READ over the door or a second copy.
+     */
+    void start(Consumer<String> notes, Function<String, VertexSchema> held) throws IOException {
         if (end == null) {
             return;
         }
-        PeerClient client = new PeerClient(end, 0, Duration.ofSeconds(2)).time(clock);
+        PeerClient client = new PeerClient(end, 0, Duration.ofSeconds(2)).time(clock).declarationsFrom(held);
         bridge = MqttBridge.start(client, address, options, notes,
                 clock instanceof Sleeper s ? s : SystemClock.INSTANCE); // a manual clock's backoff passes on its time
     }

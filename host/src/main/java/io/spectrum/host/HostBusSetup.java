@@ -5,11 +5,11 @@ import io.spectrum.link.Link;
 import io.spectrum.link.local.LocalLink;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
-import io.spectrum.wide.bus.BusException;
-import io.spectrum.wide.bus.BusHost;
-import io.spectrum.wide.bus.BusLimits;
-import io.spectrum.wide.bus.Grants;
-import io.spectrum.wide.bus.StoreConfig;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.server.BusHost;
+import io.spectrum.bus.protocol.BusLimits;
+import io.spectrum.bus.state.Grants;
+import io.spectrum.bus.store.StoreConfig;
 import io.spectrum.time.Clock;
 
 import java.io.IOException;

@@ -3,9 +3,9 @@ package io.spectrum.host;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.link.local.LocalLink;
 import io.spectrum.time.SystemClock;
-import io.spectrum.wide.bus.BusException;
-import io.spectrum.wide.bus.BusFields;
-import io.spectrum.wide.bus.BusFrames;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.protocol.BusFields;
+import io.spectrum.bus.protocol.BusFrames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,7 +4,7 @@ import io.spectrum.link.Link;
 import io.spectrum.link.dtls.DtlsCredentials;
 import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.time.Clock;
-import io.spectrum.wide.bus.InProcessLink;
+import io.spectrum.link.local.InProcessLink;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;

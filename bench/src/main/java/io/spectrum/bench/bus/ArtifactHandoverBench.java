@@ -1,11 +1,11 @@
 package io.spectrum.bench.bus;
 
 import io.spectrum.bench.host.HostVsMosquitto;
-import io.spectrum.wide.bus.ArtifactFiles;
-import io.spectrum.wide.bus.ArtifactRef;
-import io.spectrum.wide.bus.FileArtifactStore;
-import io.spectrum.wide.bus.StagedArtifact;
-import io.spectrum.wide.bus.StoreConfig;
+import io.spectrum.bus.protocol.ArtifactFiles;
+import io.spectrum.bus.protocol.ArtifactRef;
+import io.spectrum.bus.store.FileArtifactStore;
+import io.spectrum.bus.store.StagedArtifact;
+import io.spectrum.bus.store.StoreConfig;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;

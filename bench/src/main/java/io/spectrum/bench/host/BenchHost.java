@@ -2,7 +2,7 @@ package io.spectrum.bench.host;
 
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.runtime.LinkSettings;
-import io.spectrum.link.udp.UdpLink;
+import io.spectrum.link.Link;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
@@ -13,11 +13,13 @@ import java.io.InputStream;
 
 /**
  * The Spectrum host under test of {@link HostVsMosquitto}, run as a JVM of its own (so its CPU is
- * read from {@code /proc/PID/stat} exactly as the broker's): one host node on one UDP listener at
- * {@code 127.0.0.1:PORT} holding {@link #VERTEX}, a writable u32. Prints {@code READY} when it serves
+ * read from {@code /proc/PID/stat} exactly as the broker's): one host node on one listener at
+ * {@code 127.0.0.1:PORT} holding {@link #VERTEX}, a writable u32. The listener is UDP, or with
+ * {@code tcp} libtracer's TCP transport (each frame behind a u32-LE length, as a Mosquitto client's
+ * TCP connection is a stream). Prints {@code READY} when it serves
  * and runs until its standard input closes (the benchmark holds the pipe, so the host dies with it).
  *
- * <p>Run: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.BenchHost PORT [narrow|wide]}
+ * <p>Run: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.BenchHost PORT [narrow|wide] [udp|tcp]}
  *
  * <p>Benchmark settings, not defaults: the per-peer delivery rate limit is off (default 2,000/s per
  * peer would cap the run, which is its job on a real host), the share table and the UDP peer table
@@ -36,7 +38,10 @@ public final class BenchHost {
                 .peerDeliveriesPerSecond(0).build();
     }
 
-    /** Serves until standard input closes; arguments: the UDP port, then {@code narrow} (default) or {@code wide}. */
+    /**
+     * Serves until standard input closes; arguments: the port, then {@code narrow} (default) or
+     * {@code wide}, then {@code udp} (default) or {@code tcp}.
+     */
     public static void main(String[] args) throws IOException {
         int port = Integer.parseInt(args[0]);
         HostCore core = HostCore.parse(args.length > 1 ? args[1] : "narrow");
@@ -45,10 +50,11 @@ public final class BenchHost {
         if (rc != 0) {
             throw new IllegalStateException("declare " + VERTEX + ": " + io.spectrum.wire.WireError.identity(rc));
         }
-        UdpLink link = (UdpLink) LinkSpec.listen(1, "udp://127.0.0.1:" + port,
+        String transport = args.length > 2 ? args[2] : "udp";
+        Link link = LinkSpec.listen(1, transport + "://127.0.0.1:" + port,
                 new LinkSettings().peers(1024).timeoutMillis(3_600_000L).pingMillis(3_600_000L), SystemClock.INSTANCE);
         try (HostCore.Served served = core.serve("bench-host", node, link)) {
-            System.out.println("READY " + core + " pid " + ProcessHandle.current().pid());
+            System.out.println("READY " + core + " " + transport + " pid " + ProcessHandle.current().pid());
             System.out.flush();
             InputStream in = System.in;
             while (in.read() >= 0) {

@@ -28,9 +28,19 @@ final class FloorSide implements Side {
     private volatile boolean running = true;
     private volatile long delivered;
 
+    private final boolean batched;
+
     FloorSide(int subscriberCount) throws IOException {
+        this(subscriberCount, false);
+    }
+
+    /** A floor whose relay sends each datagram by itself, or with {@code batched} {@code sendmmsg} at a time. */
+    FloorSide(int subscriberCount, boolean batched) throws IOException {
+        this.batched = batched;
         int port = Ports.freeUdp();
-        relay = ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port));
+        relay = batched
+                ? ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port), "batched")
+                : ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port));
         InetSocketAddress at = new InetSocketAddress("127.0.0.1", port);
         selector = Selector.open();
         for (int i = 0; i < subscriberCount; i++) {
@@ -50,7 +60,7 @@ final class FloorSide implements Side {
 
     @Override
     public String name() {
-        return "udp-floor";
+        return batched ? "udp-floor-mmsg" : "udp-floor";
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.spectrum.client.Subscribed;
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
 import io.spectrum.link.Readiness;
-import io.spectrum.link.udp.UdpLink;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wire.FrameDecoder;
 import io.spectrum.wire.FwdView;
@@ -16,7 +15,6 @@ import io.spectrum.wire.TlvIndex;
 import io.spectrum.wire.WireError;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -25,8 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Spectrum side: a {@link BenchHost} JVM on a UDP port, N subscribers that are each a real UDP
- * link (one socket, {@link UdpLink#dial}) subscribed through the client module's
+ * The Spectrum side: a {@link BenchHost} JVM on a UDP or TCP port ({@code transport}), N subscribers
+ * that are each a real link of that transport (one socket each, opened by {@link LinkSpec#dial}) subscribed through the client module's
  * {@link PeerClient} (a SUBSCRIBER appended to {@code /bench/v:subscribers[]}), and a publisher
  * that sends FWD WRITEs of the vertex with an empty src (an empty src asks for no reply), as MQTT QoS
  * 0 publishes are not acknowledged. One receiver thread, woken by a selector, counts the FWD WRITE
@@ -36,8 +34,9 @@ final class SpectrumSide implements Side {
     private static final String ROUTE = "/sub/";
     private final Process host;
     private final String core;
-    private final List<UdpLink> subscribers = new ArrayList<>();
-    private final UdpLink publisher;
+    private final String transport;
+    private final List<Link> subscribers = new ArrayList<>();
+    private final Link publisher;
     private final byte[] dst = Requests.path(BenchHost.VERTEX);
     private final byte[] noReply = Requests.path("/");
     private final Selector selector;
@@ -50,28 +49,45 @@ final class SpectrumSide implements Side {
     private volatile long slowDelivered;
 
     SpectrumSide(String core, int subscriberCount) throws IOException {
-        this(core, subscriberCount, 0);
+        this(core, "udp", subscriberCount, 0);
+    }
+
+    /** As {@link #SpectrumSide(String, int)}, on {@code transport} ({@code udp} or {@code tcp}). */
+    SpectrumSide(String core, String transport, int subscriberCount) throws IOException {
+        this(core, transport, subscriberCount, 0);
+    }
+
+    /** As {@link #SpectrumSide(String, String, int, int)} on UDP. */
+    SpectrumSide(String core, int subscriberCount, int slowPerSecond) throws IOException {
+        this(core, "udp", subscriberCount, slowPerSecond);
     }
 
     /**
      * As {@link #SpectrumSide(String, int)}; with {@code slowPerSecond > 0} one more subscriber is
      * slow: its socket (64 KiB receive buffer) is read by a thread of its own at most
-     * {@code slowPerSecond} frames a second and is not counted in {@link #delivered()}.
+     * {@code slowPerSecond} frames a second and is not counted in {@link #delivered()} (UDP only).
      */
-    SpectrumSide(String core, int subscriberCount, int slowPerSecond) throws IOException {
+    SpectrumSide(String core, String transport, int subscriberCount, int slowPerSecond) throws IOException {
+        if (!transport.equals("udp") && !transport.equals("tcp")) {
+            throw new IllegalArgumentException("transport: udp or tcp, not " + transport);
+        }
+        if (slowPerSecond > 0 && !transport.equals("udp")) {
+            throw new IllegalArgumentException("the slow subscriber is a UDP socket");
+        }
         this.core = core;
+        this.transport = transport;
         this.slowPerSecond = slowPerSecond;
-        int port = Ports.freeUdp();
+        int port = transport.equals("udp") ? Ports.freeUdp() : Ports.freeTcp();
         List<String> flags = new ArrayList<>(List.of("-Xms256m", "-Xmx256m"));
         String extra = System.getProperty("bench.hostJvmArgs", "").strip(); // e.g. a JFR recording
         if (!extra.isEmpty()) {
             flags.addAll(List.of(extra.split("\\s+")));
         }
-        host = ServerJvm.start(flags, BenchHost.class, String.valueOf(port), core);
-        InetSocketAddress at = new InetSocketAddress("127.0.0.1", port);
+        host = ServerJvm.start(flags, BenchHost.class, String.valueOf(port), core, transport);
+        String uri = transport + "://127.0.0.1:" + port;
         selector = Selector.open();
         for (int i = 0; i < subscriberCount; i++) {
-            UdpLink link = (UdpLink) LinkSpec.dial(100 + i, "udp://" + UdpLink.hostPort(at), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
+            Link link = LinkSpec.dial(100 + i, uri, LinkSettings.clientDefaults(), SystemClock.INSTANCE);
             Subscribed s = new PeerClient(link, 0, Duration.ofSeconds(5)).subscribe(BenchHost.VERTEX, ROUTE + i, -1, false);
             if (!s.ok()) {
                 throw new IllegalStateException("subscriber " + i + " refused: " + WireError.identity(s.code()));
@@ -80,7 +96,7 @@ final class SpectrumSide implements Side {
             subscribers.add(link);
         }
         if (slowPerSecond > 0) {
-            UdpLink slow = (UdpLink) LinkSpec.dial(100 + subscriberCount, "udp://" + UdpLink.hostPort(at),
+            Link slow = LinkSpec.dial(100 + subscriberCount, uri,
                     LinkSettings.clientDefaults().receiveBufferBytes(64 * 1024), SystemClock.INSTANCE);
             Subscribed s = new PeerClient(slow, 0, Duration.ofSeconds(5)).subscribe(BenchHost.VERTEX, ROUTE + "slow", -1, false);
             if (!s.ok()) {
@@ -91,7 +107,7 @@ final class SpectrumSide implements Side {
             slowReader.setDaemon(true);
             slowReader.start();
         }
-        publisher = (UdpLink) LinkSpec.dial(99, "udp://" + UdpLink.hostPort(at), LinkSettings.clientDefaults(), SystemClock.INSTANCE);
+        publisher = LinkSpec.dial(99, uri, LinkSettings.clientDefaults(), SystemClock.INSTANCE);
         receiver = new Thread(this::receive, "spectrum-subscribers");
         receiver.setDaemon(true);
         receiver.start();
@@ -99,7 +115,7 @@ final class SpectrumSide implements Side {
 
     @Override
     public String name() {
-        return "spectrum-" + core + (slowPerSecond > 0 ? "+slow" : "");
+        return "spectrum-" + core + (transport.equals("udp") ? "" : "-" + transport) + (slowPerSecond > 0 ? "+slow" : "");
     }
 
     /** Deliveries the slow subscriber read (0 without one). */
@@ -107,7 +123,7 @@ final class SpectrumSide implements Side {
         return slowDelivered;
     }
 
-    private void readSlowly(UdpLink link) {
+    private void readSlowly(Link link) {
         Counter counter = new Counter(FwdView.OP_WRITE);
         long pause = 1_000_000_000L / slowPerSecond;
         while (running) {
@@ -163,7 +179,7 @@ final class SpectrumSide implements Side {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (UdpLink l : subscribers) {
+        for (Link l : subscribers) {
             l.close();
         }
         publisher.close();

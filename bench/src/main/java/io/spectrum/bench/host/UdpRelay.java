@@ -1,5 +1,7 @@
 package io.spectrum.bench.host;
 
+import io.spectrum.link.udp.mmsg.MmsgSocket;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -12,10 +14,12 @@ import java.util.List;
  * The floor of {@link HostVsMosquitto}: a process that does nothing but what any one-datagram-per-
  * delivery server must, so its CPU per delivery is what the JDK and the kernel cost before a node
  * does any work. It learns receivers from a one-byte hello ({@link #HELLO}) and sends every other
- * datagram it receives, unchanged, to each of them ({@code DatagramChannel.send} from a direct
- * buffer, the call {@code UdpLink} makes). Prints {@code READY}, runs until its standard input closes.
+ * datagram it receives, unchanged, to each of them: one {@code DatagramChannel.send} each from a
+ * direct buffer (the call {@code UdpLink} makes without batching), or with {@code batched} queued and
+ * sent {@code sendmmsg} at a time ({@link MmsgSocket}, the batched {@code UdpLink}'s path). Prints
+ * {@code READY}, runs until its standard input closes.
  *
- * <p>Run by the benchmark: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.UdpRelay PORT}
+ * <p>Run by the benchmark: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.UdpRelay PORT [batched]}
  */
 public final class UdpRelay {
     static final byte HELLO = 'H';
@@ -23,11 +27,18 @@ public final class UdpRelay {
     private UdpRelay() {
     }
 
-    /** Relays until standard input closes; the argument is the loopback UDP port to bind. */
+    /** Datagrams per {@code sendmmsg} of the batched relay. */
+    static final int BATCH = 64;
+
+    /**
+     * Relays until standard input closes; the arguments are the loopback UDP port to bind and, for
+     * batched sends, {@code batched}.
+     */
     public static void main(String[] args) throws IOException {
         DatagramChannel ch = DatagramChannel.open();
         ch.bind(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[0])));
-        Thread relay = new Thread(() -> relay(ch), "relay");
+        MmsgSocket mmsg = args.length > 1 && args[1].equals("batched") ? MmsgSocket.attach(ch, BATCH, 2048, 2048) : null;
+        Thread relay = new Thread(() -> relay(ch, mmsg), "relay");
         relay.setDaemon(true);
         relay.start();
         System.out.println("READY relay pid " + ProcessHandle.current().pid());
@@ -38,8 +49,9 @@ public final class UdpRelay {
         ch.close();
     }
 
-    private static void relay(DatagramChannel ch) {
+    private static void relay(DatagramChannel ch, MmsgSocket mmsg) {
         List<SocketAddress> receivers = new ArrayList<>();
+        byte[] frame = new byte[2048];
         ByteBuffer b = ByteBuffer.allocateDirect(65536);
         try {
             while (true) {
@@ -50,6 +62,20 @@ public final class UdpRelay {
                     if (!receivers.contains(from)) {
                         receivers.add(from);
                     }
+                    continue;
+                }
+                if (mmsg != null) {
+                    int len = b.remaining();
+                    b.get(frame, 0, len);
+                    for (int i = 0; i < receivers.size(); i++) {
+                        InetSocketAddress to = (InetSocketAddress) receivers.get(i);
+                        if (mmsg.full()) {
+                            mmsg.flush();
+                        }
+                        mmsg.queue(true, MmsgSocket.keyHi(to.getAddress()), MmsgSocket.keyLo(to.getAddress()),
+                                to.getPort(), MmsgSocket.keyScope(to.getAddress()), frame, 0, len);
+                    }
+                    mmsg.flush();
                     continue;
                 }
                 for (int i = 0; i < receivers.size(); i++) {

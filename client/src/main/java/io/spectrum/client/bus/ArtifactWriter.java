@@ -1,10 +1,10 @@
 package io.spectrum.client.bus;
 
-import io.spectrum.wide.bus.BusException;
-import io.spectrum.wide.bus.ArtifactFiles;
-import io.spectrum.wide.bus.ArtifactRef;
-import io.spectrum.wide.bus.BusFields;
-import io.spectrum.wide.bus.BusWire;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.protocol.ArtifactFiles;
+import io.spectrum.bus.protocol.ArtifactRef;
+import io.spectrum.bus.protocol.BusFields;
+import io.spectrum.bus.protocol.BusWire;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 

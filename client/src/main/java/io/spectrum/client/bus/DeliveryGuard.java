@@ -1,6 +1,6 @@
 package io.spectrum.client.bus;
 
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 
 /**
  * The use count of one topic delivery (docs/bus.md, "The delivery guard"): the message holds one

@@ -1,7 +1,7 @@
 package io.spectrum.client.bus;
 
 import io.spectrum.client.Transport;
-import io.spectrum.wide.bus.InProcessLink;
+import io.spectrum.link.local.InProcessLink;
 
 /** A {@link Transport} over one end of the bus's {@link InProcessLink} (a client in the host's JVM). */
 public final class InProcessTransport implements Transport {

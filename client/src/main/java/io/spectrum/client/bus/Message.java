@@ -1,6 +1,6 @@
 package io.spectrum.client.bus;
 
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 import java.util.List;
 
 /**

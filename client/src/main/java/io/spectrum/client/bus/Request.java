@@ -1,7 +1,7 @@
 package io.spectrum.client.bus;
 
-import io.spectrum.wide.bus.BusException;
-import io.spectrum.wide.bus.BusFields;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.protocol.BusFields;
 import java.util.List;
 
 /** A call delivered to a service this client serves: reply once, then consume. */

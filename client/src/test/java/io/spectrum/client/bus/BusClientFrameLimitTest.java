@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spectrum.link.local.LocalLink;
 import io.spectrum.time.SystemClock;
-import io.spectrum.wide.bus.BusException;
-import io.spectrum.wide.bus.BusHost;
-import io.spectrum.wide.bus.BusLimits;
-import io.spectrum.wide.bus.Grants;
-import io.spectrum.wide.bus.Retention;
-import io.spectrum.wide.bus.StoreConfig;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.server.BusHost;
+import io.spectrum.bus.protocol.BusLimits;
+import io.spectrum.bus.state.Grants;
+import io.spectrum.bus.protocol.Retention;
+import io.spectrum.bus.store.StoreConfig;
 import io.spectrum.wire.BusError;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;

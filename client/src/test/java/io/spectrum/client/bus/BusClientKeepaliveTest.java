@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.link.local.LocalLink;
 import io.spectrum.time.SystemClock;
-import io.spectrum.wide.bus.BusHost;
-import io.spectrum.wide.bus.BusLimits;
-import io.spectrum.wide.bus.Grants;
-import io.spectrum.wide.bus.StoreConfig;
+import io.spectrum.bus.server.BusHost;
+import io.spectrum.bus.protocol.BusLimits;
+import io.spectrum.bus.state.Grants;
+import io.spectrum.bus.store.StoreConfig;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
 import java.util.List;

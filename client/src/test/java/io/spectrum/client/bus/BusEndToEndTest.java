@@ -11,14 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.link.local.LocalLink;
 import io.spectrum.time.SystemClock;
-import io.spectrum.wide.bus.BusException;
-import io.spectrum.wide.bus.BusFields;
-import io.spectrum.wide.bus.BusHost;
-import io.spectrum.wide.bus.BusLimits;
-import io.spectrum.wide.bus.Grants;
-import io.spectrum.wide.bus.Retention;
-import io.spectrum.wide.bus.StoreConfig;
-import io.spectrum.wide.bus.SubscriptionMode;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.protocol.BusFields;
+import io.spectrum.bus.server.BusHost;
+import io.spectrum.bus.protocol.BusLimits;
+import io.spectrum.bus.state.Grants;
+import io.spectrum.bus.protocol.Retention;
+import io.spectrum.bus.store.StoreConfig;
+import io.spectrum.bus.protocol.SubscriptionMode;
 import io.spectrum.wire.BusError;
 import java.net.UnixDomainSocketAddress;
 import java.nio.MappedByteBuffer;
@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The host bus end to end: {@link BusClient}s against a running {@link BusHost}, each test over
  * the in-process transport and over the Unix socket (the same frames and server code either way).
- * The state machine's rules are pinned by core-wide's bus tests; these pin the binding: every
+ * The state machine's rules are pinned by the bus module's tests; these pin the binding: every
  * operation reaches the bus, every refusal comes back typed, deliveries and artifacts arrive.
  */
 class BusEndToEndTest {

@@ -60,7 +60,7 @@ public final class VertexSchema {
         this.offset = b.offset;
         this.description = b.description;
         this.rights = b.rights;
-        this.settings = render();
+        this.settings = b.asRead != null ? b.asRead : render();
         TlvIndex idx = new TlvIndex();
         new FrameDecoder().decode(settings, 0, settings.length, idx);
         int n = 0;
@@ -247,10 +247,31 @@ public final class VertexSchema {
                 b.description(Utf8.toString(idx.buffer(), idx.bodyOffset(d), idx.bodyLength(d)));
             }
             b.rights(r.u8(Names.DECL_RIGHTS, 0));
+            b.asRead = asRead(idx, settingsEntry);
             return b.build();
         } catch (IllegalArgumentException e) {
             return null; // a declaration this reader cannot hold
         }
+    }
+
+    /**
+     * The SETTINGS entry's bytes as its node sent them, kept as the declaration's {@code settings.app}
+     * so that a copy answers exactly what its owner answers (a host's copy of a board's declaration,
+     * docs/routing.md), whatever the owner's key order or spelling of a number; null (the declaration
+     * is rendered from its fields) when the entry is not NAME/value pairs or is too large for one.
+     */
+    private static byte[] asRead(TlvIndex idx, int settingsEntry) {
+        if (!idx.isContainer(settingsEntry) || idx.totalLength(settingsEntry) > 512) {
+            return null;
+        }
+        for (int c = idx.firstChild(settingsEntry); c != TlvIndex.NONE; c = idx.nextSibling(idx.nextSibling(c))) {
+            if (idx.type(c) != TlvType.NAME || idx.isContainer(c) || idx.nextSibling(c) == TlvIndex.NONE) {
+                return null;
+            }
+        }
+        byte[] raw = new byte[idx.totalLength(settingsEntry)];
+        System.arraycopy(idx.buffer(), idx.start(settingsEntry), raw, 0, raw.length);
+        return raw;
     }
 
     /** {@link #fromSettings} over a whole encoded SETTINGS TLV. */
@@ -443,6 +464,8 @@ public final class VertexSchema {
         private double offset;
         private String description;
         private int rights = AccessMask.READ | AccessMask.SUBSCRIBE;
+        /** The declaration's SETTINGS as read from its owner ({@link #fromSettings}), or null: rendered. */
+        private byte[] asRead;
 
         private Builder(int type) {
             this.type = type;

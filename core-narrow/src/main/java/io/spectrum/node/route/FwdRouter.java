@@ -31,6 +31,10 @@ import io.spectrum.wire.WireError;
  *   <li>with serve-subscriptions-locally on, a request under a single-peer mount whose FIELD starts
  *       with {@code subscribers}:
  *       LOCAL, and {@link #servedUnderMount()} is true for the terminus;</li>
+ *   <li>a READ of {@code :settings.app} or {@code :settings.app.<key>} under a single-peer mount whose
+ *       declaration this node holds a current copy of ({@link HeldDeclarations}, a host's copy of
+ *       what the board declared): LOCAL, the terminus answers it from that copy (docs/routing.md,
+ *       "Declarations under a mount");</li>
  *   <li>a request from a (link, peer) with no inbound run (its link is not mounted, or the peer table
  *       is full): ERROR {@code path::not_found}, counted as no-route;</li>
  *   <li>otherwise forwarded; an AWAIT is held at the next hop by this node (the next hop's caller is
@@ -58,6 +62,21 @@ public final class FwdRouter {
         long heldAt(Link link, int peer);
     }
 
+    /**
+     * The declarations of vertices under its mounts a node holds a current copy of, answered here
+     * rather than forwarded (a host's copies of its boards' declarations).
+     */
+    public interface HeldDeclarations {
+        /**
+         * True when this node holds a current copy of the declaration of the vertex at the PATH
+         * body {@code b[off, off + len)}, a vertex behind {@code peer} of {@code link}, and its
+         * own store answers {@code :settings.app} of that vertex with it. A copy is current when it
+         * was read from that peer since it was last seen to go away or restart, and it allows READ
+         * (otherwise the board's own refusal is the answer).
+         */
+        boolean holds(Link link, int peer, byte[] b, int off, int len);
+    }
+
     /** Not routed: the node's terminus handles the frame. */
     public static final int LOCAL = 0;
     /** Forwarded on its mount's (link, peer). */
@@ -75,6 +94,7 @@ public final class FwdRouter {
     private final byte[] ann = new byte[64];
     private final TlvWriter annWriter = new TlvWriter(2);
     private HeldTokens held;
+    private HeldDeclarations declarations;
     private long forwarded;
     private long refused;
     private long noRoute;
@@ -127,6 +147,10 @@ public final class FwdRouter {
                     && x.payloadEquals(field.nameEntry(0), Names.CHILDREN)) {
                 return LOCAL; // the mount's root is listed here, from its configured top-level names
             }
+            if (declarations != null && fwd.opcode() == FwdView.OP_READ && appDeclaration(x)
+                    && declarations.holds(egress, egressPeer, x.buffer(), dstOff, dstLen)) {
+                return LOCAL; // the node's copy of the board's declaration answers, the board is not asked
+            }
         }
         int in = -1;
         if (!reply) {
@@ -159,6 +183,25 @@ public final class FwdRouter {
         return FORWARDED;
     }
 
+    /**
+     * True when the FIELD just wrapped is {@code settings.app} or {@code settings.app.<key>}, all
+     * levels scalar: the declaration itself (what {@link HeldDeclarations} copies), not the node's
+     * core {@code :settings} or {@code :schema}, which a copy does not hold.
+     */
+    private boolean appDeclaration(TlvIndex x) {
+        final int levels = field.levels();
+        if (levels < 2 || levels > 3 || !x.payloadEquals(field.nameEntry(0), Names.SETTINGS)
+                || !x.payloadEquals(field.nameEntry(1), Names.APP)) {
+            return false;
+        }
+        for (int i = 0; i < levels; i++) {
+            if (field.mode(i) != FieldView.MODE_SCALAR) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private int refuse(Link inLink, int inPeer, FwdView fwd, int code, boolean noRouteCase) {
         refused++;
         if (noRouteCase) {
@@ -182,6 +225,14 @@ public final class FwdRouter {
     /** Where {@link #route} finds this node's holder token at a hop (the node's remote client). */
     public void heldTokens(HeldTokens tokens) {
         held = tokens;
+    }
+
+    /**
+     * Where {@link #route} learns which declarations under a mount this node answers itself (null:
+     * none, every declaration READ is forwarded).
+     */
+    public void heldDeclarations(HeldDeclarations copies) {
+        declarations = copies;
     }
 
     /** The peer went down: its listener return routes go (a later peer on the handle gets a new generation). */

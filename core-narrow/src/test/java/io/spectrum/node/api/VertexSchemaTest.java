@@ -72,6 +72,51 @@ class VertexSchemaTest {
         assertEquals(-WireError.FLOW_BACKPRESSURE, LED.copySettings(new byte[4], 0, 4));
     }
 
+    /** Another node's declaration in its own key order and spelling, plus a key this reader does not know. */
+    private static byte[] foreign(boolean pairs) {
+        byte[] b = new byte[256];
+        io.spectrum.wire.TlvWriter w = new io.spectrum.wire.TlvWriter(4).wrap(b, 0, b.length);
+        w.begin(TlvType.SETTINGS);
+        w.leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("unit")).leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("Cel"));
+        w.leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("scale")).leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("1e-2"));
+        w.leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("type")).leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("VALUE"));
+        w.leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("width")).value(2, 1);
+        w.leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("vendor.note"));
+        if (pairs) {
+            w.leaf(TlvType.NAME, io.spectrum.wire.Utf8.bytes("x"));
+        }
+        w.end();
+        return java.util.Arrays.copyOf(b, w.length());
+    }
+
+    @Test
+    void aDeclarationReadFromAnotherNode_keepsItsBytes_soACopyAnswersWhatItsOwnerAnswers() {
+        byte[] theirs = foreign(true);
+        VertexSchema copy = VertexSchema.fromSettings(theirs, 0, theirs.length);
+        assertNotNull(copy);
+        assertEquals("Cel", copy.unit());
+        assertEquals(0.01, copy.scale(), 1e-12);
+        byte[] out = new byte[copy.settingsLength()];
+        assertEquals(theirs.length, copy.copySettings(out, 0, out.length));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(theirs, out, "the owner's bytes, not a rendering of the fields");
+        byte[] key = io.spectrum.wire.Utf8.bytes("scale");
+        byte[] v = new byte[16];
+        int n = copy.copyKey(key, 0, key.length, v, 0, v.length);
+        assertEquals("1e-2", new String(v, 4, n - 4, java.nio.charset.StandardCharsets.UTF_8), "the key as the owner spelled it");
+        byte[] note = io.spectrum.wire.Utf8.bytes("vendor.note");
+        assertTrue(copy.copyKey(note, 0, note.length, v, 0, v.length) > 0, "a key this reader does not know is still answered");
+
+        byte[] odd = foreign(false); // a key without a value: not pairs, so the fields are rendered
+        VertexSchema rendered = VertexSchema.fromSettings(odd, 0, odd.length);
+        assertNotNull(rendered);
+        byte[] r = new byte[rendered.settingsLength()];
+        rendered.copySettings(r, 0, r.length);
+        VertexSchema same = VertexSchema.value(2, false).unit("Cel").scale(0.01).rights(0).build();
+        byte[] s = new byte[same.settingsLength()];
+        same.copySettings(s, 0, s.length);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(s, r);
+    }
+
     @Test
     void badFieldsAreNamedAtConfigurationTime() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> VertexSchema.value(3, false))

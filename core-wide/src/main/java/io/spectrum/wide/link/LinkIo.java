@@ -123,6 +123,7 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
         now = clock.nanoTime();
         int work = drainOutbound();
         work += flushPeers();
+        flushInner();
         try {
             work += inner.poll(this, pollBatch);
         } catch (RuntimeException e) {
@@ -246,6 +247,19 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
         }
         blockedCount = blocked;
         return sent;
+    }
+
+    /**
+     * Lets the link send what this round handed it in one go: a batching link (UDP's {@code sendmmsg},
+     * a stream link's gathered write) queues its sends from the first flush on, so every peer's burst
+     * of this round leaves with as few system calls as the link can make.
+     */
+    private void flushInner() {
+        try {
+            inner.flush();
+        } catch (RuntimeException e) {
+            stats.ioErrors++;
+        }
     }
 
     /** Sends up to a burst of the peer's queued frames; stops at FLOW_BACKPRESSURE. Returns frames taken. */
@@ -407,6 +421,7 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
         now = clock.nanoTime();
         drainOutbound();
         flushPeers(); // one last non-blocking try
+        flushInner();
         for (int i = 0; i < activeCount; i++) {
             PeerQueue q = peers[activePeers[i]];
             for (Frame f = q.pop(); f != null; f = q.pop()) {

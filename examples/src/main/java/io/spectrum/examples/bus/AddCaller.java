@@ -2,7 +2,7 @@ package io.spectrum.examples.bus;
 
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.CallResult;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

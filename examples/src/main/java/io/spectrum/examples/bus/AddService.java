@@ -2,7 +2,7 @@ package io.spectrum.examples.bus;
 
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.Request;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;

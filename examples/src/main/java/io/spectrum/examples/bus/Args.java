@@ -1,7 +1,7 @@
 package io.spectrum.examples.bus;
 
 import io.spectrum.client.bus.BusClient;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
 

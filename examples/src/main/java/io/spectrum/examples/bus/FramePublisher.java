@@ -2,9 +2,9 @@ package io.spectrum.examples.bus;
 
 import io.spectrum.client.bus.ArtifactWriter;
 import io.spectrum.client.bus.BusClient;
-import io.spectrum.wide.bus.BusException;
-import io.spectrum.wide.bus.BusFields;
-import io.spectrum.wide.bus.Retention;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.protocol.BusFields;
+import io.spectrum.bus.protocol.Retention;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
 

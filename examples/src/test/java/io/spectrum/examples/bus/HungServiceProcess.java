@@ -2,7 +2,7 @@ package io.spectrum.examples.bus;
 
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.client.bus.Request;
-import io.spectrum.wide.bus.BusException;
+import io.spectrum.bus.protocol.BusException;
 import io.spectrum.wire.BusError;
 import java.net.UnixDomainSocketAddress;
 

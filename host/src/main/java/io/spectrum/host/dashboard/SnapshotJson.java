@@ -136,7 +136,7 @@ public final class SnapshotJson {
     }
 
     /** {@code "bus"}: the host bus's counters, null without a bus. */
-    private static void bus(ObjectNode root, io.spectrum.wide.bus.BusStats b) {
+    private static void bus(ObjectNode root, io.spectrum.bus.protocol.BusStats b) {
         if (b == null) {
             root.putNull("bus");
             return;

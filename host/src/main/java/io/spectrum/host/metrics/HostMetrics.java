@@ -15,7 +15,7 @@ import io.spectrum.host.view.HostModel;
 import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.VertexView;
-import io.spectrum.wide.bus.BusStats;
+import io.spectrum.bus.protocol.BusStats;
 
 import java.util.ArrayList;
 import java.util.EnumMap;

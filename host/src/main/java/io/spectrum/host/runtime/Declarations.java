@@ -4,8 +4,10 @@ import io.spectrum.client.Requests;
 import io.spectrum.link.Link;
 import io.spectrum.node.ServingNode;
 import io.spectrum.node.RemoteClient;
+import io.spectrum.node.route.FwdRouter;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
+import io.spectrum.wire.AccessMask;
 import io.spectrum.wire.StaleReason;
 import io.spectrum.wire.WireError;
 
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,12 +26,14 @@ import java.util.concurrent.TimeUnit;
  * the liveness probe also reports for a board that restarted faster than the link timeout, by its
  * changed {@code spectrum.boot}); then it is read again once the board answers. A board without
  * declarations (an older board, a plain v1 node) answers a refusal or an empty SETTINGS: the
- * vertex then has none and its values render raw. Clients through the host read a board vertex's
- * declaration themselves (the router forwards {@code :settings.app}); this copy is what the host's
- * own views render by, and it is {@link io.spectrum.node.api.Node#report reported} on the host
- * vertex. Node thread only.
+ * vertex then has none and its values render raw. This copy is what the host's own views render by,
+ * it is {@link io.spectrum.node.api.Node#report reported} on the host vertex, and while it is
+ * current (read from the board since the board last went away) it is what a client's READ of the
+ * board vertex's {@code :settings.app} through the host gets: the router answers it from the host's
+ * vertex rather than asking the board ({@link FwdRouter.HeldDeclarations}, docs/routing.md
+ * "Declarations under a mount"). Node thread only.
  */
-final class Declarations {
+final class Declarations implements FwdRouter.HeldDeclarations {
     private static final byte[] SETTINGS_APP = Requests.settingsApp();
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -45,6 +50,11 @@ final class Declarations {
         final NodePath remote;
         VertexSchema schema;
         boolean known;
+        /**
+         * The schema was read from the board since it last went away, and is reported on the host
+         * vertex: what the router answers a client's declaration READ with.
+         */
+        boolean current;
         int request = -1;
         long sentAt;
         long triedAt = Long.MIN_VALUE / 2;
@@ -61,12 +71,36 @@ final class Declarations {
     private static final long ABANDON_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private final Map<String, Entry> byLocal = new HashMap<>();
+    /**
+     * The copies that allow READ, by host path, current or kept from before the board went away (as
+     * {@link #schema}), published for a client of the host in its own process on another thread
+     * (the MQTT bridge, {@link #copy}). Written on the node thread only, with {@link Entry#schema}.
+     */
+    private final Map<String, VertexSchema> copies = new ConcurrentHashMap<>();
     private final List<Integer> abandonedRequest = new ArrayList<>();
     private final List<Long> abandonedAt = new ArrayList<>();
     private final byte[] result = new byte[4096];
 
     Declarations(ServingNode node) {
         this.node = node;
+        node.server().answerDeclarationsHere(this); // the router asks this table, on the node thread
+    }
+
+    /**
+     * The router's question: the host holds a current copy of the declaration of the vertex it keeps
+     * at PATH body {@code b[off, off + len)} for the board on (link, peer), one that lets a caller
+     * READ (the board refuses a declaration READ of a vertex without the READ right: that refusal
+     * stays the board's). No copy yet, none since the board went away or restarted, a board without
+     * declarations: false, and the READ is forwarded to the board as any other.
+     */
+    @Override
+    public boolean holds(Link link, int peer, byte[] b, int off, int len) {
+        if (copies.isEmpty()) {
+            return false;
+        }
+        Entry e = byLocal.get(NodePath.render(b, off, len));
+        return e != null && e.current && e.link == link && e.peer == peer && e.schema != null
+                && e.schema.allows(AccessMask.READ);
     }
 
     /** Reads the declaration of board vertex {@code remote} on {@code mount}, held at host path {@code local}. */
@@ -75,6 +109,7 @@ final class Declarations {
         if (e == null || e.link != mount.link() || e.peer != mount.peer() || !e.remote.toString().equals(remote)) {
             if (e != null) {
                 release(e);
+                copies.remove(local);
             }
             byLocal.put(local, new Entry(mount.link(), mount.peer(), NodePath.of(remote)));
         }
@@ -87,6 +122,16 @@ final class Declarations {
             release(e);
             e.known = true; // nothing more is asked; the schema stays
         }
+    }
+
+    /**
+     * The host's copy of the declaration of the board vertex it keeps at {@code local}, the one its
+     * own views render by ({@link #schema}): current, or kept from before the board went away until
+     * it is read again (the board's last values stay, stale, and render by it). Null when there is
+     * none, or it does not let a caller READ. Any thread.
+     */
+    VertexSchema copy(String local) {
+        return copies.get(local);
     }
 
     /** The declaration of the board vertex held at {@code local}, or null (none, not yet read, not a board's). */
@@ -104,6 +149,11 @@ final class Declarations {
         }
         e.schema = schema;
         e.known = true;
+        if (schema != null && schema.allows(AccessMask.READ)) {
+            copies.put(local, schema);
+        } else {
+            copies.remove(local);
+        }
     }
 
     /**
@@ -123,6 +173,7 @@ final class Declarations {
                 }
                 release(e);
                 e.known = false;
+                e.current = false; // the board may come back declaring anew: asked again, meanwhile forwarded
                 e.triedAt = Long.MIN_VALUE / 2;
             }
         }
@@ -169,7 +220,12 @@ final class Declarations {
                 e.known = true;
                 changed |= e.schema != before;
                 // readers of the host vertex's :settings.app / :schema learn what the board declared
-                node.report(NodePath.of(m.getKey()), e.schema);
+                e.current = node.report(NodePath.of(m.getKey()), e.schema) == WireError.OK;
+                if (e.schema != null && e.schema.allows(AccessMask.READ)) {
+                    copies.put(m.getKey(), e.schema);
+                } else {
+                    copies.remove(m.getKey());
+                }
                 release(e);
             } else if (now - e.sentAt > GIVE_UP_NANOS) {
                 abandon(e, now); // unanswered: ask again after RETRY_NANOS

@@ -453,6 +453,17 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return s != null ? s : node.declaration(parsed);
     }
 
+    /**
+     * The host's copies of its boards' declarations, by host path ({@code /board1/temp}), for a
+     * client of this host in its own process (the MQTT bridge), so that it renders a board vertex's
+     * values by the same declaration the host's own views do rather than keeping a second copy: the
+     * board's, read by the host, and kept while the board is away (its last values stay, stale); null
+     * for a path the host holds no board declaration of. Safe to call from any thread.
+     */
+    public java.util.function.Function<String, VertexSchema> boardDeclarations() {
+        return declarations::copy;
+    }
+
     /** The declaration shown for {@code path} (a board vertex's under a mount, or the host's own), or null. */
     public VertexSchema declaration(String path) {
         return onNodeThread(() -> schema(path));

@@ -1,8 +1,8 @@
 package io.spectrum.host.view;
 
+import io.spectrum.bus.protocol.BusStats;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.CounterNames;
-import io.spectrum.wide.bus.BusStats;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -37,7 +37,7 @@ public interface FabricView {
      * The host bus's counters now ({@code BusHost.stats()}, read on the bus's thread); null when
      * the host runs no bus ({@code spectrum host} without {@code --bus}).
      */
-    default io.spectrum.wide.bus.BusStats bus() {
+    default io.spectrum.bus.protocol.BusStats bus() {
         return null;
     }
 

@@ -8,7 +8,7 @@ import io.spectrum.host.view.HostSnapshot;
 import io.spectrum.host.view.InMemoryHostModel;
 import io.spectrum.host.view.LinkView;
 import io.spectrum.host.view.RemoteView;
-import io.spectrum.wide.bus.BusStats;
+import io.spectrum.bus.protocol.BusStats;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

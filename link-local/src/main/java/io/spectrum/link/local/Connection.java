@@ -50,6 +50,8 @@ final class Connection {
 
     /** Committed bytes (length prefixes and frames) waiting for the socket; kept flipped (read mode). */
     final ByteBuffer out;
+    /** On the link's list of connections to write at its next flush. */
+    boolean dirty;
     private boolean writeInterest;
 
     Connection(int peer, SocketChannel channel, int state, long now, LocalLinkConfig config, String linkName) {
@@ -133,12 +135,16 @@ final class Connection {
         return out.hasRemaining();
     }
 
-    /** Writes committed bytes; returns false when the socket took only part (or none) of them. */
-    boolean write() throws IOException {
+    /**
+     * Writes committed bytes; returns false when the socket took only part (or none) of them. Each
+     * system call that wrote bytes is counted in {@code stats}.
+     */
+    boolean write(LocalLinkStats stats) throws IOException {
         while (out.hasRemaining()) {
             if (channel.write(out) == 0) {
                 return false;
             }
+            stats.onWrite();
         }
         return true;
     }

@@ -56,8 +56,9 @@ import java.util.ArrayList;
  *
  * <p><b>Outbound lanes</b> per connection ({@link Lane}, {@link LaneQueues}): {@link #send(int, byte[],
  * int, int, Lane)} names the lane, plain {@link #send(int, byte[], int, int)} is CONTROL. A frame is
- * written at once when the connection has nothing waiting; otherwise it waits in its lane and is
- * written when the socket is writable (on {@link #poll} or {@link #flush}): CONTROL first, then RPC,
+ * written at once when the connection has nothing waiting (or, once the driver calls {@link #flush},
+ * gathered with the step's other frames into one write at the flush); otherwise it waits in its lane
+ * and is written when the socket is writable (on {@link #poll} or {@link #flush}): CONTROL first, then RPC,
  * then TOPIC, a waiting TOPIC frame after {@link LocalLinkConfig#topicEvery} consecutive others. A full
  * RPC or TOPIC lane answers FLOW_BACKPRESSURE; a full CONTROL lane closes the connection: queued
  * frames are dropped, bytes already committed (a frame on the wire is never cut) are followed by a
@@ -106,6 +107,15 @@ public final class LocalLink implements Link {
     private final byte[] notice = new byte[ClosingNotice.BYTES];
     private final java.util.function.Consumer<SelectionKey> onKey = this::onKey;
     private boolean sweep;
+    /**
+     * True once the driver called {@link #flush()}: from then on a frame that finds its connection's
+     * lanes empty is committed behind the bytes already waiting and the socket is written at the next
+     * flush, so the frames of one step leave in one write per connection.
+     */
+    private boolean gathering;
+    /** Connections with bytes committed since the last flush (each once, {@link Connection#dirty}). */
+    private Connection[] dirty = new Connection[8];
+    private int dirtyCount;
 
     private PeerListener listener;
     private Readiness readiness;
@@ -396,6 +406,12 @@ public final class LocalLink implements Link {
             stats.countOversize(); // below 4 is no frame: the receiver would close on its length
             return WireError.FRAME_INVALID;
         }
+        if (gathering && c.lanes.isEmpty() && c.commit(buf, off, len)) {
+            c.lanes.sent(lane);
+            counted(len);
+            markDirty(c);
+            return WireError.OK;
+        }
         if (!c.pendingOut() && c.lanes.isEmpty()) {
             c.commit(buf, off, len);
             c.lanes.sent(lane);
@@ -420,21 +436,44 @@ public final class LocalLink implements Link {
         stats.countOut(len);
     }
 
-    /** Writes what every connection has waiting, as far as the sockets take it. Never blocks. */
+    /** A connection with bytes committed for the next flush, listed once. */
+    private void markDirty(Connection c) {
+        if (c.dirty) {
+            return;
+        }
+        if (dirtyCount == dirty.length) {
+            dirty = java.util.Arrays.copyOf(dirty, dirtyCount * 2);
+        }
+        c.dirty = true;
+        dirty[dirtyCount++] = c;
+    }
+
+    /**
+     * Writes what every connection has waiting, as far as the sockets take it. Never blocks. The first
+     * call turns gathering on: the driver then calls it once per step, after the step's sends (a
+     * {@code QueuedLink}'s I/O thread does), and each connection's frames of that step leave in one
+     * write; a driver that never calls it has each frame written at once. A connection whose socket
+     * was full is written again when its socket is writable ({@link #poll}), not here.
+     */
+    @Override
     public void flush() {
-        for (int i = 0; i < active.size(); i++) {
-            Connection c = active.get(i);
-            if (c.state != Connection.CLOSED && (c.pendingOut() || !c.lanes.isEmpty())) {
+        gathering = true;
+        for (int i = 0; i < dirtyCount; i++) {
+            Connection c = dirty[i];
+            dirty[i] = null;
+            c.dirty = false;
+            if (c.state != Connection.CLOSED) {
                 flush(c);
             }
         }
+        dirtyCount = 0;
     }
 
     /** Writes committed bytes, refilling them from the lanes in lane order until the socket is full. */
     private void flush(Connection c) {
         try {
             while (true) {
-                if (!c.write()) {
+                if (!c.write(localStats)) {
                     c.wantWrite(true);
                     return;
                 }
@@ -786,7 +825,7 @@ public final class LocalLink implements Link {
                 int n = ClosingNotice.write(notice, 0, WireError.TRANSPORT_DOWN);
                 c.commit(notice, 0, n);
                 try {
-                    c.write();
+                    c.write(localStats);
                 } catch (IOException ignored) {
                     // closing anyway
                 }

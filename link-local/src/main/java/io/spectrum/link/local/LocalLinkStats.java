@@ -23,6 +23,7 @@ public final class LocalLinkStats {
     private volatile long staleSocketsReplaced;
     private volatile long queuedDropped;
     private volatile long announced;
+    private volatile long writes;
 
     void onAccepted() {
         accepted++;
@@ -72,8 +73,20 @@ public final class LocalLinkStats {
         queuedDropped += frames;
     }
 
+    void onWrite() {
+        writes++;
+    }
+
     void onStaleSocketReplaced() {
         staleSocketsReplaced++;
+    }
+
+    /**
+     * Socket writes made (system calls that wrote bytes): with gathering on, one per connection per
+     * flush however many frames the step sent it, so {@code framesOut / writes} is the gather factor.
+     */
+    public long writes() {
+        return writes;
     }
 
     /** Connections accepted (server), including those later refused a hello. */

@@ -3,8 +3,9 @@ package io.spectrum.link.serial;
 import com.fazecast.jSerialComm.SerialPort;
 import com.fazecast.jSerialComm.SerialPortDataListener;
 import com.fazecast.jSerialComm.SerialPortEvent;
-
-import java.util.concurrent.locks.LockSupport;
+import io.spectrum.time.Clock;
+import io.spectrum.time.Sleeper;
+import io.spectrum.time.SystemClock;
 
 /**
  * A UART through jSerialComm: 8 data bits, 1 stop bit, no parity, the configured baud; non-blocking
@@ -15,22 +16,23 @@ import java.util.concurrent.locks.LockSupport;
  * configured write timeout), so writing from the node's thread could stall the node behind a slow
  * or unread line. {@link #write} therefore copies what fits into the ring and returns at once; a
  * failed native write (unplugged adapter, closed pty) makes the next read or write answer -1.
+ * The writer keeps to the line's pace ({@link PacedWriter}) on the injected clock and sleeper: the
+ * system clock unless a constructor is given another. {@link SerialLink#open} builds its port on the
+ * system clock whatever clock the link reads: the pace is the UART's real time, and a writer thread
+ * sleeping on a manual clock would move the link's test time from another thread.
  *
  * <p>The port is looked up by path on every {@link #open}, because a re-plugged USB adapter or a
  * restarted pty pair may point the same path (or symlink) at a new device node.
  */
 public final class JSerialCommPort implements SerialPortIo {
+    /** How long {@link #close} lets the writer hand over what is queued. */
+    static final long CLOSE_DRAIN_NANOS = 500_000_000L;
+
     private final String path;
     private final int baud;
-    private final byte[] ring;
-    private final Object lock = new Object();
-    private int head;
-    private int count;
-    private volatile boolean failed;
-    private volatile long transientRetries;
+    private final PacedWriter out;
     /** errno of the last failed {@link #open} (ENOENT when the device was not there), 0 after a good one. */
     private volatile int openErrno;
-    private volatile boolean running;
     private volatile SerialPort port;
     private volatile Runnable onData;
     private Thread writer;
@@ -53,15 +55,21 @@ public final class JSerialCommPort implements SerialPortIo {
 
     /**
      * A port on device {@code path} (e.g. {@code /dev/ttyUSB0}) at {@code baud}, with a write ring
-     * of {@code writeBufferBytes} allocated here; nothing is opened until {@link #open}.
+     * of {@code writeBufferBytes} allocated here, its writer paced on {@code clock} and waiting through
+     * {@code sleeper}; nothing is opened until {@link #open}.
      */
-    public JSerialCommPort(String path, int baud, int writeBufferBytes) {
+    public JSerialCommPort(String path, int baud, int writeBufferBytes, Clock clock, Sleeper sleeper) {
         this.path = path;
         this.baud = baud;
-        this.ring = new byte[writeBufferBytes];
+        this.out = new PacedWriter(baud, writeBufferBytes, clock, sleeper);
     }
 
-    /** A port on device {@code path} at {@code baud} with a 16 KiB write ring. */
+    /** A port on device {@code path} at {@code baud} with a write ring of {@code writeBufferBytes}, on the system clock. */
+    public JSerialCommPort(String path, int baud, int writeBufferBytes) {
+        this(path, baud, writeBufferBytes, SystemClock.INSTANCE, SystemClock.INSTANCE);
+    }
+
+    /** A port on device {@code path} at {@code baud} with a 16 KiB write ring, on the system clock. */
     public JSerialCommPort(String path, int baud) {
         this(path, baud, 16 * 1024);
     }
@@ -92,17 +100,13 @@ public final class JSerialCommPort implements SerialPortIo {
             return false;
         }
         openErrno = 0;
-        synchronized (lock) {
-            head = 0;
-            count = 0;
-        }
-        failed = false;
-        running = true;
+        out.reset();
         port = p;
         if (onData != null) {
             p.addDataListener(events);
         }
-        Thread t = new Thread(() -> drain(p), "serial-writer " + path);
+        PacedWriter.Line line = new NativeLine(p);
+        Thread t = new Thread(() -> out.drain(line), "serial-writer " + path);
         t.setDaemon(true);
         writer = t;
         t.start();
@@ -110,71 +114,31 @@ public final class JSerialCommPort implements SerialPortIo {
     }
 
     /**
-     * The writer thread: moves bytes from the ring to the port until closed or failed, no faster
-     * than the line (8N1: baud/10 bytes per second, with a 1 KiB burst). A UART takes bytes at that
-     * pace anyway; pacing here keeps the driver's buffer from filling, which is when jSerialComm's
-     * native write starts spinning (and on a pty, which ignores baud, it keeps a fast writer from
-     * starving the reader of CPU).
+     * jSerialComm's port as the writer's line. The writer keeps to the line's pace (8N1: baud/10
+     * bytes per second, with a 1 KiB burst). A UART takes bytes at that pace anyway; pacing here keeps
+     * the driver's buffer from filling, which is when jSerialComm's native write starts spinning (and
+     * on a pty, which ignores baud, it keeps a fast writer from starving the reader of CPU).
      */
-    private void drain(SerialPort p) {
-        byte[] chunk = new byte[1024];
-        final double bytesPerNano = baud / 10.0 / 1e9;
-        final double burst = chunk.length;
-        double credit = burst;
-        long last = System.nanoTime();
-        while (true) {
-            long now = System.nanoTime();
-            credit = Math.min(burst, credit + (now - last) * bytesPerNano);
-            last = now;
-            if (credit < 1) {
-                LockSupport.parkNanos(Math.max(20_000L, (long) ((1 - credit) / bytesPerNano)));
-                continue;
-            }
-            int n;
-            synchronized (lock) {
-                while (count == 0 && running) {
-                    try {
-                        lock.wait();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-                if (!running) {
-                    return;
-                }
-                n = (int) Math.min(Math.min(count, chunk.length), credit);
-                for (int i = 0; i < n; i++) {
-                    chunk[i] = ring[head];
-                    head = head + 1 == ring.length ? 0 : head + 1;
-                }
-                count -= n;
-            }
-            // Idle time earns no credit beyond the burst: restart the clock after a wait.
-            long after = System.nanoTime();
-            if (after - last > 1_000_000L) {
-                credit = Math.min(burst, credit + (after - last) * bytesPerNano);
-                last = after;
-            }
-            credit -= n;
-            int done = 0;
-            while (done < n) {
-                int w = p.writeBytes(chunk, n - done, done);
-                if (w < 0 && isTransient(p.getLastErrorCode())) {
-                    // The driver's buffer is full (EAGAIN) or the call was interrupted: not a lost
-                    // port. Wait a little and write the rest; nothing is dropped.
-                    if (!running) {
-                        return;
-                    }
-                    transientRetries++;
-                    LockSupport.parkNanos(100_000L);
-                    continue;
-                }
-                if (w < 0 || (w == 0 && p.bytesAvailable() < 0)) {
-                    failed = true;
-                    return;
-                }
-                done += w;
-            }
+    private static final class NativeLine implements PacedWriter.Line {
+        private final SerialPort p;
+
+        NativeLine(SerialPort p) {
+            this.p = p;
+        }
+
+        @Override
+        public int writeBytes(byte[] buf, int len, int off) {
+            return p.writeBytes(buf, len, off);
+        }
+
+        @Override
+        public int lastErrorCode() {
+            return p.getLastErrorCode();
+        }
+
+        @Override
+        public int bytesAvailable() {
+            return p.bytesAvailable();
         }
     }
 
@@ -202,15 +166,10 @@ public final class JSerialCommPort implements SerialPortIo {
         };
     }
 
-    /** EAGAIN / EWOULDBLOCK (11) and EINTR (4) on Linux: try again, the port is fine. */
-    private static boolean isTransient(int errno) {
-        return errno == 11 || errno == 4;
-    }
-
     @Override
     public int read(byte[] buf, int off, int len) {
         SerialPort p = port;
-        if (p == null || failed) {
+        if (p == null || out.failed()) {
             return -1;
         }
         int available = p.bytesAvailable();
@@ -226,22 +185,10 @@ public final class JSerialCommPort implements SerialPortIo {
 
     @Override
     public int write(byte[] buf, int off, int len) {
-        if (port == null || failed) {
+        if (port == null || out.failed()) {
             return -1;
         }
-        synchronized (lock) {
-            int n = Math.min(len, ring.length - count);
-            int tail = (head + count) % ring.length;
-            for (int i = 0; i < n; i++) {
-                ring[tail] = buf[off + i];
-                tail = tail + 1 == ring.length ? 0 : tail + 1;
-            }
-            count += n;
-            if (n > 0) {
-                lock.notifyAll();
-            }
-            return n;
-        }
+        return out.offer(buf, off, len);
     }
 
     /**
@@ -263,29 +210,23 @@ public final class JSerialCommPort implements SerialPortIo {
 
     /** Native writes that met a full driver buffer (EAGAIN) and were retried. */
     public long transientRetries() {
-        return transientRetries;
+        return out.transientRetries();
     }
 
     /** Bytes accepted by {@link #write} that the writer thread has not handed to the driver yet. */
     public int pendingBytes() {
-        synchronized (lock) {
-            return count;
-        }
+        return out.pending();
     }
 
-    /** Closes the port after giving the writer up to half a second to hand over what is queued. */
+    /** Closes the port after giving the writer up to half a second (by its clock) to hand over what is queued. */
     @Override
     public void close() {
-        long until = System.nanoTime() + 500_000_000L;
-        while (port != null && !failed && pendingBytes() > 0 && System.nanoTime() < until) {
-            Thread.onSpinWait();
+        if (port != null) {
+            out.awaitDrained(CLOSE_DRAIN_NANOS);
         }
         SerialPort p = port;
         port = null;
-        running = false;
-        synchronized (lock) {
-            lock.notifyAll();
-        }
+        out.stop();
         if (p != null) {
             p.closePort();
         }

@@ -1,0 +1,203 @@
+package io.spectrum.bus.server;
+
+import io.spectrum.link.Link;
+import io.spectrum.time.SystemClock;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.protocol.BusLimits;
+import io.spectrum.bus.protocol.BusStats;
+import io.spectrum.bus.state.Grants;
+import io.spectrum.bus.state.HostBus;
+import io.spectrum.bus.store.FileArtifactStore;
+import io.spectrum.bus.store.SealJob;
+import io.spectrum.bus.store.StoreConfig;
+import io.spectrum.link.local.InProcessLink;
+
+/**
+ * A running host bus: the artifact store opened on its directory, the {@link HostBus}, the
+ * {@link BusServer} on the given links plus an {@link InProcessLink}, and the bus's agent on its
+ * own thread (agrona's {@link AgentRunner}; idle waiting backs off from spinning to parking at
+ * most 100 µs; the system property {@code spectrum.bus.maxParkNanos} changes that bound, 0 yields
+ * instead of parking). Everything that touches the bus runs on that thread; other threads reach it
+ * through {@link #onBusThread}. The one exception is a seal's bulk copy and hash
+ * ({@link SealJob}), which runs on the host's sealing executor (daemon threads
+ * {@code spectrum-bus-seal-N}) while the bus thread serves the other connections; see
+ * {@link BusServer}; the store's unlinks of large files it no longer uses run there too.
+ * {@link #close()} shuts the bus down (every client is told), stops the sealing executor and waits
+ * for its work, and closes the store (its files of this run are removed, the copies of seals still
+ * in progress included).
+ */
+public final class BusHost implements AutoCloseable {
+    static final int SEAL_THREADS = 2;
+    /** How long close waits for running seal jobs (a cancelled job stops within a 1 MiB chunk). */
+    private static final long SEAL_STOP_SECONDS = 10;
+    private final FileArtifactStore store;
+    private final HostBus bus;
+    private final BusServer server;
+    private final InProcessLink inProcess;
+    private final List<Link> links;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final AgentRunner runner;
+    private final ExecutorService sealer;
+
+    private BusHost(FileArtifactStore store, HostBus bus, Function<String, Grants> grants, List<Link> links,
+            ExecutorService sealer) {
+        this.store = store;
+        this.bus = bus;
+        this.links = links;
+        this.sealer = sealer;
+        inProcess = BusServer.inProcessLink(0x7FFF_0000, InProcessLink.MAX_ENDS, bus.limits());
+        server = new BusServer(bus, store, grants, sealer);
+        server.attach(inProcess);
+        for (Link l : links) {
+            server.attach(l);
+        }
+        runner = new AgentRunner(idleStrategy(), BusHost::agentError, null,
+                new Agent() {
+                    @Override
+                    public int doWork() {
+                        int n = 0;
+                        for (Runnable t; (t = tasks.poll()) != null; ) {
+                            t.run();
+                            n++;
+                        }
+                        return n + server.doWork();
+                    }
+
+                    @Override
+                    public void onClose() {
+                        server.shutdown();
+                        server.doWork();
+                    }
+
+                    @Override
+                    public String roleName() {
+                        return "spectrum-bus";
+                    }
+                });
+        AgentRunner.startOnThread(runner);
+    }
+
+    /** The longest idle park, {@code spectrum.bus.maxParkNanos} (default 100 µs; 0: yield, never park). */
+    static IdleStrategy idleStrategy() {
+        long maxPark = Long.getLong("spectrum.bus.maxParkNanos", 100_000L);
+        return maxPark <= 0 ? new YieldingIdleStrategy()
+                : new BackoffIdleStrategy(100, 10, Math.min(1_000L, maxPark), maxPark);
+    }
+
+    /**
+     * Opens the store ({@code store}'s root) and starts the bus on {@code links}.
+     *
+     * @param grants what each client id may do (null: an anonymous connection)
+     * @throws BusException STORE_FAILURE when the store cannot be opened (e.g. another bus holds it)
+     */
+    public static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links)
+            throws BusException {
+        return start(store, limits, grants, links, sealingExecutor());
+    }
+
+    /** As {@link #start(StoreConfig, BusLimits, Function, List)} with the given sealing executor (tests); close shuts it down. */
+    static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
+            ExecutorService sealer) throws BusException {
+        FileArtifactStore s;
+        try {
+            s = FileArtifactStore.open(store);
+        } catch (BusException | RuntimeException e) {
+            sealer.shutdownNow();
+            throw e;
+        }
+        s.unlinkOn(sealer);
+        return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links), sealer);
+    }
+
+    /** Two daemon threads, {@code spectrum-bus-seal-N}, made when the first seals come. */
+    static ExecutorService sealingExecutor() {
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory f = r -> {
+            Thread t = new Thread(r, "spectrum-bus-seal-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        return Executors.newFixedThreadPool(SEAL_THREADS, f);
+    }
+
+    /** An error escaping the bus's agent: one line for the operator (the agent goes on with its next turn). */
+    private static void agentError(Throwable e) {
+        System.err.println("spectrum bus: internal error, the bus goes on: " + e);
+    }
+
+    /** A client end of the in-process transport, known to the bus as {@code name} (null: anonymous). */
+    public InProcessLink.End connectInProcess(String name) {
+        return inProcess.connect(name);
+    }
+
+    /** The store's directory (clients map artifacts under it). */
+    public Path storeRoot() {
+        return store.root();
+    }
+
+    /** Runs {@code f} on the bus's thread and returns its result (waits at most 5 s). */
+    public <T> T onBusThread(Function<HostBus, T> f) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        tasks.add(() -> {
+            try {
+                out.complete(f.apply(bus));
+            } catch (RuntimeException e) {
+                out.completeExceptionally(e);
+            }
+        });
+        try {
+            return out.get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the bus thread", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the bus thread did not answer: " + e, e);
+        }
+    }
+
+    /** The bus's counters, read on its thread. */
+    public BusStats stats() {
+        return onBusThread(HostBus::stats);
+    }
+
+    /** Stops the bus (clients get their closing notices), closes its links and the store. */
+    @Override
+    public void close() {
+        runner.close();
+        // the bus's shutdown abandoned every writer, which cancels their jobs; what never started
+        // (cancelled jobs, unlinks) runs here, then wait for those running
+        for (Runnable r : sealer.shutdownNow()) {
+            r.run();
+        }
+        try {
+            if (!sealer.awaitTermination(SEAL_STOP_SECONDS, TimeUnit.SECONDS)) {
+                System.err.println("spectrum bus: a seal job did not stop in " + SEAL_STOP_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Link l : links) {
+            l.close();
+        }
+        inProcess.close();
+        store.close();
+    }
+}

@@ -1,0 +1,714 @@
+package io.spectrum.bus.server;
+
+import io.spectrum.link.FrameHandler;
+import io.spectrum.link.Lane;
+import io.spectrum.link.Link;
+import io.spectrum.link.local.InProcessLink;
+import io.spectrum.link.PeerListener;
+import io.spectrum.wire.BusError;
+import io.spectrum.wire.WireError;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+import io.spectrum.bus.protocol.ArtifactRef;
+import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.protocol.BusFields;
+import io.spectrum.bus.protocol.BusFrames;
+import io.spectrum.bus.protocol.BusLimits;
+import io.spectrum.bus.protocol.BusMessage;
+import io.spectrum.bus.protocol.BusWire;
+import io.spectrum.bus.protocol.ClientIdentity;
+import io.spectrum.bus.protocol.Retention;
+import io.spectrum.bus.protocol.SubscriptionMode;
+import io.spectrum.bus.state.BusConnection;
+import io.spectrum.bus.state.Grants;
+import io.spectrum.bus.state.HostBus;
+import io.spectrum.bus.state.Replies;
+import io.spectrum.bus.state.Seals;
+import io.spectrum.bus.store.ArtifactStore;
+import io.spectrum.bus.store.SealJob;
+
+/**
+ * The host bus on its links: decodes each connection's request frames ({@link BusFrames}), runs
+ * them on the {@link HostBus}, answers, and sends what the bus hands each connection (deliveries
+ * and notices) on its lane. One connection is one (link, peer); its identity is the name the peer
+ * gave the link ({@link Link#peerName}), or anonymous. Single-threaded: {@link #doWork()} runs on
+ * the bus's thread, like every {@code Agent}; no lock is held across I/O.
+ *
+ * <p>Commands and their fields: docs/bus.md. Every refusal is the bus's typed error in the reply;
+ * a frame that is not a bus request is counted and ignored.
+ *
+ * <p>Sealing ({@code artifact.seal}, and a publish, call or reply that seals its sender's writer
+ * on send) does its checks on this thread, then hands the copy and hash ({@link SealJob}s) to the
+ * {@code sealer} executor and parks the connection: its later frames wait, in order, while other
+ * connections are served. Each job's completion comes back through a concurrent queue that
+ * {@link #doWork()} drains; the command then runs again with the jobs' outcomes, re-checking what
+ * may have changed meanwhile (the connection closed, the writer released, the bus stopped, a
+ * subscriber's queue filled), and is answered or refused (a job it did not take is rolled back
+ * in the store); then the parked frames run.
+ */
+public final class BusServer implements FrameHandler, PeerListener {
+    /**
+     * An in-process link for this bus's clients, sized by its limits: frames up to
+     * {@link BusLimits#maxFrameBytes()}, at most {@link BusLimits#maxReceiveBytes()} of frames the bus has
+     * not polled yet (over all ends), up to {@code maxEnds} ends connected at once.
+     */
+    public static InProcessLink inProcessLink(int id, int maxEnds, BusLimits limits) {
+        return new InProcessLink(id, maxEnds, limits.maxFrameBytes(), limits.maxReceiveBytes());
+    }
+
+    private static final int FRAMES_PER_POLL = 64;
+    private static final int MESSAGES_PER_TURN = 256;
+    /** Frames one connection may send while its seal runs; one more closes it (BACKPRESSURE). */
+    public static final int MAX_PARKED_FRAMES = 1024;
+
+    private final HostBus bus;
+    private final ArtifactStore store;
+    private final String storeRoot;
+    private final String storeId;
+    private final Function<String, Grants> grants;
+    private final List<Link> links = new ArrayList<>();
+    private final Map<Long, Conn> conns = new LinkedHashMap<>();
+    private final Executor sealer;
+    /** Seal jobs that have run, from the sealer's threads (one entry per job). */
+    private final ConcurrentLinkedQueue<Parked> sealsDone = new ConcurrentLinkedQueue<>();
+    private long framesRefused;
+    /** Bytes of the frames parked behind running seals, over every connection ({@link BusLimits#maxReceiveBytes()}). */
+    private long parkedBytes;
+    private boolean pullOnly;
+
+    /** One peer of one link and its bus connection (opened by its first request). */
+    private static final class Conn {
+        final Link link;
+        final int peer;
+        /** The link's generation of {@link #peer} when this connection began: a later holder differs. */
+        final long generation;
+        /** When the peer last sent a frame (the bus's clock): the idle timeout counts from here. */
+        long heardAt;
+        BusConnection bus;
+        /** The bus refused to open this connection (full, a name in use, stopped): it goes once told. */
+        boolean refused;
+        /** A message the link had no room for: sent before any other. */
+        byte[] held;
+        Lane heldLane;
+        /** The command whose seal jobs are running, or null. */
+        Parked sealing;
+        /** Frames that arrived while {@link #sealing}, in order. */
+        final ArrayDeque<byte[]> parked = new ArrayDeque<>();
+
+        Conn(Link link, int peer, long generation, long now) {
+            this.link = link;
+            this.peer = peer;
+            this.generation = generation;
+            this.heardAt = now;
+        }
+    }
+
+    /** A command parked on its seal jobs: its frame (a copy), its seals, and the jobs still running. */
+    private static final class Parked {
+        final Conn conn;
+        final byte[] frame;
+        final Seals seals;
+        int running;
+
+        Parked(Conn conn, byte[] frame, Seals seals) {
+            this.conn = conn;
+            this.frame = frame;
+            this.seals = seals;
+        }
+    }
+
+    /**
+     * A server whose seal jobs run inline, on the thread that runs {@link #doWork()} (the bus
+     * tests' deterministic pull mode).
+     *
+     * @param grants what each client id may do ({@code null} for an anonymous connection)
+     */
+    public BusServer(HostBus bus, ArtifactStore store, Function<String, Grants> grants) {
+        this(bus, store, grants, Runnable::run);
+    }
+
+    /**
+     * @param grants what each client id may do ({@code null} for an anonymous connection)
+     * @param sealer runs seal jobs (file I/O only); a job it rejects runs inline
+     */
+    public BusServer(HostBus bus, ArtifactStore store, Function<String, Grants> grants, Executor sealer) {
+        if (sealer == null) {
+            throw new IllegalArgumentException("a bus server needs a sealer");
+        }
+        this.sealer = sealer;
+        this.bus = bus;
+        this.store = store;
+        this.storeRoot = store.root().toAbsolutePath().toString();
+        this.storeId = store.storeId();
+        this.grants = grants;
+    }
+
+    /** Serves the bus on {@code link} (its peer events come here). */
+    public void attach(Link link) {
+        links.add(link);
+        link.setPeerListener(this);
+    }
+
+    /** The bus this server feeds; call it only on the server's thread (the bus is single-threaded). */
+    public HostBus bus() {
+        return bus;
+    }
+
+    /** Frames that were not bus requests, or came from a connection the bus refused. */
+    public long framesRefused() {
+        return framesRefused;
+    }
+
+    /**
+     * Pull mode (the bus tests): {@link #doWork} answers requests but sends a connection's
+     * messages only when {@link #pumpOne} asks, one at a time, as a direct caller of
+     * {@link BusConnection#poll} gets them.
+     */
+    public void pullOnly(boolean on) {
+        pullOnly = on;
+    }
+
+    /** The connection of {@code clientId}, or null. */
+    public BusConnection connectionOf(String clientId) {
+        Conn c = connOf(clientId);
+        return c == null ? null : c.bus;
+    }
+
+    private Conn connOf(String clientId) {
+        for (Conn c : conns.values()) {
+            if (c.bus != null && c.bus.identity().clientId().equals(clientId)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Sends {@code clientId} at most one waiting message; false when there was none. */
+    public boolean pumpOne(String clientId) {
+        Conn c = connOf(clientId);
+        return c != null && pump(c, 1) > 0;
+    }
+
+    /** Reads every link, runs what arrived, and sends what the bus has for each connection. */
+    public int doWork() {
+        int work = 0;
+        for (Link l : links) {
+            work += l.poll(this, FRAMES_PER_POLL);
+        }
+        work += finishSeals();
+        work += expireIdle();
+        for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
+            Conn c = it.next();
+            if (!pullOnly) {
+                work += pump(c, MESSAGES_PER_TURN);
+            }
+            // a closed connection goes once its last notices are out (in pull mode, once they were
+            // asked for) and its seal, if one runs, is answered
+            if (c.bus != null && !c.bus.isOpen() && c.held == null && !c.bus.hasOutbound() && c.sealing == null) {
+                it.remove();
+                c.link.disconnect(c.peer);
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Closes the connections that sent nothing for {@link BusLimits#idleTimeoutMillis()}: an open
+     * bus connection gets {@code connection.closing{IDLE_TIMEOUT}} (then goes as any closed one), a
+     * peer that never sent a request is disconnected from its link at once. A connection whose seal
+     * runs is waiting for the bus, not idle.
+     */
+    private int expireIdle() {
+        long timeout = bus.limits().idleTimeoutMillis() * 1_000_000L;
+        if (timeout <= 0 || conns.isEmpty()) {
+            return 0;
+        }
+        long now = bus.clock().nanoTime();
+        int n = 0;
+        for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
+            Conn c = it.next();
+            if (c.sealing != null || now - c.heardAt < timeout) {
+                continue;
+            }
+            if (c.bus == null) {
+                it.remove();
+                c.link.disconnect(c.peer);
+                n++;
+            } else if (c.bus.isOpen()) {
+                bus.close(c.bus, BusError.IDLE_TIMEOUT, "nothing sent for " + bus.limits().idleTimeoutMillis()
+                        + " ms (a client sends bus.ping to stay)");
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static long key(Link l, int peer) {
+        return (long) l.id() << 32 | (peer & 0xFFFFFFFFL);
+    }
+
+    @Override
+    public void onPeerUp(Link link, int peer) {
+        conn(link, peer);
+    }
+
+    /**
+     * The connection of the peer's current holder: one kept for an earlier holder of the same handle
+     * (another generation) is closed first, so nothing an old holder had is reached through the handle.
+     */
+    private Conn conn(Link link, int peer) {
+        long k = key(link, peer);
+        long generation = link.peerGeneration(peer);
+        Conn c = conns.get(k);
+        if (c != null && c.generation != generation) {
+            conns.remove(k);
+            gone(c);
+            c = null;
+        }
+        if (c == null) {
+            c = new Conn(link, peer, generation, bus.clock().nanoTime());
+            conns.put(k, c);
+        }
+        return c;
+    }
+
+    @Override
+    public void onPeerDown(Link link, int peer) {
+        Conn c = conns.remove(key(link, peer));
+        if (c != null) {
+            gone(c);
+        }
+    }
+
+    private void gone(Conn c) {
+        dropParked(c);
+        if (c.bus != null) {
+            c.bus.close();
+        }
+    }
+
+    private void dropParked(Conn c) {
+        for (byte[] f : c.parked) {
+            parkedBytes -= f.length;
+        }
+        c.parked.clear();
+    }
+
+    private byte[] unpark(Conn c) {
+        byte[] f = c.parked.poll();
+        if (f != null) {
+            parkedBytes -= f.length;
+        }
+        return f;
+    }
+
+    /** Answers a request frame the bus will not run with {@code code} (a frame that is no request is only counted). */
+    private void refuse(Conn c, byte[] buf, int off, int len, BusError code, String message) {
+        framesRefused++;
+        try {
+            BusFrames.Decoded d = BusFrames.decode(buf, off, len);
+            if (!d.isReply() && d.command() != null) {
+                send(c, BusFrames.error(d, new BusException(code, message)), Lane.CONTROL);
+            }
+        } catch (BusException notARequest) {
+            // counted above
+        }
+    }
+
+    /** Stops the bus: every connection gets its closing notices, then the links close. */
+    public void shutdown() {
+        bus.shutdown();
+        for (Conn c : conns.values()) {
+            pump(c, Integer.MAX_VALUE);
+        }
+        conns.clear();
+    }
+
+    @Override
+    public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
+        Conn c = conn(link, peer);
+        c.heardAt = bus.clock().nanoTime();
+        if (len > bus.limits().maxFrameBytes()) {
+            refuse(c, buf, off, len, BusError.INVALID_ENVELOPE, "a frame of " + len + " bytes is over the bus's frame limit "
+                    + bus.limits().maxFrameBytes() + " (maxEnvelopeBytes + " + BusLimits.REQUEST_HEADROOM + ")");
+            return;
+        }
+        if (c.sealing != null) {
+            park(c, buf, off, len);
+            return;
+        }
+        handle(c, buf, off, len);
+    }
+
+    /** Keeps a frame of a connection whose seal runs; past the bound the connection is closed. */
+    private void park(Conn c, byte[] buf, int off, int len) {
+        if (c.parked.size() >= MAX_PARKED_FRAMES) {
+            framesRefused++;
+            dropParked(c);
+            if (c.bus != null && c.bus.isOpen()) {
+                bus.close(c.bus, BusError.BACKPRESSURE, "more than " + MAX_PARKED_FRAMES
+                        + " requests while a seal runs");
+            }
+            return;
+        }
+        if (parkedBytes + len > bus.limits().maxReceiveBytes()) {
+            // the bus's receive budget is spent: this request is refused, those waiting stay
+            refuse(c, buf, off, len, BusError.BACKPRESSURE, "the bus holds " + parkedBytes + " bytes of requests waiting "
+                    + "for seals (maxReceiveBytes " + bus.limits().maxReceiveBytes() + "): send it again after this seal");
+            return;
+        }
+        byte[] copy = new byte[len];
+        System.arraycopy(buf, off, copy, 0, len);
+        c.parked.add(copy);
+        parkedBytes += len;
+    }
+
+    /** Runs one request frame and answers it, unless it parks the connection on seal jobs. */
+    private void handle(Conn c, byte[] buf, int off, int len) {
+        BusFrames.Decoded d;
+        try {
+            d = BusFrames.decode(buf, off, len);
+        } catch (BusException e) {
+            framesRefused++;
+            return;
+        }
+        if (d.isReply() || d.command() == null) {
+            framesRefused++;
+            return;
+        }
+        Seals seals = sealsMaybe(d.command()) ? Seals.deferring() : Seals.INLINE;
+        byte[] reply;
+        try {
+            reply = BusFrames.result(d, run(c, d.command(), d.fields(), seals));
+        } catch (BusException e) {
+            reply = BusFrames.error(d, e);
+        } catch (Seals.Deferred deferred) {
+            List<SealJob> jobs;
+            try {
+                jobs = seals.begin(store);
+            } catch (BusException refused) {
+                // the store refused a job's checks: the command meets that refusal inline, as it always did
+                reply = answer(c, d, Seals.INLINE);
+                send(c, reply, Lane.CONTROL);
+                return;
+            }
+            byte[] frame = new byte[len];
+            System.arraycopy(buf, off, frame, 0, len);
+            startSeals(new Parked(c, frame, seals), jobs);
+            return;
+        }
+        send(c, reply, Lane.CONTROL);
+        if (c.refused && c.bus == null && conns.get(key(c.link, c.peer)) == c) {
+            // a connection the bus would not open keeps nothing: no entry here, and the link's handle goes
+            conns.remove(key(c.link, c.peer));
+            dropParked(c);
+            c.link.disconnect(c.peer);
+        }
+    }
+
+    /** The commands that may seal: {@code artifact.seal}, and those that carry attachments. */
+    private static boolean sealsMaybe(String command) {
+        return switch (command) {
+            case "artifact.seal", "publish", "rpc.call", "rpc.reply" -> true;
+            default -> false;
+        };
+    }
+
+    /** Runs the command with {@code seals} and encodes its answer; jobs it did not take are rolled back. */
+    private byte[] answer(Conn c, BusFrames.Decoded d, Seals seals) {
+        try {
+            return BusFrames.result(d, run(c, d.command(), d.fields(), seals));
+        } catch (BusException e) {
+            return BusFrames.error(d, e);
+        } finally {
+            seals.close(store);
+        }
+    }
+
+    private void startSeals(Parked p, List<SealJob> jobs) {
+        p.conn.sealing = p;
+        p.running = jobs.size();
+        for (SealJob j : jobs) {
+            Runnable r = () -> {
+                try {
+                    j.run();
+                } finally {
+                    sealsDone.add(p);
+                }
+            };
+            try {
+                sealer.execute(r);
+            } catch (RejectedExecutionException e) {
+                r.run();
+            }
+        }
+    }
+
+    /** Answers the commands whose seal jobs have all run, then runs their connections' parked frames. */
+    private int finishSeals() {
+        int n = 0;
+        for (Parked p; (p = sealsDone.poll()) != null; ) {
+            if (--p.running > 0) {
+                continue;
+            }
+            n++;
+            Conn c = p.conn;
+            c.sealing = null;
+            BusFrames.Decoded d;
+            try {
+                d = BusFrames.decode(p.frame, 0, p.frame.length);
+            } catch (BusException e) {
+                throw new IllegalStateException("a parked frame no longer decodes", e);
+            }
+            byte[] reply = answer(c, d, p.seals);
+            if (conns.get(key(c.link, c.peer)) != c) {
+                dropParked(c);
+                continue;
+            }
+            send(c, reply, Lane.CONTROL);
+            while (c.sealing == null && !c.parked.isEmpty()) {
+                byte[] f = unpark(c);
+                handle(c, f, 0, f.length);
+            }
+        }
+        return n;
+    }
+
+    private BusConnection open(Conn c) throws BusException {
+        if (c.bus == null) {
+            String name = c.link.peerName(c.peer);
+            String id = name == null || name.isEmpty() ? null : name;
+            try {
+                c.bus = bus.connect(id, grants.apply(id));
+            } catch (BusException | RuntimeException e) {
+                c.refused = true;
+                throw e;
+            }
+        }
+        return c.bus;
+    }
+
+    private BusFields run(Conn c, String command, BusFields f, Seals seals) throws BusException {
+        BusConnection b = open(c);
+        if (!b.isOpen()) {
+            throw new BusException(BusError.ROUTER_LOST, "this connection is closing");
+        }
+        switch (command) {
+            case "bus.hello": {
+                f.allowOnly();
+                ClientIdentity id = b.identity();
+                return BusFields.of().put("clientId", id.clientId()).put("clientIncarnation", id.incarnation())
+                        .put("anonymous", id.anonymous()).put("storeRoot", storeRoot).put("storeId", storeId)
+                        .put("idleTimeoutMs", bus.limits().idleTimeoutMillis());
+            }
+            case "bus.ping":
+                f.allowOnly();
+                return BusFields.of();
+            case "topic.declare": {
+                f.allowOnly("name", "retained");
+                Retention r = Retention.byWireName(f.string("retained"));
+                if (r == null) {
+                    throw new BusException(BusError.INVALID_ENVELOPE, "retained is none or latest");
+                }
+                Replies.Declared d = b.declare(f.string("name"), r);
+                return BusFields.of().put("declared", d.declared()).put("topicIncarnation", d.topicIncarnation());
+            }
+            case "topic.clear":
+                f.allowOnly("name");
+                return BusFields.of().put("cleared", b.clear(f.string("name")));
+            case "topic.delete":
+                f.allowOnly("name");
+                return BusFields.of().put("deleted", b.delete(f.string("name")));
+            case "subscribe": {
+                f.allowOnly("topic", "mode", "maxQueued", "maxInFlight", "replayLatest");
+                SubscriptionMode m = SubscriptionMode.byWireName(f.string("mode"));
+                if (m == null) {
+                    throw new BusException(BusError.INVALID_ENVELOPE, "mode is latest or bounded");
+                }
+                Replies.Subscribed s = b.subscribe(f.string("topic"), m, count(f, "maxQueued"), count(f, "maxInFlight"),
+                        f.bool("replayLatest", false));
+                return BusFields.of().put("subscriptionId", s.subscriptionId()).put("topicIncarnation", s.topicIncarnation());
+            }
+            case "unsubscribe":
+                f.allowOnly("subscriptionId");
+                return BusFields.of().put("removed", b.unsubscribe(f.string("subscriptionId")));
+            case "publish": {
+                f.allowOnly("topic", "payload", "attachments", "retain");
+                Replies.Published p = b.publish(f.string("topic"), f.bytes("payload"), BusWire.attachments(f),
+                        f.bool("retain", true), seals);
+                return BusFields.of().put("topicSequence", p.topicSequence()).put("subscribers", p.subscribers())
+                        .put("replaced", p.replaced());
+            }
+            case "delivery.consumed":
+                f.allowOnly("deliveryIds");
+                return BusFields.of().put("released", b.consumed(f.strings("deliveryIds")));
+            case "artifact.allocate": {
+                f.allowOnly("byteLength", "contentType");
+                Replies.Allocated a = b.allocate(f.u64("byteLength"), f.string("contentType"));
+                return BusFields.of().put("artifactId", a.staged().artifactId()).put("generation", a.staged().generation())
+                        .put("ownerId", a.ownerId()).put("writeLocation", a.staged().writeLocation());
+            }
+            case "artifact.seal": {
+                f.allowOnly("artifactId", "generation", "ownerId", "digest");
+                Replies.Sealed s = b.seal(f.u64("artifactId"), f.u64("generation"), f.string("ownerId"),
+                        f.string("digest", null), seals);
+                return BusFields.of().putRecord("ref", BusWire.ref(s.ref())).put("ownerId", s.ownerId());
+            }
+            case "artifact.open":
+                f.allowOnly("ref", "ownerId");
+                return BusFields.of().put("readLocation", b.open(BusWire.ref(f.record("ref")), f.string("ownerId")));
+            case "artifact.retain":
+                f.allowOnly("ref", "ownerId");
+                return BusFields.of().put("ownerId", b.retain(BusWire.ref(f.record("ref")), f.string("ownerId")));
+            case "artifact.release":
+                f.allowOnly("ownerIds");
+                return BusFields.of().put("released", b.release(f.strings("ownerIds")));
+            case "service.register":
+                f.allowOnly("name", "maxQueued", "maxInFlight");
+                return BusFields.of().put("serviceIncarnation",
+                        b.register(f.string("name"), count(f, "maxQueued"), count(f, "maxInFlight")).serviceIncarnation());
+            case "service.unregister":
+                f.allowOnly("name", "serviceIncarnation");
+                return BusFields.of().put("removed", b.unregister(f.string("name"), f.string("serviceIncarnation")));
+            case "rpc.call": {
+                f.allowOnly("callId", "target", "expectedIncarnation", "method", "payload", "attachments");
+                Replies.CallAccepted a = b.call(f.string("callId"), f.string("target"), f.string("expectedIncarnation", null),
+                        f.string("method"), f.bytes("payload"), BusWire.attachments(f), seals);
+                return BusFields.of().put("accepted", a.accepted()).put("serviceIncarnation", a.serviceIncarnation());
+            }
+            case "rpc.reply":
+                f.allowOnly("callId", "requestDeliveryId", "outcome", "attachments");
+                return BusFields.of().put("routed", b.reply(f.string("callId"), f.string("requestDeliveryId"),
+                        f.bytes("outcome"), BusWire.attachments(f), seals));
+            case "rpc.responder.release":
+                f.allowOnly("callId", "requestDeliveryId");
+                return BusFields.of().put("released", b.releaseResponder(f.string("callId"), f.string("requestDeliveryId")));
+            case "rpc.cancel":
+                f.allowOnly("callId");
+                return BusFields.of().put("state", b.cancel(f.string("callId")).wireName());
+            case "service.list": {
+                f.allowOnly();
+                List<BusFields> out = new ArrayList<>();
+                for (HostBus.ServiceInfo i : bus.services()) {
+                    out.add(BusFields.of().put("name", i.name()).put("serviceIncarnation", i.serviceIncarnation())
+                            .put("holder", i.holder()).put("queued", i.queued()).put("inFlight", i.inFlight()));
+                }
+                return fitted("services", out);
+            }
+            case "artifact.list": {
+                f.allowOnly();
+                List<BusFields> out = new ArrayList<>();
+                for (HostBus.ArtifactInfo i : bus.artifacts()) {
+                    out.add(BusFields.of().putRecord("ref", BusWire.ref(i.ref())).put("contentType", i.contentType())
+                            .put("roots", i.roots()).putStrings("retainedBy", i.retainedBy()));
+                }
+                return fitted("artifacts", out);
+            }
+            case "bus.stats":
+                f.allowOnly();
+                return BusWire.stats(bus.stats());
+            default:
+                throw new BusException(BusError.INVALID_ENVELOPE, "no bus command '" + command + "'");
+        }
+    }
+
+    /**
+     * A list reply that fits the envelope limit (so its frame fits the frame limit): the first
+     * records that fit, and {@code truncated: true} when some were left out.
+     */
+    private BusFields fitted(String key, List<BusFields> records) {
+        int limit = bus.limits().maxEnvelopeBytes();
+        if (listSize(key, records, records.size()) <= limit) {
+            return BusFields.of().putRecords(key, records);
+        }
+        int lo = 0;
+        int hi = records.size() - 1;
+        while (lo < hi) { // the most records that fit with the truncated flag
+            int mid = (lo + hi + 1) >>> 1;
+            if (listSize(key, records, mid) <= limit) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return BusFields.of().putRecords(key, records.subList(0, lo)).put("truncated", true);
+    }
+
+    private static long listSize(String key, List<BusFields> records, int n) {
+        BusFields f = BusFields.of().putRecords(key, records.subList(0, n));
+        if (n < records.size()) {
+            f.put("truncated", true);
+        }
+        return BusFrames.eventSize(key, f);
+    }
+
+    private static int count(BusFields f, String key) throws BusException {
+        long v = f.u64(key);
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new BusException(BusError.INVALID_ENVELOPE, key + " is out of range");
+        }
+        return (int) v;
+    }
+
+    /** Sends what the bus has for {@code c}, in the bus's lane order, until the link has no room. */
+    private int pump(Conn c, int max) {
+        int n = 0;
+        if (c.held != null) {
+            if (!trySend(c, c.held, c.heldLane)) {
+                return 0;
+            }
+            c.held = null;
+            n++;
+        }
+        if (c.bus == null) {
+            return n;
+        }
+        BusMessage m;
+        while (n < max && (m = c.bus.poll()) != null) {
+            Lane lane = m.lane();
+            byte[] frame = encode(m);
+            n++;
+            if (!trySend(c, frame, lane)) {
+                c.held = frame;
+                c.heldLane = lane;
+                break;
+            }
+        }
+        return n;
+    }
+
+    private void send(Conn c, byte[] frame, Lane lane) {
+        if (c.held == null && trySend(c, frame, lane)) {
+            return;
+        }
+        // a reply behind a held message: keep the order; the control lane's own bound closes a stuck peer
+        framesRefused += c.link.send(c.peer, frame, 0, frame.length, lane) == WireError.OK ? 0 : 1;
+    }
+
+    private static boolean trySend(Conn c, byte[] frame, Lane lane) {
+        int rc = c.link.send(c.peer, frame, 0, frame.length, lane);
+        return rc != WireError.FLOW_BACKPRESSURE;
+    }
+
+    private byte[] encode(BusMessage m) {
+        return BusFrames.event(BusWire.kind(m), BusWire.fields(m, this::locate));
+    }
+
+    /** Where a recipient maps a delivered artifact, or null when the store no longer has it. */
+    private String locate(ArtifactRef ref) {
+        try {
+            return store.readLocation(ref.artifactId());
+        } catch (BusException e) {
+            return null;
+        }
+    }
+
+}

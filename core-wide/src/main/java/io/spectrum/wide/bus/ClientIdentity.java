@@ -1,9 +1,0 @@
-package io.spectrum.wide.bus;
-
-/**
- * Who a connection is: a registered client id and its incarnation (a new one each time that id
- * connects), or an anonymous {@code anon-<hex>-<secs>} id (incarnation 1). The bus stamps it on
- * RPC deliveries; a sender cannot forge it.
- */
-public record ClientIdentity(String clientId, long incarnation, boolean anonymous) {
-}

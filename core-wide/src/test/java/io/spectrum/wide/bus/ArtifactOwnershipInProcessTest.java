@@ -1,9 +1,0 @@
-package io.spectrum.wide.bus;
-
-/** {@link ArtifactOwnershipTest} with every connection over the in-process transport (frames through {@link BusServer}). */
-class ArtifactOwnershipInProcessTest extends ArtifactOwnershipTest {
-    @Override
-    BusFixture.Via via() {
-        return BusFixture.Via.IN_PROCESS;
-    }
-}

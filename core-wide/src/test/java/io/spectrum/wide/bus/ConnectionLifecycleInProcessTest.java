@@ -1,9 +1,0 @@
-package io.spectrum.wide.bus;
-
-/** {@link ConnectionLifecycleTest} with every connection over the in-process transport (frames through {@link BusServer}). */
-class ConnectionLifecycleInProcessTest extends ConnectionLifecycleTest {
-    @Override
-    BusFixture.Via via() {
-        return BusFixture.Via.IN_PROCESS;
-    }
-}

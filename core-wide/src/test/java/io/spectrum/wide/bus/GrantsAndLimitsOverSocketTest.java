@@ -1,9 +1,0 @@
-package io.spectrum.wide.bus;
-
-/** {@link GrantsAndLimitsTest} with every connection over a Unix socket (the local link, frames through {@link BusServer}). */
-class GrantsAndLimitsOverSocketTest extends GrantsAndLimitsTest {
-    @Override
-    BusFixture.Via via() {
-        return BusFixture.Via.UNIX_SOCKET;
-    }
-}

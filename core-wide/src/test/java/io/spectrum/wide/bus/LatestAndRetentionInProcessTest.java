@@ -1,9 +1,0 @@
-package io.spectrum.wide.bus;
-
-/** {@link LatestAndRetentionTest} with every connection over the in-process transport (frames through {@link BusServer}). */
-class LatestAndRetentionInProcessTest extends LatestAndRetentionTest {
-    @Override
-    BusFixture.Via via() {
-        return BusFixture.Via.IN_PROCESS;
-    }
-}

@@ -1,9 +1,0 @@
-package io.spectrum.wide.bus;
-
-/** {@link TopicRegistryTest} with every connection over the in-process transport (frames through {@link BusServer}). */
-class TopicRegistryInProcessTest extends TopicRegistryTest {
-    @Override
-    BusFixture.Via via() {
-        return BusFixture.Via.IN_PROCESS;
-    }
-}

@@ -1,9 +1,0 @@
-package io.spectrum.wide.bus;
-
-/** {@link TopicRegistryTest} with every connection over a Unix socket (the local link, frames through {@link BusServer}). */
-class TopicRegistryOverSocketTest extends TopicRegistryTest {
-    @Override
-    BusFixture.Via via() {
-        return BusFixture.Via.UNIX_SOCKET;
-    }
-}
