@@ -582,20 +582,23 @@ function showing(paths) {
 
 // ---------------------------------------------------------------- links
 
-// drops, refusals and evictions: shown highlighted as soon as they are not zero (overload is visible)
-const OVERLOAD = /^(dropped|peersRefused|peersEvicted|shareRefusals|deliveriesDropped|sendRefused|peers\.refused)/;
-const HEADERS = {framesIn: 'frames in', framesOut: 'frames out', bytesIn: 'bytes in', bytesOut: 'bytes out',
-  droppedCorrupt: 'dropped corrupt', droppedOversize: 'dropped oversize', droppedInvalid: 'dropped invalid',
-  sendRefused: 'send refused', reconnects: 'reconnects', droppedByOs: 'dropped by OS', peersRefused: 'peers refused',
-  peersEvicted: 'peers evicted', shareRefusals: 'share refusals', deliveriesDropped: 'deliveries dropped',
-  'peers.capacity': 'peer slots', 'peers.inUse': 'peers', 'peers.peak': 'peers peak', 'peers.refused': 'peer refusals'};
+// drops, refusals and evictions: shown highlighted as soon as they are not zero (overload is visible).
+// The counter names are the ones /$node/stats and /metrics use (CounterNames in core-narrow).
+const OVERLOAD = /^(dropped_|peers_refused|peers_evicted|share_refused|deliveries_dropped|send_refused|frames_rejected|peers\.refused|peers\.dropped)/;
+const HEADERS = {frames_in: 'frames in', frames_out: 'frames out', bytes_in: 'bytes in', bytes_out: 'bytes out',
+  dropped_corrupt: 'dropped corrupt', dropped_oversize: 'dropped oversize', dropped_invalid: 'dropped invalid',
+  dropped_queued: 'dropped queued', dropped_by_os: 'dropped by OS', send_refused: 'send refused',
+  reconnects: 'reconnects', peers_refused: 'peers refused', peers_evicted: 'peers evicted',
+  frames_rejected: 'frames rejected', share_refused: 'share refused', deliveries_dropped: 'deliveries dropped',
+  'peers.capacity': 'peer slots', 'peers.in_use': 'peers', 'peers.peak': 'peers peak', 'peers.refused': 'peer slots refused',
+  'peers.dropped': 'peers dropped'};
 
 // the few numbers an operator reads first; every counter is one click away ("all counters")
-const DROPS = /^(dropped|deliveriesDropped)/;
-const REFUSALS = /^(sendRefused|shareRefusals|peersRefused|peers\.refused|framesRejected)/;
+const DROPS = /^(dropped_|deliveries_dropped)/;
+const REFUSALS = /^(send_refused|share_refused|peers_refused|peers\.refused|frames_rejected)/;
 const SUMMARY = [
-  ['framesIn', 'frames in', c => c.framesIn],
-  ['framesOut', 'frames out', c => c.framesOut],
+  ['frames_in', 'frames in', c => c.frames_in],
+  ['frames_out', 'frames out', c => c.frames_out],
   ['drops', 'drops', c => sumOf(c, DROPS)],
   ['refusals', 'refusals', c => sumOf(c, REFUSALS)]];
 let allCounters = localStorage.getItem('spectrum.links.all') === '1';
@@ -649,7 +652,7 @@ function renderBridge(s) {
   const cols = [
     ['broker', 'broker', el('span', {class: 'mono'}, b.broker)],
     ['state', 'state', el('span', {class: 'badge bridge-state ' + (b.connected ? 'up' : 'down')}, b.state)],
-    ['queued', 'queued', n(b.queued) + ' / ' + n(b.capacity)],
+    ['queued', 'queued', n(b.in_use) + ' / ' + n(b.capacity)],
     ['dropped', 'dropped (oldest)', n(b.dropped)],
     ['coalesced', 'coalesced (newer state)', n(b.coalesced)],
     ['published', 'published', n(b.published)],

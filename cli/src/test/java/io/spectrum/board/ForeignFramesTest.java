@@ -80,7 +80,7 @@ class ForeignFramesTest {
         rogueSend.accept(fwd(1, TEMP, REPLY, null));                        // WRITE without a payload
         assertEquals(WireError.SCHEMA_TYPE_MISMATCH, errorOf(await(rogueReceive, pump)));
 
-        long rejectedBefore = boardLink.stats().framesRejected;
+        long rejectedBefore = board.linkStats(boardLink).framesRejected();
         // One frame by its outer header, but its child claims more bytes than the container holds.
         rogueSend.accept(new byte[] {0x0F, 0x40, 0x05, 0x00, 0x01, 0x00, 0x09, 0x00, 0x00});
         // A REPLY arriving as a request: dropped silently (no answer).
@@ -89,7 +89,7 @@ class ForeignFramesTest {
             pump.run();
         }
         assertNull(rogueReceive.get(), "nothing answered to either");
-        assertEquals(rejectedBefore + 1, boardLink.stats().framesRejected, "the undecodable frame is counted");
+        assertEquals(rejectedBefore + 1, board.linkStats(boardLink).framesRejected(), "the undecodable frame is counted");
         byte[] current = new byte[16];
         assertEquals(6, board.read(TEMP, current, 0, 16));
         assertEquals(0x66, current[4], "nothing changed");

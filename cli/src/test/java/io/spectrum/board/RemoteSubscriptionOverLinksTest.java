@@ -149,7 +149,7 @@ class RemoteSubscriptionOverLinksTest {
                 Thread.sleep(1);
             }
             assertEquals(1, hostProbe.restarts(), "the changed caps answer revealed the restart");
-            assertEquals(0, h.stats().reconnects, "the link itself never saw the board go");
+            assertEquals(0, h.stats().reconnects(), "the link itself never saw the board go");
             assertEquals(1, board2.listenerCount(TEMP), "re-subscribed on the new board");
             assertEquals(2, out[4], "the new board's value arrived");
         } finally {

@@ -316,7 +316,7 @@ class BootedBoardTest {
                         + "; DTLS " + dtls.dtlsStats() + ", last refusal " + dtls.lastRefusal());
                 FIGURES.put("DTLS: the host's first read of /board1/temp (handshake under TCG included)", ms(t) + " ms");
                 assertEquals("board1", dtls.peerName(0), "the board is who its certificate says");
-                assertTrue(dtls.dtlsStats().handshakes >= 1, "a DTLS handshake: " + dtls.dtlsStats());
+                assertTrue(dtls.dtlsStats().handshakes() >= 1, "a DTLS handshake: " + dtls.dtlsStats());
                 assertTrue(c.subscribe("/board1/temp", "/c/temp", DeliveryPolicy.DURABILITY_REQUEST, true).ok(), "subscribe");
                 pumpUntil(c, () -> {
                     synchronized (got) {

@@ -79,7 +79,7 @@ class MqttDashboardTest {
                         && j.path("bridge").path("dropped").asLong() + j.path("bridge").path("coalesced").asLong() > 0,
                         "the bridge disconnected and coalescing or dropping");
                 assertEquals("disconnected", down.get("bridge").get("state").asText());
-                assertTrue(down.get("bridge").get("queued").asInt() <= 5, down.get("bridge").toString());
+                assertTrue(down.get("bridge").get("in_use").asInt() <= 5, down.get("bridge").toString());
                 JsonNode viewDown = until(url, j -> !j.path("remote").path("connected").asBoolean(true), "the view lost the broker");
                 assertFalse(remote(viewDown, "lab").isMissingNode(), "the last known hosts are kept while the broker is away");
                 // back: one reconnect, and the other host is read from the broker again

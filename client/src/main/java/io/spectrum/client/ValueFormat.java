@@ -37,7 +37,7 @@ public final class ValueFormat {
         if (b == null || len <= 0) {
             return ValueText.NONE;
         }
-        TlvIndex x = new TlvIndex();
+        TlvIndex x = new TlvIndex(Math.max(256, len / 4 + 1), 16); // a TLV is 4 bytes at least: room for all
         if (new FrameDecoder().decode(b, off, len, x) != WireError.OK) {
             return plain(hex(b, off, Math.min(len, 16)));
         }

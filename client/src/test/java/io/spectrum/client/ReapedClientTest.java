@@ -91,7 +91,7 @@ class ReapedClientTest {
     private int slotsInUse() {
         for (io.spectrum.stats.BoundedResource r : node.resources()) {
             if (r.resourceName().equals("node.slots")) {
-                return r.inUse();
+                return (int) r.inUse();
             }
         }
         throw new AssertionError("no node.slots pool");

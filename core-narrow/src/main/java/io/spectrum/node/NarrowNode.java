@@ -1,6 +1,7 @@
 package io.spectrum.node;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
@@ -467,6 +468,11 @@ public final class NarrowNode implements ServingNode {
     }
 
     @Override
+    public NodeLinkStats linkStats(Link link) {
+        return server.linkStats(link);
+    }
+
+    @Override
     public void close() {
         server.clearLinks();
         stats.linksCleared();
@@ -516,23 +522,28 @@ public final class NarrowNode implements ServingNode {
         }
 
         @Override
-        public int capacity() {
+        public long capacity() {
             return which == 0 ? vt.capacity() : st.capacity();
         }
 
         @Override
-        public int inUse() {
+        public long inUse() {
             return which == 0 ? vt.used() : st.used();
         }
 
         @Override
-        public int peak() {
+        public long peak() {
             return which == 0 ? vt.peak() : st.peak();
         }
 
         @Override
-        public long refusals() {
+        public long refused() {
             return which == 0 ? vt.refusals() : st.refusals();
+        }
+
+        @Override
+        public long dropped() {
+            return 0; // a table refuses at its ceiling; it never drops an entry it took
         }
     }
 }

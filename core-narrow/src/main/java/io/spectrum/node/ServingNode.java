@@ -61,13 +61,13 @@ public interface ServingNode extends Node, FrameHandler {
     }
 
     /** Requests refused because a peer was over its slot share, since start. */
-    default long slotShareRefusals() {
-        return server().slotShareRefusals();
+    default long slotShareRefused() {
+        return server().slotShareRefused();
     }
 
     /** Requests refused because a peer was over its await share, since start. */
-    default long awaitShareRefusals() {
-        return server().awaitShareRefusals();
+    default long awaitShareRefused() {
+        return server().awaitShareRefused();
     }
 
     /** Delivery frames not sent because their peer was over its outbound rate, since start. */
@@ -109,8 +109,8 @@ public interface ServingNode extends Node, FrameHandler {
     }
 
     /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
-    default long routeRefusals() {
-        return server().routeRefusals();
+    default long routeRefused() {
+        return server().routeRefused();
     }
 
     /** Of the router's refusals, those with no route (sender without an inbound run, egress gone). */

@@ -1,8 +1,12 @@
 package io.spectrum.stats;
 
 /**
- * One vocabulary for every bounded resource (pool, queue, table, link): the ceiling that applied,
- * what is in use, the high-water mark and how many requests were refused at the ceiling.
+ * The read-only view of one bounded resource (pool, queue, table, store, a link's peer table): the
+ * ceiling that applies, what is in use, the high-water mark, how many requests were refused at the
+ * ceiling and how many units it dropped after taking them. Every figure is a {@code long}, in the
+ * resource's own unit (entries, slots, bytes). {@code /$node/stats}, the dashboard and
+ * {@code /metrics} show the five under the names of {@link CounterNames} (docs/node.md, "Pools and
+ * their limits"). {@link ResourceCounter} is the one writer implementation.
  */
 public interface BoundedResource {
     /** The resource's name in stats and refusal messages (for example a pool or table name). */
@@ -12,16 +16,22 @@ public interface BoundedResource {
      * The ceiling: the most units (entries, bytes, slots) the resource can hold, fixed at
      * construction.
      */
-    int capacity();
+    long capacity();
 
     /** Units in use now, 0..{@link #capacity()}. */
-    int inUse();
+    long inUse();
 
     /** The most units ever in use at once (the high-water mark). */
-    int peak();
+    long peak();
 
     /** Requests refused because the resource was at its ceiling, since it was created. */
-    long refusals();
+    long refused();
+
+    /**
+     * Units the resource took and then let go without handing them on (a queue's oldest entry pushed
+     * out by a newer one), since it was created; 0 for a resource that never drops.
+     */
+    long dropped();
 
     /**
      * The limit a refusal met, as an operator reads it after "refused at": by default

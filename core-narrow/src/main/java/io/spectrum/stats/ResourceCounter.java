@@ -1,25 +1,29 @@
 package io.spectrum.stats;
 
 /**
- * The BoundedResource bookkeeping for one fixed resource: node tables count entries (vertices, slots,
- * awaits, links), the node's block pools count bytes, a UDP link counts peer slots.
+ * The one writer of a {@link BoundedResource}'s figures: node tables count entries (vertices, slots,
+ * awaits, links), the node's block pools count bytes, a link counts peer slots, the bus's artifact
+ * store counts bytes.
  *
- * <p>One writer (the thread that owns the resource) updates it; the fields are volatile so that any
- * other thread (a dashboard, a stats dump) reads current figures. Allocation-free.
+ * <p>Single writer: only the thread that owns the resource calls {@link #taken}, {@link #returned},
+ * {@link #countRefused} and {@link #countDropped} (an increment is a read then a write, not atomic).
+ * The fields are volatile so that any other thread (a dashboard, a stats dump) reads current
+ * figures through the {@link BoundedResource} view. Allocation-free.
  */
 public final class ResourceCounter implements BoundedResource {
     private final String name;
-    private final int capacity;
+    private final long capacity;
     private final String ceiling;
-    private volatile int inUse;
-    private volatile int peak;
-    private volatile long refusals;
+    private volatile long inUse;
+    private volatile long peak;
+    private volatile long refused;
+    private volatile long dropped;
 
     /**
      * A counter for {@code name} with {@code capacity} units, refusals reported against that
      * capacity.
      */
-    public ResourceCounter(String name, int capacity) {
+    public ResourceCounter(String name, long capacity) {
         this(name, capacity, null);
     }
 
@@ -27,7 +31,7 @@ public final class ResourceCounter implements BoundedResource {
      * A counter whose refusals meet {@code ceiling} (text for {@link #ceiling()}, e.g. "each
      * subscription's own spectrum.queue") rather than {@code capacity}; null: the default text.
      */
-    public ResourceCounter(String name, int capacity, String ceiling) {
+    public ResourceCounter(String name, long capacity, String ceiling) {
         this.name = name;
         this.capacity = capacity;
         this.ceiling = ceiling;
@@ -44,8 +48,8 @@ public final class ResourceCounter implements BoundedResource {
     }
 
     /** {@code amount} units taken (a pool block of that many bytes). */
-    public void taken(int amount) {
-        int used = inUse + amount;
+    public void taken(long amount) {
+        long used = inUse + amount;
         inUse = used;
         if (used > peak) {
             peak = used;
@@ -58,13 +62,21 @@ public final class ResourceCounter implements BoundedResource {
     }
 
     /** {@code amount} units returned (a pool block of that many bytes). */
-    public void returned(int amount) {
+    public void returned(long amount) {
         inUse = inUse - amount;
     }
 
     /** A request refused at the ceiling. */
-    public void refused() {
-        refusals = refusals + 1;
+    public void countRefused() {
+        refused = refused + 1;
+    }
+
+    /**
+     * {@code amount} units dropped after they were taken (a queue's oldest entry pushed out); the
+     * caller also {@link #returned} them if they no longer count as in use.
+     */
+    public void countDropped(long amount) {
+        dropped = dropped + amount;
     }
 
     @Override
@@ -73,22 +85,27 @@ public final class ResourceCounter implements BoundedResource {
     }
 
     @Override
-    public int capacity() {
+    public long capacity() {
         return capacity;
     }
 
     @Override
-    public int inUse() {
+    public long inUse() {
         return inUse;
     }
 
     @Override
-    public int peak() {
+    public long peak() {
         return peak;
     }
 
     @Override
-    public long refusals() {
-        return refusals;
+    public long refused() {
+        return refused;
+    }
+
+    @Override
+    public long dropped() {
+        return dropped;
     }
 }

@@ -331,18 +331,18 @@ class FwdTerminusTest extends NodeHarness {
     void badFramesAreCountedAndAnsweredWithNothing() {
         assertEquals(0, exchange(PEER, hex("0f80")).size());
         assertEquals(0, exchange(PEER, hex("09000000")).size());
-        assertEquals(2, link.stats().framesRejected);
+        assertEquals(2, node.linkStats(link).framesRejected());
     }
 
     @Test
     void theEnvelopeIsReadByFwdView_aWideOpIsDropped_aContainerDstIsAnswered() {
         // digest §5.1: the op is a VALUE of exactly one byte; a 2-byte op is no FWD to answer
         assertEquals(0, exchange(PEER, hex("0F401200" + "010002000000" + "060002000161" + "06000200017A")).size());
-        assertEquals(1, link.stats().framesRejected);
+        assertEquals(1, node.linkStats(link).framesRejected());
         // a PATH wrongly flagged PL=1 in the dst slot is a bad address: answered path::invalid
         List<byte[]> out = exchange(PEER, hex("0F400F00" + "0100010000" + "06400000" + "06000200017A"));
         assertEquals(1, out.size());
         assertEquals(WireError.PATH_INVALID, Frames.parse(out.get(0)).errorCode());
-        assertEquals(1, link.stats().framesRejected);
+        assertEquals(1, node.linkStats(link).framesRejected());
     }
 }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 11 items 5 and 6: a value that could not travel in the smallest attached link's frame is
@@ -52,8 +53,13 @@ class OverloadVisibilityTest {
         for (int i = 0; i < 3; i++) {
             h.request(PeerSharesTest.GREEDY, h.subscribeReq("/g" + i, 0, false, false, NodePath.of("/g" + i).tlv()));
         }
-        h.link.stats().droppedInvalid = 7;
-        h.link.stats().framesRejected = 4;
+        for (int i = 0; i < 7; i++) {
+            h.link.counters().countInvalid(); // the link's own drops
+        }
+        byte[] junk = {0x0f, (byte) 0x80};
+        for (int i = 0; i < 4; i++) {
+            h.node.onFrame(h.link, PeerSharesTest.GREEDY, junk, 0, junk.length); // undecodable: the node rejects it
+        }
         h.clock.advanceMillis(1000);
         h.node.tick(); // the periodic refresh
         Frames.Reply r = h.request(Frames.fwd(0, STATS.tlv(), null, Frames.REPLY_EP));
@@ -63,14 +69,16 @@ class OverloadVisibilityTest {
         assertEquals(WireError.OK, top.wrap(x, r.payload));
         SettingsReader s = new SettingsReader();
         assertEquals(WireError.OK, top.enter(ascii("node.slots"), s));
-        assertEquals(8, s.u32(ascii("cap"), -1));
-        assertEquals(2, s.u32(ascii("in_use"), -1));
+        assertEquals(8, s.u64(ascii("capacity"), -1));
+        assertEquals(2, s.u64(ascii("in_use"), -1));
+        assertEquals(0, s.u64(ascii("dropped"), -1));
         assertEquals(0, s.u64(ascii("refused"), -1), "a share refusal is not a pool refusal: counted apart");
         SettingsReader link = new SettingsReader();
         assertEquals(WireError.OK, top.enter(ascii("link.3"), link));
         assertEquals(7, link.u64(ascii("dropped_invalid"), -1));
         assertEquals(4, link.u64(ascii("frames_rejected"), -1));
-        assertEquals(1, link.u64(ascii("share_refusals"), -1));
+        assertEquals(1, link.u64(ascii("share_refused"), -1));
+        assertEquals(-1, link.u64(ascii("share_refusals"), -1), "one spelling: refused");
         SettingsReader peer = new SettingsReader();
         assertEquals(WireError.OK, top.enter(ascii("peer.3." + PeerSharesTest.GREEDY), peer));
         assertEquals(2, peer.u32(ascii("slots"), -1));
@@ -78,6 +86,33 @@ class OverloadVisibilityTest {
         // remote write denied
         assertEquals(WireError.ACCESS_DENIED,
                 h.request(Frames.fwd(1, STATS.tlv(), null, Frames.REPLY_EP, Frames.value(1, 1))).errorCode());
+    }
+
+    @Test
+    void linksThatDoNotFitTheFrameAreLeftOutAndCounted() {
+        NodeHarness h = new NodeHarness(c -> c.maxLinks(8));
+        for (int i = 0; i < 7; i++) {
+            assertEquals(WireError.OK, h.node.attach(new MemoryLink(10 + i, 4096)));
+        }
+        h.clock.advanceMillis(1000);
+        h.node.tick();
+        byte[] tree = new byte[4096];
+        int n = h.node.read(STATS, tree, 0, tree.length);
+        assertTrue(n > 0 && n <= 4096 - 36, "the tree still fits one frame: " + n);
+        TlvIndex x = new TlvIndex(4096, 16); // more entries than a small reader's index holds: read locally
+        assertEquals(WireError.OK, new io.spectrum.wire.FrameDecoder().decode(tree, 0, n, x));
+        SettingsReader top = new SettingsReader();
+        assertEquals(WireError.OK, top.wrap(x, 0));
+        int shown = 0;
+        SettingsReader link = new SettingsReader();
+        for (int id : new int[] {3, 10, 11, 12, 13, 14, 15, 16}) {
+            if (top.enter(ascii("link." + id), link) == WireError.OK) {
+                shown++;
+            }
+        }
+        long omitted = top.u32(ascii("links_omitted"), -1);
+        assertTrue(omitted > 0, "eight links do not fit 4096 bytes");
+        assertEquals(8, shown + omitted, "every link shown or counted");
     }
 
     private static byte[] ascii(String s) {

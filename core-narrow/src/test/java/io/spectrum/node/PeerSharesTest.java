@@ -57,8 +57,8 @@ class PeerSharesTest {
         assertEquals(32, refused);
         assertEquals(8, h.node.slotsHeldBy(h.link, GREEDY));
         assertEquals(1, h.node.slotsHeldBy(h.link, QUIET));
-        assertEquals(32, h.node.slotShareRefusals());
-        assertEquals(32, h.link.stats().shareRefusals, "counted on the link");
+        assertEquals(32, h.node.slotShareRefused());
+        assertEquals(32, h.node.linkStats(h.link).shareRefused(), "counted per link");
         // the pool is not exhausted: a third peer still subscribes, the quiet one still gets every value
         assertEquals(0, append(h, 23, "/third/t").kind);
         int before = h.link.sentCount();
@@ -88,7 +88,7 @@ class PeerSharesTest {
             assertEquals(WireError.FLOW_BACKPRESSURE, h.request(GREEDY, hourLong).errorCode());
         }
         assertEquals(4, h.node.awaitsHeldBy(h.link, GREEDY));
-        assertEquals(6, h.node.awaitShareRefusals());
+        assertEquals(6, h.node.awaitShareRefused());
         assertEquals(0, h.exchange(QUIET, Frames.fwd(2, h.temp.tlv(), null, Frames.REPLY_EP)).size(),
                 "a legitimate await is still admitted");
         // the hour-long request was clamped to the 5 s cap: at 5 s all four answer timeout
@@ -118,7 +118,7 @@ class PeerSharesTest {
                 .filter(r -> r.resourceName().equals("node.peers")).findFirst().orElseThrow();
         assertEquals(3, peers.capacity());
         assertEquals(3, peers.inUse());
-        assertEquals(1, peers.refusals());
+        assertEquals(1, peers.refused());
         h.link.listener().onPeerDown(h.link, 41);
         assertEquals(2, peers.inUse(), "an entry goes with its peer's last slot");
         assertEquals(0, append(h, 50, "/late").kind);
@@ -142,7 +142,7 @@ class PeerSharesTest {
         // burst of 5 tokens, then one token per write: at most 5 + 50 of the 200 frames
         assertTrue(greedy <= 55 && greedy >= 50, "greedy got " + greedy);
         assertEquals(200 - greedy, h.node.deliveriesDropped());
-        assertEquals(200 - greedy, h.link.stats().deliveriesDropped);
+        assertEquals(200 - greedy, h.node.linkStats(h.link).deliveriesDropped());
     }
 
     @Test
@@ -153,6 +153,6 @@ class PeerSharesTest {
             assertTrue(h.node.subscribe(h.temp, 0, (s, v, q, st) -> { }).isOpen());
             assertEquals(0, h.owner(h.subscribeReq("/own/t" + i, 0, false, false, NodePath.of("/own/t" + i).tlv())).kind);
         }
-        assertEquals(0, h.node.slotShareRefusals());
+        assertEquals(0, h.node.slotShareRefused());
     }
 }

@@ -40,7 +40,7 @@ class PoolsTest {
         assertEquals(2, slots.capacity());
         assertEquals(2, slots.inUse());
         assertEquals(2, slots.peak());
-        assertEquals(2, slots.refusals());
+        assertEquals(2, slots.refused());
         assertEquals(2, h.node.listenerCount(h.temp), "nothing half-admitted");
     }
 
@@ -60,7 +60,7 @@ class PoolsTest {
         assertTrue(refused > 0);
         BoundedResource slots = byName(h.narrow()).get("node.slots");
         assertEquals(4 - refused, slots.inUse(), "a refused append holds no slot");
-        assertTrue(byName(h.narrow()).get("node.records").refusals() > 0);
+        assertTrue(byName(h.narrow()).get("node.records").refused() > 0);
     }
 
     @Test
@@ -68,7 +68,7 @@ class PoolsTest {
         NodeHarness h = new NodeHarness(c -> c.maxLinks(2));
         assertEquals(WireError.OK, h.node.attach(new MemoryLink(5)));
         assertEquals(WireError.FLOW_BACKPRESSURE, h.node.attach(new MemoryLink(6)));
-        assertEquals(1, byName(h.narrow()).get("node.links").refusals());
+        assertEquals(1, byName(h.narrow()).get("node.links").refused());
     }
 
     @Test

@@ -184,6 +184,6 @@ class RemoteClientTest {
         }
         assertEquals(16, n);
         assertEquals(-WireError.FLOW_BACKPRESSURE, c.read(hostSide, 0, temp));
-        assertEquals(2, PoolsTest.byName(host).get("node.remoteRequests").refusals());
+        assertEquals(2, PoolsTest.byName(host).get("node.remoteRequests").refused());
     }
 }

@@ -76,8 +76,8 @@ class RouterAllocationTest {
         long perWindow = rounds * HOPS_PER_ROUND;
         // the work really happened: 7 forwarded and 1 refused per round
         assertEquals(forwardedBefore + (rounds / 2 + 3 * rounds) * 7, node.forwarded());
-        assertEquals(rounds / 2 + 3 * rounds, node.routeRefusals());
-        assertEquals(node.forwarded() + node.routeRefusals() - forwardedBefore, board.sendCalls() + clients.sendCalls() - 2,
+        assertEquals(rounds / 2 + 3 * rounds, node.routeRefused());
+        assertEquals(node.forwarded() + node.routeRefused() - forwardedBefore, board.sendCalls() + clients.sendCalls() - 2,
                 "every hop sent exactly one frame (2 first reads before)");
         SteadyStateAllocation.assertNone("router forward hops", perWindow, windows);
     }

@@ -148,7 +148,7 @@ class RouterTest {
         assertEquals("/a/clients/0-1/reply-ep", path(atBoard, atBoard.src));
         assertEquals(2, a.forwarded());
         assertEquals(2, b.forwarded());
-        assertEquals(0, a.routeRefusals() + b.routeRefusals());
+        assertEquals(0, a.routeRefused() + b.routeRefused());
     }
 
     @Test
@@ -226,11 +226,11 @@ class RouterTest {
         chain(false);
         Frames.Reply r = one(send(Frames.fwd(FwdView.OP_READ, p("/clients/9-9/x"), null, Frames.REPLY_EP)));
         assertEquals(WireError.PATH_INVALID, r.errorCode());
-        assertEquals(1, a.routeRefusals());
+        assertEquals(1, a.routeRefused());
         // the listener's own name terminates at A (nothing there)
         Frames.Reply own = one(send(Frames.fwd(FwdView.OP_READ, p("/clients"), null, Frames.REPLY_EP)));
         assertEquals(WireError.PATH_NOT_FOUND, own.errorCode());
-        assertEquals(1, a.routeRefusals());
+        assertEquals(1, a.routeRefused());
         assertEquals(0, ab[0].sent().size(), "nothing left A");
     }
 
@@ -239,7 +239,7 @@ class RouterTest {
         chain(false);
         Frames.Reply r = one(send(Frames.fwd(FwdView.OP_READ, p("/zzz/x"), null, Frames.REPLY_EP)));
         assertEquals(WireError.PATH_NOT_FOUND, r.errorCode());
-        assertEquals(0, a.routeRefusals());
+        assertEquals(0, a.routeRefused());
         MemoryLink[] other = MemoryLink.pair();
         a.attach(other[1]);
         byte[] req = Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), null, Frames.REPLY_EP);
@@ -272,7 +272,7 @@ class RouterTest {
         ab[1].send(0, toFirst, 0, toFirst.length);
         a.poll();
         assertEquals(sentToClients, ca[1].sent().size(), "the earlier peer's reply reached nobody");
-        assertEquals(1, a.routeRefusals());
+        assertEquals(1, a.routeRefused());
         byte[] toSecond = Frames.fwd(FwdView.OP_REPLY, p("/clients/3-2/reply-ep"), null, p("/sensor"), Frames.value(0, 1));
         ab[1].send(0, toSecond, 0, toSecond.length);
         a.poll();
@@ -308,7 +308,7 @@ class RouterTest {
         chain(true);
         BoundedResource vertices = java.util.Arrays.stream(a.resources())
                 .filter(r -> r.resourceName().endsWith(".vertices")).findFirst().orElseThrow();
-        int before = vertices.inUse();
+        long before = vertices.inUse();
         byte[] targetless = {0x04, 0x40, 0x06, 0x00, 0x01, 0x00, 0x02, 0x00, 0x01, 0x00}; // SUBSCRIBER{VALUE u16}
         Frames.Reply r = one(send(Frames.fwd(FwdView.OP_WRITE, p("/b/board/new/deep/path"), Frames.subsField(-1, 1, -1),
                 p("/mine"), targetless)));
@@ -342,7 +342,7 @@ class RouterTest {
         chain(false);
         byte[] ref = Frames.hex("14000800" + "0100000002000000"); // src PATH_REF: no route to grow
         assertEquals(0, send(Frames.fwd(FwdView.OP_READ, p("/b/board/sensor/temp"), null, ref)).size());
-        assertEquals(1, a.routeRefusals());
+        assertEquals(1, a.routeRefused());
         assertEquals(0, ab[0].sent().size(), "not forwarded");
     }
 
@@ -363,7 +363,7 @@ class RouterTest {
                 .findFirst().orElseThrow();
         assertEquals(2, mounts.capacity());
         assertEquals(2, mounts.inUse());
-        assertEquals(1, mounts.refusals());
+        assertEquals(1, mounts.refused());
         assertEquals(WireError.OK, n.unmount("x"));
         assertEquals(WireError.PATH_NOT_FOUND, n.unmount("x"));
         assertEquals(1, mounts.inUse());

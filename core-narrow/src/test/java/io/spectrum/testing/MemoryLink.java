@@ -2,6 +2,7 @@ package io.spectrum.testing;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.wire.WireError;
@@ -48,7 +49,7 @@ public final class MemoryLink implements Link {
 
     private final int id;
     private final int maxFrame;
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private MemoryLink other;
     private volatile boolean closed;
     private PeerListener listener;
@@ -383,7 +384,7 @@ public final class MemoryLink implements Link {
                 return r;
             }
             if (peer == 0 && other != null && transmit == null && !other.offer(buf, off, len)) {
-                stats.sendRefused++;
+                stats.countSendRefused();
                 return WireError.FLOW_BACKPRESSURE;
             }
             if (record) {
@@ -495,6 +496,11 @@ public final class MemoryLink implements Link {
     @Override
     public synchronized void setPeerListener(PeerListener l) {
         listener = l;
+    }
+
+    /** The writer of this link's counters, for a test that stands in for traffic the link would count. */
+    public LinkCounters counters() {
+        return stats;
     }
 
     @Override

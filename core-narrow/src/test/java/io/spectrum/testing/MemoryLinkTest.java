@@ -84,7 +84,7 @@ class MemoryLinkTest {
         p[1].capacity(1);
         assertEquals(WireError.OK, p[0].send(0, f("a"), 0, 1));
         assertEquals(WireError.FLOW_BACKPRESSURE, p[0].send(0, f("b"), 0, 1), "the other end is full");
-        assertEquals(1, p[0].stats().sendRefused);
+        assertEquals(1, p[0].stats().sendRefused());
         assertEquals(1, p[0].sentCount(), "only the frame taken is captured");
         assertEquals(0, p[0].sentTo(3));
         assertEquals(1, p[0].sentTo(0));

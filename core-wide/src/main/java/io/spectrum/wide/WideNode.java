@@ -1,6 +1,7 @@
 package io.spectrum.wide;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.fwd.FwdServer;
 import io.spectrum.node.fwd.FwdStore;
 import io.spectrum.node.api.ActivityListener;
@@ -37,7 +38,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * hash ({@link VertexIndex}), values are byte-array copies, subscriber edges are objects in a
  * per-vertex array by position. The {@link NodeConfig}'s sizes are ceilings here, not
  * pre-allocations: reaching one is the same typed refusal as on a NARROW node, reported in the same
- * counters (capacity = the ceiling, inUse, peak, refusals). {@link #hostConfig()} gives host-sized
+ * counters (capacity = the ceiling, in use, peak, refused, dropped). {@link #hostConfig()} gives host-sized
  * ceilings. Single-threaded, like every {@link Node}.
  *
  * <p>Semantics shared with {@code NarrowNode} (core-narrow's tests run against both): write = assign
@@ -56,7 +57,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * ({@code dlv} in the stamp), at most maxInFlight unconsumed, the rest queued (latest: one, replaced
  * and counted); credits come back only by the consumed message at its {@code :subscribers[N]}. A
  * write that a delivering bounded edge has no room for is refused whole with FLOW_BACKPRESSURE
- * (nothing created, delivered, retained or numbered; {@link #modeRefusals()}).
+ * (nothing created, delivered, retained or numbered; {@link #modeRefused()}).
  *
  * <p>Beyond {@link Node}: identified in-process callers ({@link #connect(String)}, a
  * {@link WidePeer} per connection, named or anonymous), and {@link #topics} / {@link #lastPublisher}
@@ -130,7 +131,7 @@ public final class WideNode implements ServingNode {
     private final IntArrayList freeVertexIds = new IntArrayList();
     /** How many vertices one remote peer's subscriptions may create and hold ({@link Vertex#creator}). */
     private final int verticesPerPeer;
-    private long vertexShareRefusals;
+    private long vertexShareRefused;
     /** The peer {@link #createForSubscription} made for its request, forgotten again when the request is discarded. */
     private WidePeer madeForRequest;
     /** Open edges by handle; freed handles are reused. */
@@ -409,7 +410,7 @@ public final class WideNode implements ServingNode {
     int store(Vertex v, byte[] tlv, int off, int tl) {
         final int old = Math.max(v.valLen, 0);
         if ((long) values.inUse() - old + tl > values.capacity()) {
-            values.refused();
+            values.countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         byte[] dst = v.value;
@@ -594,7 +595,7 @@ public final class WideNode implements ServingNode {
 
     /**
      * True when a delivering bounded edge of v or of an ancestor (every edge a write of v reaches)
-     * has no room for one more value; counted in {@link #modeRefusals()}.
+     * has no room for one more value; counted in {@link #modeRefused()}.
      */
     private boolean boundedLacksRoom(Vertex v) {
         if (boundedEdges == 0 || v.listeners == 0) {
@@ -607,7 +608,7 @@ public final class WideNode implements ServingNode {
             for (int i = 0; i < a.edgeEnd; i++) {
                 final Edge e = a.edges[i];
                 if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
-                    modeQueued.refused();
+                    modeQueued.countRefused();
                     return true;
                 }
             }
@@ -694,6 +695,7 @@ public final class WideNode implements ServingNode {
                 boundedEdges--;
             }
             modeQueued.returned(e.mode.queue.size());
+            modeQueued.countDropped(e.mode.queue.size()); // queued values that will never be sent
             e.mode = null;
         }
     }
@@ -715,8 +717,8 @@ public final class WideNode implements ServingNode {
     }
 
     /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */
-    public long modeRefusals() {
-        return modeQueued.refusals();
+    public long modeRefused() {
+        return modeQueued.refused();
     }
 
     @Override
@@ -809,7 +811,7 @@ public final class WideNode implements ServingNode {
             }
         }
         if (edges.inUse() >= edges.capacity()) {
-            edges.refused();
+            edges.countRefused();
             return Edge.refused(this, path, listener, p, WireError.FLOW_BACKPRESSURE);
         }
         Edge e = new Edge(this, v, path, word, listener, p);
@@ -882,6 +884,7 @@ public final class WideNode implements ServingNode {
         e.word = DeliveryPolicy.withSuspended(e.word, suspended);
         if (suspended && e.mode != null) {
             modeQueued.returned(e.mode.queue.size());
+            modeQueued.countDropped(e.mode.queue.size()); // queued values that will never be sent
             e.mode.queue.clear(); // a suspended edge holds nothing; nothing is replayed on resume
             e.mode.replaced = 0;
         }
@@ -1134,7 +1137,7 @@ public final class WideNode implements ServingNode {
 
     /**
      * Writes the node's overload counters to {@code /$node/stats} now: the same SETTINGS tree a
-     * NARROW node serves (every table's capacity, inUse, peak and refusals, the router, every link,
+     * NARROW node serves (every table's capacity, in use, peak, refused and dropped, the router, every link,
      * every peer's share). {@link #tick()} calls it every {@link NodeConfig#statsPeriodNanos()}.
      *
      * @return status: OK, or the write's refusal
@@ -1309,6 +1312,11 @@ public final class WideNode implements ServingNode {
     }
 
     @Override
+    public NodeLinkStats linkStats(Link link) {
+        return server.linkStats(link);
+    }
+
+    @Override
     public BoundedResource[] resources() {
         BoundedResource[] fwd = server.resources();
         BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {vertices, edges, values, peers, modeQueued},
@@ -1477,13 +1485,13 @@ public final class WideNode implements ServingNode {
     }
 
     /** Subscription appends refused because their peer's vertex share was used up ({@link NodeConfig#verticesPerPeer()}). */
-    public long vertexShareRefusals() {
-        return vertexShareRefusals;
+    public long vertexShareRefused() {
+        return vertexShareRefused;
     }
 
     /** The number of vertices in the tree, the root included (tests). */
     int vertexCount() {
-        return vertices.inUse();
+        return (int) vertices.inUse();
     }
 
     /**
@@ -1568,11 +1576,11 @@ public final class WideNode implements ServingNode {
     /**
      * Whether the key and its missing ancestors may be created: OK, PATH_INVALID or FLOW_BACKPRESSURE
      * (the table, counted in its refusals, or, for a {@code creator}, its share of vertices, counted
-     * in {@link #vertexShareRefusals()}).
+     * in {@link #vertexShareRefused()}).
      */
     private int creatable(byte[] b, int off, int len, WidePeer creator) {
         if (PathKeys.validateKey(b, off, len) != WireError.OK || len > maxKey) {
-            vertices.refused();
+            vertices.countRefused();
             return WireError.PATH_INVALID;
         }
         int missing = 0;
@@ -1584,11 +1592,11 @@ public final class WideNode implements ServingNode {
             }
         }
         if ((long) vertices.inUse() + missing > vertices.capacity()) {
-            vertices.refused();
+            vertices.countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         if (creator != null && (long) creator.created + missing > verticesPerPeer) {
-            vertexShareRefusals++; // the peer's share, not the table: the table still has room for others
+            vertexShareRefused++; // the peer's share, not the table: the table still has room for others
             return WireError.FLOW_BACKPRESSURE;
         }
         return WireError.OK;

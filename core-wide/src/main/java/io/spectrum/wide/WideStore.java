@@ -286,7 +286,7 @@ final class WideStore implements FwdStore {
         final Vertex x = v(v);
         final ResourceCounter edges = node.edgeCounter();
         if (replace < 0 && edges.inUse() >= edges.capacity()) {
-            edges.refused();
+            edges.countRefused();
             return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         final WidePeer holder = node.linkPeer(link, peer);

@@ -325,7 +325,7 @@ class AbpProfileTest {
         link.inject(truncated);
         node.poll();
         assertEquals(List.of(), link.sent(), "no return route to answer on");
-        assertEquals(1, link.stats().framesRejected, "dropped and counted");
+        assertEquals(1, node.linkStats(link).framesRejected(), "dropped and counted");
         byte[] reply = new byte[256];
         int r = node.handleOwnerRequest(truncated, 0, truncated.length, reply, 0, reply.length);
         assertEquals(-WireError.FRAME_TRUNCATED, r, "the owner's door: tr::frame::truncated");
@@ -341,7 +341,7 @@ class AbpProfileTest {
         link.inject(fwd(FwdView.OP_WRITE, null, null, REPLY_EP, Tlv.value(9, 1)));
         node.poll();
         assertEquals(2, link.sent().size(), "no dst: no return route either");
-        assertEquals(2, link.stats().framesRejected);
+        assertEquals(2, node.linkStats(link).framesRejected());
 
         byte[] nameless = {TlvType.PATH, 0, 1, 0, 0}; // a PATH whose one segment has an empty name
         link.inject(fwd(FwdView.OP_WRITE, nameless, null, REPLY_EP, Tlv.value(9, 1)));

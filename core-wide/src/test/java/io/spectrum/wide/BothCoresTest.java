@@ -242,12 +242,12 @@ class BothCoresTest {
         assertEquals(WireError.FLOW_BACKPRESSURE, write(node, NodePath.of("/b/c"), Tlv.value(1, 1)), "two missing, one free");
         assertEquals(WireError.OK, write(node, NodePath.of("/b"), Tlv.value(1, 1)));
         assertEquals(5, vertices.peak());
-        assertEquals(1, vertices.refusals());
+        assertEquals(1, vertices.refused());
         assertEquals(WireError.FLOW_BACKPRESSURE, write(node, NodePath.of("/a"), Tlv.blob(65)), "a byte over the cap of 64");
         assertEquals(WireError.OK, write(node, NodePath.of("/a"), Tlv.blob(64)));
         assertEquals(WireError.OK, sub(node, NodePath.of("/a"), 0, "x").error());
         assertEquals(WireError.FLOW_BACKPRESSURE, sub(node, NodePath.of("/a"), 0, "y").error());
-        assertEquals(1, resource(node, ".slots", ".edges").refusals());
+        assertEquals(1, resource(node, ".slots", ".edges").refused());
         assertEquals(WireError.PATH_INVALID, write(node, NodePath.of("/" + "k".repeat(64) + "/x"), Tlv.value(1, 1)),
                 "longer than maxKeyBytes (64)");
     }

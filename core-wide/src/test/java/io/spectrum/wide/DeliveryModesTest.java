@@ -155,7 +155,7 @@ class DeliveryModesTest {
         List<Frame> after = publish(6, ROUTE);
         assertEquals(List.of(), after, "in flight again");
         assertEquals(WireError.OK, consume(SUB, ROUTE, 0, 2));
-        assertEquals(0, node.modeRefusals(), "a latest subscriber never refuses a publish");
+        assertEquals(0, node.modeRefused(), "a latest subscriber never refuses a publish");
     }
 
     // ------------------------------------------------------------------ bounded
@@ -210,10 +210,10 @@ class DeliveryModesTest {
         assertEquals(1, read.size());
         assertEquals(WireError.OK, read.get(0).status);
         assertArrayEquals(Tlv.value(3, 1), read.get(0).value, "a remote READ answers the value before the refused writes");
-        assertEquals(2, node.modeRefusals(), "both refusals counted");
+        assertEquals(2, node.modeRefused(), "both refusals counted");
         io.spectrum.stats.BoundedResource queued = java.util.Arrays.stream(node.resources())
                 .filter(r -> r.resourceName().equals("wide.modeQueued")).findFirst().orElseThrow();
-        assertEquals(2, queued.refusals());
+        assertEquals(2, queued.refused());
         assertEquals("a bounded subscription's own queue (its spectrum.queue)", queued.ceiling(),
                 "the overload warning names the limit that applied, not the counter's unbounded capacity");
         assertEquals(WireError.FLOW_BACKPRESSURE, node.clear(t, true), "a notifying clear is a publish too");

@@ -99,7 +99,7 @@ class RefusedRequestsChangeNothingTest {
 
     @Test
     void everyRefusedRequestLeavesEveryTableOfBothCoresAsItWas() {
-        final Map<String, Integer> before = tables();
+        final Map<String, Long> before = tables();
         final Random rnd = new Random(20261203L);
         final List<String> kinds = new ArrayList<>();
         for (int i = 0; i < REQUESTS; i++) {
@@ -221,8 +221,8 @@ class RefusedRequestsChangeNothingTest {
     // ------------------------------------------------------------------ harness
 
     /** name -> inUse of every table of both nodes. */
-    private Map<String, Integer> tables() {
-        Map<String, Integer> m = new LinkedHashMap<>();
+    private Map<String, Long> tables() {
+        Map<String, Long> m = new LinkedHashMap<>();
         for (BoundedResource r : host.resources()) {
             m.put("host " + r.resourceName(), r.inUse());
         }

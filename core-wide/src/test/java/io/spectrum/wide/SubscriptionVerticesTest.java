@@ -80,7 +80,7 @@ class SubscriptionVerticesTest {
         }
         assertTrue(admitted > 0 && admitted < SHARE, "the hostile client got at most its share: " + admitted);
         assertEquals(3000 - admitted, refused);
-        assertEquals(refused, host.vertexShareRefusals(), "each refusal is counted as the peer's share");
+        assertEquals(refused, host.vertexShareRefused(), "each refusal is counted as the peer's share");
         assertTrue(host.vertexCount() <= before + SHARE, "the table holds at most one share more: " + host.vertexCount());
 
         host.onPeerDown(clients[0], 1); // its slots are reaped
@@ -146,10 +146,10 @@ class SubscriptionVerticesTest {
             append(1, missing(i));
         }
         final int vertices = host.vertexCount();
-        final String peers = Arrays.toString(Arrays.stream(host.resources()).mapToInt(r -> r.inUse()).toArray());
+        final String peers = Arrays.toString(Arrays.stream(host.resources()).mapToLong(r -> r.inUse()).toArray());
         assertEquals(WireError.FLOW_BACKPRESSURE, append(1, "/board1/one/more/path"));
         assertEquals(vertices, host.vertexCount());
-        assertEquals(peers, Arrays.toString(Arrays.stream(host.resources()).mapToInt(r -> r.inUse()).toArray()));
+        assertEquals(peers, Arrays.toString(Arrays.stream(host.resources()).mapToLong(r -> r.inUse()).toArray()));
     }
 
     // ------------------------------------------------------------------ harness

@@ -69,7 +69,7 @@ class WideNodeTest {
     @Test
     void valueBytesAreCounted() {
         BoundedResource values = node.resources()[2];
-        int base = values.inUse();
+        long base = values.inUse();
         node.write(t, Tlv.value(1, 4), 0, 8);
         assertEquals(base + 8, values.inUse());
         node.write(t, Tlv.value(1, 1), 0, 5);

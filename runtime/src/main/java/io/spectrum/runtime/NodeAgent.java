@@ -190,7 +190,7 @@ public final class NodeAgent implements Agent {
             }
             OverloadLog log = overload;
             if (log != null) {
-                log.check(links, node.resources(), now);
+                log.check(links, node, node.resources(), now);
             }
         }
         for (Runnable t; (t = tasks.poll()) != null; ) {

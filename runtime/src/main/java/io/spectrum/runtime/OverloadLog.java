@@ -2,11 +2,13 @@ package io.spectrum.runtime;
 
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
+import io.spectrum.link.NodeLinkStats;
+import io.spectrum.node.api.Node;
 import io.spectrum.stats.BoundedResource;
 
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.ToLongFunction;
+import java.util.function.ToLongBiFunction;
 
 /**
  * Rate-limited overload warnings for the log: every drop, refusal and eviction
@@ -16,21 +18,26 @@ import java.util.function.ToLongFunction;
  * period; reading the counters allocates nothing, a line is built only when one is printed.
  */
 public final class OverloadLog {
-    /** A link counter worth a warning: what it reads and how a line says it. */
-    private record Kind(ToLongFunction<LinkStats> read, String what) {
+    /**
+     * A link counter worth a warning: what it reads (from the link's own counters or the node's
+     * record of the link, null when the link is attached to no node) and how a line says it.
+     */
+    private record Kind(ToLongBiFunction<LinkStats, NodeLinkStats> read, String what) {
     }
 
     private static final List<Kind> LINK_KINDS = List.of(
-            new Kind(s -> s.droppedByOs, "frames dropped by the OS before the link read them (receive buffer full; --rcvbuf)"),
-            new Kind(s -> s.droppedInvalid, "frames dropped as invalid"),
-            new Kind(s -> s.framesRejected, "frames the node could not decode or serve (bad request envelope)"),
-            new Kind(s -> s.droppedOversize, "frames dropped as larger than the link's frame"),
-            new Kind(s -> s.droppedCorrupt, "frames dropped as corrupt (CRC, COBS)"),
-            new Kind(s -> s.peersRefused, "new senders refused (peer table full, or their host's share used up)"),
-            new Kind(s -> s.peersEvicted, "silent peers evicted from the peer table for new senders"),
-            new Kind(s -> s.shareRefusals, "requests refused: a peer over its share of slots or awaits"),
-            new Kind(s -> s.deliveriesDropped, "deliveries dropped: a peer over its outbound rate"),
-            new Kind(s -> s.sendRefused, "sends refused (peer unknown or down, or the link busy)"));
+            new Kind((s, n) -> s.droppedByOs(), "frames dropped by the OS before the link read them (receive buffer full; --rcvbuf)"),
+            new Kind((s, n) -> s.droppedInvalid(), "frames dropped as invalid"),
+            new Kind((s, n) -> n == null ? 0 : n.framesRejected(),
+                    "frames the node could not decode or serve (bad request envelope)"),
+            new Kind((s, n) -> s.droppedOversize(), "frames dropped as larger than the link's frame"),
+            new Kind((s, n) -> s.droppedCorrupt(), "frames dropped as corrupt (CRC, COBS)"),
+            new Kind((s, n) -> s.droppedQueued(), "queued frames dropped unsent (a slow peer's queue)"),
+            new Kind((s, n) -> s.peersRefused(), "new senders refused (peer table full, or their host's share used up)"),
+            new Kind((s, n) -> s.peersEvicted(), "silent peers evicted from the peer table for new senders"),
+            new Kind((s, n) -> n == null ? 0 : n.shareRefused(), "requests refused: a peer over its share of slots or awaits"),
+            new Kind((s, n) -> n == null ? 0 : n.deliveriesDropped(), "deliveries dropped: a peer over its outbound rate"),
+            new Kind((s, n) -> s.sendRefused(), "sends refused (peer unknown or down, or the link busy)"));
 
     private final String who;
     private final long periodNanos;
@@ -51,8 +58,12 @@ public final class OverloadLog {
         this.sink = sink;
     }
 
-    /** Compares every counter with what was last reported and prints what moved and may be printed now. */
-    public void check(List<Link> links, BoundedResource[] pools, long now) {
+    /**
+     * Compares every counter with what was last reported and prints what moved and may be printed
+     * now: each link's own counters, what {@code node} counted about it ({@link Node#linkStats}; no
+     * node: none), and every pool's refusals.
+     */
+    public void check(List<Link> links, Node node, BoundedResource[] pools, long now) {
         if (linkReported.length != links.size()) {
             int known = linkPrintedAt.length;
             linkReported = grow(linkReported, links.size(), LINK_KINDS.size());
@@ -64,8 +75,9 @@ public final class OverloadLog {
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
             LinkStats s = l.stats();
+            NodeLinkStats n = node == null ? null : node.linkStats(l);
             for (int k = 0; k < LINK_KINDS.size(); k++) {
-                long v = LINK_KINDS.get(k).read().applyAsLong(s);
+                long v = LINK_KINDS.get(k).read().applyAsLong(s, n);
                 if (v > linkReported[i][k] && now - linkPrintedAt[i][k] >= periodNanos) {
                     sink.accept(line(l.name(), v - linkReported[i][k], LINK_KINDS.get(k).what(), now - linkPrintedAt[i][k], v));
                     linkReported[i][k] = v;
@@ -79,7 +91,7 @@ public final class OverloadLog {
             java.util.Arrays.fill(poolPrintedAt, now - periodNanos);
         }
         for (int p = 0; p < pools.length; p++) {
-            long v = pools[p].refusals();
+            long v = pools[p].refused();
             if (v > poolReported[p] && now - poolPrintedAt[p] >= periodNanos) {
                 sink.accept(line(pools[p].resourceName(), v - poolReported[p],
                         "refused at " + pools[p].ceiling() + " (in use " + pools[p].inUse() + ")",

@@ -70,7 +70,7 @@ class CapsProbeTest {
     private static int remoteRequests(NarrowNode node) {
         for (BoundedResource r : node.resources()) {
             if (r.resourceName().equals("node.remoteRequests")) {
-                return r.inUse();
+                return (int) r.inUse();
             }
         }
         throw new AssertionError("no node.remoteRequests table");

@@ -8,6 +8,7 @@ import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
@@ -69,29 +70,35 @@ class ExposureAndOverloadTest {
     void overloadLinesAreRateLimitedPerKind() throws Exception {
         List<String> lines = new ArrayList<>();
         OverloadLog log = new OverloadLog("board", 10_000_000_000L, lines::add);
-        Link l = LinkSpec.udpListen(1, ":0", new LinkSettings(), clock);
+        MemoryLink l = new MemoryLink(1, 1024);
         try {
             ResourceCounter slots = new ResourceCounter("node.slots", 4);
             BoundedResource[] pools = {slots};
             List<Link> links = List.of(l);
-            log.check(links, pools, 0);
+            log.check(links, null, pools, 0);
             assertEquals(0, lines.size(), "nothing moved");
-            l.stats().peersRefused += 5;
-            slots.refused();
-            log.check(links, pools, 1_000_000_000L);
+            refusePeers(l, 5);
+            slots.countRefused();
+            log.check(links, null, pools, 1_000_000_000L);
             assertEquals(2, lines.size(), String.valueOf(lines));
             assertTrue(lines.get(0).contains("5 new senders refused"), lines.get(0));
             assertTrue(lines.get(1).contains("node.slots: 1 refused at the ceiling of 4"), lines.get(1));
             for (int s = 2; s <= 10; s++) { // keeps happening: no line until the period has passed
-                l.stats().peersRefused += 5;
-                log.check(links, pools, s * 1_000_000_000L);
+                refusePeers(l, 5);
+                log.check(links, null, pools, s * 1_000_000_000L);
             }
             assertEquals(2, lines.size());
-            log.check(links, pools, 11_000_000_000L);
+            log.check(links, null, pools, 11_000_000_000L);
             assertEquals(3, lines.size());
             assertTrue(lines.get(2).contains(": 45 new senders refused") && lines.get(2).contains("(50 since start)"), lines.get(2));
         } finally {
             l.close();
+        }
+    }
+
+    private static void refusePeers(MemoryLink l, int n) {
+        for (int i = 0; i < n; i++) {
+            l.counters().countPeerRefused();
         }
     }
 }

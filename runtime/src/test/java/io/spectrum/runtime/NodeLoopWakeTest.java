@@ -69,7 +69,7 @@ class NodeLoopWakeTest {
                 DatagramPacket answer = new DatagramPacket(new byte[512], 512);
                 peer.receive(answer);
                 assertEquals(TlvType.FWD, answer.getData()[0] & 0xFF, "the node answered the READ");
-                assertEquals(round, link.stats().framesIn);
+                assertEquals(round, link.stats().framesIn());
                 await(() -> loop.agent().waits() > waitsBefore); // and went back to sleep
             }
             assertEquals(1, steps.get(), "no timer fired: the clock never reached a deadline");
@@ -93,10 +93,10 @@ class NodeLoopWakeTest {
         try {
             hostSide.poll((l, p, b, o, n) -> { }, 1); // opens the host end
             await(() -> ends[0].isOpen() && loop.agent().waits() >= 1);
-            long before = boardSide.stats().framesOut;
+            long before = boardSide.stats().framesOut();
             byte[] req = readRequest("/x");
             assertEquals(0, hostSide.send(0, req, 0, req.length));
-            await(() -> boardSide.stats().framesOut > before); // the loop woke and answered
+            await(() -> boardSide.stats().framesOut() > before); // the loop woke and answered
             AtomicInteger got = new AtomicInteger();
             await(() -> {
                 hostSide.poll((l, p, b, o, n) -> got.incrementAndGet(), 8);

@@ -72,7 +72,7 @@ public final class DtlsLinkBench {
         }
         System.out.printf("handshake, full (new host process): %s%n", summary(warm(full)));
         System.out.printf("handshake, resumed (same host again): %s (resumed %d of %d)%n", summary(warm(resumed)),
-                board.dtlsStats().resumed, board.dtlsStats().handshakes);
+                board.dtlsStats().resumed(), board.dtlsStats().handshakes());
         board.close();
 
         // (2) + (3) plain, then DTLS
@@ -104,8 +104,8 @@ public final class DtlsLinkBench {
         Sink s = new Sink();
         long t0 = System.nanoTime();
         DtlsLink h = DtlsLink.dial(2, board.localAddress(), cfg, host, SystemClock.INSTANCE);
-        long before = board.dtlsStats().handshakes;
-        while (!h.isPeerUp(0) || board.dtlsStats().handshakes == before) {
+        long before = board.dtlsStats().handshakes();
+        while (!h.isPeerUp(0) || board.dtlsStats().handshakes() == before) {
             h.poll(s, 16);
             board.poll(s, 16);
             Thread.onSpinWait();

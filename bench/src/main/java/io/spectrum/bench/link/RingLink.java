@@ -2,6 +2,7 @@ package io.spectrum.bench.link;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.wire.WireError;
@@ -17,7 +18,7 @@ public final class RingLink implements Link {
     private final int id;
     private final byte[][] slots;
     private final int[] lengths;
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private RingLink other;
     private int head;
     private int count;
@@ -58,14 +59,14 @@ public final class RingLink implements Link {
         }
         RingLink o = other;
         if (o.count == o.slots.length) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         int at = (o.head + o.count) % o.slots.length;
         System.arraycopy(buf, off, o.slots[at], 0, len);
         o.lengths[at] = len;
         o.count++;
-        stats.framesOut++;
+        stats.countOut(0);
         return WireError.OK;
     }
 
@@ -76,7 +77,7 @@ public final class RingLink implements Link {
             int at = head;
             head = (head + 1) % slots.length;
             count--;
-            stats.framesIn++;
+            stats.countIn(0);
             handler.onFrame(this, 0, slots[at], 0, lengths[at]);
             n++;
         }

@@ -92,14 +92,14 @@ public final class SerialControlLoad {
         }
         if (!allAcked(rc, subs)) {
             throw new IllegalStateException(label + ": subscriptions not admitted: state " + rc.state(subs[0]) + " error "
-                    + rc.error(subs[0]) + " sends " + rc.sends(subs[0]) + " host in " + hostLink.stats().framesIn
-                    + " board in " + boardLink.stats().framesIn + " host open " + hostLink.isPortOpen());
+                    + rc.error(subs[0]) + " sends " + rc.sends(subs[0]) + " host in " + hostLink.stats().framesIn()
+                    + " board in " + boardLink.stats().framesIn() + " host open " + hostLink.isPortOpen());
         }
         NodePath caps = NodePath.of("/$node/caps");
         NodePath boardRoot = NodePath.of("/"); // the board's whole tree, composed
         int[] pending = new int[8];
         java.util.Arrays.fill(pending, -1);
-        int refusedBefore = (int) boardLink.stats().sendRefused;
+        int refusedBefore = (int) boardLink.stats().sendRefused();
         long period = 1_000_000_000L / hz;
         long start = System.nanoTime();
         long warmEnd = start + 1_000_000_000L;
@@ -164,7 +164,7 @@ public final class SerialControlLoad {
         System.out.printf("  %-26s control load %-3s: published %6.1f/s, delivered at the host %6.1f/s (%5.1f%%),"
                         + " control requests %5.1f/s, board link refused %d, board bytes out %d%n",
                 label, load ? "on" : "off", published / secs, got / secs, 100.0 * got / Math.max(1, published),
-                controlSent / secs, boardLink.stats().sendRefused - refusedBefore, boardLink.stats().bytesOut);
+                controlSent / secs, boardLink.stats().sendRefused() - refusedBefore, boardLink.stats().bytesOut());
         boardLink.close();
         hostLink.close();
     }

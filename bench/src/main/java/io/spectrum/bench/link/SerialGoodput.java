@@ -96,7 +96,7 @@ public final class SerialGoodput {
                         + " (framing ceiling %.1f%% / %.1f%%), dropped corrupt=%d%n",
                 baud, lineRate, frame.length, wire, frames / secs, bytes / secs, 100 * bytes / secs / lineRate,
                 frames * payload / secs, 100 * frames * payload / secs / lineRate,
-                100.0 * frame.length / wire, 100.0 * payload / wire, rx.stats().droppedCorrupt);
+                100.0 * frame.length / wire, 100.0 * payload / wire, rx.stats().droppedCorrupt());
         tx.close();
         rx.close();
     }

@@ -80,7 +80,7 @@ public class UdpBurstBench {
     public void tearDown() {
         if (batch > 0) {
             System.out.printf("%nbatch=%d: sent %d in %d sendmmsg, received %d in %d recvmmsg%n", batch,
-                    client.stats().framesOut, client.batchCalls(), server.stats().framesIn, server.batchCalls());
+                    client.stats().framesOut(), client.batchCalls(), server.stats().framesIn(), server.batchCalls());
         }
         client.close();
         server.close();

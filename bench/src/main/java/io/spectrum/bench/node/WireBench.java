@@ -2,6 +2,7 @@ package io.spectrum.bench.node;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.node.NarrowNode;
@@ -29,7 +30,7 @@ import org.openjdk.jmh.annotations.State;
 public class WireBench {
     /** Counts frames; sends copy nothing. */
     static final class CountingLink implements Link {
-        final LinkStats stats = new LinkStats();
+        final LinkCounters stats = new LinkCounters();
         long frames;
         long bytes;
 

@@ -53,10 +53,12 @@ public final class HostBusBench {
         public void abandon(long id) { }
         public void collect(long id) { objects--; bytes--; }
         public int objects() { return objects; }
-        public long bytes() { return bytes; }
-        public long capacityBytes() { return Long.MAX_VALUE; }
-        public long peakBytes() { return bytes; }
-        public long refusals() { return 0; }
+        public String resourceName() { return "bus.store"; }
+        public long inUse() { return bytes; }
+        public long capacity() { return Long.MAX_VALUE; }
+        public long peak() { return bytes; }
+        public long refused() { return 0; }
+        public long dropped() { return 0; }
         public void close() { }
     }
 

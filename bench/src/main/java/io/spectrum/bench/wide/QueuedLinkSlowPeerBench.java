@@ -1,6 +1,7 @@
 package io.spectrum.bench.wide;
 
 import io.spectrum.link.FrameHandler;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.Link;
 import io.spectrum.link.PeerListener;
@@ -40,7 +41,7 @@ public final class QueuedLinkSlowPeerBench {
         final long[] delivered = new long[PEERS];
         final boolean slowPeer;
         private final ResourceCounter table = new ResourceCounter("sink peers", PEERS);
-        private final LinkStats stats = new LinkStats();
+        private final LinkCounters stats = new LinkCounters();
         long checksum;
 
         SinkLink(boolean slowPeer) {

@@ -200,7 +200,7 @@ public final class HostBus {
             calls += c.calls.size();
         }
         ArtifactStore store = roots.store();
-        return new BusStats(roots.total(), owners, store.objects(), topics.queued(), store.bytes(),
+        return new BusStats(roots.total(), owners, store.objects(), topics.queued(), store.inUse(),
                 topics.retainedBytes(), topics.topicCount(), topics.subscriptionCount(), connections.size(),
                 services.serviceCount(), calls);
     }

@@ -1,5 +1,7 @@
 package io.spectrum.bus.store;
 
+import io.spectrum.stats.BoundedResource;
+
 import java.nio.file.Path;
 import io.spectrum.bus.protocol.ArtifactRef;
 import io.spectrum.bus.protocol.BusException;
@@ -19,8 +21,13 @@ import io.spectrum.bus.protocol.BusException;
  * mapped keeps reading its bytes until it unmaps); {@link #abandon} drops a staging file whose
  * writer went away. After a crash and restart, opening the store on the same directory removes
  * every file of the previous run and starts with a new {@link #storeId()}: its stats are zero.
+ *
+ * <p>Its figures are a {@link BoundedResource}'s, in bytes: {@link #capacity()} the total byte limit
+ * that applies, {@link #inUse()} the bytes held (sealed objects plus staging reservations),
+ * {@link #peak()} the most held at once since the store opened, {@link #refused()} the allocations
+ * and seals refused at a quota, {@link #dropped()} 0 (an object goes only when its last root goes).
  */
-public interface ArtifactStore extends AutoCloseable {
+public interface ArtifactStore extends BoundedResource, AutoCloseable {
     /** This store run's id: a new one each time the store is opened, so old refs are gone. */
     String storeId();
 
@@ -98,18 +105,6 @@ public interface ArtifactStore extends AutoCloseable {
 
     /** Live sealed objects. */
     int objects();
-
-    /** Bytes held: sealed objects plus staging reservations. */
-    long bytes();
-
-    /** The total byte limit that applies (the store's capacity). */
-    long capacityBytes();
-
-    /** The most bytes held at once since the store opened. */
-    long peakBytes();
-
-    /** Allocations and seals refused at a quota. */
-    long refusals();
 
     /** Releases the store; with {@code close()} the files of this run are removed. */
     @Override

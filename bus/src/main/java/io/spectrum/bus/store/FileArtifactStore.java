@@ -1,5 +1,6 @@
 package io.spectrum.bus.store;
 
+import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.BusError;
 
 import java.io.IOException;
@@ -98,9 +99,8 @@ public final class FileArtifactStore implements ArtifactStore {
     private final Set<Job> inFlight = new HashSet<>();
     private long nextId = 1;
     private int sealedObjects;
-    private long bytes;
-    private long peakBytes;
-    private long refusals;
+    /** Bytes held (sealed objects plus staging reservations) against the total limit; the bus thread writes it. */
+    private final ResourceCounter usage;
     private boolean closed;
 
     /** One allocation: staging until sealed, then a sealed object until collected. */
@@ -126,6 +126,7 @@ public final class FileArtifactStore implements ArtifactStore {
             boolean createdRoot) {
         this.createdRoot = createdRoot;
         this.config = config;
+        this.usage = new ResourceCounter("bus.store", config.totalLimitBytes());
         this.root = root;
         this.lockChannel = lockChannel;
         this.lock = lock;
@@ -212,13 +213,13 @@ public final class FileArtifactStore implements ArtifactStore {
             throw new BusException(BusError.INVALID_ENVELOPE, "an artifact needs at least 1 byte, asked " + byteLength);
         }
         if (byteLength > config.perObjectLimitBytes()) {
-            refusals++;
+            usage.countRefused();
             throw new BusException(BusError.QUOTA_EXCEEDED, "an artifact of " + byteLength
                     + " bytes is past the per-object limit of " + config.perObjectLimitBytes());
         }
-        if (byteLength > config.totalLimitBytes() - bytes) {
-            refusals++;
-            throw new BusException(BusError.QUOTA_EXCEEDED, "the store holds " + bytes + " of "
+        if (byteLength > config.totalLimitBytes() - usage.inUse()) {
+            usage.countRefused();
+            throw new BusException(BusError.QUOTA_EXCEEDED, "the store holds " + usage.inUse() + " of "
                     + config.totalLimitBytes() + " bytes; no room for " + byteLength);
         }
         long id = nextId++;
@@ -248,10 +249,10 @@ public final class FileArtifactStore implements ArtifactStore {
             throw new BusException(BusError.ARTIFACT_GONE, "no staged artifact " + artifactId + "/" + generation
                     + (e != null && e.sealing != null ? " (it is being sealed)" : ""));
         }
-        if (e.length > config.totalLimitBytes() - bytes) {
-            refusals++;
+        if (e.length > config.totalLimitBytes() - usage.inUse()) {
+            usage.countRefused();
             throw new BusException(BusError.QUOTA_EXCEEDED, "sealing " + e.length + " bytes needs room for the copy; the"
-                    + " store holds " + bytes + " of " + config.totalLimitBytes());
+                    + " store holds " + usage.inUse() + " of " + config.totalLimitBytes());
         }
         Path staging = storePath(ArtifactFiles.stagingLocation(e.id, e.generation));
         Path sealed = storePath(ArtifactFiles.sealedLocation(e.id, e.generation));
@@ -275,13 +276,13 @@ public final class FileArtifactStore implements ArtifactStore {
         Entry e = job.entry;
         if (entries.get(e.id) != e) {
             deleteOrKeep(job.sealed);
-            bytes -= e.length;
+            usage.returned(e.length);
             throw new BusException(BusError.ARTIFACT_GONE, "artifact " + e.id + " was abandoned while it was sealed");
         }
         e.sealing = null;
         if (job.failure != null) {
             deleteOrKeep(job.sealed);
-            bytes -= e.length;
+            usage.returned(e.length);
             if (job.failure.code() == BusError.ARTIFACT_MISMATCH) {
                 dropStaging(e, job.staging);
             }
@@ -290,13 +291,13 @@ public final class FileArtifactStore implements ArtifactStore {
         String actual = job.digest;
         if (job.expected != null && !job.expected.equals(actual)) {
             deleteOrKeep(job.sealed);
-            bytes -= e.length;
+            usage.returned(e.length);
             dropStaging(e, job.staging);
             throw new BusException(BusError.ARTIFACT_MISMATCH, "artifact " + e.id + " has SHA-256 " + actual
                     + ", not " + job.expected);
         }
         unlinkLater(job.staging);
-        bytes -= e.length;
+        usage.returned(e.length);
         e.sealed = true;
         e.digest = actual;
         sealedObjects++;
@@ -311,7 +312,7 @@ public final class FileArtifactStore implements ArtifactStore {
             return;
         }
         deleteOrKeep(job.sealed);
-        bytes -= job.entry.length;
+        usage.returned(job.entry.length);
         if (entries.get(job.entry.id) == job.entry) {
             job.entry.sealing = null;
         }
@@ -381,7 +382,7 @@ public final class FileArtifactStore implements ArtifactStore {
         }
         entries.remove(artifactId);
         sealedObjects--;
-        bytes -= e.length;
+        usage.returned(e.length);
         unlinkLater(root.resolve(ArtifactFiles.sealedLocation(e.id, e.generation)));
     }
 
@@ -391,23 +392,33 @@ public final class FileArtifactStore implements ArtifactStore {
     }
 
     @Override
-    public long bytes() {
-        return bytes;
+    public String resourceName() {
+        return usage.resourceName();
     }
 
     @Override
-    public long capacityBytes() {
-        return config.totalLimitBytes();
+    public long capacity() {
+        return usage.capacity();
     }
 
     @Override
-    public long peakBytes() {
-        return peakBytes;
+    public long inUse() {
+        return usage.inUse();
     }
 
     @Override
-    public long refusals() {
-        return refusals;
+    public long peak() {
+        return usage.peak();
+    }
+
+    @Override
+    public long refused() {
+        return usage.refused();
+    }
+
+    @Override
+    public long dropped() {
+        return usage.dropped();
     }
 
     /**
@@ -434,7 +445,7 @@ public final class FileArtifactStore implements ArtifactStore {
         }
         entries.clear();
         sealedObjects = 0;
-        bytes = 0;
+        usage.returned(usage.inUse());
         for (Path p : List.copyOf(leftovers)) {
             leftovers.remove(p);
             deleteOrKeep(p);
@@ -595,15 +606,12 @@ public final class FileArtifactStore implements ArtifactStore {
 
     private void dropStaging(Entry e, Path staging) {
         entries.remove(e.id);
-        bytes -= e.length;
+        usage.returned(e.length);
         unlinkLater(staging);
     }
 
     private void hold(long n) {
-        bytes += n;
-        if (bytes > peakBytes) {
-            peakBytes = bytes;
-        }
+        usage.taken(n);
     }
 
     /**

@@ -220,7 +220,7 @@ class AsyncSealTest {
 
     void assertNothingLeft() throws Exception {
         assertEquals(List.of(), storeFiles());
-        assertEquals(0, store.bytes());
+        assertEquals(0, store.inUse());
         assertEquals(0, store.objects());
         BusStats st = bus.stats();
         assertEquals(0, st.storeBytes());
@@ -241,7 +241,7 @@ class AsyncSealTest {
         turn();
         assertNull(writer.reply(seal), "the seal is answered only once its job has run");
         assertEquals(1, held.size());
-        assertEquals(2L * LARGE, store.bytes(), "the staging and the copy's hold");
+        assertEquals(2L * LARGE, store.inUse(), "the staging and the copy's hold");
 
         other.call("topic.declare", BusFields.of().put("name", "news").put("retained", "none"));
         viewer.call("subscribe", subscribe("news"));
@@ -265,7 +265,7 @@ class AsyncSealTest {
         ArtifactRef ref = BusWire.ref(writer.ok(seal).record("ref"));
         assertEquals(MemoryArtifactStore.sha256(s.data()), ref.digest());
         assertEquals(s.ownerId(), writer.ok(seal).string("ownerId"));
-        assertEquals(LARGE, store.bytes());
+        assertEquals(LARGE, store.inUse());
         assertEquals(1, store.objects());
         assertTrue(Files.notExists(store.root().resolve(ArtifactFiles.stagingLocation(s.artifactId(), 1))));
     }
@@ -406,7 +406,7 @@ class AsyncSealTest {
         runHeldJob();
         assertEquals(BusError.BACKPRESSURE, writer.refused(pub), "the publish is re-checked when its seal ends");
         assertEquals(0, store.objects());
-        assertEquals(LARGE, store.bytes(), "only the staging: the copy went");
+        assertEquals(LARGE, store.inUse(), "only the staging: the copy went");
         assertTrue(Files.notExists(store.root().resolve(ArtifactFiles.sealedLocation(s.artifactId(), 1))));
 
         String seal = writer.send("artifact.seal", sealFields(s, null));
@@ -477,7 +477,7 @@ class AsyncSealTest {
         turn();
         assertEquals(BusError.INVALID_ENVELOPE, writer.refused(bad));
         assertTrue(held.isEmpty());
-        assertEquals(4096, store.bytes());
+        assertEquals(4096, store.inUse());
         assertFalse(Files.exists(store.root().resolve(ArtifactFiles.sealedLocation(s.artifactId(), 1))));
     }
 }

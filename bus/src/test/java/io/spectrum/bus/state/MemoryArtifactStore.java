@@ -234,23 +234,33 @@ public final class MemoryArtifactStore implements ArtifactStore {
     }
 
     @Override
-    public long bytes() {
+    public String resourceName() {
+        return "bus.store";
+    }
+
+    @Override
+    public long inUse() {
         return bytes;
     }
 
     @Override
-    public long capacityBytes() {
+    public long capacity() {
         return capacity;
     }
 
     @Override
-    public long peakBytes() {
+    public long peak() {
         return peak;
     }
 
     @Override
-    public long refusals() {
+    public long refused() {
         return refusals;
+    }
+
+    @Override
+    public long dropped() {
+        return 0;
     }
 
     @Override

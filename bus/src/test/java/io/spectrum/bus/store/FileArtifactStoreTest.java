@@ -112,8 +112,8 @@ class FileArtifactStoreTest {
             assertArrayEquals(data, readSealed(store, a.artifactId()));
             assertFalse(Files.exists(store.root().resolve(a.writeLocation())), "the staging file is gone after seal");
             assertEquals(1, store.objects());
-            assertEquals(data.length, store.bytes());
-            assertEquals(2L * data.length, store.peakBytes(), "the seal held the staging and the sealed copy");
+            assertEquals(data.length, store.inUse());
+            assertEquals(2L * data.length, store.peak(), "the seal held the staging and the sealed copy");
         }
     }
 
@@ -136,7 +136,7 @@ class FileArtifactStoreTest {
             }
             assertEquals(BusError.ARTIFACT_MISMATCH, codeOf(() -> store.seal(a.artifactId(), 1, null)));
             assertNoArtifactFiles();
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
             assertEquals(0, store.objects());
             assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.seal(a.artifactId(), 1, null)), "the staging is gone");
         }
@@ -151,7 +151,7 @@ class FileArtifactStoreTest {
             }
             assertEquals(BusError.ARTIFACT_MISMATCH, codeOf(() -> store.seal(a.artifactId(), 1, null)));
             assertNoArtifactFiles();
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
         }
     }
 
@@ -166,7 +166,7 @@ class FileArtifactStoreTest {
             assertEquals(BusError.ARTIFACT_MISMATCH, e.code());
             assertTrue(e.getMessage().contains(sha256(data)), e.getMessage());
             assertNoArtifactFiles();
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
             assertEquals(0, store.objects());
         }
     }
@@ -210,8 +210,8 @@ class FileArtifactStoreTest {
     void perObjectLimitRefusesAnAllocationAndMakesNoFile() throws Exception {
         try (FileArtifactStore store = open(1000, 100)) {
             assertEquals(BusError.QUOTA_EXCEEDED, codeOf(() -> store.allocate(101, "x")));
-            assertEquals(1, store.refusals());
-            assertEquals(0, store.bytes());
+            assertEquals(1, store.refused());
+            assertEquals(0, store.inUse());
             assertNoArtifactFiles();
             assertNotNull(store.allocate(100, "x"));
         }
@@ -223,12 +223,12 @@ class FileArtifactStoreTest {
             StagedArtifact a = store.allocate(30, "x");
             store.seal(a.artifactId(), 1, null);
             store.allocate(50, "x");
-            assertEquals(80, store.bytes());
+            assertEquals(80, store.inUse());
             assertEquals(BusError.QUOTA_EXCEEDED, codeOf(() -> store.allocate(21, "x")));
-            assertEquals(1, store.refusals());
+            assertEquals(1, store.refused());
             assertNotNull(store.allocate(20, "x"));
-            assertEquals(100, store.bytes());
-            assertEquals(100, store.capacityBytes());
+            assertEquals(100, store.inUse());
+            assertEquals(100, store.capacity());
         }
     }
 
@@ -239,13 +239,13 @@ class FileArtifactStoreTest {
             StagedArtifact b = store.allocate(40, "x");
             assertEquals(BusError.QUOTA_EXCEEDED, codeOf(() -> store.seal(a.artifactId(), 1, null)),
                     "80 held + a 40-byte copy is past 100");
-            assertEquals(1, store.refusals());
+            assertEquals(1, store.refused());
             assertTrue(Files.exists(store.root().resolve(a.writeLocation())), "a refused seal keeps the staging");
             store.abandon(b.artifactId());
             ArtifactRef ref = store.seal(a.artifactId(), 1, null);
             store.check(ref);
-            assertEquals(40, store.bytes());
-            assertEquals(80, store.peakBytes());
+            assertEquals(40, store.inUse());
+            assertEquals(80, store.peak());
         }
     }
 
@@ -261,7 +261,7 @@ class FileArtifactStoreTest {
             store.collect(a.artifactId());
             assertFalse(Files.exists(sealed), "collect unlinks the sealed file");
             assertEquals(0, store.objects());
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
             assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.check(ref)));
             assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.readLocation(a.artifactId())));
             assertArrayEquals(data, bytesOf(m), "the mapping still reads every byte");
@@ -305,7 +305,7 @@ class FileArtifactStoreTest {
         try (FileArtifactStore store = FileArtifactStore.open(dir())) {
             StagedArtifact a = store.allocate(10, "x");
             store.abandon(a.artifactId());
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
             assertNoArtifactFiles();
             assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.seal(a.artifactId(), 1, null)));
             StagedArtifact b = store.allocate(10, "x");
@@ -322,7 +322,7 @@ class FileArtifactStoreTest {
         try (FileArtifactStore store = FileArtifactStore.open(dir())) {
             assertEquals(BusError.INVALID_ENVELOPE, codeOf(() -> store.allocate(0, "x")));
             assertEquals(BusError.INVALID_ENVELOPE, codeOf(() -> store.allocate(-5, "x")));
-            assertEquals(0, store.refusals());
+            assertEquals(0, store.refused());
             assertNoArtifactFiles();
         }
     }
@@ -363,7 +363,7 @@ class FileArtifactStoreTest {
             assertEquals(BusError.ARTIFACT_MISMATCH, codeOf(() -> store.seal(a.artifactId(), 1, null)));
             assertNoArtifactFiles();
             assertArrayEquals(randomBytes(10, 8), Files.readAllBytes(outside));
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
         }
     }
 
@@ -387,7 +387,7 @@ class FileArtifactStoreTest {
         store.close();
         assertFalse(Files.exists(dir()), "the root the store made is gone with its lock and directories");
         assertEquals(0, store.objects());
-        assertEquals(0, store.bytes());
+        assertEquals(0, store.inUse());
         assertEquals(BusError.STORE_FAILURE, codeOf(() -> store.allocate(1, "x")));
         store.close();
     }
@@ -410,8 +410,8 @@ class FileArtifactStoreTest {
             assertNoArtifactFiles();
             assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(outside), "a link's target is not removed");
             assertEquals(0, store.objects());
-            assertEquals(0, store.bytes());
-            assertEquals(0, store.peakBytes());
+            assertEquals(0, store.inUse());
+            assertEquals(0, store.peak());
         }
     }
 
@@ -455,9 +455,9 @@ class FileArtifactStoreTest {
                 assertEquals(2, store.orphansRemoved());
                 assertNoArtifactFiles();
                 assertEquals(0, store.objects());
-                assertEquals(0, store.bytes());
-                assertEquals(0, store.peakBytes());
-                assertEquals(0, store.refusals());
+                assertEquals(0, store.inUse());
+                assertEquals(0, store.peak());
+                assertEquals(0, store.refused());
                 assertNotEquals(old.storeId(), store.storeId());
                 assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.check(old)));
                 assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.check(
@@ -478,14 +478,14 @@ class FileArtifactStoreTest {
             BusException e = assertThrows(BusException.class, () -> store.seal(a.artifactId(), 1, null));
             assertEquals(BusError.STORE_FAILURE, e.code());
             assertTrue(e.getMessage().contains(store.root().resolve("sealed").toString()), e.getMessage());
-            assertEquals(10, store.bytes(), "the staging reservation stays until abandoned");
+            assertEquals(10, store.inUse(), "the staging reservation stays until abandoned");
             store.abandon(a.artifactId());
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
             Files.delete(store.root().resolve("staging"));
             e = assertThrows(BusException.class, () -> store.allocate(10, "x"));
             assertEquals(BusError.STORE_FAILURE, e.code());
             assertTrue(e.getMessage().contains(store.root().resolve("staging").toString()), e.getMessage());
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
         }
     }
 
@@ -504,14 +504,14 @@ class FileArtifactStoreTest {
             write(store, a, data);
             SealJob job = store.beginSeal(a.artifactId(), 1, sha256(data));
             assertEquals(a.artifactId(), job.artifactId());
-            assertEquals(2L * data.length, store.bytes(), "the staging and the copy's hold");
+            assertEquals(2L * data.length, store.inUse(), "the staging and the copy's hold");
             assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.beginSeal(a.artifactId(), 1, null)));
             assertEquals(BusError.ARTIFACT_UNSEALED, codeOf(() -> store.readLocation(a.artifactId())));
             job.run();
             ArtifactRef ref = store.finishSeal(job);
             assertEquals(sha256(data), ref.digest());
             assertArrayEquals(data, readSealed(store, a.artifactId()));
-            assertEquals(data.length, store.bytes());
+            assertEquals(data.length, store.inUse());
             assertEquals(1, store.objects());
         }
     }
@@ -528,7 +528,7 @@ class FileArtifactStoreTest {
             store.cancelSeal(job);
             store.cancelSeal(job);
             assertFalse(Files.exists(store.root().resolve(ArtifactFiles.sealedLocation(a.artifactId(), 1))));
-            assertEquals(data.length, store.bytes());
+            assertEquals(data.length, store.inUse());
             assertEquals(0, store.objects());
             assertEquals(sha256(data), store.seal(a.artifactId(), 1, null).digest());
         }
@@ -545,7 +545,7 @@ class FileArtifactStoreTest {
             before.run();
             assertEquals(BusError.ARTIFACT_GONE, codeOf(() -> store.finishSeal(before)));
             assertEquals(List.of(), filesIn(store.root()));
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
 
             StagedArtifact b = store.allocate(data.length, "x");
             write(store, b, data);
@@ -554,7 +554,7 @@ class FileArtifactStoreTest {
             store.abandon(b.artifactId());
             store.cancelSeal(after);
             assertEquals(List.of(), filesIn(store.root()));
-            assertEquals(0, store.bytes());
+            assertEquals(0, store.inUse());
             assertEquals(0, store.objects());
         }
     }
@@ -573,7 +573,7 @@ class FileArtifactStoreTest {
         store.close();
         late.run();
         assertFalse(Files.exists(store.root()), "a job run after close leaves no copy: the root is gone");
-        assertEquals(0, store.bytes());
+        assertEquals(0, store.inUse());
     }
 
     @Test
@@ -599,7 +599,7 @@ class FileArtifactStoreTest {
             assertFalse(Files.exists(staging));
 
             store.collect(a.artifactId());
-            assertEquals(0, store.bytes(), "accounted at once");
+            assertEquals(0, store.inUse(), "accounted at once");
             assertTrue(Files.exists(sealed));
             unlinks.poll().run();
             assertEquals(List.of(), filesIn(store.root()));

@@ -1,6 +1,7 @@
 package io.spectrum.node.api;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.stats.BoundedResource;
 
@@ -211,6 +212,13 @@ public interface Node extends PeerListener, AutoCloseable {
 
     /** Every pool and table, in the BoundedResource vocabulary. */
     BoundedResource[] resources();
+
+    /**
+     * What the node counted about an attached link (frames it rejected, share refusals, deliveries
+     * it dropped), read-only; null when {@code link} is not attached. The link's own counters are
+     * {@link Link#stats()}.
+     */
+    NodeLinkStats linkStats(Link link);
 
     @Override
     void close();

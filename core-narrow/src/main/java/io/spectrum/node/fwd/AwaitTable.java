@@ -71,7 +71,7 @@ public final class AwaitTable {
             }
         }
         if (a < 0 || dLen + sLen > route) {
-            resource.refused();
+            resource.countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         if (!shares.takeAwait(req.link, req.peer)) {

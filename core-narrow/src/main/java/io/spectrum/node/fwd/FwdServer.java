@@ -2,6 +2,7 @@ package io.spectrum.node.fwd;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.route.FwdRouter;
@@ -56,6 +57,14 @@ public final class FwdServer {
         return p.links.indexOf(link);
     }
 
+    /**
+     * What the node counted about {@code link} (frames it rejected, share refusals, deliveries it
+     * dropped), read-only; null when the link is not attached.
+     */
+    public NodeLinkStats linkStats(Link link) {
+        return p.links.stats(link);
+    }
+
     /** Links attached now; their indexes are 0..linkCount()-1. */
     public int linkCount() {
         return p.links.count();
@@ -82,7 +91,7 @@ public final class FwdServer {
             return;
         }
         if (decoder.decode(buf, off, len, p.rx) != WireError.OK) {
-            link.stats().framesRejected++; // the link counted it in framesIn: not a link drop
+            p.links.dropped(li); // the link counted it in framesIn: not a link drop
             return;
         }
         p.gone.enter();
@@ -241,7 +250,7 @@ public final class FwdServer {
     }
 
     /** FWD frames the router refused (answered with a typed ERROR, or dropped) since start. */
-    public long routeRefusals() {
+    public long routeRefused() {
         return p.router.refused();
     }
 
@@ -403,13 +412,13 @@ public final class FwdServer {
     }
 
     /** Subscriber appends refused since start because the caller's slot share was used up. */
-    public long slotShareRefusals() {
-        return p.shares.slotRefusals();
+    public long slotShareRefused() {
+        return p.shares.slotRefused();
     }
 
     /** AWAITs refused since start because the caller's await share was used up. */
-    public long awaitShareRefusals() {
-        return p.shares.awaitRefusals();
+    public long awaitShareRefused() {
+        return p.shares.awaitRefused();
     }
 
     /** Deliveries not sent since start because their peer was over its outbound rate. */

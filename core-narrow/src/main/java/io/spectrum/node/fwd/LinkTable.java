@@ -1,6 +1,7 @@
 package io.spectrum.node.fwd;
 
 import io.spectrum.link.Link;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.WireError;
 
@@ -14,6 +15,8 @@ public final class LinkTable {
     public static final int ANNOUNCED_PEERS_PER_LINK = 8;
 
     private Link[] links;
+    /** What the node counts about each link, at the link's index; the node thread is their one writer. */
+    private Counts[] counts;
     private final int ceiling;
     private int count;
     /** The node's own frame size, and the smallest frame any attached link carries if smaller. */
@@ -38,6 +41,10 @@ public final class LinkTable {
         frameLimit = frameBytes;
         this.ceiling = ceiling;
         links = new Link[Math.max(1, Math.min(initial, ceiling))];
+        counts = new Counts[links.length];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new Counts();
+        }
         resource = new ResourceCounter("node.links", ceiling);
         extensions = new PeerExtensions(ceiling * ANNOUNCED_PEERS_PER_LINK);
     }
@@ -45,14 +52,21 @@ public final class LinkTable {
     /** Adds the link; false (counted as a refusal) at the ceiling. */
     boolean add(Link link) {
         if (count == ceiling) {
-            resource.refused();
+            resource.countRefused();
             return false;
         }
         if (count == links.length) {
             Link[] grown = new Link[(int) Math.min(ceiling, 2L * links.length)];
             System.arraycopy(links, 0, grown, 0, count);
             links = grown;
+            Counts[] more = new Counts[grown.length];
+            System.arraycopy(counts, 0, more, 0, count);
+            for (int i = count; i < more.length; i++) {
+                more[i] = new Counts();
+            }
+            counts = more;
         }
+        counts[count].reset();
         links[count++] = link;
         resource.taken();
         if (link.maxFrame() < frameLimit) {
@@ -70,9 +84,31 @@ public final class LinkTable {
         return frameLimit;
     }
 
-    /** The counters of the link at {@code index}. */
-    io.spectrum.link.LinkStats stats(int index) {
-        return links[index].stats();
+    /** What the node counted about the link at {@code index} (read-only). */
+    NodeLinkStats stats(int index) {
+        return counts[index];
+    }
+
+    /** What the node counted about {@code link}, or null when it is not attached. */
+    NodeLinkStats stats(Link link) {
+        int i = indexOf(link);
+        return i < 0 ? null : counts[i];
+    }
+
+    /** Counts a request refused because the peer at link {@code li} was over its share. */
+    void shareRefused(int li) {
+        if (li >= 0) {
+            Counts c = counts[li];
+            c.shareRefused = c.shareRefused + 1;
+        }
+    }
+
+    /** Counts a delivery frame not sent because the peer at link {@code li} was over its rate. */
+    void deliveryDropped(int li) {
+        if (li >= 0) {
+            Counts c = counts[li];
+            c.deliveriesDropped = c.deliveriesDropped + 1;
+        }
     }
 
     int count() {
@@ -101,7 +137,8 @@ public final class LinkTable {
     /** Counts an undecodable or malformed request on the link it came over (not for the owner). */
     void dropped(int li) {
         if (li >= 0) {
-            links[li].stats().framesRejected++; // a subset of the link's framesIn
+            Counts c = counts[li];
+            c.framesRejected = c.framesRejected + 1; // a subset of the link's framesIn
         }
     }
 
@@ -145,5 +182,36 @@ public final class LinkTable {
         }
         count = 0;
         frameLimit = nodeFrame;
+    }
+
+    /**
+     * The node's counters about one link: written only by the node thread (through the methods
+     * above), volatile for readers on other threads (a dashboard, a stats dump).
+     */
+    private static final class Counts implements NodeLinkStats {
+        private volatile long framesRejected;
+        private volatile long shareRefused;
+        private volatile long deliveriesDropped;
+
+        void reset() {
+            framesRejected = 0;
+            shareRefused = 0;
+            deliveriesDropped = 0;
+        }
+
+        @Override
+        public long framesRejected() {
+            return framesRejected;
+        }
+
+        @Override
+        public long shareRefused() {
+            return shareRefused;
+        }
+
+        @Override
+        public long deliveriesDropped() {
+            return deliveriesDropped;
+        }
     }
 }

@@ -45,7 +45,7 @@ public final class PeerExtensions {
             return;
         }
         if (used == link.length) {
-            resource.refused();
+            resource.countRefused();
             return;
         }
         link[used] = li;

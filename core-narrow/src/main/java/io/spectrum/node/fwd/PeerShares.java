@@ -33,8 +33,8 @@ public final class PeerShares {
     private final int[] awaits;
     private final long[] tokens;
     private final long[] refilled;
-    private final long[] slotRefusals;
-    private final long[] awaitRefusals;
+    private final long[] slotRefused;
+    private final long[] awaitRefused;
     private final long[] dropped;
     private int used;
     private int last;
@@ -60,14 +60,14 @@ public final class PeerShares {
         awaits = new int[n];
         tokens = new long[n];
         refilled = new long[n];
-        slotRefusals = new long[n];
-        awaitRefusals = new long[n];
+        slotRefused = new long[n];
+        awaitRefused = new long[n];
         dropped = new long[n];
     }
 
     /** Takes one slot of the peer's share: true, or false (refusal counted) when it is used up. */
     boolean takeSlot(int li, int p) {
-        if (take(li, p, slots, slotCap, slotRefusals)) {
+        if (take(li, p, slots, slotCap, slotRefused)) {
             return true;
         }
         slotRefusalsTotal++;
@@ -81,7 +81,7 @@ public final class PeerShares {
 
     /** Takes one await of the peer's share: true, or false (refusal counted). */
     boolean takeAwait(int li, int p) {
-        if (take(li, p, awaits, awaitCap, awaitRefusals)) {
+        if (take(li, p, awaits, awaitCap, awaitRefused)) {
             return true;
         }
         awaitRefusalsTotal++;
@@ -105,7 +105,7 @@ public final class PeerShares {
         if (e >= 0) {
             refusals[e]++;
         }
-        links.stats(li).shareRefusals++;
+        links.shareRefused(li);
         return false;
     }
 
@@ -142,7 +142,7 @@ public final class PeerShares {
             tokens[e] = t;
             dropped[e]++;
             droppedTotal++;
-            links.stats(li).deliveriesDropped++;
+            links.deliveryDropped(li);
             return false;
         }
         tokens[e] = t - costNanos;
@@ -190,7 +190,7 @@ public final class PeerShares {
 
     /** Slot and await refusals of the entry's peer while it has had this entry. */
     long refusalsAt(int e) {
-        return slotRefusals[e] + awaitRefusals[e];
+        return slotRefused[e] + awaitRefused[e];
     }
 
     long droppedAt(int e) {
@@ -208,11 +208,11 @@ public final class PeerShares {
         return e < 0 ? 0 : awaits[e];
     }
 
-    long slotRefusals() {
+    long slotRefused() {
         return slotRefusalsTotal;
     }
 
-    long awaitRefusals() {
+    long awaitRefused() {
         return awaitRefusalsTotal;
     }
 
@@ -237,7 +237,7 @@ public final class PeerShares {
             return -1;
         }
         if (used == link.length) {
-            resource.refused();
+            resource.countRefused();
             return -1;
         }
         int e = used++;
@@ -247,8 +247,8 @@ public final class PeerShares {
         awaits[e] = 0;
         tokens[e] = bucketNanos;
         refilled[e] = clock.nanoTime();
-        slotRefusals[e] = 0;
-        awaitRefusals[e] = 0;
+        slotRefused[e] = 0;
+        awaitRefused[e] = 0;
         dropped[e] = 0;
         resource.taken();
         last = e;
@@ -266,8 +266,8 @@ public final class PeerShares {
         awaits[e] = awaits[l];
         tokens[e] = tokens[l];
         refilled[e] = refilled[l];
-        slotRefusals[e] = slotRefusals[l];
-        awaitRefusals[e] = awaitRefusals[l];
+        slotRefused[e] = slotRefused[l];
+        awaitRefused[e] = awaitRefused[l];
         dropped[e] = dropped[l];
         last = 0;
         resource.returned();

@@ -186,7 +186,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
             }
         }
         if (h < 0) {
-            res.refused();
+            res.countRefused();
             return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
         res.taken();
@@ -622,7 +622,7 @@ public final class RemoteClient implements io.spectrum.node.route.FwdRouter.Held
                 return k;
             }
         }
-        reqRes.refused();
+        reqRes.countRefused();
         return -1;
     }
 

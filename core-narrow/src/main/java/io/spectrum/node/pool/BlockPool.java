@@ -60,7 +60,7 @@ public final class BlockPool {
     public int alloc(int size) {
         final int cls = classOf(size);
         if (cls >= CLASSES) {
-            resource.refused();
+            resource.countRefused();
             return -1;
         }
         final int bs = 1 << cls;
@@ -71,7 +71,7 @@ public final class BlockPool {
             off = bump;
             bump += bs;
         } else {
-            resource.refused();
+            resource.countRefused();
             return -1;
         }
         resource.taken(bs);

@@ -101,7 +101,7 @@ public final class MountTable {
             return WireError.PATH_IN_USE;
         }
         if (free < 0) {
-            mountResource.refused();
+            mountResource.countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         System.arraycopy(runs, scratchOff(), runs, free * RUN_BYTES, n);
@@ -217,7 +217,7 @@ public final class MountTable {
             }
         }
         if (free < 0) {
-            peerResource.refused();
+            peerResource.countRefused();
             return -1;
         }
         final int at = free * RUN_BYTES;
@@ -309,12 +309,12 @@ public final class MountTable {
         return kind.length;
     }
 
-    /** Mount names: capacity, inUse, peak, refusals. */
+    /** Mount names: capacity, in use, peak, refused, dropped. */
     public ResourceCounter mountResource() {
         return mountResource;
     }
 
-    /** Listener peers with a return route: capacity, inUse, peak, refusals. */
+    /** Listener peers with a return route: capacity, in use, peak, refused, dropped. */
     public ResourceCounter peerResource() {
         return peerResource;
     }

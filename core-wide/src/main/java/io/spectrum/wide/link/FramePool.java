@@ -90,22 +90,27 @@ final class FramePool implements BoundedResource {
     }
 
     @Override
-    public int capacity() {
+    public long capacity() {
         return capacity;
     }
 
     @Override
-    public int inUse() {
+    public long inUse() {
         return released ? 0 : Math.max(0, capacity - free.size());
     }
 
     @Override
-    public int peak() {
+    public long peak() {
         return peak;
     }
 
     @Override
-    public long refusals() {
+    public long refused() {
         return refusals;
+    }
+
+    @Override
+    public long dropped() {
+        return 0; // a pool refuses when empty; a buffer taken is given back, never dropped
     }
 }

@@ -1,7 +1,6 @@
 package io.spectrum.wide.link;
 
 import io.spectrum.link.FrameHandler;
-import io.spectrum.link.LinkStats;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
 import io.spectrum.link.PeerListener;
@@ -37,7 +36,6 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
 
     private final Link inner;
     private final QueuedLinkStats stats;
-    private final LinkStats linkStats;
     private final ResourceCounter peerTable;
     private final Clock clock;
     private final int peerQueueFrames;
@@ -68,11 +66,9 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
     private long now;
     volatile boolean refreshRequested;
 
-    LinkIo(Link inner, QueuedLinkConfig config, int maxPeers, QueuedLinkStats stats, LinkStats linkStats,
-           ResourceCounter peerTable) {
+    LinkIo(Link inner, QueuedLinkConfig config, int maxPeers, QueuedLinkStats stats, ResourceCounter peerTable) {
         this.inner = inner;
         this.stats = stats;
-        this.linkStats = linkStats;
         this.peerTable = peerTable;
         this.clock = config.clock();
         this.peerQueueFrames = config.peerQueueFrames();
@@ -137,9 +133,6 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
             refreshRequested = false;
             inner.refreshCounters();
             work++;
-        }
-        if (work > 0) {
-            mirrorStats();
         }
         if (produced) {
             produced = false;
@@ -331,7 +324,7 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
     /** The queue of a peer handle, created at first sight; null past the table (counted refused). */
     private PeerQueue queueOf(int peer) {
         if (peer < 0 || peer >= peers.length) {
-            peerTable.refused();
+            peerTable.countRefused();
             return null;
         }
         PeerQueue q = peers[peer];
@@ -421,30 +414,6 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
         produced = true;
     }
 
-    /** The Link-vocabulary counters, from this link's and the inner link's. */
-    private void mirrorStats() {
-        LinkStats in = inner.stats();
-        LinkStats s = linkStats;
-        s.framesIn = stats.framesIn;
-        s.bytesIn = stats.bytesIn;
-        s.framesOut = stats.framesOut;
-        s.bytesOut = stats.bytesOut;
-        s.deliveriesDropped = stats.droppedOldest + stats.droppedDisconnected + stats.droppedStale;
-        s.sendRefused = stats.droppedDown + stats.refusedNoBuffer + stats.refusedDisconnected + stats.refusedPeer
-                + stats.refusedClosed;
-        if (in != null) {
-            s.droppedCorrupt = in.droppedCorrupt;
-            s.droppedOversize = in.droppedOversize + stats.refusedOversize;
-            // the node's own drops go to framesRejected (its thread, never written here), so the
-            // link's counter is a plain copy
-            s.droppedInvalid = in.droppedInvalid;
-            s.reconnects = in.reconnects;
-            s.peersRefused = in.peersRefused + peerTable.refusals();
-            s.peersEvicted = in.peersEvicted;
-            s.droppedByOs = in.droppedByOs;
-        }
-    }
-
     // ---- close ----
 
     @Override
@@ -471,7 +440,6 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
         } catch (RuntimeException e) {
             stats.ioErrors++;
         }
-        mirrorStats();
         wait.close();
     }
 

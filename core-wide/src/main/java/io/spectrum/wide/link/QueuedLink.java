@@ -71,7 +71,7 @@ public final class QueuedLink implements Link {
     private final IoWait wait;
     private final AgentRunner runner;
     private final QueuedLinkStats stats = new QueuedLinkStats();
-    private final LinkStats linkStats = new LinkStats();
+    private final LinkStats linkStats = new Counters();
     private final ResourceCounter peerTable;
 
     // node-thread view of the peers, changed only by the events poll() delivers
@@ -88,13 +88,13 @@ public final class QueuedLink implements Link {
         this.inner = inner;
         this.maxFrame = inner.maxFrame();
         BoundedResource innerPeers = inner.peers();
-        int peers = config.maxPeers() > 0 ? config.maxPeers() : innerPeers != null ? innerPeers.capacity() : 1;
+        int peers = config.maxPeers() > 0 ? config.maxPeers() : innerPeers != null ? (int) Math.min(Integer.MAX_VALUE, innerPeers.capacity()) : 1;
         this.maxPeers = peers;
         this.peerTable = new ResourceCounter(inner.name() + " peer queues", peers);
         this.up = new boolean[peers];
         this.disconnected = new boolean[peers];
         this.gen = new int[peers];
-        this.io = new LinkIo(inner, config, peers, stats, linkStats, peerTable);
+        this.io = new LinkIo(inner, config, peers, stats, peerTable);
         this.wait = new IoWait(config.maxBlockNanos(), config.retryNanos(), config.newPollIdleStrategy());
         io.waitStrategy(wait);
         inner.setPeerListener(io);
@@ -347,5 +347,80 @@ public final class QueuedLink implements Link {
     /** True once {@link #close} returned: the I/O thread has stopped and the buffers are released. */
     public boolean isClosed() {
         return closed && runner.isClosed();
+    }
+
+    /**
+     * The Link-vocabulary view of this link: read-only, computed on each read from this link's own
+     * counters ({@link QueuedLinkStats}) and the inner link's, so it has no writer of its own. Frames
+     * the node queued and this link dropped unsent (oldest pushed out, peer disconnected, stale
+     * session) are {@code droppedQueued}; its refused sends are {@code sendRefused}; an oversize send
+     * it refused is {@code droppedOversize} with the inner link's oversize frames.
+     */
+    private final class Counters implements LinkStats {
+        @Override
+        public long framesIn() {
+            return stats.framesIn;
+        }
+
+        @Override
+        public long framesOut() {
+            return stats.framesOut;
+        }
+
+        @Override
+        public long bytesIn() {
+            return stats.bytesIn;
+        }
+
+        @Override
+        public long bytesOut() {
+            return stats.bytesOut;
+        }
+
+        @Override
+        public long droppedCorrupt() {
+            return inner.stats().droppedCorrupt();
+        }
+
+        @Override
+        public long droppedOversize() {
+            return inner.stats().droppedOversize() + stats.refusedOversize;
+        }
+
+        @Override
+        public long droppedInvalid() {
+            return inner.stats().droppedInvalid();
+        }
+
+        @Override
+        public long droppedQueued() {
+            return stats.droppedOldest + stats.droppedDisconnected + stats.droppedStale;
+        }
+
+        @Override
+        public long droppedByOs() {
+            return inner.stats().droppedByOs();
+        }
+
+        @Override
+        public long sendRefused() {
+            return stats.droppedDown + stats.refusedNoBuffer + stats.refusedDisconnected + stats.refusedPeer
+                    + stats.refusedClosed;
+        }
+
+        @Override
+        public long reconnects() {
+            return inner.stats().reconnects();
+        }
+
+        @Override
+        public long peersRefused() {
+            return inner.stats().peersRefused() + peerTable.refused();
+        }
+
+        @Override
+        public long peersEvicted() {
+            return inner.stats().peersEvicted();
+        }
     }
 }

@@ -155,7 +155,7 @@ class QueuedLinkUdpTest {
             QueuedLinkStats st = link.queueStats();
             assertEquals(0, st.droppedTotal(), st.toString());
             assertEquals((long) CLIENTS * ROUNDS, st.framesOut());
-            assertEquals((long) CLIENTS * ROUNDS, link.stats().framesIn);
+            assertEquals((long) CLIENTS * ROUNDS, link.stats().framesIn());
             assertTrue(link.peerQueue(0).peak() >= 1);
         } finally {
             link.close();

@@ -1,6 +1,7 @@
 package io.spectrum.wide.link;
 
 import io.spectrum.link.FrameHandler;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
@@ -29,7 +30,7 @@ final class ScriptedLink implements Link {
     private final int peers;
     private final boolean signals;
     private final ResourceCounter table;
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private final byte[] rx = new byte[FRAME];
 
     final AtomicIntegerArray slow;
@@ -161,7 +162,7 @@ final class ScriptedLink implements Link {
         }
         expectedSeq.set(peer, s + 1);
         delivered.incrementAndGet(peer);
-        stats.framesOut++;
+        stats.countOut(0);
         return WireError.OK;
     }
 
@@ -194,7 +195,7 @@ final class ScriptedLink implements Link {
             genSeq.set(p, s + 1);
             writeSeq(rx, p, s);
             generated++;
-            stats.framesIn++;
+            stats.countIn(0);
             handler.onFrame(this, p, rx, 0, FRAME);
             n++;
         }
@@ -221,6 +222,11 @@ final class ScriptedLink implements Link {
     public boolean setReadiness(Readiness r) {
         readiness = r;
         return signals;
+    }
+
+    /** The writer of this link's counters, for a test that stands in for what the link would count. */
+    LinkCounters counters() {
+        return stats;
     }
 
     @Override

@@ -12,12 +12,14 @@ import io.spectrum.host.view.VertexHistory;
 import io.spectrum.host.view.WriteOutcome;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkStats;
+import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.ServingNode;
 import io.spectrum.node.api.NodeConfig;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.VertexSchema;
 import io.spectrum.node.api.VertexValue;
+import io.spectrum.stats.CounterNames;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
@@ -527,34 +529,35 @@ public final class HostRuntime implements HostModel, AutoCloseable {
 
     /**
      * A link's counters for the links panel: traffic, then every drop, refusal and eviction (so
-     * overload is visible), then its peer table in the BoundedResource vocabulary when it has one.
+     * overload is visible), then what the node counted about the link ({@code nodeStats}, null: the
+     * link is not attached), then its peer table in the BoundedResource vocabulary when it has one.
+     * The names are {@link CounterNames}', as {@code /$node/stats} and {@code /metrics} name them.
      */
-    static Map<String, Long> counters(Link link) {
-        Map<String, Long> c = counters(link.stats());
+    static Map<String, Long> counters(Link link, NodeLinkStats nodeStats) {
+        LinkStats s = link.stats();
+        Map<String, Long> c = new LinkedHashMap<>();
+        c.put(CounterNames.FRAMES_IN, s.framesIn());
+        c.put(CounterNames.FRAMES_OUT, s.framesOut());
+        c.put(CounterNames.BYTES_IN, s.bytesIn());
+        c.put(CounterNames.BYTES_OUT, s.bytesOut());
+        c.put(CounterNames.DROPPED_CORRUPT, s.droppedCorrupt());
+        c.put(CounterNames.DROPPED_OVERSIZE, s.droppedOversize());
+        c.put(CounterNames.DROPPED_INVALID, s.droppedInvalid());
+        c.put(CounterNames.DROPPED_QUEUED, s.droppedQueued());
+        c.put(CounterNames.DROPPED_BY_OS, s.droppedByOs());
+        c.put(CounterNames.SEND_REFUSED, s.sendRefused());
+        c.put(CounterNames.RECONNECTS, s.reconnects());
+        c.put(CounterNames.PEERS_REFUSED, s.peersRefused());
+        c.put(CounterNames.PEERS_EVICTED, s.peersEvicted());
+        if (nodeStats != null) {
+            c.put(CounterNames.FRAMES_REJECTED, nodeStats.framesRejected());
+            c.put(CounterNames.SHARE_REFUSED, nodeStats.shareRefused());
+            c.put(CounterNames.DELIVERIES_DROPPED, nodeStats.deliveriesDropped());
+        }
         io.spectrum.stats.BoundedResource peers = link.peers();
         if (peers != null) {
-            io.spectrum.host.view.Counters.resource(c, "peers", peers);
+            io.spectrum.host.view.Counters.resource(c, CounterNames.PEERS, peers);
         }
-        return c;
-    }
-
-    static Map<String, Long> counters(LinkStats s) {
-        Map<String, Long> c = new LinkedHashMap<>();
-        c.put("framesIn", s.framesIn);
-        c.put("framesOut", s.framesOut);
-        c.put("bytesIn", s.bytesIn);
-        c.put("bytesOut", s.bytesOut);
-        c.put("droppedCorrupt", s.droppedCorrupt);
-        c.put("droppedOversize", s.droppedOversize);
-        c.put("droppedInvalid", s.droppedInvalid);
-        c.put("framesRejected", s.framesRejected);
-        c.put("sendRefused", s.sendRefused);
-        c.put("reconnects", s.reconnects);
-        c.put("droppedByOs", s.droppedByOs);
-        c.put("peersRefused", s.peersRefused);
-        c.put("peersEvicted", s.peersEvicted);
-        c.put("shareRefusals", s.shareRefusals);
-        c.put("deliveriesDropped", s.deliveriesDropped);
         return c;
     }
 

@@ -146,7 +146,7 @@ final class Mounts {
     List<LinkView> linkViews() {
         List<LinkView> lv = new ArrayList<>(links.size());
         for (LinkEntry l : links) {
-            lv.add(new LinkView(l.link.name(), l.peersUp > 0, HostRuntime.counters(l.link), l.board, l.listener));
+            lv.add(new LinkView(l.link.name(), l.peersUp > 0, HostRuntime.counters(l.link, node.linkStats(l.link)), l.board, l.listener));
         }
         return lv;
     }

@@ -1,7 +1,8 @@
 package io.spectrum.host.view;
 
-import io.spectrum.stats.BoundedResource;
 import io.spectrum.bus.protocol.BusStats;
+import io.spectrum.stats.BoundedResource;
+import io.spectrum.stats.CounterNames;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,14 +12,14 @@ import java.util.Map;
  * in the libtracer resource vocabulary ({@link #kind}). The links panel and {@code /api/snapshot}
  * show the maps as they are; {@code /metrics} files each entry under its {@link Kind} (docs/host.md,
  * "Metrics"). A new counter needs no second list: a name that follows the rule lands in the right
- * metric family.
+ * metric family. The names are {@link CounterNames}', the ones {@code /$node/stats} uses.
  *
- * <p>The rule: a {@link BoundedResource} is four entries {@code <resource>.capacity},
- * {@code <resource>.inUse}, {@code <resource>.peak} and {@code <resource>.refused}
- * ({@link #resource}); any other name is a count of events, a refusal when it says refused,
- * refusals or rejected, a drop when it says dropped ({@code sendRefused}, {@code droppedCorrupt},
- * {@code deliveriesDropped}), else plain traffic ({@code framesIn}, {@code reconnects}). The bridge's
- * {@code queued} is its queue's in-use figure; the bus's figures are all current sizes ({@link #bus}).
+ * <p>The rule: a {@link BoundedResource} is five entries {@code <resource>.capacity},
+ * {@code <resource>.in_use}, {@code <resource>.peak}, {@code <resource>.refused} and
+ * {@code <resource>.dropped} ({@link #resource}); any other name is a count of events, a refusal
+ * when it says refused or rejected, a drop when it says dropped ({@code send_refused},
+ * {@code dropped_corrupt}, {@code deliveries_dropped}), else plain traffic ({@code frames_in},
+ * {@code reconnects}). The bus's figures are all current sizes ({@link #bus}).
  */
 public final class Counters {
     private Counters() {
@@ -40,12 +41,16 @@ public final class Counters {
         TOTAL
     }
 
-    /** Adds {@code r}'s four figures as {@code prefix.capacity}, {@code .inUse}, {@code .peak} and {@code .refused}. */
+    /**
+     * Adds {@code r}'s five figures as {@code prefix.capacity}, {@code .in_use}, {@code .peak},
+     * {@code .refused} and {@code .dropped}.
+     */
     public static void resource(Map<String, Long> into, String prefix, BoundedResource r) {
-        into.put(prefix + ".capacity", (long) r.capacity());
-        into.put(prefix + ".inUse", (long) r.inUse());
-        into.put(prefix + ".peak", (long) r.peak());
-        into.put(prefix + ".refused", r.refusals());
+        into.put(prefix + "." + CounterNames.CAPACITY, r.capacity());
+        into.put(prefix + "." + CounterNames.IN_USE, r.inUse());
+        into.put(prefix + "." + CounterNames.PEAK, r.peak());
+        into.put(prefix + "." + CounterNames.REFUSED, r.refused());
+        into.put(prefix + "." + CounterNames.DROPPED, r.dropped());
     }
 
     /** Every resource of a node ({@code Node.resources()}), each under its own name ({@code wide.vertices.capacity}, …). */
@@ -57,12 +62,15 @@ public final class Counters {
         return c;
     }
 
-    /** The MQTT bridge's counters, as {@code /api/snapshot}'s {@code bridge} shows them. */
+    /**
+     * The MQTT bridge's counters, as {@code /api/snapshot}'s {@code bridge} shows them: its queue's
+     * {@code in_use} (messages queued), {@code capacity} and {@code dropped} (oldest first), then events.
+     */
     public static Map<String, Long> bridge(BridgeView b) {
         Map<String, Long> c = new LinkedHashMap<>();
-        c.put("queued", (long) b.queued());
-        c.put("capacity", (long) b.capacity());
-        c.put("dropped", b.dropped());
+        c.put(CounterNames.IN_USE, (long) b.queued());
+        c.put(CounterNames.CAPACITY, (long) b.capacity());
+        c.put(CounterNames.DROPPED, b.dropped());
         c.put("coalesced", b.coalesced());
         c.put("published", b.published());
         c.put("reconnects", b.reconnects());
@@ -98,21 +106,19 @@ public final class Counters {
     public static Kind kind(String name) {
         String leaf = leafOf(name);
         switch (leaf) {
-            case "capacity":
+            case CounterNames.CAPACITY:
                 return Kind.CAPACITY;
-            case "inUse":
-            case "queued":
+            case CounterNames.IN_USE:
                 return Kind.IN_USE;
-            case "peak":
+            case CounterNames.PEAK:
                 return Kind.PEAK;
             default:
                 break;
         }
-        String word = leaf.toLowerCase(java.util.Locale.ROOT);
-        if (word.contains("refused") || word.contains("refusals") || word.contains("rejected")) {
+        if (leaf.contains(CounterNames.REFUSED) || leaf.contains("rejected")) {
             return Kind.REFUSED;
         }
-        if (word.contains("dropped")) {
+        if (leaf.contains(CounterNames.DROPPED)) {
             return Kind.DROPPED;
         }
         return Kind.TOTAL;

@@ -1,6 +1,7 @@
 package io.spectrum.host.view;
 
 import io.spectrum.client.ValueLine;
+import io.spectrum.stats.CounterNames;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -67,11 +68,11 @@ public final class TerminalView {
 
     /** in/out frames, drops summed, reconnects when the link has them; else every counter. */
     static String counters(Map<String, Long> counters) {
-        if (counters.containsKey("framesIn") && counters.containsKey("framesOut")) {
-            long dropped = counters.entrySet().stream().filter(e -> e.getKey().startsWith("dropped"))
+        if (counters.containsKey(CounterNames.FRAMES_IN) && counters.containsKey(CounterNames.FRAMES_OUT)) {
+            long dropped = counters.entrySet().stream().filter(e -> e.getKey().startsWith(CounterNames.DROPPED))
                     .mapToLong(Map.Entry::getValue).sum();
-            return "in=" + counters.get("framesIn") + " out=" + counters.get("framesOut") + " dropped=" + dropped
-                    + " reconnects=" + counters.getOrDefault("reconnects", 0L);
+            return "in=" + counters.get(CounterNames.FRAMES_IN) + " out=" + counters.get(CounterNames.FRAMES_OUT)
+                    + " dropped=" + dropped + " reconnects=" + counters.getOrDefault(CounterNames.RECONNECTS, 0L);
         }
         StringBuilder b = new StringBuilder();
         for (Map.Entry<String, Long> e : counters.entrySet()) {

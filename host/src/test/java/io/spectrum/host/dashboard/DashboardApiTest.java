@@ -42,8 +42,8 @@ class DashboardApiTest {
         model.publish("/b1/name", "kitchen");
         model.subscribe("/b1/temp", "udp:10.0.0.2:4000", "peer#3");
         Map<String, Long> counters = new LinkedHashMap<>();
-        counters.put("framesIn", 7L);
-        counters.put("framesOut", 3L);
+        counters.put("frames_in", 7L);
+        counters.put("frames_out", 3L);
         model.putLink(new LinkView("udp 127.0.0.1:7700", true, counters));
         model.markStale("/b1/name", true);
         dash = new DashboardServer(model, new InetSocketAddress("127.0.0.1", 0), 0);
@@ -86,7 +86,7 @@ class DashboardApiTest {
         assertFalse(temp.has("unit"), "an undeclared vertex has no unit");
         JsonNode link = s.get("links").get(0);
         assertTrue(link.get("up").asBoolean());
-        assertEquals(7, link.get("counters").get("framesIn").asLong());
+        assertEquals(7, link.get("counters").get("frames_in").asLong());
     }
 
     @Test
@@ -184,8 +184,8 @@ class DashboardApiTest {
 
     @Test
     void linksCarryTheirBoardAndAListenerWithoutClientsIsListening() throws Exception {
-        model.putLink(new LinkView("serial /dev/pts/4", false, Map.of("framesIn", 1L), "board1", false));
-        model.putLink(new LinkView("udp 127.0.0.1:7701", false, Map.of("framesIn", 0L), "", true));
+        model.putLink(new LinkView("serial /dev/pts/4", false, Map.of("frames_in", 1L), "board1", false));
+        model.putLink(new LinkView("udp 127.0.0.1:7701", false, Map.of("frames_in", 0L), "", true));
         JsonNode links = mapper.readTree(get("api/snapshot").body()).get("links");
         assertEquals("up", links.get(0).get("state").asText());
         assertEquals("board1", links.get(1).get("board").asText());

@@ -112,7 +112,7 @@ class DashboardBoardBrowserTest {
         DashboardBrowserTest.awaitEquals("link up", () -> chrome.evalString("document.querySelector('section.board[data-board=\"board1\"] .link-state').textContent"), chrome);
         assertEquals("board1", chrome.evalString("document.querySelector('tr.link[data-board=\"board1\"] .board-name').textContent"));
         assertEquals("listening", chrome.evalString("document.querySelector('tr.link[data-board=\"\"] .link-state').textContent"));
-        assertEquals("frames in", chrome.evalString("document.querySelector('#links th[data-counter=\"framesIn\"]').textContent"));
+        assertEquals("frames in", chrome.evalString("document.querySelector('#links th[data-counter=\"frames_in\"]').textContent"));
         assertFalse(chrome.evalString("document.body.innerText").contains("no subscribers"), "leaves without subscribers say nothing");
         // the user's data first: the page's own subscription (holder view) is never listed; real subscribers are
         // counted on the card and listed behind the header's toggle
@@ -134,7 +134,7 @@ class DashboardBoardBrowserTest {
                 "the links table fits at 1400 px");
         chrome.eval("document.getElementById('links-all').click()");
         DashboardBrowserTest.awaitEquals("true", () -> chrome.evalString(
-                "String(document.querySelectorAll('#links th.num').length > 4 && !!document.querySelector('#links th[data-counter=\"bytesIn\"]'))"), chrome);
+                "String(document.querySelectorAll('#links th.num').length > 4 && !!document.querySelector('#links th[data-counter=\"bytes_in\"]'))"), chrome);
         chrome.eval("document.getElementById('links-all').click()");
         chrome.eval("document.getElementById('subs-toggle').click()");
         assertEquals("block", chrome.evalString(subsShown), "the toggle shows them");

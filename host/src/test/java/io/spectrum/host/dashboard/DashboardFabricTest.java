@@ -54,7 +54,7 @@ class DashboardFabricTest {
             assertEquals("mqtt://127.0.0.1:1883", b.get("broker").asText());
             assertEquals(false, b.get("connected").asBoolean());
             assertEquals("disconnected", b.get("state").asText());
-            assertEquals(120, b.get("queued").asInt());
+            assertEquals(120, b.get("in_use").asInt());
             assertEquals(10_000, b.get("capacity").asInt());
             assertEquals(7, b.get("dropped").asLong());
             assertEquals(40, b.get("coalesced").asLong());

@@ -87,21 +87,21 @@ class HostMetricsTest {
     void aLinksCountersLandByTheirNamesAndTwoLinksOfOneNameDoNotBreakTheScrape() throws Exception {
         InMemoryHostModel model = new InMemoryHostModel("h");
         Map<String, Long> c = new LinkedHashMap<>();
-        c.put("framesIn", 10L);
-        c.put("sendRefused", 2L);
-        c.put("framesRejected", 1L);
-        c.put("deliveriesDropped", 5L);
+        c.put("frames_in", 10L);
+        c.put("send_refused", 2L);
+        c.put("frames_rejected", 1L);
+        c.put("deliveries_dropped", 5L);
         c.put("peers.capacity", 16L);
-        c.put("peers.inUse", 3L);
+        c.put("peers.in_use", 3L);
         c.put("peers.peak", 4L);
         c.put("peers.refused", 6L);
         model.putLink(new LinkView("udp 127.0.0.1:7701", true, c, "", true));
         String text = render(model, FabricView.NONE);
         String link = "board=\"\",%sresource=\"%s\",scope=\"link\",source=\"udp 127.0.0.1:7701\"";
-        has(text, "spectrum_events_total{" + link.formatted("counter=\"framesIn\",", "link") + "} 10.0");
-        has(text, "spectrum_resource_refused_total{" + link.formatted("counter=\"sendRefused\",", "link") + "} 2.0");
-        has(text, "spectrum_resource_refused_total{" + link.formatted("counter=\"framesRejected\",", "link") + "} 1.0");
-        has(text, "spectrum_resource_dropped_total{" + link.formatted("counter=\"deliveriesDropped\",", "link") + "} 5.0");
+        has(text, "spectrum_events_total{" + link.formatted("counter=\"frames_in\",", "link") + "} 10.0");
+        has(text, "spectrum_resource_refused_total{" + link.formatted("counter=\"send_refused\",", "link") + "} 2.0");
+        has(text, "spectrum_resource_refused_total{" + link.formatted("counter=\"frames_rejected\",", "link") + "} 1.0");
+        has(text, "spectrum_resource_dropped_total{" + link.formatted("counter=\"deliveries_dropped\",", "link") + "} 5.0");
         has(text, "spectrum_resource_capacity{" + link.formatted("", "peers") + "} 16.0");
         has(text, "spectrum_resource_in_use{" + link.formatted("", "peers") + "} 3.0");
         has(text, "spectrum_resource_peak{" + link.formatted("", "peers") + "} 4.0");
@@ -109,10 +109,10 @@ class HostMetricsTest {
 
         // a second link of the same name and board (two mounts dialling one address): its label set is
         // taken, so it is left out rather than making every scrape fail
-        LinkView same = new LinkView("udp->127.0.0.1:7700", true, Map.of("framesIn", 1L), "b", false);
+        LinkView same = new LinkView("udp->127.0.0.1:7700", true, Map.of("frames_in", 1L), "b", false);
         HostModel twice = new SnapshotModel(() -> new HostSnapshot("h", 1, List.of(), List.of(same, same)),
                 io.spectrum.time.SystemClock.INSTANCE);
         has(render(twice, FabricView.NONE),
-                "spectrum_events_total{board=\"b\",counter=\"framesIn\",resource=\"link\",scope=\"link\",source=\"udp->127.0.0.1:7700\"} 1.0");
+                "spectrum_events_total{board=\"b\",counter=\"frames_in\",resource=\"link\",scope=\"link\",source=\"udp->127.0.0.1:7700\"} 1.0");
     }
 }

@@ -38,8 +38,8 @@ class MetricsEndpointTest {
             // the node's tables, the board link's traffic and peer-less counters, in the resource vocabulary
             assertTrue(text.contains("spectrum_resource_capacity{board=\"\",resource=\"wide.vertices\",scope=\"node\",source=\"host\"} 4096.0"), text);
             assertTrue(text.contains("# TYPE spectrum_resource_refused_total counter"), text);
-            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_events_total{board=\"board1\",counter=\"framesIn\",resource=\"link\",scope=\"link\"")), text);
-            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_resource_dropped_total{board=\"board1\",counter=\"droppedCorrupt\",resource=\"link\",scope=\"link\"")), text);
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_events_total{board=\"board1\",counter=\"frames_in\",resource=\"link\",scope=\"link\"")), text);
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_resource_dropped_total{board=\"board1\",counter=\"dropped_corrupt\",resource=\"link\",scope=\"link\"")), text);
             assertTrue(text.lines().anyMatch(l -> l.startsWith("spectrum_up{board=\"board1\",scope=\"link\"") && l.endsWith(" 1.0")), text);
             // a new value comes through
             f.board.write("/temp", MetricsFixture.value(2400, 2));

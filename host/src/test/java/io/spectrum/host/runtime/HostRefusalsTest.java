@@ -78,12 +78,12 @@ class HostRefusalsTest {
     }
 
     /** Every table of the host node: name -> inUse. */
-    private Map<String, Integer> inUse() {
+    private Map<String, Long> inUse() {
         return host.onNodeThread(() -> {
             // $node/stats is a value too (wide.values): refreshed now, not on its period, so both
             // readings see the same tables' stats and not a refresh that fell between them
             ((io.spectrum.wide.WideNode) host.node()).refreshStats();
-            Map<String, Integer> m = new LinkedHashMap<>();
+            Map<String, Long> m = new LinkedHashMap<>();
             for (BoundedResource r : host.node().resources()) {
                 m.put(r.resourceName(), r.inUse());
             }
@@ -98,13 +98,13 @@ class HostRefusalsTest {
      * pumped meanwhile, as a live client would be, so it answers that probe; a request a refusal
      * left behind stays in the table, so the reading that times out here shows it.
      */
-    private Map<String, Integer> settled(PeerClient c) throws InterruptedException {
-        Map<String, Integer> last = inUse();
+    private Map<String, Long> settled(PeerClient c) throws InterruptedException {
+        Map<String, Long> last = inUse();
         int same = 0;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((same < 3 || last.getOrDefault("node.remoteRequests", 0) != 0) && System.nanoTime() < end) {
+        while ((same < 3 || last.getOrDefault("node.remoteRequests", 0L) != 0) && System.nanoTime() < end) {
             c.pumpUntil(() -> false, Duration.ofMillis(100));
-            Map<String, Integer> now = inUse();
+            Map<String, Long> now = inUse();
             same = now.equals(last) ? same + 1 : 0;
             last = now;
         }
@@ -121,7 +121,7 @@ class HostRefusalsTest {
         assertTrue(c.subscribe("/board1/hum", "/in/b", io.spectrum.wire.DeliveryPolicy.DURABILITY_REQUEST,
                 false).ok()); // the share of 2 is full now
         assertTrue(c.pumpUntil(() -> got.size() >= 2, Duration.ofSeconds(10)), "the board's values reached the host");
-        Map<String, Integer> before = settled(c);
+        Map<String, Long> before = settled(c);
         StringBuilder longName = new StringBuilder();
         for (int i = 0; i < 8; i++) {
             longName.append("/s").append(i).append("xxxxxxxx");
@@ -172,7 +172,7 @@ class HostRefusalsTest {
     void noClientMayWriteTheHostsRoot() throws Exception {
         PeerClient c = client();
         assertTrue(c.read("/").ok(), "the root reads");
-        Map<String, Integer> before = settled(c);
+        Map<String, Long> before = settled(c);
         Reply small = c.write("/", HostRuntimeTest.value(7, 4));
         assertEquals(WireError.ACCESS_DENIED, small.code(), WireError.identity(small.code()));
         Reply big = c.write("/", valueOf(16_000));

@@ -152,7 +152,7 @@ class HostRuntimeTest {
         assertTrue(vertex(host.snapshot(), "/board1/temp").orElseThrow().subscribers().stream()
                 .noneMatch(x -> x.slot() == remote.slot()), "cleared");
         assertTrue(host.snapshot().links().get(0).up(), "the board link is up");
-        assertTrue(host.snapshot().links().get(0).counters().get("framesIn") > 0);
+        assertTrue(host.snapshot().links().get(0).counters().get("frames_in") > 0);
     }
 
     @Test

@@ -91,7 +91,7 @@ class HostUnderHostileClientsTest {
         closing.add(garbage);
         Random rnd = new Random(7);
         hostileRound(appender, writer, garbage, hostAt, rnd, 0);
-        Map<String, Integer> before = settled(host, follower, appender, writer);
+        Map<String, Long> before = settled(host, follower, appender, writer);
 
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -179,8 +179,8 @@ class HostUnderHostileClientsTest {
      * unanswered probe (a request of the node's own, asked again once a second) is not read as a
      * table left changed.
      */
-    private static Map<String, Integer> settled(HostRuntime host, PeerClient... clients) throws InterruptedException {
-        Map<String, Integer> last = inUse(host);
+    private static Map<String, Long> settled(HostRuntime host, PeerClient... clients) throws InterruptedException {
+        Map<String, Long> last = inUse(host);
         int same = 0;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (same < 3 && System.nanoTime() < end) {
@@ -190,19 +190,19 @@ class HostUnderHostileClientsTest {
                 }
                 Thread.sleep(5);
             }
-            Map<String, Integer> now = inUse(host);
+            Map<String, Long> now = inUse(host);
             same = now.equals(last) ? same + 1 : 0;
             last = now;
         }
         return last;
     }
 
-    private static Map<String, Integer> inUse(HostRuntime host) {
+    private static Map<String, Long> inUse(HostRuntime host) {
         return host.onNodeThread(() -> {
             // $node/stats is a value too (wide.values): refreshed now, not on its period, so both
             // readings see the same tables' stats and not a refresh that fell between them
             ((io.spectrum.wide.WideNode) host.node()).refreshStats();
-            Map<String, Integer> m = new LinkedHashMap<>();
+            Map<String, Long> m = new LinkedHashMap<>();
             for (BoundedResource r : host.node().resources()) {
                 m.put(r.resourceName(), r.inUse());
             }

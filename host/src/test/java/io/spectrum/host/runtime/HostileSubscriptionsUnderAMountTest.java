@@ -139,7 +139,7 @@ class HostileSubscriptionsUnderAMountTest {
         return host.onNodeThread(() -> {
             for (BoundedResource r : host.node().resources()) {
                 if (r.resourceName().equals("wide.vertices")) {
-                    return r.inUse();
+                    return (int) r.inUse();
                 }
             }
             throw new AssertionError("no wide.vertices table");

@@ -41,14 +41,14 @@ class TerminalViewTest {
         int s = m.subscribe("/b1/temp", "udp:1.2.3.4:5", "peer#1");
         assertEquals(WireError.OK, m.suspend("/b1/temp", s));
         m.markStale("/b1/temp", true);
-        m.putLink(new LinkView("udp 0.0.0.0:7700", false, Map.of("framesIn", 4L)));
-        m.putLink(new LinkView("serial /dev/ttyUSB0", true, Map.of("framesIn", 9L, "framesOut", 3L,
-                "droppedCorrupt", 2L, "droppedInvalid", 1L, "reconnects", 1L)));
+        m.putLink(new LinkView("udp 0.0.0.0:7700", false, Map.of("frames_in", 4L)));
+        m.putLink(new LinkView("serial /dev/ttyUSB0", true, Map.of("frames_in", 9L, "frames_out", 3L,
+                "dropped_corrupt", 2L, "dropped_invalid", 1L, "reconnects", 1L)));
         String t = TerminalView.table(m.snapshot(), "dashboard: http://x/", false);
         assertTrue(t.contains("/b1/temp"), t);
         assertTrue(t.contains("2 (1 suspended)"), t);
         assertTrue(t.contains("STALE"), t);
-        assertTrue(t.contains("DOWN framesIn=4"), t);
+        assertTrue(t.contains("DOWN frames_in=4"), t);
         assertTrue(t.contains("up   in=9 out=3 dropped=3 reconnects=1"), t);
         assertTrue(t.endsWith("dashboard: http://x/" + System.lineSeparator()), t);
     }

@@ -4,6 +4,7 @@ import io.spectrum.link.FrameHandler;
 import io.spectrum.link.FrameShape;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerListener;
 import io.spectrum.link.PeerLiveness;
@@ -53,7 +54,7 @@ public final class DtlsLink implements Link {
     private final long livenessPeriod;
     private final PeerLiveness liveness;
     private final ResourceCounter peerTable;
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private final DtlsStats dtlsStats = new DtlsStats();
     private final FrameRing in;
     private final FrameRing out;
@@ -164,23 +165,22 @@ public final class DtlsLink implements Link {
     @Override
     public int send(int peer, byte[] buf, int off, int len) {
         if (closed || peer < 0 || peer >= open.length || !open[peer]) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         if (len > maxFrame) {
-            stats.droppedOversize++;
+            stats.countOversize();
             return WireError.FRAME_INVALID;
         }
         int s = out.claim();
         if (s < 0) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         System.arraycopy(buf, off, out.data[s], 0, len);
         out.publish(s, FrameRing.FRAME, peer, len);
         worker.wake();
-        stats.framesOut++;
-        stats.bytesOut += len;
+        stats.countOut(len);
         return WireError.OK;
     }
 
@@ -208,12 +208,11 @@ public final class DtlsLink implements Link {
             int len = in.length[s];
             byte[] data = in.data[s];
             if (!FrameShape.isOneFrame(data, 0, len)) {
-                stats.droppedInvalid++;
+                stats.countInvalid();
                 continue;
             }
             liveness.heard(peer, now);
-            stats.framesIn++;
-            stats.bytesIn += len;
+            stats.countIn(len);
             handler.onFrame(this, peer, data, 0, len);
             delivered++;
         }

@@ -1,6 +1,6 @@
 package io.spectrum.link.dtls;
 
-import io.spectrum.link.LinkStats;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.Readiness;
 import io.spectrum.stats.ResourceCounter;
 import io.spectrum.time.Clock;
@@ -86,7 +86,7 @@ final class DtlsWorker implements Runnable {
     private final FrameRing in;
     private final FrameRing out;
     private final DtlsStats dtls;
-    private final LinkStats stats;
+    private final LinkCounters stats;
     private final ResourceCounter peerTable;
 
     /** Per peer handle: the current association, the name that owns the handle (kept while the peer is away). */
@@ -116,7 +116,7 @@ final class DtlsWorker implements Runnable {
 
     DtlsWorker(DtlsLink link, DatagramChannel channel, SSLContext context, InetSocketAddress remote, int peers,
                int maxFrame, long peerTimeout, long pingInterval, Clock clock, FrameRing in, FrameRing out,
-               DtlsStats dtls, LinkStats stats, ResourceCounter peerTable) throws IOException {
+               DtlsStats dtls, LinkCounters stats, ResourceCounter peerTable) throws IOException {
         this.link = link;
         this.channel = channel;
         this.context = context;
@@ -175,7 +175,7 @@ final class DtlsWorker implements Runnable {
             }
         } catch (IOException | RuntimeException e) {
             if (!closed) {
-                stats.reconnects++; // the socket failed under us; the link is dead, its peers go down
+                stats.countReconnect(); // the socket failed under us; the link is dead, its peers go down
                 link.workerDied(e);
             }
         } finally {
@@ -252,7 +252,7 @@ final class DtlsWorker implements Runnable {
         } else if (a != null && a.established) {
             feed(a, now);
         } else {
-            dtls.recordsDropped++;
+            dtls.countRecordsDropped();
         }
     }
 
@@ -265,27 +265,27 @@ final class DtlsWorker implements Runnable {
     private void stranger(SocketAddress from, long now) {
         int cookie = helloCookieLength(netIn);
         if (cookie < 0) {
-            dtls.recordsDropped++; // a fragmented or cut ClientHello: a genuine first flight is one record
+            dtls.countRecordsDropped(); // a fragmented or cut ClientHello: a genuine first flight is one record
             return;
         }
         if (cookie == 0 ? hellosLeft-- <= 0 : cookiedHellosLeft-- <= 0) {
-            dtls.hellosShed++;
+            dtls.countHellosShed();
             return;
         }
         if (cookie > 0 && !roomFor(from)) {
-            dtls.handshakesRefused++;
+            dtls.countHandshakesRefused();
             return;
         }
         byte[] random = new byte[32];
         netIn.get(netIn.position() + HELLO_RANDOM, random);
         if (cookie > 0 && replayed(random)) {
-            dtls.handshakesRefused++; // the same ClientHello from another address: a replay
+            dtls.countHandshakesRefused(); // the same ClientHello from another address: a replay
             return;
         }
         Association p = newServer(from, now);
         p.random = random;
         if (cookie > 0 && !primeWithFirstHello(p, cookie)) {
-            dtls.recordsDropped++;
+            dtls.countRecordsDropped();
             return;
         }
         feed(p, now);
@@ -295,7 +295,7 @@ final class DtlsWorker implements Runnable {
         if (!roomFor(from)) {
             // a hello without a cookie that went on: a resumption (the JDK skips the cookie then);
             // only while there is room, like any other
-            dtls.handshakesRefused++;
+            dtls.countHandshakesRefused();
             alert(p);
             return;
         }
@@ -305,7 +305,7 @@ final class DtlsWorker implements Runnable {
                 break;
             }
         }
-        dtls.started++;
+        dtls.countStarted();
     }
 
     /**
@@ -507,7 +507,7 @@ final class DtlsWorker implements Runnable {
         if (r.bytesProduced() > 0) {
             netOut.flip();
             if (isHelloVerifyRequest(netOut)) {
-                dtls.cookiesSent++;
+                dtls.countCookiesSent();
             } else {
                 a.pastCookie = true;
             }
@@ -532,20 +532,20 @@ final class DtlsWorker implements Runnable {
     private void deliver(Association a, long now) {
         a.lastHeard = now;
         if (!a.established) {
-            dtls.recordsDropped++; // application data before the handshake accepted the peer
+            dtls.countRecordsDropped(); // application data before the handshake accepted the peer
             return;
         }
         int slot = a.slot;
         app.flip();
         int len = app.remaining();
         if (len > maxFrame) {
-            stats.droppedOversize++;
+            stats.countOversize();
             return;
         }
         flushEvents();
         int s = upPending[slot] ? -1 : in.claim();
         if (s < 0) {
-            dtls.inboundDropped++;
+            dtls.countInboundDropped();
             return;
         }
         app.get(in.data[s], 0, len);
@@ -579,9 +579,9 @@ final class DtlsWorker implements Runnable {
         int slot = dialer ? 0 : slotFor(name, now);
         removePending(a);
         if (slot < 0) {
-            stats.peersRefused++;
-            dtls.unfinished++;
-            peerTable.refused();
+            stats.countPeerRefused();
+            dtls.countUnfinished();
+            peerTable.countRefused();
             closeQuietly(a);
             return;
         }
@@ -590,7 +590,7 @@ final class DtlsWorker implements Runnable {
         Association old = peers[slot];
         if (old != null && old != a) {
             if (!name.equals(slotName[slot])) {
-                stats.peersEvicted++;
+                stats.countPeerEvicted();
                 gonePending[slot] = true;
             } else if (!resumed) {
                 gonePending[slot] = true; // the same peer with a new session: it restarted, its old state is stale
@@ -611,9 +611,9 @@ final class DtlsWorker implements Runnable {
         slotName[slot] = name;
         lastSession[slot] = id;
         upPending[slot] = true;
-        dtls.handshakes++;
+        dtls.countHandshakes();
         if (resumed) {
-            dtls.resumed++;
+            dtls.countResumed();
         }
         flushEvents();
     }
@@ -646,22 +646,22 @@ final class DtlsWorker implements Runnable {
         if (!dialer && !a.established && !isPending(a)) {
             // a throw-away engine that could not even answer the hello: nothing was kept
             a.ended = true;
-            dtls.recordsDropped++;
+            dtls.countRecordsDropped();
             alert(a);
             return;
         }
         PeerRefusal refusal = PeerRefusal.in(e);
         if (refusal != null && refusal.reason() == PeerRefusal.REVOKED) {
-            dtls.refusedRevoked++;
-            stats.peersRefused++;
+            dtls.countRefusedRevoked();
+            stats.countPeerRefused();
         } else if (refusal != null) {
-            dtls.refusedUntrusted++;
-            stats.peersRefused++;
+            dtls.countRefusedUntrusted();
+            stats.countPeerRefused();
         } else if (!dialer && noCertificate(e)) {
-            dtls.refusedNoCertificate++;
-            stats.peersRefused++;
+            dtls.countRefusedNoCertificate();
+            stats.countPeerRefused();
         } else {
-            dtls.handshakeFailures++;
+            dtls.countHandshakeFailures();
         }
         link.refusal(e);
         alert(a);
@@ -713,7 +713,7 @@ final class DtlsWorker implements Runnable {
     private void ended(Association a) {
         a.ended = true;
         if (!a.established && a.slot < 0 && (dialer || isPending(a))) {
-            dtls.unfinished++; // closed before its handshake ended
+            dtls.countUnfinished(); // closed before its handshake ended
         }
         if (a.established && a.slot >= 0 && peers[a.slot] == a) {
             peers[a.slot] = null;
@@ -786,7 +786,7 @@ final class DtlsWorker implements Runnable {
         configure(e);
         Association a = new Association(e, remote, now, INITIAL_RTO_NANOS);
         dial = a;
-        dtls.started++;
+        dtls.countStarted();
         try {
             e.beginHandshake();
             handshake(a, HandshakeStatus.NEED_WRAP, now);
@@ -810,7 +810,7 @@ final class DtlsWorker implements Runnable {
             int peer = out.peer[s];
             Association a = peer >= 0 && peer < peers.length ? peers[peer] : null;
             if (a == null || !a.established) {
-                stats.sendRefused++;
+                stats.countSendRefused();
                 continue;
             }
             ByteBuffer src = out.buffer[s];
@@ -840,7 +840,7 @@ final class DtlsWorker implements Runnable {
                 channel.send(netOut, to);
             }
         } catch (IOException e) {
-            stats.sendRefused++; // an ICMP port unreachable from an earlier datagram, or no route
+            stats.countSendRefused(); // an ICMP port unreachable from an earlier datagram, or no route
         }
     }
 
@@ -871,7 +871,7 @@ final class DtlsWorker implements Runnable {
 
     private void retransmit(Association a, long now) {
         if (now - a.started > handshakeTimeout) {
-            dtls.handshakeTimeouts++;
+            dtls.countHandshakeTimeouts();
             removePending(a);
             if (a == dial) {
                 dial = null;
@@ -883,7 +883,7 @@ final class DtlsWorker implements Runnable {
             return;
         }
         a.rto = Math.min(a.rto * 2, MAX_RTO_NANOS);
-        dtls.retransmissions++;
+        dtls.countRetransmissions();
         if (a == dial && !a.heardAny && a.firstHello != null) {
             // The JDK's engine does not resend its very first ClientHello (it went to a port nobody
             // had bound yet, or was lost): send the same bytes again. Not a fresh engine's hello: a
@@ -897,7 +897,7 @@ final class DtlsWorker implements Runnable {
         if (a == dial && !a.heardAny) {
             // no first hello to resend: start over with a fresh engine, which sends a new one
             long rto = a.rto;
-            dtls.unfinished++;
+            dtls.countUnfinished();
             startClient(now);
             if (dial != null) {
                 dial.rto = rto;

@@ -136,7 +136,7 @@ class DtlsFloodTest {
                 "the new host connected during the flood (" + rounds + " rounds of " + FLOOD_SOCKETS + "); "
                         + board.dtlsStats());
         assertEquals("host2", board.peerName(1));
-        assertEquals(0, board.dtlsStats().handshakesEvicted, "no handshake was pushed out by a forged hello");
+        assertEquals(0, board.dtlsStats().handshakesEvicted(), "no handshake was pushed out by a forged hello");
         assertEquals(0, board.dtlsStats().inFlight(), "forged hellos left no handshake state");
         byte[] f = Frames.value(99, 16);
         assertEquals(WireError.OK, h2.send(0, f, 0, f.length));

@@ -140,25 +140,25 @@ class DtlsHandshakeTableTest {
         }
         // the worker counts a handshake after it sent the flight the client just read: wait for the count
         long counted = System.nanoTime() + 3_000_000_000L;
-        while (board.dtlsStats().started < DtlsWorker.HANDSHAKES_PER_ADDRESS && System.nanoTime() < counted) {
+        while (board.dtlsStats().started() < DtlsWorker.HANDSHAKES_PER_ADDRESS && System.nanoTime() < counted) {
             Thread.sleep(1);
         }
-        assertEquals(DtlsWorker.HANDSHAKES_PER_ADDRESS, board.dtlsStats().started);
+        assertEquals(DtlsWorker.HANDSHAKES_PER_ADDRESS, board.dtlsStats().started());
         assertEquals(DtlsWorker.HANDSHAKES_PER_ADDRESS, board.dtlsStats().inFlight());
 
         // one more from the same address: it gets its cookie, but the cookie hello is refused
         HalfOpen over = new HalfOpen(forger, "127.0.0.1", at);
         over.returnTheCookie();
         assertNull(receiveWithin(over.ch, 300), "no flight for an address over its share");
-        assertEquals(1, board.dtlsStats().handshakesRefused);
+        assertEquals(1, board.dtlsStats().handshakesRefused());
 
         // a held client's cookie hello replayed from another address: refused, no flight
         HalfOpen replay = new HalfOpen(forger, "127.0.0.3", at);
         replay.ch.send(ByteBuffer.wrap(held.get(0).cookieHello), at);
         assertNull(receiveWithin(replay.ch, 300), "no flight for a replayed hello");
-        assertEquals(2, board.dtlsStats().handshakesRefused);
-        assertEquals(DtlsWorker.HANDSHAKES_PER_ADDRESS, board.dtlsStats().started);
-        assertEquals(0, board.dtlsStats().handshakesEvicted);
+        assertEquals(2, board.dtlsStats().handshakesRefused());
+        assertEquals(DtlsWorker.HANDSHAKES_PER_ADDRESS, board.dtlsStats().started());
+        assertEquals(0, board.dtlsStats().handshakesEvicted());
 
         // a host from another address (a dialer binds the board's loopback address: 127.0.0.2) connects
         DtlsLink host = DtlsLink.dial(2, at, new UdpLinkConfig(), fleet.node("host"), SystemClock.INSTANCE);

@@ -80,7 +80,7 @@ class DtlsLinkTest {
         assertEquals(List.of("up 0"), atBoard.events);
         assertEquals("board1", host.peerName(0));
         assertEquals("host", board.peerName(0));
-        assertEquals(1, board.dtlsStats().cookiesSent, "the server asked for the cookie before anything else");
+        assertEquals(1, board.dtlsStats().cookiesSent(), "the server asked for the cookie before anything else");
 
         byte[] hello = Frames.value(7, 16);
         assertEquals(WireError.OK, host.send(0, hello, 0, hello.length));
@@ -90,8 +90,8 @@ class DtlsLinkTest {
         assertEquals(WireError.OK, board.send(0, answer, 0, answer.length));
         pollUntil(() -> atHost.frames.size() == 1, sinks, board, host);
         assertArrayEquals(answer, atHost.frames.get(0));
-        assertEquals(1, board.dtlsStats().handshakes);
-        assertEquals(1, host.dtlsStats().handshakes);
+        assertEquals(1, board.dtlsStats().handshakes());
+        assertEquals(1, host.dtlsStats().handshakes());
         assertEquals(0, board.dtlsStats().refused());
     }
 
@@ -112,8 +112,8 @@ class DtlsLinkTest {
         assertEquals(0, board.peers().inUse(), "no peer-table entry");
         assertEquals(List.of(), atBoard.events);
         assertEquals(List.of(), atBoard.frames);
-        assertEquals(0, board.dtlsStats().handshakes);
-        assertEquals(1, board.stats().peersRefused);
+        assertEquals(0, board.dtlsStats().handshakes());
+        assertEquals(1, board.stats().peersRefused());
     }
 
     @Test
@@ -124,12 +124,12 @@ class DtlsLinkTest {
         Collector atBoard = new Collector();
         board.setPeerListener(atBoard);
         DtlsLink stranger = dialer(board, other.strangerTo(fleet, "host"), new UdpLinkConfig(), SystemClock.INSTANCE);
-        pollUntil(() -> board.dtlsStats().refused() == 1 && stranger.dtlsStats().handshakeFailures >= 1,
+        pollUntil(() -> board.dtlsStats().refused() == 1 && stranger.dtlsStats().handshakeFailures() >= 1,
                 new Collector[] {atBoard, new Collector()}, board, stranger);
         // The board's CertificateRequest names the fleet CA; the JDK's key manager then keeps back a
         // certificate from another CA, so the JDK stranger shows none. One that shows it anyway
         // (openssl s_client) is refused as untrusted: DtlsOpensslTest.
-        assertEquals(1, board.dtlsStats().refusedNoCertificate + board.dtlsStats().refusedUntrusted, board.dtlsStats().toString());
+        assertEquals(1, board.dtlsStats().refusedNoCertificate() + board.dtlsStats().refusedUntrusted(), board.dtlsStats().toString());
         assertRefused(board, atBoard, stranger);
     }
 
@@ -139,8 +139,8 @@ class DtlsLinkTest {
         Fleet other = new Fleet(dir.resolve("other"), "other");
         DtlsLink fake = listener(other.strangerTo(fleet, "board1"), new UdpLinkConfig(), SystemClock.INSTANCE);
         DtlsLink host = dialer(fake, fleet.node("host"), new UdpLinkConfig(), SystemClock.INSTANCE);
-        pollUntil(() -> host.dtlsStats().refusedUntrusted == 1, fake, host);
-        assertEquals(1, host.dtlsStats().refusedUntrusted);
+        pollUntil(() -> host.dtlsStats().refusedUntrusted() == 1, fake, host);
+        assertEquals(1, host.dtlsStats().refusedUntrusted());
         assertFalse(host.isPeerUp(0));
         assertEquals(0, fake.peers().inUse());
         byte[] f = Frames.value(1, 16);
@@ -158,8 +158,8 @@ class DtlsLinkTest {
         Collector atBoard = new Collector();
         board.setPeerListener(atBoard);
         DtlsLink stranger = dialer(board, old, new UdpLinkConfig(), SystemClock.INSTANCE);
-        pollUntil(() -> board.dtlsStats().refusedRevoked == 1, new Collector[] {atBoard, new Collector()}, board, stranger);
-        assertEquals(1, board.dtlsStats().refusedRevoked);
+        pollUntil(() -> board.dtlsStats().refusedRevoked() == 1, new Collector[] {atBoard, new Collector()}, board, stranger);
+        assertEquals(1, board.dtlsStats().refusedRevoked());
         assertTrue(board.lastRefusal().contains("revoked"), board.lastRefusal());
         assertRefused(board, atBoard, stranger);
     }
@@ -171,9 +171,9 @@ class DtlsLinkTest {
         Collector atBoard = new Collector();
         board.setPeerListener(atBoard);
         DtlsLink stranger = dialer(board, fleet.anonymous(), new UdpLinkConfig(), SystemClock.INSTANCE);
-        pollUntil(() -> board.dtlsStats().refusedNoCertificate == 1, new Collector[] {atBoard, new Collector()},
+        pollUntil(() -> board.dtlsStats().refusedNoCertificate() == 1, new Collector[] {atBoard, new Collector()},
                 board, stranger);
-        assertEquals(1, board.dtlsStats().refusedNoCertificate);
+        assertEquals(1, board.dtlsStats().refusedNoCertificate());
         assertRefused(board, atBoard, stranger);
     }
 
@@ -194,18 +194,18 @@ class DtlsLinkTest {
         hello.flip();
         try (java.nio.channels.DatagramChannel spoof = java.nio.channels.DatagramChannel.open()) {
             spoof.send(hello, board.localAddress());
-            pollUntil(() -> board.dtlsStats().cookiesSent == 1, new Collector[] {atBoard}, board);
-            assertEquals(1, board.dtlsStats().cookiesSent);
+            pollUntil(() -> board.dtlsStats().cookiesSent() == 1, new Collector[] {atBoard}, board);
+            assertEquals(1, board.dtlsStats().cookiesSent());
             assertEquals(0, board.peers().inUse(), "a ClientHello takes no peer-table entry");
-            assertEquals(0, board.dtlsStats().started, "nor a handshake-table entry: cookies first");
+            assertEquals(0, board.dtlsStats().started(), "nor a handshake-table entry: cookies first");
             assertEquals(0, board.dtlsStats().inFlight());
             clock.advanceMillis(60_000);
             board.poll(atBoard, 64);
             Thread.sleep(100); // a few turns of the link's thread: nothing is there to time out
-            assertEquals(0, board.dtlsStats().handshakeTimeouts, "nothing was kept, so nothing times out");
+            assertEquals(0, board.dtlsStats().handshakeTimeouts(), "nothing was kept, so nothing times out");
             assertEquals(0, board.peers().inUse());
             assertEquals(List.of(), atBoard.events);
-            assertEquals(0, board.stats().framesIn);
+            assertEquals(0, board.stats().framesIn());
         }
     }
 
@@ -257,8 +257,8 @@ class DtlsLinkTest {
         Collector atBoard = new Collector();
         again.setPeerListener(atBoard);
         clock.advanceMillis(2100); // two unanswered ping intervals: the host handshakes again, offering its session
-        pollUntil(() -> host.dtlsStats().handshakes == 2 && again.isPeerUp(0), new Collector[] {atBoard, atHost}, again, host);
-        assertEquals(1, host.dtlsStats().resumed, "an abbreviated handshake: " + host.dtlsStats());
+        pollUntil(() -> host.dtlsStats().handshakes() == 2 && again.isPeerUp(0), new Collector[] {atBoard, atHost}, again, host);
+        assertEquals(1, host.dtlsStats().resumed(), "an abbreviated handshake: " + host.dtlsStats());
         assertEquals(List.of("up 0"), atHost.events, "the host's node never saw its board go: same session, same state");
         byte[] f = Frames.value(9, 16);
         assertEquals(WireError.OK, host.send(0, f, 0, f.length));
@@ -277,7 +277,7 @@ class DtlsLinkTest {
         DtlsLink host = DtlsLink.dial(2, new InetSocketAddress(InetAddress.getLoopbackAddress(), port), new UdpLinkConfig(),
                 fleet.node("host"), clock);
         open.add(host::close);
-        pollUntil(() -> host.dtlsStats().started == 1, host); // its first ClientHello went to a port nobody bound
+        pollUntil(() -> host.dtlsStats().started() == 1, host); // its first ClientHello went to a port nobody bound
         DtlsLink board = DtlsLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), port), new UdpLinkConfig(),
                 fleet.node("board1"), clock);
         open.add(board::close);
@@ -289,6 +289,6 @@ class DtlsLinkTest {
         }
         pollUntil(() -> host.isPeerUp(0), board, host);
         assertTrue(host.isPeerUp(0), host.dtlsStats().toString());
-        assertTrue(host.dtlsStats().retransmissions >= 1);
+        assertTrue(host.dtlsStats().retransmissions() >= 1);
     }
 }

@@ -162,8 +162,8 @@ class DtlsNodesTest {
         System.out.println("board restart: the host mirrors the new board after " + took / 1_000_000
                 + " ms of the link clock (ping " + PING_MS + " ms, timeout " + TIMEOUT_MS + " ms); " + hostLink.dtlsStats());
         assertTrue(took <= TIMEOUT_MS * 1_000_000L, "recovered after " + took / 1_000_000 + " ms of the link clock");
-        assertEquals(2, hostLink.dtlsStats().handshakes, "a new handshake with the new board");
-        assertEquals(1, boardLink2.dtlsStats().handshakes);
+        assertEquals(2, hostLink.dtlsStats().handshakes(), "a new handshake with the new board");
+        assertEquals(1, boardLink2.dtlsStats().handshakes());
         write(board2, counter, 8);
         pump(() -> value(host, mirror) == 8, board2, host);
         assertEquals(8, value(host, mirror), "the subscription is live again");

@@ -111,9 +111,9 @@ class DtlsOpensslTest {
                 fleet.node("board1"), SystemClock.INSTANCE);
         open.add(board::close);
         List<String> out = client(openssl, board, dir.resolve("host.key"), dir.resolve("host.crt"), dir.resolve("ca.crt"));
-        assertTrue(waitFor(() -> board.dtlsStats().handshakes == 1, board), "handshake with s_client: " + board.dtlsStats() + " " + out);
+        assertTrue(waitFor(() -> board.dtlsStats().handshakes() == 1, board), "handshake with s_client: " + board.dtlsStats() + " " + out);
         assertEquals("host", board.peerName(0));
-        assertEquals(1, board.dtlsStats().cookiesSent, "s_client went through the cookie exchange");
+        assertEquals(1, board.dtlsStats().cookiesSent(), "s_client went through the cookie exchange");
         assertTrue(waitForLine(out, "Verify return code: 0 (ok)"), "s_client verified the board's certificate: " + out);
     }
 
@@ -128,8 +128,8 @@ class DtlsOpensslTest {
         open.add(board::close);
         Path o = dir.resolve("other");
         client(openssl, board, o.resolve("host.key"), o.resolve("host.crt"), dir.resolve("fleet").resolve("ca.crt"));
-        assertTrue(waitFor(() -> board.dtlsStats().refusedUntrusted == 1, board), board.dtlsStats().toString());
-        assertEquals(0, board.dtlsStats().handshakes);
+        assertTrue(waitFor(() -> board.dtlsStats().refusedUntrusted() == 1, board), board.dtlsStats().toString());
+        assertEquals(0, board.dtlsStats().handshakes());
         assertEquals(0, board.peers().inUse());
     }
 

@@ -3,6 +3,7 @@ package io.spectrum.link.local;
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Lane;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerHandles;
 import io.spectrum.link.PeerListener;
@@ -37,7 +38,7 @@ public final class InProcessLink implements Link {
     /** Ends connected at once unless a constructor says fewer; one more is handed out closed. */
     public static final int MAX_ENDS = 1 << 16;
     private final int id;
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private final ConcurrentLinkedQueue<Inbound> inbound = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<End> arrivals = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<End> departures = new ConcurrentLinkedQueue<>();
@@ -150,7 +151,7 @@ public final class InProcessLink implements Link {
         final ConcurrentLinkedQueue<byte[]> toClient = new ConcurrentLinkedQueue<>();
         /** Bytes in {@link #toClient}, bounded by the link's budget. */
         private final AtomicLong toClientBytes = new AtomicLong();
-        private final LinkStats endStats = new LinkStats();
+        private final LinkCounters endStats = new LinkCounters();
         volatile boolean open = true;
         private volatile Readiness endReadiness;
         private PeerListener endListener;
@@ -186,23 +187,22 @@ public final class InProcessLink implements Link {
          */
         public int send(byte[] buf, int off, int len) {
             if (!open || closed) {
-                endStats.sendRefused++;
+                endStats.countSendRefused();
                 return WireError.TRANSPORT_DOWN;
             }
             if (len > maxFrame) {
-                endStats.sendRefused++;
+                endStats.countSendRefused();
                 return WireError.FRAME_INVALID;
             }
             if (inboundBytes.addAndGet(len) > budget) {
                 inboundBytes.addAndGet(-len);
-                endStats.sendRefused++;
+                endStats.countSendRefused();
                 return WireError.FLOW_BACKPRESSURE;
             }
             byte[] copy = new byte[len];
             System.arraycopy(buf, off, copy, 0, len);
             inbound.add(new Inbound(this, copy));
-            endStats.framesOut++;
-            endStats.bytesOut += len;
+            endStats.countOut(len);
             wake(readiness);
             return WireError.OK;
         }
@@ -212,8 +212,7 @@ public final class InProcessLink implements Link {
             byte[] f = toClient.poll();
             if (f != null) {
                 toClientBytes.addAndGet(-f.length);
-                endStats.framesIn++;
-                endStats.bytesIn += f.length;
+                endStats.countIn(f.length);
             }
             return f;
         }
@@ -234,7 +233,7 @@ public final class InProcessLink implements Link {
         @Override
         public int send(int toPeer, byte[] buf, int off, int len) {
             if (toPeer != 0) {
-                endStats.sendRefused++;
+                endStats.countSendRefused();
                 return WireError.TRANSPORT_DOWN;
             }
             return send(buf, off, len);
@@ -353,16 +352,16 @@ public final class InProcessLink implements Link {
     private int send(int peer, byte[] buf, int off, int len, long limit, boolean closeOnOverflow) {
         End e = ends.get(peer);
         if (e == null || !e.open || closed) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         if (len > maxFrame) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.FRAME_INVALID;
         }
         if (e.toClientBytes.addAndGet(len) > limit) {
             e.toClientBytes.addAndGet(-len);
-            stats.sendRefused++;
+            stats.countSendRefused();
             if (!closeOnOverflow) {
                 return WireError.FLOW_BACKPRESSURE;
             }
@@ -375,8 +374,7 @@ public final class InProcessLink implements Link {
         byte[] copy = new byte[len];
         System.arraycopy(buf, off, copy, 0, len);
         e.toClient.add(copy);
-        stats.framesOut++;
-        stats.bytesOut += len;
+        stats.countOut(len);
         wake(e.endReadiness);
         return WireError.OK;
     }
@@ -394,11 +392,10 @@ public final class InProcessLink implements Link {
         while (n < maxFrames && (in = inbound.poll()) != null) {
             inboundBytes.addAndGet(-in.frame.length);
             if (!current(in.from)) {
-                stats.droppedInvalid++; // sent by an end that has gone: never its handle's next holder's
+                stats.countInvalid(); // sent by an end that has gone: never its handle's next holder's
                 continue;
             }
-            stats.framesIn++;
-            stats.bytesIn += in.frame.length;
+            stats.countIn(in.frame.length);
             handler.onFrame(this, in.from.peer, in.frame, 0, in.frame.length);
             n++;
         }

@@ -47,7 +47,7 @@ final class LaneQueues {
     int offer(Lane lane, byte[] buf, int off, int len) {
         int i = lane.ordinal();
         if (queues[i].size() >= maxFrames[i] || (long) bytes[i] + len > maxBytes[i]) {
-            depth[i].refused();
+            depth[i].countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
         byte[] copy = new byte[len];

@@ -5,6 +5,7 @@ import io.spectrum.link.Lane;
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.FrameShape;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerHandles;
 import io.spectrum.link.PeerListener;
@@ -100,7 +101,7 @@ public final class LocalLink implements Link {
     private final ArrayList<Connection> active = new ArrayList<>();
     private final ArrayDeque<Integer> downs = new ArrayDeque<>();
     private final ResourceCounter connections;
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private final LocalLinkStats localStats = new LocalLinkStats();
     private final LocalHello hello = new LocalHello();
     private final byte[] notice = new byte[ClosingNotice.BYTES];
@@ -397,12 +398,12 @@ public final class LocalLink implements Link {
     public int send(int peer, byte[] buf, int off, int len, Lane lane) {
         Connection c = closed ? null : connection(peer);
         if (c == null || c.state != Connection.OPEN) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         java.util.Objects.requireNonNull(lane, "lane");
         if (len < 4 || len > maxFrame) {
-            stats.droppedOversize++; // below 4 is no frame: the receiver would close on its length
+            stats.countOversize(); // below 4 is no frame: the receiver would close on its length
             return WireError.FRAME_INVALID;
         }
         if (gathering && c.lanes.isEmpty() && c.commit(buf, off, len)) {
@@ -432,8 +433,7 @@ public final class LocalLink implements Link {
     }
 
     private void counted(int len) {
-        stats.framesOut++;
-        stats.bytesOut += len;
+        stats.countOut(len);
     }
 
     /** A connection with bytes committed for the next flush, listed once. */
@@ -614,8 +614,8 @@ public final class LocalLink implements Link {
             }
             localStats.onAccepted();
             if (connections.inUse() >= connections.capacity() || handles.inUse() >= handles.capacity()) {
-                connections.refused();
-                stats.peersRefused++;
+                connections.countRefused();
+                stats.countPeerRefused();
                 closeQuietly(ch);
                 continue;
             }
@@ -692,7 +692,7 @@ public final class LocalLink implements Link {
         while (delivered < handlerBudget && c.isLive() && !closed) {
             int len = c.nextFrame(maxFrame);
             if (len == Connection.BAD_LENGTH) {
-                stats.droppedOversize++;
+                stats.countOversize();
                 localStats.onBadLength();
                 drop(c);
                 return;
@@ -722,8 +722,7 @@ public final class LocalLink implements Link {
                 continue;
             }
             int off = c.frameOffset;
-            stats.framesIn++;
-            stats.bytesIn += len;
+            stats.countIn(len);
             if (c.state == Connection.HELLO) {
                 if (hello.read(c.rx, off, len) != WireError.OK) {
                     localStats.onHelloRefused();
@@ -734,7 +733,7 @@ public final class LocalLink implements Link {
                 c.state = Connection.OPEN;
                 up(c);
             } else if (!FrameShape.isOneFrame(c.rx, off, len)) {
-                stats.droppedInvalid++; // the framing held: only this frame is dropped
+                stats.countInvalid(); // the framing held: only this frame is dropped
                 continue;
             } else if (!c.firstSeen && !client && !config.helloRequired && hello.read(c.rx, off, len) == WireError.OK) {
                 // an optional announcement: the peer's name, and it reads the closing notice

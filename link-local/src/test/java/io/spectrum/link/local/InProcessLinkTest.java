@@ -80,9 +80,9 @@ class InProcessLinkTest {
         assertEquals(1, end.poll(client, 16));
         assertEquals(List.of("up 0", "frame 0"), client.events);
         assertArrayEquals(g, client.frames.get(0));
-        assertEquals(1, end.stats().framesOut);
-        assertEquals(1, end.stats().framesIn);
-        assertEquals(1, end.stats().sendRefused);
+        assertEquals(1, end.stats().framesOut());
+        assertEquals(1, end.stats().framesIn());
+        assertEquals(1, end.stats().sendRefused());
 
         link.close();
         end.poll(client, 16);
@@ -123,7 +123,7 @@ class InProcessLinkTest {
         assertEquals(WireError.OK, link.send(end.peer(), f, 0, f.length, Lane.TOPIC));
         assertEquals(WireError.FLOW_BACKPRESSURE, link.send(end.peer(), f, 0, f.length));
         assertEquals(WireError.FLOW_BACKPRESSURE, link.send(end.peer(), f, 0, f.length, Lane.RPC));
-        assertEquals(2, link.stats().sendRefused);
+        assertEquals(2, link.stats().sendRefused());
         assertEquals(WireError.FRAME_INVALID, link.send(end.peer(), new byte[65], 0, 65), "above the frame size");
         assertEquals(2, end.poll(client, 16), "nothing refused was queued");
         assertEquals(WireError.OK, link.send(end.peer(), f, 0, f.length), "room again once the end read them");
@@ -156,7 +156,7 @@ class InProcessLinkTest {
         assertEquals(WireError.OK, a.send(0, f, 0, f.length));
         assertEquals(WireError.OK, b.send(0, f, 0, f.length));
         assertEquals(WireError.FLOW_BACKPRESSURE, a.send(0, f, 0, f.length));
-        assertEquals(1, a.stats().sendRefused);
+        assertEquals(1, a.stats().sendRefused());
         assertEquals(2, link.poll(new Seen(), 16));
         assertEquals(WireError.OK, a.send(0, f, 0, f.length));
     }

@@ -76,7 +76,7 @@ class LocalLinkGatherTest {
         long before = server.localStats().writes();
         byte[][] sent = send(FRAMES);
         assertEquals(before, server.localStats().writes(), "nothing is written before the flush");
-        assertEquals(FRAMES, server.stats().framesOut, "each frame counted as sent when committed");
+        assertEquals(FRAMES, server.stats().framesOut(), "each frame counted as sent when committed");
         server.flush();
         assertEquals(before + 1, server.localStats().writes(), "ten frames, one write");
         assertReceived(sent);

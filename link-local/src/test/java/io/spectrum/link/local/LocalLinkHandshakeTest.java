@@ -158,7 +158,7 @@ class LocalLinkHandshakeTest {
         writeRaw(bad, 1025, new byte[0]);
         assertTrue(closedByServer(bad));
         assertEquals(1, server.localStats().badLength());
-        assertEquals(1, server.stats().droppedOversize);
+        assertEquals(1, server.stats().droppedOversize());
         assertTrue(atServer.events.contains("down " + badPeer));
 
         byte[] f = Frames.value(5, 1000);
@@ -189,7 +189,7 @@ class LocalLinkHandshakeTest {
         writeFrame(ch, f);
         pump(() -> atServer.frames.size() == 2, poll(server, atServer));
         assertArrayEquals(f, atServer.frames.get(1));
-        assertEquals(1, server.stats().droppedInvalid);
+        assertEquals(1, server.stats().droppedInvalid());
         assertEquals(1, server.openPeers().length);
     }
 

@@ -157,7 +157,7 @@ class LocalLinkLanesTest {
         assertEquals(WireError.FLOW_BACKPRESSURE, server.send(peer, f, 0, f.length, Lane.TOPIC));
         assertEquals(1, server.localStats().rpcRefused());
         assertEquals(1, server.localStats().topicRefused());
-        assertEquals(1, server.lane(peer, Lane.RPC).refusals());
+        assertEquals(1, server.lane(peer, Lane.RPC).refused());
         assertTrue(server.isPeerUp(peer), "backpressure does not close the connection");
     }
 

@@ -107,8 +107,8 @@ class LocalLinkTest {
         assertEquals(0, atClient.peers.get(0));
         assertEquals(List.of("up 0"), atClient.events);
         assertTrue(client.isPeerUp(0));
-        assertEquals(2, server.stats().framesIn);
-        assertEquals(1, server.stats().framesOut);
+        assertEquals(2, server.stats().framesIn());
+        assertEquals(1, server.stats().framesOut());
     }
 
     @Test
@@ -193,9 +193,9 @@ class LocalLinkTest {
         client(server, "b");
         pump(() -> server.openPeers().length == 2, poll(server, atServer));
         client(server, "c");
-        pump(() -> server.peers().refusals() == 1, poll(server, atServer));
-        assertEquals(1, server.peers().refusals());
-        assertEquals(1, server.stats().peersRefused);
+        pump(() -> server.peers().refused() == 1, poll(server, atServer));
+        assertEquals(1, server.peers().refused());
+        assertEquals(1, server.stats().peersRefused());
         assertEquals(2, server.peers().inUse());
         assertEquals(2, server.peers().peak());
         assertEquals(2, server.peers().capacity());
@@ -208,8 +208,8 @@ class LocalLinkTest {
         byte[] big = new byte[server.maxFrame() + 1];
         assertEquals(WireError.FRAME_INVALID, client.send(0, big, 0, big.length));
         assertEquals(WireError.FRAME_INVALID, client.send(0, big, 0, 3));
-        assertEquals(2, client.stats().droppedOversize);
-        assertEquals(1, client.stats().framesOut, "only the hello went out");
+        assertEquals(2, client.stats().droppedOversize());
+        assertEquals(1, client.stats().framesOut(), "only the hello went out");
     }
 
     @Test

@@ -126,8 +126,8 @@ class TcpTransportTest {
         }
         pump(() -> atServer.frames.size() == 1, poll(server, atServer));
         assertArrayEquals(f, atServer.frames.get(0));
-        assertEquals(1, server.stats().framesIn);
-        assertEquals(f.length, server.stats().bytesIn, "the prefix is not a frame's byte");
+        assertEquals(1, server.stats().framesIn());
+        assertEquals(f.length, server.stats().bytesIn(), "the prefix is not a frame's byte");
     }
 
     @Test
@@ -141,7 +141,7 @@ class TcpTransportTest {
         pump(() -> atServer.frames.size() == 2, poll(server, atServer));
         assertArrayEquals(a, atServer.frames.get(0));
         assertArrayEquals(b, atServer.frames.get(1));
-        assertEquals(2, server.stats().framesIn);
+        assertEquals(2, server.stats().framesIn());
     }
 
     @Test
@@ -154,9 +154,9 @@ class TcpTransportTest {
         ByteBuffer prefix = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(1025).putInt(0);
         write(bad, prefix.array(), 0, 8);
         assertEquals(0, readUntilEof(bad).length, "a plain peer is closed without the Spectrum notice");
-        assertEquals(1, server.stats().droppedOversize);
+        assertEquals(1, server.stats().droppedOversize());
         assertEquals(1, server.localStats().badLength());
-        assertEquals(0, server.stats().framesIn, "the bad length is no frame");
+        assertEquals(0, server.stats().framesIn(), "the bad length is no frame");
         assertEquals(List.of("up 0", "up 1", "down 1"), atServer.events);
         byte[] f = Frames.value(3, 8);
         write(good, framed(f), 0, 4 + f.length);

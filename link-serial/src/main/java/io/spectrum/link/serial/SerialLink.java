@@ -4,6 +4,7 @@ import io.spectrum.link.FrameHandler;
 import io.spectrum.link.FrameShape;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
@@ -76,7 +77,7 @@ public final class SerialLink implements Link {
     /** One peer (handle 0): the far end of the wire; probed while down too (it may have restarted). */
     private final PeerLiveness liveness;
 
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private volatile long openFailures;
     private long sendOversize;
     private volatile boolean closed;
@@ -176,25 +177,24 @@ public final class SerialLink implements Link {
     @Override
     public int send(int peer, byte[] buf, int off, int len) {
         if (closed || peer != 0 || !portOpen || portFailed) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         if (len > maxFrame) {
             sendOversize++;
-            stats.droppedOversize = deframer.oversize() + sendOversize;
+            stats.setOversize(deframer.oversize() + sendOversize);
             return WireError.FRAME_INVALID;
         }
         if (txOff < txLen && !flushTx()) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         if (txOff < txLen || qUsed > 0) {
             if (!enqueue(buf, off, len)) {
-                stats.sendRefused++;
+                stats.countSendRefused();
                 return WireError.FLOW_BACKPRESSURE;
             }
-            stats.framesOut++;
-            stats.bytesOut += len;
+            stats.countOut(len);
             return pumpQueue() ? WireError.OK : WireError.TRANSPORT_DOWN;
         }
         if (controlYields && FwdView.peekOpcode(buf, off, len) != FwdView.OP_WRITE) {
@@ -202,8 +202,7 @@ public final class SerialLink implements Link {
         }
         txLen = CobsFramer.encode(buf, off, len, tx, 0, tx.length);
         txOff = 0;
-        stats.framesOut++;
-        stats.bytesOut += len;
+        stats.countOut(len);
         if (!flushTx()) {
             return WireError.TRANSPORT_DOWN;
         }
@@ -357,20 +356,19 @@ public final class SerialLink implements Link {
             }
             int used = deframer.consume(rxChunk, rxOff, rxLen - rxOff);
             rxOff += used;
-            stats.droppedCorrupt = deframer.badCobs() + deframer.crcMismatch();
-            stats.droppedOversize = deframer.oversize() + sendOversize;
+            stats.setCorrupt(deframer.badCobs() + deframer.crcMismatch());
+            stats.setOversize(deframer.oversize() + sendOversize);
             if (!deframer.hasFrame()) {
                 continue;
             }
             byte[] f = deframer.frame();
             int len = deframer.frameLength();
             if (!FrameShape.isOneFrame(f, 0, len)) {
-                stats.droppedInvalid++;
+                stats.countInvalid();
                 continue;
             }
             liveness.heard(0, now);
-            stats.framesIn++;
-            stats.bytesIn += len;
+            stats.countIn(len);
             handler.onFrame(this, 0, f, 0, len);
             delivered++;
         }
@@ -399,7 +397,7 @@ public final class SerialLink implements Link {
         portFailed = false;
         portOpen = true;
         if (everOpened) {
-            stats.reconnects++;
+            stats.countReconnect();
         }
         everOpened = true;
         // A lone delimiter ends whatever partial frame the far end holds from before.

@@ -40,7 +40,7 @@ public final class SerialEchoMain {
                 Thread.sleep(1);
             }
         }
-        System.out.println("echo done frames=" + link.stats().framesIn);
+        System.out.println("echo done frames=" + link.stats().framesIn());
         link.close();
     }
 }

@@ -87,12 +87,12 @@ class SerialFaultTest {
                 }
             }
         }
-        long drops = receiver.stats().droppedCorrupt + receiver.stats().droppedOversize
-                + receiver.stats().droppedInvalid;
+        long drops = receiver.stats().droppedCorrupt() + receiver.stats().droppedOversize()
+                + receiver.stats().droppedInvalid();
         System.out.printf("serial fault relay: frames=%d damaged=%d (flips=%d drops=%d inserts=%d) delivered=%d"
                         + " droppedCorrupt=%d droppedOversize=%d droppedInvalid=%d%n",
                 n, damaged, relay.flips, relay.drops, relay.inserts, checker.frames,
-                receiver.stats().droppedCorrupt, receiver.stats().droppedOversize, receiver.stats().droppedInvalid);
+                receiver.stats().droppedCorrupt(), receiver.stats().droppedOversize(), receiver.stats().droppedInvalid());
         assertTrue(damaged > 50, "the relay damaged enough frames to mean something: " + damaged);
         assertEquals(0, checker.mismatched, "a delivered frame differs from what was sent");
         assertEquals(0, deliveredDamaged, "a damaged frame was delivered");

@@ -84,7 +84,7 @@ class SerialLinkMemoryTest {
         b.poll(atB, 10);
         assertTrue(b.isPortOpen(), "reopened by itself");
         assertEquals(2, ends[1].opens());
-        assertEquals(1, b.stats().reconnects);
+        assertEquals(1, b.stats().reconnects());
         assertEquals(List.of("up 0", "down 0"), atB.events, "up only when bytes flow again");
 
         a.send(0, f, 0, f.length);
@@ -186,13 +186,13 @@ class SerialLinkMemoryTest {
 
         assertEquals(1, b.poll(atB, 10));
         assertArrayEquals(good, atB.frames.get(0));
-        assertEquals(2, b.stats().droppedCorrupt, "both halves of the garbage");
-        assertEquals(1, b.stats().droppedInvalid);
-        assertEquals(1, b.stats().droppedOversize);
-        assertEquals(1, b.stats().framesIn);
+        assertEquals(2, b.stats().droppedCorrupt(), "both halves of the garbage");
+        assertEquals(1, b.stats().droppedInvalid());
+        assertEquals(1, b.stats().droppedOversize());
+        assertEquals(1, b.stats().framesIn());
 
         assertEquals(WireError.FRAME_INVALID, a.send(0, big, 0, big.length));
-        assertEquals(1, a.stats().droppedOversize);
+        assertEquals(1, a.stats().droppedOversize());
         assertEquals(WireError.OK, a.send(0, good, 0, good.length));
         assertEquals(1, b.poll(atB, 10));
     }

@@ -113,8 +113,8 @@ class SerialPtyTest {
                 Thread.sleep(1);
             }
         }
-        String why = "reconnects a=" + a.stats().reconnects + " b=" + b.stats().reconnects + " corrupt a="
-                + a.stats().droppedCorrupt + " b=" + b.stats().droppedCorrupt + " events a=" + atA.events + " b=" + atB.events;
+        String why = "reconnects a=" + a.stats().reconnects() + " b=" + b.stats().reconnects() + " corrupt a="
+                + a.stats().droppedCorrupt() + " b=" + b.stats().droppedCorrupt() + " events a=" + atA.events + " b=" + atB.events;
         assertEquals(n, atA.frames.size(), why);
         assertEquals(n, atB.frames.size(), why);
         for (int i = 0; i < n; i++) {
@@ -122,7 +122,7 @@ class SerialPtyTest {
             assertArrayEquals(Frames.value(i, 16 + i % 300), atB.frames.get(i));
         }
         assertEquals(List.of("up 0"), atA.events);
-        assertEquals(0, b.stats().droppedCorrupt);
+        assertEquals(0, b.stats().droppedCorrupt());
     }
 
     @Test
@@ -169,7 +169,7 @@ class SerialPtyTest {
         pollUntil(b, atB, 2);
         assertArrayEquals(g, atB.frames.get(1));
         assertEquals(List.of("up 0", "down 0", "up 0"), atB.events);
-        assertEquals(1, b.stats().reconnects);
+        assertEquals(1, b.stats().reconnects());
     }
 
     @Test
@@ -287,12 +287,12 @@ class SerialPtyTest {
             }
         }
         System.out.printf("serial pty relay: frames=%d damaged=%d delivered=%d droppedCorrupt=%d%n",
-                n, damaged, checker.frames, receiver.stats().droppedCorrupt);
+                n, damaged, checker.frames, receiver.stats().droppedCorrupt());
         assertTrue(damaged > 20);
         assertEquals(0, checker.mismatched);
         assertEquals(0, lostClean, "resynchronised within the next frame; clean frames lost: " + lost
-                + " relay frames seen=" + relay.frameIndex + " reconnects=" + receiver.stats().reconnects
-                + " sender reconnects=" + sender.stats().reconnects);
-        assertTrue(receiver.stats().droppedCorrupt + receiver.stats().droppedOversize >= damaged / 2);
+                + " relay frames seen=" + relay.frameIndex + " reconnects=" + receiver.stats().reconnects()
+                + " sender reconnects=" + sender.stats().reconnects());
+        assertTrue(receiver.stats().droppedCorrupt() + receiver.stats().droppedOversize() >= damaged / 2);
     }
 }

@@ -123,7 +123,7 @@ class SerialTermiosTest {
         assertTrue(a.isPortOpen() && b.isPortOpen(), "both links reopened");
         assertTrue(settings(p.b).containsAll(RAW), "raw after the reopen: " + settings(p.b));
         roundTrip(a, atA, b, atB, f, 2);
-        assertEquals(0, a.stats().droppedCorrupt + b.stats().droppedCorrupt, "no frame was damaged");
+        assertEquals(0, a.stats().droppedCorrupt() + b.stats().droppedCorrupt(), "no frame was damaged");
     }
 
     // --- helpers

@@ -4,6 +4,7 @@ import io.spectrum.link.FrameHandler;
 import io.spectrum.link.FrameShape;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
+import io.spectrum.link.LinkCounters;
 import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
@@ -99,7 +100,7 @@ public final class UdpLink implements Link {
     private int lastFromSlot = -1;
     private long nextLivenessCheck;
 
-    private final LinkStats stats = new LinkStats();
+    private final LinkCounters stats = new LinkCounters();
     private volatile boolean closed;
 
     /** Batched I/O on the channel's descriptor, or null when the link uses the channel itself. */
@@ -398,17 +399,17 @@ public final class UdpLink implements Link {
     @Override
     public int send(int peer, byte[] buf, int off, int len) {
         if (closed || peer < 0 || peer >= peerAddr.length) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         SocketAddress to = peerAddr[peer];
         if (to == null) {
             // A listener cannot talk to a peer before the peer has spoken (libtracer: a no-op).
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         if (len > maxFrame) {
-            stats.droppedOversize++;
+            stats.countOversize();
             return WireError.FRAME_INVALID;
         }
         MmsgSocket m = mmsg;
@@ -428,15 +429,14 @@ public final class UdpLink implements Link {
             n = dialer ? channel.write(b) : channel.send(b, to);
         } catch (IOException e) {
             // Dialer: an ICMP port-unreachable from an earlier datagram surfaces here.
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.TRANSPORT_DOWN;
         }
         if (n == 0) {
-            stats.sendRefused++;
+            stats.countSendRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
-        stats.framesOut++;
-        stats.bytesOut += len;
+        stats.countOut(len);
         return WireError.OK;
     }
 
@@ -460,9 +460,8 @@ public final class UdpLink implements Link {
 
     private void flushQueue(MmsgSocket m) {
         int sent = m.flush();
-        stats.framesOut += sent;
-        stats.bytesOut += m.flushedBytes();
-        stats.sendRefused += m.flushFailed();
+        stats.countOut(sent, m.flushedBytes());
+        stats.countSendRefused(m.flushFailed());
     }
 
     @Override
@@ -512,12 +511,12 @@ public final class UdpLink implements Link {
             int i = rxNext++;
             int len = m.length(i);
             if (len > maxFrame) {
-                stats.droppedOversize++;
+                stats.countOversize();
                 continue;
             }
             m.copy(i, rxArray, len);
             if (!FrameShape.isOneFrame(rxArray, 0, len)) {
-                stats.droppedInvalid++;
+                stats.countInvalid();
                 continue;
             }
             int slot = dialer ? 0 : slotFor(m, i);
@@ -525,8 +524,7 @@ public final class UdpLink implements Link {
                 continue;
             }
             heard(slot, now);
-            stats.framesIn++;
-            stats.bytesIn += len;
+            stats.countIn(len);
             handler.onFrame(this, slot, rxArray, 0, len);
             delivered++;
         }
@@ -596,13 +594,13 @@ public final class UdpLink implements Link {
             }
             int len = b.position();
             if (len > maxFrame) {
-                stats.droppedOversize++;
+                stats.countOversize();
                 continue;
             }
             b.flip();
             b.get(rxArray, 0, len);
             if (!FrameShape.isOneFrame(rxArray, 0, len)) {
-                stats.droppedInvalid++;
+                stats.countInvalid();
                 continue;
             }
             // Only a well-shaped frame teaches the listener a peer, so noise cannot fill the table.
@@ -613,8 +611,7 @@ public final class UdpLink implements Link {
                 }
             }
             heard(slot, now);
-            stats.framesIn++;
-            stats.bytesIn += len;
+            stats.countIn(len);
             handler.onFrame(this, slot, rxArray, 0, len);
             delivered++;
         }
@@ -624,7 +621,7 @@ public final class UdpLink implements Link {
     /** Marks a slot heard; reports it up when it was down. Any datagram counts, even a bad one. */
     private void heard(int slot, long now) {
         if (!liveness.isUp(slot) && everUp[slot]++ > 0) {
-            stats.reconnects++;
+            stats.countReconnect();
         }
         liveness.heard(slot, now);
     }
@@ -672,14 +669,14 @@ public final class UdpLink implements Link {
         // only takes the place of one of that host's own silent peers
         int slot = sameHost >= peersPerHost ? sameHostOldestDown : free >= 0 ? free : oldestDown;
         if (slot < 0) {
-            peerTable.refused();
-            stats.peersRefused++;
+            peerTable.countRefused();
+            stats.countPeerRefused();
             return -1;
         }
         if (addrs[slot] == null) {
             peerTable.taken();
         } else {
-            stats.peersEvicted++;
+            stats.countPeerEvicted();
         }
         addrs[slot] = from;
         everUp[slot] = 0;
@@ -707,7 +704,7 @@ public final class UdpLink implements Link {
         }
         long drops = kernelDrops(java.nio.file.Path.of("/proc/net/udp"), local.getPort());
         if (drops >= 0) {
-            stats.droppedByOs = drops;
+            stats.setDroppedByOs(drops);
         }
     }
 

@@ -109,7 +109,7 @@ public final class UdpLinkConfig {
     /**
      * Peer-table entries one source address (IP, any port) may hold: a host sending from many
      * ports cannot fill the table; its next new port takes the place of one of its own silent
-     * (down) peers, or is refused (counted in {@code LinkStats.peersRefused}). Default: half the
+     * (down) peers, or is refused (counted in {@code LinkStats.peersRefused()}). Default: half the
      * peer table, at least 1. Loopback (this machine) is one address like any other: a local
      * process sending from many ports takes loopback's share, not the table.
      */

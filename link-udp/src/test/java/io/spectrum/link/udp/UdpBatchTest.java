@@ -87,8 +87,8 @@ class UdpBatchTest {
             assertEquals(WireError.OK, client.send(0, f, 0, f.length));
         }
         client.flush();
-        assertEquals(n, client.stats().framesOut);
-        assertEquals(0, client.stats().sendRefused);
+        assertEquals(n, client.stats().framesOut());
+        assertEquals(0, client.stats().sendRefused());
         long sendCalls = client.batchCalls();
         assertTrue(sendCalls <= (n + 15) / 16 + 1, "sendmmsg calls: " + sendCalls);
 
@@ -101,7 +101,7 @@ class UdpBatchTest {
         }
         long receiveCalls = server.batchCalls();
         assertTrue(receiveCalls < n / 4, "recvmmsg calls for " + n + " datagrams: " + receiveCalls);
-        assertEquals(n, server.stats().framesIn);
+        assertEquals(n, server.stats().framesIn());
         assertEquals(1, server.peerTable().inUse());
     }
 
@@ -115,7 +115,7 @@ class UdpBatchTest {
             byte[] f = Frames.value(i, 16);
             assertEquals(WireError.OK, client.send(0, f, 0, f.length)); // never flushed: sent at once
         }
-        assertEquals(10, client.stats().framesOut);
+        assertEquals(10, client.stats().framesOut());
         Collector at = new Collector();
         // loopback delivers before send returns: the first call finds all ten
         for (int i = 0; i < 10; i++) {
@@ -163,7 +163,7 @@ class UdpBatchTest {
             assertEquals(100 + i, Frames.counter(atA.frames.get(i), 0));
             assertEquals(200 + i, Frames.counter(atB.frames.get(i), 0));
         }
-        assertEquals(12, server.stats().framesOut + server.stats().framesIn);
+        assertEquals(12, server.stats().framesOut() + server.stats().framesIn());
     }
 
     /** IPv6 loopback: the sender key comes from a sockaddr_in6 and the answer goes back to it. */
@@ -206,9 +206,9 @@ class UdpBatchTest {
             Collector at = new Collector();
             Collector.pollUntil(server, at, 1);
             assertArrayEquals(ok, at.frames.get(0));
-            assertEquals(1, server.stats().droppedInvalid);
-            assertEquals(1, server.stats().droppedOversize);
-            assertEquals(1, server.stats().framesIn);
+            assertEquals(1, server.stats().droppedInvalid());
+            assertEquals(1, server.stats().droppedOversize());
+            assertEquals(1, server.stats().framesIn());
         }
     }
 }

@@ -89,12 +89,12 @@ class UdpExposureTest {
         Collector.pollUntil(server, at, 2);
         hello(a3, server, 3); // the host's third port: over its share
         long deadline = System.nanoTime() + 2_000_000_000L;
-        while (server.stats().peersRefused == 0 && System.nanoTime() < deadline) {
+        while (server.stats().peersRefused() == 0 && System.nanoTime() < deadline) {
             server.poll(at, 16);
             Thread.sleep(1);
         }
-        assertEquals(1, server.stats().peersRefused);
-        assertEquals(1, server.peerTable().refusals());
+        assertEquals(1, server.stats().peersRefused());
+        assertEquals(1, server.peerTable().refused());
         assertEquals(2, server.peerTable().inUse());
         // another host (127.0.0.2: Linux routes all of 127/8 to loopback) still gets in
         DatagramChannel b = sender("127.0.0.2");
@@ -107,7 +107,7 @@ class UdpExposureTest {
         server.poll(at, 1);
         hello(a3, server, 5);
         Collector.pollUntil(server, at, 4);
-        assertEquals(1, server.stats().peersEvicted);
+        assertEquals(1, server.stats().peersEvicted());
         assertEquals(3, server.peerTable().inUse());
     }
 
@@ -123,12 +123,12 @@ class UdpExposureTest {
             hello(sender("127.0.0.1"), server, i);
         }
         long deadline = System.nanoTime() + 2_000_000_000L;
-        while (server.stats().peersRefused < 2 && System.nanoTime() < deadline) {
+        while (server.stats().peersRefused() < 2 && System.nanoTime() < deadline) {
             server.poll(at, 16);
             Thread.sleep(1);
         }
         assertEquals(1, server.peerTable().inUse());
-        assertEquals(2, server.stats().peersRefused);
+        assertEquals(2, server.stats().peersRefused());
     }
 
     @Test
@@ -142,6 +142,6 @@ class UdpExposureTest {
             Collector.pollUntil(server, at, i + 1);
         }
         assertEquals(3, server.peerTable().inUse());
-        assertEquals(0, server.stats().peersRefused);
+        assertEquals(0, server.stats().peersRefused());
     }
 }

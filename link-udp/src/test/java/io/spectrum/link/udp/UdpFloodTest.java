@@ -137,16 +137,16 @@ class UdpFloodTest {
         }
         assertEquals(FLOOD_SOCKETS * FLOOD_ROUNDS, sent);
         assertTrue(otherHostAdmitted, "a client from another address is admitted during the flood");
-        assertTrue(server.stats().peersRefused > 0, "the flood was refused past its share");
+        assertTrue(server.stats().peersRefused() > 0, "the flood was refused past its share");
         assertEquals(server.peerTable().capacity(), 8);
         assertEquals(List.of("up 0", "up 1", "up 2", "up 3", "up 4"), echo.events,
                 "the established client (0), three flood ports (its address's share of 4), the other host");
 
         // a newcomer from the flood's address waits while the flood's entries are up ...
         send(sameHostNewcomer, server, 2);
-        long refusedBefore = server.stats().peersRefused;
+        long refusedBefore = server.stats().peersRefused();
         drain(server, echo); // loopback delivers at send: the datagram is in the listener's buffer by now
-        assertEquals(refusedBefore + 1, server.stats().peersRefused, "refused while the share is held by live peers");
+        assertEquals(refusedBefore + 1, server.stats().peersRefused(), "refused while the share is held by live peers");
         assertEquals(null, sameHostNewcomer.receive(ByteBuffer.allocate(64)), "and not answered");
         // ... and is admitted once they are down; the established client keeps talking meanwhile
         for (int s = 0; s < 4; s++) {
@@ -161,6 +161,6 @@ class UdpFloodTest {
         assertTrue(echo.events.containsAll(List.of("down 1", "down 2", "down 3")), echo.events.toString());
         assertTrue(!echo.events.contains("down 0") && !echo.events.contains("down 4"),
                 "the live clients were never dropped: " + echo.events);
-        assertEquals(1, server.stats().peersEvicted, "the newcomer took a down flood entry");
+        assertEquals(1, server.stats().peersEvicted(), "the newcomer took a down flood entry");
     }
 }

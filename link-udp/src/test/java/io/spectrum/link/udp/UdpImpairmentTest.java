@@ -77,8 +77,8 @@ class UdpImpairmentTest {
                 assertEquals(0, latest.mismatched, "every delivered frame is one that was sent");
                 assertTrue(shim.dropped > 0 && shim.duplicated > 0 && shim.reordered > 0, "the shim impaired");
                 assertTrue(latest.wentBackwards > 0, "reordering was visible to the receiver");
-                assertEquals(latest.frames, server.stats().framesIn);
-                assertEquals(0, server.stats().droppedInvalid);
+                assertEquals(latest.frames, server.stats().framesIn());
+                assertEquals(0, server.stats().droppedInvalid());
             } finally {
                 client.close();
             }

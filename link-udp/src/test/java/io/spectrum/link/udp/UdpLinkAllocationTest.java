@@ -140,7 +140,7 @@ class UdpLinkAllocationTest {
             assertEquals(true, ok, "a frame went missing on loopback");
             System.out.println("udp batched, queued sends: " + (2 * rounds) + " frames, allocated bytes=" + allocated);
             assertEquals(0, allocated, "bytes allocated over " + (2 * rounds) + " frames");
-            assertEquals(50_000 + rounds, client.stats().framesOut);
+            assertEquals(50_000 + rounds, client.stats().framesOut());
         } finally {
             client.close();
             server.close();

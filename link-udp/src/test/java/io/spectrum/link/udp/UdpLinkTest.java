@@ -69,9 +69,9 @@ class UdpLinkTest {
         Collector.pollUntil(client, atClient, 1);
         assertArrayEquals(answer, atClient.frames.get(0));
         assertEquals(List.of("up 0"), atClient.events);
-        assertEquals(1, server.stats().framesIn);
-        assertEquals(1, server.stats().framesOut);
-        assertEquals(hello.length, server.stats().bytesIn);
+        assertEquals(1, server.stats().framesIn());
+        assertEquals(1, server.stats().framesOut());
+        assertEquals(hello.length, server.stats().bytesIn());
     }
 
     @Test
@@ -81,8 +81,8 @@ class UdpLinkTest {
         assertEquals(WireError.TRANSPORT_DOWN, server.send(0, f, 0, f.length));
         assertEquals(WireError.TRANSPORT_DOWN, server.send(99, f, 0, f.length));
         assertEquals(WireError.TRANSPORT_DOWN, server.send(-1, f, 0, f.length));
-        assertEquals(3, server.stats().sendRefused);
-        assertEquals(0, server.stats().framesOut);
+        assertEquals(3, server.stats().sendRefused());
+        assertEquals(0, server.stats().framesOut());
     }
 
     @Test
@@ -109,11 +109,11 @@ class UdpLinkTest {
         byte[] fifth = Frames.value(104, 16);
         clients.get(4).send(0, fifth, 0, fifth.length);
         long deadline = System.nanoTime() + 2_000_000_000L;
-        while (server.peerTable().refusals() == 0 && System.nanoTime() < deadline) {
+        while (server.peerTable().refused() == 0 && System.nanoTime() < deadline) {
             server.poll(atServer, 16);
             Thread.sleep(1);
         }
-        assertEquals(1, server.peerTable().refusals());
+        assertEquals(1, server.peerTable().refused());
         assertEquals(4, atServer.frames.size());
 
         // Replies reach the right client: answer each handle with its own counter.
@@ -166,7 +166,7 @@ class UdpLinkTest {
         Collector.pollUntil(server, atServer, 2);
         assertEquals(List.of("up " + peer, "down " + peer, "up " + peer), atServer.events);
         assertEquals(peer, atServer.peers.get(1), "the returning peer gets its old handle");
-        assertEquals(1, server.stats().reconnects);
+        assertEquals(1, server.stats().reconnects());
     }
 
     @Test
@@ -225,7 +225,7 @@ class UdpLinkTest {
         Collector.pollUntil(server, atServer, 2);
         assertEquals(2, atServer.frames.size());
         assertEquals(b.localAddress(), server.peerAddress(0));
-        assertEquals(0, server.peerTable().refusals());
+        assertEquals(0, server.peerTable().refused());
         assertEquals(List.of("up 0", "down 0", "up 0"), atServer.events);
     }
 
@@ -245,14 +245,14 @@ class UdpLinkTest {
             Collector.pollUntil(server, atServer, 1);
             assertEquals(1, atServer.frames.size());
             assertArrayEquals(good, atServer.frames.get(0));
-            assertEquals(4, server.stats().droppedInvalid);
-            assertEquals(1, server.stats().droppedOversize);
-            assertEquals(1, server.stats().framesIn);
+            assertEquals(4, server.stats().droppedInvalid());
+            assertEquals(1, server.stats().droppedOversize());
+            assertEquals(1, server.stats().framesIn());
         }
         assertEquals(1, server.peerTable().inUse(), "only the good frame taught the listener its peer");
         byte[] big = Frames.value(7, 2000);
         assertEquals(WireError.FRAME_INVALID, server.send(0, big, 0, big.length));
-        assertEquals(2, server.stats().droppedOversize);
+        assertEquals(2, server.stats().droppedOversize());
     }
 
     @Test
@@ -261,7 +261,7 @@ class UdpLinkTest {
         UdpLink client = dialer(server, new UdpLinkConfig().maxFrame(512));
         byte[] big = Frames.value(1, 600);
         assertEquals(WireError.FRAME_INVALID, client.send(0, big, 0, big.length));
-        assertEquals(1, client.stats().droppedOversize);
+        assertEquals(1, client.stats().droppedOversize());
         byte[] ok = Frames.value(2, 16);
         assertEquals(WireError.OK, client.send(0, ok, 0, ok.length));
         Collector atServer = new Collector();
