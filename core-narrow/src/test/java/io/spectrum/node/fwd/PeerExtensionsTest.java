@@ -13,7 +13,7 @@ class PeerExtensionsTest {
         t.announce(0, 2, 1);
         t.announce(0, 3, 1);
         assertEquals(0, t.version(0, 3), "no room: plain");
-        assertEquals(1, t.resource.refusals());
+        assertEquals(1, t.resource.refused());
         t.forget(0, 1);
         assertEquals(1, t.version(0, 2));
         assertEquals(0, t.version(0, 1));
