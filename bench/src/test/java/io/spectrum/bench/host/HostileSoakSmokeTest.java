@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class HostileSoakSmokeTest {
     @Test
-    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aShortSoakLosesNoValueAndLeavesEveryTableAsItWas() throws Exception {
         HostileSoak.Result r = HostileSoak.run(8_000, 2, 50, 20, "mosquitto", true, new PrintStream(System.out, true));
         HostileSoak.print(r, System.out);
