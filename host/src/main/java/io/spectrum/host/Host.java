@@ -37,6 +37,14 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /**
+     * Datagrams per {@code recvmmsg}/{@code sendmmsg} call of the host's UDP client listener. One
+     * value a board publishes goes out to every subscriber in the same node step, so the listener sends
+     * in batches four times a board link's: 100 deliveries are 2 system calls, not 7 (docs/links.md
+     * "Batched datagram I/O", docs/benchmarks.md). Costs one frame of native memory per slot and direction.
+     */
+    public static final int CLIENT_LISTENER_BATCH = 64;
+
     private final HostConfig config;
     private final List<HostService.Board> boards;
     private final HostService service;
@@ -90,7 +98,8 @@ public final class Host implements AutoCloseable {
             }
             if (config.udp() != null) {
                 LinkSettings listener = new LinkSettings().pingMillis(config.pingMillis()).timeoutMillis(config.timeoutMillis())
-                        .frameBytes(config.frameBytes()).receiveBufferBytes(config.receiveBuffer()).peers(config.clientPeers());
+                        .frameBytes(config.frameBytes()).receiveBufferBytes(config.receiveBuffer()).peers(config.clientPeers())
+                        .batch(CLIENT_LISTENER_BATCH);
                 clients.add(LinkSpec.listen(id, config.udp(), listener, config.clock()));
             }
             if (config.tcp() != null) { // the same peer table bound as the UDP listener's

@@ -40,6 +40,7 @@ public final class LinkSettings {
     String name;
     boolean helloRequired;
     boolean allowRemote = true;
+    int batch = -1;
 
     /** A serial link's rate when neither its URI ({@code ?baud=N}) nor {@code --baud} names one. */
     public static final int DEFAULT_BAUD = 115200;
@@ -97,6 +98,26 @@ public final class LinkSettings {
         }
         peers = n;
         return this;
+    }
+
+    /**
+     * Datagrams a UDP link opened with these settings receives or sends per {@code recvmmsg} /
+     * {@code sendmmsg} call, 1 to 1024, or 0 for one system call per datagram. Unset, the link's own
+     * default ({@link UdpLinkConfig#DEFAULT_BATCH}). Batched I/O turned off for the process
+     * ({@code spectrum.udp.batch=0}) stays off whatever is set here. Each slot holds one frame of
+     * native memory per direction.
+     */
+    public LinkSettings batch(int datagrams) {
+        if (datagrams < 0 || datagrams > 1024) {
+            throw new IllegalArgumentException("the UDP batch must be 0..1024 datagrams, was " + datagrams);
+        }
+        batch = datagrams;
+        return this;
+    }
+
+    /** The UDP batch as set, or -1 when unset (the link's default). */
+    public int batch() {
+        return batch;
     }
 
     /** The UDP listener's peer table as set; 0 means {@link #DEFAULT_LISTEN_PEERS}. */

@@ -61,6 +61,9 @@ public final class LinkTransports {
         if (s.frameBytes > 0) {
             c.maxFrame(Math.min(s.frameBytes, UdpLinkConfig.MAX_DATAGRAM));
         }
+        if (s.batch >= 0 && UdpLinkConfig.DEFAULT_BATCH > 0) { // the process-wide off switch wins
+            c.batch(s.batch);
+        }
         return c;
     }
 

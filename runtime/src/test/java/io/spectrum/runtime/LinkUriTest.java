@@ -160,6 +160,23 @@ class LinkUriTest {
         return assertThrows(IllegalArgumentException.class, () -> LinkSpec.parse(text, shorthand)).getMessage();
     }
 
+    @Test
+    void aUdpLinksBatchIsSetPerLinkAndTheProcessWideOffSwitchWins() throws Exception {
+        try (Link plain = LinkSpec.listen(1, "udp://127.0.0.1:0", new LinkSettings(), clock);
+             Link wide = LinkSpec.listen(2, "udp://127.0.0.1:0", new LinkSettings().batch(64), clock);
+             Link off = LinkSpec.listen(3, "udp://127.0.0.1:0", new LinkSettings().batch(0), clock)) {
+            UdpLink p = assertInstanceOf(UdpLink.class, plain);
+            int expectedDefault = p.batchedIo() ? io.spectrum.link.udp.UdpLinkConfig.DEFAULT_BATCH : 0;
+            assertEquals(expectedDefault, p.batch(), "unset: the link's default");
+            // where batching is off for the process (spectrum.udp.batch=0) or unavailable, 64 stays 0
+            assertEquals(p.batchedIo() ? 64 : 0, ((UdpLink) wide).batch());
+            assertEquals(0, ((UdpLink) off).batch());
+            assertFalse(((UdpLink) off).batchedIo());
+        }
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new LinkSettings().batch(1025))
+                .getMessage().contains("0..1024"));
+    }
+
     private String openRefusal(String text) {
         return assertThrows(IllegalArgumentException.class,
                 () -> LinkSpec.open(1, text, LinkSpec.Role.DIAL, "udp", new LinkSettings(), clock)).getMessage();

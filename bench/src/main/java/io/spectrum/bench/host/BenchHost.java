@@ -52,7 +52,8 @@ public final class BenchHost {
         }
         String transport = args.length > 2 ? args[2] : "udp";
         Link link = LinkSpec.listen(1, transport + "://127.0.0.1:" + port,
-                new LinkSettings().peers(1024).timeoutMillis(3_600_000L).pingMillis(3_600_000L), SystemClock.INSTANCE);
+                new LinkSettings().peers(1024).timeoutMillis(3_600_000L).pingMillis(3_600_000L)
+                        .batch(io.spectrum.host.Host.CLIENT_LISTENER_BATCH), SystemClock.INSTANCE);
         try (HostCore.Served served = core.serve("bench-host", node, link)) {
             System.out.println("READY " + core + " " + transport + " pid " + ProcessHandle.current().pid());
             System.out.flush();

@@ -183,6 +183,12 @@ public final class UdpLink implements Link {
         return mmsg != null;
     }
 
+    /** Datagrams this link receives or sends per system call on the batched path; 0 on the channel path. */
+    public int batch() {
+        MmsgSocket m = mmsg;
+        return m == null ? 0 : m.batch();
+    }
+
     /**
      * The {@code recvmmsg} and {@code sendmmsg} calls this link made (0 on the channel path): with
      * {@link LinkStats#framesIn} and {@link LinkStats#framesOut} it shows how many datagrams a call carried.
