@@ -8,7 +8,7 @@ import java.util.ArrayDeque;
  * modes"): the undelivered values in order, the numbers of the last delivery sent ({@code dlv}) and
  * of the last one consumed, and the count of values a latest edge coalesced since its previous
  * delivery. In flight = delivered − consumed; credits come back only through {@link #consume}.
- * Package-private state for the node's single thread; {@link WideNode} does the sending.
+ * Package-private state for the node's single thread; {@link DeliveryModes} does the sending.
  */
 final class ModeQueue {
     /** One undelivered value: a copy (the vertex's array is reused by later writes) and its stamp. */

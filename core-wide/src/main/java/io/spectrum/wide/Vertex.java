@@ -64,7 +64,7 @@ final class Vertex {
     /**
      * The remote peer whose subscription under a mount created this vertex, while it is only that
      * request's (no value, declaration or reported one ever, no child that has one): it counts
-     * against that peer's vertex share and goes when it holds nothing again (WideNode#prune). Null
+     * against that peer's vertex share and goes when it holds nothing again (VertexTree#prune). Null
      * for every other vertex, and for this one once something of its own settles it. A vertex whose
      * creator is null has no ancestor with one.
      */

@@ -3,7 +3,6 @@ package io.spectrum.wide;
 import io.spectrum.link.Link;
 import io.spectrum.link.NodeLinkStats;
 import io.spectrum.node.fwd.FwdServer;
-import io.spectrum.node.fwd.FwdStore;
 import io.spectrum.node.api.ActivityListener;
 import io.spectrum.node.api.Node;
 import io.spectrum.node.ServingNode;
@@ -23,14 +22,10 @@ import io.spectrum.wire.Extensions;
 import io.spectrum.wire.Names;
 import io.spectrum.wire.Opt;
 import io.spectrum.wire.PathKeys;
-import io.spectrum.wire.StaleReason;
-import io.spectrum.wire.Utf8;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.agrona.collections.IntArrayList;
-import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * The WIDE (host-scale) node: the {@link Node} API of core-narrow's {@code NarrowNode} over tables
@@ -72,6 +67,14 @@ import org.agrona.collections.Long2ObjectHashMap;
  * {@link WidePeer} of this node from its first write or edge: its edges are reaped and what it
  * published goes stale when it goes. Still fixed-size on this core (the shared tables of the FWD
  * side, sized from the config): awaits, announced peers, per-peer shares, remote subscriptions.
+ *
+ * <p>This class is the facade: it holds the publish and subscribe paths, the values and the
+ * {@link Node} and link API, and hands each other concern to one package-private piece:
+ * {@link Handles} (the vertex and edge handle tables and their counters), {@link VertexTree}
+ * (find, mkdir -p, taking out the vertices that hold nothing), {@link PeerTable} (the owner, the
+ * connections and the remote callers as peers), {@link ActivityNotices} (delivering counts and
+ * active / idle notices), {@link WideFanout} (the fan-out, the latch, the dirty-edge resend) with its
+ * {@link DeliveryModes}, and {@link StaleMarks} (stale marks and their purge).
  */
 public final class WideNode implements ServingNode {
     /** The identity the owner's in-process writes publish under ({@code $}: no peer can register it). */
@@ -82,39 +85,28 @@ public final class WideNode implements ServingNode {
 
     private final Clock clock;
     private final int payloadCap;
-    private final int maxKey;
-    private final long staleGrace;
     /** This node gives a value that arrives without an origin time its clock's ({@code NodeConfig#givesOrigins}). */
     private final boolean givesOrigins;
 
-    private final VertexIndex index = new VertexIndex();
-    private final Vertex root;
-    private final ResourceCounter vertices;
-    private final ResourceCounter edges;
+    /** The vertex and edge handle tables and their counters. */
+    final Handles handles;
+    /** The vertex tree: find, mkdir -p, and taking out the vertices that hold nothing. */
+    final VertexTree tree;
+    /** The owner, the in-process connections and the remote callers, as peers. */
+    final PeerTable peers;
+    /** The delivering counts and the active / idle notices. */
+    final ActivityNotices activity;
+    /** The fan-out: propagate, topic notices, the latch, the dirty-edge resend. */
+    final WideFanout fanout;
+    /** The delivery modes of the mode edges ({@link WideFanout}'s). */
+    final DeliveryModes modes;
+    /** The stale marks and their purge. */
+    final StaleMarks stale;
     private final ResourceCounter values;
-    private final ResourceCounter peers;
     private final WidePeer owner;
-    private ActivityListener activity;
-    /**
-     * A host serving subscriptions under its mounts hears every vertex's notices itself: the
-     * vertices it feeds from its boards are published by their deliveries, not by its own host
-     * (the same rule as NarrowNode's).
-     */
-    private final boolean allLocal;
-    private final ValueView view = new ValueView();
-    private final ValueView pathView = new ValueView();
     /** Told of every assigned value and stale mark (the host's history), or null. */
     private ValueTap tap;
     private final ValueView tapView = new ValueView();
-    private final ArrayList<Vertex> staleList = new ArrayList<>();
-    /** Edges a dropped delivery left dirty ({@link Edge#dirty}), each once; the tick resends to them. */
-    private final ArrayList<Edge> dirtyEdges = new ArrayList<>();
-    /** The node's own stale reasons as held (shared arrays, never written into). */
-    private static final byte[] PUBLISHER_GONE = Utf8.bytes(StaleReason.PUBLISHER_GONE);
-    private static final byte[] NOT_FOLLOWED = Utf8.bytes(StaleReason.NOT_FOLLOWED);
-    /** The vertices one tick purged, told after the sweep (reused). */
-    private final ArrayList<Vertex> purged = new ArrayList<>();
-    private final AnonymousIds anonymousIds;
 
     /** The shared FWD side (terminus, :subscribers, awaits, deliveries, remote client) over {@link WideStore}. */
     private final FwdServer server;
@@ -125,32 +117,6 @@ public final class WideNode implements ServingNode {
     private final long sweepPeriod;
     private long nextSweep;
     private long nextStats;
-    /** Vertices by handle (the root is 0); a removed vertex's handle is reused, like an edge's. */
-    Vertex[] byId = new Vertex[64];
-    private int vertexIds;
-    private final IntArrayList freeVertexIds = new IntArrayList();
-    /** How many vertices one remote peer's subscriptions may create and hold ({@link Vertex#creator}). */
-    private final int verticesPerPeer;
-    private long vertexShareRefused;
-    /** The peer {@link #createForSubscription} made for its request, forgotten again when the request is discarded. */
-    private WidePeer madeForRequest;
-    /** Open edges by handle; freed handles are reused. */
-    Edge[] edgeById = new Edge[64];
-    private int edgeIds;
-    private final IntArrayList freeEdgeIds = new IntArrayList();
-    /** The remote callers (link index, peer) that published or hold edges, as peers of this node. */
-    private final Long2ObjectHashMap<WidePeer> linkPeers = new Long2ObjectHashMap<>();
-    private int inProcessPeers;
-    /** Open edges in bounded mode: a publish checks their room only when there are some. */
-    private int boundedEdges;
-    /**
-     * Values waiting in delivery-mode edges' queues, all edges together (each edge's own ceiling is
-     * its maxQueued); refusals = writes refused because a bounded edge had no room.
-     */
-    /** {@link Names#EMPTY_STATUS}, the value a delete notice carries, as the array propagate takes. */
-    private static final byte[] EMPTY_STATUS = Names.EMPTY_STATUS.copy();
-    private final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE,
-            "a bounded subscription's own queue (its spectrum.queue)");
 
     /**
      * A node sized by {@code cfg}: its clock, frames per poll, payload cap and table ceilings (ceilings, not
@@ -161,22 +127,17 @@ public final class WideNode implements ServingNode {
         clock = cfg.clock();
         framesPerPoll = cfg.framesPerPoll();
         payloadCap = cfg.payloadCap();
-        maxKey = cfg.maxKeyBytes();
-        staleGrace = cfg.staleGraceNanos();
         givesOrigins = cfg.givesOrigins();
-        allLocal = cfg.serveSubscriptionsUnderMounts();
-        verticesPerPeer = cfg.verticesPerPeer();
-        vertices = new ResourceCounter("wide.vertices", cfg.maxVertices());
-        edges = new ResourceCounter("wide.edges", cfg.maxSubscribers());
+        handles = new Handles(cfg.maxVertices(), cfg.maxSubscribers());
         values = new ResourceCounter("wide.values", cfg.valueBytes());
-        peers = new ResourceCounter("wide.peers", Integer.MAX_VALUE);
-        owner = new WidePeer(this, OWNER_IDENTITY, false, FwdServer.OWNER, 0);
-        anonymousIds = new AnonymousIds(clock);
-        root = new Vertex(new byte[0], VertexIndex.hash(new byte[0], 0, 0), null, 0, false);
-        index.insert(root);
-        register(root);
-        vertices.taken();
         server = new FwdServer(cfg, new WideStore(this), 4); // the link table grows up to maxLinks
+        peers = new PeerTable(this, server, clock);
+        owner = peers.owner;
+        activity = new ActivityNotices(cfg.serveSubscriptionsUnderMounts(), owner, server);
+        tree = new VertexTree(handles, peers, activity, cfg.maxKeyBytes(), cfg.verticesPerPeer());
+        fanout = new WideFanout(this, server);
+        modes = fanout.modes;
+        stale = new StaleMarks(this, fanout, clock, cfg.staleGraceNanos());
         server.statsOf(resources());
         statsPeriod = cfg.statsPeriodNanos();
         nextStats = clock.nanoTime();
@@ -207,22 +168,12 @@ public final class WideNode implements ServingNode {
      * @throws IllegalArgumentException for a name starting with {@code $} or {@code anon-}
      */
     public WidePeer connect(String name) {
-        WidePeer p;
-        if (name == null || name.isEmpty()) {
-            p = new WidePeer(this, anonymousIds.next(), true, WidePeer.IN_PROCESS, ++inProcessPeers);
-        } else {
-            if (!AnonymousIds.nameAllowed(name)) {
-                throw new IllegalArgumentException("a peer name may not start with $ or " + AnonymousIds.PREFIX + ": " + name);
-            }
-            p = new WidePeer(this, name, false, WidePeer.IN_PROCESS, ++inProcessPeers);
-        }
-        peers.taken();
-        return p;
+        return peers.connect(name);
     }
 
     /** The identity of the vertex's last publisher ({@link #OWNER_IDENTITY} for the owner), or null. */
     public String lastPublisher(NodePath path) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         return v == null || v.publisher == null ? null : v.publisher.identity();
     }
 
@@ -233,7 +184,7 @@ public final class WideNode implements ServingNode {
      */
     public List<TopicInfo> topics(NodePath prefix) {
         List<TopicInfo> out = new ArrayList<>();
-        Vertex top = find(prefix);
+        Vertex top = tree.find(prefix);
         if (top != null) {
             collect(top, out);
         }
@@ -282,7 +233,7 @@ public final class WideNode implements ServingNode {
         final byte[] b = path.tlv();
         final int ko = path.bodyOffset();
         final int kl = path.bodyLength();
-        Vertex v = index.find(b, ko, kl);
+        Vertex v = tree.find(b, ko, kl);
         if (p != owner) {
             if (kl == 0 || (v != null ? v.reserved : PathKeys.hasReservedSegment(b, ko, kl))) {
                 return WireError.ACCESS_DENIED; // the root and $ names are the node's own
@@ -291,7 +242,7 @@ public final class WideNode implements ServingNode {
                 return WireError.ACCESS_DENIED;
             }
         }
-        int r = v == null ? creatable(b, ko, kl, null) : WireError.OK;
+        int r = v == null ? tree.creatable(b, ko, kl, null) : WireError.OK;
         if (r != WireError.OK) {
             return r;
         }
@@ -304,10 +255,10 @@ public final class WideNode implements ServingNode {
             if (r != WireError.OK) {
                 return r; // a refused write creates nothing
             }
-            if (boundedLacksRoom(nearestExisting(b, ko, kl))) {
+            if (modes.boundedLacksRoom(tree.nearestExisting(b, ko, kl))) {
                 return WireError.FLOW_BACKPRESSURE; // a full bounded subscriber above: nothing created either
             }
-            v = create(b, ko, kl, null);
+            v = tree.create(b, ko, kl, null);
         }
         return publish(v, tlv, off, tl, p, null, 0, 0, null, retain);
     }
@@ -324,7 +275,7 @@ public final class WideNode implements ServingNode {
         if (r != WireError.OK) {
             return r;
         }
-        if (boundedLacksRoom(v)) {
+        if (modes.boundedLacksRoom(v)) {
             return WireError.FLOW_BACKPRESSURE; // refused whole: nothing delivered, retained or numbered
         }
         if (!retain) {
@@ -338,10 +289,9 @@ public final class WideNode implements ServingNode {
         v.valueSeq = v.seq;
         v.valuePublisher = p;
         setPublisher(v, p);
-        clearStale(v);
+        StaleMarks.clear(v);
         if (upstream != null && upstream.stale()) {
-            markStale(v, clock.nanoTime(), reasonBytes(upstream.buffer(), upstream.reasonOffset(),
-                    upstream.reasonLength()), true);
+            stale.markDelivered(v, upstream);
         }
         v.sourceSeq = upstream != null ? Math.max(0, upstream.seq()) : 0;
         v.origin = upstream != null && upstream.origin() > 0 ? upstream.origin()
@@ -350,10 +300,8 @@ public final class WideNode implements ServingNode {
         if (v.awaits > 0) {
             server.answerAwaits(v.id, v.value, 0, v.valLen);
         }
-        propagate(v, v.value, v.valLen, false);
-        if (tap != null) {
-            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.sourceSeq, v.origin, false, null);
-        }
+        fanout.propagate(v, v.value, v.valLen, false);
+        tell(v, false, null);
         return WireError.OK;
     }
 
@@ -368,11 +316,11 @@ public final class WideNode implements ServingNode {
      */
     private int publishUnretained(Vertex v, byte[] tlv, int off, int tl, WidePeer p, byte[] route, int ro, int rl) {
         if (v.creator != null) {
-            settle(v); // it was published to: the node's, like a vertex holding a value
+            VertexTree.settle(v); // it was published to: the node's, like a vertex holding a value
         }
         v.seq++;
         if (v.stale && samePublisher(v.valuePublisher, p)) {
-            clearStale(v);
+            StaleMarks.clear(v);
         }
         setPublisher(v, p);
         setNoticeRoute(v, route, ro, rl);
@@ -383,7 +331,7 @@ public final class WideNode implements ServingNode {
         if (off != 0) {
             tlv = Arrays.copyOfRange(tlv, off, off + tl); // deliveries read the value from offset 0
         }
-        propagate(v, tlv, tl, v.seq, false, origin, false, false);
+        fanout.propagate(v, tlv, tl, v.seq, false, origin, false, false);
         return WireError.OK;
     }
 
@@ -425,12 +373,13 @@ public final class WideNode implements ServingNode {
         values.returned(old);
         values.taken(tl);
         if (v.creator != null) {
-            settle(v);
+            VertexTree.settle(v);
         }
         return WireError.OK;
     }
 
-    private void dropValue(Vertex v) {
+    /** Drops v's held value (a clear, a purge) and returns its bytes to the value table. */
+    void dropValue(Vertex v) {
         if (v.hasValue()) {
             values.returned(v.valLen);
             v.value = null;
@@ -453,272 +402,9 @@ public final class WideNode implements ServingNode {
         v.publisher = p;
     }
 
-    /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
-    private void propagate(Vertex v, byte[] vb, int vl, boolean deleted) {
-        propagate(v, vb, vl, deleted, false);
-    }
-
-    /**
-     * The topic notice of v to the edges that take one ({@link FwdStore#takesTopicNotice}, the rule
-     * NarrowNode asks too): its retained value stamped stale with its current sequence (a stale mark
-     * is not a publish), or, {@code deleted}, the delete notice of a purge (the empty STATUS, stamp
-     * op 1; the purge has already spent its fresh number).
-     */
-    private void topicNotice(Vertex v, boolean deleted) {
-        if (deleted) {
-            propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true, true);
-        } else if (v.hasValue()) {
-            propagate(v, v.value, v.valLen, false, true);
-        } else if (v.stale) { // declared, no value yet, marked: the empty STATUS stamped stale (op 0)
-            propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, false, true);
-        }
-    }
-
-    private void propagate(Vertex v, byte[] vb, int vl, boolean deleted, boolean noticeOnly) {
-        propagate(v, vb, vl, v.seq, v.stale, deleted ? 0 : v.origin, deleted, noticeOnly);
-    }
-
-    /** Delivers {@code vb} as publish {@code seq} of v ({@code stale}, {@code origin}) to its and its ancestors' edges. */
-    private void propagate(Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, boolean deleted,
-            boolean noticeOnly) {
-        if (v.listeners == 0) {
-            return; // unobserved: one load
-        }
-        for (Vertex a = v; a != null; a = a.parent) {
-            if (a.ownSubs == 0) {
-                continue;
-            }
-            final Edge[] es = a.edges;
-            final int end = Math.min(a.edgeEnd, es.length);
-            for (int i = 0; i < end; i++) {
-                final Edge e = es[i];
-                if (e != null && e.delivering() && (!noticeOnly || FwdStore.takesTopicNotice(e.word | e.flags))) {
-                    deliver(e, v, vb, vl, seq, stale, origin, deleted);
-                }
-            }
-        }
-    }
-
-    /**
-     * The durability latch of a newly admitted edge that asked: its vertex's retained value, and, for
-     * an edge that asked for the path in its stamp ({@link FwdStore#STAMP_PATH}), every retained value
-     * of the subtree after it, each as its own delivery naming the child, in tree order
-     * (docs/extensions.md, "Subtree replay"; the rule NarrowNode's latch follows too). A vertex without
-     * a value is skipped, a {@code $} subtree too; the walk stops when the edge goes (a one_shot) or
-     * the holder's delivery share refuses (a mode edge queues as it does for any value).
-     */
-    void latch(Edge e, Vertex v) {
-        if ((e.word & DeliveryPolicy.DURABILITY_REQUEST) == 0) {
-            return;
-        }
-        if ((e.flags & FwdStore.STAMP_PATH) == 0) {
-            if (v.hasValue()) {
-                deliver(e, v, v.value, v.valLen, v.valueSeq, v.stale, false); // the retained value with its own number
-            } else if (v.stale && FwdStore.takesTopicNotice(e.word | e.flags)) { // no value yet, and why
-                deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, true, false);
-            }
-            return;
-        }
-        deliverSubtree(e, v, true);
-    }
-
-    /**
-     * Delivers to e the value of v, then each value below it in tree order; a vertex without a value
-     * is skipped, and so is a {@code $} subtree when {@code skipReserved}. Stops when the edge goes or
-     * stops delivering (true), or at a delivery that was dropped (false; the rest is not sent now).
-     * The one subtree walk of the durability latch and of the dirty-edge resend.
-     */
-    private boolean deliverSubtree(Edge e, Vertex v, boolean skipReserved) {
-        Vertex c = v;
-        while (true) {
-            final boolean enter = c == v || !skipReserved || !c.reserved;
-            if (enter) {
-                if (c.hasValue() ? !deliver(e, c, c.value, c.valLen, c.valueSeq, c.stale, false)
-                        : c.stale && FwdStore.takesTopicNotice(e.word | e.flags)
-                                && !deliver(e, c, EMPTY_STATUS, EMPTY_STATUS.length, c.seq, true, false)) {
-                    return false; // (no value yet, marked: its stale notice, as the mark sent it)
-                }
-                if (!e.open || !e.delivering()) {
-                    return true;
-                }
-                if (c.childCount > 0) {
-                    c = c.children[0];
-                    continue;
-                }
-            }
-            while (c != v && c.childIndex + 1 >= c.parent.childCount) {
-                c = c.parent;
-            }
-            if (c == v) {
-                return true;
-            }
-            c = c.parent.children[c.childIndex + 1];
-        }
-    }
-
-    /** Delivers to edge e; false when a routed delivery was over the holder's share (dropped, counted). */
-    boolean deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, boolean deleted) {
-        return deliver(e, v, vb, vl, seq, stale, deleted ? 0 : v.origin, deleted);
-    }
-
-    /** {@link #deliver(Edge, Vertex, byte[], int, long, boolean, boolean)} with the value's {@code origin}. */
-    boolean deliver(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, boolean deleted) {
-        final byte[] reason = stale ? v.staleReason : null;
-        if (e.mode != null) {
-            offer(e, v, vb, vl, seq, stale, origin, reason, deleted);
-            return true;
-        }
-        if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
-            final WidePeer h = e.holder;
-            if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
-                    origin, reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
-                markDirty(e); // dropped and counted (a one_shot edge stays): the current value follows
-                return false;
-            }
-            if (v == e.vertex && v.childCount == 0) {
-                e.dirty = false; // its own (childless) vertex's latest value got through
-            }
-        } else if ((e.flags & FwdStore.KIND_LOCAL) != 0) {
-            if (e.target != null && e.target != v && !deleted && store(e.target, vb, 0, vl) == WireError.OK) {
-                e.target.origin = origin; // delivery ends at the target: no re-fan-out
-            }
-        } else {
-            e.listener.onValue(e, view.wrap(vb, vl, v.key, deleted), seq, stale);
-        }
-        if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
-            remove(e); // a one_shot edge goes after its first delivery
-        }
-        return true;
-    }
-
-    // ------------------------------------------------------------------ delivery modes (docs/extensions.md)
-
-    /**
-     * True when a delivering bounded edge of v or of an ancestor (every edge a write of v reaches)
-     * has no room for one more value; counted in {@link #modeRefused()}.
-     */
-    private boolean boundedLacksRoom(Vertex v) {
-        if (boundedEdges == 0 || v.listeners == 0) {
-            return false;
-        }
-        for (Vertex a = v; a != null; a = a.parent) {
-            if (a.ownSubs == 0) {
-                continue;
-            }
-            for (int i = 0; i < a.edgeEnd; i++) {
-                final Edge e = a.edges[i];
-                if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
-                    modeQueued.countRefused();
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** The deepest existing vertex on the way to key {@code b[off, +len)} (the root at worst). */
-    private Vertex nearestExisting(byte[] b, int off, int len) {
-        Vertex found = root;
-        int p = 0;
-        while (p < len) {
-            p += 1 + (b[off + p] & 0xFF);
-            Vertex c = index.find(b, off, p);
-            if (c == null) {
-                break;
-            }
-            found = c;
-        }
-        return found;
-    }
-
-    /**
-     * A value for a mode edge: sent at once when nothing waits and a credit is free, else queued
-     * (latest replaces) behind what waits.
-     */
-    private void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, byte[] reason,
-            boolean deleted) {
-        final ModeQueue m = e.mode;
-        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, origin, reason, deleted)) {
-            return;
-        }
-        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, origin, reason, deleted))) {
-            modeQueued.taken();
-        }
-        drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
-    }
-
-    /** Sends queued values while credits allow. */
-    private void drain(Edge e) {
-        final ModeQueue m = e.mode;
-        while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
-            final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
-            modeQueued.returned();
-            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.origin, q.reason, q.deleted)) {
-                m.queue.addFirst(q); // over the holder's outbound rate: it stays first, sent by the tick when the share refills
-                modeQueued.taken();
-                markDirty(e);
-                return;
-            }
-        }
-    }
-
-    /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
-    private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
-            long origin, byte[] reason, boolean deleted) {
-        final WidePeer h = e.holder;
-        if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
-                stale, origin, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
-                m.delivered + 1, m.replaced)) {
-            return false;
-        }
-        m.delivered++;
-        m.replaced = 0;
-        if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
-            remove(e);
-        }
-        return true;
-    }
-
-    /** Gives a just-admitted FWD edge its mode (a packed {@link io.spectrum.wire.DeliveryMode}). */
-    void setMode(Edge e, long packed) {
-        dropMode(e);
-        e.mode = new ModeQueue(packed);
-        if (e.mode.bounded()) {
-            boundedEdges++;
-        }
-    }
-
-    /** An edge's mode goes with it (reaped, replaced): its queue is dropped. */
-    void dropMode(Edge e) {
-        if (e.mode != null) {
-            if (e.mode.bounded()) {
-                boundedEdges--;
-            }
-            modeQueued.returned(e.mode.queue.size());
-            modeQueued.countDropped(e.mode.queue.size()); // queued values that will never be sent
-            e.mode = null;
-        }
-    }
-
-    /**
-     * The consumed message (cumulative, idempotent): credits up to {@code upTo} come back and queued
-     * values go out. Quantity: the edge's last delivery number after that, or -PATH_INVALID.
-     */
-    long consume(Edge e, long upTo) {
-        final ModeQueue m = e.mode;
-        if (m == null) {
-            return -WireError.SCHEMA_TYPE_MISMATCH;
-        }
-        if (!m.consume(upTo)) {
-            return -WireError.PATH_INVALID; // never delivered: nothing changes
-        }
-        drain(e); // may reap a one_shot edge: m still holds its numbers
-        return m.delivered;
-    }
-
     /** Publishes and notifying clears refused with FLOW_BACKPRESSURE because a bounded edge had no room. */
     public long modeRefused() {
-        return modeQueued.refused();
+        return modes.modeQueued.refused();
     }
 
     @Override
@@ -726,9 +412,9 @@ public final class WideNode implements ServingNode {
         if (schema == null) {
             return WireError.SCHEMA_TYPE_MISMATCH;
         }
-        Vertex v = resolveOrCreate(path);
+        Vertex v = tree.resolveOrCreate(path);
         if (v == null) {
-            return lastRefusal;
+            return tree.lastRefusal;
         }
         VertexSchema before = v.schema;
         v.schema = schema;
@@ -739,32 +425,32 @@ public final class WideNode implements ServingNode {
                 return r;
             }
         }
-        settle(v);
+        VertexTree.settle(v);
         return WireError.OK;
     }
 
     @Override
     public int report(NodePath path, VertexSchema othersDeclaration) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (v == null) {
             return WireError.PATH_NOT_FOUND;
         }
         v.reported = othersDeclaration; // what :settings.app and :schema answer when v has no declaration
         if (othersDeclaration != null) {
-            settle(v);
+            VertexTree.settle(v);
         }
         return WireError.OK;
     }
 
     @Override
     public VertexSchema declaration(NodePath path) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         return v == null ? null : v.schema;
     }
 
     @Override
     public int read(NodePath path, byte[] dst, int off, int cap) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (v == null || !v.hasValue()) {
             return NodeResult.refusal(WireError.PATH_NOT_FOUND);
         }
@@ -777,7 +463,7 @@ public final class WideNode implements ServingNode {
 
     @Override
     public int readTree(NodePath path, byte[] dst, int off, int cap) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (v == null || !server.composes(v.id)) {
             return read(path, dst, off, cap);
         }
@@ -794,7 +480,7 @@ public final class WideNode implements ServingNode {
             return Edge.refused(this, path, listener, p, WireError.TRANSPORT_DOWN);
         }
         final int word = policy & 0xFFFF;
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (p != owner && v != null) {
             if (v.schema != null && !v.schema.allows(AccessMask.SUBSCRIBE)) {
                 return Edge.refused(this, path, listener, p, WireError.ACCESS_DENIED);
@@ -805,27 +491,25 @@ public final class WideNode implements ServingNode {
             }
         }
         if (v == null) {
-            v = resolveOrCreate(path);
+            v = tree.resolveOrCreate(path);
             if (v == null) {
-                return Edge.refused(this, path, listener, p, lastRefusal);
+                return Edge.refused(this, path, listener, p, tree.lastRefusal);
             }
         }
-        if (edges.inUse() >= edges.capacity()) {
-            edges.countRefused();
+        if (!handles.edgeRoom()) {
             return Edge.refused(this, path, listener, p, WireError.FLOW_BACKPRESSURE);
         }
         Edge e = new Edge(this, v, path, word, listener, p);
         e.pos = v.place(e);
         e.gen = ++v.admissions;
         e.open = true;
-        register(e);
-        edges.taken();
+        handles.register(e);
         if (p != owner) {
             p.edges.add(e);
         }
         if (e.delivering()) {
-            adjust(v, 1);
-            latch(e, v); // the durability latch
+            activity.adjust(v, 1);
+            fanout.latch(e, v); // the durability latch
         }
         return e;
     }
@@ -842,7 +526,7 @@ public final class WideNode implements ServingNode {
     }
 
     int unsubscribeAs(WidePeer p, NodePath path) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (v == null || p == owner) {
             return WireError.OK;
         }
@@ -861,19 +545,18 @@ public final class WideNode implements ServingNode {
             return;
         }
         final boolean wasDelivering = e.delivering();
-        dropMode(e);
+        modes.dropMode(e);
         e.vertex.unplace(e.pos);
         e.open = false;
-        unregister(e);
-        edges.returned();
+        handles.release(e);
         if (e.holder != owner) {
             e.holder.edges.remove(e);
         }
         server.returnSlot(e.holder.link, e.holder.peer); // a remote holder's share (others have none)
         if (wasDelivering) {
-            adjust(e.vertex, -1);
+            activity.adjust(e.vertex, -1);
         }
-        prune(e.vertex);
+        tree.prune(e.vertex);
     }
 
     /** The toggle: bit 9 of the edge's word, plus the delivering counts. Nothing is replayed. */
@@ -882,58 +565,11 @@ public final class WideNode implements ServingNode {
             return WireError.OK;
         }
         e.word = DeliveryPolicy.withSuspended(e.word, suspended);
-        if (suspended && e.mode != null) {
-            modeQueued.returned(e.mode.queue.size());
-            modeQueued.countDropped(e.mode.queue.size()); // queued values that will never be sent
-            e.mode.queue.clear(); // a suspended edge holds nothing; nothing is replayed on resume
-            e.mode.replaced = 0;
+        if (suspended) {
+            modes.suspend(e);
         }
-        adjust(e.vertex, suspended ? -1 : 1);
+        activity.adjust(e.vertex, suspended ? -1 : 1);
         return WireError.OK;
-    }
-
-    /** Changes the delivering count of v's own edges and every listener count in its subtree. */
-    private void adjust(Vertex v, int delta) {
-        v.ownSubs += delta;
-        adjustSubtree(v, delta);
-    }
-
-    private void adjustSubtree(Vertex d, int delta) {
-        final int old = d.listeners;
-        final int now = old + delta;
-        d.listeners = now;
-        if (old == 0 && now > 0) {
-            notice(d, true, now);
-        } else if (old > 0 && now == 0) {
-            notice(d, false, 0);
-        }
-        for (int i = 0; i < d.childCount; i++) {
-            adjustSubtree(d.children[i], delta);
-        }
-    }
-
-    /** Active / idle notice to the vertex's last publisher, when it is still connected. */
-    private void notice(Vertex v, boolean active, int n) {
-        if (allLocal) {
-            if (activity != null) {
-                activity.onActivity(pathView.wrap(null, 0, v.key, false), active, n);
-            }
-            return;
-        }
-        final WidePeer p = v.publisher;
-        if (p == null || !p.connected) {
-            return;
-        }
-        if (p.link >= 0) {
-            if (v.noticeRoute != null) { // a remote publisher that asked: a FWD notice at its route
-                server.notice(p.link, p.peer, v.noticeRoute, 0, v.noticeRoute.length, active, v.key, 0, v.key.length, n);
-            }
-            return;
-        }
-        final ActivityListener to = p == owner ? activity : p.activity;
-        if (to != null) {
-            to.onActivity(pathView.wrap(null, 0, v.key, false), active, n);
-        }
     }
 
     @Override
@@ -947,55 +583,53 @@ public final class WideNode implements ServingNode {
     }
 
     private int clear0(NodePath path, boolean notify) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (v == null) {
             return WireError.OK;
         }
-        if (notify && boundedLacksRoom(v)) {
+        if (notify && modes.boundedLacksRoom(v)) {
             return WireError.FLOW_BACKPRESSURE; // the notice is a publish: refused whole, the value stays
         }
         dropValue(v);
-        clearStale(v);
+        StaleMarks.clear(v);
         if (notify) {
             v.seq++; // a notifying clear spends a fresh number, held value or not
-            propagate(v, EMPTY_STATUS, EMPTY_STATUS.length, true);
+            fanout.propagate(v, WideFanout.EMPTY_STATUS, WideFanout.EMPTY_STATUS.length, true);
         }
         return WireError.OK;
     }
 
     @Override
     public long sequence(NodePath path) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         return v == null ? 0 : v.seq;
     }
 
     @Override
     public boolean isStale(NodePath path) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         return v != null && v.stale;
     }
 
     @Override
     public long origin(NodePath path) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         return v == null ? 0 : v.origin;
     }
 
     @Override
     public int markStale(NodePath path, CharSequence reason) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (v == null || !v.hasValue() && v.schema == null) {
             return WireError.PATH_NOT_FOUND; // a declared vertex without a value yet may be marked: "no value yet, and why"
         }
-        if (markStale(v, clock.nanoTime(), reasonBytes(reason), true)) {
-            topicNotice(v, false);
-        }
+        stale.markByOwner(v, reason);
         return WireError.OK;
     }
 
     @Override
     public int staleReason(NodePath path, byte[] dst, int off, int cap) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         if (v == null || !v.stale || v.staleReason == null) {
             return 0;
         }
@@ -1006,70 +640,9 @@ public final class WideNode implements ServingNode {
         return v.staleReason.length;
     }
 
-    /** An upstream's stale mark of v with the UTF-8 reason {@code b[off, +len)} (FwdStore#markStale). */
-    void markStale(Vertex v, byte[] b, int off, int len, boolean kept) {
-        if (markStale(v, clock.nanoTime(), reasonBytes(b, off, len), kept)) {
-            topicNotice(v, false);
-        }
-    }
-
-    /** An upstream's UTF-8 reason {@code b[off, +len)} as the node holds it: cut at {@link StaleReason#MAX_BYTES}. */
-    private static byte[] reasonBytes(byte[] b, int off, int len) {
-        int n = Math.min(len, StaleReason.MAX_BYTES);
-        while (n < len && n > 0 && (b[off + n] & 0xC0) == 0x80) {
-            n--; // never half a character
-        }
-        return Arrays.copyOfRange(b, off, off + n);
-    }
-
-    /** A reason as the node holds it: UTF-8 cut at {@link StaleReason#MAX_BYTES}. */
-    private static byte[] reasonBytes(CharSequence reason) {
-        byte[] b = new byte[StaleReason.MAX_BYTES];
-        return Arrays.copyOf(b, StaleReason.encode(reason, b, 0));
-    }
-
-    /**
-     * Marks v stale from {@code now} with {@code reason} when it holds a value (or, the owner's mark
-     * only, when it is declared and holds none yet: no value yet, and why); the one place both
-     * kinds of mark are made (NarrowNode's TopicState#markStale is the same rule). The node's own marks
-     * ({@code byOwner} false: a departed publisher, a subscription gap) leave a stale vertex as it is and
-     * are purged after the grace; the owner's mark is kept until the next publish and replaces the reason
-     * of a stale vertex. True when the edges that take topic notices must be told (a new mark or a
-     * changed reason).
-     */
-    private boolean markStale(Vertex v, long now, byte[] reason, boolean byOwner) {
-        if (!v.hasValue() && !(byOwner && v.schema != null) || v.stale && !byOwner) {
-            return false;
-        }
-        if (v.stale) {
-            v.staleKept = true;
-            if (Arrays.equals(v.staleReason, reason)) {
-                return false;
-            }
-        } else {
-            v.stale = true;
-            v.staleKept = byOwner;
-            v.staleSince = now;
-            if (!byOwner) {
-                staleList.add(v); // the purge sweep's list; an owner's mark is never purged
-            }
-        }
-        v.staleReason = reason;
-        if (tap != null) {
-            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.sourceSeq, v.origin, true, reason);
-        }
-        return true;
-    }
-
-    private static void clearStale(Vertex v) {
-        v.stale = false;
-        v.staleKept = false;
-        v.staleReason = null;
-    }
-
     @Override
     public int listenerCount(NodePath path) {
-        Vertex v = find(path);
+        Vertex v = tree.find(path);
         return v == null ? 0 : v.listeners;
     }
 
@@ -1083,7 +656,7 @@ public final class WideNode implements ServingNode {
 
     @Override
     public void setActivityListener(ActivityListener listener) {
-        activity = listener;
+        activity.listener = listener;
     }
 
     /**
@@ -1097,25 +670,7 @@ public final class WideNode implements ServingNode {
     public void tick() {
         final long now = clock.nanoTime();
         server.expireAwaits(now);
-        purged.clear();
-        for (int i = staleList.size() - 1; i >= 0; i--) {
-            Vertex v = staleList.get(i);
-            if (v.stale && !v.staleKept && now - v.staleSince < staleGrace) {
-                continue;
-            }
-            if (v.stale && !v.staleKept && v.schema == null && v.reported == null) { // a declared vertex is kept, stale
-                dropValue(v);
-                clearStale(v);
-                v.seq++;
-                purged.add(v);
-            }
-            staleList.set(i, staleList.get(staleList.size() - 1));
-            staleList.remove(staleList.size() - 1);
-        }
-        for (int i = 0; i < purged.size(); i++) { // after the sweep: a listener may touch staleList
-            topicNotice(purged.get(i), true);
-        }
-        purged.clear();
+        stale.purge(now);
         if (statsPeriod > 0 && now - nextStats >= 0) {
             nextStats = now + statsPeriod;
             refreshStats();
@@ -1124,14 +679,14 @@ public final class WideNode implements ServingNode {
             nextSweep = now + sweepPeriod;
             server.sweepGoneHolders(); // subscribers whose channel is gone though their link never said so
         }
-        resendDirty();
+        fanout.resendDirty();
         server.reapGoneHolders(); // what the purge notices and resends found gone
     }
 
-    private void markDirty(Edge e) {
-        if (!e.dirty) {
-            e.dirty = true;
-            dirtyEdges.add(e);
+    /** Tells the value tap, if there is one, of v's value ({@code marked}: a stale mark with {@code reason}). */
+    void tell(Vertex v, boolean marked, byte[] reason) {
+        if (tap != null) {
+            tap.onValue(tapView.wrap(v.value, v.valLen, v.key, false), v.seq, v.sourceSeq, v.origin, marked, reason);
         }
     }
 
@@ -1151,44 +706,6 @@ public final class WideNode implements ServingNode {
     }
 
     /**
-     * Latest-value coalescing for the dirty edges (docs/node.md, "Dirty edges"), NarrowNode's rule
-     * (Fanout#resendDirty): an edge whose holder's share has a delivery again is sent the current
-     * value of its vertex once, with the current sequence and stale mark, never the dropped backlog;
-     * for an edge on a vertex with children each vertex of the subtree that holds a value; for a
-     * childless vertex that holds none, the delete notice. A mode edge sends what its queue holds
-     * (its credits permitting). Dropped again: it stays dirty. A closed or suspended edge is owed nothing.
-     */
-    private void resendDirty() {
-        for (int i = dirtyEdges.size() - 1; i >= 0; i--) {
-            final Edge e = dirtyEdges.get(i);
-            final boolean owed = e.dirty && e.delivering() && (e.flags & FwdStore.KIND_ROUTED) != 0;
-            if (owed && !server.canDeliver(e.holder.link, e.holder.peer)) {
-                continue; // not yet: the share has not refilled
-            }
-            final int last = dirtyEdges.size() - 1;
-            dirtyEdges.set(i, dirtyEdges.get(last)); // off the list (an entry past i, already visited, takes its place)
-            dirtyEdges.remove(last);
-            e.dirty = false;
-            if (owed) { // a send dropped again marks it dirty again: back on the list, for the next tick
-                if (e.mode != null) {
-                    drain(e);
-                } else {
-                    resendTree(e, e.vertex);
-                }
-            }
-        }
-    }
-
-    /** Resends e the current state of v and of v's subtree; a dropped send marks it dirty again (and stops). */
-    private void resendTree(Edge e, Vertex v) {
-        if (v.childCount == 0 && !v.hasValue() && !v.stale) { // cleared since: the delete notice
-            deliver(e, v, EMPTY_STATUS, EMPTY_STATUS.length, v.seq, false, true);
-            return;
-        }
-        deliverSubtree(e, v, false);
-    }
-
-    /**
      * A peer's connection went: its edges are reaped, then what it last published goes stale from
      * now and the edges that take topic notices get each one's stale notice (same sequence); a
      * vertex this node declared keeps its value, fresh (its value is the node's state).
@@ -1202,21 +719,9 @@ public final class WideNode implements ServingNode {
         for (Edge e : p.edges.toArray(new Edge[0])) {
             remove(e);
         }
-        final int from = staleList.size();
-        for (Vertex v : p.published) {
-            if (v.schema == null) { // a vertex this node declared holds its state
-                markStale(v, now, PUBLISHER_GONE, false);
-            }
-        }
-        p.published.clear();
-        peers.returned();
-        final int to = staleList.size();
-        for (int i = from; i < to && i < staleList.size(); i++) { // after the marks: a listener may publish
-            Vertex v = staleList.get(i);
-            if (v.stale) {
-                topicNotice(v, false);
-            }
-        }
+        final int from = stale.markPublished(p, now);
+        peers.disconnected();
+        stale.noticeSince(from);
     }
 
     /**
@@ -1225,7 +730,7 @@ public final class WideNode implements ServingNode {
      * of it changes (docs/node.md, "A subscriber's channel gone").
      */
     void holderGone(int li, int peer) {
-        WidePeer p = linkPeers.get(peerKey(li, peer));
+        WidePeer p = peers.find(li, peer);
         if (p == null) {
             return;
         }
@@ -1263,8 +768,8 @@ public final class WideNode implements ServingNode {
         if (li < 0) {
             return NodeResult.refusal(WireError.TRANSPORT_DOWN);
         }
-        if (resolveOrCreate(localTarget) == null) {
-            return NodeResult.refusal(lastRefusal);
+        if (tree.resolveOrCreate(localTarget) == null) {
+            return NodeResult.refusal(tree.lastRefusal);
         }
         return server.subscribeRemote(li, peer, remotePath, localTarget, policy);
     }
@@ -1287,7 +792,7 @@ public final class WideNode implements ServingNode {
         if (li < 0) {
             return;
         }
-        WidePeer p = linkPeers.remove(peerKey(li, peer));
+        WidePeer p = peers.remove(li, peer);
         if (p != null) {
             disconnect(p);
         }
@@ -1303,7 +808,7 @@ public final class WideNode implements ServingNode {
     /** True when the vertex exists (diagnostics, tests). */
     @Override
     public boolean exists(NodePath path) {
-        return find(path) != null;
+        return tree.find(path) != null;
     }
 
     @Override
@@ -1319,8 +824,8 @@ public final class WideNode implements ServingNode {
     @Override
     public BoundedResource[] resources() {
         BoundedResource[] fwd = server.resources();
-        BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {vertices, edges, values, peers, modeQueued},
-                5 + fwd.length);
+        BoundedResource[] all = Arrays.copyOf(new BoundedResource[] {handles.vertices, handles.edges, values,
+            peers.peers, modes.modeQueued}, 5 + fwd.length);
         System.arraycopy(fwd, 0, all, 5, fwd.length);
         return all;
     }
@@ -1330,308 +835,25 @@ public final class WideNode implements ServingNode {
         server.clearLinks();
     }
 
-    // ------------------------------------------------------------------ handles and remote peers
-
-    private static long peerKey(int li, int peer) {
-        return ((long) li << 32) | (peer & 0xFFFFFFFFL);
-    }
-
-    /** The peer of this node that remote caller (link index, peer) is, made on first use; the owner for OWNER. */
-    WidePeer linkPeer(int li, int peer) {
-        if (li == FwdServer.OWNER) {
-            return owner;
-        }
-        final long k = peerKey(li, peer);
-        WidePeer p = linkPeers.get(k);
-        if (p == null) {
-            p = new WidePeer(this, "link" + server.linkId(li) + "/" + peer, false, li, peer);
-            linkPeers.put(k, p);
-            peers.taken();
-        }
-        return p;
-    }
-
-    /** True when remote caller (link index, peer) is a peer of this node already (the owner always is). */
-    boolean knowsLinkPeer(int li, int peer) {
-        return li == FwdServer.OWNER || linkPeers.containsKey(peerKey(li, peer));
-    }
-
-    /** Drops the peer {@link #linkPeer} just made for a request that was refused (it holds and published nothing). */
-    void forgetLinkPeer(int li, int peer) {
-        WidePeer p = linkPeers.get(peerKey(li, peer));
-        if (p != null && p.edges.isEmpty() && p.published.isEmpty() && p.created == 0) {
-            linkPeers.remove(peerKey(li, peer));
-            peers.returned();
-        }
-    }
-
-    /**
-     * Remote caller (link index, peer) announced its name ({@code spectrum.name}, docs/extensions.md
-     * "Peer name"): from now on it is the {@link WidePeer} of that name, so a client that comes back
-     * from a new address and publishes is the same last publisher (its values' stale marks clear
-     * within the grace). Remembered per (link, peer) until the peer goes down; its edges are still
-     * reaped per (link, peer). A name a connection may not take ({@code $…}, {@code anon-…}) is
-     * ignored: the caller stays {@code link<id>/<peer>}. Allocates only when the name changes.
-     */
-    void namePeer(int li, int peer, byte[] b, int off, int len) {
-        if (li == FwdServer.OWNER || !AnonymousIds.nameAllowed(b, off, len)) {
-            return;
-        }
-        linkPeer(li, peer).name(b, off, len);
-    }
-
-    private void register(Vertex v) {
-        final int id = freeVertexIds.isEmpty() ? vertexIds++ : freeVertexIds.popInt();
-        if (id >= byId.length) {
-            byId = Arrays.copyOf(byId, byId.length * 2);
-        }
-        v.id = id;
-        byId[id] = v;
-    }
-
-    void register(Edge e) {
-        final int id = freeEdgeIds.isEmpty() ? edgeIds++ : freeEdgeIds.popInt();
-        if (id >= edgeById.length) {
-            edgeById = Arrays.copyOf(edgeById, edgeById.length * 2);
-        }
-        e.id = id;
-        edgeById[id] = e;
-    }
-
-    private void unregister(Edge e) {
-        if (e.id >= 0) {
-            edgeById[e.id] = null;
-            freeEdgeIds.addInt(e.id);
-            e.id = -1;
-        }
-    }
-
-    /** The vertex handle of a PATH body, created (mkdir -p) when missing. Quantity. */
-    int resolveOrCreate(byte[] b, int off, int len) {
-        Vertex v = index.find(b, off, len);
-        if (v != null) {
-            return v.id;
-        }
-        int r = creatable(b, off, len, null);
-        return r == WireError.OK ? create(b, off, len, null).id : NodeResult.refusal(r);
-    }
-
-    /**
-     * Undoes the mkdir -p of a refused request: removes vertex {@code id} and then its ancestors while
-     * their keys are longer than {@code keepKeyLen} (those the request created) and they hold nothing
-     * ({@link Vertex#bare}); anything else stays. A peer {@link #createForSubscription} made for the
-     * request goes with it when it holds nothing.
-     */
-    void discard(int id, int keepKeyLen) {
-        Vertex v = byId[id];
-        while (v != root && v.key.length > keepKeyLen && v.bare()) {
-            final Vertex parent = v.parent;
-            unlink(v);
-            v = parent;
-        }
-        final WidePeer made = madeForRequest;
-        madeForRequest = null;
-        if (made != null) {
-            forgetLinkPeer(made.link, made.peer);
-        }
-    }
-
-    /**
-     * Vertices a subscription created (docs/node.md, "Vertices a subscription created"): once such a
-     * vertex holds nothing ({@link Vertex#bare}: its last slot went, it never had a value, a
-     * declaration or a reported one) it goes, and so do its ancestors that the same kind of request
-     * created and that hold nothing either. Called when an edge of v goes.
-     */
-    private void prune(Vertex v) {
-        while (v != root && v.id >= 0 && v.creator != null && v.bare()) {
-            final Vertex parent = v.parent;
-            unlink(v);
-            v = parent;
-        }
-    }
-
-    /**
-     * Takes a vertex that holds nothing out of the tree, the index and the handle table (its handle
-     * is reused; the object keeps id -1, so a holder of it never finds another vertex through it).
-     * Its creator's share gets it back; a vertex that had subscribers through an ancestor is told
-     * idle first, so an activity listener that counted it active lets it go.
-     */
-    private void unlink(Vertex v) {
-        if (v.listeners > 0) {
-            notice(v, false, 0);
-        }
-        index.remove(v);
-        v.parent.removeChild(v);
-        byId[v.id] = null;
-        freeVertexIds.addInt(v.id);
-        v.id = -1;
-        vertices.returned();
-        if (v.creator != null) {
-            v.creator.created--;
-            v.creator = null;
-        }
-    }
-
-    /**
-     * v holds something of its own now (a value, a declaration, a reported one, a child that is
-     * not a subscription's, a local target's copy): it and its ancestors are no longer only a
-     * subscription's, and their creators' shares get them back.
-     */
-    static void settle(Vertex v) {
-        for (Vertex a = v; a != null && a.creator != null; a = a.parent) {
-            a.creator.created--;
-            a.creator = null;
-        }
-    }
-
     /** Subscription appends refused because their peer's vertex share was used up ({@link NodeConfig#verticesPerPeer()}). */
     public long vertexShareRefused() {
-        return vertexShareRefused;
+        return tree.vertexShareRefused();
     }
 
     /** The number of vertices in the tree, the root included (tests). */
     int vertexCount() {
-        return (int) vertices.inUse();
-    }
-
-    /**
-     * The mkdir -p of a subscription append under a mount by remote caller (link index li, peer)
-     * (FwdStore#createForSubscription): the vertices it creates are that peer's
-     * ({@link Vertex#creator}), refused with FLOW_BACKPRESSURE past its {@link NodeConfig#verticesPerPeer()}.
-     * Quantity.
-     */
-    int createForSubscription(byte[] b, int off, int len, int li, int peer) {
-        madeForRequest = null;
-        Vertex v = index.find(b, off, len);
-        if (v != null) {
-            return v.id;
-        }
-        final boolean known = knowsLinkPeer(li, peer);
-        final WidePeer creator = li == FwdServer.OWNER ? null : linkPeer(li, peer);
-        int r = creatable(b, off, len, creator);
-        if (r != WireError.OK) {
-            if (!known) {
-                forgetLinkPeer(li, peer);
-            }
-            return NodeResult.refusal(r);
-        }
-        if (!known) {
-            madeForRequest = creator;
-        }
-        return create(b, off, len, creator).id;
+        return (int) handles.vertices.inUse();
     }
 
     Vertex vertexAt(int id) {
-        return byId[id];
+        return handles.byId[id];
     }
 
     Vertex findKey(byte[] b, int off, int len) {
-        return index.find(b, off, len);
+        return tree.find(b, off, len);
     }
 
     WidePeer ownerPeer() {
         return owner;
-    }
-
-    ResourceCounter edgeCounter() {
-        return edges;
-    }
-
-    /**
-     * A remote subscription feeding v has a gap: v goes stale from now until its next delivery, and
-     * the edges that take topic notices are told at once.
-     */
-    void markGap(Vertex v) {
-        if (markStale(v, clock.nanoTime(), NOT_FOLLOWED, false)) {
-            topicNotice(v, false);
-        }
-    }
-
-    /** Changes the delivering count of v's own edges (an admitted or replaced FWD edge). */
-    void adjustDelivering(Vertex v, int delta) {
-        adjust(v, delta);
-    }
-
-    // ------------------------------------------------------------------ vertices
-
-    private Vertex find(NodePath path) {
-        return index.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-    }
-
-    /** The refusal of the last {@link #resolveOrCreate} that answered null (single-threaded). */
-    private int lastRefusal;
-
-    private Vertex resolveOrCreate(NodePath path) {
-        final byte[] b = path.tlv();
-        final int ko = path.bodyOffset();
-        final int kl = path.bodyLength();
-        Vertex v = index.find(b, ko, kl);
-        if (v != null) {
-            return v;
-        }
-        lastRefusal = creatable(b, ko, kl, null);
-        return lastRefusal == WireError.OK ? create(b, ko, kl, null) : null;
-    }
-
-    /**
-     * Whether the key and its missing ancestors may be created: OK, PATH_INVALID or FLOW_BACKPRESSURE
-     * (the table, counted in its refusals, or, for a {@code creator}, its share of vertices, counted
-     * in {@link #vertexShareRefused()}).
-     */
-    private int creatable(byte[] b, int off, int len, WidePeer creator) {
-        if (PathKeys.validateKey(b, off, len) != WireError.OK || len > maxKey) {
-            vertices.countRefused();
-            return WireError.PATH_INVALID;
-        }
-        int missing = 0;
-        int p = 0;
-        while (p < len) {
-            p += 1 + (b[off + p] & 0xFF);
-            if (index.find(b, off, p) == null) {
-                missing++;
-            }
-        }
-        if ((long) vertices.inUse() + missing > vertices.capacity()) {
-            vertices.countRefused();
-            return WireError.FLOW_BACKPRESSURE;
-        }
-        if (creator != null && (long) creator.created + missing > verticesPerPeer) {
-            vertexShareRefused++; // the peer's share, not the table: the table still has room for others
-            return WireError.FLOW_BACKPRESSURE;
-        }
-        return WireError.OK;
-    }
-
-    /**
-     * mkdir -p of a key that {@link #creatable} accepted; the vertices it makes are {@code creator}'s
-     * when it is not null. A vertex made for anyone else settles its ancestors (a vertex whose
-     * creator is null has no ancestor with one).
-     */
-    private Vertex create(byte[] b, int off, int len, WidePeer creator) {
-        Vertex parent = root;
-        int p = 0;
-        while (p < len) {
-            final int seg = p;
-            p += 1 + (b[off + p] & 0xFF);
-            Vertex c = index.find(b, off, p);
-            if (c == null) {
-                if (creator == null && parent.creator != null) {
-                    settle(parent);
-                }
-                boolean reserved = parent.reserved || (b[off + seg] != 0 && b[off + seg + 1] == '$');
-                c = new Vertex(Arrays.copyOfRange(b, off, off + p), VertexIndex.hash(b, off, p), parent, seg, reserved);
-                c.listeners = parent.listeners;
-                index.insert(c);
-                parent.addChild(c);
-                register(c);
-                vertices.taken();
-                if (creator != null) {
-                    c.creator = creator;
-                    creator.created++;
-                }
-            }
-            parent = c;
-        }
-        return parent;
     }
 }

@@ -4,7 +4,6 @@ import io.spectrum.node.fwd.FwdStore;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.node.api.NodeResult;
 import io.spectrum.node.api.VertexSchema;
-import io.spectrum.stats.ResourceCounter;
 import io.spectrum.wire.DeliveryPolicy;
 import io.spectrum.wire.WireError;
 import java.util.Arrays;
@@ -13,7 +12,9 @@ import java.util.Arrays;
  * WideNode's {@link FwdStore}: the shared FWD side (core-narrow's FwdServer: terminus,
  * {@code :subscribers}, awaits, deliveries) reaches the node's {@link Vertex} and {@link Edge}
  * objects through their handles ({@code id}: the index in the node's growing vertex and edge
- * arrays). It stores and finds; every FWD rule is on the shared side.
+ * arrays, {@link Handles}). It stores and finds, handing each call to the node piece that owns it
+ * ({@link VertexTree}, {@link PeerTable}, {@link WideFanout}, {@link DeliveryModes},
+ * {@link StaleMarks}); every FWD rule is on the shared side.
  */
 final class WideStore implements FwdStore {
     private final WideNode node;
@@ -23,34 +24,34 @@ final class WideStore implements FwdStore {
     }
 
     private Vertex v(int id) {
-        return node.byId[id];
+        return node.handles.byId[id];
     }
 
     private Edge e(int id) {
-        return node.edgeById[id];
+        return node.handles.edgeById[id];
     }
 
     // ------------------------------------------------------------------ vertices
 
     @Override
     public int find(byte[] b, int off, int len) {
-        Vertex v = node.findKey(b, off, len);
+        Vertex v = node.tree.find(b, off, len);
         return v == null ? NONE : v.id;
     }
 
     @Override
     public int resolveOrCreate(byte[] b, int off, int len) {
-        return node.resolveOrCreate(b, off, len);
+        return node.tree.resolveOrCreate(b, off, len);
     }
 
     @Override
     public int createForSubscription(byte[] b, int off, int len, int link, int peer) {
-        return node.createForSubscription(b, off, len, link, peer);
+        return node.tree.createForSubscription(b, off, len, link, peer);
     }
 
     @Override
     public void discard(int v, int keepKeyLen) {
-        node.discard(v, keepKeyLen);
+        node.tree.discard(v, keepKeyLen);
     }
 
     @Override
@@ -153,11 +154,11 @@ final class WideStore implements FwdStore {
     @Override
     public int publish(int v, byte[] b, int off, int len, int link, int peer, byte[] route, int routeOff, int routeLen,
             io.spectrum.wire.StampView upstream, boolean retain) {
-        final boolean known = node.knowsLinkPeer(link, peer);
-        final int r = node.publish(v(v), b, off, len, node.linkPeer(link, peer), route, routeOff, routeLen, upstream,
+        final boolean known = node.peers.knowsLinkPeer(link, peer);
+        final int r = node.publish(v(v), b, off, len, node.peers.linkPeer(link, peer), route, routeOff, routeLen, upstream,
                 retain);
         if (r != WireError.OK && !known) {
-            node.forgetLinkPeer(link, peer); // a refused write leaves no peer behind either
+            node.peers.forgetLinkPeer(link, peer); // a refused write leaves no peer behind either
         }
         return r;
     }
@@ -174,14 +175,14 @@ final class WideStore implements FwdStore {
 
     @Override
     public void markStale(int v, byte[] b, int off, int len, boolean kept) {
-        node.markStale(v(v), b, off, len, kept);
+        node.stale.markUpstream(v(v), b, off, len, kept);
     }
 
     @Override
     public void markGap(NodePath target) {
-        Vertex x = node.findKey(target.tlv(), target.bodyOffset(), target.bodyLength());
+        Vertex x = node.tree.find(target.tlv(), target.bodyOffset(), target.bodyLength());
         if (x != null) {
-            node.markGap(x);
+            node.stale.markGap(x);
         }
     }
 
@@ -284,12 +285,10 @@ final class WideStore implements FwdStore {
     public int admit(int v, int replace, int word, int link, int peer, byte[] b, int recStart, int recLen,
             int routeStart, int routeLen, int policyHi, int target) {
         final Vertex x = v(v);
-        final ResourceCounter edges = node.edgeCounter();
-        if (replace < 0 && edges.inUse() >= edges.capacity()) {
-            edges.countRefused();
+        if (replace < 0 && !node.handles.edgeRoom()) {
             return NodeResult.refusal(WireError.FLOW_BACKPRESSURE);
         }
-        final WidePeer holder = node.linkPeer(link, peer);
+        final WidePeer holder = node.peers.linkPeer(link, peer);
         final Edge e = new Edge(node, x, null, word & POLICY_MASK, null, holder);
         e.flags = word & ~(POLICY_MASK | IN_USE);
         e.rec = Arrays.copyOfRange(b, recStart, recStart + recLen + routeLen);
@@ -301,21 +300,20 @@ final class WideStore implements FwdStore {
         e.policyHi = policyHi;
         e.target = target >= 0 ? v(target) : null;
         if (e.target != null) {
-            WideNode.settle(e.target); // a local target holds the copies: never a subscription's to take away
+            VertexTree.settle(e.target); // a local target holds the copies: never a subscription's to take away
         }
         e.open = true;
         final boolean delivering = (word & DeliveryPolicy.SUSPENDED) == 0;
         if (replace < 0) {
             e.pos = x.place(e);
-            node.register(e);
-            edges.taken();
+            node.handles.register(e);
             if (delivering) {
-                node.adjustDelivering(x, 1);
+                node.activity.adjust(x, 1);
             }
         } else {
             final Edge old = e(replace); // re-filled in place: same position, same handle, a new generation
             final boolean was = old.delivering();
-            node.dropMode(old); // a replaced edge's queue goes with it; the new record says its own mode
+            node.modes.dropMode(old); // a replaced edge's queue goes with it; the new record says its own mode
             old.open = false;
             if (old.holder != node.ownerPeer()) {
                 old.holder.edges.remove(old);
@@ -324,9 +322,9 @@ final class WideStore implements FwdStore {
             e.id = old.id;
             old.id = -1;
             x.edges[e.pos] = e;
-            node.edgeById[e.id] = e;
+            node.handles.edgeById[e.id] = e;
             if (delivering != was) {
-                node.adjustDelivering(x, delivering ? 1 : -1);
+                node.activity.adjust(x, delivering ? 1 : -1);
             }
         }
         e.gen = ++x.admissions;
@@ -340,7 +338,7 @@ final class WideStore implements FwdStore {
     public void latch(int s, int v) {
         Edge e = e(s);
         Vertex x = v(v);
-        node.latch(e, x);
+        node.fanout.latch(e, x);
     }
 
     @Override
@@ -350,16 +348,16 @@ final class WideStore implements FwdStore {
 
     @Override
     public void setMode(int s, long mode) {
-        node.setMode(e(s), mode);
+        node.modes.setMode(e(s), mode);
     }
 
     @Override
     public long consume(int s, long upTo) {
-        return node.consume(e(s), upTo);
+        return node.modes.consume(e(s), upTo);
     }
 
     @Override
     public void peerNamed(int link, int peer, byte[] b, int off, int len) {
-        node.namePeer(link, peer, b, off, len);
+        node.peers.namePeer(link, peer, b, off, len);
     }
 }

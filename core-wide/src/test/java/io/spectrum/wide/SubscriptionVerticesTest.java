@@ -173,7 +173,7 @@ class SubscriptionVerticesTest {
     private void everyVertexIsFoundByItsKeyAtItsHandle() {
         int live = 0;
         List<Vertex> all = new ArrayList<>();
-        for (Vertex v : host.byId) {
+        for (Vertex v : host.handles.byId) {
             if (v != null) {
                 all.add(v);
             }

@@ -1,0 +1,159 @@
+package io.spectrum.wide;
+
+import io.spectrum.node.fwd.FwdServer;
+import io.spectrum.stats.ResourceCounter;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.WireError;
+import java.util.Arrays;
+
+/**
+ * The delivery modes of a {@link WideNode}'s FWD edges (docs/extensions.md "Delivery modes"): an
+ * edge whose record asks for {@code spectrum.mode} latest or bounded has a {@link ModeQueue}, and
+ * this class sends through it: numbered deliveries while credits are free, the rest queued (latest:
+ * one, replaced and counted), credits back by the consumed message, and the room check that refuses
+ * a write a delivering bounded edge cannot take. All queues together are counted in
+ * {@code wide.modeQueued}, whose refusals are the writes refused for a full bounded edge.
+ */
+final class DeliveryModes {
+    /**
+     * Values waiting in delivery-mode edges' queues, all edges together (each edge's own ceiling is
+     * its maxQueued); refusals = writes refused because a bounded edge had no room.
+     */
+    final ResourceCounter modeQueued = new ResourceCounter("wide.modeQueued", Integer.MAX_VALUE,
+            "a bounded subscription's own queue (its spectrum.queue)");
+    private final WideNode node;
+    private final FwdServer server;
+    private final WideFanout fanout;
+    /** Open edges in bounded mode: a publish checks their room only when there are some. */
+    private int boundedEdges;
+
+    DeliveryModes(WideNode node, FwdServer server, WideFanout fanout) {
+        this.node = node;
+        this.server = server;
+        this.fanout = fanout;
+    }
+
+    /**
+     * True when a delivering bounded edge of v or of an ancestor (every edge a write of v reaches)
+     * has no room for one more value; counted in {@link WideNode#modeRefused()}.
+     */
+    boolean boundedLacksRoom(Vertex v) {
+        if (boundedEdges == 0 || v.listeners == 0) {
+            return false;
+        }
+        for (Vertex a = v; a != null; a = a.parent) {
+            if (a.ownSubs == 0) {
+                continue;
+            }
+            for (int i = 0; i < a.edgeEnd; i++) {
+                final Edge e = a.edges[i];
+                if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
+                    modeQueued.countRefused();
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The deepest existing vertex on the way to key {@code b[off, +len)} (the root at worst). */
+
+    /**
+     * A value for a mode edge: sent at once when nothing waits and a credit is free, else queued
+     * (latest replaces) behind what waits.
+     */
+    void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, byte[] reason,
+            boolean deleted) {
+        final ModeQueue m = e.mode;
+        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, origin, reason, deleted)) {
+            return;
+        }
+        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, origin, reason, deleted))) {
+            modeQueued.taken();
+        }
+        drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
+    }
+
+    /** Sends queued values while credits allow. */
+    void drain(Edge e) {
+        final ModeQueue m = e.mode;
+        while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
+            final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
+            modeQueued.returned();
+            if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.origin, q.reason, q.deleted)) {
+                m.queue.addFirst(q); // over the holder's outbound rate: it stays first, sent by the tick when the share refills
+                modeQueued.taken();
+                fanout.markDirty(e);
+                return;
+            }
+        }
+    }
+
+    /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
+    private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
+            long origin, byte[] reason, boolean deleted) {
+        final WidePeer h = e.holder;
+        if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
+                stale, origin, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
+                m.delivered + 1, m.replaced)) {
+            return false;
+        }
+        m.delivered++;
+        m.replaced = 0;
+        if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
+            node.remove(e);
+        }
+        return true;
+    }
+
+    /** Gives a just-admitted FWD edge its mode (a packed {@link io.spectrum.wire.DeliveryMode}). */
+    void setMode(Edge e, long packed) {
+        dropMode(e);
+        e.mode = new ModeQueue(packed);
+        if (e.mode.bounded()) {
+            boundedEdges++;
+        }
+    }
+
+    /** An edge's mode goes with it (reaped, replaced): its queue is dropped. */
+    void dropMode(Edge e) {
+        if (e.mode != null) {
+            if (e.mode.bounded()) {
+                boundedEdges--;
+            }
+            dropQueued(e.mode);
+            e.mode = null;
+        }
+    }
+
+    /**
+     * The consumed message (cumulative, idempotent): credits up to {@code upTo} come back and queued
+     * values go out. Quantity: the edge's last delivery number after that, or -PATH_INVALID.
+     */
+    long consume(Edge e, long upTo) {
+        final ModeQueue m = e.mode;
+        if (m == null) {
+            return -WireError.SCHEMA_TYPE_MISMATCH;
+        }
+        if (!m.consume(upTo)) {
+            return -WireError.PATH_INVALID; // never delivered: nothing changes
+        }
+        drain(e); // may reap a one_shot edge: m still holds its numbers
+        return m.delivered;
+    }
+
+    /** A suspended edge holds nothing: its queue is dropped (counted) and nothing is replayed on resume. */
+    void suspend(Edge e) {
+        if (e.mode != null) {
+            dropQueued(e.mode);
+            e.mode.queue.clear();
+            e.mode.replaced = 0;
+        }
+    }
+
+    /** What m holds leaves the queued count and is counted dropped: queued values that will never be sent. */
+    private void dropQueued(ModeQueue m) {
+        modeQueued.returned(m.queue.size());
+        modeQueued.countDropped(m.queue.size());
+    }
+}
