@@ -16,7 +16,9 @@ import java.io.InputStream;
  * read from {@code /proc/PID/stat} exactly as the broker's): one host node on one listener at
  * {@code 127.0.0.1:PORT} holding {@link #VERTEX}, a writable u32. The listener is UDP, or with
  * {@code tcp} libtracer's TCP transport (each frame behind a u32-LE length, as a Mosquitto client's
- * TCP connection is a stream). Prints {@code READY} when it serves
+ * TCP connection is a stream). With {@code wide} the listener is served as the host serves its
+ * client listeners: behind the host's {@code QueuedLink} ({@code HostService.queued}) and with the
+ * host's UDP batch ({@code Host.CLIENT_LISTENER_BATCH}). Prints {@code READY} when it serves
  * and runs until its standard input closes (the benchmark holds the pipe, so the host dies with it).
  *
  * <p>Run: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.BenchHost PORT [narrow|wide] [udp|tcp]}
@@ -54,7 +56,10 @@ public final class BenchHost {
         Link link = LinkSpec.listen(1, transport + "://127.0.0.1:" + port,
                 new LinkSettings().peers(1024).timeoutMillis(3_600_000L).pingMillis(3_600_000L)
                         .batch(io.spectrum.host.Host.CLIENT_LISTENER_BATCH), SystemClock.INSTANCE);
-        try (HostCore.Served served = core.serve("bench-host", node, link)) {
+        // the WIDE core serves its listener as the host does: behind the host's QueuedLink (an I/O
+        // thread of its own, a bounded queue per peer), which the host's fan-out pays for
+        Link served = core == HostCore.WIDE ? io.spectrum.host.runtime.HostService.queued(link) : link;
+        try (HostCore.Served s = core.serve("bench-host", node, served)) {
             System.out.println("READY " + core + " " + transport + " pid " + ProcessHandle.current().pid());
             System.out.flush();
             InputStream in = System.in;

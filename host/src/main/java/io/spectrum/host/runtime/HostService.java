@@ -103,16 +103,38 @@ public final class HostService implements AutoCloseable {
         }
     }
 
+    /** Frames one peer may have queued on a client link (the link's per-peer bound). */
+    static final int PEER_QUEUE_FRAMES = 64;
+    /** The smallest link-wide outbound pool, and the largest: 65,536 frames of at least 512 bytes. */
+    static final int MIN_OUTBOUND_FRAMES = 4096;
+    static final int MAX_OUTBOUND_FRAMES = 1 << 16;
+
     /**
      * Each link gets its own I/O thread that hands frames to the node through a queue, and a bounded
      * outbound queue per peer (drop-oldest, a persistently slow peer disconnected: docs/links.md,
      * "QueuedLink"), so a slow client never stalls the node or the other clients. Up to 8,192
      * received frames wait for the node thread (the default 1,024 overflowed when the host started
      * following a board of 1,000 vertices: each edge's append answer and first value arrive in one
-     * burst, and a dropped answer waits 2 s for its re-send).
+     * burst, and a dropped answer waits 2 s for its re-send). The link-wide outbound pool holds every
+     * peer's full queue ({@link #outboundFrames}), so one value fanned out to every client in one step
+     * is never refused for want of a pooled frame while each peer's own queue has room. Public so a
+     * benchmark serves its listener exactly as the host does.
+     *
+     * @param link a link the host's node serves
+     * @return the link behind its own I/O thread and queues
      */
-    private static Link queued(Link link) {
-        return QueuedLink.wrap(link, QueuedLinkConfig.builder().inboundFrames(8192).build());
+    public static Link queued(Link link) {
+        return QueuedLink.wrap(link, QueuedLinkConfig.builder().inboundFrames(8192).peerQueueFrames(PEER_QUEUE_FRAMES)
+                .outboundFrames(outboundFrames(link.peers() == null ? 1 : link.peers().capacity())).build());
+    }
+
+    /**
+     * The outbound pool for a link of {@code peers} peers: each peer's full queue, between
+     * {@link #MIN_OUTBOUND_FRAMES} and {@link #MAX_OUTBOUND_FRAMES} (the host's default 64 client peers
+     * give 4,096; a table of 1,024 gives 65,536).
+     */
+    static int outboundFrames(long peers) {
+        return (int) Math.max(MIN_OUTBOUND_FRAMES, Math.min(MAX_OUTBOUND_FRAMES, peers * PEER_QUEUE_FRAMES));
     }
 
     private DashboardServer startDashboard() throws IOException {
