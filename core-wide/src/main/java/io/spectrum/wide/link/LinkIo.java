@@ -31,10 +31,16 @@ import org.jctools.queues.SpscUnboundedArrayQueue;
  * is an array of handles sized once; only a new peer's queue, a frame larger than its buffer ever was, or
  * a burst of peer events past the event pool allocate.
  */
-final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
+final class LinkIo implements Agent, FrameHandler, io.spectrum.link.FrameSink, PeerListener, LivenessProbe {
     private static final int DRAIN_LIMIT = 4096;
 
     private final Link inner;
+    /** The inner link when it receives straight into {@link #frameBuffer}'s pooled frames, else null. */
+    private final io.spectrum.link.ReceivesInto receivesInto;
+    /** The pooled frame the next received frame goes into ({@link #frameBuffer}), or null. */
+    private Frame pendingIn;
+    /** Where a frame goes when the inbound pool is empty (then dropped, counted). */
+    private byte[] scratchIn = new byte[0];
     private final QueuedLinkStats stats;
     private final ResourceCounter peerTable;
     private final Clock clock;
@@ -68,6 +74,7 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
 
     LinkIo(Link inner, QueuedLinkConfig config, int maxPeers, QueuedLinkStats stats, ResourceCounter peerTable) {
         this.inner = inner;
+        this.receivesInto = inner instanceof io.spectrum.link.ReceivesInto r ? r : null;
         this.stats = stats;
         this.peerTable = peerTable;
         this.clock = config.clock();
@@ -125,9 +132,13 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
         work += flushPeers();
         flushInner();
         try {
-            work += inner.poll(this, pollBatch);
+            work += receivesInto != null ? receivesInto.pollInto(this, pollBatch) : inner.poll(this, pollBatch);
         } catch (RuntimeException e) {
             stats.ioErrors++;
+        }
+        if (pendingIn != null) { // a frame buffer taken for a datagram the link then discarded
+            inPool.give(pendingIn);
+            pendingIn = null;
         }
         if (refreshRequested) {
             refreshRequested = false;
@@ -339,8 +350,39 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
 
     // ---- inbound (called by the inner link on this thread) ----
 
+    /** A link that polls: copies its frame into a pooled buffer and takes it in as the sink would. */
     @Override
     public void onFrame(Link link, int peer, byte[] buf, int off, int len) {
+        System.arraycopy(buf, off, frameBuffer(len), 0, len);
+        onFrameIn(link, peer, len);
+    }
+
+    /**
+     * The pooled frame the next received frame is written into, taken from the inbound pool once and
+     * kept until {@link #onFrameIn} queues it (given back after the poll when the link discarded what it
+     * wrote); with the pool empty, a scratch buffer whose frame {@link #onFrameIn} drops.
+     */
+    @Override
+    public byte[] frameBuffer(int len) {
+        Frame f = pendingIn;
+        if (f == null) {
+            f = pendingIn = inPool.take();
+            if (f == null) {
+                if (scratchIn.length < len) {
+                    scratchIn = new byte[len];
+                }
+                return scratchIn;
+            }
+        }
+        if (f.buf.length < len) {
+            f.buf = new byte[len]; // grown once, for a frame larger than any this buffer carried
+        }
+        return f.buf;
+    }
+
+    /** Queues the frame written into {@link #frameBuffer} for the node thread, or drops it (counted). */
+    @Override
+    public void onFrameIn(Link link, int peer, int len) {
         PeerQueue q = queueOf(peer);
         if (q == null) {
             return;
@@ -352,12 +394,13 @@ final class LinkIo implements Agent, FrameHandler, PeerListener, LivenessProbe {
             }
             rejoin(q);
         }
-        Frame f = inPool.take();
+        Frame f = pendingIn;
         if (f == null) {
             stats.inboundDropped++;
             return;
         }
-        f.copyIn(buf, off, len);
+        pendingIn = null;
+        f.len = len;
         f.peer = peer;
         f.kind = Frame.DATA;
         inQueue.offer(f);

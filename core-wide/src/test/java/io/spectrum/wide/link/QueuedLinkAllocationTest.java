@@ -36,8 +36,16 @@ class QueuedLinkAllocationTest {
         run(false);
     }
 
+    @Test
+    void bothThreadsAllocateNothingWhenTheInnerLinkReceivesIntoThePooledFrames() {
+        run(new ScriptedLink.Into(PEERS, true));
+    }
+
     private static void run(boolean innerSignals) {
-        ScriptedLink inner = new ScriptedLink(PEERS, innerSignals);
+        run(new ScriptedLink(PEERS, innerSignals));
+    }
+
+    private static void run(ScriptedLink inner) {
         inner.slow.set(SLOW, 1);
         QueuedLink link = QueuedLink.wrap(inner, QueuedLinkConfig.builder().peerQueueFrames(32).disconnectDrops(0)
                 .outboundFrames(1024).inboundFrames(256).build());

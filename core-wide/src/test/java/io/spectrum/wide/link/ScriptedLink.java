@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       its peer and a per-peer sequence number; reports peers up/down and asks for probes when told.</li>
  * </ul>
  */
-final class ScriptedLink implements Link {
+class ScriptedLink implements Link {
     static final int FRAME = 24;
 
     private final int peers;
@@ -168,6 +168,23 @@ final class ScriptedLink implements Link {
 
     @Override
     public int poll(FrameHandler handler, int maxFrames) {
+        return generate(handler, null, maxFrames);
+    }
+
+    /** The same link receiving straight into its driver's buffers ({@link io.spectrum.link.ReceivesInto}). */
+    static final class Into extends ScriptedLink implements io.spectrum.link.ReceivesInto {
+        Into(int peers, boolean signals) {
+            super(peers, signals);
+        }
+
+        @Override
+        public int pollInto(io.spectrum.link.FrameSink sink, int maxFrames) {
+            return generate(null, sink, maxFrames);
+        }
+    }
+
+    /** Reports the requested peer events and generates frames, to {@code handler} or into {@code sink}'s buffers. */
+    final int generate(FrameHandler handler, io.spectrum.link.FrameSink sink, int maxFrames) {
         driver = Thread.currentThread();
         if (closed) {
             return 0;
@@ -193,10 +210,15 @@ final class ScriptedLink implements Link {
             nextPeer = p + 1 == peers ? 0 : p + 1;
             int s = genSeq.get(p);
             genSeq.set(p, s + 1);
-            writeSeq(rx, p, s);
+            byte[] dst = sink == null ? rx : sink.frameBuffer(FRAME);
+            writeSeq(dst, p, s);
             generated++;
             stats.countIn(0);
-            handler.onFrame(this, p, rx, 0, FRAME);
+            if (sink == null) {
+                handler.onFrame(this, p, rx, 0, FRAME);
+            } else {
+                sink.onFrameIn(this, p, FRAME);
+            }
             n++;
         }
         return n;

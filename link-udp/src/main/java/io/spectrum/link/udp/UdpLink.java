@@ -2,6 +2,7 @@ package io.spectrum.link.udp;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.FrameShape;
+import io.spectrum.link.FrameSink;
 import io.spectrum.link.LivenessProbe;
 import io.spectrum.link.Link;
 import io.spectrum.link.LinkCounters;
@@ -9,6 +10,7 @@ import io.spectrum.link.LinkStats;
 import io.spectrum.link.PeerLiveness;
 import io.spectrum.link.PeerListener;
 import io.spectrum.link.Readiness;
+import io.spectrum.link.ReceivesInto;
 import io.spectrum.link.udp.mmsg.MmsgSocket;
 import io.spectrum.stats.BoundedResource;
 import io.spectrum.stats.ResourceCounter;
@@ -69,7 +71,7 @@ import java.nio.channels.DatagramChannel;
  * <p>Threading: one thread drives a link ({@code poll} and {@code send}), as everywhere on the
  * NARROW side; {@link #stats()} and the {@link #peerTable()} counters may be read from any thread.
  */
-public final class UdpLink implements Link {
+public final class UdpLink implements Link, ReceivesInto {
     private final int id;
     private final String name;
     private final DatagramChannel channel;
@@ -472,6 +474,20 @@ public final class UdpLink implements Link {
 
     @Override
     public int poll(FrameHandler handler, int maxFrames) {
+        return receive(handler, null, maxFrames);
+    }
+
+    /**
+     * As {@link #poll}, each datagram copied once, from the socket's (or the batch's native) buffer
+     * straight into the sink's buffer.
+     */
+    @Override
+    public int pollInto(FrameSink sink, int maxFrames) {
+        return receive(null, sink, maxFrames);
+    }
+
+    /** The receive of {@link #poll} (into this link's buffer, to {@code handler}) and {@link #pollInto} ({@code sink}). */
+    private int receive(FrameHandler handler, FrameSink sink, int maxFrames) {
         if (closed) {
             return 0;
         }
@@ -481,7 +497,7 @@ public final class UdpLink implements Link {
         // up, and the node re-establishes its subscriptions.
         liveness.polled(now);
         MmsgSocket m = mmsg;
-        int delivered = m != null ? pollBatched(m, handler, maxFrames, now) : pollChannel(handler, maxFrames, now);
+        int delivered = m != null ? pollBatched(m, handler, sink, maxFrames, now) : pollChannel(handler, sink, maxFrames, now);
         if (now - nextLivenessCheck >= 0) {
             nextLivenessCheck = now + livenessPeriod;
             liveness.check(now);
@@ -494,7 +510,7 @@ public final class UdpLink implements Link {
      * only when that batch is drained, at most until a call brings less than a full batch (the
      * socket was empty then).
      */
-    private int pollBatched(MmsgSocket m, FrameHandler handler, int maxFrames, long now) {
+    private int pollBatched(MmsgSocket m, FrameHandler handler, FrameSink sink, int maxFrames, long now) {
         if (m.queued() > 0) {
             flushQueue(m); // a driver that flushes once per step never leaves frames queued this long
         }
@@ -520,8 +536,9 @@ public final class UdpLink implements Link {
                 stats.countOversize();
                 continue;
             }
-            m.copy(i, rxArray, len);
-            if (!FrameShape.isOneFrame(rxArray, 0, len)) {
+            byte[] dst = sink == null ? rxArray : sink.frameBuffer(len);
+            m.copy(i, dst, len);
+            if (!FrameShape.isOneFrame(dst, 0, len)) {
                 stats.countInvalid();
                 continue;
             }
@@ -531,7 +548,7 @@ public final class UdpLink implements Link {
             }
             heard(slot, now);
             stats.countIn(len);
-            handler.onFrame(this, slot, rxArray, 0, len);
+            hand(handler, sink, slot, len);
             delivered++;
         }
         return delivered;
@@ -573,7 +590,7 @@ public final class UdpLink implements Link {
     }
 
     /** The channel receive: one system call per datagram. */
-    private int pollChannel(FrameHandler handler, int maxFrames, long now) {
+    private int pollChannel(FrameHandler handler, FrameSink sink, int maxFrames, long now) {
         int delivered = 0;
         while (delivered < maxFrames) {
             ByteBuffer b = rx;
@@ -604,8 +621,9 @@ public final class UdpLink implements Link {
                 continue;
             }
             b.flip();
-            b.get(rxArray, 0, len);
-            if (!FrameShape.isOneFrame(rxArray, 0, len)) {
+            byte[] dst = sink == null ? rxArray : sink.frameBuffer(len);
+            b.get(dst, 0, len);
+            if (!FrameShape.isOneFrame(dst, 0, len)) {
                 stats.countInvalid();
                 continue;
             }
@@ -618,10 +636,19 @@ public final class UdpLink implements Link {
             }
             heard(slot, now);
             stats.countIn(len);
-            handler.onFrame(this, slot, rxArray, 0, len);
+            hand(handler, sink, slot, len);
             delivered++;
         }
         return delivered;
+    }
+
+    /** Hands the frame just received at {@code [0, len)} to the sink (in its buffer) or the handler (in {@link #rxArray}). */
+    private void hand(FrameHandler handler, FrameSink sink, int slot, int len) {
+        if (sink != null) {
+            sink.onFrameIn(this, slot, len);
+        } else {
+            handler.onFrame(this, slot, rxArray, 0, len);
+        }
     }
 
     /** Marks a slot heard; reports it up when it was down. Any datagram counts, even a bad one. */
