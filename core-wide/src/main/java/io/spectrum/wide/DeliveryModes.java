@@ -23,6 +23,8 @@ final class DeliveryModes {
             "a bounded subscription's own queue (its spectrum.queue)");
     private final WideNode node;
     private final FwdServer server;
+    /** The value a routed edge is sent, re-pointed per delivery. */
+    private final io.spectrum.node.fwd.ValueRecord record = new io.spectrum.node.fwd.ValueRecord();
     private final WideFanout fanout;
     /** Open edges in bounded mode: a publish checks their room only when there are some. */
     private int boundedEdges;
@@ -93,9 +95,9 @@ final class DeliveryModes {
     private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
             long origin, byte[] reason, boolean deleted) {
         final WidePeer h = e.holder;
-        if (!server.deliverNumbered(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq,
-                stale, origin, reason, 0, reason == null ? 0 : reason.length, deleted, written.key, 0, written.key.length,
-                m.delivered + 1, m.replaced)) {
+        record.value(vb, 0, vl).key(written.key, 0, written.key.length).stamp(seq, stale, deleted, origin)
+                .reason(reason, 0, reason == null ? 0 : reason.length).numbered(m.delivered + 1, m.replaced);
+        if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, record)) {
             return false;
         }
         m.delivered++;

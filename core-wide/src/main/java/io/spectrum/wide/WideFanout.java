@@ -22,6 +22,8 @@ final class WideFanout {
     final DeliveryModes modes;
     private final WideNode node;
     private final FwdServer server;
+    /** The value a routed edge is sent, re-pointed per delivery. */
+    private final io.spectrum.node.fwd.ValueRecord record = new io.spectrum.node.fwd.ValueRecord();
     private final ValueView view = new ValueView();
     /** Edges a dropped delivery left dirty ({@link Edge#dirty}), each once; the tick resends to them. */
     private final ArrayList<Edge> dirtyEdges = new ArrayList<>();
@@ -149,8 +151,9 @@ final class WideFanout {
         }
         if ((e.flags & FwdStore.KIND_ROUTED) != 0) {
             final WidePeer h = e.holder;
-            if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, vb, 0, vl, seq, stale,
-                    origin, reason, 0, reason == null ? 0 : reason.length, deleted, v.key, 0, v.key.length)) {
+            record.value(vb, 0, vl).key(v.key, 0, v.key.length).stamp(seq, stale, deleted, origin)
+                    .reason(reason, 0, reason == null ? 0 : reason.length);
+            if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, record)) {
                 markDirty(e); // dropped and counted (a one_shot edge stays): the current value follows
                 return false;
             }

@@ -26,30 +26,14 @@ public final class Deliveries {
     }
 
     /**
-     * Sends one delivery of value {@code vb[vo, +vl)} of the vertex keyed {@code key[ko, +kl)} to
-     * (link, peer) at {@code route[ro, +rl)}; {@code word} is the slot word (its STAMP bits). The
-     * value's origin time ({@code origin}, ms since the Unix epoch, 0: none) and a stale value's reason
-     * {@code reason[reasonOff, +reasonLen)} (UTF-8, none when {@code reasonLen} is 0) go last in the stamp.
+     * Sends one delivery of the value {@code r} to (link, peer) at {@code route[ro, +rl)}; {@code word}
+     * is the slot word (its STAMP bits say whether and how the stamp rides along).
      *
      * @return false when the delivery was dropped: the peer is over its outbound rate (counted), or
      *     the link could not take the frame now (FLOW_BACKPRESSURE); a one_shot edge stays, and the
      *     caller marks the edge dirty so its current value is sent later (docs/node.md "Dirty edges")
      */
-    public boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
-            byte[] key, int ko, int kl) {
-        return routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, origin, reason, reasonOff, reasonLen,
-                deleted, key, ko, kl, 0, 0);
-    }
-
-    /**
-     * {@link #routed(int, int, int, byte[], int, int, byte[], int, int, long, boolean, long, byte[], int, int, boolean, byte[], int, int)}
-     * for an edge with a delivery mode: {@code dlv > 0} adds the stamp pairs {@code dlv} (the edge's
-     * delivery number) and {@code replaced} (values coalesced since its previous delivery) after the others.
-     */
-    public boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
-            byte[] key, int ko, int kl, long dlv, long replaced) {
+    public boolean routed(int word, int li, int peer, byte[] route, int ro, int rl, ValueRecord r) {
         if (!shares.allowDelivery(li, peer)) {
             return false;
         }
@@ -57,9 +41,9 @@ public final class Deliveries {
         t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
                 .raw(route, ro, rl)
                 .raw(Names.EMPTY_PATH)
-                .raw(vb, vo, vl);
+                .raw(r.value, r.valueOff, r.valueLen);
         if ((word & FwdStore.STAMP) != 0) {
-            stamp(t, word, seq, stale, origin, reason, reasonOff, reasonLen, deleted, key, ko, kl, dlv, replaced);
+            stamp(t, word, r);
         }
         t.end();
         if (t.error() == WireError.OK) {
@@ -79,25 +63,24 @@ public final class Deliveries {
      * "Origin time"), and the stale value's reason last, when it is stale and has one (a fresh value's
      * stamp is unchanged by it).
      */
-    static void stamp(TlvWriter t, int word, long seq, boolean stale, long origin, byte[] reason, int reasonOff,
-            int reasonLen, boolean deleted, byte[] key, int ko, int kl, long dlv, long replaced) {
+    static void stamp(TlvWriter t, int word, ValueRecord r) {
         t.begin(TlvType.SETTINGS).leaf(TlvType.NAME, Names.TOPIC)
                 .begin(TlvType.SETTINGS)
-                .leaf(TlvType.NAME, Names.STAMP_SEQ).value(seq, 8)
-                .leaf(TlvType.NAME, Names.STAMP_STALE).value(stale ? 1 : 0, 1)
-                .leaf(TlvType.NAME, Names.STAMP_OP).value(deleted ? 1 : 0, 1);
+                .leaf(TlvType.NAME, Names.STAMP_SEQ).value(r.seq, 8)
+                .leaf(TlvType.NAME, Names.STAMP_STALE).value(r.stale ? 1 : 0, 1)
+                .leaf(TlvType.NAME, Names.STAMP_OP).value(r.deleted ? 1 : 0, 1);
         if ((word & FwdStore.STAMP_PATH) != 0) { // which child changed: the written vertex's PATH
-            t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, key, ko, kl);
+            t.leaf(TlvType.NAME, Names.STAMP_PATH).leaf(TlvType.PATH, r.key, r.keyOff, r.keyLen);
         }
-        if (dlv > 0) { // a delivery-mode edge: its delivery number, for the consumed message
-            t.leaf(TlvType.NAME, Names.STAMP_DLV).value(dlv, 8)
-                    .leaf(TlvType.NAME, Names.STAMP_REPLACED).value(replaced, 8);
+        if (r.dlv > 0) { // a delivery-mode edge: its delivery number, for the consumed message
+            t.leaf(TlvType.NAME, Names.STAMP_DLV).value(r.dlv, 8)
+                    .leaf(TlvType.NAME, Names.STAMP_REPLACED).value(r.replaced, 8);
         }
-        if (origin > 0) { // when the value came into the fabric: its first host's clock
-            t.leaf(TlvType.NAME, Names.STAMP_ORIGIN).value(origin, 8);
+        if (r.origin > 0) { // when the value came into the fabric: its first host's clock
+            t.leaf(TlvType.NAME, Names.STAMP_ORIGIN).value(r.origin, 8);
         }
-        if (stale && reasonLen > 0) { // why it is stale: last, so a fresh value's stamp is unchanged
-            t.leaf(TlvType.NAME, Names.STAMP_REASON).leaf(TlvType.VALUE, reason, reasonOff, reasonLen);
+        if (r.stale && r.reasonLen > 0) { // why it is stale: last, so a fresh value's stamp is unchanged
+            t.leaf(TlvType.NAME, Names.STAMP_REASON).leaf(TlvType.VALUE, r.reason, r.reasonOff, r.reasonLen);
         }
         t.end().end();
     }

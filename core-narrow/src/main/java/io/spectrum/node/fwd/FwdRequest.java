@@ -25,6 +25,8 @@ final class FwdRequest {
     private final AccessPolicy access;
     private final boolean undeclaredWritable;
     private final Extensions extensions = new Extensions();
+    /** The stamp of a READ answer that asked for it, re-pointed per answer. */
+    private final ValueRecord answered = new ValueRecord();
     private final io.spectrum.wire.Backfill backfill = new io.spectrum.wire.Backfill();
 
     int link;
@@ -217,8 +219,8 @@ final class FwdRequest {
             return;
         }
         TlvWriter t = beginReply(FwdView.KIND_RESULT).raw(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
-        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), vt.stale(v), vt.origin(v), vt.reasonMemory(v), vt.reasonOff(v),
-                vt.reasonLen(v), false, null, 0, 0, 0, 0);
+        Deliveries.stamp(t, FwdStore.STAMP, answered.stamp(vt.seq(v), vt.stale(v), false, vt.origin(v))
+                .reason(vt.reasonMemory(v), vt.reasonOff(v), vt.reasonLen(v)));
         t.end();
         if (t.error() == WireError.OK) {
             send(t.length());
@@ -269,8 +271,8 @@ final class FwdRequest {
             return;
         }
         TlvWriter t = beginReply(FwdView.KIND_ERROR).status(code);
-        Deliveries.stamp(t, FwdStore.STAMP, vt.seq(v), true, 0, vt.reasonMemory(v), vt.reasonOff(v),
-                vt.reasonLen(v), false, null, 0, 0, 0, 0);
+        Deliveries.stamp(t, FwdStore.STAMP, answered.stamp(vt.seq(v), true, false, 0)
+                .reason(vt.reasonMemory(v), vt.reasonOff(v), vt.reasonLen(v)));
         t.end();
         if (t.error() == WireError.OK) {
             send(t.length());

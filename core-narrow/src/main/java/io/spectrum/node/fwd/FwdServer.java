@@ -282,27 +282,11 @@ public final class FwdServer {
     }
 
     /**
-     * One delivery to a routed slot (its word, holder and stored route) of the value of the vertex
-     * keyed {@code key[ko, +kl)}, with its origin time ({@code origin} ms since the Unix epoch, 0: none),
-     * stale with the UTF-8 reason {@code reason[reasonOff, +reasonLen)} (length 0: none). False when the
-     * holder is over its outbound rate (dropped, counted).
+     * One delivery to a routed slot (its word, holder and stored route) of the value {@code r}. False
+     * when the holder is over its outbound rate (dropped, counted) or its link could not take the frame.
      */
-    public boolean deliver(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
-            byte[] key, int ko, int kl) {
-        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, origin, reason, reasonOff,
-                reasonLen, deleted, key, ko, kl);
-    }
-
-    /**
-     * {@link #deliver} for an edge with a delivery mode: the stamp also carries {@code dlv} (its
-     * delivery number, 1, 2, 3 ...) and {@code replaced} (docs/extensions.md "Delivery modes").
-     */
-    public boolean deliverNumbered(int word, int li, int peer, byte[] route, int ro, int rl, byte[] vb, int vo, int vl,
-            long seq, boolean stale, long origin, byte[] reason, int reasonOff, int reasonLen, boolean deleted,
-            byte[] key, int ko, int kl, long dlv, long replaced) {
-        return p.deliveries.routed(word, li, peer, route, ro, rl, vb, vo, vl, seq, stale, origin, reason, reasonOff,
-                reasonLen, deleted, key, ko, kl, dlv, replaced);
+    public boolean deliver(int word, int li, int peer, byte[] route, int ro, int rl, ValueRecord r) {
+        return p.deliveries.routed(word, li, peer, route, ro, rl, r);
     }
 
     /**

@@ -30,6 +30,8 @@ public final class Fanout {
     private final SubscriberSlots slots;
     private final PeerShares shares;
     private final ValueView view = new ValueView();
+    /** The value a routed slot is sent, re-pointed per delivery. */
+    private final io.spectrum.node.fwd.ValueRecord record = new io.spectrum.node.fwd.ValueRecord();
     private final Publisher owner = new Publisher().set(FwdServer.OWNER, 0, null, 0, 0);
 
     /** Fanout over the node's tables and pools, delivering through the shared FWD side's parts. */
@@ -189,10 +191,10 @@ public final class Fanout {
             LocalSubscription sub = (LocalSubscription) st.handle(s);
             sub.listener.onValue(sub, view, seq, stale);
         } else if ((word & SlotTable.KIND_ROUTED) != 0) {
+            record.value(vb, vo, vl).key(vt.keys(), vt.keyOffset(v), vt.keyLen(v)).stamp(seq, stale, deleted, origin)
+                    .reason(vt.reasons(), vt.reasonOff(v), vt.reasonLen(v));
             if (!deliveries.routed(word, st.holderLink(s), st.holderPeer(s), records.memory(), st.recOff(s) + st.recLen(s),
-                    st.routeLen(s), vb, vo, vl, seq, stale, origin, vt.reasons(), vt.reasonOff(v),
-                    vt.reasonLen(v), deleted,
-                    vt.keys(), vt.keyOffset(v), vt.keyLen(v))) {
+                    st.routeLen(s), record)) {
                 st.markDirty(s); // dropped (counted), not queued: the current value follows (a one_shot edge stays)
                 return false;
             }
