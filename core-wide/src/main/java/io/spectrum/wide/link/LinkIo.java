@@ -37,7 +37,11 @@ final class LinkIo implements Agent, FrameHandler, io.spectrum.link.FrameSink, P
     private final Link inner;
     /** The inner link when it receives straight into {@link #frameBuffer}'s pooled frames, else null. */
     private final io.spectrum.link.ReceivesInto receivesInto;
-    /** The pooled frame the next received frame goes into ({@link #frameBuffer}), or null. */
+    /**
+     * The pooled frame the next received frame goes into ({@link #frameBuffer}), or null. A frame the
+     * inner link wrote and then discarded leaves it here for the next one: only the node thread gives
+     * frames back to the pool (its queue has one producer), so this thread never does.
+     */
     private Frame pendingIn;
     /** Where a frame goes when the inbound pool is empty (then dropped, counted). */
     private byte[] scratchIn = new byte[0];
@@ -136,10 +140,7 @@ final class LinkIo implements Agent, FrameHandler, io.spectrum.link.FrameSink, P
         } catch (RuntimeException e) {
             stats.ioErrors++;
         }
-        if (pendingIn != null) { // a frame buffer taken for a datagram the link then discarded
-            inPool.give(pendingIn);
-            pendingIn = null;
-        }
+
         if (refreshRequested) {
             refreshRequested = false;
             inner.refreshCounters();
@@ -359,8 +360,8 @@ final class LinkIo implements Agent, FrameHandler, io.spectrum.link.FrameSink, P
 
     /**
      * The pooled frame the next received frame is written into, taken from the inbound pool once and
-     * kept until {@link #onFrameIn} queues it (given back after the poll when the link discarded what it
-     * wrote); with the pool empty, a scratch buffer whose frame {@link #onFrameIn} drops.
+     * kept until {@link #onFrameIn} queues it (so one inbound frame may stay taken between frames);
+     * with the pool empty, a scratch buffer whose frame {@link #onFrameIn} drops.
      */
     @Override
     public byte[] frameBuffer(int len) {
