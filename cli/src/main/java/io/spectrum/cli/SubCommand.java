@@ -322,8 +322,8 @@ public final class SubCommand implements Callable<Integer> {
             o.put("replaced", d.replaced());
         }
         String replaced = d.replaced() > 0 ? ", " + d.replaced() + " replaced" : "";
-        boolean noValue = d.stamped() && d.stale() && !d.deleted()
-                && d.value() != null && io.spectrum.wire.Names.EMPTY_STATUS.matches(d.value());
+        byte[] tlv = d.stamped() && d.stale() && !d.deleted() ? d.value() : null; // a copy only for a stale value
+        boolean noValue = tlv != null && io.spectrum.wire.Names.EMPTY_STATUS.matches(tlv);
         if (noValue) { // the stale notice of a declared vertex that has no value yet (a source that failed at once)
             o.putNull("value");
             o.put("text", ClientOutput.NO_VALUE_YET);

@@ -172,7 +172,7 @@ class BootedBoardTest {
         client = new PeerClient(UdpLink.dial(9, clients.localAddress(), links, SystemClock.INSTANCE), 0, Duration.ofSeconds(5));
         client.onDelivery(d -> {
             synchronized (GOT) {
-                GOT.add(d);
+                GOT.add(d.detach());
             }
         });
 
@@ -307,7 +307,7 @@ class BootedBoardTest {
                     Duration.ofSeconds(5))) {
                 c.onDelivery(d -> {
                     synchronized (got) {
-                        got.add(d);
+                        got.add(d.detach());
                     }
                 });
                 t = System.nanoTime();

@@ -198,8 +198,8 @@ class HostMountsTest {
         PeerClient two = client(at);
         List<Delivery> got1 = new CopyOnWriteArrayList<>();
         List<Delivery> got2 = new CopyOnWriteArrayList<>();
-        one.onDelivery(got1::add);
-        two.onDelivery(got2::add);
+        one.onDelivery(d -> got1.add(d.detach()));
+        two.onDelivery(d -> got2.add(d.detach()));
         Subscribed s1 = one.subscribe(changing, "/in/one", DeliveryPolicy.DURABILITY_REQUEST, false);
         Subscribed s2 = two.subscribe(changing, "/in/two", DeliveryPolicy.DURABILITY_REQUEST, false);
         assertTrue(s1.ok() && s2.ok(), s1 + " " + s2);

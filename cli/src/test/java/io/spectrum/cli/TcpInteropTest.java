@@ -102,7 +102,7 @@ class TcpInteropTest {
                 0, Duration.ofMillis(1500));
         closing.add(client);
         List<Delivery> got = new CopyOnWriteArrayList<>();
-        client.onDelivery(got::add);
+        client.onDelivery(d -> got.add(d.detach()));
         Subscribed s = client.subscribe("/ref/sensor/temp", "/in/temp", DeliveryPolicy.DURABILITY_REQUEST, false);
         assertTrue(s.ok(), s.toString());
         long end = System.nanoTime() + WAIT.toNanos();

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A delivery sink that keeps every delivery, for callers that look back (the HIL suite asks "what
+ * A delivery sink that keeps every delivery (each {@link Delivery#detach detached}), for callers that look back (the HIL suite asks "what
  * reached this route since t"). It grows with the traffic; a long-running follower hands
  * deliveries to its own callback instead ({@link PeerClient#onDelivery}).
  */
@@ -15,7 +15,7 @@ public final class DeliveryLog implements Consumer<Delivery> {
 
     @Override
     public void accept(Delivery d) {
-        all.add(d);
+        all.add(d.detach()); // kept past the sink call
     }
 
     /** Deliveries to {@code route} received after {@code sinceNanos} (the client's clock, {@link PeerClient#time}). */

@@ -26,8 +26,9 @@ import java.util.Set;
  * generation guard when its identity is known, and then forgets the peer's declarations, which a
  * restarted peer may have changed); deliveries turned into samples rendered by the declaration of
  * the vertex that was written, a stale one always with a reason ({@link Sample#reason}). Deliveries
- * are queued by the client's sink and rendered by {@link #next()} outside it, so reading a child's
- * declaration never runs inside the client's own pump. Single-threaded, on the client's thread.
+ * are queued by the client's sink (detached: they are kept past its call) and rendered by
+ * {@link #next()} outside it, so reading a child's declaration never runs inside the client's own
+ * pump. Single-threaded, on the client's thread.
  *
  * <p>With a {@link Mode} (docs/extensions.md "Delivery modes") the records carry the mode keys, the
  * client announces the extensions (so the append answers the slot's identity, which the consumed
@@ -55,7 +56,7 @@ public final class Follower {
      *
      * @param path     the vertex that was written (the subscribed vertex when the node did not say)
      * @param value    the delivered value rendered ({@link ValueFormat})
-     * @param delivery the delivery as received
+     * @param delivery the delivery as received (detached: it may be kept)
      */
     public record Sample(String path, ValueText value, Delivery delivery) {
         /** Whether the node stamped the value stale (a value without a stamp is not known to be stale). */
@@ -142,7 +143,7 @@ public final class Follower {
         this.client = client;
         this.mode = mode;
         this.held = new HeldSubscriptions(client);
-        client.onDelivery(queue::add);
+        client.onDelivery(d -> queue.add(d.detach())); // rendered later, outside the sink: kept past its call
         if (mode != null) {
             client.announceExtensions(true); // the append then answers the slot's identity, for consumed
         }
@@ -384,7 +385,7 @@ public final class Follower {
             if (!d.srcEmpty() || path == null) {
                 continue;
             }
-            return new Sample(path, ValueFormat.render(d.value(), schema(path)), d);
+            return new Sample(path, d.render(schema(path)), d);
         }
         return null;
     }

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * Takes inbound frames apart with the wire's {@link FrameDecoder} and {@link FwdView}: a REPLY whose
  * dst is the awaited reply route becomes the awaited {@link Reply} (matching by route: a reply's
- * dst is the request's src); a WRITE becomes a {@link Delivery} for the sink, its topic stamp read
+ * dst is the request's src); a WRITE is handed to the sink as a {@link Delivery} view of the link's
+ * bytes, valid during the sink call (nothing copied unless the sink asks), its topic stamp read
  * with {@link io.spectrum.wire.StampView}. A READ that wants an answer (the peer's liveness ping, a READ of
  * {@code $node/caps}) is answered {@code path::not_found}: a client serves no vertices, but its
  * answer is the traffic that keeps the peer from timing it out and reaping its slots while the
@@ -31,6 +32,8 @@ final class Inbox implements Transport.Sink {
     private byte[] awaitedRoute;
     private Reply awaited;
     private Consumer<Delivery> deliveries;
+    /** The one delivery handed to the sink, re-pointed at each WRITE (a view of the link's bytes). */
+    private final Delivery view = new Delivery();
     /** Answers to requests, waiting to be sent (bounded: a flood of READs is not answered past it). */
     private final java.util.ArrayDeque<byte[]> answers = new java.util.ArrayDeque<>();
     private static final int MAX_ANSWERS = 16;
@@ -74,7 +77,7 @@ final class Inbox implements Transport.Sink {
                 awaited = reply(Arrays.copyOfRange(buf, off, off + len));
             }
         } else if (fwd.opcode() == FwdView.OP_WRITE && deliveries != null && fwd.payload() != TlvIndex.NONE) {
-            deliveries.accept(delivery(Arrays.copyOfRange(buf, off, off + len)));
+            deliver(buf, off, len);
         } else if (fwd.opcode() == FwdView.OP_READ && !fwd.srcEmpty() && answers.size() < MAX_ANSWERS) {
             int n = io.spectrum.wire.FwdRewrite.errorReply(fwd, WireError.PATH_NOT_FOUND,
                     answerWriter.wrap(answerBuf, 0, answerBuf.length));
@@ -104,15 +107,27 @@ final class Inbox implements Transport.Sink {
         return Reply.result(copy(fwd.payload()), frame);
     }
 
-    private Delivery delivery(byte[] frame) {
+    /**
+     * Hands the WRITE just read into {@link #fwd} to the sink as the {@link #view} pointed at the link's
+     * bytes (no copy: {@link Delivery} says how long it is valid), released when the sink returns. A
+     * sink that polls the client again gets a view of its own for the nested frame.
+     */
+    private void deliver(byte[] buf, int off, int len) {
         final int dst = fwd.dst();
         String route = NodePath.render(idx.buffer(), idx.bodyOffset(dst), idx.bodyLength(dst));
         final boolean stamped = stamp.wrap(idx, fwd.afterPayload());
         final int p = stamp.path();
         String source = p == TlvIndex.NONE ? null : NodePath.render(idx.buffer(), idx.bodyOffset(p), idx.bodyLength(p));
-        return new Delivery(route, copy(fwd.payload()), fwd.srcEmpty(), stamped, stamp.seq(), stamp.stale(),
-                stamp.deleted(), source, nanos.getAsLong(), frame, stamp.dlv(), stamp.replaced(), reason(),
+        final int v = fwd.payload();
+        Delivery d = view.pointed() ? new Delivery() : view;
+        d.point(buf, off, len, idx.start(v), idx.end(v) - idx.start(v), route, fwd.srcEmpty(), stamped, stamp.seq(),
+                stamp.stale(), stamp.deleted(), source, nanos.getAsLong(), stamp.dlv(), stamp.replaced(), reason(),
                 stamp.origin());
+        try {
+            deliveries.accept(d);
+        } finally {
+            d.release();
+        }
     }
 
     /**

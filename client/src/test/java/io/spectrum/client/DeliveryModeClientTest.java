@@ -30,7 +30,7 @@ class DeliveryModeClientTest {
         client.onPump(node::poll);
         client.announceExtensions(true); // the append answers the slot's identity
         List<Delivery> got = new ArrayList<>();
-        client.onDelivery(got::add);
+        client.onDelivery(d -> got.add(d.detach()));
         NodePath t = NodePath.of("/board/temp");
         try {
             byte[] v0 = NodeFixture.value(0, 2);
@@ -72,7 +72,7 @@ class DeliveryModeClientTest {
         client.onPump(node::poll);
         client.announceExtensions(true);
         List<Delivery> got = new ArrayList<>();
-        client.onDelivery(got::add);
+        client.onDelivery(d -> got.add(d.detach()));
         NodePath t = NodePath.of("/board/temp");
         HeldSubscriptions held = new HeldSubscriptions(client);
         try {

@@ -74,10 +74,10 @@ class FollowerTest {
     @Test
     void aStaleValueAlwaysHasAReason_aCurrentOneNone() {
         ValueText v = ValueText.NONE;
-        Delivery staleNoReason = new Delivery("/r", null, true, true, 5, true, false, "/x", 0, null, -1, 0, null, 0);
-        Delivery staleWithReason = new Delivery("/r", null, true, true, 5, true, false, "/x", 0, null, -1, 0, "board away", 0);
-        Delivery current = new Delivery("/r", null, true, true, 5, false, false, "/x", 0, null, -1, 0, null, 0);
-        Delivery unstamped = new Delivery("/r", null, true, false, 0, true, false, "/x", 0, null, -1, 0, null, 0);
+        Delivery staleNoReason = Delivery.of("/r", null, true, true, 5, true, false, "/x", 0, null, -1, 0, null, 0);
+        Delivery staleWithReason = Delivery.of("/r", null, true, true, 5, true, false, "/x", 0, null, -1, 0, "board away", 0);
+        Delivery current = Delivery.of("/r", null, true, true, 5, false, false, "/x", 0, null, -1, 0, null, 0);
+        Delivery unstamped = Delivery.of("/r", null, true, false, 0, true, false, "/x", 0, null, -1, 0, null, 0);
         assertEquals(Follower.STALE_AT_NODE, new Follower.Sample("/x", v, staleNoReason).reason());
         assertEquals("board away", new Follower.Sample("/x", v, staleWithReason).reason());
         assertNull(new Follower.Sample("/x", v, current).reason());

@@ -120,7 +120,7 @@ class DroppedLastDeliveryConvergesTest {
         PeerClient sub = Fabric.client(hostPort);
         closing.add(sub);
         List<Delivery> got = new CopyOnWriteArrayList<>();
-        sub.onDelivery(got::add);
+        sub.onDelivery(d -> got.add(d.detach()));
         assertTrue(sub.subscribe("/board1/led", "/in/led", DeliveryPolicy.DURABILITY_REQUEST, true).reply().ok());
         assertTrue(sub.pumpUntil(() -> !got.isEmpty(), Duration.ofSeconds(10)), "the new subscription's first value");
         Delivery first = got.get(0);

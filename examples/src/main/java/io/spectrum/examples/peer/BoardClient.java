@@ -37,7 +37,8 @@ public final class BoardClient {
             String name = client.render("/name", client.read("/name").value()).text();
 
             List<Delivery> led = new ArrayList<>();
-            client.onDelivery(led::add); // deliveries arrive while the client waits or pumps
+            // deliveries arrive while the client waits or pumps; each is a view valid during the call, so keep a detached one
+            client.onDelivery(d -> led.add(d.detach()));
             if (!client.subscribe("/led", "/watch/led", 0, false).ok()) {
                 throw new IllegalStateException("the board refused the subscription");
             }

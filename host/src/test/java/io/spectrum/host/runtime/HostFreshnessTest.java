@@ -138,7 +138,7 @@ class HostFreshnessTest {
         board.write("/counter", value(172));
         List<Delivery> first = new CopyOnWriteArrayList<>();
         PeerClient a = client(clients, 40).announceExtensions(true); // the append's answer names the slot
-        a.onDelivery(first::add);
+        a.onDelivery(d -> first.add(d.detach()));
         Subscribed s = a.subscribe(path, "/c/a", DeliveryPolicy.DURABILITY_REQUEST, true);
         assertTrue(s.ok(), "subscribed: " + s.reply());
         pumpUntil(a, () -> first.stream().anyMatch(d -> !d.stale() && number(d) == 172), first, "172 through the host");
@@ -151,7 +151,7 @@ class HostFreshnessTest {
         board.write("/counter", value(278)); // nobody follows: the host's copy stays 172
         List<Delivery> got = new CopyOnWriteArrayList<>();
         PeerClient b = client(clients, 41);
-        b.onDelivery(got::add);
+        b.onDelivery(d -> got.add(d.detach()));
         assertTrue(b.subscribe(path, "/c/b", DeliveryPolicy.DURABILITY_REQUEST, true).ok());
         pumpUntil(b, () -> got.stream().anyMatch(d -> !d.stale() && number(d) == 278), got, "the board's current 278");
         for (Delivery d : got) {
@@ -214,7 +214,7 @@ class HostFreshnessTest {
         for (int i = 0; i < 3; i++) { // alone, then while the earlier ones still hold the subtree
             List<Delivery> got = new CopyOnWriteArrayList<>();
             PeerClient c = client(clients[0], 50 + i);
-            c.onDelivery(got::add);
+            c.onDelivery(d -> got.add(d.detach()));
             assertTrue(c.subscribe("/board1/shed", "/c/shed", DeliveryPolicy.DURABILITY_REQUEST,
                     Names.TOPIC_STAMP | Names.TOPIC_WITH_PATH).ok());
             Map<String, Long> seen = new TreeMap<>();

@@ -86,7 +86,7 @@ class HostGatesTest {
         PeerClient a = client(hostAt);
         PeerClient b = client(hostAt);
         List<Delivery> toB = new CopyOnWriteArrayList<>();
-        b.onDelivery(toB::add);
+        b.onDelivery(d -> toB.add(d.detach()));
         String path = "/board1/sensor/a";
         Subscribed sb = b.subscribe(path, "/in/b", DeliveryPolicy.DURABILITY_REQUEST, false);
         assertTrue(sb.ok(), WireError.identity(sb.code()));

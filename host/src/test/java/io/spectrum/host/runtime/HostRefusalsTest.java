@@ -115,7 +115,7 @@ class HostRefusalsTest {
     void refusedSubscriptionsThroughTheHostLeaveNoVertexBehind() throws Exception {
         PeerClient c = client();
         List<io.spectrum.client.Delivery> got = new java.util.concurrent.CopyOnWriteArrayList<>();
-        c.onDelivery(got::add);
+        c.onDelivery(d -> got.add(d.detach()));
         assertTrue(c.subscribe("/board1/temp", "/in/a", io.spectrum.wire.DeliveryPolicy.DURABILITY_REQUEST,
                 false).ok());
         assertTrue(c.subscribe("/board1/hum", "/in/b", io.spectrum.wire.DeliveryPolicy.DURABILITY_REQUEST,

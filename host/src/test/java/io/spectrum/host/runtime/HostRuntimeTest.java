@@ -319,7 +319,7 @@ class HostRuntimeTest {
 
         List<io.spectrum.client.Delivery> got = new ArrayList<>();
         try (io.spectrum.client.PeerClient c = client("127.0.0.1:" + clients.localAddress().getPort(), 9)) {
-            c.onDelivery(got::add);
+            c.onDelivery(d -> got.add(d.detach()));
             assertTrue(c.subscribe("/board1/sensor/temp", "/c/stamped", DeliveryPolicy.DURABILITY_REQUEST, true).ok());
             assertTrue(c.subscribe("/board1/sensor/temp", "/c/plain", DeliveryPolicy.DURABILITY_REQUEST, false).ok());
             pumpUntil(c, () -> got.stream().anyMatch(d -> d.route().equals("/c/stamped") && d.stamped() && !d.stale()), got,

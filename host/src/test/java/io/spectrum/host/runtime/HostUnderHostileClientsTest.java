@@ -78,7 +78,7 @@ class HostUnderHostileClientsTest {
         // the follower: stamped, so each delivery carries the host's sequence number
         PeerClient follower = client(hostAt, 3000);
         List<Delivery> got = new CopyOnWriteArrayList<>();
-        follower.onDelivery(got::add);
+        follower.onDelivery(d -> got.add(d.detach()));
         assertTrue(follower.subscribe("/board1/temp", "/in/temp", 0, true).ok());
 
         // the hostile clients, each with its state made once (its return route, its full share)

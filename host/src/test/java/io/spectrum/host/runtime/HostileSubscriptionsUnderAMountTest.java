@@ -74,7 +74,7 @@ class HostileSubscriptionsUnderAMountTest {
         List<Delivery> got = new CopyOnWriteArrayList<>();
         follower.onDelivery(d -> {
             if (d.route().equals("/in/temp")) {
-                got.add(d);
+                got.add(d.detach());
             }
         });
         assertTrue(follower.subscribe("/board1/board/temp", "/in/temp", 0, true).reply().ok());
