@@ -108,9 +108,7 @@ public final class LinkSettings {
      * native memory per direction.
      */
     public LinkSettings batch(int datagrams) {
-        if (datagrams < 0 || datagrams > 1024) {
-            throw new IllegalArgumentException("the UDP batch must be 0..1024 datagrams, was " + datagrams);
-        }
+        new UdpLinkConfig().batch(datagrams); // the UDP link's own range check, 0..1024
         batch = datagrams;
         return this;
     }
