@@ -290,18 +290,35 @@ public final class HostileSoak {
 
     // ------------------------------------------------------------------ tables and heap
 
-    /** Every table's inUse once it stood still for three readings 200 ms apart (at most {@code maxMillis}). */
+    /**
+     * Every table's inUse once it stood still for three readings 200 ms apart with no request in flight
+     * (at most {@code maxMillis}). A request in flight is no table entry: the host's own probes of a new
+     * peer (its caps, its slots) come and go on their own period, and one caught in flight at the first
+     * reading and answered by the last would read as a difference. A request that never ends still
+     * shows: it holds its count past {@code maxMillis}.
+     */
     static Map<String, Long> settled(Host host, List<Board> boards, BusPublisher bus, long maxMillis) throws Exception {
         Map<String, Long> last = tables(host, boards, bus);
         int same = 0;
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
-        while (same < 3 && System.nanoTime() < end) {
+        while ((same < 3 || inFlight(last) > 0) && System.nanoTime() < end) {
             Thread.sleep(200);
             Map<String, Long> now = tables(host, boards, bus);
             same = now.equals(last) ? same + 1 : 0;
             last = now;
         }
         return last;
+    }
+
+    /** Requests in flight in a reading: every node's remote requests and awaits. */
+    static long inFlight(Map<String, Long> tables) {
+        long n = 0;
+        for (Map.Entry<String, Long> e : tables.entrySet()) {
+            if (e.getKey().endsWith(".node.remoteRequests") || e.getKey().endsWith(".node.awaits")) {
+                n += e.getValue();
+            }
+        }
+        return n;
     }
 
     /** host.NAME: the host node's tables; boardN.NAME: each board node's; bus.NAME: the bus's counts. */
