@@ -11,7 +11,6 @@ import io.spectrum.node.api.Subscription;
 import io.spectrum.node.api.ValueListener;
 import io.spectrum.node.fwd.AwaitTable;
 import io.spectrum.node.fwd.ComposedRead;
-import io.spectrum.node.fwd.FixedTlvs;
 import io.spectrum.node.fwd.FwdServer;
 import io.spectrum.node.fwd.LinkTable;
 import io.spectrum.node.fwd.NodeStats;
@@ -254,7 +253,7 @@ public final class NarrowNode implements ServingNode {
         }
         topic.clear(v, notify);
         if (notify) {
-            fanout.propagate(v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, true);
+            fanout.propagateCleared(v);
         }
         return WireError.OK;
     }

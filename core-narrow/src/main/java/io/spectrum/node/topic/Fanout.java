@@ -2,7 +2,6 @@ package io.spectrum.node.topic;
 
 import io.spectrum.node.fwd.AwaitTable;
 import io.spectrum.node.fwd.Deliveries;
-import io.spectrum.node.fwd.FixedTlvs;
 import io.spectrum.node.fwd.FwdServer;
 import io.spectrum.node.fwd.FwdStore;
 import io.spectrum.node.fwd.PeerShares;
@@ -20,6 +19,9 @@ import io.spectrum.wire.WireError;
  * notices ({@link #topicNotice}).
  */
 public final class Fanout {
+    /** The empty STATUS (OK; a clear's and a purge's value), copied once from its owner {@link io.spectrum.wire.Names}, never written. */
+    private static final byte[] EMPTY_STATUS = io.spectrum.wire.Names.EMPTY_STATUS.copy();
+
     private final VertexTable vt;
     private final SlotTable st;
     private final BlockPool values;
@@ -88,6 +90,14 @@ public final class Fanout {
         return WireError.OK;
     }
 
+    /**
+     * Delivers the clear of v (the empty STATUS, stamp op 1) to the delivering edges of v and of every
+     * ancestor: a notifying clear.
+     */
+    public void propagateCleared(int v) {
+        propagate(v, EMPTY_STATUS, 0, EMPTY_STATUS.length, true);
+    }
+
     /** Delivers to the delivering edges of v and of every ancestor (subtree bubbling). */
     public void propagate(int v, byte[] vb, int vo, int vl, boolean deleted) {
         propagate(v, vb, vo, vl, deleted, false);
@@ -101,11 +111,11 @@ public final class Fanout {
      */
     public void topicNotice(int v, boolean deleted) {
         if (deleted) {
-            propagate(v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, true, true);
+            propagate(v, EMPTY_STATUS, 0, EMPTY_STATUS.length, true, true);
         } else if (vt.valLen(v) >= 0) {
             propagate(v, values.memory(), vt.valOff(v), vt.valLen(v), false, true);
         } else if (vt.isStale(v)) { // declared, no value yet, marked: the empty STATUS stamped stale (op 0)
-            propagate(v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, false, true);
+            propagate(v, EMPTY_STATUS, 0, EMPTY_STATUS.length, false, true);
         }
     }
 
@@ -163,7 +173,7 @@ public final class Fanout {
             if (vt.valLen(v) >= 0) {
                 deliver(s, v, values.memory(), vt.valOff(v), vt.valLen(v), vt.valueSeq(v), vt.isStale(v), false);
             } else if (vt.isStale(v) && FwdStore.takesTopicNotice(word)) { // no value yet, and why: its stale notice
-                deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), true, false);
+                deliver(s, v, EMPTY_STATUS, 0, EMPTY_STATUS.length, vt.seq(v), true, false);
             }
             return;
         }
@@ -247,7 +257,7 @@ public final class Fanout {
     /** Resends slot s the current state of its vertex v (and v's subtree). False when a send was dropped. */
     private boolean resendTree(int s, int v) {
         if (vt.firstChild(v) == VertexTable.NONE && vt.valLen(v) < 0 && !vt.isStale(v)) { // cleared since: the delete notice
-            return deliver(s, v, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(v), false, true);
+            return deliver(s, v, EMPTY_STATUS, 0, EMPTY_STATUS.length, vt.seq(v), false, true);
         }
         return deliverSubtree(s, v, false);
     }
@@ -268,7 +278,7 @@ public final class Fanout {
                 if (vt.valLen(x) >= 0 ? !deliver(s, x, values.memory(), vt.valOff(x), vt.valLen(x), vt.valueSeq(x),
                         vt.isStale(x), false)
                         : vt.isStale(x) && FwdStore.takesTopicNotice(word)
-                                && !deliver(s, x, FixedTlvs.EMPTY_STATUS, 0, FixedTlvs.EMPTY_STATUS.length, vt.seq(x), true,
+                                && !deliver(s, x, EMPTY_STATUS, 0, EMPTY_STATUS.length, vt.seq(x), true,
                                         false)) {
                     return false; // (no value yet, marked: its stale notice, as the mark sent it)
                 }
