@@ -108,8 +108,7 @@ public final class LinkSettings {
      * native memory per direction.
      */
     public LinkSettings batch(int datagrams) {
-        new UdpLinkConfig().batch(datagrams); // the UDP link's own range check, 0..1024
-        batch = datagrams;
+        batch = UdpLinkConfig.checkBatch(datagrams);
         return this;
     }
 

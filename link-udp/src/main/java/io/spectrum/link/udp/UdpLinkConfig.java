@@ -39,11 +39,21 @@ public final class UdpLinkConfig {
      * side only once the link queues sends).
      */
     public UdpLinkConfig batch(int datagrams) {
+        batch = checkBatch(datagrams);
+        return this;
+    }
+
+    /**
+     * A batch size as {@link #batch(int)} takes it: 0 to 1024 datagrams.
+     *
+     * @return {@code datagrams}
+     * @throws IllegalArgumentException outside 0..1024
+     */
+    public static int checkBatch(int datagrams) {
         if (datagrams < 0 || datagrams > 1024) {
             throw new IllegalArgumentException("batch must be 0..1024: " + datagrams);
         }
-        batch = datagrams;
-        return this;
+        return datagrams;
     }
 
     /** Datagrams per batched system call; 0: batched I/O off. */
