@@ -192,11 +192,19 @@ public final class BusHost implements AutoCloseable {
     }
 
     /**
-     * The node door's counters, read on the bus's thread: frames relayed to the node, relays refused,
-     * frames from the node passed back ({@link BusServer#framesRelayed()} and the others).
+     * The node door's counters ({@link BusServer#framesRelayed()}, {@link BusServer#relaysRefused()},
+     * {@link BusServer#framesFromNode()}), all 0 without a door.
+     *
+     * @param relayed frames passed to the node
+     * @param refused frames for the node the door refused
+     * @param fromNode frames from the node passed back on bus connections
      */
-    public long[] doorCounters() {
-        return onBusThread(b -> new long[] {server.framesRelayed(), server.relaysRefused(), server.framesFromNode()});
+    public record DoorCounters(long relayed, long refused, long fromNode) {
+    }
+
+    /** The node door's counters, read on the bus's thread. */
+    public DoorCounters doorCounters() {
+        return onBusThread(b -> new DoorCounters(server.framesRelayed(), server.relaysRefused(), server.framesFromNode()));
     }
 
     /** The bus's counters, read on its thread. */
