@@ -25,8 +25,9 @@ import java.util.function.Function;
  * The host bus of a host ({@code bus} and its keys in a {@link HostConfig}): a {@link BusHost} beside the
  * host's node, listening on the Unix socket {@code path}, with its artifact store in {@code store}
  * (default {@code PATH.store}), optionally a TCP listener ({@code tcp}, loopback unless
- * {@code allowRemote}), and the grants of the {@code grants} file ({@link GrantsFile}; without it
- * every client gets {@link Grants#open()}).
+ * {@code allowRemote}), and the grants of the host's grants file ({@link GrantsFile}, read once by
+ * {@link Host} for the node's client doors and the bus; without it every client gets
+ * {@link Grants#open()}).
  */
 final class HostBusSetup {
     final String path;
@@ -86,17 +87,29 @@ final class HostBusSetup {
     }
 
     /**
-     * Reads the grants, opens the listeners and starts the bus.
+     * Reads the grants file {@link #grants} names, if any, and starts the bus with it ({@link #start(Clock, GrantsFile)}).
      *
      * @throws IllegalArgumentException a bad grants file or TCP address (its one-line message)
      * @throws IOException a socket that cannot be bound
      * @throws BusException a store that cannot be opened
      */
     Started start(Clock clock) throws IOException, BusException {
+        return start(clock, grants == null ? null : GrantsFile.read(Path.of(grants)));
+    }
+
+    /**
+     * Opens the listeners and starts the bus with the host's grants ({@code read}: the file {@link #grants}
+     * names, as {@link Host} read it; null without one).
+     *
+     * @throws IllegalArgumentException a bad TCP address (its one-line message)
+     * @throws IOException a socket that cannot be bound
+     * @throws BusException a store that cannot be opened
+     */
+    Started start(Clock clock, GrantsFile read) throws IOException, BusException {
         List<String> lines = new ArrayList<>();
         Function<String, Grants> lookup;
-        if (grants != null) {
-            GrantsFile g = GrantsFile.read(Path.of(grants));
+        if (read != null) {
+            GrantsFile g = read;
             lookup = g.lookup();
             lines.add("bus: grants from " + grants + " (" + g.names() + " client names; others as anonymous)");
         } else {

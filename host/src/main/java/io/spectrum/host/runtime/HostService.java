@@ -63,6 +63,10 @@ public final class HostService implements AutoCloseable {
     }
 
     /** @param clock the node's clock: its timers, the loop's deadlines, the host's ({@link HostRuntime}) */
+    /** The grants of the client doors ({@link #grants}), or null. */
+    private io.spectrum.wide.PeerAccess access;
+    private List<Link> doors = List.of();
+
     public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, int dashboardPort, boolean ansi,
                        PrintWriter out, Clock clock) {
         this.boards = List.copyOf(boards);
@@ -71,6 +75,16 @@ public final class HostService implements AutoCloseable {
         this.ansi = ansi;
         this.out = out;
         this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
+    }
+
+    /**
+     * Checks the requests of the client links in {@code doors} (some of this service's client links) against
+     * {@code access} once {@link #start} attaches them (docs/host.md, "The grants file"); null: none checked.
+     */
+    public HostService grants(io.spectrum.wide.PeerAccess access, List<Link> doors) {
+        this.access = access;
+        this.doors = List.copyOf(doors);
+        return this;
     }
 
     /** The runtime that runs the node on its own thread and presents it to the dashboard and terminal views. */
@@ -93,7 +107,11 @@ public final class HostService implements AutoCloseable {
             host.mount(queued(b.link()), b.name(), b.top());
         }
         for (Link l : clientLinks) {
-            host.attachListener(queued(l));
+            Link q = queued(l);
+            host.attachListener(q);
+            if (access != null && doors.contains(l)) {
+                host.restrict(q, access); // before start: no request of the door is served unchecked
+            }
         }
         host.start();
         if (dashboardPort >= 0) {
