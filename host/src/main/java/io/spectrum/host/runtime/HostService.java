@@ -52,6 +52,9 @@ public final class HostService implements AutoCloseable {
     private DashboardServer dashboard;
     private FabricView fabric = FabricView.NONE;
     private boolean terminalShowsBoards;
+    /** The grants of the client doors ({@link #grants}), or null. */
+    private io.spectrum.wide.PeerAccess access;
+    private List<Link> doors = List.of();
 
     /**
      * @param dashboardPort the dashboard's port on 127.0.0.1 (0 = any free port, -1 = no dashboard)
@@ -63,10 +66,6 @@ public final class HostService implements AutoCloseable {
     }
 
     /** @param clock the node's clock: its timers, the loop's deadlines, the host's ({@link HostRuntime}) */
-    /** The grants of the client doors ({@link #grants}), or null. */
-    private io.spectrum.wide.PeerAccess access;
-    private List<Link> doors = List.of();
-
     public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, int dashboardPort, boolean ansi,
                        PrintWriter out, Clock clock) {
         this.boards = List.copyOf(boards);
