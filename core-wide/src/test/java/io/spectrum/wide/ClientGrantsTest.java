@@ -192,6 +192,18 @@ class ClientGrantsTest {
     }
 
     @Test
+    void aQueuedDoor_keepsTheInnerLinksNamesForItsPeers() {
+        // the host wraps every client listener in a QueuedLink: the name a DTLS or local link gives must pass through
+        io.spectrum.wide.link.QueuedLink q = io.spectrum.wide.link.QueuedLink.wrap(
+                new NamedLink(MemoryLink.pair()[0], "ops"), io.spectrum.wide.link.QueuedLinkConfig.defaults());
+        try {
+            assertEquals("ops", q.peerName(0));
+        } finally {
+            q.close();
+        }
+    }
+
+    @Test
     void unrestrictedAgain_everythingGoes() {
         host.restrict(clients[0], null);
         assertEquals(WireError.OK, status(10, fwd(FwdView.OP_WRITE, "/other/x", null, Tlv.value(5, 4), null)));
