@@ -52,7 +52,7 @@ import java.util.concurrent.TimeUnit;
                 "  spectrum host --serial /dev/ttyUSB0 --baud 115200",
                 "  spectrum host --peer kitchen=192.168.1.20:7700 --udp :7701",
                 "  spectrum host --peer ref=127.0.0.1:47100 --top ref=/sensor,/cfg --udp :7701",
-                "  spectrum host --bus $XDG_RUNTIME_DIR/spectrum/bus.sock --bus-grants grants.yaml",
+                "  spectrum host --bus $XDG_RUNTIME_DIR/spectrum/bus.sock --grants grants.yaml",
                 "      (the host bus for programs on this host; spectrum call/services/artifact: docs/bus.md)",
                 "  spectrum host --peer kitchen=192.168.1.20:7700 --mqtt mqtt://broker.lan --mqtt-view",
                 "      (bridged to MQTT; the dashboard shows the other bridged hosts too: docs/mqtt.md)",
@@ -96,6 +96,14 @@ public final class HostCommand implements Callable<Integer> {
             description = "Also listen on TCP there (libtracer's TCP transport: clients with --peer tcp://HOST:PORT, "
                     + "and libtracer nodes that dial in). A bare :PORT binds 127.0.0.1.")
     String tcp;
+
+    @Option(names = "--grants", paramLabel = "FILE",
+            description = "What each client name may do (YAML; docs/host.md, \"The grants file\"): on the node through "
+                    + "--udp/--tcp (publish = write, subscribe = read and subscribe, by path: /lab/*) and on the bus "
+                    + "(by topic: camera.*). A client's name is its DTLS certificate's, or the one it announces "
+                    + "(spectrum.name; a bus client's --name); others are anonymous. Without it every client may "
+                    + "do everything.")
+    String grants;
 
     @Option(names = "--name", paramLabel = "NAME", defaultValue = "host", description = "Host name (shown on the dashboard).")
     String name;
@@ -197,7 +205,7 @@ public final class HostCommand implements Callable<Integer> {
                         + " (the boards are " + String.join(", ", names) + ")");
             }
         }
-        HostConfig.Builder b = HostConfig.builder().name(name).udp(udp).tcp(tcp).dashboard(noDashboard ? HostConfig.NO_DASHBOARD : port)
+        HostConfig.Builder b = HostConfig.builder().name(name).udp(udp).tcp(tcp).grants(grants).dashboard(noDashboard ? HostConfig.NO_DASHBOARD : port)
                 .mqttView(mqttView);
         int i = 0;
         for (MountSpec.Named p : peerSpecs) {

@@ -231,7 +231,7 @@ class BusCommandsTest {
                 "--no-dashboard", "--lines");
         assertEquals(2, r.code(), r.all());
         assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().startsWith("spectrum host: cannot start the bus: " + grants + ": anonymous: unknown permission 'shout'"),
+        assertTrue(r.err().startsWith("spectrum host: cannot read the grants: " + grants + ": anonymous: unknown permission 'shout'"),
                 r.err());
         Files.writeString(grants, "anonymous: [\n");
         Cli.Run yaml = Cli.run("host", "--bus", tmp.resolve("bus.sock").toString(), "--bus-grants", grants.toString(),

@@ -110,6 +110,8 @@ public final class WideNode implements ServingNode {
 
     /** The shared FWD side (terminus, :subscribers, awaits, deliveries, remote client) over {@link WideStore}. */
     private final FwdServer server;
+    /** The grants of the client doors ({@link #restrict}), made and handed to the FWD side on first use. */
+    private ClientGate gate;
     private final int framesPerPoll;
     /** How often {@link #tick()} rewrites {@code /$node/stats} (0: never), and when next. */
     private final long statsPeriod;
@@ -749,6 +751,25 @@ public final class WideNode implements ServingNode {
             link.setPeerListener(this);
         }
         return r;
+    }
+
+    /**
+     * Makes {@code link} a client door checked against {@code access} (null: no longer checked):
+     * from now on every request that arrives over it is admitted or refused with {@code
+     * tr::access::denied} before it is routed under a mount or served here, and a refused one
+     * changes nothing (no vertex, edge, slot or forwarded frame). Which request needs which
+     * permission and how a peer's name is known: {@link ClientGate}. Links not restricted (those
+     * that mount boards) are never checked; with no restricted link nothing is. Node thread.
+     */
+    public void restrict(Link link, PeerAccess access) {
+        if (gate == null) {
+            if (access == null) {
+                return;
+            }
+            gate = new ClientGate(this);
+            server.gate(gate);
+        }
+        gate.restrict(link, access);
     }
 
     /** Reads every attached link once (up to framesPerPoll frames each) and serves what came. Quantity. */

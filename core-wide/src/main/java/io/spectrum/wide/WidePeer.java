@@ -74,6 +74,16 @@ public final class WidePeer {
         identity = new String(announced, StandardCharsets.UTF_8);
     }
 
+    /** True when this remote caller announced the name {@code b[off, +len)} (UTF-8) last. */
+    boolean announced(byte[] b, int off, int len) {
+        return announced != null && Bytes.equals(announced, 0, announced.length, b, off, len);
+    }
+
+    /** The name this remote caller announced ({@code spectrum.name}), or null when it announced none. */
+    String announcedName() {
+        return announced == null ? null : identity;
+    }
+
     /** The registered or announced name, the anonymous identity, or {@code link<id>/<peer>} for an unnamed remote caller. */
     public String identity() {
         return identity;

@@ -1,6 +1,6 @@
 package io.spectrum.host;
 
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -98,9 +98,9 @@ final class GrantsFile {
             switch ((String) key) {
                 case "publish" -> b.publish(patterns);
                 case "subscribe" -> b.subscribe(patterns);
-                case "serve" -> b.register(patterns);
+                case "serve" -> b.serve(patterns);
                 case "call" -> b.call(patterns);
-                default -> b.manageTopics(patterns);
+                default -> b.manage(patterns);
             }
         }
         return b.build();

@@ -12,11 +12,13 @@ import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.time.Sleeper;
 import io.spectrum.time.SystemClock;
+import io.spectrum.wide.PeerAccess;
 import io.spectrum.bus.protocol.BusException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -74,6 +76,14 @@ public final class Host implements AutoCloseable {
      * @throws StartFailure a link that cannot be opened, a mount the node refuses, a bus that cannot start
      */
     public static Host start(HostConfig config, PrintWriter out, PrintWriter err, boolean ansi) throws StartFailure {
+        GrantsFile grants = null; // read once, before anything opens: the client doors and the bus apply the same file
+        if (config.grants() != null) {
+            try {
+                grants = GrantsFile.read(Path.of(config.grants()));
+            } catch (IllegalArgumentException e) {
+                throw new StartFailure("cannot read the grants: " + e.getMessage());
+            }
+        }
         LinkSettings plain = new LinkSettings().pingMillis(config.pingMillis()).timeoutMillis(config.timeoutMillis())
                 .frameBytes(config.frameBytes()).receiveBufferBytes(config.receiveBuffer());
         List<HostService.Board> boards = new ArrayList<>();
@@ -128,6 +138,17 @@ public final class Host implements AutoCloseable {
             out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
         }
         HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock());
+        if (grants != null) {
+            // the client listeners and the bus's door (each end named by its bus client id) are checked; the
+            // boards' links and the bridge's loopback door (this host's own client) are not
+            List<Link> checked = new ArrayList<>(clients.subList(0, listeners));
+            if (busDoor != null) {
+                checked.add(busDoor);
+            }
+            service.grants(PeerAccess.of(grants.lookup()), checked);
+            out.printf("grants: %s (%d client names; others as anonymous) for %s%n", config.grants(), grants.names(),
+                    config.bus() != null ? "the client doors and the bus" : "the client doors");
+        }
         if (config.history() != null) {
             service.runtime().record(config.history());
             out.println("history: " + config.history().where());
@@ -170,7 +191,7 @@ public final class Host implements AutoCloseable {
             }
             if (config.bus() != null) {
                 try {
-                    host.busHost = config.bus().start(config.clock(), busDoor);
+                    host.busHost = config.bus().start(config.clock(), grants, busDoor);
                 } catch (IllegalArgumentException | IOException | BusException e) {
                     String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
                     throw new StartFailure("cannot start the bus: " + why);

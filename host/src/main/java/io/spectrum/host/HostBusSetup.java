@@ -10,7 +10,7 @@ import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.server.BusServer;
 import io.spectrum.link.local.InProcessLink;
 import io.spectrum.bus.protocol.BusLimits;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.store.StoreConfig;
 import io.spectrum.time.Clock;
 
@@ -27,8 +27,9 @@ import java.util.function.Function;
  * The host bus of a host ({@code bus} and its keys in a {@link HostConfig}): a {@link BusHost} beside the
  * host's node, listening on the Unix socket {@code path}, with its artifact store in {@code store}
  * (default {@code PATH.store}), optionally a TCP listener ({@code tcp}, loopback unless
- * {@code allowRemote}), and the grants of the {@code grants} file ({@link GrantsFile}; without it
- * every client gets {@link Grants#open()}).
+ * {@code allowRemote}), and the grants of the host's grants file ({@link GrantsFile}, read once by
+ * {@link Host} for the node's client doors and the bus; without it every client gets
+ * {@link Grants#open()}).
  */
 final class HostBusSetup {
     final String path;
@@ -106,25 +107,30 @@ final class HostBusSetup {
     }
 
     /**
-     * Reads the grants, opens the listeners and starts the bus.
+     * Reads the grants file {@link #grants} names, if any, and starts the bus with it ({@link #start(Clock, GrantsFile)}).
      *
      * @throws IllegalArgumentException a bad grants file or TCP address (its one-line message)
      * @throws IOException a socket that cannot be bound
      * @throws BusException a store that cannot be opened
      */
     Started start(Clock clock) throws IOException, BusException {
-        return start(clock, null);
+        return start(clock, grants == null ? null : GrantsFile.read(Path.of(grants)), null);
     }
 
     /**
-     * As {@link #start(Clock)}, the bus connections also a door to the host's node through
-     * {@code nodeDoor} ({@link #nodeDoor}; null: none).
+     * Opens the listeners and starts the bus with the host's grants ({@code read}: the file {@link #grants}
+     * names, as {@link Host} read it; null without one), its connections also a door to the host's node
+     * through {@code nodeDoor} ({@link #nodeDoor}; null: none).
+     *
+     * @throws IllegalArgumentException a bad TCP address (its one-line message)
+     * @throws IOException a socket that cannot be bound
+     * @throws BusException a store that cannot be opened
      */
-    Started start(Clock clock, InProcessLink nodeDoor) throws IOException, BusException {
+    Started start(Clock clock, GrantsFile read, InProcessLink nodeDoor) throws IOException, BusException {
         List<String> lines = new ArrayList<>();
         Function<String, Grants> lookup;
-        if (grants != null) {
-            GrantsFile g = GrantsFile.read(Path.of(grants));
+        if (read != null) {
+            GrantsFile g = read;
             lookup = g.lookup();
             lines.add("bus: grants from " + grants + " (" + g.names() + " client names; others as anonymous)");
         } else {

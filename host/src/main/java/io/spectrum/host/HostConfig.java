@@ -168,6 +168,7 @@ public final class HostConfig {
     private final String dtlsKeys;
     private final String dtlsName;
     private final HostBusSetup bus;
+    private final String grants;
     private final BrokerAddress mqtt;
     private final BridgeOptions mqttOptions;
     private final boolean mqttView;
@@ -192,8 +193,9 @@ public final class HostConfig {
         this.dtlsCa = b.dtlsCa;
         this.dtlsKeys = b.dtlsKeys;
         this.dtlsName = b.dtlsName;
+        this.grants = b.grants != null ? b.grants : b.busGrants; // one file, whichever option named it
         this.bus = b.busPath == null ? null
-                : new HostBusSetup(b.busPath, b.busStore, b.busTcp, b.busAllowRemote, b.busGrants, b.busIdleTimeoutMillis);
+                : new HostBusSetup(b.busPath, b.busStore, b.busTcp, b.busAllowRemote, grants, b.busIdleTimeoutMillis);
         this.mqtt = mqtt;
         this.mqttOptions = mqttOptions;
         this.mqttView = b.mqttView;
@@ -292,6 +294,15 @@ public final class HostConfig {
         return bus;
     }
 
+    /**
+     * The grants file ({@code --grants}, or {@code --bus-grants}, the same file; {@link GrantsFile}),
+     * applied to the node's client doors and to the bus; null: everything allowed (docs/host.md,
+     * "The grants file").
+     */
+    public String grants() {
+        return grants;
+    }
+
     /** The MQTT broker the host bridges to, or null for none. */
     public BrokerAddress mqtt() {
         return mqtt;
@@ -353,6 +364,7 @@ public final class HostConfig {
         private String busTcp;
         private boolean busAllowRemote;
         private String busGrants;
+        private String grants;
         private long busIdleTimeoutMillis = -1;
         private String mqttUrl;
         private Path mqttCredentials;
@@ -505,9 +517,21 @@ public final class HostConfig {
             return this;
         }
 
-        /** The bus grants file (YAML, docs/bus.md), or null to let every client do everything. */
+        /**
+         * {@code --bus-grants}: the grants file by its older name, the same file as {@link #grants(String)} (it
+         * needs {@code --bus}); null: none.
+         */
         public Builder busGrants(String v) {
             busGrants = v;
+            return this;
+        }
+
+        /**
+         * The grants file (YAML, docs/host.md "The grants file"): what each client name may do on the node's
+         * client doors and on the bus; null to let every client do everything.
+         */
+        public Builder grants(String v) {
+            grants = v;
             return this;
         }
 
@@ -690,6 +714,11 @@ public final class HostConfig {
             String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants, busIdleTimeoutMillis).check();
             if (busProblem != null) {
                 throw new Invalid("bus", busProblem);
+            }
+            if (grants != null && busGrants != null
+                    && !Path.of(grants).toAbsolutePath().normalize().equals(Path.of(busGrants).toAbsolutePath().normalize())) {
+                throw new Invalid("grants", "--grants " + grants + " and --bus-grants " + busGrants
+                        + " name two files; they are one grants file for the node and the bus: give one");
             }
             if (mqttView && mqttUrl == null) {
                 throw new Invalid("mqtt-view", "--mqtt-view reads the broker of --mqtt URL; give --mqtt too");

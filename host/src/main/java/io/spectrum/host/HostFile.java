@@ -31,7 +31,7 @@ public final class HostFile {
 
     /** The keys of the top level, in the order docs/host.md lists them. */
     static final List<String> KEYS = List.of("name", "mounts", "udp", "tcp", "dashboard", "baud", "ping", "timeout", "frame",
-            "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
+            "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "grants", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
             "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
             "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics", "state-dir", "history", "history-credentials", "history-include", "history-exclude",
             "history-raw", "history-minutes", "history-max-bytes");
@@ -107,6 +107,7 @@ public final class HostFile {
         if ((v = top.text("dtls-name")) != null) {
             b.dtlsName((String) v);
         }
+        b.grants(top.path("grants", base));
         String bus = top.text("bus"); // a socket path relative to the file, or a unix:/// URI as it is
         b.bus(bus != null && bus.contains("://") ? bus : top.path("bus", base)).busStore(top.path("bus-store", base)).busTcp(top.text("bus-tcp"))
                 .busAllowRemote(top.flag("bus-allow-remote")).busGrants(top.path("bus-grants", base));

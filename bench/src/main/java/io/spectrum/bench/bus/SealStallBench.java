@@ -12,7 +12,7 @@ import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.protocol.BusLimits;
 import io.spectrum.bus.protocol.BusStats;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.store.StoreConfig;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;

@@ -8,7 +8,7 @@ import io.spectrum.bus.state.BusConnection;
 import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.protocol.BusLimits;
 import io.spectrum.bus.protocol.BusMessage;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.state.HostBus;
 import io.spectrum.bus.state.Replies;
 import io.spectrum.bus.protocol.Retention;

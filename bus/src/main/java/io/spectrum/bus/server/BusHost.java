@@ -23,7 +23,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.protocol.BusLimits;
 import io.spectrum.bus.protocol.BusStats;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.state.HostBus;
 import io.spectrum.bus.store.FileArtifactStore;
 import io.spectrum.bus.store.SealJob;

@@ -33,7 +33,7 @@ import io.spectrum.bus.protocol.ClientIdentity;
 import io.spectrum.bus.protocol.Retention;
 import io.spectrum.bus.protocol.SubscriptionMode;
 import io.spectrum.bus.state.BusConnection;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.state.HostBus;
 import io.spectrum.bus.state.Replies;
 import io.spectrum.bus.state.Seals;

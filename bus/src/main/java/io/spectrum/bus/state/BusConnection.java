@@ -16,6 +16,7 @@ import io.spectrum.bus.protocol.ClientIdentity;
 import io.spectrum.bus.protocol.Retention;
 import io.spectrum.bus.protocol.SubscriptionMode;
 import io.spectrum.bus.store.StagedArtifact;
+import io.spectrum.wide.Grants;
 
 /**
  * One client's connection to a {@link HostBus}: its identity and grants, the bus's
@@ -46,6 +47,16 @@ public final class BusConnection implements BusSession {
     private int highInARow;
     private int topicCursor;
     private int serviceCursor;
+
+    /**
+     * Refuses with {@link BusError#NOT_AUTHORIZED} when the grants do not give {@code permission} on
+     * {@code name} (a topic or service name; docs/bus.md, "The grants file").
+     */
+    void check(Grants.Permission permission, String name) throws BusException {
+        if (!grants.allows(permission, name)) {
+            throw new BusException(BusError.NOT_AUTHORIZED, "no " + permission.key() + " grant for " + name);
+        }
+    }
 
     BusConnection(HostBus bus, ClientIdentity identity, Grants grants) {
         this.bus = bus;

@@ -1,6 +1,7 @@
 package io.spectrum.bus.state;
 
 import io.spectrum.wire.BusError;
+import io.spectrum.wide.Grants;
 import io.spectrum.wire.Dispatch;
 
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ final class Services {
     /** Check order: name → grant → 1..65535 → caps (QUOTA_EXCEEDED) → taken (CONFLICT) → service count. */
     Replies.Registered register(BusConnection c, String name, int maxQueued, int maxInFlight) throws BusException {
         Names.name("service", name);
-        c.grants.check(Grants.Op.REGISTER, name);
+        c.check(Grants.Permission.SERVE, name);
         Names.range("maxQueued", maxQueued);
         Names.range("maxInFlight", maxInFlight);
         if (maxQueued > limits.maxServiceQueued() || maxInFlight > limits.maxServiceInFlight()) {
@@ -86,7 +87,7 @@ final class Services {
         if (payload == null) {
             throw Names.invalid("rpc.call needs a payload");
         }
-        c.grants.check(Grants.Op.CALL, target);
+        c.check(Grants.Permission.CALL, target);
         if (Long.compareUnsigned(serial, c.callWatermark) <= 0) {
             throw new BusException(BusError.CALL_GONE, callId + " was already used on this connection");
         }

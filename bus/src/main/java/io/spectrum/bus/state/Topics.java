@@ -1,6 +1,7 @@
 package io.spectrum.bus.state;
 
 import io.spectrum.wire.BusError;
+import io.spectrum.wide.Grants;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +36,7 @@ final class Topics {
 
     Replies.Declared declare(BusConnection c, String name, Retention retention) throws BusException {
         Names.name("topic", name);
-        c.grants.check(Grants.Op.MANAGE_TOPICS, name);
+        c.check(Grants.Permission.MANAGE, name);
         if (retention == null) {
             throw Names.invalid("retained must be none or latest");
         }
@@ -61,7 +62,7 @@ final class Topics {
     Replies.Subscribed subscribe(BusConnection c, String topic, SubscriptionMode mode, int maxQueued, int maxInFlight,
             boolean replayLatest) throws BusException {
         Names.name("topic", topic);
-        c.grants.check(Grants.Op.SUBSCRIBE, topic);
+        c.check(Grants.Permission.SUBSCRIBE, topic);
         if (mode == null) {
             throw Names.invalid("mode must be latest or bounded");
         }
@@ -110,7 +111,7 @@ final class Topics {
     Replies.Published publish(BusConnection c, String topic, byte[] payload, List<Attachment> attachments,
             boolean retain, Seals seals) throws BusException {
         Names.name("topic", topic);
-        c.grants.check(Grants.Op.PUBLISH, topic);
+        c.check(Grants.Permission.PUBLISH, topic);
         Topic t = byName.get(topic);
         if (t == null) {
             throw new BusException(BusError.NO_TOPIC, topic + " is not declared");
@@ -173,7 +174,7 @@ final class Topics {
 
     boolean clear(BusConnection c, String name) throws BusException {
         Names.name("topic", name);
-        c.grants.check(Grants.Op.MANAGE_TOPICS, name);
+        c.check(Grants.Permission.MANAGE, name);
         Topic t = byName.get(name);
         if (t == null) {
             throw new BusException(BusError.NO_TOPIC, name + " is not declared");
@@ -185,7 +186,7 @@ final class Topics {
 
     boolean delete(BusConnection c, String name) throws BusException {
         Names.name("topic", name);
-        c.grants.check(Grants.Op.MANAGE_TOPICS, name);
+        c.check(Grants.Permission.MANAGE, name);
         Topic t = byName.get(name);
         if (t == null) {
             return false;

@@ -10,7 +10,7 @@
  * subscription or call, and one publish or call admits, seals and roots in one step. By concern:
  * <ul>
  * <li>connections: {@code HostBus} (the registry and its stats), {@code BusConnection} (one
- * client's commands and outbound lanes; the {@code BusSession} API), {@code Grants}, {@code Names}
+ * client's commands and outbound lanes; the {@code BusSession} API), {@code Names}
  * (names and router-issued ids), {@code Replies};</li>
  * <li>topics and subscriptions: {@code Topics}, {@code Topic}, {@code Subscription};</li>
  * <li>services and calls: {@code Services}, {@code Service}, {@code Call};</li>
@@ -26,8 +26,9 @@
  * BusConnection c = bus.connect("agent.a", grants);                // null: an anonymous anon-… id
  * }</pre>
  * {@link io.spectrum.bus.protocol.BusLimits} holds the bus's bounds (validated by its builder);
- * {@link io.spectrum.bus.state.Grants} says which names a client may publish, subscribe, register,
- * call or manage (patterns any/exact/prefix; {@code Grants.open()} for tests). A named client
+ * {@link io.spectrum.wide.Grants} (core-wide's, the one grant model of the host's node and bus) says
+ * which names a client may publish, subscribe, serve, call or manage (patterns any/exact/prefix;
+ * {@code Grants.open()} for tests). A named client
  * gets a new {@link io.spectrum.bus.protocol.ClientIdentity#incarnation()} each time it connects and
  * may have one live connection.
  *

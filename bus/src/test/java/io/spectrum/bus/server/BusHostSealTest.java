@@ -3,7 +3,7 @@ package io.spectrum.bus.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.state.MemoryArtifactStore;
 
 import java.nio.ByteBuffer;

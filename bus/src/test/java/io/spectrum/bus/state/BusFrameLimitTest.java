@@ -1,6 +1,7 @@
 package io.spectrum.bus.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import io.spectrum.wide.Grants;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,6 +1,7 @@
 package io.spectrum.bus.state;
 
 import io.spectrum.wire.BusError;
+import io.spectrum.wide.Grants;
 
 import static io.spectrum.bus.state.BusFixture.code;
 import static io.spectrum.bus.state.BusFixture.p;

@@ -26,12 +26,13 @@ public final class HostBusFlags {
 
     @Option(names = "--bus-allow-remote",
             description = "Let --bus-tcp listen on a non-loopback address (other hosts can then connect; give "
-                    + "--bus-grants).")
+                    + "--grants).")
     boolean allowRemote;
 
     @Option(names = "--bus-grants", paramLabel = "FILE",
-            description = "What each client name may publish, subscribe, serve, call and manage (YAML; docs/bus.md). "
-                    + "Without it every client may do everything.")
+            description = "The same file as --grants, by its older name (it needs --bus): what each client name may do, "
+                    + "on the bus and on the node's client doors alike (docs/host.md). Giving both with two files "
+                    + "is an error.")
     String grants;
 
     @Option(names = "--bus-idle-timeout", paramLabel = "SECONDS",

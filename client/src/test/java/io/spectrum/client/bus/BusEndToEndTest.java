@@ -15,7 +15,7 @@ import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.protocol.BusFields;
 import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.protocol.BusLimits;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.protocol.Retention;
 import io.spectrum.bus.store.StoreConfig;
 import io.spectrum.bus.protocol.SubscriptionMode;

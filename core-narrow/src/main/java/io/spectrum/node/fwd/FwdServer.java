@@ -52,6 +52,14 @@ public final class FwdServer {
         return p.links.add(link) ? WireError.OK : WireError.FLOW_BACKPRESSURE;
     }
 
+    /**
+     * Sets the gate every remote request passes before it is routed or served ({@link RequestGate};
+     * null: none, the default). Node thread.
+     */
+    public void gate(RequestGate g) {
+        p.terminus.gate(g);
+    }
+
     /** The index of an attached link, or -1. */
     public int linkIndex(Link link) {
         return p.links.indexOf(link);

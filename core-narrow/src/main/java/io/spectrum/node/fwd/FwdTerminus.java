@@ -35,6 +35,8 @@ final class FwdTerminus {
     private final FwdRouter router;
     /** The request being handled is a :subscribers request under a mount served here (an append may create). */
     private boolean servedUnderMount;
+    /** Admits remote requests before routing and serving them, or null: every request goes on. */
+    private RequestGate gate;
 
     FwdTerminus(FwdParts p) {
         this.req = p.req;
@@ -64,6 +66,14 @@ final class FwdTerminus {
             links.dropped(li);
             return;
         }
+        if (li >= 0 && gate != null && fwd.opcode() != FwdView.OP_REPLY) {
+            final int g = gate.admit(links.link(li), peer, fwd);
+            if (g != WireError.OK) {
+                req.set(li, peer, fwd.op(), fwd.dst(), fwd.src());
+                req.replyError(g); // refused before anything is routed, created or held
+                return;
+            }
+        }
         if (li >= 0 && router.route(links.link(li), peer, fwd) != FwdRouter.LOCAL) {
             return; // forwarded under a mount, or refused with its typed error
         }
@@ -92,6 +102,11 @@ final class FwdTerminus {
             default:
                 req.replyError(WireError.SCHEMA_TYPE_MISMATCH);
         }
+    }
+
+    /** Sets the gate remote requests pass first (null: none). */
+    void gate(RequestGate g) {
+        gate = g;
     }
 
     /** Checks the request's dst is a plain, valid PATH; answers the refusal and returns -1 otherwise. */

@@ -134,6 +134,16 @@ public final class QueuedLink implements Link {
     }
 
     /**
+     * The inner link's name for {@code peer} (a DTLS certificate name, a local link's hello): set by
+     * the inner link before it reports the peer up, which reaches the node thread through this
+     * link's queue, so the node reads it after the UP event as the inner link requires.
+     */
+    @Override
+    public String peerName(int peer) {
+        return inner.peerName(peer);
+    }
+
+    /**
      * Queues one frame for {@code peer} (copied before returning).
      *
      * @return OK when queued; TRANSPORT_DOWN after close, for a handle outside the peer table, or for a

@@ -7,7 +7,7 @@ import io.spectrum.link.local.LocalLink;
 import io.spectrum.time.SystemClock;
 import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.protocol.BusLimits;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.store.StoreConfig;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;

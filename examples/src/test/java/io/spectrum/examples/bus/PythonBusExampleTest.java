@@ -11,7 +11,7 @@ import io.spectrum.time.SystemClock;
 import io.spectrum.bus.protocol.BusFields;
 import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.protocol.BusLimits;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.store.StoreConfig;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -13,7 +13,7 @@ import io.spectrum.time.SystemClock;
 import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.protocol.BusLimits;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.store.StoreConfig;
 import io.spectrum.wire.BusError;
 import io.spectrum.wire.Dispatch;

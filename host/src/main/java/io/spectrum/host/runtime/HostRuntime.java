@@ -257,6 +257,24 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         });
     }
 
+    /**
+     * Makes an attached link a client door checked against {@code access} (null: no longer checked): every
+     * request over it is admitted by the grants before it is routed or served (WideNode#restrict,
+     * docs/host.md "The grants file"). A host's UDP, TCP and DTLS client listeners are such doors; the links
+     * that mount boards never are.
+     *
+     * @throws IllegalStateException on a node that is not a WideNode (only the host's node checks grants)
+     */
+    public void restrict(Link link, io.spectrum.wide.PeerAccess access) {
+        if (!(node instanceof WideNode w)) {
+            throw new IllegalStateException("grants are checked by a WideNode");
+        }
+        onNodeThread(() -> {
+            w.restrict(link, access);
+            return null;
+        });
+    }
+
     private void attach(Link link, String board, boolean listener) {
         onNodeThread(() -> {
             mounts.attach(link, board, listener);

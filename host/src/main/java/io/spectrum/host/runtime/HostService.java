@@ -52,6 +52,9 @@ public final class HostService implements AutoCloseable {
     private DashboardServer dashboard;
     private FabricView fabric = FabricView.NONE;
     private boolean terminalShowsBoards;
+    /** The grants of the client doors ({@link #grants}), or null. */
+    private io.spectrum.wide.PeerAccess access;
+    private List<Link> doors = List.of();
 
     /**
      * @param dashboardPort the dashboard's port on 127.0.0.1 (0 = any free port, -1 = no dashboard)
@@ -71,6 +74,16 @@ public final class HostService implements AutoCloseable {
         this.ansi = ansi;
         this.out = out;
         this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
+    }
+
+    /**
+     * Checks the requests of the client links in {@code doors} (some of this service's client links) against
+     * {@code access} once {@link #start} attaches them (docs/host.md, "The grants file"); null: none checked.
+     */
+    public HostService grants(io.spectrum.wide.PeerAccess access, List<Link> doors) {
+        this.access = access;
+        this.doors = List.copyOf(doors);
+        return this;
     }
 
     /** The runtime that runs the node on its own thread and presents it to the dashboard and terminal views. */
@@ -93,7 +106,11 @@ public final class HostService implements AutoCloseable {
             host.mount(queued(b.link()), b.name(), b.top());
         }
         for (Link l : clientLinks) {
-            host.attachListener(queued(l));
+            Link q = queued(l);
+            host.attachListener(q);
+            if (access != null && doors.contains(l)) {
+                host.restrict(q, access); // before start: no request of the door is served unchecked
+            }
         }
         host.start();
         if (dashboardPort >= 0) {

@@ -1,0 +1,75 @@
+package io.spectrum.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spectrum.wide.Grants;
+import io.spectrum.wide.Grants.Permission;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The grants file (docs/host.md, "The grants file"): one file for the node's paths and the bus's
+ * names; a pattern written as a path matches node paths only, a dotted one bus names only, {@code *}
+ * both.
+ */
+class GrantsFileTest {
+    private static final String FILE = """
+            anonymous:
+              subscribe: /lab/*
+            ops:
+              publish: [/lab/*, camera.*]
+              subscribe: "*"
+            setter:
+              publish: /lab/setpoint
+            """;
+
+    private final GrantsFile file = GrantsFile.parse(FILE, "grants.yaml");
+
+    @Test
+    void aPathPrefix_coversThePathsUnderIt_notTheVertexItselfNorALookalike() {
+        Grants ops = file.lookup().apply("ops");
+        assertTrue(ops.allows(Permission.PUBLISH, "/lab/setpoint"));
+        assertTrue(ops.allows(Permission.PUBLISH, "/lab/a/b"));
+        assertFalse(ops.allows(Permission.PUBLISH, "/lab"));
+        assertFalse(ops.allows(Permission.PUBLISH, "/laboratory/x"));
+        assertFalse(ops.allows(Permission.PUBLISH, "/board1/led"));
+    }
+
+    @Test
+    void anExactPath_coversThatPathOnly() {
+        Grants setter = file.lookup().apply("setter");
+        assertTrue(setter.allows(Permission.PUBLISH, "/lab/setpoint"));
+        assertFalse(setter.allows(Permission.PUBLISH, "/lab/setpoint/x"));
+        assertFalse(setter.allows(Permission.SUBSCRIBE, "/lab/setpoint"), "publish does not give subscribe");
+    }
+
+    @Test
+    void pathsAndBusNames_neverCover_eachOther_butTheStarCoversBoth() {
+        Grants ops = file.lookup().apply("ops");
+        assertTrue(ops.allows(Permission.PUBLISH, "camera.snap"));
+        assertFalse(ops.allows(Permission.PUBLISH, "/camera.snap"));
+        assertFalse(ops.allows(Permission.PUBLISH, "lab.setpoint"));
+        assertTrue(ops.allows(Permission.SUBSCRIBE, "/board1/led"));
+        assertTrue(ops.allows(Permission.SUBSCRIBE, "camera.snap"));
+    }
+
+    @Test
+    void anUnlistedName_andNoName_getTheAnonymousEntry() {
+        for (String name : new String[] {null, "stranger"}) {
+            Grants g = file.lookup().apply(name);
+            assertTrue(g.allows(Permission.SUBSCRIBE, "/lab/setpoint"));
+            assertFalse(g.allows(Permission.SUBSCRIBE, "/board1/led"));
+            assertFalse(g.allows(Permission.PUBLISH, "/lab/setpoint"));
+        }
+        assertEquals(2, file.names());
+    }
+
+    @Test
+    void aStarInsideAPathPattern_isRefusedWithOneLine() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> GrantsFile.parse("ops:\n  publish: /lab/*/x\n", "grants.yaml"));
+        assertEquals("grants.yaml: ops.publish: '/lab/*/x': '*' may only end a pattern (a prefix)", e.getMessage());
+    }
+}
