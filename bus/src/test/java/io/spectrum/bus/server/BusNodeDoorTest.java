@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spectrum.bus.protocol.BusFields;
 import io.spectrum.bus.protocol.BusFrames;
 import io.spectrum.bus.protocol.BusLimits;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.state.HostBus;
 import io.spectrum.bus.state.MemoryArtifactStore;
 import io.spectrum.link.FrameHandler;

@@ -10,7 +10,7 @@ import io.spectrum.bus.protocol.Retention;
 import io.spectrum.bus.protocol.SubscriptionMode;
 import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.server.BusServer;
-import io.spectrum.bus.state.Grants;
+import io.spectrum.wide.Grants;
 import io.spectrum.bus.store.StoreConfig;
 import io.spectrum.client.Delivery;
 import io.spectrum.client.PeerClient;
