@@ -29,6 +29,9 @@ final class VertexTree {
     private long vertexShareRefused;
     /** The peer {@link #createForSubscription} made for its request, forgotten again when the request is discarded. */
     private WidePeer madeForRequest;
+    /** The writer {@link #createForWrite} counted vertices against for its request, and how many. */
+    private WidePeer writtenForRequest;
+    private int writtenCount;
     /** The refusal of the last {@link #resolveOrCreate(NodePath)} that answered null (single-threaded). */
     int lastRefusal;
 
@@ -83,6 +86,7 @@ final class VertexTree {
      */
     int createForSubscription(byte[] b, int off, int len, int li, int peer) {
         madeForRequest = null;
+        writtenForRequest = null;
         Vertex v = index.find(b, off, len);
         if (v != null) {
             return v.id;
@@ -103,6 +107,56 @@ final class VertexTree {
     }
 
     /**
+     * The mkdir -p of a remote WRITE from a peer that announced the extensions (FwdStore#createForWrite,
+     * docs/node.md "Vertices a write created"): the vertices are the node's at once (kept when their
+     * writer goes, like any value's), and count against the writer's share, {@link WidePeer#written}
+     * beside {@link WidePeer#created}, for as long as it is connected; past {@link NodeConfig#verticesPerPeer()}
+     * the write is refused FLOW_BACKPRESSURE with nothing created. Quantity.
+     */
+    int createForWrite(byte[] b, int off, int len, int li, int peer) {
+        madeForRequest = null;
+        writtenForRequest = null;
+        Vertex v = index.find(b, off, len);
+        if (v != null) {
+            return v.id;
+        }
+        final boolean known = peers.knowsLinkPeer(li, peer);
+        final WidePeer writer = peers.linkPeer(li, peer);
+        int r = creatable(b, off, len, null);
+        final int missing = missing(b, off, len);
+        if (r == WireError.OK && (long) writer.created + writer.written + missing > verticesPerPeer) {
+            vertexShareRefused++; // the peer's share, not the table
+            r = WireError.FLOW_BACKPRESSURE;
+        }
+        if (r != WireError.OK) {
+            if (!known) {
+                peers.forgetLinkPeer(li, peer);
+            }
+            return NodeResult.refusal(r);
+        }
+        if (!known) {
+            madeForRequest = writer;
+        }
+        writer.written += missing;
+        writtenForRequest = writer;
+        writtenCount = missing;
+        return create(b, off, len, null).id;
+    }
+
+    /** How many vertices of key {@code b[off, +len)} and its ancestors do not exist yet. */
+    private int missing(byte[] b, int off, int len) {
+        int missing = 0;
+        int p = 0;
+        while (p < len) {
+            p += 1 + (b[off + p] & 0xFF);
+            if (index.find(b, off, p) == null) {
+                missing++;
+            }
+        }
+        return missing;
+    }
+
+    /**
      * Undoes the mkdir -p of a refused request: removes vertex {@code id} and then its ancestors while
      * their keys are longer than {@code keepKeyLen} (those the request created) and they hold nothing
      * ({@link Vertex#bare}); anything else stays. A peer {@link #createForSubscription} made for the
@@ -114,6 +168,11 @@ final class VertexTree {
             final Vertex parent = v.parent;
             unlink(v);
             v = parent;
+        }
+        final WidePeer written = writtenForRequest;
+        writtenForRequest = null;
+        if (written != null) {
+            written.written -= writtenCount; // the share the refused write took comes back
         }
         final WidePeer made = madeForRequest;
         madeForRequest = null;
@@ -182,19 +241,12 @@ final class VertexTree {
             handles.vertices.countRefused();
             return WireError.PATH_INVALID;
         }
-        int missing = 0;
-        int p = 0;
-        while (p < len) {
-            p += 1 + (b[off + p] & 0xFF);
-            if (index.find(b, off, p) == null) {
-                missing++;
-            }
-        }
+        final int missing = missing(b, off, len);
         if ((long) handles.vertices.inUse() + missing > handles.vertices.capacity()) {
             handles.vertices.countRefused();
             return WireError.FLOW_BACKPRESSURE;
         }
-        if (creator != null && (long) creator.created + missing > verticesPerPeer) {
+        if (creator != null && (long) creator.created + creator.written + missing > verticesPerPeer) {
             vertexShareRefused++; // the peer's share, not the table: the table still has room for others
             return WireError.FLOW_BACKPRESSURE;
         }

@@ -51,6 +51,11 @@ public final class WidePeer {
     final ObjectHashSet<Vertex> published = new ObjectHashSet<>();
     /** Vertices its subscriptions created that are still only theirs ({@link Vertex#creator}). */
     int created;
+    /**
+     * Vertices its writes created (docs/node.md, "Vertices a write created"): the node's once made, they
+     * count against this peer's share for as long as it is connected.
+     */
+    int written;
     /** Open edges this peer holds. */
     final ObjectHashSet<Edge> edges = new ObjectHashSet<>();
 

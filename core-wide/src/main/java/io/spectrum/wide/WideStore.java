@@ -50,6 +50,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public int createForWrite(byte[] b, int off, int len, int link, int peer) {
+        return node.tree.createForWrite(b, off, len, link, peer);
+    }
+
+    @Override
     public void discard(int v, int keepKeyLen) {
         node.tree.discard(v, keepKeyLen);
     }

@@ -77,6 +77,18 @@ public interface FwdStore {
     }
 
     /**
+     * The mkdir -p of a remote WRITE to an absent vertex from caller (link, peer), which announced
+     * Spectrum's extensions and asked for an answer (docs/node.md, "Vertices a write created"). A
+     * core whose clients may create vertices (WideNode) makes the path and counts it against the
+     * caller's share ({@code NodeConfig#verticesPerPeer}, over it: FLOW_BACKPRESSURE); a core whose
+     * remote writes never create (NarrowNode, as a libtracer v1 node) answers PATH_NOT_FOUND, the
+     * default. A write refused after this call gives the path back with {@link #discard}. Quantity.
+     */
+    default int createForWrite(byte[] b, int off, int len, int link, int peer) {
+        return io.spectrum.node.api.NodeResult.refusal(io.spectrum.wire.WireError.PATH_NOT_FOUND);
+    }
+
+    /**
      * Undoes the mkdir -p of a refused request (a refused request leaves no vertex behind): removes
      * v, then its ancestors, while their keys are longer than {@code keepKeyLen} bytes (the part of
      * the path that existed before the request) and each holds nothing (no value, child, slot,

@@ -294,13 +294,28 @@ final class FwdTerminus {
         return v;
     }
 
-    /** A plain WRITE: only the owner creates; reserved ($) vertices are the owner's alone. */
+    /**
+     * A plain WRITE: the owner creates, and on a core that lets it (WIDE) so does a caller that announced
+     * Spectrum's extensions and asked for an answer (docs/node.md, "Vertices a write created"); a plain
+     * v1 caller never creates. Reserved ($) vertices are the owner's alone.
+     */
     private void writeValue(int payload) {
         final TlvIndex x = req.rx;
         if (resolveDst() < 0) {
             return;
         }
         int v = req.findDst();
+        int existed = -1; // the key bytes that existed before this write created its path, or -1: it created none
+        if (v < 0 && !req.fromOwner() && !req.silent && req.extended() && payload != TlvIndex.NONE
+                && x.type(payload) != TlvType.PATH_REF_REVERSE && req.retain != Extensions.RETAIN_MALFORMED
+                && !PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
+            existed = existingPrefix(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
+            v = vt.createForWrite(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst), req.link, req.peer);
+            if (v < 0) {
+                req.replyError(NodeResult.code(v)); // PATH_NOT_FOUND where remote writes never create
+                return;
+            }
+        }
         if ((v == 0 || (v > 0 && vt.isReserved(v))) && !req.fromOwner()) {
             // the root (handle 0 on both cores) and $ vertices are the owner's: a remote value on the
             // root would stand in front of the composed tree every READ of / answers
@@ -323,6 +338,9 @@ final class FwdTerminus {
             return;
         }
         if (!req.canWrite(v)) {
+            if (existed >= 0) {
+                vt.discard(v, existed);
+            }
             req.replyError(WireError.ACCESS_DENIED);
             return;
         }
@@ -346,6 +364,9 @@ final class FwdTerminus {
         int r = vt.publish(v, x.buffer(), x.start(payload), len, req.link, req.peer, x.buffer(), x.start(req.src),
                 notify ? x.totalLength(req.src) : 0, up, req.retain != Extensions.NOT_RETAINED);
         if (r != WireError.OK) {
+            if (existed >= 0) {
+                vt.discard(v, existed); // a refused write leaves no vertex behind
+            }
             req.replyError(r);
         } else {
             req.replyResult(null, 0, 0);
