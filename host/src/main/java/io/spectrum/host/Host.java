@@ -6,6 +6,7 @@ import io.spectrum.host.runtime.HostRuntime;
 import io.spectrum.host.runtime.HostService;
 import io.spectrum.host.view.FabricView;
 import io.spectrum.link.Link;
+import io.spectrum.link.local.InProcessLink;
 import io.spectrum.runtime.LinkNotices;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
@@ -80,6 +81,7 @@ public final class Host implements AutoCloseable {
         int id = 1;
         int listeners;
         HostBridge bridge;
+        InProcessLink busDoor = null;
         try {
             // every mount is a link URI (a bare HOST:PORT is UDP), opened by the one link factory; the board
             // links are DTLS when credentials are named, read once, when the first UDP or DTLS mount needs them
@@ -108,6 +110,12 @@ public final class Host implements AutoCloseable {
             }
             listeners = clients.size();
             bridge = HostBridge.open(config.mqtt(), config.mqttOptions(), plain, config.clock(), id + 1, clients);
+            if (config.bus() != null) {
+                // the bus's door to this node: its side served by the node like any client link, its
+                // ends held by the bus, one per bus connection (docs/bus.md, "The host's node through the bus")
+                busDoor = config.bus().nodeDoor(id + 3, plain);
+                clients.add(busDoor);
+            }
         } catch (IllegalArgumentException | IOException e) {
             boards.forEach(b -> b.link().close());
             clients.forEach(Link::close);
@@ -116,7 +124,7 @@ public final class Host implements AutoCloseable {
         for (HostService.Board b : boards) {
             out.printf("%s: %s%n", b.name(), b.link().name());
         }
-        for (Link l : clients.subList(0, listeners)) { // not the bridge's door
+        for (Link l : clients.subList(0, listeners)) { // not the bridge's or the bus's door
             out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
         }
         HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock());
@@ -162,7 +170,7 @@ public final class Host implements AutoCloseable {
             }
             if (config.bus() != null) {
                 try {
-                    host.busHost = config.bus().start(config.clock());
+                    host.busHost = config.bus().start(config.clock(), busDoor);
                 } catch (IllegalArgumentException | IOException | BusException e) {
                     String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
                     throw new StartFailure("cannot start the bus: " + why);

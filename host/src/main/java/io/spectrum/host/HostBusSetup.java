@@ -7,6 +7,8 @@ import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.server.BusHost;
+import io.spectrum.bus.server.BusServer;
+import io.spectrum.link.local.InProcessLink;
 import io.spectrum.bus.protocol.BusLimits;
 import io.spectrum.bus.state.Grants;
 import io.spectrum.bus.store.StoreConfig;
@@ -81,6 +83,24 @@ final class HostBusSetup {
         return null;
     }
 
+    /** The bus's bounds: the defaults, with {@code --bus-idle-timeout} when given. */
+    BusLimits limits() {
+        return idleTimeoutMillis < 0 ? BusLimits.defaults() : BusLimits.builder().idleTimeoutMillis(idleTimeoutMillis).build();
+    }
+
+    /**
+     * The door from the bus to the host's node ({@link BusServer#nodeDoorLink}): its side is attached
+     * to the node like any client link, the bus holds its ends (one per bus connection, at most
+     * {@link BusLimits#maxClients()}), frames up to {@code plain}'s frame size (the bus's own limit when
+     * it names none) and at most its receive buffer's bytes waiting either way.
+     */
+    InProcessLink nodeDoor(int id, LinkSettings plain) {
+        BusLimits limits = limits();
+        int frame = plain.frameBytes() > 0 ? plain.frameBytes() : limits.maxFrameBytes();
+        long budget = plain.receiveBufferBytes() > 0 ? plain.receiveBufferBytes() : limits.maxReceiveBytes();
+        return BusServer.nodeDoorLink(id, limits, frame, budget);
+    }
+
     /** A started bus and what to print about it. */
     record Started(BusHost host, List<String> lines) {
     }
@@ -93,6 +113,14 @@ final class HostBusSetup {
      * @throws BusException a store that cannot be opened
      */
     Started start(Clock clock) throws IOException, BusException {
+        return start(clock, null);
+    }
+
+    /**
+     * As {@link #start(Clock)}, the bus connections also a door to the host's node through
+     * {@code nodeDoor} ({@link #nodeDoor}; null: none).
+     */
+    Started start(Clock clock, InProcessLink nodeDoor) throws IOException, BusException {
         List<String> lines = new ArrayList<>();
         Function<String, Grants> lookup;
         if (grants != null) {
@@ -116,9 +144,7 @@ final class HostBusSetup {
             if (tcpUri != null) {
                 links.add(LinkSpec.open(2, tcpUri, LinkSpec.Role.LISTEN, bus, clock));
             }
-            BusLimits limits = idleTimeoutMillis < 0 ? BusLimits.defaults()
-                    : BusLimits.builder().idleTimeoutMillis(idleTimeoutMillis).build();
-            BusHost host = BusHost.start(StoreConfig.defaults(storeDir), limits, lookup, links);
+            BusHost host = BusHost.start(StoreConfig.defaults(storeDir), limits(), lookup, links, nodeDoor);
             lines.add(0, "bus: " + socket + " (store " + storeDir + ")");
             if (links.size() > 1) {
                 lines.add(1, "bus: " + links.get(1).name());

@@ -54,6 +54,30 @@ public final class BusFrames {
                 ? path.substring(prefix.length()).replace('/', '.') : null;
     }
 
+    /**
+     * True for a path under the bus's root ({@code /$bus} itself or {@code /$bus/...}): what a bus
+     * connection's frame addressed there is for the bus; any other dst is for the host's node
+     * (docs/bus.md, "The host's node through the bus").
+     */
+    public static boolean isBusPath(String path) {
+        String root = "/" + ROOT;
+        return path.startsWith(root) && (path.length() == root.length() || path.charAt(root.length()) == '/');
+    }
+
+    /**
+     * The dst of a FWD frame as text ("" when the dst is a path reference, which no bus frame uses),
+     * or null when the frame is no well-formed FWD: how a bus connection tells its frames for the
+     * node from its frames for the bus ({@link #isBusPath}) before reading one as a bus message.
+     */
+    public static String fwdDst(byte[] buf, int off, int len) {
+        TlvIndex idx = new TlvIndex(Math.max(64, len / 4 + 16), 16);
+        FwdView fwd = new FwdView();
+        if (new FrameDecoder().decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK) {
+            return null;
+        }
+        return fwd.dstIsPathRef() ? "" : render(idx, fwd.dst());
+    }
+
     /** A request frame. */
     public static byte[] request(String command, String replyRoute, BusFields body) {
         return fwd(FwdView.OP_WRITE, NodePath.of(commandPath(command)).tlv(), NodePath.of(replyRoute).tlv(), -1, body, null);

@@ -58,13 +58,14 @@ public final class BusHost implements AutoCloseable {
     private final ExecutorService sealer;
 
     private BusHost(FileArtifactStore store, HostBus bus, Function<String, Grants> grants, List<Link> links,
-            ExecutorService sealer) {
+            ExecutorService sealer, InProcessLink nodeDoor) {
         this.store = store;
         this.bus = bus;
         this.links = links;
         this.sealer = sealer;
         inProcess = BusServer.inProcessLink(0x7FFF_0000, InProcessLink.MAX_ENDS, bus.limits());
         server = new BusServer(bus, store, grants, sealer);
+        server.nodeDoor(nodeDoor);
         server.attach(inProcess);
         for (Link l : links) {
             server.attach(l);
@@ -110,12 +111,28 @@ public final class BusHost implements AutoCloseable {
      */
     public static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links)
             throws BusException {
-        return start(store, limits, grants, links, sealingExecutor());
+        return start(store, limits, grants, links, (InProcessLink) null);
+    }
+
+    /**
+     * As {@link #start(StoreConfig, BusLimits, Function, List)}, the bus connections also a door to
+     * the host's node: {@code nodeDoor} (null: none) is the in-process link whose other side the
+     * node serves on its own thread ({@link BusServer#nodeDoorLink}, {@link BusServer#nodeDoor}). The
+     * bus holds and closes the ends it opens; the link itself is the node's to close.
+     */
+    public static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
+            InProcessLink nodeDoor) throws BusException {
+        return start(store, limits, grants, links, sealingExecutor(), nodeDoor);
     }
 
     /** As {@link #start(StoreConfig, BusLimits, Function, List)} with the given sealing executor (tests); close shuts it down. */
     static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
             ExecutorService sealer) throws BusException {
+        return start(store, limits, grants, links, sealer, null);
+    }
+
+    private static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
+            ExecutorService sealer, InProcessLink nodeDoor) throws BusException {
         FileArtifactStore s;
         try {
             s = FileArtifactStore.open(store);
@@ -124,7 +141,8 @@ public final class BusHost implements AutoCloseable {
             throw e;
         }
         s.unlinkOn(sealer);
-        return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links), sealer);
+        return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links), sealer,
+                nodeDoor);
     }
 
     /** Two daemon threads, {@code spectrum-bus-seal-N}, made when the first seals come. */
@@ -171,6 +189,22 @@ public final class BusHost implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the bus thread did not answer: " + e, e);
         }
+    }
+
+    /**
+     * The node door's counters ({@link BusServer#framesRelayed()}, {@link BusServer#relaysRefused()},
+     * {@link BusServer#framesFromNode()}), all 0 without a door.
+     *
+     * @param relayed frames passed to the node
+     * @param refused frames for the node the door refused
+     * @param fromNode frames from the node passed back on bus connections
+     */
+    public record DoorCounters(long relayed, long refused, long fromNode) {
+    }
+
+    /** The node door's counters, read on the bus's thread. */
+    public DoorCounters doorCounters() {
+        return onBusThread(b -> new DoorCounters(server.framesRelayed(), server.relaysRefused(), server.framesFromNode()));
     }
 
     /** The bus's counters, read on its thread. */

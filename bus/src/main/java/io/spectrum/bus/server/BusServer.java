@@ -6,6 +6,11 @@ import io.spectrum.link.Link;
 import io.spectrum.link.local.InProcessLink;
 import io.spectrum.link.PeerListener;
 import io.spectrum.wire.BusError;
+import io.spectrum.wire.FrameDecoder;
+import io.spectrum.wire.FwdRewrite;
+import io.spectrum.wire.FwdView;
+import io.spectrum.wire.TlvIndex;
+import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -53,6 +58,15 @@ import io.spectrum.bus.store.SealJob;
  * may have changed meanwhile (the connection closed, the writer released, the bus stopped, a
  * subscriber's queue filled), and is answered or refused (a job it did not take is rolled back
  * in the store); then the parked frames run.
+ *
+ * <p>The node door ({@link #nodeDoor}): with one, a frame whose dst is not under {@code /$bus} is
+ * for the host's node, not refused: it goes to the node through the connection's own end of the
+ * door (opened at its first such frame, named by the connection's client id), and what the node
+ * sends that end comes back on the connection (TOPIC lane), polled here each turn. The node thread
+ * serves the door's other side; this thread never calls the node. A relay the end refuses is
+ * answered as a libtracer hop answers a path it cannot route (a typed ERROR reply), or, for a frame
+ * that wants no answer, counted ({@link #relaysRefused()}). The end closes with its connection.
+ * docs/bus.md, "The host's node through the bus".
  */
 public final class BusServer implements FrameHandler, PeerListener {
     /**
@@ -64,7 +78,20 @@ public final class BusServer implements FrameHandler, PeerListener {
         return new InProcessLink(id, maxEnds, limits.maxFrameBytes(), limits.maxReceiveBytes());
     }
 
+    /**
+     * The door to the host's node for a bus with {@code limits}: an in-process link whose ends are the
+     * bus connections' ({@link #nodeDoor}), at most {@link BusLimits#maxClients()} of them (one per
+     * connection), carrying frames up to {@code maxFrame} bytes (at most the bus's own frame limit)
+     * and holding at most {@code budgetBytes} waiting either way. The node's thread serves the link;
+     * the bus holds its ends.
+     */
+    public static InProcessLink nodeDoorLink(int id, BusLimits limits, int maxFrame, long budgetBytes) {
+        return new InProcessLink(id, limits.maxClients(), Math.min(maxFrame, limits.maxFrameBytes()), budgetBytes);
+    }
+
     private static final int FRAMES_PER_POLL = 64;
+    /** Frames the node sent one connection that a turn passes on, at most. */
+    private static final int NODE_FRAMES_PER_TURN = 64;
     private static final int MESSAGES_PER_TURN = 256;
     /** Frames one connection may send while its seal runs; one more closes it (BACKPRESSURE). */
     public static final int MAX_PARKED_FRAMES = 1024;
@@ -80,6 +107,11 @@ public final class BusServer implements FrameHandler, PeerListener {
     /** Seal jobs that have run, from the sealer's threads (one entry per job). */
     private final ConcurrentLinkedQueue<Parked> sealsDone = new ConcurrentLinkedQueue<>();
     private long framesRefused;
+    /** The door to the host's node (null: frames not for the bus are refused). */
+    private InProcessLink door;
+    private long framesRelayed;
+    private long relaysRefused;
+    private long framesFromNode;
     /** Bytes of the frames parked behind running seals, over every connection ({@link BusLimits#maxReceiveBytes()}). */
     private long parkedBytes;
     private boolean pullOnly;
@@ -102,6 +134,10 @@ public final class BusServer implements FrameHandler, PeerListener {
         Parked sealing;
         /** Frames that arrived while {@link #sealing}, in order. */
         final ArrayDeque<byte[]> parked = new ArrayDeque<>();
+        /** This connection's end of the node door, opened at its first frame for the node; null before. */
+        InProcessLink.End node;
+        /** A frame from the node the link had no room for: sent before the node's next. */
+        byte[] nodeHeld;
 
         Conn(Link link, int peer, long generation, long now) {
             this.link = link;
@@ -157,6 +193,30 @@ public final class BusServer implements FrameHandler, PeerListener {
         link.setPeerListener(this);
     }
 
+    /**
+     * Makes the bus connections a door to the host's node too: {@code door} is the in-process link
+     * whose other side the node serves on its own thread ({@link #nodeDoorLink}). Set before the
+     * server runs; without it a frame not addressed to {@code /$bus} is refused as ever.
+     */
+    public void nodeDoor(InProcessLink door) {
+        this.door = door;
+    }
+
+    /** Frames passed to the host's node through the door. */
+    public long framesRelayed() {
+        return framesRelayed;
+    }
+
+    /** Frames for the node that the door refused (its queue full, the frame too large, the node gone). */
+    public long relaysRefused() {
+        return relaysRefused;
+    }
+
+    /** Frames the node sent through the door that went back on bus connections. */
+    public long framesFromNode() {
+        return framesFromNode;
+    }
+
     /** The bus this server feeds; call it only on the server's thread (the bus is single-threaded). */
     public HostBus bus() {
         return bus;
@@ -210,10 +270,12 @@ public final class BusServer implements FrameHandler, PeerListener {
             if (!pullOnly) {
                 work += pump(c, MESSAGES_PER_TURN);
             }
+            work += pumpNode(c, NODE_FRAMES_PER_TURN);
             // a closed connection goes once its last notices are out (in pull mode, once they were
             // asked for) and its seal, if one runs, is answered
             if (c.bus != null && !c.bus.isOpen() && c.held == null && !c.bus.hasOutbound() && c.sealing == null) {
                 it.remove();
+                closeNode(c);
                 c.link.disconnect(c.peer);
             }
         }
@@ -290,9 +352,19 @@ public final class BusServer implements FrameHandler, PeerListener {
 
     private void gone(Conn c) {
         dropParked(c);
+        closeNode(c);
         if (c.bus != null) {
             c.bus.close();
         }
+    }
+
+    /** Closes the connection's end of the node door: the node sees that peer go and reaps what it held. */
+    private static void closeNode(Conn c) {
+        if (c.node != null) {
+            c.node.close();
+            c.node = null;
+        }
+        c.nodeHeld = null;
     }
 
     private void dropParked(Conn c) {
@@ -328,6 +400,7 @@ public final class BusServer implements FrameHandler, PeerListener {
         bus.shutdown();
         for (Conn c : conns.values()) {
             pump(c, Integer.MAX_VALUE);
+            closeNode(c);
         }
         conns.clear();
     }
@@ -377,7 +450,16 @@ public final class BusServer implements FrameHandler, PeerListener {
         try {
             d = BusFrames.decode(buf, off, len);
         } catch (BusException e) {
+            String dst = door == null ? null : BusFrames.fwdDst(buf, off, len);
+            if (dst != null && !BusFrames.isBusPath(dst)) {
+                relay(c, buf, off, len); // a libtracer frame for the node (not shaped as a bus message)
+                return;
+            }
             framesRefused++;
+            return;
+        }
+        if (door != null && !BusFrames.isBusPath(d.dst())) {
+            relay(c, buf, off, len);
             return;
         }
         if (d.isReply() || d.command() == null) {
@@ -406,12 +488,95 @@ public final class BusServer implements FrameHandler, PeerListener {
             return;
         }
         send(c, reply, Lane.CONTROL);
+        dropIfRefused(c);
+    }
+
+    /** A connection the bus would not open keeps nothing: no entry here, and the link's handle goes. */
+    private void dropIfRefused(Conn c) {
         if (c.refused && c.bus == null && conns.get(key(c.link, c.peer)) == c) {
-            // a connection the bus would not open keeps nothing: no entry here, and the link's handle goes
             conns.remove(key(c.link, c.peer));
             dropParked(c);
             c.link.disconnect(c.peer);
         }
+    }
+
+    /**
+     * Passes a frame for the host's node through the connection's end of the door, opening the bus
+     * connection (its client id) and the end at the first. Refused (the bus would not open the
+     * connection, it is closing, the door has no free end, or the end refuses the frame: the node's
+     * queue full, a frame over the door's limit, the node gone): a request is answered with the
+     * typed ERROR reply a libtracer hop gives, anything else is counted only. Nothing is left behind.
+     */
+    private void relay(Conn c, byte[] buf, int off, int len) {
+        int rc;
+        try {
+            BusConnection b = open(c);
+            if (!b.isOpen()) {
+                rc = WireError.TRANSPORT_DOWN;
+            } else {
+                if (c.node == null) {
+                    InProcessLink.End e = door.connect(b.identity().clientId());
+                    if (e.isOpen()) {
+                        c.node = e;
+                    }
+                }
+                rc = c.node == null ? WireError.FLOW_BACKPRESSURE : c.node.send(buf, off, len);
+            }
+        } catch (BusException e) {
+            rc = e.code().tracerCode();
+        }
+        if (rc == WireError.OK) {
+            framesRelayed++;
+            return;
+        }
+        relaysRefused++;
+        byte[] answer = relayRefusal(buf, off, len, rc);
+        if (answer != null) {
+            send(c, answer, Lane.CONTROL);
+        }
+        dropIfRefused(c);
+    }
+
+    /** The ERROR reply {@code code} to the FWD request in {@code buf}, or null when it wants none (a reply, no src). */
+    private static byte[] relayRefusal(byte[] buf, int off, int len, int code) {
+        TlvIndex idx = new TlvIndex(Math.max(64, len / 4 + 16), 16);
+        FwdView fwd = new FwdView();
+        if (new FrameDecoder().decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK) {
+            return null;
+        }
+        byte[] out = new byte[len + 64];
+        TlvWriter w = new TlvWriter().wrap(out, 0, out.length);
+        int n = FwdRewrite.errorReply(fwd, code, w);
+        return n > 0 ? java.util.Arrays.copyOf(out, n) : null;
+    }
+
+    /**
+     * Sends on {@code c} (TOPIC lane) what the node sent its end, up to {@code max} frames; a frame
+     * the link has no room for waits, and the end is not polled meanwhile, so the node meets the
+     * end's own bound (FLOW_BACKPRESSURE) rather than this side growing.
+     */
+    private int pumpNode(Conn c, int max) {
+        if (c.node == null) {
+            return 0;
+        }
+        int n = 0;
+        if (c.nodeHeld != null) {
+            if (!trySend(c, c.nodeHeld, Lane.TOPIC)) {
+                return 0;
+            }
+            c.nodeHeld = null;
+            n++;
+        }
+        byte[] f;
+        while (n < max && (f = c.node.poll()) != null) {
+            framesFromNode++;
+            n++;
+            if (!trySend(c, f, Lane.TOPIC)) {
+                c.nodeHeld = f;
+                break;
+            }
+        }
+        return n;
     }
 
     /** The commands that may seal: {@code artifact.seal}, and those that carry attachments. */

@@ -3,6 +3,7 @@ package io.spectrum.client.bus;
 import io.spectrum.wire.Dispatch;
 import io.spectrum.wire.BusError;
 import io.spectrum.client.LinkTransport;
+import io.spectrum.client.PeerClient;
 import io.spectrum.client.Transport;
 import io.spectrum.link.Link;
 import io.spectrum.link.local.LocalLinkConfig;
@@ -21,6 +22,7 @@ import io.spectrum.bus.protocol.BusLimits;
 import io.spectrum.bus.protocol.Retention;
 import io.spectrum.bus.protocol.SubscriptionMode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,6 +49,11 @@ import java.util.function.Consumer;
 public final class BusClient implements AutoCloseable {
     /** The route this client's replies come back on (any valid path; the link knows who we are). */
     static final String ROUTE = "/bus-client";
+    /**
+     * The reply routes of the node client ({@link #node()}): {@code /bus-node/r/<n>}, apart from the bus's own
+     * ({@code /bus-client/r/<n>}), so neither takes the other's replies.
+     */
+    public static final String NODE_ROUTE = "/bus-node/r/";
 
     private final BusIo io;
     private final long timeoutMillis;
@@ -60,6 +67,9 @@ public final class BusClient implements AutoCloseable {
     private volatile Path storeRoot;
     private volatile String clientId;
     private volatile String storeId;
+    private volatile boolean anonymous;
+    /** The node client, made at the first {@link #node()}; guarded by {@code this}. */
+    private PeerClient node;
 
     private BusClient(Transport transport, long timeoutMillis) {
         this.timeoutMillis = timeoutMillis;
@@ -131,6 +141,7 @@ public final class BusClient implements AutoCloseable {
         try {
             BusFields hello = c.call("bus.hello", BusFields.of());
             c.clientId = hello.string("clientId");
+            c.anonymous = hello.bool("anonymous", false);
             c.storeId = hello.string("storeId", null);
             String root = hello.string("storeRoot", null);
             c.storeRoot = root == null ? null : Path.of(root);
@@ -146,6 +157,34 @@ public final class BusClient implements AutoCloseable {
     /** The identity the bus gave this connection (its registered name, or an anonymous id). */
     public String clientId() {
         return clientId;
+    }
+
+    /**
+     * The host's node through this bus connection (docs/bus.md, "The host's node through the bus"):
+     * the one request client ({@link PeerClient}) whose frames ride this connection, so it reads,
+     * writes, follows and subscribes to the node's vertices (the boards' among them) with the node's
+     * own semantics: values, sequence and stale marks, the delivery modes and their credits, the
+     * boards' declarations and rights. The node knows it as this connection: when the connection
+     * closes, the node drops what it held for it (its subscriptions). Its reply routes are
+     * {@link #NODE_ROUTE}{@code <n>}; it announces Spectrum's extensions with this client's name
+     * (none when anonymous). The same client on every call. Like any {@link PeerClient} it is
+     * single-threaded: one thread uses it, and that thread polls it while it waits (requests,
+     * {@link PeerClient#pumpFor}); this client's I/O thread only moves the frames, and keeps at most
+     * 8 MiB of the node's frames for it between polls (more are dropped). A bus without a node
+     * (a bus run alone) refuses the frames, and the client's requests time out.
+     */
+    public synchronized PeerClient node() {
+        if (node == null) {
+            io.nodeOpen(true);
+            node = new PeerClient(new NodeTransport(io), Duration.ofMillis(timeoutMillis), NODE_ROUTE)
+                    .announceExtensions(anonymous ? null : clientId);
+        }
+        return node;
+    }
+
+    /** Frames for or from the node client that were dropped (over its bounds, or refused by the link). */
+    public long nodeFramesDropped() {
+        return io.nodeDropped();
     }
 
     /** The artifact store's id for this run of the bus. */

@@ -27,12 +27,30 @@ import java.util.function.Consumer;
  * parking (at most 200 µs), so an idle client costs little CPU and a busy one answers fast. The
  * system property {@code spectrum.bus.client.maxParkNanos} changes that bound (0: never park,
  * yield instead — for measuring what parking costs; it burns a core while idle).
+ *
+ * <p>The same connection is a door to the host's node ({@link NodeTransport}, docs/bus.md "The host's
+ * node through the bus"): frames for the node join the request queue ({@link #sendNode}), and an
+ * inbound frame that is neither a bus event (dst under {@code /$bus}) nor a reply to one of this
+ * client's bus routes is the node's; it waits in a queue bounded by {@link #NODE_INBOUND_BYTES}
+ * (dropped and counted past it, as a full socket drops a datagram) until the node client polls.
  */
 final class BusIo implements AutoCloseable {
     /** The longest idle park, {@code spectrum.bus.client.maxParkNanos} (default 200 µs; 0 yields instead). */
     static final long MAX_PARK_NANOS = Long.getLong("spectrum.bus.client.maxParkNanos", 200_000L);
 
+    /** Bytes of frames from the node that wait for the node client's poll, at most (8 MiB). */
+    static final long NODE_INBOUND_BYTES = 8L << 20;
+    /** Frames for the node that wait for this thread to send them, at most; one more is FLOW_BACKPRESSURE. */
+    static final int NODE_OUTBOUND_FRAMES = 1024;
+
     private final Transport transport;
+    /** The node's frames, from this thread to the node client's. */
+    private final ConcurrentLinkedQueue<byte[]> nodeInbound = new ConcurrentLinkedQueue<>();
+    private final AtomicLong nodeInboundBytes = new AtomicLong();
+    private final AtomicLong nodeOutbound = new AtomicLong();
+    private final AtomicLong nodeDropped = new AtomicLong();
+    /** Whether a node client takes the node's frames (before it does, they are dropped). */
+    private volatile boolean nodeOpen;
     private final String route;
     private final Consumer<BusFrames.Decoded> events;
     private final ConcurrentLinkedQueue<Out> outbound = new ConcurrentLinkedQueue<>();
@@ -46,7 +64,10 @@ final class BusIo implements AutoCloseable {
     private volatile long keepaliveNanos;
     private long sentAt;
 
-    /** A request frame waiting for the transport, and its number (its future in {@link #pending}). */
+    /**
+     * A frame waiting for the transport: a request and its number (its future in {@link #pending}), or
+     * (number 0) a frame for the node.
+     */
     private record Out(long n, byte[] frame) {
     }
 
@@ -72,6 +93,49 @@ final class BusIo implements AutoCloseable {
         outbound.add(new Out(n, BusFrames.request(command, route + "/r/" + n, body)));
         LockSupport.unpark(thread);
         return f;
+    }
+
+    /**
+     * Queues one frame for the host's node (copied): OK, TRANSPORT_DOWN once the connection is lost,
+     * FLOW_BACKPRESSURE while {@link #NODE_OUTBOUND_FRAMES} wait to be sent (send it again later).
+     */
+    int sendNode(byte[] frame, int off, int len) {
+        if (lost != null) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (nodeOutbound.incrementAndGet() > NODE_OUTBOUND_FRAMES) {
+            nodeOutbound.decrementAndGet();
+            return WireError.FLOW_BACKPRESSURE;
+        }
+        byte[] copy = new byte[len];
+        System.arraycopy(frame, off, copy, 0, len);
+        outbound.add(new Out(0, copy));
+        LockSupport.unpark(thread);
+        return WireError.OK;
+    }
+
+    /** Starts (or stops) taking the node's frames for the node client; stopping drops those waiting. */
+    void nodeOpen(boolean open) {
+        nodeOpen = open;
+        if (!open) {
+            for (byte[] f; (f = nodeInbound.poll()) != null; ) {
+                nodeInboundBytes.addAndGet(-f.length);
+            }
+        }
+    }
+
+    /** The next frame from the node, or null. */
+    byte[] pollNode() {
+        byte[] f = nodeInbound.poll();
+        if (f != null) {
+            nodeInboundBytes.addAndGet(-f.length);
+        }
+        return f;
+    }
+
+    /** Frames for or from the node that were dropped: over the inbound bound, or refused by the link. */
+    long nodeDropped() {
+        return nodeDropped.get();
     }
 
     /**
@@ -116,6 +180,12 @@ final class BusIo implements AutoCloseable {
                     break; // the link's lane is full: try again on the next turn
                 }
                 outbound.poll();
+                if (o.n == 0) {
+                    nodeOutbound.decrementAndGet();
+                    if (rc != WireError.OK) {
+                        nodeDropped.incrementAndGet(); // e.g. over the link's frame limit: the node client times out
+                    }
+                }
                 if (rc == WireError.FRAME_INVALID) {
                     CompletableFuture<BusFrames.Decoded> p = pending.remove(o.n);
                     if (p != null) {
@@ -140,10 +210,15 @@ final class BusIo implements AutoCloseable {
         try {
             d = BusFrames.decode(buf, off, len);
         } catch (BusException e) {
-            return; // not a bus frame (e.g. a liveness probe): nothing of ours
+            toNode(buf, off, len); // not a bus message: the node's (a reply, a delivery, its liveness ping)
+            return;
+        }
+        String prefix = route + "/r/";
+        if (!BusFrames.isBusPath(d.dst()) && !(d.isReply() && d.dst().startsWith(prefix))) {
+            toNode(buf, off, len); // addressed to a route of the node client's
+            return;
         }
         if (d.isReply()) {
-            String prefix = route + "/r/";
             if (d.dst().startsWith(prefix)) {
                 try {
                     CompletableFuture<BusFrames.Decoded> f = pending.remove(Long.parseLong(d.dst().substring(prefix.length())));
@@ -157,6 +232,21 @@ final class BusIo implements AutoCloseable {
             return;
         }
         events.accept(d);
+    }
+
+    /** Keeps a frame from the node for the node client (copied), or drops it: no node client, or over the bound. */
+    private void toNode(byte[] buf, int off, int len) {
+        if (!nodeOpen) {
+            return;
+        }
+        if (nodeInboundBytes.addAndGet(len) > NODE_INBOUND_BYTES) {
+            nodeInboundBytes.addAndGet(-len);
+            nodeDropped.incrementAndGet();
+            return;
+        }
+        byte[] copy = new byte[len];
+        System.arraycopy(buf, off, copy, 0, len);
+        nodeInbound.add(copy);
     }
 
     @Override
