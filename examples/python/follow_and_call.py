@@ -1,8 +1,11 @@
-"""Follow a bus topic and call a bus service, from Python (examples/python/README.md).
+"""Follow a bus topic or a board's vertex and call a bus service, from Python (examples/python/README.md).
 
-Declares --topic (retained: none), subscribes to it bounded, calls --call with --args (UTF-8) as the
-payload, then prints each delivery's topicSequence and payload, consuming it, and the call's outcome;
-stops after --count deliveries and the outcome (0: at Ctrl-C). Exit 0, or 1 when refused or cut off.
+Declares --topic (retained: none) and subscribes to it bounded, or with --vertex PATH follows that
+vertex of the host's node (a board's /board1/board/temp) bounded through the bus; calls --call with
+--args (UTF-8) as the payload, then prints each delivery (a topic's topicSequence and payload, a
+vertex's seq, delivery number and value bytes), consuming it, and the call's outcome; stops after
+--count deliveries and the outcome (0: at Ctrl-C). --write PATH=BYTE first writes one byte to a node
+vertex (a board's LED). Exit 0, or 1 when refused or cut off.
 """
 
 import argparse
@@ -23,6 +26,8 @@ def main():
     p.add_argument('--bus', required=True, help='the bus socket (spectrum host --bus PATH)')
     p.add_argument('--name', default='py-follower')
     p.add_argument('--topic', default='demo.values')
+    p.add_argument('--vertex', help='follow this vertex of the host\'s node instead of --topic')
+    p.add_argument('--write', help='PATH=BYTE: write one byte to a node vertex first (e.g. /board1/board/led=1)')
     p.add_argument('--max-queued', type=int, default=8)
     p.add_argument('--max-in-flight', type=int, default=2)
     p.add_argument('--count', type=int, default=0, help='stop after this many deliveries (0: never)')
@@ -33,11 +38,21 @@ def main():
     try:
         with spectrum_bus.BusClient(a.bus, a.name, a.timeout) as bus:
             print('hello: %s (incarnation %d)' % (bus.client_id, bus.incarnation), flush=True)
-            d = bus.declare(a.topic)
-            print('declared %s: %s (%s)' % (a.topic, d.flag('declared'), d.text('topicIncarnation')), flush=True)
-            s = bus.subscribe(a.topic, 'bounded', a.max_queued, a.max_in_flight)
-            print('subscribed %s as %s (bounded, maxQueued %d, maxInFlight %d)'
-                  % (a.topic, s.text('subscriptionId'), a.max_queued, a.max_in_flight), flush=True)
+            if a.write:
+                path, _, byte = a.write.partition('=')
+                bus.node_write(path, bytes([int(byte)]))
+                print('wrote %s = %s' % (path, byte), flush=True)
+            vertex = None
+            if a.vertex:
+                vertex = bus.node_follow(a.vertex, 'bounded', a.max_queued, a.max_in_flight)
+                print('following %s as slot %d (bounded, maxQueued %d, maxInFlight %d)'
+                      % (a.vertex, vertex[2], a.max_queued, a.max_in_flight), flush=True)
+            else:
+                d = bus.declare(a.topic)
+                print('declared %s: %s (%s)' % (a.topic, d.flag('declared'), d.text('topicIncarnation')), flush=True)
+                s = bus.subscribe(a.topic, 'bounded', a.max_queued, a.max_in_flight)
+                print('subscribed %s as %s (bounded, maxQueued %d, maxInFlight %d)'
+                      % (a.topic, s.text('subscriptionId'), a.max_queued, a.max_in_flight), flush=True)
             waiting = None
             if a.call:
                 waiting, c = bus.call(a.call, a.args.encode('utf-8'))
@@ -45,7 +60,16 @@ def main():
                       flush=True)
             seen = 0
             while waiting or a.count == 0 or seen < a.count:
-                ev = bus.next_event(3600)
+                if vertex and (a.count == 0 or seen < a.count):
+                    v = bus.next_node_value(0.2)
+                    if v is not None:
+                        seen += 1
+                        bus.node_consumed(vertex, v.dlv())
+                        print('value seq %d dlv %d %s%s (consumed)' % (v.seq(), v.dlv(), v.value.hex(),
+                                                                   ' stale' if v.stale() else ''), flush=True)
+                    if not waiting:
+                        continue
+                ev = bus.next_event(0.2 if vertex else 3600)
                 if ev is None:
                     continue
                 kind, f = ev
@@ -63,7 +87,7 @@ def main():
                     waiting = None
                 else:
                     print('event %s %r' % (kind, f), flush=True)
-    except (spectrum_bus.BusRefused, spectrum_bus.BusClosed, spectrum_bus.BusTimeout, spectrum_bus.WireError,
+    except (spectrum_bus.BusRefused, spectrum_bus.NodeRefused, spectrum_bus.BusClosed, spectrum_bus.BusTimeout, spectrum_bus.WireError,
             OSError) as e:
         print('bus: %s' % e, file=sys.stderr)
         return 1

@@ -26,8 +26,8 @@ import struct
 import time
 from collections import deque
 
-VALUE, NAME, DESCRIPTION, PATH, POINT, ERROR, STATUS, SETTINGS, FWD, FIELD = (
-    0x01, 0x02, 0x03, 0x06, 0x07, 0x08, 0x09, 0x0B, 0x0F, 0x10)
+VALUE, NAME, DESCRIPTION, SUBSCRIBER, PATH, POINT, ERROR, STATUS, SETTINGS, FWD, FIELD = (
+    0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x08, 0x09, 0x0B, 0x0F, 0x10)
 PATH_REF, PATH_REF_REVERSE = 0x14, 0x15
 OPT_PL, OPT_TS, OPT_CR, OPT_LL, OPT_CW, OPT_TF, OPT_RESERVED = 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x81
 OP_READ, OP_WRITE, OP_REPLY = 0, 1, 3
@@ -48,6 +48,8 @@ EVENT_FIELDS = {  # each event's fields and their types: s NAME, u u64, y VALUE 
     'call.failed': dict(callId='s', code='s', dispatch='s', message='s'),
 }
 OPTIONAL_EVENT_FIELDS = {'call.failed': {'serviceIncarnation': 's'}}
+NODE_REPLY_PREFIX, NODE_SUB_PREFIX = '/py/n/', '/py/s/'  # routes of requests to the host's node, of its deliveries
+MODES = {'latest': 1, 'bounded': 2}  # the SUBSCRIBER key spectrum.mode (docs/extensions.md, "Delivery modes")
 
 
 class WireError(Exception):
@@ -408,6 +410,113 @@ def _refusal(command, status):
     return BusRefused(command, code, tracer, message, dispatch or 'not-dispatched')
 
 
+
+# ---- the host's node through the bus -----------------------------------------------------------
+# A frame whose dst is not under /$bus is not a bus request: the bus relays it to the host's node as a
+# request of this connection, and relays back what the node sends to it (docs/bus.md, "The host's node
+# through the bus"). These are plain libtracer v1 requests; each ends with the announcement
+# SETTINGS{spectrum.ext u16 1} so a subscribe is answered with its slot's identity.
+
+def _announcement():
+    return _tlv(SETTINGS, _tlv(NAME, b'spectrum.ext') + _tlv(VALUE, struct.pack('<H', 1)), True)
+
+
+def _subscribers_field(index=None, generation=None):
+    """``:subscribers[]`` (append), or ``:subscribers[N@G]`` (one slot, with its generation guard)."""
+    if index is None:
+        return _tlv(FIELD, _tlv(NAME, b'subscribers') + _tlv(VALUE, b'\x01'), True)
+    return _tlv(FIELD, _tlv(NAME, b'subscribers') + _tlv(VALUE, struct.pack('<I', index)) + _tlv(VALUE, b'\x01')
+                + _tlv(NAME, b'spectrum.gen') + _tlv(VALUE, struct.pack('<I', generation)) + _tlv(VALUE, b'\x01'),
+                True)
+
+
+def node_request_frame(op, path, route, field=None, payload=None):
+    """FWD{VALUE u8 op, PATH path, [FIELD], PATH route, [payload], SETTINGS announcement}."""
+    body = _tlv(VALUE, bytes([op])) + encode_path(path) + (field or b'') + encode_path(route)
+    return _tlv(FWD, body + (payload or b'') + _announcement(), True)
+
+
+def subscriber_record(target, mode, max_queued, max_in_flight):
+    """SUBSCRIBER{PATH target, SETTINGS{spectrum.topic u8 1, spectrum.mode u8, spectrum.queue u16,
+    spectrum.inflight u16}}: deliveries to ``target`` carry the stamp (seq, stale, dlv)."""
+    qos = (_tlv(NAME, b'spectrum.topic') + _tlv(VALUE, b'\x01')
+           + _tlv(NAME, b'spectrum.mode') + _tlv(VALUE, bytes([MODES[mode]]))
+           + _tlv(NAME, b'spectrum.queue') + _tlv(VALUE, struct.pack('<H', max_queued))
+           + _tlv(NAME, b'spectrum.inflight') + _tlv(VALUE, struct.pack('<H', max_in_flight)))
+    return _tlv(SUBSCRIBER, encode_path(target) + _tlv(SETTINGS, qos, True), True)
+
+
+class NodeRefused(Exception):
+    """The host's node refused a request: its libtracer code (``tr::access::denied``, ...) and text."""
+
+    def __init__(self, path, code, text):
+        super().__init__('%s: %s%s' % (path, code, ': ' + text if text else ''))
+        self.path, self.code, self.text = path, code, text
+
+
+class NodeValue:
+    """One delivery of a node subscription: its route, the value TLV's body, and the stamp's fields."""
+
+    def __init__(self, route, value_type, value, stamp):
+        self.route, self.value_type, self.value, self.stamp = route, value_type, value, stamp
+
+    def seq(self):
+        return self.stamp.u64('seq')
+
+    def dlv(self):
+        return self.stamp.u64('dlv')
+
+    def stale(self):
+        return self.stamp.has('stale') and self.stamp.blob('stale') == b'\x01'
+
+
+def _node_reply(path, c):
+    """A node's REPLY children after dst and src: RESULT (VALUE u8 0) and its payload, or an error STATUS."""
+    if not c or c[0].type != VALUE or c[0].children is not None or len(c[0].body) != 1:
+        raise WireError('a node reply starts with a one-byte VALUE kind')
+    if c[0].body == b'\x00':
+        return c[1:]
+    status = next((x for x in c[1:] if x.type == STATUS and x.children), None)
+    if status is None:
+        raise NodeRefused(path, 'error', '')
+    err = next((x for x in status.children if x.type == ERROR and x.children), None)
+    code = 'error'
+    if err is not None:
+        name = next((x for x in err.children if x.type == NAME and x.children is None), None)
+        if name is not None:
+            code = _utf8(name.body, 'an error name')
+        elif err.children[0].type == VALUE and len(err.children[0].body) == 2:
+            code = 'tr:0x%04x' % struct.unpack('<H', err.children[0].body)[0]
+    desc = next((x for x in status.children if x.type == DESCRIPTION and x.children is None), None)
+    raise NodeRefused(path, code, _utf8(desc.body, 'an error text') if desc else '')
+
+
+def _node_value(route, c):
+    """A delivery's children after src: the value TLV, then the stamp SETTINGS{spectrum.topic, SETTINGS}."""
+    if not c:
+        raise WireError('a delivery to %s without a value' % route)
+    stamp = next((x for x in c[1:] if x.type == SETTINGS and x.children and len(x.children) == 2
+                  and x.children[0].body == b'spectrum.topic'), None)
+    if stamp is None:
+        raise WireError('a delivery to %s without its stamp' % route)
+    return NodeValue(route, c[0].type, c[0].body, Record(stamp.children[1]))
+
+
+def _split_fwd(frame):
+    """A FWD's (op, dst text, src text, the children after src); None when the frame is not a FWD."""
+    root = decode_frame(frame)
+    if root.type != FWD or not root.children or len(root.children) < 3:
+        return None
+    c = root.children
+    if c[0].type != VALUE or len(c[0].body) != 1 or c[1].type != PATH:
+        return None
+    i = 2
+    if c[i].type == FIELD:
+        i += 1
+    if i >= len(c) or c[i].type != PATH:
+        return None
+    return c[0].body[0] & 0x3F, decode_path(c[1]), decode_path(c[i]), c[i + 1:]
+
 # ---- the client ---------------------------------------------------------------------------------
 
 class BusClient:
@@ -424,6 +533,8 @@ class BusClient:
         self._serial = 0
         self._calls = 0
         self._ignored = set()  # routes of pings and of requests given up on: their replies are dropped
+        self.node_values = deque()  # deliveries of node subscriptions, in arrival order
+        self._node_serial = 0
         self._rx = bytearray()
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -497,6 +608,15 @@ class BusClient:
         frame = self._read_frame(deadline)
         if frame is None:
             return None
+        node = _split_fwd(frame)
+        if node is not None and node[1].startswith(NODE_SUB_PREFIX) and node[0] == OP_WRITE:
+            self.node_values.append(_node_value(node[1], node[3]))
+            return 'event', None, None
+        if node is not None and node[1].startswith(NODE_REPLY_PREFIX) and node[0] == OP_REPLY:
+            if node[1] in self._ignored:
+                self._ignored.discard(node[1])
+                return 'event', None, None
+            return 'node', node[1], (node[2], node[3])
         what, where, body = decode_bus(frame)
         if what == 'event':
             if where == 'connection.closing':
@@ -544,9 +664,73 @@ class BusClient:
                     continue
                 wake = min(wake, ping_at)
             got = self._receive(wake)
-            if got is not None and got[0] == 'reply':
+            if got is not None and got[0] in ('reply', 'node'):
                 raise WireError('a reply on %s that nothing waits for' % got[1])
         return self.events.popleft()
+
+    # the host's node through the bus (plain libtracer requests, relayed by the bus)
+
+    def node_request(self, op, path, field=None, payload=None):
+        """Sends a libtracer request for ``path`` to the host's node and returns the answer's children
+        after RESULT; raises NodeRefused with the node's code when it refuses."""
+        self._node_serial += 1
+        route = NODE_REPLY_PREFIX + str(self._node_serial)
+        self._send(node_request_frame(op, path, route, field, payload))
+        deadline = time.monotonic() + self.timeout
+        while True:
+            got = self._receive(deadline)
+            if got is None:
+                self._ignored.add(route)
+                raise BusTimeout('%s: no answer from the host\'s node within %.1f s' % (path, self.timeout))
+            if got[0] == 'node':
+                if got[1] != route:
+                    raise WireError('a node reply for %s while %s waits on %s' % (got[1], path, route))
+                return _node_reply(path, got[2][1])
+            if got[0] == 'reply':
+                raise WireError('a bus reply on %s while %s waits on the node' % (got[1], path))
+
+    def node_read(self, path):
+        """The value TLV (type, body) a node vertex holds; NodeRefused when it has none or may not be read."""
+        c = self.node_request(OP_READ, path)
+        if not c:
+            raise WireError('a READ answer without a value')
+        return c[0].type, c[0].body
+
+    def node_write(self, path, value):
+        """Writes ``value`` (bytes: a VALUE TLV's body) to a node vertex (a board's writable vertex is
+        written on the board); NodeRefused when the node or the board refuses."""
+        self.node_request(OP_WRITE, path, payload=_tlv(VALUE, bytes(value)))
+
+    def node_follow(self, path, mode='bounded', max_queued=8, max_in_flight=2):
+        """Subscribes to a node vertex with a delivery mode; returns (path, route, slot, generation).
+        Its deliveries come from :meth:`next_node_value`; each is consumed with :meth:`node_consumed`."""
+        self._node_serial += 1
+        target = NODE_SUB_PREFIX + str(self._node_serial)
+        c = self.node_request(OP_WRITE, path, _subscribers_field(),
+                              subscriber_record(target, mode, max_queued, max_in_flight))
+        field = next((x for x in c if x.type == FIELD and x.children), None)
+        if field is None or len(field.children) < 6:
+            raise WireError('the subscribe answer carries no slot identity (:subscribers[N@G])')
+        index = struct.unpack('<I', field.children[1].body)[0]
+        generation = struct.unpack('<I', field.children[4].body)[0]
+        return path, target, index, generation
+
+    def next_node_value(self, timeout):
+        """The next delivery of a node subscription (a NodeValue), or None within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not self.node_values:
+            if time.monotonic() >= deadline:
+                return None
+            got = self._receive(deadline)
+            if got is not None and got[0] in ('reply', 'node'):
+                raise WireError('a reply on %s that nothing waits for' % got[1])
+        return self.node_values.popleft()
+
+    def node_consumed(self, subscription, up_to):
+        """Gives back the credits of the subscription's deliveries numbered up to ``up_to`` (cumulative)."""
+        path, _, index, generation = subscription
+        payload = _tlv(SETTINGS, _tlv(NAME, b'spectrum.consumed') + _tlv(VALUE, struct.pack('<Q', up_to)), True)
+        self.node_request(OP_WRITE, path, _subscribers_field(index, generation), payload)
 
     # the commands this example uses; any other goes through request(command, fields)
 

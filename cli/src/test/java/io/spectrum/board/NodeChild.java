@@ -12,18 +12,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /** A `spectrum ...` command in a child JVM, with its output lines collected. Killed on close. */
-final class NodeChild implements AutoCloseable {
+public final class NodeChild implements AutoCloseable {
     final Process process;
     final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
     final List<String> all = new ArrayList<>();
 
     /** {@code spectrum <args>} in a child JVM. */
-    NodeChild(String... args) throws IOException {
+    public NodeChild(String... args) throws IOException {
         this(List.of(args), "io.spectrum.cli.SpectrumCommand");
     }
 
     /** {@code mainClass <args>} in a child JVM with the test classpath. */
-    NodeChild(List<String> args, String mainClass) throws IOException {
+    public NodeChild(List<String> args, String mainClass) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
@@ -50,7 +50,7 @@ final class NodeChild implements AutoCloseable {
     }
 
     /** Waits for an output line matching {@code p}; null after {@code seconds}. */
-    String await(Predicate<String> p, int seconds) throws InterruptedException {
+    public String await(Predicate<String> p, int seconds) throws InterruptedException {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
             String line = lines.poll(100, TimeUnit.MILLISECONDS);
@@ -61,7 +61,7 @@ final class NodeChild implements AutoCloseable {
         return null;
     }
 
-    String output() {
+    public String output() {
         synchronized (all) {
             return String.join("\n", all);
         }
