@@ -503,7 +503,7 @@ def _node_value(route, c):
 
 
 def _split_fwd(frame):
-    """A FWD's (op, dst text, src text, the children after src); None when the frame is not a FWD."""
+    """A FWD's (op, dst text, src text, the children after src, dst TLV, src TLV); None when not a FWD."""
     root = decode_frame(frame)
     if root.type != FWD or not root.children or len(root.children) < 3:
         return None
@@ -515,7 +515,7 @@ def _split_fwd(frame):
         i += 1
     if i >= len(c) or c[i].type != PATH:
         return None
-    return c[0].body[0] & 0x3F, decode_path(c[1]), decode_path(c[i]), c[i + 1:]
+    return c[0].body[0] & 0x3F, decode_path(c[1]), decode_path(c[i]), c[i + 1:], c[1], c[i]
 
 # ---- the client ---------------------------------------------------------------------------------
 
@@ -609,10 +609,18 @@ class BusClient:
         if frame is None:
             return None
         node = _split_fwd(frame)
+        if node is not None and node[0] == OP_READ and not node[1].startswith('/$bus/'):
+            # the node's liveness ping (a READ of /$node/caps): a client serves no vertex, and answers
+            # path::not_found, the traffic that keeps the node from taking it for gone
+            if node[5].body:
+                self._send(_tlv(FWD, _tlv(VALUE, bytes([OP_REPLY])) + _tlv(PATH, node[5].body)
+                                + _tlv(PATH, node[4].body) + _tlv(VALUE, b'\x01')
+                                + _tlv(STATUS, _tlv(ERROR, _tlv(VALUE, struct.pack('<H', 0x0020)), True), True), True))
+            return 'event', None, None
         if node is not None and node[1].startswith(NODE_SUB_PREFIX) and node[0] == OP_WRITE:
             self.node_values.append(_node_value(node[1], node[3]))
             return 'event', None, None
-        if node is not None and node[1].startswith(NODE_REPLY_PREFIX) and node[0] == OP_REPLY:
+        if node is not None and node[0] == OP_REPLY and node[1].startswith((NODE_REPLY_PREFIX, NODE_SUB_PREFIX)):
             if node[1] in self._ignored:
                 self._ignored.discard(node[1])
                 return 'event', None, None
@@ -670,11 +678,13 @@ class BusClient:
 
     # the host's node through the bus (plain libtracer requests, relayed by the bus)
 
-    def node_request(self, op, path, field=None, payload=None):
+    def node_request(self, op, path, field=None, payload=None, route=None):
         """Sends a libtracer request for ``path`` to the host's node and returns the answer's children
-        after RESULT; raises NodeRefused with the node's code when it refuses."""
-        self._node_serial += 1
-        route = NODE_REPLY_PREFIX + str(self._node_serial)
+        after RESULT; raises NodeRefused with the node's code when it refuses. ``route`` is the request's
+        src (default: a fresh reply route); a subscribe's is its delivery route too."""
+        if route is None:
+            self._node_serial += 1
+            route = NODE_REPLY_PREFIX + str(self._node_serial)
         self._send(node_request_frame(op, path, route, field, payload))
         deadline = time.monotonic() + self.timeout
         while True:
@@ -707,7 +717,7 @@ class BusClient:
         self._node_serial += 1
         target = NODE_SUB_PREFIX + str(self._node_serial)
         c = self.node_request(OP_WRITE, path, _subscribers_field(),
-                              subscriber_record(target, mode, max_queued, max_in_flight))
+                              subscriber_record(target, mode, max_queued, max_in_flight), target)
         field = next((x for x in c if x.type == FIELD and x.children), None)
         if field is None or len(field.children) < 6:
             raise WireError('the subscribe answer carries no slot identity (:subscribers[N@G])')

@@ -155,9 +155,9 @@ class BusNodeDoorHostTest {
     }
 
     @Test
-    void aBusClientWritesAHostVertex_andAUdpClientReadsIt() throws Exception {
-        // the host's own vertex (clients write vertices that exist; they do not create them)
-        assertEquals(WireError.OK, host.runtime().write("/lab/setpoint", value(20, 2)));
+    void aBusClientWritesANewHostVertex_andAUdpClientReadsIt() throws Exception {
+        // the node client announces the extensions, so its write creates the path (docs/node.md,
+        // "Vertices a write created")
         PeerClient node = bus("ctl").node();
         byte[] v = value(42, 2);
         Reply w = node.write("/lab/setpoint", v);
@@ -168,6 +168,23 @@ class BusNodeDoorHostTest {
         Reply r = udp.read("/lab/setpoint");
         assertTrue(r.ok(), WireError.identity(r.code()));
         assertArrayEquals(v, r.value(), "one node: what the bus client wrote is what a UDP client reads");
+    }
+
+    @Test
+    void severalBusClients_eachReachTheNodeAtOnce_andOneAfterAnotherAsTheyComeAndGo() throws Exception {
+        List<BusClient> clients = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            clients.add(bus("app" + i));
+        }
+        for (BusClient c : clients) { // all connected at once: each has its own end of the door
+            Reply r = c.node().write("/lab/app/" + c.clientId(), value(7, 2));
+            assertTrue(r.ok(), c.clientId() + ": " + WireError.identity(r.code()));
+        }
+        for (int i = 0; i < 12; i++) { // more than the door's ends' first handles: the ends that went are reused
+            BusClient c = bus("next" + i);
+            assertTrue(c.node().read("/lab/app/app0").ok(), "client " + i);
+            c.close();
+        }
     }
 
     @Test

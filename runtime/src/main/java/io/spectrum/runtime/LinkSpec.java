@@ -178,7 +178,7 @@ public final class LinkSpec {
      * no port: it has no URI.
      */
     public static Link[] inProcessPair(int nodeId, int clientId, LinkSettings s) {
-        InProcessLink node = new InProcessLink(nodeId, s.frameBytes > 0 ? s.frameBytes : UdpLinkConfig.MAX_DATAGRAM,
+        InProcessLink node = new InProcessLink(nodeId, 1, s.frameBytes > 0 ? s.frameBytes : UdpLinkConfig.MAX_DATAGRAM,
                 s.receiveBufferBytes > 0 ? s.receiveBufferBytes : UdpLinkConfig.DEFAULT_RECEIVE_BUFFER);
         return new Link[] {node, node.connect(null, clientId)};
     }

@@ -45,6 +45,8 @@ public final class InProcessLink implements Link {
     private final Map<Integer, End> ends = new ConcurrentHashMap<>();
     /** Guarded by itself: ends are made on clients' threads and freed on the bus's. */
     private final PeerHandles handles;
+    /** The ends connected (capacity: the most at once; refused: ends handed out closed). Guarded by {@link #handles}. */
+    private final io.spectrum.stats.ResourceCounter endsCounter;
     private final int maxFrame;
     /** Bytes sent by ends and not yet polled by the bus, bounded by {@link #budget}. */
     private final AtomicLong inboundBytes = new AtomicLong();
@@ -83,8 +85,19 @@ public final class InProcessLink implements Link {
         }
         this.id = id;
         this.handles = new PeerHandles(maxEnds);
+        this.endsCounter = new io.spectrum.stats.ResourceCounter("in-process ends", maxEnds);
         this.maxFrame = maxFrame;
         this.budget = budgetBytes;
+    }
+
+    /**
+     * The ends as this side's peer table: capacity the most connected at once (a driver that keeps a
+     * queue per peer, the host's queued links, sizes itself by it), in use the ends connected now,
+     * refused the ends handed out closed because all were taken.
+     */
+    @Override
+    public io.spectrum.stats.BoundedResource peers() {
+        return endsCounter;
     }
 
     /**
@@ -104,6 +117,11 @@ public final class InProcessLink implements Link {
         synchronized (handles) {
             peer = handles.take();
             gen = handles.generation(peer);
+            if (peer < 0) {
+                endsCounter.countRefused();
+            } else {
+                endsCounter.taken();
+            }
         }
         End e = new End(peer, gen, name, endId);
         if (peer < 0) {
@@ -123,6 +141,7 @@ public final class InProcessLink implements Link {
         }
         synchronized (handles) {
             handles.free(e.peer);
+            endsCounter.returned();
         }
         return true;
     }
