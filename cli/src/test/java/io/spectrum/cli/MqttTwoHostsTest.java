@@ -160,11 +160,13 @@ class MqttTwoHostsTest {
         return until(() -> Cli.run("ls", "--mqtt", broker.url()), r -> r.code() == 0 && done.test(r.out()), "ls --mqtt");
     }
 
-    private interface Step {
+    /** One try of a command line ({@link #until}). */
+    interface Step {
         Cli.Run run() throws Exception;
     }
 
-    private static Cli.Run until(Step step, Predicate<Cli.Run> done, String what) throws Exception {
+    /** Runs {@code step} every 200 ms until {@code done} holds (fails after 60 s, with the last run's output). */
+    static Cli.Run until(Step step, Predicate<Cli.Run> done, String what) throws Exception {
         Cli.Run r = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -71,13 +70,13 @@ class OneFabricProcessTest {
             h = new NodeChild(hostArgs.toArray(String[]::new));
             assertNotNull(b.await(l -> l.startsWith("b1 ready on udp"), 60), b.output());
             assertNotNull(h.await(l -> l.startsWith("h1 ready on"), 60), h.output());
-            until(() -> Cli.run("read", "--peer", clients, "--timeout", "500", "/board1/counter"),
+            MqttTwoHostsTest.until(() -> Cli.run("read", "--peer", clients, "--timeout", "500", "/board1/counter"),
                     r -> r.code() == 0, "the host serving the board's counter");
         }
 
         /** Waits until the board's own LED reads {@code value}. */
         void boardLed(String value) throws Exception {
-            Cli.Run led = until(() -> Cli.run("read", "--peer", board, "--timeout", "500", "/led"),
+            Cli.Run led = MqttTwoHostsTest.until(() -> Cli.run("read", "--peer", board, "--timeout", "500", "/led"),
                     r -> r.code() == 0 && r.out().trim().endsWith(value), "the board's own LED reading " + value);
             assertTrue(led.out().trim().endsWith(value), led.out());
         }
@@ -111,7 +110,7 @@ class OneFabricProcessTest {
             assertTrue(out.contains("write /board1/led ok"), out);
             assertTrue(out.contains("write /lab/setpoint ok"), out);
             f.boardLed("1");
-            Cli.Run setpoint = until(() -> Cli.run("read", "--peer", f.clients, "--timeout", "500", "/lab/setpoint"),
+            Cli.Run setpoint = MqttTwoHostsTest.until(() -> Cli.run("read", "--peer", f.clients, "--timeout", "500", "/lab/setpoint"),
                     r -> r.code() == 0, "/lab/setpoint read over UDP");
             // the application has gone, so its value is no longer current: shown, and marked with why
             assertTrue(setpoint.out().contains("= 42") && setpoint.out().contains("stale: publisher gone"), setpoint.out());
@@ -183,23 +182,5 @@ class OneFabricProcessTest {
         try (java.net.DatagramSocket s = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
-    }
-
-    private interface Step {
-        Cli.Run run() throws Exception;
-    }
-
-    private static Cli.Run until(Step step, Predicate<Cli.Run> done, String what) throws Exception {
-        Cli.Run r = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            r = step.run();
-            if (done.test(r)) {
-                return r;
-            }
-            Thread.sleep(200);
-        }
-        fail(what + " did not happen within 60 s; last: " + (r == null ? "nothing" : r.all()));
-        return r;
     }
 }

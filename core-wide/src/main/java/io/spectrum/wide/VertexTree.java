@@ -85,25 +85,7 @@ final class VertexTree {
      * Quantity.
      */
     int createForSubscription(byte[] b, int off, int len, int li, int peer) {
-        madeForRequest = null;
-        writtenForRequest = null;
-        Vertex v = index.find(b, off, len);
-        if (v != null) {
-            return v.id;
-        }
-        final boolean known = peers.knowsLinkPeer(li, peer);
-        final WidePeer creator = li == FwdServer.OWNER ? null : peers.linkPeer(li, peer);
-        int r = creatable(b, off, len, creator);
-        if (r != WireError.OK) {
-            if (!known) {
-                peers.forgetLinkPeer(li, peer);
-            }
-            return NodeResult.refusal(r);
-        }
-        if (!known) {
-            madeForRequest = creator;
-        }
-        return create(b, off, len, creator).id;
+        return createFor(b, off, len, li, peer, false);
     }
 
     /**
@@ -114,6 +96,11 @@ final class VertexTree {
      * the write is refused FLOW_BACKPRESSURE with nothing created. Quantity.
      */
     int createForWrite(byte[] b, int off, int len, int li, int peer) {
+        return createFor(b, off, len, li, peer, true);
+    }
+
+    /** The two above: a subscription's vertices are its caller's, a write's the node's with the share counted. */
+    private int createFor(byte[] b, int off, int len, int li, int peer, boolean write) {
         madeForRequest = null;
         writtenForRequest = null;
         Vertex v = index.find(b, off, len);
@@ -121,10 +108,12 @@ final class VertexTree {
             return v.id;
         }
         final boolean known = peers.knowsLinkPeer(li, peer);
-        final WidePeer writer = peers.linkPeer(li, peer);
-        int r = creatable(b, off, len, null);
-        final int missing = missing(b, off, len);
-        if (r == WireError.OK && (long) writer.created + writer.written + missing > verticesPerPeer) {
+        final WidePeer caller = li == FwdServer.OWNER ? null : peers.linkPeer(li, peer);
+        final WidePeer creator = write ? null : caller;
+        int r = creatable(b, off, len, creator);
+        final int missing = write ? missing(b, off, len) : 0;
+        if (r == WireError.OK && write && caller != null
+                && (long) caller.created + caller.written + missing > verticesPerPeer) {
             vertexShareRefused++; // the peer's share, not the table
             r = WireError.FLOW_BACKPRESSURE;
         }
@@ -135,12 +124,14 @@ final class VertexTree {
             return NodeResult.refusal(r);
         }
         if (!known) {
-            madeForRequest = writer;
+            madeForRequest = caller;
         }
-        writer.written += missing;
-        writtenForRequest = writer;
-        writtenCount = missing;
-        return create(b, off, len, null).id;
+        if (write && caller != null) {
+            caller.written += missing;
+            writtenForRequest = caller;
+            writtenCount = missing;
+        }
+        return create(b, off, len, creator).id;
     }
 
     /** How many vertices of key {@code b[off, +len)} and its ancestors do not exist yet. */
