@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
+import io.spectrum.client.bus.BusClient;
 import io.spectrum.host.runtime.HostRuntime;
 import io.spectrum.link.udp.UdpLink;
 import io.spectrum.link.udp.UdpLinkConfig;
@@ -77,6 +78,36 @@ class HostGrantsOptionTest {
         assertEquals(WireError.ACCESS_DENIED, anonymous.write("/lab/setpoint", value(5, 4)).code());
         assertArrayEquals(value(21, 4), read(ops, "/lab/setpoint"));
         assertTrue(anonymous.subscribe("/lab/setpoint", "/in/a", 0, false).ok(), "anonymous may subscribe");
+    }
+
+    @Test
+    void theBusDoorToTheNode_isCheckedByTheBusClientsName() throws Exception {
+        Path grants = tmp.resolve("grants.yaml");
+        Files.writeString(grants, """
+                anonymous:
+                  subscribe: "*"
+                ops:
+                  publish: /lab/*
+                  subscribe: "*"
+                """);
+        String socket = tmp.resolve("bus.sock").toString();
+        StringWriter out = new StringWriter();
+        String at = start(HostConfig.builder().grants(grants.toString()).bus(socket), out);
+        assertTrue(out.toString().contains("for the client doors and the bus"), out.toString());
+        BusClient opsBus = BusClient.connect(socket, "ops", 5_000);
+        closing.add(opsBus);
+        BusClient viewerBus = BusClient.connect(socket, "viewer", 5_000);
+        closing.add(viewerBus);
+        PeerClient ops = opsBus.node();
+        PeerClient viewer = viewerBus.node();
+        assertEquals(WireError.OK, ops.write("/lab/setpoint", value(33, 4)).code(), "ops, by its bus name");
+        assertEquals(WireError.OK, ops.write("/lab/new", value(1, 4)).code(), "and may create under /lab/");
+        assertEquals(WireError.ACCESS_DENIED, ops.write("/board1/led", value(1, 1)).code(), "not a /lab/ path");
+        assertEquals(WireError.ACCESS_DENIED, viewer.write("/lab/setpoint", value(5, 4)).code(), "viewer is anonymous here");
+        assertEquals(WireError.ACCESS_DENIED, viewer.write("/lab/other", value(5, 4)).code());
+        assertArrayEquals(value(33, 4), read(viewer, "/lab/setpoint"), "but may read");
+        assertArrayEquals(value(0, 1), read(client(at, null), "/board1/led"), "the board's led untouched");
+        assertTrue(!viewer.read("/lab/other").ok(), "a refused write created nothing");
     }
 
     @Test
