@@ -245,7 +245,7 @@ public final class DoorFanoutBench {
         Result run(Via via, Settings s) throws Exception {
             List<BusClient> clients = new ArrayList<>();
             try {
-                runs++;
+                runs++; // each run's clients have names of their own
                 BusClient pub = connect("pub-" + runs);
                 clients.add(pub);
                 List<BusClient> subs = new ArrayList<>();
