@@ -12,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The bus benchmarks at toy sizes: every echo call comes back with its payload (the harness throws
  * otherwise), each row counts its calls, the handover reader sees the written bytes and the store
- * is empty after each round (the harness throws otherwise), and nothing is left behind. Nothing
- * here is timed.
+ * is empty after each round (the harness throws otherwise), and nothing is left behind; the
+ * door fan-out delivers every value to every subscriber in order, both ways. Nothing here is timed.
  */
 class BusBenchSmokeTest {
     @TempDir
@@ -46,5 +46,18 @@ class BusBenchSmokeTest {
         assertEquals(20, r.idleRtt().length);
         assertEquals(2, r.sealNanos().length);
         assertTrue(r.sealNanos()[0] > 0 && r.sealNanos()[1] > 0);
+    }
+
+    @Test
+    void theDoorFanoutDeliversEveryValueToEverySubscriberInOrder_bothWays() throws Exception {
+        DoorFanoutBench.Settings s = new DoorFanoutBench.Settings(4, 200, 8, 4, 100_000);
+        try (DoorFanoutBench.Bench b = new DoorFanoutBench.Bench(dir)) {
+            for (DoorFanoutBench.Via via : DoorFanoutBench.Via.values()) {
+                DoorFanoutBench.Result r = b.run(via, s);
+                assertEquals(0, r.lost(), via + ": lost");
+                assertEquals(0, r.disorder(), via + ": out of order");
+                assertEquals(4 * 200, r.delivered(), via + ": every subscriber got every value");
+            }
+        }
     }
 }
