@@ -245,8 +245,8 @@ public final class DoorFanoutBench {
         Result run(Via via, Settings s) throws Exception {
             List<BusClient> clients = new ArrayList<>();
             try {
-                // each run's clients have names of their own: reconnecting a bus name whose previous
-                // connection used node() was refused every other time here (ROUTER_LOST), see docs/benchmarks.md 16
+                // each run's clients have names of their own: reconnecting a bus name right after its
+                // previous connection closed races that close (docs/benchmarks.md 16)
                 runs++;
                 BusClient pub = connect("pub-" + runs);
                 clients.add(pub);
