@@ -78,6 +78,21 @@ public final class BusFrames {
         return fwd.dstIsPathRef() ? "" : render(idx, fwd.dst());
     }
 
+    /**
+     * True for a READ or an AWAIT with an empty src: a request that wants an answer and names no route
+     * for it. A node drops such a frame unanswered; the local link's hello (a READ of
+     * {@code /$node/caps} carrying the client's announcement, docs/links.md "Local stream link") is
+     * one, so a bus never relays it to its node.
+     */
+    public static boolean isReadWithoutRoute(byte[] buf, int off, int len) {
+        TlvIndex idx = new TlvIndex(Math.max(64, len / 4 + 16), 16);
+        FwdView fwd = new FwdView();
+        if (new FrameDecoder().decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK) {
+            return false;
+        }
+        return (fwd.opcode() == FwdView.OP_READ || fwd.opcode() == FwdView.OP_AWAIT) && fwd.srcEmpty();
+    }
+
     /** A request frame. */
     public static byte[] request(String command, String replyRoute, BusFields body) {
         return fwd(FwdView.OP_WRITE, NodePath.of(commandPath(command)).tlv(), NodePath.of(replyRoute).tlv(), -1, body, null);

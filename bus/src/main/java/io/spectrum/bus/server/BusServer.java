@@ -451,8 +451,10 @@ public final class BusServer implements FrameHandler, PeerListener {
             d = BusFrames.decode(buf, off, len);
         } catch (BusException e) {
             String dst = door == null ? null : BusFrames.fwdDst(buf, off, len);
-            if (dst != null && !BusFrames.isBusPath(dst)) {
-                relay(c, buf, off, len); // a libtracer frame for the node (not shaped as a bus message)
+            if (dst != null && !BusFrames.isBusPath(dst) && !BusFrames.isReadWithoutRoute(buf, off, len)) {
+                // a libtracer frame for the node (not shaped as a bus message); never the link's hello,
+                // which opens nothing: the connection opens at its first request
+                relay(c, buf, off, len);
                 return;
             }
             framesRefused++;

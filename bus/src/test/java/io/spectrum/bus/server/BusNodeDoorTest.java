@@ -109,6 +109,30 @@ class BusNodeDoorTest {
     }
 
     @Test
+    void withADoor_theLinksHello_opensNothing_andIsNotRelayed() throws Exception {
+        NodeSide node = new NodeSide();
+        InProcessLink door = BusServer.nodeDoorLink(9, limits, 4096, 1 << 16);
+        door.setPeerListener(node);
+        server.nodeDoor(door);
+        InProcessLink.End end = clients.connect("ctl");
+        // the local link's hello: READ /$node/caps with an empty src and the client's announcement
+        byte[] out = new byte[256];
+        TlvWriter w = new TlvWriter().wrap(out, 0, out.length);
+        w.begin(TlvType.FWD).value(FwdView.OP_READ, 1).raw(NodePath.of("/$node/caps").tlv()).leaf(TlvType.PATH, new byte[0]);
+        io.spectrum.wire.Extensions.announce(w, "ctl".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        w.end();
+        byte[] hello = Arrays.copyOf(out, w.length());
+        assertTrue(BusFrames.isReadWithoutRoute(hello, 0, hello.length));
+        assertEquals(WireError.OK, end.send(hello, 0, hello.length));
+        server.doWork();
+        door.poll(node, 16);
+        assertEquals(0, server.framesRelayed(), "the hello is not the node's");
+        assertTrue(node.frames.isEmpty() && node.events.isEmpty(), "no end opened: " + node.events);
+        assertNull(server.connectionOf("ctl"), "and no bus connection: it opens at the first request");
+        assertTrue(drain(end).isEmpty(), "no answer");
+    }
+
+    @Test
     void withADoor_framesGoToTheNodeAndBack_theEndNamedByTheClientId_andClosedWithTheConnection() throws Exception {
         NodeSide node = new NodeSide();
         InProcessLink door = BusServer.nodeDoorLink(9, limits, 4096, 1 << 16);
