@@ -79,18 +79,23 @@ public final class BusFrames {
     }
 
     /**
-     * True for a READ or an AWAIT with an empty src: a request that wants an answer and names no route
-     * for it. A node drops such a frame unanswered; the local link's hello (a READ of
-     * {@code /$node/caps} carrying the client's announcement, docs/links.md "Local stream link") is
-     * one, so a bus never relays it to its node.
+     * The dst of a frame a bus connection sends for the host's node (docs/bus.md, "The host's node
+     * through the bus"), decoded once; null when it is not for the node: not a well-formed FWD, a dst
+     * under {@code /$bus}, or a READ or AWAIT with an empty src, which wants an answer and names no
+     * route for it (a node drops it unanswered; the local link's hello, a READ of {@code /$node/caps}
+     * carrying the client's announcement, is one, so a bus never relays it).
      */
-    public static boolean isReadWithoutRoute(byte[] buf, int off, int len) {
+    public static String relayDst(byte[] buf, int off, int len) {
         TlvIndex idx = new TlvIndex(Math.max(64, len / 4 + 16), 16);
         FwdView fwd = new FwdView();
         if (new FrameDecoder().decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK) {
-            return false;
+            return null;
         }
-        return (fwd.opcode() == FwdView.OP_READ || fwd.opcode() == FwdView.OP_AWAIT) && fwd.srcEmpty();
+        String dst = fwd.dstIsPathRef() ? "" : render(idx, fwd.dst());
+        if (isBusPath(dst) || (fwd.opcode() == FwdView.OP_READ || fwd.opcode() == FwdView.OP_AWAIT) && fwd.srcEmpty()) {
+            return null;
+        }
+        return dst;
     }
 
     /** A request frame. */

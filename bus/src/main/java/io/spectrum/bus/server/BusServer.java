@@ -446,22 +446,17 @@ public final class BusServer implements FrameHandler, PeerListener {
 
     /** Runs one request frame and answers it, unless it parks the connection on seal jobs. */
     private void handle(Conn c, byte[] buf, int off, int len) {
+        if (door != null && BusFrames.relayDst(buf, off, len) != null) {
+            // a libtracer frame for the node, read once and never as a bus message; never the link's
+            // hello, which opens nothing: the connection opens at its first request
+            relay(c, buf, off, len);
+            return;
+        }
         BusFrames.Decoded d;
         try {
             d = BusFrames.decode(buf, off, len);
         } catch (BusException e) {
-            String dst = door == null ? null : BusFrames.fwdDst(buf, off, len);
-            if (dst != null && !BusFrames.isBusPath(dst) && !BusFrames.isReadWithoutRoute(buf, off, len)) {
-                // a libtracer frame for the node (not shaped as a bus message); never the link's hello,
-                // which opens nothing: the connection opens at its first request
-                relay(c, buf, off, len);
-                return;
-            }
             framesRefused++;
-            return;
-        }
-        if (door != null && !BusFrames.isBusPath(d.dst())) {
-            relay(c, buf, off, len);
             return;
         }
         if (d.isReply() || d.command() == null) {

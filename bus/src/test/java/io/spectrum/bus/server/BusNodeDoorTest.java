@@ -122,7 +122,7 @@ class BusNodeDoorTest {
         io.spectrum.wire.Extensions.announce(w, "ctl".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         w.end();
         byte[] hello = Arrays.copyOf(out, w.length());
-        assertTrue(BusFrames.isReadWithoutRoute(hello, 0, hello.length));
+        assertNull(BusFrames.relayDst(hello, 0, hello.length), "the hello is for nobody");
         assertEquals(WireError.OK, end.send(hello, 0, hello.length));
         server.doWork();
         door.poll(node, 16);

@@ -206,16 +206,22 @@ final class BusIo implements AutoCloseable {
     }
 
     private void onFrame(byte[] buf, int off, int len) {
+        String prefix = route + "/r/";
+        String dst = BusFrames.fwdDst(buf, off, len);
+        if (dst == null || !BusFrames.isBusPath(dst) && !dst.startsWith(prefix)) {
+            // the node's (a reply to one of the node client's routes, a delivery, its liveness ping),
+            // told by its dst alone and never read as a bus message
+            toNode(buf, off, len);
+            return;
+        }
         BusFrames.Decoded d;
         try {
             d = BusFrames.decode(buf, off, len);
         } catch (BusException e) {
-            toNode(buf, off, len); // not a bus message: the node's (a reply, a delivery, its liveness ping)
-            return;
+            return; // addressed to the bus's paths or this client's bus routes, but no bus message
         }
-        String prefix = route + "/r/";
-        if (!BusFrames.isBusPath(d.dst()) && !(d.isReply() && d.dst().startsWith(prefix))) {
-            toNode(buf, off, len); // addressed to a route of the node client's
+        if (!BusFrames.isBusPath(d.dst()) && !d.isReply()) {
+            toNode(buf, off, len); // a request to one of this client's bus routes is none of the bus's
             return;
         }
         if (d.isReply()) {
