@@ -70,12 +70,23 @@ public final class BusFrames {
      * node from its frames for the bus ({@link #isBusPath}) before reading one as a bus message.
      */
     public static String fwdDst(byte[] buf, int off, int len) {
+        FwdView fwd = fwd(buf, off, len);
+        return fwd == null ? null : dstText(fwd);
+    }
+
+    /** The FWD in {@code buf}, decoded once, or null when the frame is no well-formed FWD. */
+    private static FwdView fwd(byte[] buf, int off, int len) {
         TlvIndex idx = new TlvIndex(Math.max(64, len / 4 + 16), 16);
         FwdView fwd = new FwdView();
         if (new FrameDecoder().decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK) {
             return null;
         }
-        return fwd.dstIsPathRef() ? "" : render(idx, fwd.dst());
+        return fwd;
+    }
+
+    /** A FWD's dst as text ("" for a path reference, which no bus frame uses). */
+    private static String dstText(FwdView fwd) {
+        return fwd.dstIsPathRef() ? "" : render(fwd.index(), fwd.dst());
     }
 
     /**
@@ -86,12 +97,11 @@ public final class BusFrames {
      * carrying the client's announcement, is one, so a bus never relays it).
      */
     public static String relayDst(byte[] buf, int off, int len) {
-        TlvIndex idx = new TlvIndex(Math.max(64, len / 4 + 16), 16);
-        FwdView fwd = new FwdView();
-        if (new FrameDecoder().decode(buf, off, len, idx) != WireError.OK || fwd.wrap(idx, 0) != WireError.OK) {
+        FwdView fwd = fwd(buf, off, len);
+        if (fwd == null) {
             return null;
         }
-        String dst = fwd.dstIsPathRef() ? "" : render(idx, fwd.dst());
+        String dst = dstText(fwd);
         if (isBusPath(dst) || (fwd.opcode() == FwdView.OP_READ || fwd.opcode() == FwdView.OP_AWAIT) && fwd.srcEmpty()) {
             return null;
         }
