@@ -15,6 +15,29 @@ import java.util.Arrays;
  * {@code wide.modeQueued}, whose refusals are the writes refused for a full bounded edge.
  */
 final class DeliveryModes {
+    /** One undelivered value: a copy (the vertex's array is reused by later writes) and its stamp. */
+    static final class Queued {
+        final Vertex written;
+        final byte[] value;
+        final long seq;
+        final boolean stale;
+        /** The value's origin time (ms since the Unix epoch, 0: none) as it was when queued. */
+        final long origin;
+        /** The stale value's reason as it was when queued (the vertex's array, never written into), or null. */
+        final byte[] reason;
+        final boolean deleted;
+
+        Queued(Vertex written, byte[] value, long seq, boolean stale, long origin, byte[] reason, boolean deleted) {
+            this.written = written;
+            this.value = value;
+            this.seq = seq;
+            this.stale = stale;
+            this.origin = origin;
+            this.reason = reason;
+            this.deleted = deleted;
+        }
+    }
+
     /**
      * Values waiting in delivery-mode edges' queues, all edges together (each edge's own ceiling is
      * its maxQueued); refusals = writes refused because a bounded edge had no room.
@@ -66,11 +89,11 @@ final class DeliveryModes {
      */
     void offer(Edge e, Vertex v, byte[] vb, int vl, long seq, boolean stale, long origin, byte[] reason,
             boolean deleted) {
-        final ModeQueue m = e.mode;
-        if (m.queue.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, origin, reason, deleted)) {
+        final ModeQueue<Queued> m = e.mode;
+        if (m.isEmpty() && m.canSend() && sendNumbered(e, m, v, vb, vl, seq, stale, origin, reason, deleted)) {
             return;
         }
-        if (m.offer(new ModeQueue.Entry(v, Arrays.copyOf(vb, vl), seq, stale, origin, reason, deleted))) {
+        if (m.offer(new Queued(v, Arrays.copyOf(vb, vl), seq, stale, origin, reason, deleted)) == null) {
             modeQueued.taken();
         }
         drain(e); // values the holder's rate held back go first, as far as credits and the rate allow
@@ -78,12 +101,12 @@ final class DeliveryModes {
 
     /** Sends queued values while credits allow. */
     void drain(Edge e) {
-        final ModeQueue m = e.mode;
-        while (m != null && e.mode == m && e.delivering() && !m.queue.isEmpty() && m.canSend()) {
-            final ModeQueue.Entry q = m.queue.pollFirst(); // off the queue first: a one_shot send reaps the edge
+        final ModeQueue<Queued> m = e.mode;
+        while (m != null && e.mode == m && e.delivering() && m.ready()) {
+            final Queued q = m.poll(); // off the queue first: a one_shot send reaps the edge
             modeQueued.returned();
             if (!sendNumbered(e, m, q.written, q.value, q.value.length, q.seq, q.stale, q.origin, q.reason, q.deleted)) {
-                m.queue.addFirst(q); // over the holder's outbound rate: it stays first, sent by the tick when the share refills
+                m.putBack(q); // over the holder's outbound rate: it stays first, sent by the tick when the share refills
                 modeQueued.taken();
                 fanout.markDirty(e);
                 return;
@@ -92,16 +115,15 @@ final class DeliveryModes {
     }
 
     /** One numbered delivery (dlv = delivered + 1, with the replaced count); false when the holder's rate refused it. */
-    private boolean sendNumbered(Edge e, ModeQueue m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
+    private boolean sendNumbered(Edge e, ModeQueue<Queued> m, Vertex written, byte[] vb, int vl, long seq, boolean stale,
             long origin, byte[] reason, boolean deleted) {
         final WidePeer h = e.holder;
         record.value(vb, 0, vl).key(written.key, 0, written.key.length).stamp(seq, stale, deleted, origin)
-                .reason(reason, 0, reason == null ? 0 : reason.length).numbered(m.delivered + 1, m.replaced);
+                .reason(reason, 0, reason == null ? 0 : reason.length).numbered(m.nextDelivery(), m.replaced());
         if (!server.deliver(e.word | e.flags, h.link, h.peer, e.rec, e.recLen, e.routeLen, record)) {
             return false;
         }
-        m.delivered++;
-        m.replaced = 0;
+        m.sent();
         if ((e.word & DeliveryPolicy.ONE_SHOT) != 0 && e.open) {
             node.remove(e);
         }
@@ -111,7 +133,7 @@ final class DeliveryModes {
     /** Gives a just-admitted FWD edge its mode (a packed {@link io.spectrum.wire.DeliveryMode}). */
     void setMode(Edge e, long packed) {
         dropMode(e);
-        e.mode = new ModeQueue(packed);
+        e.mode = ModeQueue.of(packed);
         if (e.mode.bounded()) {
             boundedEdges++;
         }
@@ -133,29 +155,28 @@ final class DeliveryModes {
      * values go out. Quantity: the edge's last delivery number after that, or -PATH_INVALID.
      */
     long consume(Edge e, long upTo) {
-        final ModeQueue m = e.mode;
+        final ModeQueue<Queued> m = e.mode;
         if (m == null) {
             return -WireError.SCHEMA_TYPE_MISMATCH;
         }
-        if (!m.consume(upTo)) {
+        if (!m.consumeUpTo(upTo)) {
             return -WireError.PATH_INVALID; // never delivered: nothing changes
         }
         drain(e); // may reap a one_shot edge: m still holds its numbers
-        return m.delivered;
+        return m.delivered();
     }
 
     /** A suspended edge holds nothing: its queue is dropped (counted) and nothing is replayed on resume. */
     void suspend(Edge e) {
         if (e.mode != null) {
             dropQueued(e.mode);
-            e.mode.queue.clear();
-            e.mode.replaced = 0;
+            e.mode.clear();
         }
     }
 
     /** What m holds leaves the queued count and is counted dropped: queued values that will never be sent. */
-    private void dropQueued(ModeQueue m) {
-        modeQueued.returned(m.queue.size());
-        modeQueued.countDropped(m.queue.size());
+    private void dropQueued(ModeQueue<Queued> m) {
+        modeQueued.returned(m.size());
+        modeQueued.countDropped(m.size());
     }
 }

@@ -33,7 +33,7 @@ final class Edge implements Subscription {
     /** The local target of a KIND_LOCAL edge, or null. */
     Vertex target;
     /** The delivery mode of a FWD edge that asked for one (latest / bounded), else null. */
-    ModeQueue mode;
+    ModeQueue<DeliveryModes.Queued> mode;
     int pos = -1;
     int gen;
     boolean open;

@@ -259,7 +259,7 @@ public final class HostBus {
         switch (o.kind) {
             case WRITER -> roots.store().abandon(o.staged.artifactId());
             case TOPIC_DELIVERY -> {
-                o.subscription.inFlight--;
+                o.subscription.mode.consumeOne();
                 roots.dropAll(o.objects);
             }
             case RESULT_DELIVERY -> {

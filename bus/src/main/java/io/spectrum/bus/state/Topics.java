@@ -129,7 +129,7 @@ final class Topics {
             if (s.latest()) {
                 continue;
             }
-            if (s.queue.size() >= s.maxQueued) {
+            if (s.mode.full()) {
                 throw new BusException(BusError.BACKPRESSURE, "subscription " + s.id + " of "
                         + s.connection.identity().clientId() + " has no queue room");
             }
@@ -149,12 +149,9 @@ final class Topics {
         Topic.Entry e = new Topic.Entry(++t.sequence, body);
         long replaced = 0;
         for (Subscription s : t.subscriptions) {
-            if (s.latest() && !s.queue.isEmpty()) {
-                roots.dropAll(s.queue.poll().body().objects);
-                s.replacedSinceDelivery++;
+            if (enqueue(s, e)) {
                 replaced++;
             }
-            enqueue(s, e);
         }
         if (retains) {
             setRetained(t, e);
@@ -201,13 +198,13 @@ final class Topics {
 
     /** Ends a subscription: its queue is discarded (roots released); handed-out deliveries stay. */
     void drop(Subscription s) {
-        for (Topic.Entry e : s.queue) {
+        for (Topic.Entry e = s.mode.poll(); e != null; e = s.mode.poll()) {
             roots.dropAll(e.body().objects);
             if (!s.latest()) {
                 s.connection.boundedQueuedBytes -= e.body().deliveryBytes;
             }
         }
-        s.queue.clear();
+        s.mode.clear();
         s.topic.subscriptions.remove(s);
         s.connection.subscriptions.remove(s.id);
         subscriptions--;
@@ -215,16 +212,14 @@ final class Topics {
 
     /** Hands out the head of a ready subscription's queue as a delivery owned by its connection. */
     BusMessage.TopicMessage deliver(Subscription s) {
-        Topic.Entry e = s.queue.poll();
+        Topic.Entry e = s.mode.poll();
         BusConnection c = s.connection;
         if (!s.latest()) {
             c.boundedQueuedBytes -= e.body().deliveryBytes;
         }
         Owner o = c.owners.newDelivery(Owner.Kind.TOPIC_DELIVERY, e.body().objects);
         o.subscription = s;
-        s.inFlight++;
-        long replaced = s.replacedSinceDelivery;
-        s.replacedSinceDelivery = 0;
+        long replaced = s.mode.sent();
         return new BusMessage.TopicMessage(o.id, s.id, s.topic.name, s.topic.incarnation, e.sequence(), replaced,
                 e.body().payload, e.body().attachmentsFor(o.id));
     }
@@ -237,12 +232,18 @@ final class Topics {
         byName.clear();
     }
 
-    private void enqueue(Subscription s, Topic.Entry e) {
-        s.queue.add(e);
+    /** Queues e on s (holding its roots); true when it replaced a latest value, whose roots go. */
+    private boolean enqueue(Subscription s, Topic.Entry e) {
+        Topic.Entry old = s.mode.offer(e);
         roots.addAll(e.body().objects);
         if (!s.latest()) {
             s.connection.boundedQueuedBytes += e.body().deliveryBytes;
         }
+        if (old == null) {
+            return false;
+        }
+        roots.dropAll(old.body().objects);
+        return true;
     }
 
     private void setRetained(Topic t, Topic.Entry e) {
@@ -278,7 +279,7 @@ final class Topics {
         long n = 0;
         for (Topic t : byName.values()) {
             for (Subscription s : t.subscriptions) {
-                n += s.queue.size();
+                n += s.mode.size();
             }
         }
         return n;

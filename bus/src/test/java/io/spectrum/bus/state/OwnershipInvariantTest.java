@@ -259,11 +259,11 @@ class OwnershipInvariantTest {
                 inFlight.merge(call.service, 1, Integer::sum);
             }
             for (Subscription s : c.subscriptions.values()) {
-                assertEquals((int) credits.getOrDefault(s, 0), s.inFlight, where + " credits of " + s.id);
-                assertTrue(s.inFlight <= s.maxInFlight, where);
-                assertTrue(s.queue.size() <= s.maxQueued, where);
+                assertEquals((int) credits.getOrDefault(s, 0), s.mode.inFlight(), where + " credits of " + s.id);
+                assertTrue(s.mode.inFlight() <= s.mode.maxInFlight(), where);
+                assertTrue(s.mode.size() <= s.mode.maxQueued(), where);
                 if (!s.latest()) {
-                    for (Topic.Entry e : s.queue) {
+                    for (Topic.Entry e : s.mode.waiting()) {
                         pool += e.body().deliveryBytes;
                     }
                 }
@@ -275,7 +275,7 @@ class OwnershipInvariantTest {
         long retained = 0;
         for (Topic t : f.bus.topics.all()) {
             for (Subscription s : t.subscriptions) {
-                for (Topic.Entry e : s.queue) {
+                for (Topic.Entry e : s.mode.waiting()) {
                     count(want, e.body().objects);
                 }
             }
