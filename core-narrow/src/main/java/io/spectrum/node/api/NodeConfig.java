@@ -156,6 +156,17 @@ public final class NodeConfig {
     }
 
     /**
+     * Remote peers that may be recorded as having announced Spectrum's extensions, all links
+     * together ({@code maxLinks} × {@link io.spectrum.node.fwd.LinkTable#ANNOUNCED_PEERS_PER_LINK}
+     * unless set): a peer announcing to a full table is answered as a plain v1 peer (counted in
+     * {@code node.announcedPeers}'s refusals).
+     */
+    public int maxAnnouncedPeers() {
+        return v.maxAnnouncedPeers > 0 ? v.maxAnnouncedPeers
+                : v.maxLinks * io.spectrum.node.fwd.LinkTable.ANNOUNCED_PEERS_PER_LINK;
+    }
+
+    /**
      * Remote peers the node keeps shares for (an entry lives while its peer holds a slot or an
      * await); a full table refuses a new peer's first slot or await with backpressure.
      */
@@ -273,6 +284,7 @@ public final class NodeConfig {
         private int verticesPerPeer;
         private long maxAwaitTimeoutNanos = 60_000_000_000L;
         private int sharePeers = 64;
+        private int maxAnnouncedPeers;
         private int peerDeliveriesPerSecond = 2000;
         private int peerDeliveryBurst = 500;
         private long statsPeriodNanos = 1_000_000_000L;
@@ -310,6 +322,7 @@ public final class NodeConfig {
             verticesPerPeer = c.verticesPerPeer;
             maxAwaitTimeoutNanos = c.maxAwaitTimeoutNanos;
             sharePeers = c.sharePeers;
+            maxAnnouncedPeers = c.maxAnnouncedPeers;
             peerDeliveriesPerSecond = c.peerDeliveriesPerSecond;
             peerDeliveryBurst = c.peerDeliveryBurst;
             statsPeriodNanos = c.statsPeriodNanos;
@@ -473,6 +486,12 @@ public final class NodeConfig {
             return this;
         }
 
+        /** Remote peers recorded as announcing the extensions: 1..65535 (default: maxLinks × 8). */
+        public Builder maxAnnouncedPeers(int v) {
+            maxAnnouncedPeers = v;
+            return this;
+        }
+
         /** Remote peers the share table tracks: 1..65535 (default 64). */
         public Builder sharePeers(int v) {
             sharePeers = v;
@@ -548,6 +567,9 @@ public final class NodeConfig {
             }
             range("maxAwaitTimeoutNanos", maxAwaitTimeoutNanos, 1_000_000L, Long.MAX_VALUE);
             range("sharePeers", sharePeers, 1, 65535);
+            if (maxAnnouncedPeers != 0) {
+                range("maxAnnouncedPeers", maxAnnouncedPeers, 1, 65535);
+            }
             range("peerDeliveriesPerSecond", peerDeliveriesPerSecond, 0, MAX_TABLE);
             range("peerDeliveryBurst", peerDeliveryBurst, 1, MAX_TABLE);
             range("statsPeriodNanos", statsPeriodNanos, 0, Long.MAX_VALUE);

@@ -47,7 +47,7 @@ public final class FwdParts {
         config = cfg;
         clock = cfg.clock();
         this.store = store;
-        links = new LinkTable(linkCapacity, cfg.maxLinks(), cfg.frameBytes());
+        links = new LinkTable(linkCapacity, cfg.maxLinks(), cfg.frameBytes(), cfg.maxAnnouncedPeers());
         shares = new PeerShares(cfg, links, clock);
         rx = new TlvIndex(cfg.maxTlvsPerFrame(), 16);
         // FWD + top POINT + one POINT per level below it (a level adds >= 2 key bytes) + slack

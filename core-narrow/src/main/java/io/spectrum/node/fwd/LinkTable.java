@@ -11,7 +11,7 @@ import io.spectrum.wire.WireError;
  * captured, is copied into the buffer the owner handed in instead of being sent.
  */
 public final class LinkTable {
-    /** Announced peers a link can hold (the extensions table is sized once from the link capacity). */
+    /** Announced peers per link when the node's config does not size the extensions table itself. */
     public static final int ANNOUNCED_PEERS_PER_LINK = 8;
 
     private Link[] links;
@@ -36,7 +36,7 @@ public final class LinkTable {
      * {@code initial} entries now, growing (doubling, on attach only) up to {@code ceiling}; a NARROW
      * node passes its ceiling as the initial size, so its table never grows.
      */
-    LinkTable(int initial, int ceiling, int frameBytes) {
+    LinkTable(int initial, int ceiling, int frameBytes, int announcedPeers) {
         nodeFrame = frameBytes;
         frameLimit = frameBytes;
         this.ceiling = ceiling;
@@ -46,7 +46,7 @@ public final class LinkTable {
             counts[i] = new Counts();
         }
         resource = new ResourceCounter("node.links", ceiling);
-        extensions = new PeerExtensions(ceiling * ANNOUNCED_PEERS_PER_LINK);
+        extensions = new PeerExtensions(announcedPeers);
     }
 
     /** Adds the link; false (counted as a refusal) at the ceiling. */

@@ -4,7 +4,7 @@ import io.spectrum.stats.ResourceCounter;
 
 /**
  * Which remote peers announced Spectrum's extensions ({@link io.spectrum.wire.Extensions}), and at
- * what version: a fixed table of (link index, peer, version) entries, searched linearly. A peer
+ * what version: a fixed table of (link index, peer, version) entries, found through a {@link PeerIndex}. A peer
  * that is not in it is a plain libtracer v1 peer and is answered byte-for-byte v1. An entry lives
  * until its peer goes down. A full table records nobody new (counted as a refusal): that peer is
  * then answered as a plain one, which a v1-speaking client always understands.
@@ -22,6 +22,8 @@ public final class PeerExtensions {
     private final boolean[] verified;
     private final HoldTokens tokens = new HoldTokens();
     private int used;
+    /** Where each (link, peer) entry is. */
+    private final PeerIndex index;
     /** The announced peers (in use, peak, refusals). */
     public final ResourceCounter resource;
 
@@ -31,6 +33,7 @@ public final class PeerExtensions {
         version = new int[capacity];
         token = new long[capacity];
         verified = new boolean[capacity];
+        index = new PeerIndex(capacity);
         resource = new ResourceCounter("node.announcedPeers", capacity);
     }
 
@@ -50,6 +53,7 @@ public final class PeerExtensions {
         }
         link[used] = li;
         peer[used] = p;
+        index.put(li, p, used);
         version[used] = v;
         token[used] = 0;
         verified[used] = false;
@@ -70,6 +74,10 @@ public final class PeerExtensions {
             return;
         }
         used--;
+        index.remove(li, p);
+        if (i != used) {
+            index.moved(link[used], peer[used], i);
+        }
         link[i] = link[used];
         peer[i] = peer[used];
         version[i] = version[used];
@@ -115,11 +123,6 @@ public final class PeerExtensions {
     }
 
     private int find(int li, int p) {
-        for (int i = 0; i < used; i++) {
-            if (link[i] == li && peer[i] == p) {
-                return i;
-            }
-        }
-        return -1;
+        return index.find(li, p);
     }
 }

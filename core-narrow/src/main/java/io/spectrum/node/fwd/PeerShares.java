@@ -12,8 +12,8 @@ import io.spectrum.time.Clock;
  * delivery, skipped; both are counted here per peer and on the peer's link ({@link
  * io.spectrum.link.LinkStats}), and nobody else's share moves.
  *
- * <p>A fixed table of (link index, peer) entries, compact (swap-remove) and searched linearly from
- * the last hit; an entry lives while its peer holds a slot or an await. The owner (link index
+ * <p>A fixed table of (link index, peer) entries, compact (swap-remove), found through a
+ * {@link PeerIndex} after a check of the last hit; an entry lives while its peer holds a slot or an await. The owner (link index
  * {@link FwdServer#OWNER}) has no share and is never limited. Allocation-free.
  */
 public final class PeerShares {
@@ -38,6 +38,8 @@ public final class PeerShares {
     private final long[] dropped;
     private int used;
     private int last;
+    /** Where each (link, peer) entry is. */
+    private final PeerIndex index;
 
     /** Totals over every peer that ever had an entry (an entry's own counters go with it). */
     private long slotRefusalsTotal;
@@ -56,6 +58,7 @@ public final class PeerShares {
         resource = new ResourceCounter("node.peers", n);
         link = new int[n];
         peer = new int[n];
+        index = new PeerIndex(n);
         slots = new int[n];
         awaits = new int[n];
         tokens = new long[n];
@@ -227,11 +230,10 @@ public final class PeerShares {
         if (last < used && link[last] == li && peer[last] == p) {
             return last;
         }
-        for (int i = 0; i < used; i++) {
-            if (link[i] == li && peer[i] == p) {
-                last = i;
-                return i;
-            }
+        final int found = index.find(li, p);
+        if (found >= 0) {
+            last = found;
+            return found;
         }
         if (!create) {
             return -1;
@@ -243,6 +245,7 @@ public final class PeerShares {
         int e = used++;
         link[e] = li;
         peer[e] = p;
+        index.put(li, p, e);
         slots[e] = 0;
         awaits[e] = 0;
         tokens[e] = bucketNanos;
@@ -260,6 +263,10 @@ public final class PeerShares {
             return;
         }
         int l = --used;
+        index.remove(link[e], peer[e]);
+        if (e != l) {
+            index.moved(link[l], peer[l], e);
+        }
         link[e] = link[l];
         peer[e] = peer[l];
         slots[e] = slots[l];

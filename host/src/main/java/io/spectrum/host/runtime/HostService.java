@@ -73,8 +73,29 @@ public final class HostService implements AutoCloseable {
         this.dashboardPort = dashboardPort;
         this.ansi = ansi;
         this.out = out;
-        this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
+        int peers = remotePeers(boards, clientLinks);
+        this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock)
+                .sharePeers(peers).maxAnnouncedPeers(peers).build()));
     }
+
+    /**
+     * How many remote peers the node's per-peer tables (shares, announced extensions) hold: one per
+     * board link and every client link's peer table (a link without one counts one), at least
+     * {@link #MIN_PEERS}; so each client a door admits can hold subscriptions and announce, and no
+     * door can take more of either table than it has peers.
+     */
+    static int remotePeers(List<Board> boards, List<Link> clientLinks) {
+        long n = boards.size();
+        for (Link l : clientLinks) {
+            n += l.peers() == null ? 1 : l.peers().capacity();
+        }
+        return (int) Math.max(MIN_PEERS, Math.min(MAX_PEERS, n));
+    }
+
+    /** The fewest peers a host's tables hold (the node's default share table). */
+    static final int MIN_PEERS = 64;
+    /** The most: the node's per-peer tables' ceiling. */
+    static final int MAX_PEERS = 65_535;
 
     /**
      * Checks the requests of the client links in {@code doors} (some of this service's client links) against
