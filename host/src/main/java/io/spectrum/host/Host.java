@@ -14,6 +14,7 @@ import io.spectrum.time.Sleeper;
 import io.spectrum.time.SystemClock;
 import io.spectrum.wide.PeerAccess;
 import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.server.BusDriver;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -170,6 +171,9 @@ public final class Host implements AutoCloseable {
         if (busView != null || bridge.given()) {
             service.fabric(fabric);
         }
+        if (busDoor != null) {
+            service.direct(busDoor); // the bus runs on the node thread: the door needs no I/O thread between
+        }
         Host host = new Host(config, boards, service, bridge, busView);
         host.mirror = mirror;
         for (Link l : clients) {
@@ -191,7 +195,7 @@ public final class Host implements AutoCloseable {
             }
             if (config.bus() != null) {
                 try {
-                    host.busHost = config.bus().start(config.clock(), grants, busDoor);
+                    host.busHost = config.bus().start(config.clock(), grants, busDoor, busDriver(service.runtime()));
                 } catch (IllegalArgumentException | IOException | BusException e) {
                     String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
                     throw new StartFailure("cannot start the bus: " + why);
@@ -217,6 +221,31 @@ public final class Host implements AutoCloseable {
                 host.close();
             }
         }
+    }
+
+    /** The host's node loop as the loop that runs the bus's turns (docs/bus.md, "Identity, transports and the loop"). */
+    private static BusDriver busDriver(io.spectrum.host.runtime.HostRuntime runtime) {
+        return new BusDriver() {
+            @Override
+            public io.spectrum.link.Readiness readiness() {
+                return runtime.readiness();
+            }
+
+            @Override
+            public void share(java.util.function.IntSupplier turn, boolean polled) {
+                runtime.share(turn, polled);
+            }
+
+            @Override
+            public boolean onLoopThread() {
+                return runtime.isNodeThread();
+            }
+
+            @Override
+            public void unshare(java.util.function.IntSupplier turn) {
+                runtime.unshare(turn);
+            }
+        };
     }
 
     /**
@@ -253,6 +282,12 @@ public final class Host implements AutoCloseable {
     /** The mounted boards and their links, in the configuration's order. */
     public List<HostService.Board> boards() {
         return boards;
+    }
+
+    /** The running bus, or null without {@code --bus} (this package's tests). */
+    io.spectrum.bus.server.BusHost bus() {
+        HostBusSetup.Started b = busHost;
+        return b == null ? null : b.host();
     }
 
     /** The node, the dashboard and the terminal view. */

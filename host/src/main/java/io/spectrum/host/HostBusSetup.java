@@ -6,6 +6,7 @@ import io.spectrum.link.local.LocalLink;
 import io.spectrum.runtime.LinkSettings;
 import io.spectrum.runtime.LinkSpec;
 import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.server.BusDriver;
 import io.spectrum.bus.server.BusHost;
 import io.spectrum.bus.server.BusServer;
 import io.spectrum.link.local.InProcessLink;
@@ -127,6 +128,14 @@ final class HostBusSetup {
      * @throws BusException a store that cannot be opened
      */
     Started start(Clock clock, GrantsFile read, InProcessLink nodeDoor) throws IOException, BusException {
+        return start(clock, read, nodeDoor, null);
+    }
+
+    /**
+     * As {@link #start(Clock, GrantsFile, InProcessLink)}, the bus's turns run by {@code driver} (the
+     * host's node loop; null: a thread of the bus's own) and its timers on {@code clock}.
+     */
+    Started start(Clock clock, GrantsFile read, InProcessLink nodeDoor, BusDriver driver) throws IOException, BusException {
         List<String> lines = new ArrayList<>();
         Function<String, Grants> lookup;
         if (read != null) {
@@ -150,7 +159,8 @@ final class HostBusSetup {
             if (tcpUri != null) {
                 links.add(LinkSpec.open(2, tcpUri, LinkSpec.Role.LISTEN, bus, clock));
             }
-            BusHost host = BusHost.start(StoreConfig.defaults(storeDir), limits(), lookup, links, nodeDoor);
+            BusHost host = driver == null ? BusHost.start(StoreConfig.defaults(storeDir), limits(), lookup, links, nodeDoor)
+                    : BusHost.start(StoreConfig.defaults(storeDir), limits(), lookup, links, nodeDoor, driver, clock);
             lines.add(0, "bus: " + socket + " (store " + storeDir + ")");
             if (links.size() > 1) {
                 lines.add(1, "bus: " + links.get(1).name());

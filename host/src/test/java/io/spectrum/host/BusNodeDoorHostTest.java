@@ -100,6 +100,16 @@ class BusNodeDoorHostTest {
     }
 
     @Test
+    void theBusRunsOnTheHostsNodeThread_withNoThreadOfItsOwn() throws Exception {
+        bus("ctl").node().read("/board1/counter"); // the bus and its door at work
+        String busThread = host.bus().onBusThread(b -> Thread.currentThread().getName());
+        String nodeThread = host.service().runtime().onNodeThread(() -> Thread.currentThread().getName());
+        assertEquals(nodeThread, busThread);
+        assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals("spectrum-bus")),
+                "no thread of the bus's own");
+    }
+
+    @Test
     void aBusClientFollowsABoardVertexInTheBoundedMode_everyValueInOrder_creditsComingBack() throws Exception {
         BusClient bus = bus("ctl");
         PeerClient node = bus.node();

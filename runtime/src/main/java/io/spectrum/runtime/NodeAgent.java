@@ -2,6 +2,7 @@ package io.spectrum.runtime;
 
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Link;
+import io.spectrum.link.Readiness;
 import io.spectrum.node.ServingNode;
 import io.spectrum.time.Clock;
 import io.spectrum.wire.WireError;
@@ -54,6 +55,8 @@ public final class NodeAgent implements Agent {
     private final SelectorReadiness readiness = new SelectorReadiness();
     private final List<Link> links = new ArrayList<>();
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** Other work that shares the node thread ({@link #share}): each runs once per duty cycle. */
+    private IntSupplier[] shared = new IntSupplier[0];
     private final long housekeepingNanos;
     private final FrameHandler tapping = this::tapped;
     private FrameHandler tap;
@@ -136,6 +139,39 @@ public final class NodeAgent implements Agent {
         return links;
     }
 
+    /**
+     * Shares the node thread with {@code turn} (the host's bus): from now on it runs once per duty
+     * cycle, after the submitted tasks and before the links are flushed, and returns the work it did
+     * (the loop spins while there is work, then blocks). Its input wakes the loop through
+     * {@link #readiness()}; with {@code polled} (some of its input cannot wake the loop: a listening
+     * socket's new connections, a full socket's writability) the loop never blocks longer than
+     * {@link #POLL_FALLBACK_NANOS}, as for a link that cannot signal its input. Call before the loop
+     * starts or on the node thread.
+     */
+    public void share(IntSupplier turn, boolean polled) {
+        if (polled) {
+            pollOnly = true;
+        }
+        IntSupplier[] more = java.util.Arrays.copyOf(shared, shared.length + 1);
+        more[shared.length] = turn;
+        shared = more;
+    }
+
+    /** Stops running {@code turn} (the bus closed). Node thread. */
+    public void unshare(IntSupplier turn) {
+        java.util.List<IntSupplier> rest = new ArrayList<>(java.util.Arrays.asList(shared));
+        rest.remove(turn);
+        shared = rest.toArray(new IntSupplier[0]);
+    }
+
+    /**
+     * How anything that shares the node thread wakes it: its links' channels are watched by the loop's
+     * selector ({@link Readiness#watch}), and input that comes another way calls {@link Readiness#wake}.
+     */
+    public Readiness readiness() {
+        return readiness;
+    }
+
     /** Runs {@code task} on the node thread at the next duty cycle (wakes the loop). */
     public void submit(Runnable task) {
         tasks.add(task);
@@ -196,6 +232,10 @@ public final class NodeAgent implements Agent {
         for (Runnable t; (t = tasks.poll()) != null; ) {
             t.run();
             work++;
+        }
+        final IntSupplier[] others = shared;
+        for (int i = 0; i < others.length; i++) {
+            work += others[i].getAsInt();
         }
         // the step's sends leave now, one system call per link where the link batches them
         for (int i = 0; i < links.size(); i++) {

@@ -29,6 +29,7 @@ import io.spectrum.bus.store.FileArtifactStore;
 import io.spectrum.bus.store.SealJob;
 import io.spectrum.bus.store.StoreConfig;
 import io.spectrum.link.local.InProcessLink;
+import io.spectrum.time.Clock;
 
 /**
  * A running host bus: the artifact store opened on its directory, the {@link HostBus}, the
@@ -54,11 +55,18 @@ public final class BusHost implements AutoCloseable {
     private final InProcessLink inProcess;
     private final List<Link> links;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** The bus's own thread, or null when a {@link BusDriver} runs its turns. */
     private final AgentRunner runner;
     private final ExecutorService sealer;
+    /** The loop that runs the turns instead of {@link #runner}, or null. */
+    private final BusDriver driver;
+    /** One turn on the driver's loop: tasks, then the server's work. */
+    private final java.util.function.IntSupplier turn = this::turn;
+    /** Set on the driver's thread once the bus has shut down: later turns do nothing. */
+    private boolean stopped;
 
     private BusHost(FileArtifactStore store, HostBus bus, Function<String, Grants> grants, List<Link> links,
-            ExecutorService sealer, InProcessLink nodeDoor) {
+            ExecutorService sealer, InProcessLink nodeDoor, BusDriver driver) {
         this.store = store;
         this.bus = bus;
         this.links = links;
@@ -69,6 +77,13 @@ public final class BusHost implements AutoCloseable {
         server.attach(inProcess);
         for (Link l : links) {
             server.attach(l);
+        }
+        this.driver = driver;
+        if (driver != null) {
+            runner = null;
+            boolean wakes = server.wakes(driver.readiness());
+            driver.share(turn, !wakes);
+            return;
         }
         runner = new AgentRunner(idleStrategy(), BusHost::agentError, null,
                 new Agent() {
@@ -94,6 +109,24 @@ public final class BusHost implements AutoCloseable {
                     }
                 });
         AgentRunner.startOnThread(runner);
+    }
+
+    /** One duty cycle on the driver's loop: the tasks handed to the bus, then the server's work. */
+    private int turn() {
+        if (stopped) {
+            return 0;
+        }
+        int n = 0;
+        for (Runnable t; (t = tasks.poll()) != null; ) {
+            t.run();
+            n++;
+        }
+        try {
+            return n + server.doWork();
+        } catch (RuntimeException e) {
+            agentError(e); // the loop is the host's: the bus's error must not stop the node
+            return n;
+        }
     }
 
     /** The longest idle park, {@code spectrum.bus.maxParkNanos} (default 100 µs; 0: yield, never park). */
@@ -131,8 +164,24 @@ public final class BusHost implements AutoCloseable {
         return start(store, limits, grants, links, sealer, null);
     }
 
+    /**
+     * As {@link #start(StoreConfig, BusLimits, Function, List, InProcessLink)}, but the bus's turns run
+     * on {@code driver}'s loop (the host's node thread) instead of a thread of their own, and its
+     * timers read {@code clock}. Nothing touches the bus but that loop's thread; other threads reach it
+     * through {@link #onBusThread}.
+     */
+    public static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
+            InProcessLink nodeDoor, BusDriver driver, Clock clock) throws BusException {
+        return start(store, limits, grants, links, sealingExecutor(), nodeDoor, driver, clock);
+    }
+
     private static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
             ExecutorService sealer, InProcessLink nodeDoor) throws BusException {
+        return start(store, limits, grants, links, sealer, nodeDoor, null, SystemClock.INSTANCE);
+    }
+
+    private static BusHost start(StoreConfig store, BusLimits limits, Function<String, Grants> grants, List<Link> links,
+            ExecutorService sealer, InProcessLink nodeDoor, BusDriver driver, Clock clock) throws BusException {
         FileArtifactStore s;
         try {
             s = FileArtifactStore.open(store);
@@ -141,8 +190,7 @@ public final class BusHost implements AutoCloseable {
             throw e;
         }
         s.unlinkOn(sealer);
-        return new BusHost(s, new HostBus(s, SystemClock.INSTANCE, limits), grants, new ArrayList<>(links), sealer,
-                nodeDoor);
+        return new BusHost(s, new HostBus(s, clock, limits), grants, new ArrayList<>(links), sealer, nodeDoor, driver);
     }
 
     /** Two daemon threads, {@code spectrum-bus-seal-N}, made when the first seals come. */
@@ -173,6 +221,9 @@ public final class BusHost implements AutoCloseable {
 
     /** Runs {@code f} on the bus's thread and returns its result (waits at most 5 s). */
     public <T> T onBusThread(Function<HostBus, T> f) {
+        if (driver != null && driver.onLoopThread()) {
+            return f.apply(bus);
+        }
         CompletableFuture<T> out = new CompletableFuture<>();
         tasks.add(() -> {
             try {
@@ -181,6 +232,9 @@ public final class BusHost implements AutoCloseable {
                 out.completeExceptionally(e);
             }
         });
+        if (driver != null) {
+            driver.readiness().wake();
+        }
         try {
             return out.get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -215,7 +269,21 @@ public final class BusHost implements AutoCloseable {
     /** Stops the bus (clients get their closing notices), closes its links and the store. */
     @Override
     public void close() {
-        runner.close();
+        if (runner != null) {
+            runner.close();
+        } else {
+            try { // the shutdown runs where the bus runs: on the driver's loop
+                onBusThread(b -> {
+                    server.shutdown();
+                    server.doWork();
+                    stopped = true;
+                    return null;
+                });
+            } catch (IllegalStateException e) {
+                System.err.println("spectrum bus: the loop that runs the bus did not stop it: " + e.getMessage());
+            }
+            driver.unshare(turn);
+        }
         // the bus's shutdown abandoned every writer, which cancels their jobs; what never started
         // (cancelled jobs, unlinks) runs here, then wait for those running
         for (Runnable r : sealer.shutdownNow()) {

@@ -3,6 +3,7 @@ package io.spectrum.bus.server;
 import io.spectrum.link.FrameHandler;
 import io.spectrum.link.Lane;
 import io.spectrum.link.Link;
+import io.spectrum.link.Readiness;
 import io.spectrum.link.local.InProcessLink;
 import io.spectrum.link.PeerListener;
 import io.spectrum.wire.BusError;
@@ -109,6 +110,8 @@ public final class BusServer implements FrameHandler, PeerListener {
     private long framesRefused;
     /** The door to the host's node (null: frames not for the bus are refused). */
     private InProcessLink door;
+    /** The loop that runs this server's turns and how to wake it (null: a loop that polls). */
+    private volatile Readiness readiness;
     private long framesRelayed;
     private long relaysRefused;
     private long framesFromNode;
@@ -185,6 +188,24 @@ public final class BusServer implements FrameHandler, PeerListener {
         this.storeRoot = store.root().toAbsolutePath().toString();
         this.storeId = store.storeId();
         this.grants = grants;
+    }
+
+    /**
+     * The server's turns ({@link #doWork}) run on a loop that blocks until {@code r} is woken (the
+     * host's node loop): every link attached so far and every door end opened from now on wakes it on
+     * input, and a finished seal wakes it. Call once, before the loop runs the server, after the links
+     * are attached.
+     *
+     * @return false when some input cannot wake the loop (a listening socket's new connections, a full
+     *     socket's writability): the loop must then run the server on a short period too
+     */
+    public boolean wakes(Readiness r) {
+        boolean all = true;
+        for (Link l : links) {
+            all &= l.setReadiness(r);
+        }
+        readiness = r;
+        return all;
     }
 
     /** Serves the bus on {@code link} (its peer events come here). */
@@ -515,6 +536,9 @@ public final class BusServer implements FrameHandler, PeerListener {
                     InProcessLink.End e = door.connect(b.identity().clientId());
                     if (e.isOpen()) {
                         c.node = e;
+                        if (readiness != null) {
+                            e.setReadiness(readiness); // the node's answers wake the loop
+                        }
                     }
                 }
                 rc = c.node == null ? WireError.FLOW_BACKPRESSURE : c.node.send(buf, off, len);
@@ -604,6 +628,10 @@ public final class BusServer implements FrameHandler, PeerListener {
                     j.run();
                 } finally {
                     sealsDone.add(p);
+                    Readiness loop = readiness;
+                    if (loop != null) {
+                        loop.wake(); // the loop that runs this server may be blocked waiting for input
+                    }
                 }
             };
             try {

@@ -431,6 +431,36 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         return loop.call(task);
     }
 
+    /** Whether the calling thread is the node thread. Any thread. */
+    public boolean isNodeThread() {
+        return loop.isNodeThread();
+    }
+
+    /**
+     * Runs {@code turn} on the node thread once per duty cycle from now on (the host's bus: docs/bus.md,
+     * "Identity, transports and the loop"); with {@code polled} the loop wakes at least every
+     * millisecond for it. Its input wakes the loop through {@link #readiness()}. Any thread.
+     */
+    public void share(java.util.function.IntSupplier turn, boolean polled) {
+        onNodeThread(() -> {
+            loop.agent().share(turn, polled);
+            return null;
+        });
+    }
+
+    /** Stops running {@code turn}. Any thread. */
+    public void unshare(java.util.function.IntSupplier turn) {
+        onNodeThread(() -> {
+            loop.agent().unshare(turn);
+            return null;
+        });
+    }
+
+    /** How work that shares the node thread wakes it (channels to watch, a wake from any thread). */
+    public io.spectrum.link.Readiness readiness() {
+        return loop.agent().readiness();
+    }
+
     /** Starts the snapshot's renderer, takes a first snapshot and starts the node thread; call once. */
     public void start() {
         renderer.start();

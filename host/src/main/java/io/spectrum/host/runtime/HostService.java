@@ -43,6 +43,8 @@ public final class HostService implements AutoCloseable {
 
     private final List<Board> boards;
     private final List<Link> clientLinks;
+    /** Client links served without a {@link QueuedLink} ({@link #direct}). */
+    private final java.util.Set<Link> direct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private final int dashboardPort;
     private final boolean ansi;
     private final PrintWriter out;
@@ -127,7 +129,7 @@ public final class HostService implements AutoCloseable {
             host.mount(queued(b.link()), b.name(), b.top());
         }
         for (Link l : clientLinks) {
-            Link q = queued(l);
+            Link q = direct.contains(l) ? l : queued(l);
             host.attachListener(q);
             if (access != null && doors.contains(l)) {
                 host.restrict(q, access); // before start: no request of the door is served unchecked
@@ -139,6 +141,17 @@ public final class HostService implements AutoCloseable {
             out.println("dashboard: " + dashboard.url());
             out.flush();
         }
+    }
+
+    /**
+     * Serves {@code link} (one of the client links) on the node thread as it is, without a
+     * {@link QueuedLink}: for an in-process door whose other side runs on the node thread too (the
+     * host's bus), which bounds each peer's waiting frames itself, so an I/O thread would only add two
+     * hand-offs per frame. Call before {@link #start}.
+     */
+    public HostService direct(Link link) {
+        direct.add(link);
+        return this;
     }
 
     /** Frames one peer may have queued on a client link (the link's per-peer bound). */

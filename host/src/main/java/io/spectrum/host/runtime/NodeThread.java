@@ -52,6 +52,11 @@ final class NodeThread {
         loop.start();
     }
 
+    /** The loop's agent (its readiness, the work that shares its thread). */
+    io.spectrum.runtime.NodeAgent agent() {
+        return loop.agent();
+    }
+
     /** Instead of {@link #start()}: one duty cycle of the loop per call of the returned supplier, on the caller's thread. */
     IntSupplier onCallerThread() {
         return loop.agent().onCallerThread();
