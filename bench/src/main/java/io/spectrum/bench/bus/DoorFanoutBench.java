@@ -245,8 +245,8 @@ public final class DoorFanoutBench {
         Result run(Via via, Settings s) throws Exception {
             List<BusClient> clients = new ArrayList<>();
             try {
-                // each run's clients have names of their own: reconnecting a bus name right after its
-                // previous connection closed races that close (docs/benchmarks.md 16)
+                // each run's clients have names of their own, as when the figures of docs/benchmarks.md 16
+                // were taken (then, reconnecting a name at once raced its old connection's close)
                 runs++;
                 BusClient pub = connect("pub-" + runs);
                 clients.add(pub);

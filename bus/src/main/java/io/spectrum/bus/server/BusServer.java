@@ -68,6 +68,15 @@ import io.spectrum.bus.store.SealJob;
  * answered as a libtracer hop answers a path it cannot route (a typed ERROR reply), or, for a frame
  * that wants no answer, counted ({@link #relaysRefused()}). The end closes with its connection.
  * docs/bus.md, "The host's node through the bus".
+ *
+ * <p>A name handed over (docs/bus.md, "Reconnecting under the same name"): a connection's first
+ * frame whose name an open connection still holds does not meet CONFLICT at once. When the holder's
+ * link already knows its peer is gone (its close is read, its down not yet told here), the holder
+ * is ended first and the newcomer opens. Otherwise the newcomer's frames wait, in order, unanswered,
+ * while the links are polled: once the holder goes they run and it opens; a holder still there
+ * after {@link #NAME_HANDOVER_MILLIS} by the bus's clock is live, and the newcomer is refused
+ * CONFLICT as before. A client that closed its socket before dialling again always finds its old
+ * close read first, since the socket's end of stream reached the bus before the new hello did.
  */
 public final class BusServer implements FrameHandler, PeerListener {
     /**
@@ -96,6 +105,12 @@ public final class BusServer implements FrameHandler, PeerListener {
     private static final int MESSAGES_PER_TURN = 256;
     /** Frames one connection may send while its seal runs; one more closes it (BACKPRESSURE). */
     public static final int MAX_PARKED_FRAMES = 1024;
+    /**
+     * How long (the bus's clock) a connection's first request waits for an open connection holding
+     * its name to go before it is refused CONFLICT: the holder's close, sent before the newcomer
+     * dialled, is read within a poll or two; one still there after this is live.
+     */
+    public static final long NAME_HANDOVER_MILLIS = 1_000;
 
     private final HostBus bus;
     private final ArtifactStore store;
@@ -104,6 +119,8 @@ public final class BusServer implements FrameHandler, PeerListener {
     private final Function<String, Grants> grants;
     private final List<Link> links = new ArrayList<>();
     private final Map<Long, Conn> conns = new LinkedHashMap<>();
+    /** Connections whose first request waits for their name's holder to go (each at most once; see {@link #waitsForName}). */
+    private final List<Conn> waiting = new ArrayList<>();
     private final Executor sealer;
     /** Seal jobs that have run, from the sealer's threads (one entry per job). */
     private final ConcurrentLinkedQueue<Parked> sealsDone = new ConcurrentLinkedQueue<>();
@@ -115,7 +132,10 @@ public final class BusServer implements FrameHandler, PeerListener {
     private long framesRelayed;
     private long relaysRefused;
     private long framesFromNode;
-    /** Bytes of the frames parked behind running seals, over every connection ({@link BusLimits#maxReceiveBytes()}). */
+    /**
+     * Bytes of the frames parked behind running seals or a name's handover, over every connection
+     * ({@link BusLimits#maxReceiveBytes()}).
+     */
     private long parkedBytes;
     private boolean pullOnly;
 
@@ -135,8 +155,15 @@ public final class BusServer implements FrameHandler, PeerListener {
         Lane heldLane;
         /** The command whose seal jobs are running, or null. */
         Parked sealing;
-        /** Frames that arrived while {@link #sealing}, in order. */
+        /** Frames that arrived while {@link #sealing} or while {@link #waitingSince} is set, in order. */
         final ArrayDeque<byte[]> parked = new ArrayDeque<>();
+        /**
+         * Since when (the bus's clock) this connection's first request waits for the open connection
+         * holding its name to go; -1 when it does not wait.
+         */
+        long waitingSince = -1;
+        /** The wait for the name is over: the next request opens the connection or is refused at once. */
+        boolean waited;
         /** This connection's end of the node door, opened at its first frame for the node; null before. */
         InProcessLink.End node;
         /** A frame from the node the link had no room for: sent before the node's next. */
@@ -285,6 +312,7 @@ public final class BusServer implements FrameHandler, PeerListener {
             work += l.poll(this, FRAMES_PER_POLL);
         }
         work += finishSeals();
+        work += admitWaiting();
         work += expireIdle();
         for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
             Conn c = it.next();
@@ -419,6 +447,7 @@ public final class BusServer implements FrameHandler, PeerListener {
     /** Stops the bus: every connection gets its closing notices, then the links close. */
     public void shutdown() {
         bus.shutdown();
+        waiting.clear();
         for (Conn c : conns.values()) {
             pump(c, Integer.MAX_VALUE);
             closeNode(c);
@@ -435,14 +464,17 @@ public final class BusServer implements FrameHandler, PeerListener {
                     + bus.limits().maxFrameBytes() + " (maxEnvelopeBytes + " + BusLimits.REQUEST_HEADROOM + ")");
             return;
         }
-        if (c.sealing != null) {
+        if (c.sealing != null || c.waitingSince >= 0) {
             park(c, buf, off, len);
             return;
         }
         handle(c, buf, off, len);
     }
 
-    /** Keeps a frame of a connection whose seal runs; past the bound the connection is closed. */
+    /**
+     * Keeps a frame of a connection whose seal runs or whose name is not handed over yet; past the
+     * bound the connection is closed (one not yet opened is disconnected, keeping nothing).
+     */
     private void park(Conn c, byte[] buf, int off, int len) {
         if (c.parked.size() >= MAX_PARKED_FRAMES) {
             framesRefused++;
@@ -450,13 +482,18 @@ public final class BusServer implements FrameHandler, PeerListener {
             if (c.bus != null && c.bus.isOpen()) {
                 bus.close(c.bus, BusError.BACKPRESSURE, "more than " + MAX_PARKED_FRAMES
                         + " requests while a seal runs");
+            } else if (c.bus == null && conns.get(key(c.link, c.peer)) == c) {
+                // a peer that floods before its name is free keeps nothing
+                conns.remove(key(c.link, c.peer));
+                c.link.disconnect(c.peer);
             }
             return;
         }
         if (parkedBytes + len > bus.limits().maxReceiveBytes()) {
             // the bus's receive budget is spent: this request is refused, those waiting stay
             refuse(c, buf, off, len, BusError.BACKPRESSURE, "the bus holds " + parkedBytes + " bytes of requests waiting "
-                    + "for seals (maxReceiveBytes " + bus.limits().maxReceiveBytes() + "): send it again after this seal");
+                    + "for seals or a name (maxReceiveBytes " + bus.limits().maxReceiveBytes() + "): send it again after "
+                    + (c.sealing != null ? "this seal" : "this connection's first answer"));
             return;
         }
         byte[] copy = new byte[len];
@@ -465,8 +502,15 @@ public final class BusServer implements FrameHandler, PeerListener {
         parkedBytes += len;
     }
 
-    /** Runs one request frame and answers it, unless it parks the connection on seal jobs. */
+    /**
+     * Runs one request frame and answers it, unless it parks the connection on seal jobs, or, as its
+     * first, waits for its name's holder to go ({@link #waitsForName}).
+     */
     private void handle(Conn c, byte[] buf, int off, int len) {
+        if (waitsForName(c)) {
+            park(c, buf, off, len);
+            return;
+        }
         if (door != null && BusFrames.relayDst(buf, off, len) != null) {
             // a libtracer frame for the node, read once and never as a bus message; never the link's
             // hello, which opens nothing: the connection opens at its first request
@@ -672,10 +716,78 @@ public final class BusServer implements FrameHandler, PeerListener {
         return n;
     }
 
+    /** The client id {@code c} asks for: the name its peer gave the link, or null (anonymous). */
+    private static String requestedId(Conn c) {
+        String name = c.link.peerName(c.peer);
+        return name == null || name.isEmpty() ? null : name;
+    }
+
+    /**
+     * Whether {@code c}, not yet opened, must wait for the open connection that holds its name: false
+     * when nothing here holds it (the bus decides), when the holder's link knows its peer is gone (the
+     * holder is ended here and now, as its down would), once its wait is over, or past
+     * {@link #NAME_HANDOVER_MILLIS} (then the bus refuses CONFLICT). The first true starts the wait.
+     */
+    private boolean waitsForName(Conn c) {
+        if (c.bus != null || c.refused || c.waited) {
+            return false;
+        }
+        String id = requestedId(c);
+        if (id == null) {
+            return false;
+        }
+        Conn holder = null;
+        for (Conn h : conns.values()) {
+            if (h != c && h.bus != null && h.bus.isOpen() && !h.bus.identity().anonymous()
+                    && h.bus.identity().clientId().equals(id)) {
+                holder = h;
+                break;
+            }
+        }
+        if (holder == null) {
+            return false;
+        }
+        if (holder.link.isPeerGone(holder.peer)) {
+            conns.remove(key(holder.link, holder.peer));
+            gone(holder);
+            return false;
+        }
+        long now = bus.clock().nanoTime();
+        if (c.waitingSince < 0) {
+            c.waitingSince = now;
+            waiting.add(c);
+            return true;
+        }
+        return now - c.waitingSince < NAME_HANDOVER_MILLIS * 1_000_000L;
+    }
+
+    /** Ends the waits that are over (the name's holder gone, or the wait's time up) and runs their frames. */
+    private int admitWaiting() {
+        int n = 0;
+        for (Iterator<Conn> it = waiting.iterator(); it.hasNext();) {
+            Conn c = it.next();
+            if (conns.get(key(c.link, c.peer)) != c) {
+                it.remove(); // gone while it waited: gone() dropped its frames
+                continue;
+            }
+            if (waitsForName(c)) {
+                continue;
+            }
+            it.remove();
+            c.waitingSince = -1;
+            c.waited = true;
+            n++;
+            while (c.sealing == null && !c.parked.isEmpty() && conns.get(key(c.link, c.peer)) == c) {
+                byte[] f = unpark(c);
+                handle(c, f, 0, f.length);
+            }
+        }
+        return n;
+    }
+
     private BusConnection open(Conn c) throws BusException {
         if (c.bus == null) {
-            String name = c.link.peerName(c.peer);
-            String id = name == null || name.isEmpty() ? null : name;
+            String id = requestedId(c);
             try {
                 c.bus = bus.connect(id, grants.apply(id));
             } catch (BusException | RuntimeException e) {

@@ -82,6 +82,16 @@ class BusFixture implements AutoCloseable {
         }
     }
 
+    /** The server a wire fixture's connections reach (null for {@link Via#DIRECT}). */
+    BusServer server() {
+        return server;
+    }
+
+    /** The Unix socket's address ({@link Via#UNIX_SOCKET} only). */
+    java.net.SocketAddress socketAddress() {
+        return listener.localAddress();
+    }
+
     /** A connection with open grants. */
     BusSession connect(String name) {
         return connect(name, Grants.open());
