@@ -137,7 +137,14 @@ public final class Host implements AutoCloseable {
         for (Link l : clients.subList(0, listeners)) { // not the bridge's or the bus's door
             out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
         }
-        HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock());
+        // every bus connection may hold slots at the node through its end of the door: the node's share
+        // table holds at least as many peers as the bus takes connections (docs/bus.md, "Limits")
+        int sharePeers = HostRuntime.HOST_CONFIG.sharePeers();
+        if (busDoor != null) {
+            sharePeers = (int) Math.max(sharePeers, busDoor.peers().capacity());
+        }
+        HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock(),
+                sharePeers);
         if (grants != null) {
             // the client listeners and the bus's door (each end named by its bus client id) are checked; the
             // boards' links and the bridge's loopback door (this host's own client) are not

@@ -68,12 +68,23 @@ public final class HostService implements AutoCloseable {
     /** @param clock the node's clock: its timers, the loop's deadlines, the host's ({@link HostRuntime}) */
     public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, int dashboardPort, boolean ansi,
                        PrintWriter out, Clock clock) {
+        this(nodeName, boards, clientLinks, dashboardPort, ansi, out, clock, HostRuntime.HOST_CONFIG.sharePeers());
+    }
+
+    /**
+     * @param sharePeers the remote peers the node keeps shares for at once, each holding slots or awaits
+     *     ({@code NodeConfig.sharePeers}; the host's default {@link HostRuntime#HOST_CONFIG} holds 64): a host
+     *     whose bus takes more connections gives their number, each connection being a peer of the bus's door
+     */
+    public HostService(String nodeName, List<Board> boards, List<Link> clientLinks, int dashboardPort, boolean ansi,
+                       PrintWriter out, Clock clock, int sharePeers) {
         this.boards = List.copyOf(boards);
         this.clientLinks = List.copyOf(clientLinks);
         this.dashboardPort = dashboardPort;
         this.ansi = ansi;
         this.out = out;
-        this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).build()));
+        this.host = new HostRuntime(nodeName, new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock)
+                .sharePeers(sharePeers).build()));
     }
 
     /**
