@@ -41,8 +41,8 @@ public final class HostBusFlags {
     Double idleTimeout;
 
     @Option(names = "--bus-max-clients", paramLabel = "N",
-            description = "Bus connections at once, 1 to 1024 (default: 64); one more is refused QUOTA_EXCEEDED "
-                    + "(docs/bus.md, \"Limits\").")
+            description = "Bus connections at once, 1 to 1024 (default: 64); one more is refused (docs/bus.md, "
+                    + "\"Limits\").")
     Integer maxClients;
 
     /** Hands the bus options to the host's configuration as they are (the host checks them). */
