@@ -32,6 +32,7 @@ class TimeSourcesTest {
             "io.spectrum.time.SystemClock",            // the real clock (and its Sleeper)
             "io.spectrum.runtime.WakeIdleStrategy",    // the node loop's idle strategy (its spin window)
             "io.spectrum.wide.link.IoWait",            // a QueuedLink I/O thread's idle strategy
+            "io.spectrum.client.bus.NodeWait",         // a bus client's node client's idle strategy (woken by its I/O thread)
             "io.spectrum.node.fwd.HoldTokens");            // mixes the time into a default seed (entropy, not a timer)
 
     /** Tools and harnesses outside the products' timers: the command line's own commands, the HIL suite. */

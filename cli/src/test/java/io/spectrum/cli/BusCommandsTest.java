@@ -269,5 +269,11 @@ class BusCommandsTest {
                 "--no-dashboard");
         assertEquals(2, remote.code(), remote.all());
         assertTrue(remote.err().contains("not a loopback address") && remote.err().contains("--bus-allow-remote"), remote.err());
+        for (String n : new String[] {"0", "1025"}) {
+            Cli.Run many = Cli.run("host", "--bus", tmp.resolve("b.sock").toString(), "--bus-max-clients", n, "--no-dashboard");
+            assertEquals(2, many.code(), many.all());
+            assertEquals("spectrum host: --bus-max-clients must be 1 to 1024", many.err().lines().findFirst().orElse(""),
+                    many.err()); // one line, then the usual hint at --help
+        }
     }
 }

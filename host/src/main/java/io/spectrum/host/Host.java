@@ -138,6 +138,7 @@ public final class Host implements AutoCloseable {
         for (Link l : clients.subList(0, listeners)) { // not the bridge's or the bus's door
             out.printf("clients: %s (spectrum ls --peer ...)%n", l.name());
         }
+        // the node's per-peer tables are sized from every door's peers, the bus door's connections included
         HostService service = new HostService(config.name(), boards, clients, config.dashboard(), ansi, out, config.clock());
         if (grants != null) {
             // the client listeners and the bus's door (each end named by its bus client id) are checked; the

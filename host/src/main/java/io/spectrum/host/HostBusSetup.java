@@ -40,18 +40,24 @@ final class HostBusSetup {
     final String grants;
     /** How long a bus connection may send nothing before it is closed, ms (0: never); the bus's default when negative. */
     final long idleTimeoutMillis;
+    /** Bus connections at once ({@code --bus-max-clients}); the bus's default (64) when 0. */
+    final int maxClients;
+    /** The most {@code --bus-max-clients} may raise the connections to (each holds two socket buffers of about a frame). */
+    static final int MAX_CLIENTS_CEILING = 1024;
 
     HostBusSetup(String path, String store, String tcp, boolean allowRemote, String grants) {
-        this(path, store, tcp, allowRemote, grants, -1);
+        this(path, store, tcp, allowRemote, grants, -1, 0);
     }
 
-    HostBusSetup(String path, String store, String tcp, boolean allowRemote, String grants, long idleTimeoutMillis) {
+    HostBusSetup(String path, String store, String tcp, boolean allowRemote, String grants, long idleTimeoutMillis,
+            int maxClients) {
         this.path = path;
         this.store = store;
         this.tcp = tcp;
         this.allowRemote = allowRemote;
         this.grants = grants;
         this.idleTimeoutMillis = idleTimeoutMillis;
+        this.maxClients = maxClients;
     }
 
     /** Whether {@code --bus} was given. */
@@ -62,11 +68,15 @@ final class HostBusSetup {
     /** The checks that need nothing opened; a message for the first bad option, or null. */
     String check() {
         if (path == null) {
-            return store != null || tcp != null || allowRemote || grants != null || idleTimeoutMillis >= 0
-                    ? "--bus-store, --bus-tcp, --bus-allow-remote, --bus-grants and --bus-idle-timeout need --bus PATH" : null;
+            return store != null || tcp != null || allowRemote || grants != null || idleTimeoutMillis >= 0 || maxClients != 0
+                    ? "--bus-store, --bus-tcp, --bus-allow-remote, --bus-grants, --bus-idle-timeout and --bus-max-clients "
+                    + "need --bus PATH" : null;
         }
         if (idleTimeoutMillis < -1 || idleTimeoutMillis > 0 && (idleTimeoutMillis < 100 || idleTimeoutMillis > 86_400_000L)) {
             return "--bus-idle-timeout must be 0 (never) or 0.1 to 86400 seconds";
+        }
+        if (maxClients < 0 || maxClients > MAX_CLIENTS_CEILING) {
+            return "--bus-max-clients must be 1 to " + MAX_CLIENTS_CEILING;
         }
         if (path.isBlank()) {
             return "--bus needs a socket path";
@@ -85,9 +95,16 @@ final class HostBusSetup {
         return null;
     }
 
-    /** The bus's bounds: the defaults, with {@code --bus-idle-timeout} when given. */
+    /** The bus's bounds: the defaults, with {@code --bus-idle-timeout} and {@code --bus-max-clients} when given. */
     BusLimits limits() {
-        return idleTimeoutMillis < 0 ? BusLimits.defaults() : BusLimits.builder().idleTimeoutMillis(idleTimeoutMillis).build();
+        BusLimits.Builder b = BusLimits.builder();
+        if (idleTimeoutMillis >= 0) {
+            b.idleTimeoutMillis(idleTimeoutMillis);
+        }
+        if (maxClients > 0) {
+            b.maxClients(maxClients);
+        }
+        return b.build();
     }
 
     /**
@@ -150,9 +167,9 @@ final class HostBusSetup {
         Path socket = Path.of(socketUri().address()).toAbsolutePath();
         Path storeDir = store != null ? Path.of(store).toAbsolutePath() : Path.of(socket + ".store");
         // a missing socket directory is made by the link's listen, 0700 (docs/bus.md); both sockets
-        // require the hello and carry the bus's frames
+        // require the hello, carry the bus's frames and hold as many connections as the bus takes
         LinkSettings bus = new LinkSettings().frameBytes(BusClient.LINK_MAX_FRAME).helloRequired(true)
-                .allowRemote(allowRemote);
+                .allowRemote(allowRemote).peers(limits().maxClients());
         List<Link> links = new ArrayList<>();
         try {
             links.add(LinkSpec.open(1, "unix://" + socket, LinkSpec.Role.LISTEN, null, bus, clock));

@@ -195,7 +195,8 @@ public final class HostConfig {
         this.dtlsName = b.dtlsName;
         this.grants = b.grants != null ? b.grants : b.busGrants; // one file, whichever option named it
         this.bus = b.busPath == null ? null
-                : new HostBusSetup(b.busPath, b.busStore, b.busTcp, b.busAllowRemote, grants, b.busIdleTimeoutMillis);
+                : new HostBusSetup(b.busPath, b.busStore, b.busTcp, b.busAllowRemote, grants, b.busIdleTimeoutMillis,
+                        b.busMaxClients);
         this.mqtt = mqtt;
         this.mqttOptions = mqttOptions;
         this.mqttView = b.mqttView;
@@ -366,6 +367,7 @@ public final class HostConfig {
         private String busGrants;
         private String grants;
         private long busIdleTimeoutMillis = -1;
+        private int busMaxClients;
         private String mqttUrl;
         private Path mqttCredentials;
         private final List<String> mqttInclude = new ArrayList<>();
@@ -514,6 +516,15 @@ public final class HostConfig {
         /** How long a bus client may send nothing before the bus closes it, ms (0: never; negative: the bus's default, 60 s). */
         public Builder busIdleTimeoutMillis(long v) {
             busIdleTimeoutMillis = v;
+            return this;
+        }
+
+        /**
+         * Bus connections at once (1 to 1024; 0: the bus's default, 64), also the ends of the bus's door
+         * to the node and each bus socket's connections.
+         */
+        public Builder busMaxClients(int v) {
+            busMaxClients = v;
             return this;
         }
 
@@ -711,7 +722,8 @@ public final class HostConfig {
             if (mounts.isEmpty() && udp == null && tcp == null && busPath == null) {
                 throw new Invalid("", "nothing to connect: give --peer HOST:PORT, --serial DEVICE, --udp HOST:PORT or --bus PATH");
             }
-            String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants, busIdleTimeoutMillis).check();
+            String busProblem = new HostBusSetup(busPath, busStore, busTcp, busAllowRemote, busGrants, busIdleTimeoutMillis,
+                    busMaxClients).check();
             if (busProblem != null) {
                 throw new Invalid("bus", busProblem);
             }

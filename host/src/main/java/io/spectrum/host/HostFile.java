@@ -32,7 +32,7 @@ public final class HostFile {
     /** The keys of the top level, in the order docs/host.md lists them. */
     static final List<String> KEYS = List.of("name", "mounts", "udp", "tcp", "dashboard", "baud", "ping", "timeout", "frame",
             "rcvbuf", "dtls-key", "dtls-ca", "dtls-keys", "dtls-name", "grants", "bus", "bus-store", "bus-tcp", "bus-allow-remote",
-            "bus-grants", "bus-idle-timeout", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
+            "bus-grants", "bus-idle-timeout", "bus-max-clients", "mqtt", "mqtt-credentials", "mqtt-include", "mqtt-exclude", "mqtt-writable", "mqtt-raw",
             "mqtt-discovery", "mqtt-queue", "mqtt-view", "metrics", "state-dir", "history", "history-credentials", "history-include", "history-exclude",
             "history-raw", "history-minutes", "history-max-bytes");
     static final List<String> MOUNT_KEYS = List.of("name", "link", "top");
@@ -113,6 +113,9 @@ public final class HostFile {
                 .busAllowRemote(top.flag("bus-allow-remote")).busGrants(top.path("bus-grants", base));
         if (top.has("bus-idle-timeout")) { // seconds, as the option
             b.busIdleTimeoutMillis(top.integer("bus-idle-timeout", 0, 86_400) * 1000);
+        }
+        if (top.has("bus-max-clients")) {
+            b.busMaxClients((int) top.integer("bus-max-clients", 1, HostBusSetup.MAX_CLIENTS_CEILING));
         }
         b.mqtt(top.text("mqtt"));
         String creds = top.path("mqtt-credentials", base);

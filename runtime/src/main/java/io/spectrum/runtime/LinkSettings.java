@@ -15,7 +15,8 @@ import io.spectrum.link.udp.UdpLinkConfig;
  *   <li>{@code receiveBufferBytes}: the UDP SO_RCVBUF request ({@code --rcvbuf}); default 4 MiB,
  *       0 keeps the OS default. The OS may grant less ({@link LinkNotices} warns).</li>
  *   <li>{@code peers}: how many peers a UDP listener holds at once (default 64; one address holds
- *       at most half, loopback included: docs/links.md, "Floods do not starve the running").</li>
+ *       at most half, loopback included: docs/links.md, "Floods do not starve the running"), and the
+ *       connections a stream listener holds at once ({@code tcp://}, {@code unix://}; default 64).</li>
  *   <li>{@code dtls}: the node's DTLS credentials ({@code --dtls-key}/{@code --dtls-ca} or
  *       {@code --dtls-keys}); null (the default) keeps UDP plain. With them, the UDP links this
  *       settings object opens are DTLS links, never both.</li>
@@ -90,7 +91,8 @@ public final class LinkSettings {
 
     /**
      * The peer table of a UDP listener opened with these settings (its distinct senders; one source
-     * address may hold half of it); 0 = {@link #DEFAULT_LISTEN_PEERS}.
+     * address may hold half of it), and the connections a stream listener holds at once; 0 =
+     * {@link #DEFAULT_LISTEN_PEERS} (a stream listener's own default, 64).
      */
     public LinkSettings peers(int n) {
         if (n < 0) {

@@ -188,6 +188,8 @@ public final class LinkTransports {
                     // QueuedLink sized to the link's peer table has a queue for every connection
                     int peers = s.peers > 0 ? s.peers : LinkSettings.DEFAULT_LISTEN_PEERS;
                     c.connectionCapacity(peers).handleSpace(peers);
+                } else if (s.peers > 0) {
+                    c.connectionCapacity(s.peers); // the host bus's connections at once (its maxClients)
                 }
                 return LocalLink.listen(id, at, c.allowNonLoopback(s.allowRemote), clock);
             }
@@ -229,6 +231,9 @@ public final class LinkTransports {
                 throw uri.refuse("not a socket path (" + e.getMessage() + ")");
             }
             LocalLinkConfig c = streamConfig(s, true);
+            if (role == LinkSpec.Role.LISTEN && s.peers > 0) {
+                c.connectionCapacity(s.peers); // the host bus's connections at once (its maxClients)
+            }
             return role == LinkSpec.Role.LISTEN ? LocalLink.listen(id, at, c, clock)
                     : LocalLink.connect(id, at, s.name, c, clock);
         }

@@ -15,6 +15,7 @@ import io.spectrum.client.bus.Message;
 import io.spectrum.host.Host;
 import io.spectrum.host.HostConfig;
 import io.spectrum.node.api.NodePath;
+import io.spectrum.time.SystemClock;
 import io.spectrum.wire.BusError;
 import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.Names;
@@ -37,6 +38,7 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.SleepingIdleStrategy;
 
 /**
  * One publisher to N bounded subscribers, two ways, in one JVM against one host started in-process
@@ -51,6 +53,9 @@ import java.util.concurrent.locks.LockSupport;
  *       node through the bus"). The publisher's node client writes the host vertex {@link #VERTEX}
  *       (created by its first write, docs/node.md "Vertices a write created"); the subscribers' node
  *       clients subscribe to it in the bounded mode and send {@code consumed} for each delivery.</li>
+ *   <li>{@code node_poll}: as {@code node}, every node client idling as a {@link PeerClient} did before
+ *       {@link BusClient#node()} parked until its connection had a frame for it: a fixed 100 µs park per
+ *       empty round (the default {@link PeerClient} wait). Off unless named in {@code via}.</li>
  * </ul>
  *
  * <p>Both carry the same 8-byte payload (the value's index; on the node a VALUE of 8 bytes). The
@@ -68,11 +73,11 @@ import java.util.concurrent.locks.LockSupport;
  * whole JVM: the host (its node, the bus, the door) and the publisher and every subscriber client
  * with their I/O threads, since all run in this process.
  *
- * <p>The bus a host starts holds at most {@code BusLimits.maxClients} (64) connections
- * (docs/bus.md "Limits"; {@link HostConfig} has no option for it), and each way needs the publisher's
- * and every subscriber's: so at most 63 subscribers, the default.
+ * <p>Each way needs the publisher's and every subscriber's bus connection: the host's bus takes twice
+ * that many ({@link HostConfig.Builder#busMaxClients}, at least the bus's default 64), so a run may
+ * start while the bus still closes the previous run's connections.
  *
- * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.bus.DoorFanoutBench [subscribers=63] [values=20000] [rounds=5] [maxQueued=8] [maxInFlight=4] [pauseMicros=100] [via=topic,node]</pre>
+ * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.bus.DoorFanoutBench [subscribers=100] [values=20000] [rounds=5] [maxQueued=8] [maxInFlight=4] [pauseMicros=100] [via=topic,node]</pre>
  */
 public final class DoorFanoutBench {
     /** The host vertex the node way publishes. */
@@ -86,7 +91,7 @@ public final class DoorFanoutBench {
     }
 
     /** The two ways of the fan-out. */
-    enum Via { TOPIC, NODE }
+    enum Via { TOPIC, NODE, NODE_POLL }
 
     /**
      * The settings of a run.
@@ -123,10 +128,10 @@ public final class DoorFanoutBench {
 
     /**
      * Runs the rounds; arguments {@code key=value}: {@code subscribers}, {@code values}, {@code rounds},
-     * {@code maxQueued}, {@code maxInFlight}, {@code pauseMicros}, {@code via} (topic,node: the order within a round).
+     * {@code maxQueued}, {@code maxInFlight}, {@code pauseMicros}, {@code via} (topic,node by default, node_poll too when named: the order within a round).
      */
     public static void main(String[] args) throws Exception {
-        Settings s = new Settings(HostVsMosquitto.intArg(args, "subscribers", 63), HostVsMosquitto.intArg(args, "values", 20_000),
+        Settings s = new Settings(HostVsMosquitto.intArg(args, "subscribers", 100), HostVsMosquitto.intArg(args, "values", 20_000),
                 HostVsMosquitto.intArg(args, "maxQueued", 8), HostVsMosquitto.intArg(args, "maxInFlight", 4),
                 HostVsMosquitto.intArg(args, "pauseMicros", 100) * 1_000L);
         int rounds = HostVsMosquitto.intArg(args, "rounds", 5);
@@ -141,7 +146,7 @@ public final class DoorFanoutBench {
         for (int i = 0; i < Via.values().length; i++) {
             byVia.add(new ArrayList<>());
         }
-        try (Bench b = new Bench(dir)) {
+        try (Bench b = new Bench(dir, s.subscribers())) {
             for (int r = 1; r <= rounds; r++) {
                 for (Via via : vias) {
                     Result x = b.run(via, s);
@@ -163,6 +168,11 @@ public final class DoorFanoutBench {
         double node = median(byVia.get(Via.NODE.ordinal()), Result::perSecond);
         System.out.printf(Locale.ROOT, "median delivered msg/s: topic %.0f  node %.0f  ratio node/topic %.2f%n", topic, node,
                 node / topic);
+        if (!byVia.get(Via.NODE_POLL.ordinal()).isEmpty()) {
+            double poll = median(byVia.get(Via.NODE_POLL.ordinal()), Result::perSecond);
+            System.out.printf(Locale.ROOT, "median delivered msg/s: node_poll %.0f  ratio node_poll/topic %.2f  cpu us/msg %.2f%n",
+                    poll, poll / topic, median(byVia.get(Via.NODE_POLL.ordinal()), Result::cpuMicrosPerMessage));
+        }
         System.out.printf(Locale.ROOT, "median cpu us/msg (whole JVM: host, publisher and subscribers): topic %.2f  node %.2f%n",
                 median(byVia.get(Via.TOPIC.ordinal()), Result::cpuMicrosPerMessage),
                 median(byVia.get(Via.NODE.ordinal()), Result::cpuMicrosPerMessage));
@@ -214,10 +224,11 @@ public final class DoorFanoutBench {
         private final String socket;
         private int runs;
 
-        Bench(Path dir) throws Exception {
+        Bench(Path dir, int subscribers) throws Exception {
             socket = dir.resolve("bus.sock").toString();
             StringWriter out = new StringWriter();
             host = Host.start(HostConfig.builder().name("bench").udp("127.0.0.1:0").bus(socket)
+                    .busMaxClients(Math.max(64, 2 * (subscribers + 1)))
                     .dashboard(HostConfig.NO_DASHBOARD).metrics("none").build(),
                     new PrintWriter(out, true), new PrintWriter(System.err, true), false);
         }
@@ -256,12 +267,12 @@ public final class DoorFanoutBench {
                     clients.add(c);
                     subs.add(c);
                 }
-                return via == Via.TOPIC ? topic(pub, subs, s) : node(pub, subs, s);
+                return via == Via.TOPIC ? topic(pub, subs, s) : node(pub, subs, s, via);
             } finally {
                 for (int i = clients.size() - 1; i >= 0; i--) {
                     clients.get(i).close();
                 }
-                if (via == Via.NODE) { // the node reaps the gone connections' slots: a full one would refuse the next run
+                if (via != Via.TOPIC) { // the node reaps the gone connections' slots: a full one would refuse the next run
                     long deadline = System.nanoTime() + 10_000_000_000L;
                     while (listeners() > 0 && System.nanoTime() - deadline < 0) {
                         Thread.sleep(20);
@@ -316,8 +327,8 @@ public final class DoorFanoutBench {
             });
         }
 
-        private Result node(BusClient pub, List<BusClient> subs, Settings s) throws Exception {
-            PeerClient writer = pub.node();
+        private Result node(BusClient pub, List<BusClient> subs, Settings s, Via via) throws Exception {
+            PeerClient writer = idling(pub.node(), via);
             Reply first = writer.write(VERTEX, nodeValue(0)); // creates the vertex (or finds it from a previous run)
             if (!first.ok()) {
                 throw new IllegalStateException("write " + VERTEX + ": " + WireError.identity(first.code()));
@@ -326,7 +337,7 @@ public final class DoorFanoutBench {
             List<Subscribed> slots = new ArrayList<>();
             List<ArrayDeque<Delivery>> queues = new ArrayList<>();
             for (int i = 0; i < subs.size(); i++) {
-                PeerClient n = subs.get(i).node();
+                PeerClient n = idling(subs.get(i).node(), via);
                 ArrayDeque<Delivery> q = new ArrayDeque<>();
                 n.onDelivery(d -> q.add(d.detach())); // taken outside the sink: consumed is a request of its own
                 String route = "/in/x";
@@ -340,7 +351,7 @@ public final class DoorFanoutBench {
                 queues.add(q);
             }
             Counts counts = new Counts(subs.size());
-            return measure(Via.NODE, s, counts, i -> {
+            return measure(via, s, counts, i -> {
                 PeerClient n = ns.get(i);
                 Subscribed slot = slots.get(i);
                 ArrayDeque<Delivery> q = queues.get(i);
@@ -385,6 +396,11 @@ public final class DoorFanoutBench {
                     LockSupport.parkNanos(s.pauseNanos());
                 }
             });
+        }
+
+        /** {@code n}, idling on the fixed 100 µs park for {@link Via#NODE_POLL}, else as {@link BusClient#node()} made it. */
+        private static PeerClient idling(PeerClient n, Via via) {
+            return via == Via.NODE_POLL ? n.time(SystemClock.INSTANCE, new SleepingIdleStrategy(100_000L)) : n;
         }
 
         /** Runs the subscriber threads and the publisher; the window is the first publish to the last subscriber's end. */

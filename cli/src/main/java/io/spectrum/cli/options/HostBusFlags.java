@@ -40,11 +40,19 @@ public final class HostBusFlags {
                     + "well within it, so a quiet but live client is kept (docs/bus.md, \"Limits\").")
     Double idleTimeout;
 
+    @Option(names = "--bus-max-clients", paramLabel = "N",
+            description = "Bus connections at once, 1 to 1024 (default: 64); one more is refused (docs/bus.md, "
+                    + "\"Limits\").")
+    Integer maxClients;
+
     /** Hands the bus options to the host's configuration as they are (the host checks them). */
     public void into(HostConfig.Builder b) {
         b.bus(path).busStore(store).busTcp(tcp).busAllowRemote(allowRemote).busGrants(grants);
         if (idleTimeout != null) {
             b.busIdleTimeoutMillis(idleTimeout < 0 ? -2 : Math.round(idleTimeout * 1000));
+        }
+        if (maxClients != null) {
+            b.busMaxClients(maxClients < 1 ? -1 : maxClients);
         }
     }
 }

@@ -169,15 +169,17 @@ public final class BusClient implements AutoCloseable {
      * {@link #NODE_ROUTE}{@code <n>}; it announces Spectrum's extensions with this client's name
      * (none when anonymous). The same client on every call. Like any {@link PeerClient} it is
      * single-threaded: one thread uses it, and that thread polls it while it waits (requests,
-     * {@link PeerClient#pumpFor}); this client's I/O thread only moves the frames, and keeps at most
+     * {@link PeerClient#pumpFor}), parking between polls until this client's I/O thread hands it a
+     * frame (at most 1 ms); this client's I/O thread only moves the frames, and keeps at most
      * 8 MiB of the node's frames for it between polls (more are dropped). A bus without a node
      * (a bus run alone) refuses the frames, and the client's requests time out.
      */
     public synchronized PeerClient node() {
         if (node == null) {
             io.nodeOpen(true);
+            // its waits park until this connection's I/O thread has a frame for it (NodeWait), not on a fixed period
             node = new PeerClient(new NodeTransport(io), Duration.ofMillis(timeoutMillis), NODE_ROUTE)
-                    .announceExtensions(anonymous ? null : clientId);
+                    .announceExtensions(anonymous ? null : clientId).time(SystemClock.INSTANCE, new NodeWait(io));
         }
         return node;
     }

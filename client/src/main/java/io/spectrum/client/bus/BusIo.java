@@ -51,6 +51,8 @@ final class BusIo implements AutoCloseable {
     private final AtomicLong nodeDropped = new AtomicLong();
     /** Whether a node client takes the node's frames (before it does, they are dropped). */
     private volatile boolean nodeOpen;
+    /** The node client's thread while it parks in {@link NodeWait}, else null: woken by {@link #wakeNode}. */
+    private volatile Thread nodeWaiter;
     private final String route;
     private final Consumer<BusFrames.Decoded> events;
     private final ConcurrentLinkedQueue<Out> outbound = new ConcurrentLinkedQueue<>();
@@ -133,6 +135,24 @@ final class BusIo implements AutoCloseable {
         return f;
     }
 
+    /** True while frames from the node wait for the node client's poll. */
+    boolean hasNodeFrames() {
+        return !nodeInbound.isEmpty();
+    }
+
+    /** Names the node client's thread as parked until woken ({@link NodeWait}); null when it is not. */
+    void nodeWaiter(Thread t) {
+        nodeWaiter = t;
+    }
+
+    /** Unparks the node client's thread if it waits: a frame from the node came, or one of its own went out. */
+    private void wakeNode() {
+        Thread t = nodeWaiter;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
     /** Frames for or from the node that were dropped: over the inbound bound, or refused by the link. */
     long nodeDropped() {
         return nodeDropped.get();
@@ -150,6 +170,7 @@ final class BusIo implements AutoCloseable {
     /** Marks the connection lost: every waiting request fails with {@code why}. */
     void lose(BusException why) {
         lost = why;
+        wakeNode();
         for (CompletableFuture<BusFrames.Decoded> f : pending.values()) {
             f.completeExceptionally(why);
         }
@@ -182,6 +203,7 @@ final class BusIo implements AutoCloseable {
                 outbound.poll();
                 if (o.n == 0) {
                     nodeOutbound.decrementAndGet();
+                    wakeNode(); // a node client waiting for room in this queue sends again
                     if (rc != WireError.OK) {
                         nodeDropped.incrementAndGet(); // e.g. over the link's frame limit: the node client times out
                     }
@@ -253,6 +275,7 @@ final class BusIo implements AutoCloseable {
         byte[] copy = new byte[len];
         System.arraycopy(buf, off, copy, 0, len);
         nodeInbound.add(copy);
+        wakeNode();
     }
 
     @Override
