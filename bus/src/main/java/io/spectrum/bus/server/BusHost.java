@@ -33,11 +33,12 @@ import io.spectrum.time.Clock;
 
 /**
  * A running host bus: the artifact store opened on its directory, the {@link HostBus}, the
- * {@link BusServer} on the given links plus an {@link InProcessLink}, and the bus's agent on its
- * own thread (agrona's {@link AgentRunner}; idle waiting backs off from spinning to parking at
+ * {@link BusServer} on the given links plus an {@link InProcessLink}, and the bus's turns run
+ * either by a {@link BusDriver}'s loop (a host's node loop, which wakes on the bus's input) or on the
+ * bus's own thread (agrona's {@link AgentRunner}; idle waiting backs off from spinning to parking at
  * most 100 µs; the system property {@code spectrum.bus.maxParkNanos} changes that bound, 0 yields
- * instead of parking). Everything that touches the bus runs on that thread; other threads reach it
- * through {@link #onBusThread}. The one exception is a seal's bulk copy and hash
+ * instead of parking). Everything that touches the bus runs on that one thread; other threads reach
+ * it through {@link #onBusThread}. The one exception is a seal's bulk copy and hash
  * ({@link SealJob}), which runs on the host's sealing executor (daemon threads
  * {@code spectrum-bus-seal-N}) while the bus thread serves the other connections; see
  * {@link BusServer}; the store's unlinks of large files it no longer uses run there too.
