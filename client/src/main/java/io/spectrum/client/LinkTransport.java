@@ -31,6 +31,12 @@ public final class LinkTransport implements Transport {
         rider = h;
     }
 
+    /** The link's own answer ({@link Link#setReadiness}): a client stream link's socket is watched. */
+    @Override
+    public boolean wakes(io.spectrum.link.Readiness r) {
+        return link.setReadiness(r);
+    }
+
     @Override
     public int send(byte[] frame, int off, int len) {
         return link.send(peer, frame, off, len);

@@ -18,6 +18,15 @@ public interface Transport extends AutoCloseable {
     /** Hands up to {@code max} received frames to {@code sink} without blocking; returns how many. */
     int poll(Sink sink, int max);
 
+    /**
+     * Asks the transport to wake {@code r} when input arrives (its channels watched, or a wake from
+     * the thread that delivers it), so a caller may sleep in {@code r} instead of polling. True when
+     * every arrival wakes it; false (the default) when the caller must keep polling.
+     */
+    default boolean wakes(io.spectrum.link.Readiness r) {
+        return false;
+    }
+
     /** Releases the transport. */
     @Override
     default void close() {

@@ -11,16 +11,18 @@ import java.nio.channels.Selector;
 import java.util.function.Consumer;
 
 /**
- * The node loop's one place to sleep: a NIO {@link Selector} watching the links' channels (UDP), woken
- * by links whose input arrives on another thread (serial data events) and by submitted tasks.
+ * The node loop's one place to sleep, and a bus client's I/O thread's: a NIO {@link Selector}
+ * watching the links' channels (UDP, a stream link's sockets), woken by links whose input arrives on
+ * another thread (serial data events, an in-process end) and by submitted tasks or requests.
  * Selected keys are consumed through a callback, so a wake-up adds nothing to a key set (no
  * allocation per wake on the node thread).
  */
-final class SelectorReadiness implements Readiness, AutoCloseable {
+public final class SelectorReadiness implements Readiness, AutoCloseable {
     private final Selector selector;
     private final Consumer<SelectionKey> onKey = k -> { };
 
-    SelectorReadiness() {
+    /** A readiness over a new selector. */
+    public SelectorReadiness() {
         try {
             selector = Selector.open();
         } catch (IOException e) {
@@ -52,7 +54,7 @@ final class SelectorReadiness implements Readiness, AutoCloseable {
      *
      * @return channels found readable
      */
-    int await(long timeoutNanos) {
+    public int await(long timeoutNanos) {
         try {
             if (timeoutNanos <= 0) {
                 return selector.selectNow(onKey);

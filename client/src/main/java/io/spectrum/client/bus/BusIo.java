@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import io.spectrum.runtime.SelectorReadiness;
 import java.util.function.Consumer;
 
 /**
@@ -59,6 +60,14 @@ final class BusIo implements AutoCloseable {
     private final Map<Long, CompletableFuture<BusFrames.Decoded>> pending = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
     private final Thread thread;
+    /** The selector this thread sleeps in when the transport wakes it on every arrival, else null. */
+    private final SelectorReadiness sleeper;
+    /** Empty rounds spun before sleeping in {@link #sleeper}. */
+    static final int SPINS = 200;
+    /** The longest sleep in {@link #sleeper}: a full socket's writability does not wake it. */
+    static final long MAX_SLEEP_NANOS = 10_000_000L;
+    /** The sleep while a frame waits for room in the link's lane. */
+    static final long BUSY_SLEEP_NANOS = 200_000L;
     private volatile boolean running = true;
     private volatile BusException lost;
     private final Clock clock = SystemClock.INSTANCE;
@@ -77,6 +86,13 @@ final class BusIo implements AutoCloseable {
         this.transport = transport;
         this.route = route;
         this.events = events;
+        SelectorReadiness r = new SelectorReadiness();
+        if (transport.wakes(r)) {
+            sleeper = r;
+        } else {
+            r.close();
+            sleeper = null;
+        }
         thread = new Thread(this::run, threadName);
         thread.setDaemon(true);
         thread.start();
@@ -93,7 +109,7 @@ final class BusIo implements AutoCloseable {
         long n = requests.incrementAndGet();
         pending.put(n, f);
         outbound.add(new Out(n, BusFrames.request(command, route + "/r/" + n, body)));
-        LockSupport.unpark(thread);
+        wake();
         return f;
     }
 
@@ -112,7 +128,7 @@ final class BusIo implements AutoCloseable {
         byte[] copy = new byte[len];
         System.arraycopy(frame, off, copy, 0, len);
         outbound.add(new Out(0, copy));
-        LockSupport.unpark(thread);
+        wake();
         return WireError.OK;
     }
 
@@ -164,7 +180,7 @@ final class BusIo implements AutoCloseable {
      */
     void keepalive(long periodMillis) {
         keepaliveNanos = Math.max(0, periodMillis) * 1_000_000L;
-        LockSupport.unpark(thread);
+        wake();
     }
 
     /** Marks the connection lost: every waiting request fails with {@code why}. */
@@ -181,11 +197,66 @@ final class BusIo implements AutoCloseable {
         return lost;
     }
 
+    /** Wakes this I/O thread: a request or a frame for the node to send, a keepalive change, a close. */
+    private void wake() {
+        if (sleeper != null) {
+            sleeper.wake();
+        } else {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * How this thread idles. When the transport wakes a selector on every arrival ({@link Transport#wakes}),
+     * it spins {@link #SPINS} empty rounds and then sleeps in that selector until a frame comes, a
+     * request is made, or at most {@link #MAX_SLEEP_NANOS} (a socket that was full becoming writable
+     * cannot wake it; the keepalive's deadline is nearer). Else it spins, then parks from 1 µs
+     * doubling to {@link #MAX_PARK_NANOS} (or yields when that is 0), woken by a request.
+     */
+    private IdleStrategy idleStrategy() {
+        if (sleeper != null) {
+            return new IdleStrategy() {
+                private int spins;
+
+                @Override
+                public void idle(int workCount) {
+                    if (workCount > 0) {
+                        spins = 0;
+                        return;
+                    }
+                    idle();
+                }
+
+                @Override
+                public void idle() {
+                    if (spins++ < SPINS) {
+                        Thread.onSpinWait();
+                        return;
+                    }
+                    long sleep = MAX_SLEEP_NANOS;
+                    long keepalive = keepaliveNanos;
+                    if (keepalive > 0) {
+                        sleep = Math.max(1, Math.min(sleep, sentAt + keepalive - clock.nanoTime()));
+                    }
+                    if (!outbound.isEmpty()) {
+                        sleep = Math.min(sleep, BUSY_SLEEP_NANOS); // the link's lane was full: try again soon
+                    }
+                    sleeper.await(sleep);
+                }
+
+                @Override
+                public void reset() {
+                    spins = 0;
+                }
+            };
+        }
+        return MAX_PARK_NANOS <= 0 ? new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1)
+                : new BackoffIdleStrategy(200, 0, 1_000L, MAX_PARK_NANOS);
+    }
+
     private void run() {
         Transport.Sink sink = this::onFrame;
-        // spin, then park from 1 µs doubling to MAX_PARK_NANOS (or yield when that is 0)
-        IdleStrategy idle = MAX_PARK_NANOS <= 0 ? new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1)
-                : new BackoffIdleStrategy(200, 0, 1_000L, MAX_PARK_NANOS);
+        IdleStrategy idle = idleStrategy();
         sentAt = clock.nanoTime();
         while (running) {
             int work = 0;
@@ -281,12 +352,15 @@ final class BusIo implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        LockSupport.unpark(thread);
+        wake();
         try {
             thread.join(2_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         transport.close();
+        if (sleeper != null) {
+            sleeper.close();
+        }
     }
 }

@@ -12,6 +12,12 @@ public final class InProcessTransport implements Transport {
         this.end = end;
     }
 
+    /** The end wakes {@code r} on each frame the bus sends it and when it closes. */
+    @Override
+    public boolean wakes(io.spectrum.link.Readiness r) {
+        return end.setReadiness(r);
+    }
+
     @Override
     public int send(byte[] frame, int off, int len) {
         return end.send(frame, off, len);
