@@ -8,7 +8,13 @@ import io.spectrum.client.bus.CallResult;
 import io.spectrum.client.bus.InProcessTransport;
 import io.spectrum.time.SystemClock;
 import io.spectrum.bus.protocol.BusException;
+import io.spectrum.bus.server.BusDriver;
 import io.spectrum.bus.server.BusHost;
+import io.spectrum.link.Readiness;
+import io.spectrum.node.api.NodeConfig;
+import io.spectrum.runtime.NodeLoop;
+import io.spectrum.wide.WideNode;
+import java.util.function.IntSupplier;
 import io.spectrum.bus.protocol.BusLimits;
 import io.spectrum.wide.Grants;
 import io.spectrum.bus.store.StoreConfig;
@@ -27,7 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * RPC through the host bus: one service client serving {@code bench.echo} (its handler replies the
  * request's 16-byte payload, then consumes the request), and 1, 2 or 4 caller clients, each its own
  * {@link BusClient} connection, against a {@link BusHost} over a Unix socket (the local link, as
- * separate processes would) and over the in-process transport.
+ * separate processes would), over the in-process transport, and over the Unix socket with the bus
+ * run by a node loop as in a host ({@code via=node}).
  *
  * <ul>
  *   <li><b>latency</b>: each caller keeps one call in flight; a call's round trip is from
@@ -42,7 +49,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       calls per second.</li>
  * </ul>
  *
- * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.bus.RpcBench [calls=20000] [warmup=2000] [callers=1,2,4] [inflight=8] [seconds=5] [via=unix,inproc] [paceMicros=0]</pre>
+ * <pre>java -cp bench/target/benchmarks.jar io.spectrum.bench.bus.RpcBench [calls=20000] [warmup=2000] [callers=1,2,4] [inflight=8] [seconds=5] [via=unix,inproc,node] [paceMicros=0]</pre>
  *
  * <p>Idle waiting parks: the client's I/O thread at most 200 µs, the bus's agent at most 100 µs.
  * {@code -Dspectrum.bus.client.maxParkNanos=N} and {@code -Dspectrum.bus.maxParkNanos=N} change
@@ -55,12 +62,17 @@ public final class RpcBench {
     private RpcBench() {
     }
 
-    enum Via { UNIX, INPROC }
+    /**
+     * How the clients reach the bus: its Unix socket, the in-process transport, or its Unix socket
+     * with the bus's turns run by a node loop (a WIDE node's {@link NodeLoop} driving the bus, as a
+     * host's does: docs/bus.md, "Identity, transports and the loop") instead of the bus's own thread.
+     */
+    enum Via { UNIX, INPROC, NODE }
 
     /**
      * Runs the latency and throughput cases for each transport and caller count; arguments {@code key=value}: {@code
      * calls}, {@code warmup}, {@code inflight}, {@code seconds}, {@code paceMicros}, {@code callers} (1,2,4), {@code
-     * via} (unix,inproc).
+     * via} (unix,inproc,node).
      */
     public static void main(String[] args) throws Exception {
         int calls = HostVsMosquitto.intArg(args, "calls", 20_000);
@@ -70,7 +82,7 @@ public final class RpcBench {
         long paceNanos = HostVsMosquitto.intArg(args, "paceMicros", 0) * 1_000L;
         int[] callerCounts = Arrays.stream(HostVsMosquitto.arg(args, "callers", "1,2,4").split(","))
                 .mapToInt(s -> Integer.parseInt(s.trim())).toArray();
-        List<Via> vias = Arrays.stream(HostVsMosquitto.arg(args, "via", "unix,inproc").split(","))
+        List<Via> vias = Arrays.stream(HostVsMosquitto.arg(args, "via", "unix,inproc,node").split(","))
                 .map(s -> Via.valueOf(s.trim().toUpperCase())).toList();
         System.out.printf("java %s; %d cpus; load %s; client park <= %d ns, bus park <= %s ns; calls %d (+%d warm-up), "
                 + "pace %d us; inflight %d per caller for %d s%n", System.getProperty("java.version"),
@@ -109,20 +121,68 @@ public final class RpcBench {
         private final BusHost host;
         private final Path socket;
         private final Via via;
+        /** The node loop that runs the bus ({@link Via#NODE}), else null. */
+        private final NodeLoop loop;
 
         Bench(Path dir, Via via) throws Exception {
             this.via = via;
             socket = dir.resolve("bus.sock");
-            List<io.spectrum.link.Link> links = via == Via.UNIX
+            List<io.spectrum.link.Link> links = via != Via.INPROC
                     ? List.of(LinkSpec.open(2, "unix://" + socket.toAbsolutePath(), LinkSpec.Role.LISTEN, null,
                             new LinkSettings().frameBytes(BusClient.LINK_MAX_FRAME), SystemClock.INSTANCE))
                     : List.of();
             BusLimits limits = BusLimits.builder().maxServiceQueued(1024).maxServiceInFlight(64).build();
-            host = BusHost.start(StoreConfig.builder(dir.resolve("store")).build(), limits, n -> Grants.open(), links);
+            StoreConfig store = StoreConfig.builder(dir.resolve("store")).build();
+            if (via == Via.NODE) {
+                loop = new NodeLoop("rpc-bench node", new WideNode(NodeConfig.defaults()), null);
+                loop.start();
+                host = BusHost.start(store, limits, n -> Grants.open(), links, null, driver(loop), SystemClock.INSTANCE);
+            } else {
+                loop = null;
+                host = BusHost.start(store, limits, n -> Grants.open(), links);
+            }
+        }
+
+        /** The loop as the bus's driver, as a host's {@code Host} makes it of its node loop. */
+        private static BusDriver driver(NodeLoop loop) {
+            return new BusDriver() {
+                @Override
+                public Readiness readiness() {
+                    return loop.agent().readiness();
+                }
+
+                @Override
+                public void share(IntSupplier turn, boolean polled) {
+                    onLoop(loop, () -> loop.agent().share(turn, polled));
+                }
+
+                @Override
+                public boolean onLoopThread() {
+                    return loop.isNodeThread();
+                }
+
+                @Override
+                public void unshare(IntSupplier turn) {
+                    onLoop(loop, () -> loop.agent().unshare(turn));
+                }
+            };
+        }
+
+        private static void onLoop(NodeLoop loop, Runnable r) {
+            if (loop.isNodeThread()) {
+                r.run();
+                return;
+            }
+            java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+            loop.submit(() -> {
+                r.run();
+                done.complete(null);
+            });
+            done.join();
         }
 
         BusClient client(String name) throws BusException {
-            return via == Via.UNIX ? BusClient.connect(UnixDomainSocketAddress.of(socket), name, TIMEOUT)
+            return via != Via.INPROC ? BusClient.connect(UnixDomainSocketAddress.of(socket), name, TIMEOUT)
                     : BusClient.connect(new InProcessTransport(host.connectInProcess(name)), TIMEOUT);
         }
 
@@ -202,6 +262,9 @@ public final class RpcBench {
         @Override
         public void close() {
             host.close();
+            if (loop != null) {
+                loop.close();
+            }
         }
     }
 
