@@ -9,10 +9,10 @@ import org.agrona.concurrent.IdleStrategy;
  * timer deadline. A wake-up that finds no work goes straight back to blocking, so an idle node
  * costs one wake per deadline and no spinning.
  */
-final class WakeIdleStrategy implements IdleStrategy {
+public final class WakeIdleStrategy implements IdleStrategy {
     private static final int SPINS = 200;
 
-    private final NodeAgent agent;
+    private final Runnable block;
     private final long spinNanos;
     private boolean spinning;
     private long spinUntil;
@@ -23,7 +23,16 @@ final class WakeIdleStrategy implements IdleStrategy {
      * @param spinNanos how long after the last work it spins and yields before blocking (0: never)
      */
     WakeIdleStrategy(NodeAgent agent, long spinNanos) {
-        this.agent = agent;
+        this(agent::awaitWork, spinNanos);
+    }
+
+    /**
+     * An idle strategy that spins and yields for {@code spinNanos} after work, then runs
+     * {@code block}: a sleep in a selector until input or a wake (a bus client's I/O thread,
+     * {@link SelectorReadiness#await}), bounded by its own deadline.
+     */
+    public WakeIdleStrategy(Runnable block, long spinNanos) {
+        this.block = block;
         this.spinNanos = spinNanos;
     }
 
@@ -49,7 +58,7 @@ final class WakeIdleStrategy implements IdleStrategy {
             }
             spinning = false;
         }
-        agent.awaitWork();
+        block.run();
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import io.spectrum.runtime.SelectorReadiness;
+import io.spectrum.runtime.WakeIdleStrategy;
 import java.util.function.Consumer;
 
 /**
@@ -62,8 +63,8 @@ final class BusIo implements AutoCloseable {
     private final Thread thread;
     /** The selector this thread sleeps in when the transport wakes it on every arrival, else null. */
     private final SelectorReadiness sleeper;
-    /** Empty rounds spun before sleeping in {@link #sleeper}. */
-    static final int SPINS = 200;
+    /** How long after work the thread spins and yields before it sleeps in {@link #sleeper}. */
+    static final long SPIN_NANOS = 20_000L;
     /** The longest sleep in {@link #sleeper}: a full socket's writability does not wake it. */
     static final long MAX_SLEEP_NANOS = 10_000_000L;
     /** The sleep while a frame waits for room in the link's lane. */
@@ -208,50 +209,31 @@ final class BusIo implements AutoCloseable {
 
     /**
      * How this thread idles. When the transport wakes a selector on every arrival ({@link Transport#wakes}),
-     * it spins {@link #SPINS} empty rounds and then sleeps in that selector until a frame comes, a
+     * it spins for {@link #SPIN_NANOS} (the node loop's {@link WakeIdleStrategy}) and then sleeps in
+     * that selector until a frame comes, a
      * request is made, or at most {@link #MAX_SLEEP_NANOS} (a socket that was full becoming writable
      * cannot wake it; the keepalive's deadline is nearer). Else it spins, then parks from 1 µs
      * doubling to {@link #MAX_PARK_NANOS} (or yields when that is 0), woken by a request.
      */
     private IdleStrategy idleStrategy() {
         if (sleeper != null) {
-            return new IdleStrategy() {
-                private int spins;
-
-                @Override
-                public void idle(int workCount) {
-                    if (workCount > 0) {
-                        spins = 0;
-                        return;
-                    }
-                    idle();
-                }
-
-                @Override
-                public void idle() {
-                    if (spins++ < SPINS) {
-                        Thread.onSpinWait();
-                        return;
-                    }
-                    long sleep = MAX_SLEEP_NANOS;
-                    long keepalive = keepaliveNanos;
-                    if (keepalive > 0) {
-                        sleep = Math.max(1, Math.min(sleep, sentAt + keepalive - clock.nanoTime()));
-                    }
-                    if (!outbound.isEmpty()) {
-                        sleep = Math.min(sleep, BUSY_SLEEP_NANOS); // the link's lane was full: try again soon
-                    }
-                    sleeper.await(sleep);
-                }
-
-                @Override
-                public void reset() {
-                    spins = 0;
-                }
-            };
+            return new WakeIdleStrategy(this::sleep, SPIN_NANOS);
         }
         return MAX_PARK_NANOS <= 0 ? new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1)
                 : new BackoffIdleStrategy(200, 0, 1_000L, MAX_PARK_NANOS);
+    }
+
+    /** One sleep in {@link #sleeper}: until a frame or a wake, at most until the next thing this thread must do. */
+    private void sleep() {
+        long sleep = MAX_SLEEP_NANOS;
+        long keepalive = keepaliveNanos;
+        if (keepalive > 0) {
+            sleep = Math.max(1, Math.min(sleep, sentAt + keepalive - clock.nanoTime()));
+        }
+        if (!outbound.isEmpty()) {
+            sleep = Math.min(sleep, BUSY_SLEEP_NANOS); // the link's lane was full: try again soon
+        }
+        sleeper.await(sleep);
     }
 
     private void run() {
