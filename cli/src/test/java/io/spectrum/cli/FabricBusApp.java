@@ -3,6 +3,8 @@ package io.spectrum.cli;
 import io.spectrum.client.Follower;
 import io.spectrum.client.PeerClient;
 import io.spectrum.client.Reply;
+import io.spectrum.bus.protocol.BusFields;
+import io.spectrum.bus.protocol.Retention;
 import io.spectrum.client.bus.BusClient;
 import io.spectrum.wire.DeliveryMode;
 import java.time.Duration;
@@ -10,8 +12,9 @@ import java.time.Duration;
 /**
  * A host application on the host bus, run as its own process by {@link OneFabricProcessTest}: it
  * connects to the bus socket as {@code lab-app}, follows a board vertex through the bus with the
- * bounded delivery mode (consuming each delivery), writes the board's LED and publishes a new vertex
- * on the host, printing one line per step.
+ * bounded delivery mode (consuming each delivery), writes the board's LED, writes a new vertex on the
+ * host through the node door and publishes to the bus topic {@code lab.status} (the host's vertex
+ * {@code /lab/status}), printing one line per step.
  *
  * <pre>FabricBusApp SOCKET VERTEX COUNT LED_PATH NEW_PATH NEW_VALUE</pre>
  */
@@ -48,6 +51,10 @@ public final class FabricBusApp {
             int v = Integer.parseInt(a[5]);
             Reply pub = node.write(a[4], new byte[] {0x01, 0x00, 0x01, 0x00, (byte) v}); // VALUE u8 v
             System.out.println("write " + a[4] + " " + (pub.ok() ? "ok" : "refused " + pub.code()));
+            // a bus topic is the host's vertex /lab/status: what it publishes there, libtracer readers see
+            bus.declare("lab.status", Retention.LATEST);
+            BusFields t = bus.publish("lab.status", "running".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            System.out.println("publish lab.status seq " + t.u64("topicSequence"));
             System.out.println("done");
         }
     }

@@ -114,8 +114,16 @@ class OneFabricProcessTest {
                     r -> r.code() == 0, "/lab/setpoint read over UDP");
             // the application has gone, so its value is no longer current: shown, and marked with why
             assertTrue(setpoint.out().contains("= 42") && setpoint.out().contains("stale: publisher gone"), setpoint.out());
+            // its bus publish to the topic lab.status is the host's vertex /lab/status, read over UDP
+            assertTrue(out.contains("publish lab.status seq 1"), out);
+            Cli.Run status = MqttTwoHostsTest.until(() -> Cli.run("read", "--peer", f.clients, "--timeout", "500", "/lab/status"),
+                    r -> r.code() == 0, "/lab/status read over UDP");
+            // a text payload is kept as text (a NAME), shown as such; the publisher has gone
+            assertTrue(status.out().contains("running") && status.out().contains("(seq 1, stale: publisher gone)"),
+                    status.out());
             if (broker != null) {
                 retained(broker, "/lab/setpoint", "42");
+                retained(broker, "/lab/status", "running");
             }
         }
     }

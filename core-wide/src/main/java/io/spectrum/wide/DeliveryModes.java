@@ -51,6 +51,8 @@ final class DeliveryModes {
     private final WideFanout fanout;
     /** Open edges in bounded mode: a publish checks their room only when there are some. */
     private int boundedEdges;
+    /** Open in-process edges whose listener is a {@link ValueRoom}: a publish asks them only when there are some. */
+    int roomEdges;
 
     DeliveryModes(WideNode node, FwdServer server, WideFanout fanout) {
         this.node = node;
@@ -60,10 +62,13 @@ final class DeliveryModes {
 
     /**
      * True when a delivering bounded edge of v or of an ancestor (every edge a write of v reaches)
-     * has no room for one more value; counted in {@link WideNode#modeRefused()}.
+     * has no room for one more value, or when an in-process listener of v itself that is a
+     * {@link ValueRoom} says it has none for a value of {@code valueLen} bytes ({@code valueLen} -1:
+     * v is not the written vertex, or the write is a notice, so no listener is asked); counted in
+     * {@link WideNode#modeRefused()}.
      */
-    boolean boundedLacksRoom(Vertex v) {
-        if (boundedEdges == 0 || v.listeners == 0) {
+    boolean boundedLacksRoom(Vertex v, int valueLen) {
+        if (boundedEdges == 0 && roomEdges == 0 || v.listeners == 0) {
             return false;
         }
         for (Vertex a = v; a != null; a = a.parent) {
@@ -72,7 +77,11 @@ final class DeliveryModes {
             }
             for (int i = 0; i < a.edgeEnd; i++) {
                 final Edge e = a.edges[i];
-                if (e != null && e.mode != null && e.delivering() && e.mode.full()) {
+                if (e == null || !e.delivering()) {
+                    continue;
+                }
+                if (e.mode != null && e.mode.full()
+                        || a == v && valueLen >= 0 && e.listener instanceof ValueRoom r && !r.hasRoom(valueLen)) {
                     modeQueued.countRefused();
                     return true;
                 }

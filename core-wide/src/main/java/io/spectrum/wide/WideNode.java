@@ -229,22 +229,11 @@ public final class WideNode implements ServingNode {
     }
 
     private int publishAs0(WidePeer p, NodePath path, byte[] tlv, int off, int len, boolean retain) {
-        if (!p.connected) {
-            return WireError.TRANSPORT_DOWN;
-        }
         final byte[] b = path.tlv();
         final int ko = path.bodyOffset();
         final int kl = path.bodyLength();
         Vertex v = tree.find(b, ko, kl);
-        if (p != owner) {
-            if (kl == 0 || (v != null ? v.reserved : PathKeys.hasReservedSegment(b, ko, kl))) {
-                return WireError.ACCESS_DENIED; // the root and $ names are the node's own
-            }
-            if (v != null && v.schema != null && !v.schema.allows(AccessMask.WRITE)) {
-                return WireError.ACCESS_DENIED;
-            }
-        }
-        int r = v == null ? tree.creatable(b, ko, kl, null) : WireError.OK;
+        int r = writable(p, b, ko, kl, v);
         if (r != WireError.OK) {
             return r;
         }
@@ -257,12 +246,57 @@ public final class WideNode implements ServingNode {
             if (r != WireError.OK) {
                 return r; // a refused write creates nothing
             }
-            if (modes.boundedLacksRoom(tree.nearestExisting(b, ko, kl))) {
+            if (modes.boundedLacksRoom(tree.nearestExisting(b, ko, kl), -1)) {
                 return WireError.FLOW_BACKPRESSURE; // a full bounded subscriber above: nothing created either
             }
             v = tree.create(b, ko, kl, null);
         }
         return publish(v, tlv, off, tl, p, null, 0, 0, null, retain);
+    }
+
+    /**
+     * What {@link WidePeer#publish} of this value would answer, decided without changing anything:
+     * {@link WireError#OK} when the node would take it now (the same checks in the same order: the
+     * connection, the node's own names and declared rights, the path, the value's size and schema,
+     * and room in every bounded subscriber it would reach). A caller that must commit something of
+     * its own before publishing asks this first, on the node's thread, and then publishes.
+     */
+    public int admits(WidePeer p, NodePath path, byte[] tlv, int off, int len) {
+        final byte[] b = path.tlv();
+        final int ko = path.bodyOffset();
+        final int kl = path.bodyLength();
+        Vertex v = tree.find(b, ko, kl);
+        int r = writable(p, b, ko, kl, v);
+        if (r != WireError.OK) {
+            return r;
+        }
+        final int tl = Opt.untrailedLength(tlv, off, len);
+        if (tl < 0) {
+            return WireError.FRAME_INVALID;
+        }
+        r = ValueAdmission.admit(v == null ? null : v.schema, tlv, off, tl, kl, payloadCap, server.frameLimit());
+        if (r != WireError.OK) {
+            return r;
+        }
+        boolean full = v == null ? modes.boundedLacksRoom(tree.nearestExisting(b, ko, kl), -1)
+                : modes.boundedLacksRoom(v, tl);
+        return full ? WireError.FLOW_BACKPRESSURE : WireError.OK;
+    }
+
+    /** Whether {@code p} may write key {@code b[ko, +kl)} (v: its vertex, or null): the checks before the value's. */
+    private int writable(WidePeer p, byte[] b, int ko, int kl, Vertex v) {
+        if (!p.connected) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        if (p != owner) {
+            if (kl == 0 || (v != null ? v.reserved : PathKeys.hasReservedSegment(b, ko, kl))) {
+                return WireError.ACCESS_DENIED; // the root and $ names are the node's own
+            }
+            if (v != null && v.schema != null && !v.schema.allows(AccessMask.WRITE)) {
+                return WireError.ACCESS_DENIED;
+            }
+        }
+        return v == null ? tree.creatable(b, ko, kl, null) : WireError.OK;
     }
 
     /**
@@ -277,7 +311,7 @@ public final class WideNode implements ServingNode {
         if (r != WireError.OK) {
             return r;
         }
-        if (modes.boundedLacksRoom(v)) {
+        if (modes.boundedLacksRoom(v, tl)) {
             return WireError.FLOW_BACKPRESSURE; // refused whole: nothing delivered, retained or numbered
         }
         if (!retain) {
@@ -509,6 +543,9 @@ public final class WideNode implements ServingNode {
         if (p != owner) {
             p.edges.add(e);
         }
+        if (listener instanceof ValueRoom) {
+            modes.roomEdges++;
+        }
         if (e.delivering()) {
             activity.adjust(v, 1);
             fanout.latch(e, v); // the durability latch
@@ -548,6 +585,9 @@ public final class WideNode implements ServingNode {
         }
         final boolean wasDelivering = e.delivering();
         modes.dropMode(e);
+        if (e.listener instanceof ValueRoom) {
+            modes.roomEdges--;
+        }
         e.vertex.unplace(e.pos);
         e.open = false;
         handles.release(e);
@@ -589,7 +629,7 @@ public final class WideNode implements ServingNode {
         if (v == null) {
             return WireError.OK;
         }
-        if (notify && modes.boundedLacksRoom(v)) {
+        if (notify && modes.boundedLacksRoom(v, -1)) {
             return WireError.FLOW_BACKPRESSURE; // the notice is a publish: refused whole, the value stays
         }
         dropValue(v);
@@ -605,6 +645,34 @@ public final class WideNode implements ServingNode {
     public long sequence(NodePath path) {
         Vertex v = tree.find(path);
         return v == null ? 0 : v.seq;
+    }
+
+    /**
+     * Whether {@code path} is another node's: under a mount (the router forwards it), or a vertex
+     * holding a declaration (the node's own, or a mounted board's reported copy). Such a path is not
+     * a name an in-process publisher may claim for a topic of its own.
+     */
+    public boolean isDeclaredOrMounted(NodePath path) {
+        if (server.underMount(path.tlv(), path.bodyOffset(), path.bodyLength())) {
+            return true;
+        }
+        Vertex v = tree.find(path);
+        return v != null && (v.schema != null || v.reported != null);
+    }
+
+    /** A copy of the value TLV the vertex holds, or null when it holds none (allocates: cold paths). */
+    public byte[] valueCopy(NodePath path) {
+        Vertex v = tree.find(path);
+        return v == null || !v.hasValue() ? null : Arrays.copyOf(v.value, v.valLen);
+    }
+
+    /**
+     * The sequence of the value the vertex holds (the publish that retained it), 0 when it holds none;
+     * {@link #sequence} is the vertex's last number, retained or not.
+     */
+    public long valueSequence(NodePath path) {
+        Vertex v = tree.find(path);
+        return v == null || !v.hasValue() ? 0 : v.valueSeq;
     }
 
     @Override

@@ -246,6 +246,11 @@ public final class Host implements AutoCloseable {
             public void unshare(java.util.function.IntSupplier turn) {
                 runtime.unshare(turn);
             }
+
+            @Override
+            public io.spectrum.wide.WideNode node() {
+                return runtime.wideNode();
+            }
         };
     }
 

@@ -1,6 +1,7 @@
 package io.spectrum.bus.server;
 
 import io.spectrum.link.Readiness;
+import io.spectrum.wide.WideNode;
 import java.util.function.IntSupplier;
 
 /**
@@ -24,4 +25,12 @@ public interface BusDriver {
 
     /** Stops running {@code turn}. Any thread. */
     void unshare(IntSupplier turn);
+
+    /**
+     * The node this loop runs, whose vertices the bus's topics then are (docs/bus.md, "Topics are
+     * the node's vertices"); null: the bus keeps a node of its own.
+     */
+    default WideNode node() {
+        return null;
+    }
 }

@@ -191,7 +191,7 @@ public final class BusHost implements AutoCloseable {
             throw e;
         }
         s.unlinkOn(sealer);
-        return new BusHost(s, new HostBus(s, clock, limits), grants, new ArrayList<>(links), sealer, nodeDoor, driver);
+        return new BusHost(s, new HostBus(s, clock, limits, driver == null ? null : driver.node()), grants, new ArrayList<>(links), sealer, nodeDoor, driver);
     }
 
     /** Two daemon threads, {@code spectrum-bus-seal-N}, made when the first seals come. */

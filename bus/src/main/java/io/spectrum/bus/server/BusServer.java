@@ -314,6 +314,7 @@ public final class BusServer implements FrameHandler, PeerListener {
         work += finishSeals();
         work += admitWaiting();
         work += expireIdle();
+        bus.tick();
         for (Iterator<Conn> it = conns.values().iterator(); it.hasNext();) {
             Conn c = it.next();
             if (!pullOnly) {

@@ -1,5 +1,6 @@
 package io.spectrum.bus.state;
 
+import io.spectrum.wide.WidePeer;
 import io.spectrum.wire.BusError;
 
 import java.util.ArrayDeque;
@@ -30,6 +31,8 @@ import io.spectrum.wide.Grants;
 public final class BusConnection implements BusSession {
     private final HostBus bus;
     private final ClientIdentity identity;
+    /** The connection as a peer of the node: the identity its topic publishes carry there. */
+    final WidePeer peer;
     final Grants grants;
     final Owners owners = new Owners();
     final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
@@ -58,10 +61,11 @@ public final class BusConnection implements BusSession {
         }
     }
 
-    BusConnection(HostBus bus, ClientIdentity identity, Grants grants) {
+    BusConnection(HostBus bus, ClientIdentity identity, Grants grants, WidePeer peer) {
         this.bus = bus;
         this.identity = identity;
         this.grants = grants;
+        this.peer = peer;
     }
 
     /** The client id and incarnation this connection was admitted with ({@code anon-…} when it gave no name). */

@@ -5,6 +5,8 @@ import io.spectrum.wide.Grants;
 
 import io.spectrum.time.Clock;
 import io.spectrum.wide.AnonymousIds;
+import io.spectrum.wide.WideNode;
+import io.spectrum.wide.WidePeer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +33,10 @@ public final class HostBus {
     final Topics topics;
     final Services services;
     final Clock clock;
-    private final AnonymousIds anonymous;
+    /** The node whose vertices the topics are (the host's, or the bus's own). */
+    final WideNode node;
+    /** Whether {@link #node} is the bus's own, which {@link #tick} then runs the janitor of. */
+    private final boolean ownsNode;
     private final List<BusConnection> connections = new ArrayList<>();
     private final Map<String, BusConnection> byClientId = new HashMap<>();
     /**
@@ -46,19 +51,46 @@ public final class HostBus {
 
     /**
      * A bus over {@code store} (the artifacts' bytes), {@code clock} (the seconds in anonymous ids, the bus's timers)
-     * and its bounds; {@link IllegalArgumentException} when one is null. Single-threaded: every call, and every
+     * and its bounds, its topics the vertices of a node of its own (a WIDE node on {@code clock});
+     * {@link IllegalArgumentException} when one is null. Single-threaded: every call, and every
      * connection's, on one thread.
      */
     public HostBus(ArtifactStore store, Clock clock, BusLimits limits) {
+        this(store, clock, limits, null);
+    }
+
+    /**
+     * As {@link #HostBus(ArtifactStore, Clock, BusLimits)}, its topics the vertices of {@code node}
+     * (the host's; null: a node of the bus's own), which the bus then calls on its one thread: the
+     * node's thread (docs/bus.md, "Topics are the node's vertices").
+     */
+    public HostBus(ArtifactStore store, Clock clock, BusLimits limits, WideNode node) {
         if (store == null || clock == null || limits == null) {
             throw new IllegalArgumentException("a host bus needs a store, a clock and limits");
         }
         this.limits = limits;
-        this.roots = new Roots(store);
-        this.topics = new Topics(limits, roots);
-        this.services = new Services(limits, roots, this);
         this.clock = clock;
-        this.anonymous = new AnonymousIds(clock);
+        this.ownsNode = node == null;
+        this.node = node != null ? node : new WideNode(WideNode.hostConfig().clock(clock).build());
+        this.roots = new Roots(store);
+        this.topics = new Topics(limits, roots, this.node);
+        this.services = new Services(limits, roots, this);
+    }
+
+    /** The node whose vertices the bus's topics are. */
+    public WideNode node() {
+        return node;
+    }
+
+    /**
+     * The bus's periodic work on its thread: a node of its own runs its janitor (stale values purged
+     * after the grace), and retained artifacts whose value the node no longer holds are let go.
+     */
+    public void tick() {
+        if (ownsNode) {
+            node.tick();
+        }
+        topics.reconcileDue(clock.nanoTime());
     }
 
     /** The clock the bus reads its timers and anonymous ids' seconds from. */
@@ -97,9 +129,11 @@ public final class HostBus {
         if (connections.size() >= limits.maxClients()) {
             throw new BusException(BusError.QUOTA_EXCEEDED, "at most " + limits.maxClients() + " clients");
         }
-        ClientIdentity id = clientId == null ? new ClientIdentity(anonymous.next(), 1, true)
+        // the node issues the connection's identity: an anonymous one is the node's anon-…, never reused
+        WidePeer peer = node.connect(clientId);
+        ClientIdentity id = clientId == null ? new ClientIdentity(peer.identity(), 1, true)
                 : new ClientIdentity(clientId, nextIncarnation(clientId), false);
-        BusConnection c = new BusConnection(this, id, grants);
+        BusConnection c = new BusConnection(this, id, grants, peer);
         connections.add(c);
         if (clientId != null) {
             byClientId.put(clientId, c);
@@ -142,6 +176,9 @@ public final class HostBus {
             teardown(c);
         }
         topics.clearAll();
+        if (ownsNode) {
+            node.close();
+        }
     }
 
     /** A registered service as an operator sees it. */
@@ -278,6 +315,7 @@ public final class HostBus {
         for (Owner o : c.owners.all()) {
             release(c, o);
         }
+        c.peer.disconnect(); // its published values go stale on the node (purged after the grace)
         connections.remove(c);
         if (byClientId.get(c.identity().clientId()) == c) {
             byClientId.remove(c.identity().clientId());

@@ -42,6 +42,25 @@ final class Names {
     }
 
     /** An Id: {@code [a-z0-9][a-z0-9._-]{0,63}}. */
+    /**
+     * A topic name: a {@link #name} whose dot segments each fit a node path's segment
+     * ({@link io.spectrum.wire.PathKeys#MAX_SEGMENT_BYTES}), since topic {@code a.b} is vertex {@code /a/b}.
+     */
+    static String topic(String s) throws BusException {
+        name("topic", s);
+        int start = 0;
+        for (int i = 0; i <= s.length(); i++) {
+            if (i == s.length() || s.charAt(i) == '.') {
+                if (i - start > io.spectrum.wire.PathKeys.MAX_SEGMENT_BYTES) {
+                    throw invalid("topic has a dot segment over " + io.spectrum.wire.PathKeys.MAX_SEGMENT_BYTES
+                            + " characters (a node path's segment): " + s);
+                }
+                start = i + 1;
+            }
+        }
+        return s;
+    }
+
     static String id(String what, String s) throws BusException {
         if (s == null || s.isEmpty() || s.length() > MAX_ID || !lowerOrDigit(s.charAt(0))) {
             throw invalid(what + " is not an id: " + s);

@@ -3,7 +3,17 @@ package io.spectrum.bus.state;
 import io.spectrum.wire.BusError;
 import io.spectrum.wide.Grants;
 
+import io.spectrum.node.api.NodePath;
+import io.spectrum.node.api.VertexValue;
+import io.spectrum.wide.ValueRoom;
+import io.spectrum.wide.WideNode;
+import io.spectrum.wire.DeliveryPolicy;
+import io.spectrum.wire.TlvType;
+import io.spectrum.wire.TlvWriter;
+import io.spectrum.wire.WireError;
+import io.spectrum.wire.Opt;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -17,25 +27,45 @@ import io.spectrum.bus.protocol.SubscriptionMode;
 
 /**
  * The topic half of the bus (docs/bus.md): declare, subscribe, publish,
- * unsubscribe, clear, delete and the handing out of topic deliveries. Every refusal is decided
- * before anything changes, so a refused operation leaves the sequence, queues, retained values
- * and roots as they were.
+ * unsubscribe, clear, delete and the handing out of topic deliveries. A topic is a vertex of the
+ * node (topic {@code a.b} is {@code /a/b}; docs/bus.md, "Topics are the node's vertices"): the node
+ * holds its value, numbers every publish, marks it stale when its publisher goes and delivers it to
+ * every libtracer subscriber; the bus keeps the topic's retention and incarnation, its own
+ * subscriptions (fed by one in-process edge on the vertex, so a libtracer write reaches them too)
+ * and the artifacts a retained value roots. Every refusal is decided before anything changes, so a
+ * refused operation leaves the sequence, queues, retained values and roots as they were.
  */
 final class Topics {
+    /** How often retained artifacts whose value the node no longer holds are let go. */
+    static final long RECONCILE_NANOS = 1_000_000_000L;
     private final BusLimits limits;
     private final Roots roots;
+    private final WideNode node;
     private final Map<String, Topic> byName = new HashMap<>();
+    private static final byte[] NO_BYTES = new byte[0];
+    private final TlvWriter writer = new TlvWriter();
     private long incarnations;
     private long retainedBytes;
     private int subscriptions;
+    private long nextReconcile;
+    /** The body of the bus publish under way (its edge hands this, not a copy of the value), or null. */
+    private Carried publishing;
+    /** Values the publish under way replaced in latest queues. */
+    private long replacedNow;
 
-    Topics(BusLimits limits, Roots roots) {
+    Topics(BusLimits limits, Roots roots, WideNode node) {
         this.limits = limits;
         this.roots = roots;
+        this.node = node;
+    }
+
+    /** Topic {@code a.b-c} as its vertex {@code /a/b-c}. */
+    static NodePath pathOf(String topic) {
+        return NodePath.of("/" + topic.replace('.', '/'));
     }
 
     Replies.Declared declare(BusConnection c, String name, Retention retention) throws BusException {
-        Names.name("topic", name);
+        Names.topic(name);
         c.check(Grants.Permission.MANAGE, name);
         if (retention == null) {
             throw Names.invalid("retained must be none or latest");
@@ -50,7 +80,12 @@ final class Topics {
         if (byName.size() >= limits.maxTopics()) {
             throw new BusException(BusError.QUOTA_EXCEEDED, "at most " + limits.maxTopics() + " topics");
         }
-        t = new Topic(name, Names.serial("top", ++incarnations), retention);
+        NodePath path = pathOf(name);
+        if (node.isDeclaredOrMounted(path)) {
+            throw new BusException(BusError.CONFLICT, name + " is " + path
+                    + ", a declared or mounted vertex (a board's): reach it through the node door");
+        }
+        t = new Topic(name, path, Names.serial("top", ++incarnations), retention);
         byName.put(name, t);
         return new Replies.Declared(true, t.incarnation);
     }
@@ -61,7 +96,7 @@ final class Topics {
      */
     Replies.Subscribed subscribe(BusConnection c, String topic, SubscriptionMode mode, int maxQueued, int maxInFlight,
             boolean replayLatest) throws BusException {
-        Names.name("topic", topic);
+        Names.topic(topic);
         c.check(Grants.Permission.SUBSCRIBE, topic);
         if (mode == null) {
             throw Names.invalid("mode must be latest or bounded");
@@ -86,10 +121,19 @@ final class Topics {
         if (c.subscriptions.size() >= limits.maxSubscriptionsPerClient() || subscriptions >= limits.maxSubscriptions()) {
             throw new BusException(BusError.QUOTA_EXCEEDED, "subscription limit reached");
         }
-        Topic.Entry replay = replayLatest ? t.retained : null;
+        Topic.Entry replay = replayLatest && t.retention == Retention.LATEST ? retainedOf(t) : null;
         if (replay != null && mode == SubscriptionMode.BOUNDED
                 && c.boundedQueuedBytes + replay.body().deliveryBytes > limits.maxBoundedQueuedBytesPerClient()) {
             throw new BusException(BusError.BACKPRESSURE, "the retained value does not fit this client's queued bytes");
+        }
+        if (t.edge == null) {
+            io.spectrum.node.api.Subscription edge = node.subscribe(t.path, DeliveryPolicy.ABSENT, new Feed(t));
+            if (!edge.isOpen()) {
+                throw new BusException(BusError.QUOTA_EXCEEDED, "the node refused a subscription to " + t.path + ": "
+                        + WireError.identity(edge.error()));
+            }
+            t.edge = edge;
+            t.handed = node.sequence(t.path); // what the node numbered before the edge is not handed again
         }
         Subscription s = new Subscription(c.nextSubscriptionId(), c, t, mode, maxQueued, maxInFlight);
         t.subscriptions.add(s);
@@ -104,13 +148,15 @@ final class Topics {
     /**
      * Admission order: name → grant → NO_TOPIC → attachments → delivery size (longest ids) →
      * each bounded subscriber's queue and its client's queued-bytes pool (BACKPRESSURE) →
-     * retained-bytes quota; then the accept (seal-on-send, one sequence number, fan-out, roots,
-     * retained swap). {@code retain} false: no retained swap and no quota check (the retained value
-     * and its sequence stay; docs/bus.md, "Retain: false").
+     * retained-bytes quota → the node's own admission of the value (its size, a board's declared
+     * rights, its bounded FWD subscribers); then the accept (seal-on-send, the node's publish, which
+     * numbers it and hands it to the bus's subscriptions through the topic's edge, roots, retained
+     * swap). {@code retain} false, or a topic retained {@code none}: the node keeps nothing and the
+     * retained value and its sequence stay (docs/bus.md, "Retain: false").
      */
     Replies.Published publish(BusConnection c, String topic, byte[] payload, List<Attachment> attachments,
             boolean retain, Seals seals) throws BusException {
-        Names.name("topic", topic);
+        Names.topic(topic);
         c.check(Grants.Permission.PUBLISH, topic);
         Topic t = byName.get(topic);
         if (t == null) {
@@ -124,39 +170,218 @@ final class Topics {
         if (bytes > limits.maxEnvelopeBytes()) {
             throw Names.invalid("the delivery would be " + bytes + " bytes, over " + limits.maxEnvelopeBytes());
         }
-        Map<BusConnection, Long> pool = new IdentityHashMap<>();
-        for (Subscription s : t.subscriptions) {
-            if (s.latest()) {
-                continue;
-            }
-            if (s.mode.full()) {
-                throw new BusException(BusError.BACKPRESSURE, "subscription " + s.id + " of "
-                        + s.connection.identity().clientId() + " has no queue room");
-            }
-            long want = pool.merge(s.connection, (long) bytes, Long::sum);
-            if (s.connection.boundedQueuedBytes + want > limits.maxBoundedQueuedBytesPerClient()) {
-                throw new BusException(BusError.BACKPRESSURE, s.connection.identity().clientId()
-                        + " has no room in its queued-bytes pool");
-            }
+        BusException full = roomFor(t, bytes);
+        if (full != null) {
+            throw full;
         }
+        reconcile(t);
         long oldRetained = t.retained == null ? 0 : t.retained.body().artifactBytes();
         final boolean retains = retain && t.retention == Retention.LATEST;
         if (retains
                 && retainedBytes - oldRetained + adm.distinctBytes() > limits.maxRetainedBytes()) {
             throw new BusException(BusError.QUOTA_EXCEEDED, "retained bytes would pass " + limits.maxRetainedBytes());
         }
+        byte[] value = valueOf(payload);
+        int rc = node.admits(c.peer, t.path, value, 0, value.length);
+        if (rc != WireError.OK) {
+            throw nodeRefused(t, rc);
+        }
         Carried body = adm.commit(c.owners, roots, payload, bytes, seals);
-        Topic.Entry e = new Topic.Entry(++t.sequence, body);
-        long replaced = 0;
+        publishing = body;
+        replacedNow = 0;
+        try {
+            rc = c.peer.publish(t.path, value, 0, value.length, retains);
+        } finally {
+            publishing = null;
+        }
+        if (rc != WireError.OK) { // admitted a moment ago on this thread: the node broke its own answer
+            throw new IllegalStateException("the node refused an admitted publish to " + t.path + ": "
+                    + WireError.identity(rc));
+        }
+        long seq = node.sequence(t.path);
+        t.handed = Math.max(t.handed, seq);
+        if (retains) {
+            setRetained(t, new Topic.Entry(seq, body));
+        }
+        return new Replies.Published(seq, t.subscriptions.size(), replacedNow);
+    }
+
+    /**
+     * The refusal a value of {@code bytes} (a delivery's envelope) meets at t's subscriptions, or null:
+     * a bounded subscription with no queue room, or a client whose queued-bytes pool it would pass.
+     * The one room rule of a topic, for the bus's publishes and (through {@link Feed#hasRoom}) the
+     * node's writes alike.
+     */
+    private BusException roomFor(Topic t, int bytes) {
+        Map<BusConnection, Long> pool = null;
         for (Subscription s : t.subscriptions) {
-            if (enqueue(s, e)) {
-                replaced++;
+            if (s.latest()) {
+                continue;
+            }
+            if (s.mode.full()) {
+                return new BusException(BusError.BACKPRESSURE, "subscription " + s.id + " of "
+                        + s.connection.identity().clientId() + " has no queue room");
+            }
+            if (pool == null) {
+                pool = new IdentityHashMap<>();
+            }
+            long want = pool.merge(s.connection, (long) bytes, Long::sum);
+            if (s.connection.boundedQueuedBytes + want > limits.maxBoundedQueuedBytesPerClient()) {
+                return new BusException(BusError.BACKPRESSURE, s.connection.identity().clientId()
+                        + " has no room in its queued-bytes pool");
             }
         }
-        if (retains) {
-            setRetained(t, e);
+        return null;
+    }
+
+    /** The node's refusal of a topic's value as the bus's typed error. */
+    private BusException nodeRefused(Topic t, int rc) {
+        BusError e = switch (rc) {
+            case WireError.ACCESS_DENIED -> BusError.NOT_AUTHORIZED;
+            case WireError.FLOW_BACKPRESSURE -> BusError.BACKPRESSURE;
+            default -> BusError.INVALID_ENVELOPE;
+        };
+        return new BusException(e, "the node refused the value of " + t.path + ": " + WireError.identity(rc)
+                + (rc == WireError.FLOW_BACKPRESSURE ? " (a full bounded subscriber, or larger than the node's frames hold)" : ""));
+    }
+
+    /**
+     * A bus payload as the node's value: a NAME TLV (text) when the payload is UTF-8 text without
+     * control characters, so readers show it as text; else a VALUE TLV holding its bytes.
+     */
+    private byte[] valueOf(byte[] payload) {
+        byte[] b = new byte[payload.length + 16];
+        int type = isText(payload) ? TlvType.NAME : TlvType.VALUE;
+        int n = writer.wrap(b, 0, b.length).leaf(type, payload).length();
+        return Arrays.copyOf(b, n);
+    }
+
+    /** Whether {@code b} is UTF-8 text with no control character but tab, CR and LF (empty: not text). */
+    static boolean isText(byte[] b) {
+        if (b.length == 0 || !io.spectrum.wire.Utf8.isValid(b, 0, b.length)) {
+            return false;
         }
-        return new Replies.Published(e.sequence(), t.subscriptions.size(), replaced);
+        for (byte x : b) {
+            if (x >= 0 && x < 0x20 && x != '\t' && x != '\n' && x != '\r' || x == 0x7F) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A node value TLV as a bus payload: a VALUE's or NAME's payload bytes; any other TLV (a status,
+     * a structure) whole, as the wire carries it.
+     */
+    static byte[] payloadOf(byte[] tlv) {
+        if (tlv.length >= 2 && ((tlv[0] & 0xFF) == TlvType.VALUE || (tlv[0] & 0xFF) == TlvType.NAME)) {
+            int h = Opt.headerSize(tlv[1] & 0xFF);
+            long n = Opt.bodyLength(tlv, 0);
+            if (n >= 0 && h + n <= tlv.length) {
+                return Arrays.copyOfRange(tlv, h, h + (int) n);
+            }
+        }
+        return tlv;
+    }
+
+    /** A value the node holds or delivered, as a bus body (no attachments). */
+    private static Carried foreign(String topic, byte[] payload) {
+        return new Carried(payload, List.of(), List.of(), Envelopes.topicMessage(topic, payload, List.of()));
+    }
+
+    /**
+     * The node's retained value of t as an entry: the bus's own (with its attachments) when the node
+     * still holds that publish, else what the node holds (a libtracer writer's value), else null.
+     */
+    private Topic.Entry retainedOf(Topic t) {
+        reconcile(t);
+        if (t.retained != null) {
+            return t.retained;
+        }
+        long seq = node.valueSequence(t.path);
+        byte[] tlv = seq == 0 ? null : node.valueCopy(t.path);
+        return tlv == null ? null : new Topic.Entry(seq, foreign(t.name, payloadOf(tlv)));
+    }
+
+    /** The bus's retained entry of t goes (its artifacts with it) once the node holds another value, or none. */
+    void reconcile(Topic t) {
+        if (t.retained != null && node.valueSequence(t.path) != t.retained.sequence()) {
+            setRetained(t, null);
+        }
+    }
+
+    /** {@link #reconcile} of every topic, at most every {@link #RECONCILE_NANOS}. */
+    void reconcileDue(long now) {
+        if (now - nextReconcile < 0) {
+            return;
+        }
+        nextReconcile = now + RECONCILE_NANOS;
+        for (Topic t : byName.values()) {
+            reconcile(t);
+        }
+    }
+
+    /**
+     * The topic's edge on its vertex: what the node delivers there (a bus publish, a libtracer
+     * client's write, a board's value) is queued on each of the topic's subscriptions, and a write it
+     * has no room for is refused whole ({@link ValueRoom}).
+     */
+    private final class Feed implements ValueRoom {
+        private final Topic t;
+
+        Feed(Topic t) {
+            this.t = t;
+        }
+
+        @Override
+        public boolean hasRoom(int valueBytes) {
+            if (publishing != null) {
+                return true; // the bus's own publish: its room was checked with its envelope
+            }
+            // the delivery's envelope with the value's bytes for its payload: never smaller than the payload's
+            return roomFor(t, Envelopes.topicMessage(t.name, NO_BYTES, List.of()) + valueBytes) == null;
+        }
+
+        @Override
+        public void onValue(io.spectrum.node.api.Subscription sub, VertexValue value, long seq, boolean stale) {
+            if (value.deleted()) {
+                if (t.retained != null) {
+                    setRetained(t, null); // cleared or purged on the node: its artifacts go
+                }
+                return;
+            }
+            if (seq <= t.handed || !samePath(value, t.path)) {
+                return; // a stale notice of a value handed already, or a write below the topic
+            }
+            t.handed = seq;
+            Carried body = publishing != null ? publishing : foreign(t.name, payloadOf(value.copy()));
+            Topic.Entry e = new Topic.Entry(seq, body);
+            long replaced = 0;
+            for (Subscription s : t.subscriptions) {
+                if (enqueue(s, e)) {
+                    replaced++;
+                }
+            }
+            replacedNow = replaced;
+            if (publishing == null && node.valueSequence(t.path) == seq && t.retention == Retention.LATEST) {
+                setRetained(t, e); // a writer's retained value: the bus's entry now stands for it
+            }
+        }
+    }
+
+    private static boolean samePath(VertexValue v, NodePath p) {
+        int n = p.bodyLength();
+        if (v.pathLength() != n) {
+            return false;
+        }
+        byte[] b = p.tlv();
+        int o = p.bodyOffset();
+        for (int i = 0; i < n; i++) {
+            if (v.pathByte(i) != b[o + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     boolean unsubscribe(BusConnection c, String subscriptionId) throws BusException {
@@ -170,19 +395,21 @@ final class Topics {
     }
 
     boolean clear(BusConnection c, String name) throws BusException {
-        Names.name("topic", name);
+        Names.topic(name);
         c.check(Grants.Permission.MANAGE, name);
         Topic t = byName.get(name);
         if (t == null) {
             throw new BusException(BusError.NO_TOPIC, name + " is not declared");
         }
-        boolean had = t.retained != null;
+        reconcile(t);
+        boolean had = node.valueSequence(t.path) != 0;
+        node.clear(t.path, false); // the sequence stays: a vertex's numbers never go back
         setRetained(t, null);
         return had;
     }
 
     boolean delete(BusConnection c, String name) throws BusException {
-        Names.name("topic", name);
+        Names.topic(name);
         c.check(Grants.Permission.MANAGE, name);
         Topic t = byName.get(name);
         if (t == null) {
@@ -191,6 +418,7 @@ final class Topics {
         if (!t.subscriptions.isEmpty()) {
             throw new BusException(BusError.CONFLICT, name + " has " + t.subscriptions.size() + " subscriptions");
         }
+        node.clear(t.path, false);
         setRetained(t, null);
         byName.remove(name);
         return true;
@@ -206,6 +434,10 @@ final class Topics {
         }
         s.mode.clear();
         s.topic.subscriptions.remove(s);
+        if (s.topic.subscriptions.isEmpty() && s.topic.edge != null) {
+            s.topic.edge.close(); // the node counts the topic's subscribers as one edge
+            s.topic.edge = null;
+        }
         s.connection.subscriptions.remove(s.id);
         subscriptions--;
     }

@@ -252,6 +252,11 @@ public final class FwdServer {
         return p.router.mounts().unmount(name);
     }
 
+    /** Whether PATH body {@code b[off, +len)} lies under a mount (the router forwards it): a mounted peer's namespace. */
+    public boolean underMount(byte[] b, int off, int len) {
+        return p.router.mounts().match(b, off, len) >= 0;
+    }
+
     /** FWD frames forwarded under a mount since start. */
     public long forwarded() {
         return p.router.forwarded();

@@ -275,6 +275,11 @@ public final class HostRuntime implements HostModel, AutoCloseable {
         });
     }
 
+    /** The host's node when it is a WIDE node (the bus's topics are its vertices), else null. Node thread only. */
+    public WideNode wideNode() {
+        return node instanceof WideNode w ? w : null;
+    }
+
     private void attach(Link link, String board, boolean listener) {
         onNodeThread(() -> {
             mounts.attach(link, board, listener);
