@@ -47,7 +47,7 @@ EVENT_FIELDS = {  # each event's fields and their types: s NAME, u u64, y VALUE 
     'route.removed': dict(service='s', serviceIncarnation='s', reason='s'),
     'call.failed': dict(callId='s', code='s', dispatch='s', message='s'),
 }
-OPTIONAL_EVENT_FIELDS = {'call.failed': {'serviceIncarnation': 's'}}
+OPTIONAL_EVENT_FIELDS = {'call.failed': {'serviceIncarnation': 's'}, 'topic.message': {'stale': 's'}}
 NODE_REPLY_PREFIX, NODE_SUB_PREFIX = '/py/n/', '/py/s/'  # routes of requests to the host's node, of its deliveries
 MODES = {'latest': 1, 'bounded': 2}  # the SUBSCRIBER key spectrum.mode (docs/extensions.md, "Delivery modes")
 

@@ -16,9 +16,19 @@ public sealed interface BusMessage {
     /** The outbound lane this message waits in: control first, then RPC, then topic deliveries. */
     Lane lane();
 
-    /** {@code topic.message}: one subscription's delivery. */
+    /**
+     * {@code topic.message}: one subscription's delivery. {@code stale}: null when the value is
+     * current, else why it is not (the node's stale reason, e.g. {@code publisher gone}).
+     */
     record TopicMessage(String deliveryId, String subscriptionId, String topic, String topicIncarnation,
-            long topicSequence, long replaced, byte[] payload, List<Attachment> attachments) implements BusMessage {
+            long topicSequence, long replaced, byte[] payload, List<Attachment> attachments, String stale)
+            implements BusMessage {
+        /** A current value's delivery (not stale). */
+        public TopicMessage(String deliveryId, String subscriptionId, String topic, String topicIncarnation,
+                long topicSequence, long replaced, byte[] payload, List<Attachment> attachments) {
+            this(deliveryId, subscriptionId, topic, topicIncarnation, topicSequence, replaced, payload, attachments, null);
+        }
+
         /** The payload read as UTF-8 text. */
         public String payloadText() {
             return new String(payload, java.nio.charset.StandardCharsets.UTF_8);

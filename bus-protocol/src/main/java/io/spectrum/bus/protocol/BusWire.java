@@ -84,10 +84,14 @@ public final class BusWire {
      */
     public static BusFields fields(BusMessage m, Function<ArtifactRef, String> locate) {
         if (m instanceof BusMessage.TopicMessage t) {
-            return delivered(BusFields.of().put("deliveryId", t.deliveryId()).put("subscriptionId", t.subscriptionId())
+            BusFields f = BusFields.of().put("deliveryId", t.deliveryId()).put("subscriptionId", t.subscriptionId())
                     .put("topic", t.topic()).put("topicIncarnation", t.topicIncarnation())
                     .put("topicSequence", t.topicSequence()).put("replaced", t.replaced())
-                    .putBytes("payload", t.payload()), t.attachments(), locate);
+                    .putBytes("payload", t.payload());
+            if (t.stale() != null) {
+                f.put("stale", t.stale()); // only on a value that is not current: a current one has no such key
+            }
+            return delivered(f, t.attachments(), locate);
         }
         if (m instanceof BusMessage.RpcRequest r) {
             return delivered(BusFields.of().put("deliveryId", r.deliveryId()).put("callId", r.callId())
@@ -155,7 +159,7 @@ public final class BusWire {
             case "topic.message":
                 return new BusMessage.TopicMessage(f.string("deliveryId"), f.string("subscriptionId"), f.string("topic"),
                         f.string("topicIncarnation"), f.u64("topicSequence"), f.u64("replaced"), f.bytes("payload"),
-                        delivered(f));
+                        delivered(f), f.string("stale", null));
             case "rpc.request":
                 return new BusMessage.RpcRequest(f.string("deliveryId"), f.string("callId"),
                         identity(f.string("caller"), f.u64("callerIncarnation")), f.string("target"),

@@ -20,6 +20,8 @@ import io.spectrum.bus.protocol.ClientIdentity;
 final class Envelopes {
     private static final String ID = "x".repeat(Names.MAX_ID);
     private static final String DIGEST = "0".repeat(64);
+    /** The longest stale reason a delivery may carry (the node's limit), so a delivery's size is an upper bound. */
+    private static final String LONGEST_STALE = "x".repeat(io.spectrum.wire.StaleReason.MAX_BYTES);
     private static final String LOCATION = ArtifactFiles.sealedLocation(Long.MAX_VALUE, Long.MAX_VALUE);
 
     private Envelopes() {
@@ -31,7 +33,7 @@ final class Envelopes {
 
     static int topicMessage(String topic, byte[] payload, List<Slot> slots) {
         return size(new BusMessage.TopicMessage(ID, ID, topic, ID, Long.MAX_VALUE, Long.MAX_VALUE, payload,
-                attachments(slots)));
+                attachments(slots), LONGEST_STALE));
     }
 
     static int rpcRequest(ClientIdentity caller, String target, String method, byte[] payload, List<Slot> slots) {

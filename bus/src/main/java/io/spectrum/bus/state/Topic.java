@@ -12,8 +12,14 @@ import java.util.List;
  * bus's subscriptions and the node edge that feeds them.
  */
 final class Topic {
-    /** An accepted message at its sequence (queued, retained or both). */
-    record Entry(long sequence, Carried body) {
+    /**
+     * An accepted message at its sequence (queued, retained or both); {@code stale}: null when it was
+     * current when handed to the subscriptions, else the node's reason.
+     */
+    record Entry(long sequence, Carried body, String stale) {
+        Entry(long sequence, Carried body) {
+            this(sequence, body, null);
+        }
     }
 
     final String name;

@@ -122,6 +122,9 @@ final class Topics {
             throw new BusException(BusError.QUOTA_EXCEEDED, "subscription limit reached");
         }
         Topic.Entry replay = replayLatest && t.retention == Retention.LATEST ? retainedOf(t) : null;
+        if (replay != null) {
+            replay = new Topic.Entry(replay.sequence(), replay.body(), staleReason(t)); // as the node holds it now
+        }
         if (replay != null && mode == SubscriptionMode.BOUNDED
                 && c.boundedQueuedBytes + replay.body().deliveryBytes > limits.maxBoundedQueuedBytesPerClient()) {
             throw new BusException(BusError.BACKPRESSURE, "the retained value does not fit this client's queued bytes");
@@ -355,7 +358,7 @@ final class Topics {
             }
             t.handed = seq;
             Carried body = publishing != null ? publishing : foreign(t.name, payloadOf(value.copy()));
-            Topic.Entry e = new Topic.Entry(seq, body);
+            Topic.Entry e = new Topic.Entry(seq, body, stale ? staleReason(t) : null);
             long replaced = 0;
             for (Subscription s : t.subscriptions) {
                 if (enqueue(s, e)) {
@@ -367,6 +370,16 @@ final class Topics {
                 setRetained(t, e); // a writer's retained value: the bus's entry now stands for it
             }
         }
+    }
+
+    /** Why the node holds t's value as not current (its reason, or "stale" when it gave none), or null. */
+    private String staleReason(Topic t) {
+        if (!node.isStale(t.path)) {
+            return null;
+        }
+        byte[] b = new byte[io.spectrum.wire.StaleReason.MAX_BYTES];
+        int n = node.staleReason(t.path, b, 0, b.length);
+        return n > 0 ? new String(b, 0, n, java.nio.charset.StandardCharsets.UTF_8) : "stale";
     }
 
     private static boolean samePath(VertexValue v, NodePath p) {
@@ -453,7 +466,7 @@ final class Topics {
         o.subscription = s;
         long replaced = s.mode.sent();
         return new BusMessage.TopicMessage(o.id, s.id, s.topic.name, s.topic.incarnation, e.sequence(), replaced,
-                e.body().payload, e.body().attachmentsFor(o.id));
+                e.body().payload, e.body().attachmentsFor(o.id), e.stale());
     }
 
     /** Drops every topic and retained value (shutdown; subscriptions are gone already). */

@@ -41,13 +41,16 @@
  * <li>Topics: {@code declare}, {@code subscribe}, {@code unsubscribe}, {@code publish},
  * {@code clear}, {@code delete}, {@code consumed}. Publish admission runs: grant, NO_TOPIC,
  * attachments, delivery size with the longest router ids, each bounded subscriber's queue and its
- * client's bounded queued-bytes pool (BACKPRESSURE), the retained-bytes quota; then one
- * sequence number and the whole fan-out. Latest subscriptions replace only an undelivered value
- * and never refuse a publish.</li>
+ * client's bounded queued-bytes pool (BACKPRESSURE), the retained-bytes quota, the node's own
+ * admission of the value; then the node's publish (one sequence number, the value kept on the
+ * topic's vertex, every libtracer subscriber) and the whole fan-out to the bus's subscriptions.
+ * Latest subscriptions replace only an undelivered value and never refuse a publish. A topic is a
+ * vertex of the bus's {@link io.spectrum.wide.WideNode} (docs/bus.md, "Topics are the node's
+ * vertices").</li>
  * <li>Artifacts: {@code allocate} (a writer {@code own-N}), {@code seal} (the writer becomes the
  * object's hold), {@code open} (a read location for an owned object), {@code retain} (a new hold
  * while the source owner lives), {@code release}. Naming one's own unsealed writer in a publish,
- * call or reply seals it on send (decision 3) once every other check has passed. These methods
+ * call or reply seals it on send once every other check has passed. These methods
  * seal inline; {@link io.spectrum.bus.server.BusServer} runs a seal's copy and hash off the bus
  * thread and runs the command again with the outcome (docs/bus.md, "Sealing").</li>
  * <li>RPC: {@code register} (exclusive, a new {@code svc-N} incarnation each time),

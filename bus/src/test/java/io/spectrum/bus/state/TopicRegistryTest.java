@@ -80,8 +80,8 @@ class TopicRegistryTest extends BusTest {
 
     /**
      * Flybus restarts a re-declared topic's sequence at 1; here a topic is a node vertex, whose
-     * sequence never goes back while the node runs (DESIGN section 4, decision 2), so the new
-     * incarnation numbers on from the deleted one's last publish.
+     * sequence never goes back while the node runs (docs/bus.md, "Topics are the node's vertices"),
+     * so the new incarnation numbers on from the deleted one's last publish.
      */
     @Test
     void F16_F_11_deleteRefusedWhileSubscribed_redeclareIsANewIncarnation_itsSequenceGoesOn() throws Exception {

@@ -101,6 +101,7 @@ class TopicsOnTheNodeTest {
         List<BusMessage.TopicMessage> got = drain(viewer);
         assertEquals(2, got.size());
         assertEquals("bus", got.get(0).payloadText());
+        assertNull(got.get(0).stale(), "a current value carries no mark");
         assertEquals(1, got.get(0).topicSequence());
         assertEquals("node", got.get(1).payloadText());
         assertEquals(2, got.get(1).topicSequence());
@@ -165,6 +166,14 @@ class TopicsOnTheNodeTest {
         app.publish("lab.setpoint", text("21.5"), List.of());
         app.close();
         assertTrue(node.isStale(setpoint));
+        // a subscriber that joins now gets the value marked, with the node's reason
+        BusConnection early = bus.connect("early", Grants.open());
+        String sub = early.subscribe("lab.setpoint", SubscriptionMode.LATEST, 1, 1, true).subscriptionId();
+        List<BusMessage.TopicMessage> marked = drain(early);
+        assertEquals(1, marked.size());
+        assertEquals("21.5", marked.get(0).payloadText());
+        assertEquals("publisher gone", marked.get(0).stale());
+        early.unsubscribe(sub);
 
         clock.advanceNanos(61_000_000_000L);
         node.tick();

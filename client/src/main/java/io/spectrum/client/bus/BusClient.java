@@ -488,7 +488,7 @@ public final class BusClient implements AutoCloseable {
                 case "topic.message" -> {
                     Message m = new Message(this, f.string("deliveryId"), f.string("subscriptionId"), f.string("topic"),
                             f.string("topicIncarnation"), f.u64("topicSequence"), f.u64("replaced"),
-                            f.bytes("payload"), artifactsOf(f));
+                            f.bytes("payload"), artifactsOf(f), f.string("stale", null));
                     subscriptions.computeIfAbsent(m.subscriptionId(), id -> new BusSubscription(this, id, m.topic(), null))
                             .inbox.add(m);
                 }

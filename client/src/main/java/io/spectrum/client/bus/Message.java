@@ -21,12 +21,14 @@ public final class Message implements AutoCloseable {
     private final long replaced;
     private final byte[] payload;
     private final List<Artifact> artifacts;
+    private final String stale;
     private final DeliveryGuard guard;
     /** The message's own share has been closed. */
     private boolean closed;
 
     Message(BusClient client, String deliveryId, String subscriptionId, String topic, String topicIncarnation,
-            long topicSequence, long replaced, byte[] payload, List<Artifact> artifacts) {
+            long topicSequence, long replaced, byte[] payload, List<Artifact> artifacts, String stale) {
+        this.stale = stale;
         this.client = client;
         this.deliveryId = deliveryId;
         this.subscriptionId = subscriptionId;
@@ -67,6 +69,14 @@ public final class Message implements AutoCloseable {
     /** Undelivered values coalesced before this one (latest mode), 0 in bounded mode. */
     public long replaced() {
         return replaced;
+    }
+
+    /**
+     * Null when the value is current; else why it is not, as the host's node marked it (e.g.
+     * {@code publisher gone}: its publisher left; docs/bus.md, "Topics are the node's vertices").
+     */
+    public String stale() {
+        return stale;
     }
 
     /** A copy of the opaque payload bytes. */
