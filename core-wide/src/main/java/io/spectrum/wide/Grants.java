@@ -6,11 +6,12 @@ import java.util.List;
 /**
  * What one client name may do, on the host's node and on its bus alike (docs/host.md, "The grants
  * file"): per {@link Permission}, a list of {@link Pattern}s (any, exact, prefix); a name no pattern
- * of the permission matches is refused. The names are of two kinds, told apart by their first
- * character and never confused: node paths start with {@code /} ({@code /lab/setpoint}), bus topic
- * and service names never do ({@code camera.snap}). So a pattern written as a path
- * ({@code /lab/*}, {@code /lab/setpoint}) can only match node paths, a dotted one only bus names, and
- * {@code *} matches both. Patterns are grants, never routing wildcards. Immutable.
+ * of the permission matches is refused. A vertex has two spellings, its node path
+ * ({@code /lab/setpoint}) and, as a bus topic, its dotted name ({@code lab.setpoint}): the same
+ * vertex ({@link TopicPaths}). So for the permissions on vertices ({@code publish},
+ * {@code subscribe}, {@code manage}) a pattern in either spelling covers it, whichever door the
+ * request came through. Services are bus names only: {@code serve} and {@code call} patterns match
+ * the name as given. Patterns are grants, never routing wildcards. Immutable.
  */
 public final class Grants {
     /** The operations a grant covers; the grants file's keys are their lower-case names. */
@@ -61,8 +62,22 @@ public final class Grants {
         return new Builder();
     }
 
-    /** True when some pattern of {@code permission} covers {@code name} (a node path or a bus name). */
+    /**
+     * True when some pattern of {@code permission} covers {@code name} (a node path or a bus name);
+     * for a permission on vertices, in either of the vertex's spellings.
+     */
     public boolean allows(Permission permission, String name) {
+        if (matches(permission, name)) {
+            return true;
+        }
+        if (permission == Permission.SERVE || permission == Permission.CALL) {
+            return false; // a service is no vertex: its name has one spelling
+        }
+        String other = TopicPaths.other(name);
+        return other != null && matches(permission, other);
+    }
+
+    private boolean matches(Permission permission, String name) {
         for (Pattern p : byPermission.get(permission.ordinal())) {
             if (p.matches(name)) {
                 return true;

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The grants file (docs/host.md, "The grants file"): one file for the node's paths and the bus's
- * names; a pattern written as a path matches node paths only, a dotted one bus names only, {@code *}
- * both.
+ * names; a vertex's two spellings (the path {@code /lab/setpoint}, the topic {@code lab.setpoint})
+ * are one name to its patterns, services are bus names only, {@code *} covers everything.
  */
 class GrantsFileTest {
     private static final String FILE = """
@@ -46,13 +46,27 @@ class GrantsFileTest {
     }
 
     @Test
-    void pathsAndBusNames_neverCover_eachOther_butTheStarCoversBoth() {
+    void aVertexsTwoSpellings_areOneName_toEveryVertexPermission() {
         Grants ops = file.lookup().apply("ops");
         assertTrue(ops.allows(Permission.PUBLISH, "camera.snap"));
-        assertFalse(ops.allows(Permission.PUBLISH, "/camera.snap"));
-        assertFalse(ops.allows(Permission.PUBLISH, "lab.setpoint"));
+        assertTrue(ops.allows(Permission.PUBLISH, "/camera/snap"), "camera.* covers the topic's vertex");
+        assertTrue(ops.allows(Permission.PUBLISH, "lab.setpoint"), "/lab/* covers the vertex's topic");
+        assertFalse(ops.allows(Permission.PUBLISH, "lab"), "as /lab/* does not cover /lab itself");
+        assertFalse(ops.allows(Permission.PUBLISH, "/camera.snap"), "a path with a dot has no topic spelling");
+        assertFalse(ops.allows(Permission.PUBLISH, "laboratory.x"));
         assertTrue(ops.allows(Permission.SUBSCRIBE, "/board1/led"));
         assertTrue(ops.allows(Permission.SUBSCRIBE, "camera.snap"));
+        Grants setter = file.lookup().apply("setter");
+        assertTrue(setter.allows(Permission.PUBLISH, "lab.setpoint"));
+        assertFalse(setter.allows(Permission.PUBLISH, "lab.setpoint.x"));
+    }
+
+    @Test
+    void aServiceName_hasOneSpelling() {
+        Grants g = GrantsFile.parse("cam:\n  serve: /camera/*\n  call: camera.*\n", "grants.yaml").lookup().apply("cam");
+        assertFalse(g.allows(Permission.SERVE, "camera.snap"), "a path pattern never covers a service");
+        assertTrue(g.allows(Permission.CALL, "camera.snap"));
+        assertFalse(g.allows(Permission.CALL, "/camera/snap"));
     }
 
     @Test

@@ -61,7 +61,7 @@ final class Topics {
 
     /** Topic {@code a.b-c} as its vertex {@code /a/b-c}. */
     static NodePath pathOf(String topic) {
-        return NodePath.of("/" + topic.replace('.', '/'));
+        return NodePath.of(io.spectrum.wide.TopicPaths.path(topic));
     }
 
     Replies.Declared declare(BusConnection c, String name, Retention retention) throws BusException {

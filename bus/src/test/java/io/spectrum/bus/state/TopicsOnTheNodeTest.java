@@ -224,4 +224,15 @@ class TopicsOnTheNodeTest {
         app.unsubscribe(b);
         assertEquals(0, node.listenerCount(setpoint));
     }
+
+    @Test
+    void aGrantWrittenAsAPath_coversTheTopicOfThatVertex() throws Exception {
+        Grants lab = Grants.builder().manage(Grants.Pattern.prefix("/lab/")).publish(Grants.Pattern.prefix("/lab/")).build();
+        BusConnection app = bus.connect("app", lab);
+        app.declare("lab.setpoint", Retention.LATEST);
+        assertEquals(1, app.publish("lab.setpoint", text("1"), List.of()).topicSequence());
+        BusException e = assertThrows(BusException.class, () -> app.declare("plant.valve", Retention.LATEST));
+        assertEquals(BusError.NOT_AUTHORIZED, e.code());
+        assertEquals(1, bus.stats().topics());
+    }
 }
