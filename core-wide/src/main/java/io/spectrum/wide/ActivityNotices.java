@@ -12,9 +12,10 @@ import io.spectrum.node.fwd.FwdServer;
  */
 final class ActivityNotices {
     /**
-     * A host serving subscriptions under its mounts hears every vertex's notices itself: the
-     * vertices it feeds from its boards are published by their deliveries, not by its own host
-     * (the same rule as NarrowNode's).
+     * A host serving subscriptions under its mounts hears the notices of the vertices under them
+     * itself: those it feeds from its boards are published by their deliveries, not by a publisher
+     * of its own. Every other vertex's go to its last publisher (a bus connection, an announcing
+     * client), as on any node.
      */
     private final boolean allLocal;
     private final WidePeer owner;
@@ -51,7 +52,7 @@ final class ActivityNotices {
 
     /** Active / idle notice to the vertex's last publisher, when it is still connected. */
     void notice(Vertex v, boolean active, int n) {
-        if (allLocal) {
+        if (allLocal && server.underMount(v.key, 0, v.key.length)) {
             if (listener != null) {
                 listener.onActivity(pathView.wrap(null, 0, v.key, false), active, n);
             }

@@ -73,13 +73,11 @@ final class SocketAbp implements AbpFabric {
 
     private final ManualClock clock = new ManualClock(0);
     /**
-     * The host's node configuration (remote writes create their paths), on the manual clock, without
-     * {@code serveSubscriptionsUnderMounts}: a node with that flag tells every active / idle notice to
-     * its own listener (a host's mounted vertices are published by their boards' deliveries), so no
-     * remote publisher would be told. There are no mounts here, so the flag serves nothing else.
+     * The host's node configuration (remote writes create their paths, subscriptions are served under
+     * mounts, whose vertices' active / idle notices the host hears itself) on the manual clock.
      */
-    private final WideNode node = new WideNode(HostRuntime.HOST_CONFIG.toBuilder().serveSubscriptionsUnderMounts(false)
-            .clock(clock).staleGraceNanos(GRACE).build());
+    private final WideNode node = new WideNode(HostRuntime.HOST_CONFIG.toBuilder().clock(clock).staleGraceNanos(GRACE)
+            .build());
     private final InProcessLink door = BusServer.nodeDoorLink(9, BusLimits.defaults(), 64 * 1024, 1 << 20);
     private final ConcurrentLinkedQueue<FutureTask<?>> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicLong peersDown = new AtomicLong();
