@@ -50,6 +50,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public boolean announcedSubscribersCreate() {
+        return true;
+    }
+
+    @Override
     public int createForWrite(byte[] b, int off, int len, int link, int peer) {
         return node.tree.createForWrite(b, off, len, link, peer);
     }

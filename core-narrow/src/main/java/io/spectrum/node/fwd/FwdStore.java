@@ -77,6 +77,17 @@ public interface FwdStore {
     }
 
     /**
+     * Whether a caller that announced Spectrum's extensions subscribes to a vertex that does not
+     * exist yet anywhere on this core, not only under a mount: its {@code :subscribers[]} append then
+     * creates the path as {@link #createForSubscription} does (a subscriber may come before the first
+     * publish; docs/node.md, "Vertices a subscription created"). A core whose remote subscribers never
+     * create (NarrowNode, as a libtracer v1 node) answers false, the default.
+     */
+    default boolean announcedSubscribersCreate() {
+        return false;
+    }
+
+    /**
      * The mkdir -p of a remote WRITE to an absent vertex from caller (link, peer), which announced
      * Spectrum's extensions and asked for an answer (docs/node.md, "Vertices a write created"). A
      * core whose clients may create vertices (WideNode) makes the path and counts it against the

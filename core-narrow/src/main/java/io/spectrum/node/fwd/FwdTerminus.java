@@ -135,7 +135,7 @@ final class FwdTerminus {
                 return;
             }
         }
-        if (servedUnderMount && field != TlvIndex.NONE && sel.index < 0 && sel.levels == 1
+        if (servesAbsent() && field != TlvIndex.NONE && sel.index < 0 && sel.levels == 1
                 && req.rx.payloadEquals(sel.first, Names.SUBSCRIBERS) && req.findDst() < 0) {
             subscribers.replyEmptyList(); // served here, and nobody subscribed under this path yet
             return;
@@ -232,10 +232,11 @@ final class FwdTerminus {
         if (sel.index < 0 && req.silent) {
             return; // a subscribe with no return route is dropped silently
         }
-        if (servedUnderMount && sel.index < 0 && payload != TlvIndex.NONE && x.type(payload) == TlvType.SUBSCRIBER
+        if (servesAbsent() && sel.index < 0 && payload != TlvIndex.NONE && x.type(payload) == TlvType.SUBSCRIBER
                 && req.findDst() < 0
                 && !PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
-            // a host serves subscriptions under its mounts on the full path: the append creates it
+            // a host serves subscriptions under its mounts on the full path, and a WIDE core an
+            // announcing subscriber's anywhere: the append creates it
             final int existed = existingPrefix(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst));
             int c = vt.createForSubscription(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst), req.link, req.peer);
             if (c < 0) {
@@ -249,6 +250,15 @@ final class FwdTerminus {
             return;
         }
         writeSubscribers(payload);
+    }
+
+    /**
+     * Whether this request's {@code :subscribers} of a vertex that does not exist is served here as
+     * an empty list that an append creates: under a mount a host serves, or anywhere on a core whose
+     * announcing subscribers create (FwdStore#announcedSubscribersCreate).
+     */
+    private boolean servesAbsent() {
+        return servedUnderMount || !req.fromOwner() && req.extended() && vt.announcedSubscribersCreate();
     }
 
     /** Key bytes of the longest prefix of the PATH body {@code b[off, +len)} that names an existing vertex. */

@@ -62,9 +62,9 @@ import java.util.function.BooleanSupplier;
  * walk with a stamped READ of each vertex (its sequence and stale mark); a read is the stamped READ.
  * Not on the wire: {@code clear} (the owner's {@link WideNode#clear}), the last publisher of a topic
  * and the sequence of a topic without a value (no READ answers them), a value up to the 1 MiB payload
- * cap (a FWD frame is at most 64 KiB), two open connections of one name (the bus gives a name to
- * one connection at a time) and a subscription to a topic that does not exist yet (a remote append
- * creates no path outside a mount).
+ * cap (a FWD frame is at most 64 KiB) and two open connections of one name (the bus gives a name to
+ * one connection at a time). A subscription to a topic that does not exist yet is an announcing
+ * subscriber's append, which creates the path (docs/node.md, "Vertices a subscription created").
  */
 final class SocketAbp implements AbpFabric {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -175,9 +175,7 @@ final class SocketAbp implements AbpFabric {
             case PAYLOAD_CAP -> "a FWD frame through the bus is at most 64 KiB: a 1 MiB value never reaches the node's cap";
             case SHARED_NAME -> "the bus gives a name to one open connection at a time (docs/bus.md, "
                     + "\"Reconnecting under the same name\"): C2 cannot register svc while C1 is open";
-            case SUBSCRIBE_ABSENT -> "a remote :subscribers[] append to a vertex that does not exist is path::not_found: "
-                    + "a WIDE node creates the path of a remote append only under a mount (docs/node.md, "
-                    + "\"Vertices a subscription created\")";
+            case SUBSCRIBE_ABSENT -> null; // an announcing subscriber's append creates the path (docs/node.md)
         };
     }
 
