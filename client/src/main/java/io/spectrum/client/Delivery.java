@@ -19,7 +19,8 @@ import io.spectrum.node.api.VertexSchema;
  * object the client re-points at each received frame, reading the value and frame in place in the
  * link's receive buffer, which the link reuses once the sink returns. It is valid only during that
  * call. Code that keeps a delivery past the call (a list, a queue, another thread) keeps
- * {@link #detach()} instead: an independent delivery holding one copy of the frame. After the call
+ * {@link #detach()} instead: an independent delivery holding one copy of the frame (or
+ * {@link #detachValue()}: one copy of the value, without the frame). After the call
  * every accessor of the view throws {@link IllegalStateException}, so a view kept by mistake fails
  * loudly instead of showing another frame's bytes (while a later frame is being delivered it reads
  * as that frame: keep a detached one to compare).
@@ -180,6 +181,27 @@ public final class Delivery {
                 d.valueOff = valueOff - frameOff;
                 d.valueLen = valueLen;
             }
+        }
+        d.fields(route, srcEmpty, stamped, seq, stale, deleted, source, receivedNanos, dlv, replaced, reason, origin);
+        return d;
+    }
+
+    /**
+     * An independent delivery with the same fields and value but not the frame ({@link #frame()} null,
+     * {@link #frameLength()} 0), for code that keeps a delivery's value past the sink call and never
+     * its frame: one copy of the value TLV instead of one of the whole frame ({@link Follower}).
+     *
+     * @throws IllegalStateException when this is a view used after its sink call
+     */
+    public Delivery detachValue() {
+        check();
+        if (!view && frameLen == 0) {
+            return this;
+        }
+        Delivery d = new Delivery(false);
+        if (valueLen > 0) {
+            d.valueBuf = copy(valueBuf, valueOff, valueLen);
+            d.valueLen = valueLen;
         }
         d.fields(route, srcEmpty, stamped, seq, stale, deleted, source, receivedNanos, dlv, replaced, reason, origin);
         return d;

@@ -25,8 +25,9 @@ import java.util.Set;
  * ({@link HeldSubscriptions}: {@link #verify} re-appends a slot the node lost, checking it with the
  * generation guard when its identity is known, and then forgets the peer's declarations, which a
  * restarted peer may have changed); deliveries turned into samples rendered by the declaration of
- * the vertex that was written, a stale one always with a reason ({@link Sample#reason}). Deliveries
- * are queued by the client's sink (detached: they are kept past its call) and rendered by
+ * the vertex that was written, a stale one always with a reason ({@link Sample#reason}). Subscription
+ * deliveries are queued by the client's sink (each with a copy of its value, not of its frame:
+ * {@link Delivery#detachValue}, as they are kept past its call) and rendered by
  * {@link #next()} outside it, so reading a child's declaration never runs inside the client's own
  * pump. Single-threaded, on the client's thread.
  *
@@ -56,7 +57,7 @@ public final class Follower {
      *
      * @param path     the vertex that was written (the subscribed vertex when the node did not say)
      * @param value    the delivered value rendered ({@link ValueFormat})
-     * @param delivery the delivery as received (detached: it may be kept)
+     * @param delivery the delivery as received, without its frame (detached: it may be kept)
      */
     public record Sample(String path, ValueText value, Delivery delivery) {
         /** Whether the node stamped the value stale (a value without a stamp is not known to be stale). */
@@ -143,7 +144,11 @@ public final class Follower {
         this.client = client;
         this.mode = mode;
         this.held = new HeldSubscriptions(client);
-        client.onDelivery(d -> queue.add(d.detach())); // rendered later, outside the sink: kept past its call
+        client.onDelivery(d -> { // rendered later, outside the sink: its value is kept past the call, not its frame
+            if (d.srcEmpty()) { // a subscription delivery: the only kind next() shows
+                queue.add(d.detachValue());
+            }
+        });
         if (mode != null) {
             client.announceExtensions(true); // the append then answers the slot's identity, for consumed
         }
@@ -289,7 +294,7 @@ public final class Follower {
     private long highestWaiting(String route) {
         long n = -1;
         for (Delivery d : queue) {
-            if (d.srcEmpty() && d.route().equals(route) && !beforeRestore.contains(d)) {
+            if (d.route().equals(route) && !beforeRestore.contains(d)) {
                 n = Math.max(n, d.dlv() < 0 ? 0 : d.dlv());
             }
         }
@@ -382,7 +387,7 @@ public final class Follower {
         check(true); // the node may have reaped us (a gap in polling, a slot answered unknown): restore now
         for (Delivery d = queue.poll(); d != null; d = queue.poll()) {
             String path = d.source() != null ? d.source() : routes.get(d.route());
-            if (!d.srcEmpty() || path == null) {
+            if (path == null) { // only subscription deliveries (empty src) were queued
                 continue;
             }
             return new Sample(path, d.render(schema(path)), d);

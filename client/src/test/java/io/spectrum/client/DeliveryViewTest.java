@@ -135,6 +135,35 @@ class DeliveryViewTest {
     }
 
     @Test
+    void detachValueKeepsTheFieldsAndACopyOfTheValue_notTheFrame() {
+        Inbox inbox = new Inbox(() -> 42);
+        byte[] link = new byte[128];
+        final int len = write(link, "/t/sub", 0x1234);
+        List<Delivery> kept = new ArrayList<>();
+        inbox.deliverTo(d -> kept.add(d.detachValue()));
+        inbox.frame(link, AT, len);
+        Arrays.fill(link, (byte) 0x7F); // the link reuses its buffer
+
+        Delivery d = kept.get(0);
+        assertArrayEquals(tlv(0x1234), d.value(), "a copy of the value, made in the sink call");
+        assertEquals(tlv(0x1234).length, d.valueLength());
+        assertEquals("4660", d.render(null).text());
+        assertNull(d.frame(), "the frame was not copied");
+        assertEquals(0, d.frameLength());
+        assertEquals("/t/sub", d.route());
+        assertTrue(d.srcEmpty());
+        assertEquals(42, d.receivedNanos());
+        assertSame(d, d.detachValue(), "already without a frame: itself");
+        assertSame(d, d.detach());
+        Delivery made = Delivery.of("/r", tlv(5), true, false, 0, false, false, null, 0, new byte[] {1, 2}, -1, 0,
+                null, 0);
+        Delivery valueOnly = made.detachValue();
+        assertNotSame(made, valueOnly, "a detached one with a frame: a new one without it");
+        assertNull(valueOnly.frame());
+        assertArrayEquals(tlv(5), valueOnly.value());
+    }
+
+    @Test
     void ofMakesADetachedDelivery_thatOwnsItsBytes() {
         byte[] v = tlv(5);
         Delivery d = Delivery.of("/r", v, true, true, 9, false, false, "/x", 3, null, -1, 0, null, 0);

@@ -1,5 +1,6 @@
 package io.spectrum.client;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -68,6 +69,28 @@ class FollowerTest {
             Follower.Sample again = follower.next();
             assertEquals("23.30 °C", again.value().text());
             assertEquals(2, reads.size(), "the declaration is read again after the restore: " + reads);
+        }
+    }
+
+    @Test
+    void aQueuedDeliveryKeepsItsValue_notItsFrame() {
+        try (NodeFixture f = new NodeFixture()) {
+            assertEquals(WireError.OK, f.node.declare(NodePath.of("/board/temp"), ValueFormatTest.TEMP));
+            f.set("/board/temp", 2328, 2);
+            Follower follower = new Follower(f.client);
+            assertTrue(follower.follow("/board/temp", "/t/f/0").ok());
+            settle(f);
+            f.set("/board/temp", 2329, 2);
+            settle(f);
+            Follower.Sample first = follower.next();
+            Follower.Sample second = follower.next();
+            assertNull(follower.next());
+            assertEquals("23.28 °C", first.value().text());
+            assertEquals("23.29 °C", second.value().text());
+            assertEquals("/board/temp", second.path());
+            assertArrayEquals(NodeFixture.value(2329, 2), second.delivery().value(), "the value, kept past the sink");
+            assertEquals(0, second.delivery().frameLength(), "the whole frame was not copied");
+            assertTrue(second.delivery().stamped());
         }
     }
 

@@ -3,8 +3,9 @@ package io.spectrum.link;
 /**
  * A transport that moves whole libtracer frames between this node and its peers. Implementations
  * allocate nothing per frame on the NARROW side: {@link #send} copies out of the caller's buffer
- * before returning, and {@link #poll} hands each received frame to the handler in a buffer the link
- * owns and reuses.
+ * before returning (or, for a link that lends its own buffers, the caller writes the frame into one,
+ * {@link #claim}, and nothing is copied), and {@link #poll} hands each received frame to the handler
+ * in a buffer the link owns and reuses.
  *
  * <p>A peer is a small int handle that is stable for as long as the link knows the peer (for UDP
  * one per sender address; for a serial line always 0). Identity for the RFC-0035 holder gate is
@@ -34,6 +35,45 @@ public interface Link extends AutoCloseable {
      */
     default int send(int peer, byte[] buf, int off, int len, Lane lane) {
         return send(peer, buf, off, len);
+    }
+
+    /**
+     * Lends one of the link's own outbound buffers, so that the caller writes the next frame for
+     * {@code peer} straight into it instead of writing it elsewhere for {@link #send} to copy (a link
+     * that hands frames to another thread in pooled buffers, {@code QueuedLink}). The frame starts at
+     * offset 0 and takes at most {@code min(buffer.length, maxFrame())} bytes; then the caller ends the
+     * claim with exactly one {@link #commitClaim} (send it) or {@link #abortClaim} (give it back),
+     * on the thread that sends, before it sends anything else on this link. One claim at a time.
+     *
+     * <p>A claim only saves a copy: it never refuses. Whenever {@link #send} to {@code peer} would
+     * refuse now (the link closed, the peer unknown or gone, no buffer free), and for a link that
+     * lends nothing (the default), it answers null without counting anything, and the caller writes
+     * the frame elsewhere and calls {@link #send}, which refuses, counts and answers as always.
+     *
+     * @return the buffer to write the frame into, or null: use {@link #send}
+     */
+    default byte[] claim(int peer) {
+        return null;
+    }
+
+    /**
+     * Sends the first {@code len} bytes of the buffer the open {@link #claim} lent, to that claim's
+     * peer, and ends the claim; the buffer is the link's again.
+     *
+     * @return as {@link #send}: OK when queued; FRAME_INVALID (the buffer given back, counted as
+     *     {@link #send} counts an oversize frame) when {@code len} is past the claim's room;
+     *     TRANSPORT_DOWN when no claim is open (the default, for a link that never lends one)
+     */
+    default int commitClaim(int len) {
+        return io.spectrum.wire.WireError.TRANSPORT_DOWN;
+    }
+
+    /**
+     * Gives the buffer of the open {@link #claim} back unsent (the caller's frame did not fit it, or
+     * it wrote none): nothing is queued, nothing counted, and the link's buffer pool is as it was
+     * before the claim. Nothing happens when no claim is open.
+     */
+    default void abortClaim() {
     }
 
     /**

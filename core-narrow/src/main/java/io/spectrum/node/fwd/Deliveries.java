@@ -10,7 +10,9 @@ import io.spectrum.wire.WireError;
  * The frames a node sends unasked, for both cores: a routed edge's delivery (FWD WRITE to the
  * subscriber's stored route, empty src, the value, the topic stamp when the edge asked), metered by
  * the holder's delivery share, and the active / idle notice to a publisher that asked for them.
- * Allocation-free.
+ * A delivery is written straight into an outbound buffer its link lends ({@link io.spectrum.link.Link#claim}:
+ * a QueuedLink's pooled frame, so it is not copied again to be queued), else into the node's
+ * transmit buffer and sent. Allocation-free.
  */
 public final class Deliveries {
     private final LinkTable links;
@@ -37,7 +39,23 @@ public final class Deliveries {
         if (!shares.allowDelivery(li, peer)) {
             return false;
         }
-        TlvWriter t = buffers.txWriter();
+        final byte[] lent = links.claim(li, peer);
+        if (lent != null) { // written in the link's own buffer: nothing copies the frame again to queue it
+            TlvWriter t = write(buffers.writerOver(lent, 0, links.claimRoom(li, lent)), word, route, ro, rl, r);
+            if (t.error() == WireError.OK) {
+                return sent(li, peer, links.commitClaim(li, t.length()));
+            }
+            links.abortClaim(li); // did not fit the lent buffer: written and sent below, as for any link
+        }
+        TlvWriter t = write(buffers.txWriter(), word, route, ro, rl, r);
+        if (t.error() == WireError.OK) {
+            return sent(li, peer, links.send(li, peer, buffers.tx, t.length()));
+        }
+        return true;
+    }
+
+    /** The delivery frame: FWD WRITE, the route, empty src, the value and, when the word asks, the stamp. */
+    private static TlvWriter write(TlvWriter t, int word, byte[] route, int ro, int rl, ValueRecord r) {
         t.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1)
                 .raw(route, ro, rl)
                 .raw(Names.EMPTY_PATH)
@@ -45,13 +63,13 @@ public final class Deliveries {
         if ((word & FwdStore.STAMP) != 0) {
             stamp(t, word, r);
         }
-        t.end();
-        if (t.error() == WireError.OK) {
-            final int rc = links.send(li, peer, buffers.tx, t.length());
-            gone.sendFailed(li, peer, rc); // a channel gone: its holder is reaped after the fan-out
-            return rc != WireError.FLOW_BACKPRESSURE;
-        }
-        return true;
+        return t.end();
+    }
+
+    /** What a delivery's send answered {@code rc} means: false only for FLOW_BACKPRESSURE; a channel gone is noted. */
+    private boolean sent(int li, int peer, int rc) {
+        gone.sendFailed(li, peer, rc); // a channel gone: its holder is reaped after the fan-out
+        return rc != WireError.FLOW_BACKPRESSURE;
     }
 
     /**

@@ -162,6 +162,33 @@ public final class LinkTable {
         return WireError.TRANSPORT_DOWN;
     }
 
+    /**
+     * The buffer the link at {@code li} lends for the next frame to {@code peer} ({@link Link#claim}),
+     * or null: the owner, an unknown index and a link that lends none now are sent to by {@link #send}.
+     */
+    byte[] claim(int li, int peer) {
+        return li >= 0 && li < count ? links[li].claim(peer) : null;
+    }
+
+    /**
+     * The bytes a frame may take in the buffer {@code b} the link at {@code li} lent: its room, capped
+     * by the node's own frame size, so that a frame fits the lent buffer only when it would have fit
+     * the node's transmit buffer and the link's frame limit.
+     */
+    int claimRoom(int li, byte[] b) {
+        return Math.min(Math.min(b.length, links[li].maxFrame()), nodeFrame);
+    }
+
+    /** Sends the frame written into the claimed buffer of the link at {@code li} ({@link Link#commitClaim}). */
+    int commitClaim(int li, int len) {
+        return links[li].commitClaim(len);
+    }
+
+    /** Gives the claimed buffer of the link at {@code li} back unsent ({@link Link#abortClaim}). */
+    void abortClaim(int li) {
+        links[li].abortClaim();
+    }
+
     /** Starts capturing the owner's reply into {@code reply[off, off+cap)}. */
     void captureOwnerReply(byte[] reply, int off, int cap) {
         ownerReply = reply;

@@ -18,6 +18,12 @@ final class FramePool implements BoundedResource {
     private volatile int peak;
     private volatile long refusals;
     private volatile boolean released;
+    /**
+     * A frame the taker took and gave back unused ({@link #putBack}: an aborted claim), taken first by
+     * its next take. The taker's own slot, so giving back needs no second producer on {@link #free}
+     * (whose one producer is the giver thread). Written by the taker thread only.
+     */
+    private volatile Frame back;
 
     FramePool(String name, int frames, int frameBytes) {
         this.name = name;
@@ -31,9 +37,22 @@ final class FramePool implements BoundedResource {
 
     /** A free frame, or null (counted) when all are out. Taker thread only. */
     Frame take() {
-        Frame f = free.relaxedPoll();
+        Frame f = takeIfFree();
         if (f == null) {
             refusals = refusals + 1;
+        }
+        return f;
+    }
+
+    /** A free frame, or null when all are out, counting no refusal (a claim: the send that follows counts). Taker thread only. */
+    Frame takeIfFree() {
+        Frame f = back;
+        if (f != null) {
+            back = null; // out again, as it was before it came back: inUse and peak as they were
+            return f;
+        }
+        f = free.relaxedPoll();
+        if (f == null) {
             return null;
         }
         int used = capacity - free.size();
@@ -41,6 +60,17 @@ final class FramePool implements BoundedResource {
             peak = used;
         }
         return f;
+    }
+
+    /**
+     * Gives back a frame the taker took and did not use (unchanged: it never grew), so the pool counts
+     * as it did before the take. At most one at a time: the next take takes it first. Taker thread only.
+     */
+    void putBack(Frame f) {
+        if (back != null) {
+            throw new IllegalStateException(name + ": a frame was given back already");
+        }
+        back = f;
     }
 
     /**
@@ -70,17 +100,19 @@ final class FramePool implements BoundedResource {
             n += f.buf.length;
             free.offer(f);
         }
-        return n;
+        Frame b = back;
+        return b == null ? n : n + b.buf.length;
     }
 
     /** Frames in the pool now. */
     int free() {
-        return free.size();
+        return free.size() + (back == null ? 0 : 1);
     }
 
     /** Empties the pool (close): its buffers become garbage once no queue holds them either. */
     void release() {
         released = true;
+        back = null;
         free.clear();
     }
 
@@ -96,7 +128,7 @@ final class FramePool implements BoundedResource {
 
     @Override
     public long inUse() {
-        return released ? 0 : Math.max(0, capacity - free.size());
+        return released ? 0 : Math.max(0, capacity - free());
     }
 
     @Override

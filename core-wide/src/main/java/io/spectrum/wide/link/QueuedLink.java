@@ -30,8 +30,10 @@ import org.agrona.concurrent.AgentRunner;
  * {@link PeerListener} and {@link LivenessProbe} on the node thread inside {@link #poll}.
  *
  * <p><b>Outbound.</b> {@link #send} copies the frame into a pooled buffer and queues it for the I/O
- * thread, which appends it to the peer's own queue of {@link QueuedLinkConfig#peerQueueFrames} frames and
- * sends from every peer's queue round robin. Frames to one peer keep their order. A queue that is full when
+ * thread; a node that writes its frame into a pooled buffer this link lends ({@link #claim}, then
+ * {@link #commitClaim}, or {@link #abortClaim} to give it back unsent) queues it without that copy (the
+ * FWD engine writes its deliveries so). The I/O thread appends it to the peer's own queue of
+ * {@link QueuedLinkConfig#peerQueueFrames} frames and sends from every peer's queue round robin. Frames to one peer keep their order. A queue that is full when
  * a frame arrives first tries to send; if the inner link still answers FLOW_BACKPRESSURE the oldest queued
  * delivery (FWD WRITE) is dropped (drop-oldest: a subscriber behind would rather have the newest value; a
  * queue holding no delivery drops its oldest frame), and counted for that peer: replies and liveness
@@ -78,6 +80,8 @@ public final class QueuedLink implements Link {
     private final boolean[] up;
     private final boolean[] disconnected;
     private final int[] gen;
+    /** The outbound frame an open {@link #claim} lent, or null. Node thread. */
+    private Frame claimed;
 
     private volatile PeerListener listener;
     private volatile LivenessProbe probe;
@@ -144,7 +148,7 @@ public final class QueuedLink implements Link {
     }
 
     /**
-     * Queues one frame for {@code peer} (copied before returning).
+     * Queues one frame for {@code peer} (copied before returning; {@link #claim} writes it in place instead).
      *
      * @return OK when queued; TRANSPORT_DOWN after close, for a handle outside the peer table, or for a
      *     peer the node was told is disconnected; FRAME_INVALID past the inner link's frame limit;
@@ -174,6 +178,67 @@ public final class QueuedLink implements Link {
             return WireError.FLOW_BACKPRESSURE;
         }
         f.copyIn(buf, off, len);
+        return queue(f, peer);
+    }
+
+    /**
+     * Lends a pooled outbound frame's buffer for the next frame to {@code peer}: the node writes the frame
+     * there and {@link #commitClaim} queues that same buffer for the I/O thread, so the frame is not copied
+     * as {@link #send} copies it. Its room is {@code min(buffer.length, maxFrame())} (at least
+     * {@link QueuedLinkConfig#frameBytes}: more for a buffer that grew for a larger frame sent before).
+     *
+     * @return the buffer, or null whenever {@link #send} to {@code peer} would refuse now (closed, a handle
+     *     outside the peer table, a disconnected peer, every outbound buffer in use) or a claim is open
+     *     already: nothing is taken or counted, and the send that follows refuses and counts
+     */
+    @Override
+    public byte[] claim(int peer) {
+        if (claimed != null || closed || peer < 0 || peer >= maxPeers || disconnected[peer]) {
+            return null;
+        }
+        Frame f = io.outPool.takeIfFree();
+        if (f == null) {
+            return null;
+        }
+        f.peer = peer;
+        claimed = f;
+        return f.buf;
+    }
+
+    /**
+     * Queues the claimed frame, its first {@code len} bytes, for the claim's peer.
+     *
+     * @return OK when queued; FRAME_INVALID past the claim's room (the frame goes back to the pool, counted
+     *     as an oversize send); TRANSPORT_DOWN when no claim is open
+     */
+    @Override
+    public int commitClaim(int len) {
+        Frame f = claimed;
+        if (f == null) {
+            return WireError.TRANSPORT_DOWN;
+        }
+        claimed = null;
+        if (len < 0 || len > f.buf.length || len > maxFrame) {
+            io.outPool.putBack(f);
+            stats.refusedOversize++;
+            return WireError.FRAME_INVALID;
+        }
+        f.len = len;
+        return queue(f, f.peer);
+    }
+
+    /** Gives the claimed frame back to the outbound pool unsent: the pool counts as before the claim. */
+    @Override
+    public void abortClaim() {
+        Frame f = claimed;
+        if (f != null) {
+            claimed = null;
+            io.outPool.putBack(f);
+        }
+    }
+
+    /** Hands a filled outbound frame to the I/O thread for {@code peer}. Node thread. */
+    private int queue(Frame f, int peer) {
         f.peer = peer;
         f.gen = gen[peer];
         f.kind = Frame.DATA;

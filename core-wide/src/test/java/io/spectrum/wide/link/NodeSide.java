@@ -92,6 +92,20 @@ final class NodeSide implements FrameHandler, PeerListener, LivenessProbe {
         }
     }
 
+    /**
+     * Writes frame {@code seq} to {@code peer} into a buffer the link lends ({@link QueuedLink#claim}) and
+     * commits it, as the FWD engine writes its deliveries; while it lends none, sends as {@link #send}
+     * does (which polls and retries while the link is full).
+     */
+    int sendClaimed(QueuedLink link, int peer, int seq) {
+        byte[] b = link.claim(peer);
+        if (b == null) {
+            return send(link, peer, seq);
+        }
+        ScriptedLink.writeSeq(b, peer, seq);
+        return link.commitClaim(ScriptedLink.FRAME);
+    }
+
     /** Polls the link until {@code done} holds (fails after the guard with {@code what}). */
     void pumpUntil(QueuedLink link, BooleanSupplier done, String what) {
         long guard = System.nanoTime() + GUARD_NANOS;

@@ -14,9 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Steady state allocates nothing on either thread of a {@link QueuedLink}: the node thread sending to 8
  * peers and polling their frames, and the I/O thread moving them through the peer queues, the inner link
- * and the inbound queue (with one peer slow, so drop-oldest runs too). Both threads' allocated-bytes
- * counters are read around each window (the module's tests run with -XX:-DoEscapeAnalysis, so a zero is
- * by construction).
+ * and the inbound queue (with one peer slow, so drop-oldest runs too), whether the node's frames are
+ * copied in ({@link QueuedLink#send}) or written into the pooled buffers the link lends
+ * ({@link QueuedLink#claim}). Both threads' allocated-bytes counters are read around each window (the
+ * module's tests run with -XX:-DoEscapeAnalysis, so a zero is by construction).
  */
 class QueuedLinkAllocationTest {
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -41,11 +42,21 @@ class QueuedLinkAllocationTest {
         run(new ScriptedLink.Into(PEERS, true));
     }
 
+    @Test
+    void bothThreadsAllocateNothingWhenTheNodeWritesItsFramesIntoClaimedBuffers() {
+        run(new ScriptedLink(PEERS, true), true);
+    }
+
     private static void run(boolean innerSignals) {
         run(new ScriptedLink(PEERS, innerSignals));
     }
 
     private static void run(ScriptedLink inner) {
+        run(inner, false);
+    }
+
+    /** {@code claimed}: the node writes each frame into a buffer the link lends instead of sending a copy. */
+    private static void run(ScriptedLink inner, boolean claimed) {
         inner.slow.set(SLOW, 1);
         QueuedLink link = QueuedLink.wrap(inner, QueuedLinkConfig.builder().peerQueueFrames(32).disconnectDrops(0)
                 .outboundFrames(1024).inboundFrames(256).build());
@@ -57,7 +68,7 @@ class QueuedLinkAllocationTest {
             int seq = 0;
             // warm-up: every path (new peer queues, the slow peer's drops, buffer sizes) taken once
             for (int r = 0; r < ROUNDS * 3; r++) {
-                seq = round(inner, link, node, seq);
+                seq = round(inner, link, node, seq, claimed);
             }
             long[] nodeWindows = new long[WINDOWS];
             long[] ioWindows = new long[WINDOWS];
@@ -65,7 +76,7 @@ class QueuedLinkAllocationTest {
                 long ioBefore = THREADS.getThreadAllocatedBytes(io.getId()); // allocates on this thread: outside the window
                 long nodeBefore = SteadyStateAllocation.allocatedBytes();
                 for (int r = 0; r < ROUNDS; r++) {
-                    seq = round(inner, link, node, seq);
+                    seq = round(inner, link, node, seq, claimed);
                 }
                 nodeWindows[w] = SteadyStateAllocation.allocatedBytes() - nodeBefore;
                 ioWindows[w] = THREADS.getThreadAllocatedBytes(io.getId()) - ioBefore;
@@ -112,10 +123,10 @@ class QueuedLinkAllocationTest {
     }
 
     /** One frame to every peer and one from every peer; waits for the inbound ones (no lambda: no allocation). */
-    private static int round(ScriptedLink inner, QueuedLink link, NodeSide node, int seq) {
+    private static int round(ScriptedLink inner, QueuedLink link, NodeSide node, int seq, boolean claimed) {
         inner.generate(PEERS);
         for (int p = 0; p < PEERS; p++) {
-            assertEquals(WireError.OK, node.send(link, p, seq));
+            assertEquals(WireError.OK, claimed ? node.sendClaimed(link, p, seq) : node.send(link, p, seq));
         }
         long want = (long) (seq + 1) * PEERS;
         long spins = 0;
