@@ -72,6 +72,8 @@ public final class PeerClient implements AutoCloseable {
     private FrameTap tap;
     /** The extensions announcement appended to each request, or null (plain v1). */
     private byte[] announcement;
+    /** The name the client announces ({@link #announceExtensions(String)}), or null. */
+    private byte[] announcedName;
     private Runnable onPump;
     private long nextRequest = 1;
     /** What every wait reads its deadline from, and how an empty round waits (a request's, a follower's). */
@@ -330,6 +332,7 @@ public final class PeerClient implements AutoCloseable {
      */
     public PeerClient announceExtensions(boolean on) {
         announcement = on ? Requests.build(Extensions::announce) : null;
+        announcedName = null;
         return this;
     }
 
@@ -350,7 +353,23 @@ public final class PeerClient implements AutoCloseable {
             throw new IllegalArgumentException("a peer name is at most " + Names.PEER_NAME_MAX + " bytes: " + name);
         }
         announcement = Requests.build(w -> Extensions.announce(w, n));
+        announcedName = n;
         return this;
+    }
+
+    /**
+     * Clears the value of {@code path} on the node: a WRITE of the empty STATUS announcing
+     * {@code spectrum.clear} (docs/extensions.md, "Announcement key spectrum.clear"), with the client's
+     * name when it announces one. The value goes; with {@code notify} the vertex spends its next
+     * sequence number and its subscribers get the delete notice. A WIDE host asks the grants'
+     * {@code manage} for it. A plain v1 node ignores the announcement and stores the empty STATUS.
+     */
+    public Reply clearValue(String path, boolean notify) {
+        byte[] name = announcedName;
+        byte[] clear = Requests.build(w -> Extensions.announceClear(w, name, notify));
+        byte[] src = nextRoute();
+        return exchange(src, Requests.fwd(FwdView.OP_WRITE, Requests.path(path), null, src,
+                Names.EMPTY_STATUS.copy(), clear), timeout);
     }
 
     private byte[] nextRoute() {

@@ -86,6 +86,8 @@ public final class NarrowNode implements ServingNode {
     private long nextSweep;
     private long nextStats;
     private final FwdServer server;
+    /** The node's tables as the FWD engine sees them (the one clear of a value, for the owner and remote callers alike). */
+    private final NarrowStore store;
     private final ComposedRead composed;
     private final FwdRouter router;
 
@@ -114,6 +116,7 @@ public final class NarrowNode implements ServingNode {
         client = p.client;
         composed = p.composed;
         server = p.server;
+        store = p.store;
         router = p.router;
         resources = new BoundedResource[] {new TableResource("node.vertices", 0), new TableResource("node.slots", 1),
             values.resource(), records.resource(), awaits.resource, links.resource, client.resource(), client.requestResource(),
@@ -248,14 +251,7 @@ public final class NarrowNode implements ServingNode {
     @Override
     public int clear(NodePath path, boolean notify) {
         int v = vt.find(path.tlv(), path.bodyOffset(), path.bodyLength());
-        if (v < 0) {
-            return WireError.OK;
-        }
-        topic.clear(v, notify);
-        if (notify) {
-            fanout.propagateCleared(v);
-        }
-        return WireError.OK;
+        return v < 0 ? WireError.OK : store.clearValue(v, notify);
     }
 
     @Override

@@ -67,6 +67,15 @@ final class NarrowStore implements FwdStore {
     }
 
     @Override
+    public int clearValue(int v, boolean notify) {
+        topic.clear(v, notify);
+        if (notify) {
+            fanout.propagateCleared(v);
+        }
+        return io.spectrum.wire.WireError.OK;
+    }
+
+    @Override
     public int resolveOrCreate(byte[] b, int off, int len) {
         return topic.resolveOrCreate(b, off, len);
     }

@@ -57,6 +57,7 @@ final class NodeParts {
     final ComposedRead composed;
     /** The shared FWD side, over this node's tables. */
     final FwdServer server;
+    final NarrowStore store;
 
     NodeParts(NodeConfig cfg, NarrowNode node) {
         config = cfg;
@@ -66,7 +67,7 @@ final class NodeParts {
         values = new BlockPool("node.values", cfg.valueBytes());
         records = new BlockPool("node.records", cfg.recordBytes());
         ring = new BackfillRing(cfg.maxVertices(), cfg.backfillDepth());
-        NarrowStore store = new NarrowStore(vt, st, values, records, ring);
+        store = new NarrowStore(vt, st, values, records, ring);
         server = new FwdServer(cfg, store, cfg.maxLinks()); // sized once: the link table never grows
         FwdParts f = server.parts();
         links = f.links;

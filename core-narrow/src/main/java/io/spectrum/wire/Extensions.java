@@ -136,23 +136,76 @@ public final class Extensions {
      * {@link #RETAINED}. A key outside an announcement is not read: only announcing peers use it.
      */
     public int retain(TlvIndex x, int first) {
+        final int f = flag(x, first, Names.RETAIN);
+        return f == FLAG_ABSENT || f == 1 ? RETAINED : f == 0 ? NOT_RETAINED : RETAIN_MALFORMED;
+    }
+
+    /**
+     * Appends the announcement child of a WRITE that clears the vertex's value: {@code
+     * SETTINGS{NAME "spectrum.ext" VALUE u16 VERSION, NAME "spectrum.clear" VALUE u8 notify}}
+     * (docs/extensions.md, "Announcement key spectrum.clear"); the WRITE's payload is the empty STATUS.
+     */
+    public static TlvWriter announceClear(TlvWriter w, boolean notify) {
+        return announceClear(w, null, notify);
+    }
+
+    /**
+     * As {@link #announceClear(TlvWriter, boolean)}, the child also carrying the peer's name
+     * ({@code spectrum.name} NAME {@code name}, before the clear key; null: none), as
+     * {@link #announce(TlvWriter, byte[])} writes it: a request carries one announcement.
+     */
+    public static TlvWriter announceClear(TlvWriter w, byte[] name, boolean notify) {
+        w.begin(TlvType.SETTINGS).leaf(TlvType.NAME, ANNOUNCE_KEY).value(VERSION, 2);
+        if (name != null) {
+            w.leaf(TlvType.NAME, Names.PEER_NAME).leaf(TlvType.NAME, name);
+        }
+        return w.leaf(TlvType.NAME, Names.CLEAR).value(notify ? 1 : 0, 1).end();
+    }
+
+    /** {@link #clear}: an ordinary write (no key). */
+    public static final int NOT_CLEAR = -2;
+    /** {@link #clear}: clear the value, no notice (VALUE u8 0). */
+    public static final int CLEAR_SILENT = 0;
+    /** {@link #clear}: clear the value and send the delete notice (VALUE u8 1). */
+    public static final int CLEAR_NOTIFY = 1;
+    /** {@link #clear}: the key is there but its value is not one byte of 0 or 1 (a malformed flag). */
+    public static final int CLEAR_MALFORMED = -1;
+
+    /**
+     * Whether a WRITE clears its vertex, read as {@link #retain} reads its key: {@link #CLEAR_SILENT}
+     * or {@link #CLEAR_NOTIFY} when the child announces and holds {@code spectrum.clear} VALUE u8 0 or
+     * 1, {@link #CLEAR_MALFORMED} for any other value, else {@link #NOT_CLEAR}.
+     */
+    public int clear(TlvIndex x, int first) {
+        final int f = flag(x, first, Names.CLEAR);
+        return f == FLAG_ABSENT ? NOT_CLEAR : f == 0 ? CLEAR_SILENT : f == 1 ? CLEAR_NOTIFY : CLEAR_MALFORMED;
+    }
+
+    private static final int FLAG_ABSENT = -2;
+
+    /**
+     * The one-byte flag {@code key} of the first SETTINGS among {@code first} and its following
+     * siblings, when that child announces ({@code spectrum.ext}): 0 or 1, -1 when it is there but not
+     * one byte of 0 or 1, {@link #FLAG_ABSENT} when it is not there or the child does not announce.
+     */
+    private int flag(TlvIndex x, int first, Spelling key) {
         for (int c = first; c != TlvIndex.NONE; c = x.nextSibling(c)) {
             if (x.type(c) == TlvType.SETTINGS && x.isContainer(c)) {
                 if (reader.wrap(x, c) != WireError.OK || reader.u16(ANNOUNCE_KEY, 0) == 0) {
-                    return RETAINED;
+                    return FLAG_ABSENT;
                 }
-                final int v = reader.find(Names.RETAIN, TlvType.VALUE, SettingsReader.ANY_WIDTH);
+                final int v = reader.find(key, TlvType.VALUE, SettingsReader.ANY_WIDTH);
                 if (v == TlvIndex.NONE) {
-                    return RETAINED;
+                    return FLAG_ABSENT;
                 }
                 if (x.bodyLength(v) != 1) {
-                    return RETAIN_MALFORMED;
+                    return -1;
                 }
                 final long b = x.valueAsLong(v);
-                return b == 0 ? NOT_RETAINED : b == 1 ? RETAINED : RETAIN_MALFORMED;
+                return b == 0 || b == 1 ? (int) b : -1;
             }
         }
-        return RETAINED;
+        return FLAG_ABSENT;
     }
 
     /**

@@ -151,6 +151,8 @@ public final class Names {
      * docs/extensions.md, "Announcement key spectrum.retain".
      */
     public static final Spelling RETAIN = Spelling.ascii("spectrum.retain");
+    /** Announcement key of a WRITE that clears the vertex's value (docs/extensions.md, "Announcement key spectrum.clear"). */
+    public static final Spelling CLEAR = Spelling.ascii("spectrum.clear");
     /** The longest announced peer name, in bytes; a longer one is no name. */
     public static final int PEER_NAME_MAX = 64;
     /**

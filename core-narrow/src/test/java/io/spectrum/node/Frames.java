@@ -111,6 +111,18 @@ final class Frames {
         return java.util.Arrays.copyOf(b, w.length());
     }
 
+    /** The FWD request {@code fwd} with the announcement of a clearing write ({@code spectrum.clear} {@code notify}) appended. */
+    static byte[] clearing(byte[] fwd, boolean notify) {
+        byte[] b = new byte[fwd.length + 64];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        w.begin(TlvType.FWD).raw(fwd, 4, fwd.length - 4);
+        io.spectrum.wire.Extensions.announceClear(w, notify).end();
+        if (w.error() != WireError.OK || (fwd[1] & 0x08) != 0) {
+            throw new IllegalStateException("cannot append to " + hex(fwd));
+        }
+        return java.util.Arrays.copyOf(b, w.length());
+    }
+
     /** The FWD request {@code fwd} with the announcement carrying {@code spectrum.name} (raw UTF-8 bytes) appended. */
     static byte[] named(byte[] fwd, byte[] name) {
         byte[] b = new byte[fwd.length + 64 + name.length];

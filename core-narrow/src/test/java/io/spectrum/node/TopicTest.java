@@ -185,6 +185,58 @@ class TopicTest extends NodeHarness {
         assertEquals(5, node.read(temp, out, 0, 8), "not purged: it is current again");
     }
 
+    /** A remote WRITE of the empty STATUS with {@code spectrum.clear}; the answer's kind (0: result) or error code. */
+    int remoteClear(int peer, NodePath path, boolean notify) {
+        List<byte[]> out = exchange(peer, Frames.clearing(Frames.fwd(1, path.tlv(), null, PUB_EP,
+                io.spectrum.wire.Names.EMPTY_STATUS.copy()), notify));
+        Frames.Reply r = Frames.parse(out.get(out.size() - 1));
+        return r.kind == 0 ? 0 : r.errorCode();
+    }
+
+    @Test
+    void remoteClear_withNotice_dropsTheValue_spendsASequence_andSendsTheDeleteNotice() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        link.clearSent();
+        assertEquals(0, remoteClear(OTHER_PEER, temp, true));
+        Frames.Reply notice = Frames.parse(link.sentAt(0));
+        assertEquals("09000000", hex(notice.payloadBytes()));
+        assertArrayEquals(stamp(2, 0, 1), notice.bytes(notice.trailing), "the delete notice at the next number");
+        assertEquals(2, node.sequence(temp));
+        byte[] out = new byte[8];
+        assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, out, 0, 8), "the value is gone");
+        node.write(temp, Frames.value(3, 1), 0, 5);
+        assertEquals(3, node.sequence(temp), "the count goes on");
+    }
+
+    @Test
+    void remoteClear_withoutNotice_dropsTheValue_andSendsNothing() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        exchange(PEER, subscribeReq("/client/a", 0, false, true, SUB_EP));
+        link.clearSent();
+        assertEquals(0, remoteClear(OTHER_PEER, temp, false));
+        assertEquals(1, link.sentCount(), "only the write's answer");
+        assertEquals(1, node.sequence(temp), "no number spent");
+        assertEquals(-WireError.PATH_NOT_FOUND, node.read(temp, new byte[8], 0, 8));
+        assertEquals(0, remoteClear(OTHER_PEER, NodePath.of("/nowhere"), true), "nothing held: nothing to clear");
+        assertFalse(node.exists(NodePath.of("/nowhere")), "and nothing made");
+    }
+
+    @Test
+    void remoteClear_aMalformedFlag_anotherPayload_andTheNodesOwnNames_areRefused_andChangeNothing() {
+        node.write(temp, Frames.value(1, 1), 0, 5);
+        byte[] w = Frames.clearing(Frames.fwd(1, temp.tlv(), null, PUB_EP, io.spectrum.wire.Names.EMPTY_STATUS.copy()), true);
+        w[w.length - 1] = 2; // spectrum.clear VALUE u8 2: neither 0 nor 1
+        List<byte[]> out = exchange(PEER, w);
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, Frames.parse(out.get(out.size() - 1)).errorCode());
+        out = exchange(PEER, Frames.clearing(Frames.fwd(1, temp.tlv(), null, PUB_EP, Frames.value(2, 1)), true));
+        assertEquals(WireError.SCHEMA_TYPE_MISMATCH, Frames.parse(out.get(out.size() - 1)).errorCode(), "a clear carries the empty STATUS");
+        assertEquals(WireError.ACCESS_DENIED, remoteClear(PEER, NodePath.of("/$node/caps"), true));
+        assertEquals(1, node.sequence(temp));
+        byte[] v = new byte[8];
+        assertEquals(5, node.read(temp, v, 0, 8), "the value stays");
+    }
+
     @Test
     void retainFalse_aMalformedRetainFlagIsRefusedAndChangesNothing() {
         node.write(temp, Frames.value(1, 1), 0, 5);

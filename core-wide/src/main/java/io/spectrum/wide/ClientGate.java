@@ -29,7 +29,8 @@ import java.util.Map;
  *       {@code subscribe}, except the clear of slot {@code [N]} (the empty STATUS): dropping one's own
  *       subscription needs no grant, and someone else's slot is refused to every remote caller by
  *       the node itself;</li>
- *   <li>a WRITE of any other field (a declaration's {@code :settings}) needs {@code manage}.</li>
+ *   <li>a WRITE of any other field (a declaration's {@code :settings}) needs {@code manage}, as does a
+ *       WRITE that clears the vertex's value ({@code spectrum.clear}, docs/extensions.md);</li>
  * </ul>
  * The peer's name is the one the node can know, first found first: the name the link gives the
  * peer ({@link Link#peerName}: a DTLS certificate name, a local link's hello), the {@code
@@ -89,7 +90,9 @@ final class ClientGate implements RequestGate {
             return null; // the terminus refuses it
         }
         if (fwd.field() == TlvIndex.NONE) {
-            return Grants.Permission.PUBLISH;
+            final int first = announcement(fwd);
+            return first != TlvIndex.NONE && extensions.clear(fwd.index(), first) != Extensions.NOT_CLEAR
+                    ? Grants.Permission.MANAGE : Grants.Permission.PUBLISH; // a clear is a topic's management
         }
         final TlvIndex x = fwd.index();
         if (field.wrap(x, fwd.field()) != WireError.OK || field.levels() == 0) {
@@ -106,6 +109,13 @@ final class ClientGate implements RequestGate {
         return Grants.Permission.SUBSCRIBE;
     }
 
+    /** The first child where a request's announcement may be: after src, past a WRITE's payload. */
+    private static int announcement(FwdView fwd) {
+        final TlvIndex x = fwd.index();
+        final int rest = x.nextSibling(fwd.src());
+        return fwd.opcode() == FwdView.OP_WRITE && rest != TlvIndex.NONE ? x.nextSibling(rest) : rest;
+    }
+
     /** The peer's one name (see the class comment), or null: anonymous. */
     private String name(Link link, int peer, FwdView fwd) {
         final String given = link.peerName(peer);
@@ -113,8 +123,7 @@ final class ClientGate implements RequestGate {
             return given;
         }
         final TlvIndex x = fwd.index();
-        final int rest = x.nextSibling(fwd.src());
-        final int first = fwd.opcode() == FwdView.OP_WRITE && rest != TlvIndex.NONE ? x.nextSibling(rest) : rest;
+        final int first = announcement(fwd);
         final int li = node.server().linkIndex(link);
         final WidePeer known = li < 0 ? null : node.peers.find(li, peer);
         final int e = first == TlvIndex.NONE ? TlvIndex.NONE : extensions.announcedName(x, first);

@@ -626,9 +626,11 @@ public final class WideNode implements ServingNode {
 
     private int clear0(NodePath path, boolean notify) {
         Vertex v = tree.find(path);
-        if (v == null) {
-            return WireError.OK;
-        }
+        return v == null ? WireError.OK : clearVertex(v, notify);
+    }
+
+    /** {@link #clear} of vertex v (also a remote WRITE's clear, FwdStore#clearValue). */
+    int clearVertex(Vertex v, boolean notify) {
         if (notify && modes.boundedLacksRoom(v, -1)) {
             return WireError.FLOW_BACKPRESSURE; // the notice is a publish: refused whole, the value stays
         }

@@ -50,6 +50,11 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public int clearValue(int v, boolean notify) {
+        return node.clearVertex(v(v), notify);
+    }
+
+    @Override
     public boolean announcedSubscribersCreate() {
         return true;
     }

@@ -180,6 +180,27 @@ class ClientGrantsTest {
     }
 
     @Test
+    void aClearingWrite_needsManage() {
+        assertEquals(WireError.ACCESS_DENIED, refused(9, clearing("/lab/setpoint", "ops")), "publish is not enough");
+        assertEquals(WireError.OK, status(9, clearing("/lab/setpoint", "admin")));
+        assertEquals(0, host.valueSequence(NodePath.of("/lab/setpoint")), "its value is gone");
+    }
+
+    /** FWD{WRITE, dst, src, the empty STATUS, SETTINGS{spectrum.ext, spectrum.name name, spectrum.clear 1}}. */
+    private byte[] clearing(String dst, String name) {
+        byte[] b = new byte[512];
+        TlvWriter w = new TlvWriter().wrap(b, 0, b.length);
+        w.begin(TlvType.FWD).value(FwdView.OP_WRITE, 1).raw(path(dst)).raw(path("/r/" + (++route)))
+                .raw(io.spectrum.wire.Names.EMPTY_STATUS)
+                .begin(TlvType.SETTINGS).leaf(TlvType.NAME, "spectrum.ext".getBytes(StandardCharsets.UTF_8)).value(1, 2)
+                .leaf(TlvType.NAME, io.spectrum.wire.Names.PEER_NAME).leaf(TlvType.NAME, name.getBytes(StandardCharsets.UTF_8))
+                .leaf(TlvType.NAME, io.spectrum.wire.Names.CLEAR).value(1, 1).end()
+                .end();
+        assertEquals(WireError.OK, w.error());
+        return Arrays.copyOf(b, w.length());
+    }
+
+    @Test
     void aNameTheLinkGives_winsOverTheAnnouncedOne() {
         MemoryLink[] named = MemoryLink.pair();
         NamedLink door = new NamedLink(named[0], "ops");

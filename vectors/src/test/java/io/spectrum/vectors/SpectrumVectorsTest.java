@@ -75,6 +75,28 @@ class SpectrumVectorsTest {
     }
 
     @Test
+    void clear_theClearingWriteIsTheEmptyStatusPlusTheAnnouncementChild_asTheCodecWritesAndReadsIt() {
+        byte[] plain = bytes(VectorLoader.LIBTRACER_V1, "fwd/fwd-write-value");
+        byte[] clearing = bytes(VectorLoader.SPECTRUM_V1, "fwd/fwd-write-clear");
+        TlvIndex p = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(plain, 0, plain.length, p));
+        int payloadAt = p.start(p.child(0, 3)); // op, dst and src as libtracer's write has them, then the empty STATUS
+        byte[] built = new byte[clearing.length + 16];
+        TlvWriter w = new TlvWriter().wrap(built, 0, built.length);
+        w.begin(0x0F).raw(plain, 4, payloadAt - 4).raw(io.spectrum.wire.Names.EMPTY_STATUS);
+        Extensions.announceClear(w, true).end();
+        assertEquals(WireError.OK, w.error());
+        assertArrayEquals(clearing, Arrays.copyOf(built, w.length()));
+        Extensions e = new Extensions();
+        TlvIndex x = new TlvIndex();
+        assertEquals(WireError.OK, new FrameDecoder().decode(clearing, 0, clearing.length, x));
+        int payload = x.child(0, 3);
+        assertEquals(Extensions.CLEAR_NOTIFY, e.clear(x, x.nextSibling(payload)));
+        assertEquals(Extensions.RETAINED, e.retain(x, x.nextSibling(payload)), "a clear says nothing of retention");
+        assertEquals(Extensions.NOT_CLEAR, e.clear(p, p.nextSibling(p.child(0, 3))), "a plain v1 write clears nothing");
+    }
+
+    @Test
     void declarationsReadBackAsTheDemoBoardDeclaresThem() {
         byte[] temp = bytes(VectorLoader.SPECTRUM_V1, "settings/declaration-temp");
         VertexSchema t = VertexSchema.fromSettings(temp, 0, temp.length);

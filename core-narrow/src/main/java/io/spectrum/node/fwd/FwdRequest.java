@@ -43,6 +43,8 @@ final class FwdRequest {
     long backfillAfter;
     /** A WRITE's retention ({@link Extensions#retain}: RETAINED, NOT_RETAINED or RETAIN_MALFORMED). */
     int retain;
+    /** Whether a WRITE clears its vertex ({@link Extensions#clear}: NOT_CLEAR, CLEAR_SILENT, CLEAR_NOTIFY or CLEAR_MALFORMED). */
+    int clear;
 
     FwdRequest(FwdParts p) {
         this.rx = p.rx;
@@ -64,6 +66,7 @@ final class FwdRequest {
         stampAsked = false;
         backfillAfter = -1;
         retain = Extensions.RETAINED;
+        clear = Extensions.NOT_CLEAR;
     }
 
     /**
@@ -75,6 +78,7 @@ final class FwdRequest {
         stampAsked = first != TlvIndex.NONE && (extensions.topicAsked(rx, first) & io.spectrum.wire.Names.TOPIC_STAMP) != 0;
         backfillAfter = first != TlvIndex.NONE ? backfill.asked(rx, first) : -1;
         retain = first != TlvIndex.NONE ? extensions.retain(rx, first) : Extensions.RETAINED;
+        clear = first != TlvIndex.NONE ? extensions.clear(rx, first) : Extensions.NOT_CLEAR;
         if (first != TlvIndex.NONE && link != FwdServer.OWNER) {
             links.extensions.announce(link, peer, extensions.announced(rx, first));
             hold = extensions.holdToken(rx, first);

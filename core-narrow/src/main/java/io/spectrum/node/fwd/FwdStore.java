@@ -77,6 +77,14 @@ public interface FwdStore {
     }
 
     /**
+     * Clears vertex v's value as the owner's {@code Node.clear} does (drops it; with {@code notify}
+     * spends a fresh sequence number and sends the delete notice), for a remote WRITE that asked to
+     * (docs/extensions.md, "Announcement key spectrum.clear"). Status: OK, or FLOW_BACKPRESSURE when a
+     * bounded subscriber has no room for the notice (nothing changes).
+     */
+    int clearValue(int v, boolean notify);
+
+    /**
      * Whether a caller that announced Spectrum's extensions subscribes to a vertex that does not
      * exist yet anywhere on this core, not only under a mount: its {@code :subscribers[]} append then
      * creates the path as {@link #createForSubscription} does (a subscriber may come before the first

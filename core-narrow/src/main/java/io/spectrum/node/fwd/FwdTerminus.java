@@ -314,6 +314,10 @@ final class FwdTerminus {
         if (resolveDst() < 0) {
             return;
         }
+        if (req.clear != Extensions.NOT_CLEAR) {
+            clearValue(payload);
+            return;
+        }
         int v = req.findDst();
         int existed = -1; // the key bytes that existed before this write created its path, or -1: it created none
         if (v < 0 && !req.fromOwner() && !req.silent && req.extended() && payload != TlvIndex.NONE
@@ -383,6 +387,38 @@ final class FwdTerminus {
             if (req.link >= 0) {
                 client.delivered(req.link, req.peer, fwd, v); // a subscription's delivery: its sequence (gaps)
             }
+        }
+    }
+
+    /**
+     * A WRITE that clears its vertex (docs/extensions.md, "Announcement key spectrum.clear"): its
+     * payload is the empty STATUS; the value goes as the owner's clear takes it, with the delete
+     * notice when the key says 1. The write rules apply (the node's own names, a declaration's rights);
+     * a vertex that does not exist holds nothing to clear (OK, nothing made). A malformed flag or
+     * another payload is {@code tr::schema::type_mismatch} and changes nothing.
+     */
+    private void clearValue(int payload) {
+        final TlvIndex x = req.rx;
+        if (req.clear == Extensions.CLEAR_MALFORMED || payload == TlvIndex.NONE
+                || !Names.EMPTY_STATUS.matches(x.buffer(), x.start(payload), x.untrailedLength(payload))) {
+            req.replyError(WireError.SCHEMA_TYPE_MISMATCH);
+            return;
+        }
+        final int v = req.findDst();
+        if (v == 0 || (v > 0 && vt.isReserved(v))
+                || PathKeys.hasReservedSegment(x.buffer(), x.bodyOffset(req.dst), x.bodyLength(req.dst))) {
+            req.replyError(WireError.ACCESS_DENIED); // the root and $ vertices are the owner's
+            return;
+        }
+        if (v > 0 && !req.canWrite(v)) {
+            req.replyError(WireError.ACCESS_DENIED);
+            return;
+        }
+        final int r = v < 0 ? WireError.OK : vt.clearValue(v, req.clear == Extensions.CLEAR_NOTIFY);
+        if (r != WireError.OK) {
+            req.replyError(r);
+        } else {
+            req.replyResult(null, 0, 0);
         }
     }
 

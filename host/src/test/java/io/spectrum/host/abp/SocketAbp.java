@@ -60,7 +60,7 @@ import java.util.function.BooleanSupplier;
  * vertex's path); unsubscribe clears the connection's slot, found by its route in
  * {@code :subscribers[]}; subscriber_count is the number of slots there; list is the client's tree
  * walk with a stamped READ of each vertex (its sequence and stale mark); a read is the stamped READ.
- * Not on the wire: {@code clear} (the owner's {@link WideNode#clear}), the last publisher of a topic
+ * clear is the clearing WRITE ({@link PeerClient#clearValue}). Not on the wire: the last publisher of a topic
  * and the sequence of a topic without a value (no READ answers them), a value up to the 1 MiB payload
  * cap (a FWD frame is at most 64 KiB) and two open connections of one name (the bus gives a name to
  * one connection at a time). A subscription to a topic that does not exist yet is an announcing
@@ -168,8 +168,7 @@ final class SocketAbp implements AbpFabric {
     @Override
     public String lacks(Feature f) {
         return switch (f) {
-            case CLEAR -> "no clear over the wire: clearing a vertex's value is the owner's call (WideNode.clear), "
-                    + "and a FWD WRITE has no spelling for it";
+            case CLEAR -> null; // the clearing WRITE
             case LIST_DETAIL -> "no last publisher over the wire (WideNode.topics is in-process only), and a READ of a "
                     + "vertex without a value answers no sequence";
             case PAYLOAD_CAP -> "a FWD frame through the bus is at most 64 KiB: a 1 MiB value never reaches the node's cap";
@@ -323,7 +322,7 @@ final class SocketAbp implements AbpFabric {
 
         @Override
         public int clear(String topic, boolean notify) {
-            throw new UnsupportedOperationException(lacks(Feature.CLEAR));
+            return client.clearValue(topic, notify).code(); // the clearing WRITE (docs/extensions.md, "spectrum.clear")
         }
 
         @Override
