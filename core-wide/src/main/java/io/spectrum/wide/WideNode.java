@@ -233,22 +233,11 @@ public final class WideNode implements ServingNode {
         final int ko = path.bodyOffset();
         final int kl = path.bodyLength();
         Vertex v = tree.find(b, ko, kl);
-        int r = writable(p, b, ko, kl, v);
-        if (r != WireError.OK) {
-            return r;
-        }
-        final int tl = Opt.untrailedLength(tlv, off, len);
+        final int tl = admitted(p, b, ko, kl, v, tlv, off, len, false);
         if (tl < 0) {
-            return WireError.FRAME_INVALID;
+            return -tl; // a refused write creates nothing
         }
         if (v == null) {
-            r = ValueAdmission.admit(null, tlv, off, tl, kl, payloadCap, server.frameLimit());
-            if (r != WireError.OK) {
-                return r; // a refused write creates nothing
-            }
-            if (modes.boundedLacksRoom(tree.nearestExisting(b, ko, kl), -1)) {
-                return WireError.FLOW_BACKPRESSURE; // a full bounded subscriber above: nothing created either
-            }
             v = tree.create(b, ko, kl, null);
         }
         return publish(v, tlv, off, tl, p, null, 0, 0, null, retain);
@@ -265,22 +254,38 @@ public final class WideNode implements ServingNode {
         final byte[] b = path.tlv();
         final int ko = path.bodyOffset();
         final int kl = path.bodyLength();
-        Vertex v = tree.find(b, ko, kl);
+        final int tl = admitted(p, b, ko, kl, tree.find(b, ko, kl), tlv, off, len, true);
+        return tl < 0 ? -tl : WireError.OK;
+    }
+
+    /**
+     * The checks of {@code p}'s publish of {@code tlv} to key {@code b[ko, +kl)} (v: its vertex, or
+     * null) that come before anything changes: the writer, the value's frame, and, for a vertex the
+     * write would create (or any vertex when {@code existingToo}: {@link #publish} checks an existing
+     * one itself), the value's admission and room in the bounded subscribers it would reach.
+     *
+     * @return the value's length without its trailer, or a negated refusal
+     */
+    private int admitted(WidePeer p, byte[] b, int ko, int kl, Vertex v, byte[] tlv, int off, int len,
+            boolean existingToo) {
         int r = writable(p, b, ko, kl, v);
         if (r != WireError.OK) {
-            return r;
+            return -r;
         }
         final int tl = Opt.untrailedLength(tlv, off, len);
         if (tl < 0) {
-            return WireError.FRAME_INVALID;
+            return -WireError.FRAME_INVALID;
         }
-        r = ValueAdmission.admit(v == null ? null : v.schema, tlv, off, tl, kl, payloadCap, server.frameLimit());
-        if (r != WireError.OK) {
-            return r;
+        if (v == null || existingToo) {
+            r = ValueAdmission.admit(v == null ? null : v.schema, tlv, off, tl, kl, payloadCap, server.frameLimit());
+            if (r != WireError.OK) {
+                return -r;
+            }
+            if (v == null ? modes.boundedLacksRoom(tree.nearestExisting(b, ko, kl), -1) : modes.boundedLacksRoom(v, tl)) {
+                return -WireError.FLOW_BACKPRESSURE; // a full bounded subscriber: nothing created or numbered
+            }
         }
-        boolean full = v == null ? modes.boundedLacksRoom(tree.nearestExisting(b, ko, kl), -1)
-                : modes.boundedLacksRoom(v, tl);
-        return full ? WireError.FLOW_BACKPRESSURE : WireError.OK;
+        return tl;
     }
 
     /** Whether {@code p} may write key {@code b[ko, +kl)} (v: its vertex, or null): the checks before the value's. */
