@@ -96,13 +96,14 @@ final class Inbox implements Transport.Sink {
     private Reply reply(byte[] frame) {
         if (fwd.kind() == FwdView.KIND_ERROR) {
             int code = StatusView.errorCode(idx, fwd.payload(), WireError.FRAME_INVALID);
-            if (stamp.wrap(idx, fwd.afterPayload()) && stamp.stale()) { // no value yet, and why
-                return Reply.errorStamped(code, frame, stamp.seq(), reason());
+            if (stamp.wrap(idx, fwd.afterPayload()) && (stamp.stale() || stamp.seq() > 0)) { // no value now, and where it stands
+                return Reply.errorStamped(code, frame, stamp.seq(), stamp.stale(), reason(), publisher());
             }
             return Reply.error(code, frame);
         }
         if (stamp.wrap(idx, fwd.afterPayload())) { // a READ that asked for the stamp (PeerClient#readStamped)
-            return Reply.stamped(copy(fwd.payload()), frame, stamp.seq(), stamp.stale(), reason(), stamp.origin());
+            return Reply.stamped(copy(fwd.payload()), frame, stamp.seq(), stamp.stale(), reason(), stamp.origin(),
+                    publisher());
         }
         return Reply.result(copy(fwd.payload()), frame);
     }
@@ -134,6 +135,14 @@ final class Inbox implements Transport.Sink {
      * The wrapped stamp's {@code reason} (UTF-8 text, docs/extensions.md "Delivery stamp"), or null when
      * the value is fresh, carries none, or it is not valid UTF-8.
      */
+    /** The stamp's last publisher (a READ's answer from a WIDE node), or null. */
+    private String publisher() {
+        final int n = stamp.publisherLength();
+        final int off = stamp.publisherOffset();
+        return n == 0 || !io.spectrum.wire.Utf8.isValid(idx.buffer(), off, n) ? null
+                : io.spectrum.wire.Utf8.toString(idx.buffer(), off, n);
+    }
+
     private String reason() {
         final int n = stamp.reasonLength();
         if (n == 0) {

@@ -17,12 +17,15 @@ public final class Reply {
     private final boolean stale;
     private final String reason;
     private final long origin;
+    private final String publisher;
 
     private Reply(int code, byte[] value, byte[] frame) {
-        this(code, value, frame, -1, false, null, 0);
+        this(code, value, frame, -1, false, null, 0, null);
     }
 
-    private Reply(int code, byte[] value, byte[] frame, long seq, boolean stale, String reason, long origin) {
+    private Reply(int code, byte[] value, byte[] frame, long seq, boolean stale, String reason, long origin,
+            String publisher) {
+        this.publisher = publisher;
         this.code = code;
         this.value = value;
         this.frame = frame;
@@ -43,7 +46,13 @@ public final class Reply {
      * time (ms since the Unix epoch, 0: none; docs/extensions.md "Origin time").
      */
     public static Reply stamped(byte[] value, byte[] frame, long seq, boolean stale, String reason, long origin) {
-        return new Reply(WireError.OK, value, frame, seq, stale, stale ? reason : null, origin);
+        return stamped(value, frame, seq, stale, reason, origin, null);
+    }
+
+    /** As {@link #stamped(byte[], byte[], long, boolean, String, long)}, naming the vertex's last publisher (null: none given). */
+    public static Reply stamped(byte[] value, byte[] frame, long seq, boolean stale, String reason, long origin,
+            String publisher) {
+        return new Reply(WireError.OK, value, frame, seq, stale, stale ? reason : null, origin, publisher);
     }
 
     /** An ERROR the node sent. */
@@ -57,7 +66,21 @@ public final class Reply {
      * "On a READ answer").
      */
     public static Reply errorStamped(int code, byte[] frame, long seq, String reason) {
-        return new Reply(code, null, frame, seq, true, reason, 0);
+        return errorStamped(code, frame, seq, true, reason, null);
+    }
+
+    /**
+     * A READ's ERROR with the node's stamp for a vertex that holds no value: marked stale (as above), or
+     * not stale after numbers were spent on it (cleared, purged, published only unretained): its
+     * sequence and, from a WIDE node, its last publisher (docs/extensions.md "On a READ answer").
+     */
+    public static Reply errorStamped(int code, byte[] frame, long seq, boolean stale, String reason, String publisher) {
+        return new Reply(code, null, frame, seq, stale, stale ? reason : null, 0, publisher);
+    }
+
+    /** The vertex's last publisher as the node named it on a stamped READ answer (a WIDE node), or null. */
+    public String publisher() {
+        return publisher;
     }
 
     /** No answer: the request timed out or could not be sent. */

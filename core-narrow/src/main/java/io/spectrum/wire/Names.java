@@ -88,6 +88,12 @@ public final class Names {
      * "Origin time"); before {@link #STAMP_REASON}, and absent when the node holds none.
      */
     public static final Spelling STAMP_ORIGIN = Spelling.ascii("origin");
+    /**
+     * The vertex's last publisher, NAME (UTF-8), on a READ's stamped answer only, from a node that
+     * names its publishers (a WIDE node: docs/extensions.md "On a READ answer"); before
+     * {@link #STAMP_REASON}. Deliveries never carry it.
+     */
+    public static final Spelling STAMP_PUBLISHER = Spelling.ascii("publisher");
     /** {@code spectrum.topic} VALUE u8 bit 0: stamp seq / stale / op on each delivery. */
     public static final int TOPIC_STAMP = 1;
     /** {@code spectrum.topic} VALUE u8 bit 1: also stamp the written vertex's path (which child changed). */

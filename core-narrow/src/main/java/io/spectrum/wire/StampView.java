@@ -20,6 +20,7 @@ public final class StampView {
     private long origin;
     private int reason = TlvIndex.NONE;
     private int path = TlvIndex.NONE;
+    private int publisher = TlvIndex.NONE;
     private long dlv;
     private long replaced;
 
@@ -39,6 +40,7 @@ public final class StampView {
             origin = 0;
             reason = TlvIndex.NONE;
             path = TlvIndex.NONE;
+            publisher = TlvIndex.NONE;
             dlv = -1;
             replaced = 0;
             return false;
@@ -49,6 +51,7 @@ public final class StampView {
         origin = Math.max(0, number(Names.STAMP_ORIGIN, 0));
         reason = stale ? inner.findValue(Names.STAMP_REASON, SettingsReader.ANY_WIDTH) : TlvIndex.NONE;
         path = inner.find(Names.STAMP_PATH, TlvType.PATH, SettingsReader.ANY_WIDTH);
+        publisher = inner.find(Names.STAMP_PUBLISHER, TlvType.NAME, SettingsReader.ANY_WIDTH);
         dlv = inner.u64(Names.STAMP_DLV, -1);
         replaced = inner.u64(Names.STAMP_REPLACED, 0);
         return true;
@@ -102,6 +105,16 @@ public final class StampView {
     /** The PATH entry of the written vertex ({@code path}), or NONE. */
     public int path() {
         return path;
+    }
+
+    /** Where the last publisher's name starts in {@link #buffer()} (a READ's answer from a WIDE node), meaningful when {@link #publisherLength()} > 0. */
+    public int publisherOffset() {
+        return publisher == TlvIndex.NONE ? 0 : x.bodyOffset(publisher);
+    }
+
+    /** Bytes of the last publisher's name, UTF-8; 0 when the stamp names none. */
+    public int publisherLength() {
+        return publisher == TlvIndex.NONE ? 0 : x.bodyLength(publisher);
     }
 
     /** A delivery-mode edge's delivery number, -1 when absent. */

@@ -46,6 +46,23 @@ class TopicTest extends NodeHarness {
 
     /** {@link #stamp(long, int, int)} then, with a reason, {@code NAME "reason" VALUE <utf-8>} last. */
     static byte[] stamp(long seq, int stale, int op, String reason) {
+        return stamp(seq, stale, op, null, reason);
+    }
+
+    /**
+     * The name a READ's stamped answer gives a vertex's last publisher when the owner wrote it: none on
+     * a NARROW node, which does not name its publishers; a WIDE node's run says its owner's identity.
+     */
+    String ownerNamedOnReads() {
+        return null;
+    }
+
+    /** A READ answer's stamp: {@link #stamp(long, int, int, String)} with the publisher's name before the reason. */
+    byte[] readStamp(long seq, int stale, int op, String reason) {
+        return stamp(seq, stale, op, ownerNamedOnReads(), reason);
+    }
+
+    static byte[] stamp(long seq, int stale, int op, String publisher, String reason) {
         byte[] b = new byte[256];
         io.spectrum.wire.TlvWriter w = new io.spectrum.wire.TlvWriter().wrap(b, 0, b.length);
         w.begin(io.spectrum.wire.TlvType.SETTINGS).leaf(io.spectrum.wire.TlvType.NAME, "spectrum.topic".getBytes())
@@ -53,6 +70,10 @@ class TopicTest extends NodeHarness {
                 .leaf(io.spectrum.wire.TlvType.NAME, "seq".getBytes()).value(seq, 8)
                 .leaf(io.spectrum.wire.TlvType.NAME, "stale".getBytes()).value(stale, 1)
                 .leaf(io.spectrum.wire.TlvType.NAME, "op".getBytes()).value(op, 1);
+        if (publisher != null) {
+            w.leaf(io.spectrum.wire.TlvType.NAME, "publisher".getBytes())
+                    .leaf(io.spectrum.wire.TlvType.NAME, publisher.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
         if (reason != null) {
             w.leaf(io.spectrum.wire.TlvType.NAME, "reason".getBytes())
                     .leaf(io.spectrum.wire.TlvType.VALUE, reason.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -695,13 +716,24 @@ class TopicTest extends NodeHarness {
 
         Frames.Reply fresh = Frames.parse(exchange(PEER, stampedRead()).get(0));
         assertEquals("0100010005", hex(fresh.payloadBytes()));
-        assertEquals(hex(stamp(1, 0, 0)), hex(fresh.bytes(fresh.trailing)), "seq 1, current: no reason");
+        assertEquals(hex(readStamp(1, 0, 0, null)), hex(fresh.bytes(fresh.trailing)), "seq 1, current: no reason");
 
         node.markStale(temp, io.spectrum.wire.StaleReason.SEQUENCE_GAP);
         Frames.Reply stale = Frames.parse(exchange(PEER, stampedRead()).get(0));
         assertEquals("0100010005", hex(stale.payloadBytes()), "the value is kept");
-        assertEquals(hex(stamp(1, 1, 0, "sequence gap")), hex(stale.bytes(stale.trailing)), "stale, with its reason last");
+        assertEquals(hex(readStamp(1, 1, 0, "sequence gap")), hex(stale.bytes(stale.trailing)), "stale, with its reason last");
         assertEquals(TlvIndex.NONE, Frames.parse(exchange(PEER, Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP)).get(0)).trailing,
                 "still plain for a READ that did not ask");
+    }
+
+    @Test
+    void readAnswer_ofAVertexWhoseValueWasCleared_isNotFound_withItsSequence() {
+        node.write(temp, Frames.value(5, 1), 0, 5); // seq 1
+        node.clear(temp, true); // seq 2: the delete notice
+        Frames.Reply read = Frames.parse(exchange(PEER, stampedRead()).get(0));
+        assertEquals(io.spectrum.wire.WireError.PATH_NOT_FOUND, read.errorCode(), "no value now");
+        assertEquals(hex(readStamp(2, 0, 0, null)), hex(read.bytes(read.trailing)), "its sequence, not stale");
+        assertEquals(TlvIndex.NONE, Frames.parse(exchange(PEER, Frames.fwd(0, temp.tlv(), null, Frames.REPLY_EP)).get(0)).trailing,
+                "a READ that did not ask: the plain v1 answer");
     }
 }

@@ -58,7 +58,11 @@ final class PeerTable {
         final long k = peerKey(li, peer);
         WidePeer p = linkPeers.get(k);
         if (p == null) {
-            p = new WidePeer(node, "link" + server.linkId(li) + "/" + peer, false, li, peer);
+            // the name the link gives the peer (a hello, a certificate, a bus connection's id, anonymous
+            // ones included), else its link and handle
+            final String given = server.peerName(li, peer);
+            p = given != null ? new WidePeer(node, given, !AnonymousIds.nameAllowed(given), li, peer)
+                    : new WidePeer(node, "link" + server.linkId(li) + "/" + peer, false, li, peer);
             linkPeers.put(k, p);
             peers.taken();
         }
@@ -103,8 +107,8 @@ final class PeerTable {
      * ignored: the caller stays {@code link<id>/<peer>}. Allocates only when the name changes.
      */
     void namePeer(int li, int peer, byte[] b, int off, int len) {
-        if (li == FwdServer.OWNER || !AnonymousIds.nameAllowed(b, off, len)) {
-            return;
+        if (li == FwdServer.OWNER || !AnonymousIds.nameAllowed(b, off, len) || server.peerName(li, peer) != null) {
+            return; // a name the link gives wins over an announced one, as the grants take it
         }
         linkPeer(li, peer).name(b, off, len);
     }

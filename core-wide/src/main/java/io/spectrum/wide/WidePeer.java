@@ -44,6 +44,8 @@ public final class WidePeer {
     private String identity;
     /** The announced name's UTF-8 bytes (a remote caller that sent {@code spectrum.name}), or null. */
     private byte[] announced;
+    /** The identity's UTF-8 bytes once asked for ({@link #identityBytes}), or null; reset with the name. */
+    private byte[] identityBytes;
     private final boolean anonymous;
     boolean connected = true;
     ActivityListener activity;
@@ -77,6 +79,7 @@ public final class WidePeer {
         }
         announced = Arrays.copyOfRange(b, off, off + len);
         identity = new String(announced, StandardCharsets.UTF_8);
+        identityBytes = null;
     }
 
     /** True when this remote caller announced the name {@code b[off, +len)} (UTF-8) last. */
@@ -92,6 +95,16 @@ public final class WidePeer {
     /** The registered or announced name, the anonymous identity, or {@code link<id>/<peer>} for an unnamed remote caller. */
     public String identity() {
         return identity;
+    }
+
+    /** {@link #identity()} as UTF-8, made once per name (a READ's stamped answer names the last publisher). */
+    byte[] identityBytes() {
+        byte[] b = identityBytes;
+        if (b == null) {
+            b = announced != null ? announced : identity.getBytes(StandardCharsets.UTF_8);
+            identityBytes = b;
+        }
+        return b;
     }
 
     /** True when the peer connected without a name and is known by its {@code anon-…} identity. */

@@ -50,6 +50,12 @@ final class WideStore implements FwdStore {
     }
 
     @Override
+    public byte[] publisherName(int v) {
+        WidePeer p = v(v).publisher;
+        return p == null ? null : p.identityBytes();
+    }
+
+    @Override
     public int clearValue(int v, boolean notify) {
         return node.clearVertex(v(v), notify);
     }

@@ -9,6 +9,12 @@ class WideTopicTest extends TopicTest {
         NodeHarness.core = WideNode::new;
     }
 
+    /** A WIDE node names a vertex's last publisher on a READ's stamped answer; the owner is {@code $owner}. */
+    @Override
+    String ownerNamedOnReads() {
+        return WideNode.OWNER_IDENTITY;
+    }
+
     @Override
     @Disabled("WideNode has no retire (its vertices are never removed); NarrowNode-only, see its own run")
     void aRetiredAndRecreatedPathNeverSeesItsSequenceGoBack() {

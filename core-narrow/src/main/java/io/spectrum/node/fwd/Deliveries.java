@@ -97,6 +97,9 @@ public final class Deliveries {
         if (r.origin > 0) { // when the value came into the fabric: its first host's clock
             t.leaf(TlvType.NAME, Names.STAMP_ORIGIN).value(r.origin, 8);
         }
+        if (r.publisherLen > 0) { // who published it last: a READ's answer from a node that names publishers
+            t.leaf(TlvType.NAME, Names.STAMP_PUBLISHER).leaf(TlvType.NAME, r.publisher, 0, r.publisherLen);
+        }
         if (r.stale && r.reasonLen > 0) { // why it is stale: last, so a fresh value's stamp is unchanged
             t.leaf(TlvType.NAME, Names.STAMP_REASON).leaf(TlvType.VALUE, r.reason, r.reasonOff, r.reasonLen);
         }

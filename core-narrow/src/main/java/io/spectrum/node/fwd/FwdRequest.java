@@ -224,7 +224,7 @@ final class FwdRequest {
         }
         TlvWriter t = beginReply(FwdView.KIND_RESULT).raw(vt.valueMemory(v), vt.valOff(v), vt.valLen(v));
         Deliveries.stamp(t, FwdStore.STAMP, answered.stamp(vt.seq(v), vt.stale(v), false, vt.origin(v))
-                .reason(vt.reasonMemory(v), vt.reasonOff(v), vt.reasonLen(v)));
+                .publisher(vt.publisherName(v)).reason(vt.reasonMemory(v), vt.reasonOff(v), vt.reasonLen(v)));
         t.end();
         if (t.error() == WireError.OK) {
             send(t.length());
@@ -267,16 +267,17 @@ final class FwdRequest {
 
     /**
      * A READ's ERROR {@code code} for a vertex v without a value that is marked stale (declared, a
-     * source failed from its first read), then its stamp (seq, stale 1, op 0, the reason), for a request
-     * that asked for the stamp: "no value yet, and why" (docs/extensions.md "On a READ answer").
+     * source failed from its first read) or has spent sequence numbers (cleared, purged, published only
+     * unretained), then its stamp (seq, stale, op 0, the last publisher, the reason), for a request
+     * that asked for the stamp: "no value now, and where it stands" (docs/extensions.md "On a READ answer").
      */
     void replyErrorStamped(int code, int v) {
         if (silent) {
             return;
         }
         TlvWriter t = beginReply(FwdView.KIND_ERROR).status(code);
-        Deliveries.stamp(t, FwdStore.STAMP, answered.stamp(vt.seq(v), true, false, 0)
-                .reason(vt.reasonMemory(v), vt.reasonOff(v), vt.reasonLen(v)));
+        Deliveries.stamp(t, FwdStore.STAMP, answered.stamp(vt.seq(v), vt.stale(v), false, 0)
+                .publisher(vt.publisherName(v)).reason(vt.reasonMemory(v), vt.reasonOff(v), vt.reasonLen(v)));
         t.end();
         if (t.error() == WireError.OK) {
             send(t.length());

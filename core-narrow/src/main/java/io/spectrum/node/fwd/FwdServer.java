@@ -83,6 +83,14 @@ public final class FwdServer {
         return p.links.id(index);
     }
 
+    /**
+     * The name the link at {@code index} gives {@code peer} ({@link Link#peerName}: a local link's hello,
+     * a DTLS certificate's name, a bus connection's id on its door), or null.
+     */
+    public String peerName(int index, int peer) {
+        return index >= 0 && index < p.links.count() ? p.links.link(index).peerName(peer) : null;
+    }
+
     /** Polls every attached link once, up to {@code frames} frames each, into {@code handler}. Quantity. */
     public int poll(FrameHandler handler, int frames) {
         int n = 0;

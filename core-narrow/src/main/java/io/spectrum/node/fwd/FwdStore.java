@@ -85,6 +85,15 @@ public interface FwdStore {
     int clearValue(int v, boolean notify);
 
     /**
+     * The name of v's last publisher as a READ's stamped answer gives it (UTF-8, kept by the core,
+     * never written into), or null: a core that does not name its publishers (NarrowNode, the default)
+     * or a vertex nobody published.
+     */
+    default byte[] publisherName(int v) {
+        return null;
+    }
+
+    /**
      * Whether a caller that announced Spectrum's extensions subscribes to a vertex that does not
      * exist yet anywhere on this core, not only under a mount: its {@code :subscribers[]} append then
      * creates the path as {@link #createForSubscription} does (a subscriber may come before the first

@@ -154,8 +154,8 @@ final class FwdTerminus {
                 return;
             }
             if (vt.valLen(v) < 0) {
-                if (req.stampAsked && vt.stale(v)) {
-                    req.replyErrorStamped(WireError.PATH_NOT_FOUND, v); // no value yet, and why it is not current
+                if (req.stampAsked && (vt.stale(v) || vt.seq(v) > 0)) {
+                    req.replyErrorStamped(WireError.PATH_NOT_FOUND, v); // no value now, and where it stands
                 } else {
                     req.replyError(WireError.PATH_NOT_FOUND);
                 }

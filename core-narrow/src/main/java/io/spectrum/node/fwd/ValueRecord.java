@@ -24,6 +24,8 @@ public final class ValueRecord {
     byte[] reason;
     int reasonOff;
     int reasonLen;
+    byte[] publisher;
+    int publisherLen;
     long dlv;
     long replaced;
 
@@ -70,6 +72,8 @@ public final class ValueRecord {
         reason = null;
         reasonOff = 0;
         reasonLen = 0;
+        publisher = null;
+        publisherLen = 0;
         dlv = 0;
         replaced = 0;
         return this;
@@ -84,6 +88,17 @@ public final class ValueRecord {
         reason = b;
         reasonOff = off;
         reasonLen = len;
+        return this;
+    }
+
+    /**
+     * The vertex's last publisher's name, UTF-8, all of {@code b} (a READ's answer only; null: none).
+     *
+     * @return this record
+     */
+    public ValueRecord publisher(byte[] b) {
+        publisher = b;
+        publisherLen = b == null ? 0 : b.length;
         return this;
     }
 

@@ -60,10 +60,10 @@ import java.util.function.BooleanSupplier;
  * vertex's path); unsubscribe clears the connection's slot, found by its route in
  * {@code :subscribers[]}; subscriber_count is the number of slots there; list is the client's tree
  * walk with a stamped READ of each vertex (its sequence and stale mark); a read is the stamped READ.
- * clear is the clearing WRITE ({@link PeerClient#clearValue}). Not on the wire: the last publisher of a topic
- * and the sequence of a topic without a value (no READ answers them), a value up to the 1 MiB payload
- * cap (a FWD frame is at most 64 KiB) and two open connections of one name (the bus gives a name to
- * one connection at a time). A subscription to a topic that does not exist yet is an announcing
+ * clear is the clearing WRITE ({@link PeerClient#clearValue}); a topic's last publisher and the sequence
+ * of one without a value are in the stamp of a READ's answer ({@link Reply#publisher}). Not on the wire:
+ * a value up to the 1 MiB payload cap (a FWD frame is at most 64 KiB) and two open connections of one
+ * name (the bus gives a name to one connection at a time). A subscription to a topic that does not exist yet is an announcing
  * subscriber's append, which creates the path (docs/node.md, "Vertices a subscription created").
  */
 final class SocketAbp implements AbpFabric {
@@ -169,8 +169,7 @@ final class SocketAbp implements AbpFabric {
     public String lacks(Feature f) {
         return switch (f) {
             case CLEAR -> null; // the clearing WRITE
-            case LIST_DETAIL -> "no last publisher over the wire (WideNode.topics is in-process only), and a READ of a "
-                    + "vertex without a value answers no sequence";
+            case LIST_DETAIL -> null; // the stamped READ: seq (also of a topic without a value) and the last publisher
             case PAYLOAD_CAP -> "a FWD frame through the bus is at most 64 KiB: a 1 MiB value never reaches the node's cap";
             case SHARED_NAME -> "the bus gives a name to one open connection at a time (docs/bus.md, "
                     + "\"Reconnecting under the same name\"): C2 cannot register svc while C1 is open";
@@ -312,8 +311,8 @@ final class SocketAbp implements AbpFabric {
                 int subs = v.subscribers().ok() ? v.subscribers().subscribers() : 0;
                 boolean hasValue = v.value().ok();
                 if (hasValue || subs > 0) {
-                    Reply r = client.readStamped(v.path());
-                    out.add(new TopicInfo(v.path(), subs, hasValue, r.ok() ? r.seq() : 0, null, r.ok() && r.stale()));
+                    Reply r = client.readStamped(v.path()); // a WIDE node's stamp names the last publisher
+                    out.add(new TopicInfo(v.path(), subs, hasValue, Math.max(0, r.seq()), r.publisher(), r.stale()));
                 }
             });
             out.sort(Comparator.comparing(TopicInfo::path));
