@@ -60,6 +60,12 @@ public final class ValueFormat {
         if (type == TlvType.STATUS && n == 0) {
             return plain("(cleared)");
         }
+        if (type == TlvType.SETTINGS && x.isContainer(0)) { // a bus message with attachments: its payload and references
+            String message = io.spectrum.bus.protocol.MessageValue.render(b, off, len);
+            if (message != null) {
+                return plain(message);
+            }
+        }
         return plain(TlvType.name(type) + " " + hex(b, body, Math.min(n, 16)) + (n > 16 ? "…" : ""));
     }
 

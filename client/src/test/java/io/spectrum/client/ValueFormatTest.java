@@ -21,6 +21,18 @@ class ValueFormatTest {
     static final VertexSchema NAME = VertexSchema.name(8).build();
 
     @Test
+    void aBusMessageWithAttachments_readsAsItsPayloadAndItsReferences() {
+        io.spectrum.bus.protocol.ArtifactRef ref = new io.spectrum.bus.protocol.ArtifactRef("s1", 17, 2, 10485760, "ab".repeat(32));
+        byte[] v = io.spectrum.bus.protocol.MessageValue.of("frame 9".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                java.util.List.of("image"), java.util.List.of(ref));
+        assertEquals("frame 9 [image: artifact 17.2 10485760 bytes sha256:" + "ab".repeat(32) + "]",
+                ValueFormat.render(v, null).text());
+        byte[] plain = io.spectrum.bus.protocol.MessageValue.of("frame 9".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                java.util.List.of(), java.util.List.of());
+        assertEquals("frame 9", ValueFormat.render(plain, null).text(), "without attachments: the text itself");
+    }
+
+    @Test
     void aDeclaredValueReadsInItsUnit() {
         ValueText t = ValueFormat.render(NodeFixture.value(2328, 2), TEMP);
         assertEquals("23.28 °C", t.text());

@@ -157,6 +157,8 @@ public final class Names {
      * docs/extensions.md, "Announcement key spectrum.retain".
      */
     public static final Spelling RETAIN = Spelling.ascii("spectrum.retain");
+    /** The key of a bus message's payload in the SETTINGS value it leaves on its vertex with attachments (docs/bus.md). */
+    public static final Spelling MESSAGE_PAYLOAD = Spelling.ascii("payload");
     /** Announcement key of a WRITE that clears the vertex's value (docs/extensions.md, "Announcement key spectrum.clear"). */
     public static final Spelling CLEAR = Spelling.ascii("spectrum.clear");
     /** The longest announced peer name, in bytes; a longer one is no name. */

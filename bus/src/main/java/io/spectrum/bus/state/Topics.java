@@ -8,12 +8,8 @@ import io.spectrum.node.api.VertexValue;
 import io.spectrum.wide.ValueRoom;
 import io.spectrum.wide.WideNode;
 import io.spectrum.wire.DeliveryPolicy;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
-import io.spectrum.wire.Opt;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -22,6 +18,7 @@ import io.spectrum.bus.protocol.Attachment;
 import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.protocol.BusLimits;
 import io.spectrum.bus.protocol.BusMessage;
+import io.spectrum.bus.protocol.MessageValue;
 import io.spectrum.bus.protocol.Retention;
 import io.spectrum.bus.protocol.SubscriptionMode;
 
@@ -43,7 +40,6 @@ final class Topics {
     private final WideNode node;
     private final Map<String, Topic> byName = new HashMap<>();
     private static final byte[] NO_BYTES = new byte[0];
-    private final TlvWriter writer = new TlvWriter();
     private long incarnations;
     private long retainedBytes;
     private int subscriptions;
@@ -184,12 +180,17 @@ final class Topics {
                 && retainedBytes - oldRetained + adm.distinctBytes() > limits.maxRetainedBytes()) {
             throw new BusException(BusError.QUOTA_EXCEEDED, "retained bytes would pass " + limits.maxRetainedBytes());
         }
-        byte[] value = valueOf(payload);
+        // the node's value, measured before the seal (a ref sealed on send is spelled at its final length)
+        byte[] value = MessageValue.of(payload, names(attachments), refs(attachments));
         int rc = node.admits(c.peer, t.path, value, 0, value.length);
         if (rc != WireError.OK) {
             throw nodeRefused(t, rc);
         }
         Carried body = adm.commit(c.owners, roots, payload, bytes, seals);
+        if (!body.named.isEmpty()) { // the refs as sealed: each digest known now, the value's length unchanged
+            value = MessageValue.of(payload, body.named.stream().map(Carried.Named::name).toList(),
+                    body.named.stream().map(n -> n.object().ref).toList());
+        }
         publishing = body;
         replacedNow = 0;
         try {
@@ -248,43 +249,14 @@ final class Topics {
                 + (rc == WireError.FLOW_BACKPRESSURE ? " (a full bounded subscriber, or larger than the node's frames hold)" : ""));
     }
 
-    /**
-     * A bus payload as the node's value: a NAME TLV (text) when the payload is UTF-8 text without
-     * control characters, so readers show it as text; else a VALUE TLV holding its bytes.
-     */
-    private byte[] valueOf(byte[] payload) {
-        byte[] b = new byte[payload.length + 16];
-        int type = isText(payload) ? TlvType.NAME : TlvType.VALUE;
-        int n = writer.wrap(b, 0, b.length).leaf(type, payload).length();
-        return Arrays.copyOf(b, n);
+    /** The attachments' names, in order (none for null). */
+    private static List<String> names(List<Attachment> attachments) {
+        return attachments == null ? List.of() : attachments.stream().map(Attachment::name).toList();
     }
 
-    /** Whether {@code b} is UTF-8 text with no control character but tab, CR and LF (empty: not text). */
-    static boolean isText(byte[] b) {
-        if (b.length == 0 || !io.spectrum.wire.Utf8.isValid(b, 0, b.length)) {
-            return false;
-        }
-        for (byte x : b) {
-            if (x >= 0 && x < 0x20 && x != '\t' && x != '\n' && x != '\r' || x == 0x7F) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * A node value TLV as a bus payload: a VALUE's or NAME's payload bytes; any other TLV (a status,
-     * a structure) whole, as the wire carries it.
-     */
-    static byte[] payloadOf(byte[] tlv) {
-        if (tlv.length >= 2 && ((tlv[0] & 0xFF) == TlvType.VALUE || (tlv[0] & 0xFF) == TlvType.NAME)) {
-            int h = Opt.headerSize(tlv[1] & 0xFF);
-            long n = Opt.bodyLength(tlv, 0);
-            if (n >= 0 && h + n <= tlv.length) {
-                return Arrays.copyOfRange(tlv, h, h + (int) n);
-            }
-        }
-        return tlv;
+    /** The attachments' refs as the publisher gave them, in order (none for null). */
+    private static List<io.spectrum.bus.protocol.ArtifactRef> refs(List<Attachment> attachments) {
+        return attachments == null ? List.of() : attachments.stream().map(Attachment::ref).toList();
     }
 
     /** A value the node holds or delivered, as a bus body (no attachments). */
@@ -303,7 +275,7 @@ final class Topics {
         }
         long seq = node.valueSequence(t.path);
         byte[] tlv = seq == 0 ? null : node.valueCopy(t.path);
-        return tlv == null ? null : new Topic.Entry(seq, foreign(t.name, payloadOf(tlv)));
+        return tlv == null ? null : new Topic.Entry(seq, foreign(t.name, MessageValue.payload(tlv)));
     }
 
     /** The bus's retained entry of t goes (its artifacts with it) once the node holds another value, or none. */
@@ -357,7 +329,7 @@ final class Topics {
                 return; // a stale notice of a value handed already, or a write below the topic
             }
             t.handed = seq;
-            Carried body = publishing != null ? publishing : foreign(t.name, payloadOf(value.copy()));
+            Carried body = publishing != null ? publishing : foreign(t.name, MessageValue.payload(value.copy()));
             Topic.Entry e = new Topic.Entry(seq, body, stale ? staleReason(t) : null);
             long replaced = 0;
             for (Subscription s : t.subscriptions) {

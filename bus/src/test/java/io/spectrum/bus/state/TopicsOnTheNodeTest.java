@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spectrum.bus.protocol.BusException;
 import io.spectrum.bus.protocol.BusLimits;
+import io.spectrum.bus.protocol.Attachment;
 import io.spectrum.bus.protocol.BusMessage;
+import io.spectrum.bus.protocol.MessageValue;
 import io.spectrum.bus.protocol.Retention;
 import io.spectrum.bus.protocol.SubscriptionMode;
 import io.spectrum.node.api.NodePath;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.Test;
 class TopicsOnTheNodeTest {
     private final ManualClock clock = new ManualClock(0);
     private final WideNode node = new WideNode(WideNode.hostConfig().clock(clock).build());
-    private final HostBus bus = new HostBus(new MemoryArtifactStore(), clock, BusLimits.defaults(), node);
+    private final MemoryArtifactStore store = new MemoryArtifactStore();
+    private final HostBus bus = new HostBus(store, clock, BusLimits.defaults(), node);
     private final NodePath setpoint = NodePath.of("/lab/setpoint");
 
     private static byte[] text(String s) {
@@ -234,5 +237,45 @@ class TopicsOnTheNodeTest {
         BusException e = assertThrows(BusException.class, () -> app.declare("plant.valve", Retention.LATEST));
         assertEquals(BusError.NOT_AUTHORIZED, e.code());
         assertEquals(1, bus.stats().topics());
+    }
+
+    @Test
+    void aMessagesAttachments_areReferencesTheVertexHolds_besideItsPayload() throws Exception {
+        BusConnection cam = bus.connect("cam", Grants.open());
+        cam.declare("cam.frame", Retention.LATEST);
+        byte[] pixels = text("pixels");
+        Replies.Allocated a = cam.allocate(pixels.length, "image/raw");
+        store.write(a.staged().artifactId(), pixels);
+        Replies.Sealed sealed = cam.seal(a.staged().artifactId(), a.staged().generation(), a.ownerId(),
+                MemoryArtifactStore.sha256(pixels));
+        cam.publish("cam.frame", text("frame 1"), List.of(new Attachment("image", sealed.ref(), sealed.ownerId())));
+
+        byte[] v = node.valueCopy(NodePath.of("/cam/frame"));
+        assertEquals("frame 1 [image: artifact " + sealed.ref().artifactId() + "." + sealed.ref().generation()
+                + " 6 bytes sha256:" + MemoryArtifactStore.sha256(pixels) + "]", MessageValue.render(v, 0, v.length));
+        assertArrayEquals(text("frame 1"), MessageValue.payload(v), "the payload is there whole");
+
+        BusConnection late = bus.connect("late", Grants.open());
+        late.subscribe("cam.frame", SubscriptionMode.LATEST, 1, 1, true);
+        List<BusMessage.TopicMessage> replay = drain(late);
+        assertEquals(1, replay.size());
+        assertEquals("frame 1", replay.get(0).payloadText());
+        assertEquals(sealed.ref(), replay.get(0).attachments().get(0).ref(), "a bus subscriber still gets the attachment");
+    }
+
+    @Test
+    void anAttachmentSealedOnSend_isReferencedWithTheDigestItsSealGave() throws Exception {
+        BusConnection cam = bus.connect("cam", Grants.open());
+        cam.declare("cam.frame", Retention.LATEST);
+        byte[] pixels = text("pixel");
+        Replies.Allocated a = cam.allocate(pixels.length, "image/raw");
+        store.write(a.staged().artifactId(), pixels);
+        io.spectrum.bus.protocol.ArtifactRef unsealed = new io.spectrum.bus.protocol.ArtifactRef(store.storeId(),
+                a.staged().artifactId(), a.staged().generation(), pixels.length, "");
+        cam.publish("cam.frame", new byte[] {0x00, 0x01}, List.of(new Attachment("image", unsealed, a.ownerId())));
+        byte[] v = node.valueCopy(NodePath.of("/cam/frame"));
+        assertEquals("<2 bytes> [image: artifact " + a.staged().artifactId() + "." + a.staged().generation()
+                + " 5 bytes sha256:" + MemoryArtifactStore.sha256(pixels) + "]", MessageValue.render(v, 0, v.length));
+        assertArrayEquals(new byte[] {0x00, 0x01}, MessageValue.payload(v));
     }
 }
