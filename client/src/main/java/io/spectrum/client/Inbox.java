@@ -137,19 +137,17 @@ final class Inbox implements Transport.Sink {
      */
     /** The stamp's last publisher (a READ's answer from a WIDE node), or null. */
     private String publisher() {
-        final int n = stamp.publisherLength();
-        final int off = stamp.publisherOffset();
-        return n == 0 || !io.spectrum.wire.Utf8.isValid(idx.buffer(), off, n) ? null
-                : io.spectrum.wire.Utf8.toString(idx.buffer(), off, n);
+        return text(stamp.publisherOffset(), stamp.publisherLength());
     }
 
     private String reason() {
-        final int n = stamp.reasonLength();
-        if (n == 0) {
-            return null;
-        }
-        final int off = stamp.reasonOffset();
-        return io.spectrum.wire.Utf8.isValid(idx.buffer(), off, n) ? io.spectrum.wire.Utf8.toString(idx.buffer(), off, n) : null;
+        return text(stamp.reasonOffset(), stamp.reasonLength());
+    }
+
+    /** The stamp's UTF-8 text at {@code off, +n} of the frame, or null when empty or not valid UTF-8. */
+    private String text(int off, int n) {
+        return n == 0 || !io.spectrum.wire.Utf8.isValid(idx.buffer(), off, n) ? null
+                : io.spectrum.wire.Utf8.toString(idx.buffer(), off, n);
     }
 
     /** The TLV at entry {@code e} exactly as received (trailers included), or null. */

@@ -26,6 +26,8 @@ final class Topic {
     final NodePath path;
     final String incarnation;
     final Retention retention;
+    /** The longest delivery envelope of this topic with an empty payload, measured once (a write's room check adds its bytes). */
+    final int emptyEnvelope;
     /**
      * The node's retained value as the bus holds it: its sequence and body (a bus publish's
      * attachments root their artifacts here), or null. It stands for the node's value only while the
@@ -38,7 +40,8 @@ final class Topic {
     /** The last sequence handed to the subscriptions (a node notice of the same value is not handed again). */
     long handed;
 
-    Topic(String name, NodePath path, String incarnation, Retention retention) {
+    Topic(String name, NodePath path, String incarnation, Retention retention, int emptyEnvelope) {
+        this.emptyEnvelope = emptyEnvelope;
         this.name = name;
         this.path = path;
         this.incarnation = incarnation;

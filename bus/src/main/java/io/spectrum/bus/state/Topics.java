@@ -39,7 +39,6 @@ final class Topics {
     private final Roots roots;
     private final WideNode node;
     private final Map<String, Topic> byName = new HashMap<>();
-    private static final byte[] NO_BYTES = new byte[0];
     private long incarnations;
     private long retainedBytes;
     private int subscriptions;
@@ -81,7 +80,8 @@ final class Topics {
             throw new BusException(BusError.CONFLICT, name + " is " + path
                     + ", a declared or mounted vertex (a board's): reach it through the node door");
         }
-        t = new Topic(name, path, Names.serial("top", ++incarnations), retention);
+        t = new Topic(name, path, Names.serial("top", ++incarnations), retention,
+                Envelopes.topicMessage(name, new byte[0], List.of()));
         byName.put(name, t);
         return new Replies.Declared(true, t.incarnation);
     }
@@ -314,7 +314,7 @@ final class Topics {
                 return true; // the bus's own publish: its room was checked with its envelope
             }
             // the delivery's envelope with the value's bytes for its payload: never smaller than the payload's
-            return roomFor(t, Envelopes.topicMessage(t.name, NO_BYTES, List.of()) + valueBytes) == null;
+            return roomFor(t, t.emptyEnvelope + valueBytes) == null;
         }
 
         @Override
