@@ -1,5 +1,6 @@
 package io.spectrum.bench.link;
 
+import io.spectrum.link.udp.mmsg.MmsgSocket;
 import io.spectrum.node.api.NodePath;
 import io.spectrum.wire.TlvType;
 import io.spectrum.wire.TlvWriter;
@@ -12,6 +13,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -29,16 +33,32 @@ import java.util.Map;
  * <pre>
  * java -cp bench/target/benchmarks.jar io.spectrum.bench.link.UdpRequestRounds \
  *     --target spectrum=127.0.0.1:47200/temp --target reference=127.0.0.1:47100/sensor/temp \
- *     [--rounds 5] [--requests 20000] [--windows 1,8,32] [--warmup 20000]
+ *     [--rounds 5] [--requests 20000] [--windows 1,8,32] [--warmup 20000] [--io plain|batched]
+ *     [--pid NAME=PID ...]
  * </pre>
  * A lost datagram (no answer within {@code --timeout-ms}, default 200) is counted and its slot in
  * the window refilled; losses are printed with the figures.
+ *
+ * <p>The load generator shares the machine with the nodes it measures. {@code --io plain} (the
+ * default) spends one {@code send} and one {@code receive} system call per request; {@code --io
+ * batched} sends a window's refill with one {@code sendmmsg} and reads the answers waiting with one
+ * {@code recvmmsg} (Linux, JNA), so it takes less of the CPU the nodes share. {@code --pid NAME=PID}
+ * names a target's process: each run then also measures that process's CPU time (the sum over its
+ * threads of {@code /proc/PID/task/TID/schedstat}, nanoseconds) and prints it per request, a
+ * figure that does not depend on who sets the pace.
  */
 public final class UdpRequestRounds {
     private record Target(String name, InetSocketAddress address, byte[] request) { }
 
-    /** One (target, window) run: latency percentiles (ns) for window 1, requests/s otherwise. */
-    private record Run(double p50, double p90, double p99, double perSecond, int lost) { }
+    /**
+     * One (target, window) run: latency percentiles (ns) for window 1, requests/s otherwise; the
+     * target's CPU nanoseconds per answered request, or NaN when its process is not named.
+     */
+    private record Run(double p50, double p90, double p99, double perSecond, int lost, double cpuNs) {
+        Run withCpu(double ns) {
+            return new Run(p50, p90, p99, perSecond, lost, ns);
+        }
+    }
 
     private UdpRequestRounds() {
     }
@@ -54,9 +74,20 @@ public final class UdpRequestRounds {
         int warmup = 20_000;
         int timeoutMs = 200;
         int[] windows = {1, 8, 32};
+        boolean batched = false;
+        Map<String, Long> pids = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--target" -> targets.add(target(args[++i]));
+                case "--io" -> batched = switch (args[++i]) {
+                    case "plain" -> false;
+                    case "batched" -> true;
+                    default -> throw new IllegalArgumentException("--io is plain or batched, not " + args[i]);
+                };
+                case "--pid" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    pids.put(kv[0], Long.parseLong(kv[1]));
+                }
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--requests" -> requests = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
@@ -64,7 +95,8 @@ public final class UdpRequestRounds {
                 case "--windows" -> windows = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 default -> {
                     System.err.println("usage: UdpRequestRounds --target NAME=HOST:PORT/PATH ... [--rounds N] "
-                            + "[--requests N] [--warmup N] [--windows 1,8,32] [--timeout-ms MS]");
+                            + "[--requests N] [--warmup N] [--windows 1,8,32] [--timeout-ms MS] [--io plain|batched] "
+                            + "[--pid NAME=PID ...]");
                     System.exit(2);
                 }
             }
@@ -73,11 +105,16 @@ public final class UdpRequestRounds {
             System.err.println("at least one --target NAME=HOST:PORT/PATH is needed");
             System.exit(2);
         }
+        if (batched && MmsgSocket.unavailableReason() != null) {
+            System.err.println("--io batched needs recvmmsg/sendmmsg: " + MmsgSocket.unavailableReason());
+            System.exit(2);
+        }
+        System.out.println("load generator: " + (batched ? "batched (sendmmsg/recvmmsg)" : "plain (send/receive per request)"));
         Map<String, List<Run>> results = new LinkedHashMap<>();
         List<Client> clients = new ArrayList<>();
         try {
             for (Target t : targets) {
-                Client c = new Client(t, timeoutMs);
+                Client c = new Client(t, timeoutMs, batched);
                 clients.add(c);
                 if (run(c, 1, 10).lost() == 10) {
                     System.err.println(t.name() + " at " + t.address() + " does not answer");
@@ -91,7 +128,12 @@ public final class UdpRequestRounds {
                     int ti = (k + r) % targets.size();
                     Target t = targets.get(ti);
                     for (int w : windows) {
+                        Long pid = pids.get(t.name());
+                        long cpu0 = pid == null ? 0 : cpuNanos(pid);
                         Run run = run(clients.get(ti), w, requests);
+                        if (pid != null) {
+                            run = run.withCpu((cpuNanos(pid) - cpu0) / (double) Math.max(1, requests - run.lost()));
+                        }
                         results.computeIfAbsent(t.name() + " w" + w, x -> new ArrayList<>()).add(run);
                         System.out.println("round " + (r + 1) + " " + t.name() + " " + describe(w, run));
                     }
@@ -107,18 +149,35 @@ public final class UdpRequestRounds {
         for (Map.Entry<String, List<Run>> e : results.entrySet()) {
             List<Run> runs = e.getValue();
             Run m = new Run(median(runs, Run::p50), median(runs, Run::p90), median(runs, Run::p99),
-                    median(runs, Run::perSecond), runs.stream().mapToInt(Run::lost).sum());
+                    median(runs, Run::perSecond), runs.stream().mapToInt(Run::lost).sum(), median(runs, Run::cpuNs));
             int w = Integer.parseInt(e.getKey().substring(e.getKey().lastIndexOf('w') + 1));
             System.out.println("  " + e.getKey().substring(0, e.getKey().lastIndexOf(' ')) + " " + describe(w, m));
         }
     }
 
     private static String describe(int window, Run r) {
+        String cpu = Double.isNaN(r.cpuNs()) ? "" : String.format(Locale.ROOT, "  cpu %.2f us/req", r.cpuNs() / 1e3);
         if (window == 1) {
             return String.format(Locale.ROOT, "w1: p50 %.1f us  p90 %.1f us  p99 %.1f us  (p99/p50 %.2f)  lost %d",
-                    r.p50() / 1e3, r.p90() / 1e3, r.p99() / 1e3, r.p99() / r.p50(), r.lost());
+                    r.p50() / 1e3, r.p90() / 1e3, r.p99() / 1e3, r.p99() / r.p50(), r.lost()) + cpu;
         }
-        return String.format(Locale.ROOT, "w%d: %.0f req/s  lost %d", window, r.perSecond(), r.lost());
+        return String.format(Locale.ROOT, "w%d: %.0f req/s  lost %d", window, r.perSecond(), r.lost()) + cpu;
+    }
+
+    /** CPU time of process {@code pid} so far: the first field of each thread's schedstat, summed. */
+    private static long cpuNanos(long pid) throws IOException {
+        long sum = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : tasks) {
+                try {
+                    String s = Files.readString(t.resolve("schedstat")).trim();
+                    sum += Long.parseLong(s.substring(0, s.indexOf(' ')));
+                } catch (IOException e) {
+                    // the thread ended while we looked: its time is the process's no longer
+                }
+            }
+        }
+        return sum;
     }
 
     private interface Field {
@@ -160,8 +219,11 @@ public final class UdpRequestRounds {
         final ByteBuffer out;
         final ByteBuffer in = ByteBuffer.allocateDirect(2048);
         final long timeoutMs;
+        final byte[] request;
+        /** Batched I/O on the same socket, or null for one call per datagram. */
+        final MmsgSocket mmsg;
 
-        Client(Target t, long timeoutMs) throws IOException {
+        Client(Target t, long timeoutMs, boolean batched) throws IOException {
             ch = DatagramChannel.open(StandardProtocolFamily.INET);
             ch.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
             ch.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -172,11 +234,28 @@ public final class UdpRequestRounds {
             out = ByteBuffer.allocateDirect(t.request().length);
             out.put(t.request()).flip();
             this.timeoutMs = timeoutMs;
+            request = t.request();
+            mmsg = batched ? MmsgSocket.attach(ch, 64, 2048, request.length) : null;
         }
 
+        /** Sends one request now, or queues it for {@link #flush} when batched. */
         void send() throws IOException {
+            if (mmsg != null) {
+                if (mmsg.full()) {
+                    mmsg.flush();
+                }
+                mmsg.queue(false, 0, 0, 0, 0, request, 0, request.length);
+                return;
+            }
             out.rewind();
             ch.write(out);
+        }
+
+        /** Sends what {@link #send} queued (batched); nothing otherwise. */
+        void flush() {
+            if (mmsg != null) {
+                mmsg.flush();
+            }
         }
 
         /** Waits for at least one answer; returns answers read (0 = timed out). */
@@ -192,6 +271,19 @@ public final class UdpRequestRounds {
         }
 
         int drainNow() throws IOException {
+            if (mmsg != null) {
+                int got = 0;
+                while (true) {
+                    int n = mmsg.receive(); // an ICMP error (-1) reads as nothing waiting, as below
+                    if (n <= 0) {
+                        return got;
+                    }
+                    got += n;
+                    if (n < mmsg.batch()) {
+                        return got;
+                    }
+                }
+            }
             int got = 0;
             while (true) {
                 in.clear();
@@ -230,6 +322,7 @@ public final class UdpRequestRounds {
                 c.send();
                 sent++;
             }
+            c.flush();
             int got = c.receive();
             long now = System.nanoTime();
             if (got == 0) {
@@ -247,9 +340,9 @@ public final class UdpRequestRounds {
             long[] got = Arrays.copyOf(rtt, n);
             Arrays.sort(got);
             long[] v = Arrays.copyOfRange(got, lost, n); // lost ones stay 0 and sort first
-            return new Run(pct(v, 0.50), pct(v, 0.90), pct(v, 0.99), n * 1e9 / elapsed, lost);
+            return new Run(pct(v, 0.50), pct(v, 0.90), pct(v, 0.99), n * 1e9 / elapsed, lost, Double.NaN);
         }
-        return new Run(0, 0, 0, (n - lost) * 1e9 / elapsed, lost);
+        return new Run(0, 0, 0, (n - lost) * 1e9 / elapsed, lost, Double.NaN);
     }
 
     private static double pct(long[] sorted, double q) {

@@ -148,6 +148,9 @@ public final class UdpLink implements Link, ReceivesInto {
         this.keyPort = new int[peers];
         this.keyScope = new int[peers];
         this.mmsg = config.batch > 0 ? attachBatched(channel, config.batch, rxCap, maxFrame) : null;
+        if (mmsg != null && config.segmentRun > 1 && config.segmentRun <= config.batch) {
+            mmsg.segmentRuns(config.segmentRun);
+        }
     }
 
     /** Why batched I/O is off for links of this process, or null while it is available: set by the first refusal. */
@@ -183,6 +186,12 @@ public final class UdpLink implements Link, ReceivesInto {
     /** True when this link receives and sends through {@code recvmmsg}/{@code sendmmsg}. */
     public boolean batchedIo() {
         return mmsg != null;
+    }
+
+    /** Segmented sends this link made, each a run of datagrams to one peer ({@link UdpLinkConfig#segmentRun}). */
+    public long segmentedSends() {
+        MmsgSocket m = mmsg;
+        return m == null ? 0 : m.segmentedSends();
     }
 
     /** Datagrams this link receives or sends per system call on the batched path; 0 on the channel path. */

@@ -24,6 +24,14 @@ public final class UdpLinkConfig {
     long pingIntervalNanos = 3_000_000_000L;
     int socketBufferBytes = 0;
     int batch = DEFAULT_BATCH;
+    int segmentRun = DEFAULT_SEGMENT_RUN;
+
+    /**
+     * The shortest run of queued datagrams to one peer sent as one segmented send by default: 16, or
+     * the system property {@code spectrum.udp.segments} (0 turns segmented sends off for every link
+     * of the process, e.g. to capture a host's loopback traffic datagram by datagram).
+     */
+    public static final int DEFAULT_SEGMENT_RUN = Math.max(0, Integer.getInteger("spectrum.udp.segments", 16));
 
     /**
      * Datagrams per {@code recvmmsg}/{@code sendmmsg} call by default: 16, or the system property
@@ -54,6 +62,31 @@ public final class UdpLinkConfig {
             throw new IllegalArgumentException("batch must be 0..1024: " + datagrams);
         }
         return datagrams;
+    }
+
+    /**
+     * On the batched path, a flush sends each run of at least {@code datagrams} queued datagrams to
+     * one peer, of one length (the last may be shorter), as one segmented send ({@code UDP_SEGMENT}):
+     * the kernel walks its IP stack once for the run. The peer receives the same datagrams. A run that
+     * long forms only when the node answers a backlog (a client with many requests in flight), so a
+     * lone answer leaves as soon as before. 0 turns it off; where the kernel cannot segment, the
+     * link finds out at its first such send and sends one datagram a message from then on. See
+     * docs/links.md, "Segmented sends".
+     *
+     * @param datagrams 0 (off) or 2..64
+     * @return this
+     */
+    public UdpLinkConfig segmentRun(int datagrams) {
+        if (datagrams != 0 && (datagrams < 2 || datagrams > 64)) {
+            throw new IllegalArgumentException("segmentRun must be 0 (off) or 2..64: " + datagrams);
+        }
+        segmentRun = datagrams;
+        return this;
+    }
+
+    /** The shortest run sent segmented; 0: off. */
+    public int segmentRun() {
+        return segmentRun;
     }
 
     /** Datagrams per batched system call; 0: batched I/O off. */

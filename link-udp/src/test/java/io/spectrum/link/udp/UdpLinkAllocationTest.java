@@ -147,6 +147,79 @@ class UdpLinkAllocationTest {
         }
     }
 
+    /**
+     * A burst of 16 frames each way per step, so each flush holds a run to one peer that leaves as one
+     * segmented send (the default run, {@link UdpLinkConfig#segmentRun}): still 0 bytes, and every
+     * frame arrives.
+     */
+    @Test
+    void segmentedRunsAllocateNothing() throws Exception {
+        UdpLink server = UdpLink.listen(1, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new UdpLinkConfig().segmentRun(16), SystemClock.INSTANCE);
+        UdpLink client = UdpLink.dial(2, server.localAddress(), new UdpLinkConfig().segmentRun(16), SystemClock.INSTANCE);
+        try {
+            org.junit.jupiter.api.Assumptions.assumeTrue(server.batchedIo() && client.batchedIo(), "batched I/O off here");
+            server.flush();
+            client.flush();
+            Sink atServer = new Sink();
+            Sink atClient = new Sink();
+            byte[] frame = Frames.value(0, 16);
+            long tid = Thread.currentThread().getId();
+            long counter = 0;
+            for (int i = 0; i < 2_000; i++) {
+                counter += 16;
+                assertEquals(true, burstRoundTrip(client, server, atServer, atClient, frame, counter));
+            }
+            int rounds = 10_000;
+            long before = TMX.getThreadAllocatedBytes(tid);
+            boolean ok = true;
+            for (int i = 0; i < rounds && ok; i++) {
+                counter += 16;
+                ok = burstRoundTrip(client, server, atServer, atClient, frame, counter);
+            }
+            long allocated = TMX.getThreadAllocatedBytes(tid) - before;
+            assertEquals(true, ok, "a frame went missing on loopback");
+            System.out.println("udp segmented runs: " + (32 * rounds) + " frames, allocated bytes=" + allocated
+                    + ", segmented sends " + client.segmentedSends() + " + " + server.segmentedSends());
+            assertEquals(0, allocated, "bytes allocated over " + (32 * rounds) + " frames");
+            assertEquals(16L * (2_000 + rounds), atServer.frames);
+            assertEquals(16L * (2_000 + rounds), atClient.frames);
+            assertEquals(true, client.segmentedSends() > 0 && server.segmentedSends() > 0,
+                    "the runs left segmented: " + client.segmentedSends() + ", " + server.segmentedSends());
+        } finally {
+            client.close();
+            server.close();
+        }
+    }
+
+    /** 16 frames client → server, then 16 back, each side's burst queued and flushed once. */
+    private static boolean burstRoundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
+                                          byte[] frame, long last) {
+        for (long c = last - 15; c <= last; c++) {
+            stamp(frame, c);
+            client.send(0, frame, 0, frame.length);
+        }
+        client.flush();
+        long spins = 0;
+        while (atServer.lastCounter != last) {
+            if (server.poll(atServer, 16) == 0 && ++spins > 50_000_000L) {
+                return false;
+            }
+        }
+        for (long c = last - 15; c <= last; c++) {
+            stamp(frame, c);
+            server.send(atServer.lastPeer, frame, 0, frame.length);
+        }
+        server.flush();
+        spins = 0;
+        while (atClient.lastCounter != last) {
+            if (client.poll(atClient, 16) == 0 && ++spins > 50_000_000L) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@link #roundTrip} with each send queued and flushed, as a node step does. */
     private static boolean flushedRoundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
                                             byte[] frame, long counter) {

@@ -77,6 +77,57 @@ public final class MmsgSocket {
     private int lastError;
     private long flushedBytes;
     private int flushFailed;
+    /** The shortest run sent as one segmented message; 0 (or 1) sends one datagram a message. */
+    private int minRun;
+    /** The longest datagram a segmented send may carry: lowered when the kernel refuses a length. */
+    private int segmentMaxLen = MAX_SEGMENTED_BYTES;
+    private long segmentedSends;
+    private SegBlock seg;
+    private final int[] groupFirst;
+    private final int[] groupSize;
+
+    private static final int CONTROL = 32;
+    private static final int CONTROLLEN = 40;
+    /** {@code CMSG_SPACE(sizeof(uint16_t))}: a 16-byte cmsghdr and the u16, padded to 8. */
+    private static final int CMSG_SPACE = 24;
+    private static final int CMSG_DATA = 16;
+    /** {@code IPPROTO_UDP}: the control message's level. */
+    private static final int SOL_UDP = 17;
+    /** {@code UDP_SEGMENT}: the control message's type. */
+    private static final int UDP_SEGMENT = 103;
+    /** Segments in one send at most: the kernel's {@code UDP_MAX_SEGMENTS}, 64 before Linux 5.5 (128 since). */
+    public static final int MAX_SEGMENTS = 64;
+    /** A segmented send is one UDP payload of at most this many bytes before segmentation. */
+    private static final int MAX_SEGMENTED_BYTES = 65_000;
+    private static final int EIO = 5;
+    private static final int EINVAL = 22;
+    private static final int EOPNOTSUPP = 95;
+    private static final int ENOPROTOOPT = 92;
+
+    /** The segmented sends' headers and control messages. */
+    private static final class SegBlock {
+        final Memory memory;
+        final ByteBuffer hdr;
+        final ByteBuffer cmsg;
+        final long base;
+        final long cmsgAt;
+
+        SegBlock(int batch) {
+            long hdrBytes = (long) batch * HDR;
+            long cmsgBytes = (long) batch * CMSG_SPACE;
+            memory = new Memory(hdrBytes + cmsgBytes);
+            memory.clear();
+            base = Pointer.nativeValue(memory);
+            cmsgAt = base + hdrBytes;
+            hdr = memory.getByteBuffer(0, hdrBytes).order(ByteOrder.nativeOrder());
+            cmsg = memory.getByteBuffer(hdrBytes, cmsgBytes).order(ByteOrder.nativeOrder());
+            for (int i = 0; i < batch; i++) {
+                cmsg.putLong(i * CMSG_SPACE, CMSG_DATA + 2); // cmsg_len = CMSG_LEN(2)
+                cmsg.putInt(i * CMSG_SPACE + 8, SOL_UDP);
+                cmsg.putInt(i * CMSG_SPACE + 12, UDP_SEGMENT);
+            }
+        }
+    }
 
     /** One direction's native block: headers, iovecs, address slots, data slots. */
     private static final class Block {
@@ -124,6 +175,8 @@ public final class MmsgSocket {
         this.rx = new Block(batch, rxSlotBytes);
         this.txSlotBytes = txSlotBytes;
         this.txLen = new int[batch];
+        this.groupFirst = new int[batch];
+        this.groupSize = new int[batch];
     }
 
     /**
@@ -416,8 +469,8 @@ public final class MmsgSocket {
     /**
      * Sends the queue with as few {@code sendmmsg} calls as the kernel allows, without waiting. A
      * datagram the kernel refuses is skipped and counted in {@link #flushFailed()}; when the socket's
-     * send buffer is full (EAGAIN) the rest of the queue is dropped and counted there too. The queue
-     * is empty afterwards.
+     * send buffer is full (EAGAIN) the rest of the queue is dropped and counted there too; a run sent
+     * segmented ({@link #segmentRuns(int)}) is sent or refused whole. The queue is empty afterwards.
      *
      * @return datagrams sent; {@link #flushedBytes()} their payload bytes
      */
@@ -428,6 +481,61 @@ public final class MmsgSocket {
         long bytes = 0;
         int i = 0;
         long base = n > 0 ? tx.base : 0;
+        if (minRun > 1 && n >= minRun) {
+            int groups = group(n);
+            if (groups < n) {
+                int g = 0;
+                while (g < groups) {
+                    calls++;
+                    int r = MmsgLibc.sendmmsg(fd, seg.base + (long) g * HDR, groups - g,
+                            MmsgLibc.MSG_DONTWAIT | MmsgLibc.MSG_NOSIGNAL);
+                    if (r > 0) {
+                        for (int k = g; k < g + r; k++) {
+                            int first = groupFirst[k];
+                            for (int d = first; d < first + groupSize[k]; d++) {
+                                bytes += txLen[d];
+                            }
+                            sent += groupSize[k];
+                            if (groupSize[k] > 1) {
+                                segmentedSends++;
+                            }
+                        }
+                        g += r;
+                        continue;
+                    }
+                    int e = r < 0 ? Native.getLastError() : MmsgLibc.EAGAIN;
+                    lastError = e;
+                    if (groupSize[g] > 1 && (e == EINVAL || e == EIO || e == EOPNOTSUPP || e == ENOPROTOOPT)) {
+                        // The kernel will not segment this send: a segment longer than the route's MTU
+                        // takes EINVAL (no run of this length again), a socket or route without the
+                        // feature EIO/EOPNOTSUPP/ENOPROTOOPT (no runs on this socket at all). Either way
+                        // the rest of the queue leaves one datagram a message, below.
+                        if (e == EINVAL) {
+                            segmentMaxLen = txLen[groupFirst[g]] - 1;
+                        } else {
+                            minRun = 0;
+                        }
+                        break;
+                    }
+                    if (e == MmsgLibc.EAGAIN) {
+                        for (int k = g; k < groups; k++) {
+                            failed += groupSize[k];
+                        }
+                        g = groups;
+                        break;
+                    }
+                    failed += groupSize[g]; // refused (an unreachable port): the run went to one place
+                    g++;
+                }
+                if (g == groups) {
+                    queued = 0;
+                    flushedBytes = bytes;
+                    flushFailed = failed;
+                    return sent;
+                }
+                i = groupFirst[g];
+            }
+        }
         while (i < n) {
             calls++;
             int r = MmsgLibc.sendmmsg(fd, base + (long) i * HDR, n - i, MmsgLibc.MSG_DONTWAIT | MmsgLibc.MSG_NOSIGNAL);
@@ -452,6 +560,103 @@ public final class MmsgSocket {
         flushedBytes = bytes;
         flushFailed = failed;
         return sent;
+    }
+
+    /**
+     * Lays out the segmented headers for queue entries 0..n-1: each run of datagrams to one
+     * destination, all of one length but the last (which may be shorter), becomes one message whose
+     * iovecs are the run's slots and whose {@code UDP_SEGMENT} control message gives the length.
+     *
+     * @return messages laid out (n when no run formed: nothing to gain)
+     */
+    private int group(int n) {
+        Block b = tx;
+        long iovAt = b.base + (long) batch * HDR;
+        int groups = 0;
+        int i = 0;
+        while (i < n) {
+            int len = txLen[i];
+            int j = i + 1;
+            int limit = Math.min(n, i + MAX_SEGMENTS);
+            if (len <= segmentMaxLen) {
+                while (j < limit && txLen[j] <= len && (long) (j - i + 1) * len <= MAX_SEGMENTED_BYTES
+                        && txLen[j - 1] == len && sameDestination(b, i, j)) {
+                    j++;
+                }
+            }
+            if (j - i < minRun) {
+                j = i + 1;
+            }
+            int k = j - i;
+            int hp = groups * HDR;
+            ByteBuffer h = seg.hdr;
+            h.putLong(hp + NAME, b.hdr.getLong(i * HDR + NAME));
+            h.putInt(hp + NAMELEN, b.hdr.getInt(i * HDR + NAMELEN));
+            h.putLong(hp + IOV, iovAt + (long) i * IOVEC);
+            h.putLong(hp + IOVLEN, k);
+            if (k > 1) {
+                int cp = groups * CMSG_SPACE;
+                seg.cmsg.putShort(cp + CMSG_DATA, (short) len);
+                h.putLong(hp + CONTROL, seg.cmsgAt + cp);
+                h.putLong(hp + CONTROLLEN, CMSG_SPACE);
+            } else {
+                h.putLong(hp + CONTROL, 0);
+                h.putLong(hp + CONTROLLEN, 0);
+            }
+            groupFirst[groups] = i;
+            groupSize[groups] = k;
+            groups++;
+            i = j;
+        }
+        return groups;
+    }
+
+    private static boolean sameDestination(Block b, int i, int j) {
+        int nl = b.hdr.getInt(i * HDR + NAMELEN);
+        if (nl != b.hdr.getInt(j * HDR + NAMELEN)) {
+            return false;
+        }
+        int a = i * NAME_BYTES;
+        int c = j * NAME_BYTES;
+        for (int k = 0; k < nl; k += 4) {
+            if (b.names.getInt(a + k) != b.names.getInt(c + k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Sends each run of at least {@code datagrams} queued datagrams to one destination, all of one
+     * length but the last (which may be shorter), as one message the kernel segments
+     * ({@code UDP_SEGMENT}): one pass through the IP stack for the run instead of one per datagram.
+     * The receiver gets the same datagrams; only a capture on the sending host's loopback interface
+     * sees the run as one oversized packet. 0 turns it off. A kernel or route that cannot segment is
+     * found at the first such send, and that send and every later one leave one datagram a message.
+     *
+     * @param datagrams 0 (off) or 2..64
+     * @return this
+     * @throws IllegalArgumentException outside those
+     */
+    public MmsgSocket segmentRuns(int datagrams) {
+        if (datagrams != 0 && (datagrams < 2 || datagrams > MAX_SEGMENTS)) {
+            throw new IllegalArgumentException("a segmented run is 0 (off) or 2.." + MAX_SEGMENTS + " datagrams: " + datagrams);
+        }
+        if (datagrams > 1 && seg == null) {
+            seg = new SegBlock(batch); // now, not at the first run's flush: sending allocates nothing
+        }
+        minRun = datagrams;
+        return this;
+    }
+
+    /** The shortest run sent segmented, 0 when segmented sends are off (or the kernel refused them). */
+    public int segmentRuns() {
+        return minRun;
+    }
+
+    /** Segmented messages sent so far (each carried a run of datagrams); a test's and a benchmark's figure. */
+    public long segmentedSends() {
+        return segmentedSends;
     }
 
     /** Payload bytes the last {@link #flush()} sent. */
