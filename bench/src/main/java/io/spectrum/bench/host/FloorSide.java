@@ -28,19 +28,27 @@ final class FloorSide implements Side {
     private volatile boolean running = true;
     private volatile long delivered;
 
-    private final boolean batched;
+    /** {@code on}, {@code batched} or {@code segmented}: how the relay sends ({@link UdpRelay}). */
+    private final String mode;
 
     FloorSide(int subscriberCount) throws IOException {
-        this(subscriberCount, false);
+        this(subscriberCount, "on");
     }
 
-    /** A floor whose relay sends each datagram by itself, or with {@code batched} {@code sendmmsg} at a time. */
-    FloorSide(int subscriberCount, boolean batched) throws IOException {
-        this.batched = batched;
+    /**
+     * A floor whose relay sends each datagram by itself ({@code on}), {@code sendmmsg} at a time
+     * ({@code batched}), or each receiver's waiting frames as one run, segmented as a UDP link sends a
+     * run ({@code segmented}).
+     */
+    FloorSide(int subscriberCount, String mode) throws IOException {
+        if (!mode.equals("on") && !mode.equals("batched") && !mode.equals("segmented")) {
+            throw new IllegalArgumentException("floor: on, batched, segmented or off, not " + mode);
+        }
+        this.mode = mode;
         int port = Ports.freeUdp();
-        relay = batched
-                ? ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port), "batched")
-                : ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port));
+        relay = mode.equals("on")
+                ? ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port))
+                : ServerJvm.start(List.of("-Xms64m", "-Xmx64m"), UdpRelay.class, String.valueOf(port), mode);
         InetSocketAddress at = new InetSocketAddress("127.0.0.1", port);
         selector = Selector.open();
         for (int i = 0; i < subscriberCount; i++) {
@@ -60,7 +68,11 @@ final class FloorSide implements Side {
 
     @Override
     public String name() {
-        return batched ? "udp-floor-mmsg" : "udp-floor";
+        return switch (mode) {
+            case "batched" -> "udp-floor-mmsg";
+            case "segmented" -> "udp-floor-runs";
+            default -> "udp-floor";
+        };
     }
 
     @Override

@@ -23,11 +23,13 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A third side, the UDP floor ({@link FloorSide}, {@code floor=off} leaves it out), is a relay
  * process that only receives each frame and sends it to the N receivers: what one datagram per
  * delivery costs before any node work. {@code floor=batched} has the relay send {@code sendmmsg} at a
- * time (the floor of a batched UDP host), {@code floor=on} one {@code send} per datagram.
+ * time (the floor of a batched UDP host), {@code floor=on} one {@code send} per datagram, and
+ * {@code floor=segmented} each receiver's waiting frames as one segmented run (the floor of a host
+ * whose UDP link segments runs to one peer).
  *
  * <p>Run ({@code mvn -B -q -o -pl bench -am package -DskipTests} first):
  * {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.HostVsMosquitto [subscribers=100]
- * [rounds=5] [seconds=3] [window=64] [core=narrow|wide] [transport=udp|tcp] [floor=on|batched|off]}
+ * [rounds=5] [seconds=3] [window=64] [core=narrow|wide] [transport=udp|tcp] [floor=on|batched|segmented|off]}
  *
  * <p>{@code transport=tcp} puts the Spectrum side's subscribers and publisher on TCP connections to
  * the host (libtracer's TCP transport), each a stream as a Mosquitto client's is.
@@ -54,7 +56,7 @@ public final class HostVsMosquitto {
     /**
      * Runs the alternating rounds and prints the medians; prints a skip line and returns when Mosquitto is not
      * installed. Arguments {@code key=value}: {@code subscribers} (100), {@code rounds} (5), {@code seconds} (3),
-     * {@code window} (64), {@code core} (narrow), {@code transport} (udp or tcp), {@code floor} (on, batched or off).
+     * {@code window} (64), {@code core} (narrow), {@code transport} (udp or tcp), {@code floor} (on, batched, segmented or off).
      */
     public static void main(String[] args) throws Exception {
         int subscribers = intArg(args, "subscribers", 100);
@@ -73,7 +75,7 @@ public final class HostVsMosquitto {
         String floorKind = arg(args, "floor", "on");
         boolean floor = !"off".equals(floorKind);
         try (MqttSide m = new MqttSide(mosquitto, subscribers); SpectrumSide s = new SpectrumSide(core, transport, subscribers);
-             FloorSide f = floor ? new FloorSide(subscribers, "batched".equals(floorKind)) : null) {
+             FloorSide f = floor ? new FloorSide(subscribers, floorKind) : null) {
             List<Side> sides = floor ? List.of(m, s, f) : List.of(m, s);
             List<List<Round>> measured = new ArrayList<>();
             for (int i = 0; i < sides.size(); i++) {
@@ -97,11 +99,13 @@ public final class HostVsMosquitto {
             if (floor) {
                 List<Round> fl = measured.get(2);
                 double fCpu = median(fl, Round::perCpuSecond);
+                double own = 1e9 / median(measured.get(1), Round::perCpuSecond) - 1e9 / fCpu;
                 System.out.printf(Locale.ROOT, "%s (a relay that only does the %d sends): %,12.0f msg/CPU-second = %.2fx mosquitto,"
-                                + " %.0f%% kernel; spectrum = %.2fx the floor; the host's own work per delivery: %.0f ns of CPU%n",
+                                + " %.0f%% kernel; spectrum = %.2fx the floor; %s%n",
                         f.name(), subscribers, fCpu, fCpu / median(measured.get(0), Round::perCpuSecond), 100 * median(fl, q -> (double) q.systemNanos() / q.cpuNanos()),
                         median(measured.get(1), Round::perCpuSecond) / fCpu,
-                        1e9 / median(measured.get(1), Round::perCpuSecond) - 1e9 / fCpu);
+                        own >= 0 ? String.format(Locale.ROOT, "the host's own work per delivery: %.0f ns of CPU", own)
+                                : String.format(Locale.ROOT, "the host spends %.0f ns of CPU less per delivery than the floor", -own));
             }
             if (s.unexpectedReplies() > 0) {
                 System.out.println("  note: the Spectrum publisher received " + s.unexpectedReplies() + " replies it did not ask for");

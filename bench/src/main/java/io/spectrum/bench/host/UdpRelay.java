@@ -1,5 +1,6 @@
 package io.spectrum.bench.host;
 
+import io.spectrum.link.udp.UdpLinkConfig;
 import io.spectrum.link.udp.mmsg.MmsgSocket;
 
 import java.io.IOException;
@@ -16,10 +17,14 @@ import java.util.List;
  * does any work. It learns receivers from a one-byte hello ({@link #HELLO}) and sends every other
  * datagram it receives, unchanged, to each of them: one {@code DatagramChannel.send} each from a
  * direct buffer (the call {@code UdpLink} makes without batching), or with {@code batched} queued and
- * sent {@code sendmmsg} at a time ({@link MmsgSocket}, the batched {@code UdpLink}'s path). Prints
- * {@code READY}, runs until its standard input closes.
+ * sent {@code sendmmsg} at a time ({@link MmsgSocket}, the batched {@code UdpLink}'s path). With
+ * {@code segmented} it takes every frame waiting (up to {@link #RUN} after the one it blocked for)
+ * and sends them to each receiver in turn, so each receiver's frames are a run that leaves as one
+ * segmented send where there are at least as many as a UDP link's default run
+ * ({@code UdpLinkConfig.DEFAULT_SEGMENT_RUN}): what a host whose I/O thread finds several values
+ * queued for a subscriber sends. Prints {@code READY}, runs until its standard input closes.
  *
- * <p>Run by the benchmark: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.UdpRelay PORT [batched]}
+ * <p>Run by the benchmark: {@code java -cp bench/target/benchmarks.jar io.spectrum.bench.host.UdpRelay PORT [batched|segmented]}
  */
 public final class UdpRelay {
     static final byte HELLO = 'H';
@@ -29,6 +34,8 @@ public final class UdpRelay {
 
     /** Datagrams per {@code sendmmsg} of the batched relay. */
     static final int BATCH = 64;
+    /** Frames the segmented relay takes at most per pass: the longest run a segmented send carries. */
+    static final int RUN = MmsgSocket.MAX_SEGMENTS;
 
     /**
      * Relays until standard input closes; the arguments are the loopback UDP port to bind and, for
@@ -37,8 +44,16 @@ public final class UdpRelay {
     public static void main(String[] args) throws IOException {
         DatagramChannel ch = DatagramChannel.open();
         ch.bind(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[0])));
-        MmsgSocket mmsg = args.length > 1 && args[1].equals("batched") ? MmsgSocket.attach(ch, BATCH, 2048, 2048) : null;
-        Thread relay = new Thread(() -> relay(ch, mmsg), "relay");
+        String mode = args.length > 1 ? args[1] : "on";
+        Thread relay;
+        if (mode.equals("segmented")) {
+            MmsgSocket mmsg = MmsgSocket.attach(ch, MmsgSocket.MAX_BATCH, 2048, 2048)
+                    .segmentRuns(UdpLinkConfig.DEFAULT_SEGMENT_RUN);
+            relay = new Thread(() -> relayRuns(ch, mmsg), "relay");
+        } else {
+            MmsgSocket mmsg = mode.equals("batched") ? MmsgSocket.attach(ch, BATCH, 2048, 2048) : null;
+            relay = new Thread(() -> relay(ch, mmsg), "relay");
+        }
         relay.setDaemon(true);
         relay.start();
         System.out.println("READY relay pid " + ProcessHandle.current().pid());
@@ -47,6 +62,60 @@ public final class UdpRelay {
             // EOF: the benchmark is done
         }
         ch.close();
+    }
+
+    /** The segmented relay: blocks for a frame, takes those waiting behind it, sends each receiver its run. */
+    private static void relayRuns(DatagramChannel ch, MmsgSocket mmsg) {
+        List<InetSocketAddress> receivers = new ArrayList<>();
+        byte[][] frames = new byte[RUN][2048];
+        int[] lens = new int[RUN];
+        ByteBuffer b = ByteBuffer.allocateDirect(65536);
+        try {
+            while (true) {
+                b.clear();
+                SocketAddress from = ch.receive(b);
+                b.flip();
+                int n = 0;
+                if (b.remaining() == 1 && b.get(0) == HELLO) {
+                    if (!receivers.contains(from)) {
+                        receivers.add((InetSocketAddress) from);
+                    }
+                } else {
+                    lens[0] = b.remaining();
+                    b.get(frames[0], 0, lens[0]);
+                    n = 1;
+                }
+                int got = n < RUN ? mmsg.receive() : 0; // what waits behind it, without blocking
+                for (int i = 0; i < got; i++) {
+                    int len = mmsg.length(i);
+                    if (len == 1) {
+                        InetSocketAddress s = mmsg.sender(i);
+                        if (!receivers.contains(s)) {
+                            receivers.add(s);
+                        }
+                    } else if (n < RUN) {
+                        mmsg.copy(i, frames[n], len);
+                        lens[n++] = len;
+                    }
+                }
+                if (n == 0) {
+                    continue;
+                }
+                for (int r = 0; r < receivers.size(); r++) {
+                    InetSocketAddress to = receivers.get(r);
+                    if (mmsg.queued() + n > mmsg.batch()) {
+                        mmsg.flush();
+                    }
+                    for (int k = 0; k < n; k++) {
+                        mmsg.queue(true, MmsgSocket.keyHi(to.getAddress()), MmsgSocket.keyLo(to.getAddress()),
+                                to.getPort(), MmsgSocket.keyScope(to.getAddress()), frames[k], 0, lens[k]);
+                    }
+                }
+                mmsg.flush();
+            }
+        } catch (IOException e) {
+            // closed: done
+        }
     }
 
     private static void relay(DatagramChannel ch, MmsgSocket mmsg) {
