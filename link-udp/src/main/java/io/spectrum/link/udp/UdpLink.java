@@ -188,6 +188,15 @@ public final class UdpLink implements Link, ReceivesInto {
         return mmsg != null;
     }
 
+    /**
+     * The shortest run this link sends segmented ({@link UdpLinkConfig#segmentRun}); 0 when off: not
+     * asked for, the channel path, or a kernel without {@code UDP_SEGMENT}.
+     */
+    public int segmentRun() {
+        MmsgSocket m = mmsg;
+        return m == null ? 0 : m.segmentRuns();
+    }
+
     /** Segmented sends this link made, each a run of datagrams to one peer ({@link UdpLinkConfig#segmentRun}). */
     public long segmentedSends() {
         MmsgSocket m = mmsg;

@@ -631,8 +631,9 @@ public final class MmsgSocket {
      * length but the last (which may be shorter), as one message the kernel segments
      * ({@code UDP_SEGMENT}): one pass through the IP stack for the run instead of one per datagram.
      * The receiver gets the same datagrams; only a capture on the sending host's loopback interface
-     * sees the run as one oversized packet. 0 turns it off. A kernel or route that cannot segment is
-     * found at the first such send, and that send and every later one leave one datagram a message.
+     * sees the run as one oversized packet. 0 turns it off. A kernel that does not know the option
+     * leaves it off ({@link #segmentRuns()} reads 0); a route that cannot segment is found at the
+     * first such send, and that send and every later one leave one datagram a message.
      *
      * @param datagrams 0 (off) or 2..64
      * @return this
@@ -642,11 +643,29 @@ public final class MmsgSocket {
         if (datagrams != 0 && (datagrams < 2 || datagrams > MAX_SEGMENTS)) {
             throw new IllegalArgumentException("a segmented run is 0 (off) or 2.." + MAX_SEGMENTS + " datagrams: " + datagrams);
         }
+        if (datagrams > 1 && !kernelSegments()) {
+            minRun = 0;
+            return this;
+        }
         if (datagrams > 1 && seg == null) {
             seg = new SegBlock(batch); // now, not at the first run's flush: sending allocates nothing
         }
         minRun = datagrams;
         return this;
+    }
+
+    /**
+     * Whether this socket's kernel knows {@code UDP_SEGMENT}: it reads the option back (Linux 4.18
+     * and later). A kernel before that would not refuse the control message but ignore it, and send a
+     * run as one long datagram, so a run is never sent where the option cannot be read.
+     */
+    private boolean kernelSegments() {
+        try (Memory m = new Memory(8)) {
+            m.setInt(0, -1);
+            m.setInt(4, 4);
+            long at = Pointer.nativeValue(m);
+            return MmsgLibc.getsockopt(fd, SOL_UDP, UDP_SEGMENT, at, at + 4) == 0 && m.getInt(0) >= 0;
+        }
     }
 
     /** The shortest run sent segmented, 0 when segmented sends are off (or the kernel refused them). */

@@ -25,6 +25,13 @@ class MmsgSegmentedSendTest {
         assumeTrue(MmsgSocket.unavailableReason() == null, "batched I/O unavailable: " + MmsgSocket.unavailableReason());
     }
 
+    /** {@code m} with runs of {@code run} on, or the test skipped where the kernel lacks UDP_SEGMENT. */
+    private static MmsgSocket withRuns(MmsgSocket m, int run) {
+        m.segmentRuns(run);
+        assumeTrue(m.segmentRuns() == run, "the kernel does not know UDP_SEGMENT (Linux 4.18 and later)");
+        return m;
+    }
+
     private static DatagramChannel bound() throws Exception {
         DatagramChannel c = DatagramChannel.open();
         c.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -97,7 +104,7 @@ class MmsgSegmentedSendTest {
     void runsToOnePeerLeaveAsOneSendEach_andArriveAsTheDatagramsTheyWere() throws Exception {
         assumeAvailable();
         try (DatagramChannel a = bound(); DatagramChannel r1 = bound(); DatagramChannel r2 = bound()) {
-            MmsgSocket m = MmsgSocket.attach(a, 32, 64, 64).segmentRuns(4);
+            MmsgSocket m = withRuns(MmsgSocket.attach(a, 32, 64, 64), 4);
             List<byte[]> to1 = new ArrayList<>();
             List<byte[]> to2 = new ArrayList<>();
             sendTheMix(m, r1, r2, to1, to2);
@@ -133,7 +140,7 @@ class MmsgSegmentedSendTest {
         assumeAvailable();
         try (DatagramChannel r = bound(); DatagramChannel a = bound()) {
             a.connect(r.getLocalAddress());
-            MmsgSocket m = MmsgSocket.attach(a, 16, 64, 64).segmentRuns(16);
+            MmsgSocket m = withRuns(MmsgSocket.attach(a, 16, 64, 64), 16);
             List<byte[]> sent = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
                 byte[] b = datagram(i + 1, 12);
