@@ -18,7 +18,7 @@ import java.util.List;
  * datagram it receives, unchanged, to each of them: one {@code DatagramChannel.send} each from a
  * direct buffer (the call {@code UdpLink} makes without batching), or with {@code batched} queued and
  * sent {@code sendmmsg} at a time ({@link MmsgSocket}, the batched {@code UdpLink}'s path). With
- * {@code segmented} it takes every frame waiting (up to {@link #RUN} after the one it blocked for)
+ * {@code segmented} it takes every frame waiting (the one it blocked for and up to {@link #RUN} behind it)
  * and sends them to each receiver in turn, so each receiver's frames are a run that leaves as one
  * segmented send where there are at least as many as a UDP link's default run
  * ({@code UdpLinkConfig.DEFAULT_SEGMENT_RUN}): what a host whose I/O thread finds several values
@@ -47,8 +47,8 @@ public final class UdpRelay {
         String mode = args.length > 1 ? args[1] : "on";
         Thread relay;
         if (mode.equals("segmented")) {
-            MmsgSocket mmsg = MmsgSocket.attach(ch, MmsgSocket.MAX_BATCH, 2048, 2048)
-                    .segmentRuns(UdpLinkConfig.DEFAULT_SEGMENT_RUN);
+            // a receive takes at most a run's frames, and a send queue holds one receiver's run
+            MmsgSocket mmsg = MmsgSocket.attach(ch, RUN, 2048, 2048).segmentRuns(UdpLinkConfig.DEFAULT_SEGMENT_RUN);
             relay = new Thread(() -> relayRuns(ch, mmsg), "relay");
         } else {
             MmsgSocket mmsg = mode.equals("batched") ? MmsgSocket.attach(ch, BATCH, 2048, 2048) : null;
@@ -67,33 +67,23 @@ public final class UdpRelay {
     /** The segmented relay: blocks for a frame, takes those waiting behind it, sends each receiver its run. */
     private static void relayRuns(DatagramChannel ch, MmsgSocket mmsg) {
         List<InetSocketAddress> receivers = new ArrayList<>();
-        byte[][] frames = new byte[RUN][2048];
-        int[] lens = new int[RUN];
+        byte[][] frames = new byte[RUN + 1][2048];
+        int[] lens = new int[RUN + 1];
         ByteBuffer b = ByteBuffer.allocateDirect(65536);
         try {
             while (true) {
-                b.clear();
-                SocketAddress from = ch.receive(b);
-                b.flip();
                 int n = 0;
-                if (b.remaining() == 1 && b.get(0) == HELLO) {
-                    if (!receivers.contains(from)) {
-                        receivers.add((InetSocketAddress) from);
-                    }
-                } else {
+                if (!receiveOrLearn(ch, b, receivers)) {
                     lens[0] = b.remaining();
                     b.get(frames[0], 0, lens[0]);
                     n = 1;
                 }
-                int got = n < RUN ? mmsg.receive() : 0; // what waits behind it, without blocking
+                int got = mmsg.receive(); // what waits behind it, without blocking: at most RUN
                 for (int i = 0; i < got; i++) {
                     int len = mmsg.length(i);
                     if (len == 1) {
-                        InetSocketAddress s = mmsg.sender(i);
-                        if (!receivers.contains(s)) {
-                            receivers.add(s);
-                        }
-                    } else if (n < RUN) {
+                        learn(receivers, mmsg.sender(i));
+                    } else {
                         mmsg.copy(i, frames[n], len);
                         lens[n++] = len;
                     }
@@ -103,10 +93,13 @@ public final class UdpRelay {
                 }
                 for (int r = 0; r < receivers.size(); r++) {
                     InetSocketAddress to = receivers.get(r);
-                    if (mmsg.queued() + n > mmsg.batch()) {
-                        mmsg.flush();
+                    if (mmsg.queued() + Math.min(n, mmsg.batch()) > mmsg.batch()) {
+                        mmsg.flush(); // a receiver's run is not cut by the end of the queue
                     }
                     for (int k = 0; k < n; k++) {
+                        if (mmsg.full()) {
+                            mmsg.flush();
+                        }
                         mmsg.queue(true, MmsgSocket.keyHi(to.getAddress()), MmsgSocket.keyLo(to.getAddress()),
                                 to.getPort(), MmsgSocket.keyScope(to.getAddress()), frames[k], 0, lens[k]);
                     }
@@ -118,26 +111,42 @@ public final class UdpRelay {
         }
     }
 
+    /**
+     * Blocks for one datagram into {@code b} (flipped): a hello adds its sender to the receivers and
+     * answers true, a frame answers false.
+     */
+    private static boolean receiveOrLearn(DatagramChannel ch, ByteBuffer b, List<InetSocketAddress> receivers)
+            throws IOException {
+        b.clear();
+        SocketAddress from = ch.receive(b);
+        b.flip();
+        if (b.remaining() == 1 && b.get(0) == HELLO) {
+            learn(receivers, (InetSocketAddress) from);
+            return true;
+        }
+        return false;
+    }
+
+    private static void learn(List<InetSocketAddress> receivers, InetSocketAddress from) {
+        if (!receivers.contains(from)) {
+            receivers.add(from);
+        }
+    }
+
     private static void relay(DatagramChannel ch, MmsgSocket mmsg) {
-        List<SocketAddress> receivers = new ArrayList<>();
+        List<InetSocketAddress> receivers = new ArrayList<>();
         byte[] frame = new byte[2048];
         ByteBuffer b = ByteBuffer.allocateDirect(65536);
         try {
             while (true) {
-                b.clear();
-                SocketAddress from = ch.receive(b);
-                b.flip();
-                if (b.remaining() == 1 && b.get(0) == HELLO) {
-                    if (!receivers.contains(from)) {
-                        receivers.add(from);
-                    }
+                if (receiveOrLearn(ch, b, receivers)) {
                     continue;
                 }
                 if (mmsg != null) {
                     int len = b.remaining();
                     b.get(frame, 0, len);
                     for (int i = 0; i < receivers.size(); i++) {
-                        InetSocketAddress to = (InetSocketAddress) receivers.get(i);
+                        InetSocketAddress to = receivers.get(i);
                         if (mmsg.full()) {
                             mmsg.flush();
                         }

@@ -128,13 +128,13 @@ class UdpLinkAllocationTest {
             long tid = Thread.currentThread().getId();
             long counter = 0;
             for (int i = 0; i < 50_000; i++) {
-                assertEquals(true, flushedRoundTrip(client, server, atServer, atClient, frame, ++counter));
+                assertEquals(true, burstRoundTrip(client, server, atServer, atClient, frame, ++counter, 1));
             }
             int rounds = 100_000;
             long before = TMX.getThreadAllocatedBytes(tid);
             boolean ok = true;
             for (int i = 0; i < rounds && ok; i++) {
-                ok = flushedRoundTrip(client, server, atServer, atClient, frame, ++counter);
+                ok = burstRoundTrip(client, server, atServer, atClient, frame, ++counter, 1);
             }
             long allocated = TMX.getThreadAllocatedBytes(tid) - before;
             assertEquals(true, ok, "a frame went missing on loopback");
@@ -170,14 +170,14 @@ class UdpLinkAllocationTest {
             long counter = 0;
             for (int i = 0; i < 2_000; i++) {
                 counter += 16;
-                assertEquals(true, burstRoundTrip(client, server, atServer, atClient, frame, counter));
+                assertEquals(true, burstRoundTrip(client, server, atServer, atClient, frame, counter, 16));
             }
             int rounds = 10_000;
             long before = TMX.getThreadAllocatedBytes(tid);
             boolean ok = true;
             for (int i = 0; i < rounds && ok; i++) {
                 counter += 16;
-                ok = burstRoundTrip(client, server, atServer, atClient, frame, counter);
+                ok = burstRoundTrip(client, server, atServer, atClient, frame, counter, 16);
             }
             long allocated = TMX.getThreadAllocatedBytes(tid) - before;
             assertEquals(true, ok, "a frame went missing on loopback");
@@ -194,51 +194,31 @@ class UdpLinkAllocationTest {
         }
     }
 
-    /** 16 frames client → server, then 16 back, each side's burst queued and flushed once. */
+    /**
+     * {@link #roundTrip} with each send queued and flushed, as a node step does: {@code burst} frames
+     * client → server numbered up to {@code last}, then as many back, each side's burst flushed once.
+     */
     private static boolean burstRoundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
-                                          byte[] frame, long last) {
-        for (long c = last - 15; c <= last; c++) {
+                                          byte[] frame, long last, int burst) {
+        for (long c = last - burst + 1; c <= last; c++) {
             stamp(frame, c);
             client.send(0, frame, 0, frame.length);
         }
         client.flush();
         long spins = 0;
         while (atServer.lastCounter != last) {
-            if (server.poll(atServer, 16) == 0 && ++spins > 50_000_000L) {
+            if (server.poll(atServer, burst) == 0 && ++spins > 50_000_000L) {
                 return false;
             }
         }
-        for (long c = last - 15; c <= last; c++) {
+        for (long c = last - burst + 1; c <= last; c++) {
             stamp(frame, c);
             server.send(atServer.lastPeer, frame, 0, frame.length);
         }
         server.flush();
         spins = 0;
         while (atClient.lastCounter != last) {
-            if (client.poll(atClient, 16) == 0 && ++spins > 50_000_000L) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** {@link #roundTrip} with each send queued and flushed, as a node step does. */
-    private static boolean flushedRoundTrip(UdpLink client, UdpLink server, Sink atServer, Sink atClient,
-                                            byte[] frame, long counter) {
-        stamp(frame, counter);
-        client.send(0, frame, 0, frame.length);
-        client.flush();
-        long spins = 0;
-        while (atServer.lastCounter != counter) {
-            if (server.poll(atServer, 1) == 0 && ++spins > 50_000_000L) {
-                return false;
-            }
-        }
-        server.send(atServer.lastPeer, frame, 0, frame.length);
-        server.flush();
-        spins = 0;
-        while (atClient.lastCounter != counter) {
-            if (client.poll(atClient, 1) == 0 && ++spins > 50_000_000L) {
+            if (client.poll(atClient, burst) == 0 && ++spins > 50_000_000L) {
                 return false;
             }
         }
