@@ -120,24 +120,8 @@ class UdpLinkAllocationTest {
         UdpLink client = UdpLink.dial(2, server.localAddress(), new UdpLinkConfig(), SystemClock.INSTANCE);
         try {
             org.junit.jupiter.api.Assumptions.assumeTrue(server.batchedIo() && client.batchedIo(), "batched I/O off here");
-            server.flush();
-            client.flush();
-            Sink atServer = new Sink();
-            Sink atClient = new Sink();
-            byte[] frame = Frames.value(0, 16);
-            long tid = Thread.currentThread().getId();
-            long counter = 0;
-            for (int i = 0; i < 50_000; i++) {
-                assertEquals(true, burstRoundTrip(client, server, atServer, atClient, frame, ++counter, 1));
-            }
             int rounds = 100_000;
-            long before = TMX.getThreadAllocatedBytes(tid);
-            boolean ok = true;
-            for (int i = 0; i < rounds && ok; i++) {
-                ok = burstRoundTrip(client, server, atServer, atClient, frame, ++counter, 1);
-            }
-            long allocated = TMX.getThreadAllocatedBytes(tid) - before;
-            assertEquals(true, ok, "a frame went missing on loopback");
+            long allocated = queuedBursts(server, client, 1, 50_000, rounds);
             System.out.println("udp batched, queued sends: " + (2 * rounds) + " frames, allocated bytes=" + allocated);
             assertEquals(0, allocated, "bytes allocated over " + (2 * rounds) + " frames");
             assertEquals(50_000 + rounds, client.stats().framesOut());
@@ -161,37 +145,47 @@ class UdpLinkAllocationTest {
             org.junit.jupiter.api.Assumptions.assumeTrue(server.batchedIo() && client.batchedIo(), "batched I/O off here");
             org.junit.jupiter.api.Assumptions.assumeTrue(server.segmentRun() == 16 && client.segmentRun() == 16,
                     "the kernel does not know UDP_SEGMENT (Linux 4.18 and later)");
-            server.flush();
-            client.flush();
-            Sink atServer = new Sink();
-            Sink atClient = new Sink();
-            byte[] frame = Frames.value(0, 16);
-            long tid = Thread.currentThread().getId();
-            long counter = 0;
-            for (int i = 0; i < 2_000; i++) {
-                counter += 16;
-                assertEquals(true, burstRoundTrip(client, server, atServer, atClient, frame, counter, 16));
-            }
             int rounds = 10_000;
-            long before = TMX.getThreadAllocatedBytes(tid);
-            boolean ok = true;
-            for (int i = 0; i < rounds && ok; i++) {
-                counter += 16;
-                ok = burstRoundTrip(client, server, atServer, atClient, frame, counter, 16);
-            }
-            long allocated = TMX.getThreadAllocatedBytes(tid) - before;
-            assertEquals(true, ok, "a frame went missing on loopback");
+            long allocated = queuedBursts(server, client, 16, 2_000, rounds);
             System.out.println("udp segmented runs: " + (32 * rounds) + " frames, allocated bytes=" + allocated
                     + ", segmented sends " + client.segmentedSends() + " + " + server.segmentedSends());
             assertEquals(0, allocated, "bytes allocated over " + (32 * rounds) + " frames");
-            assertEquals(16L * (2_000 + rounds), atServer.frames);
-            assertEquals(16L * (2_000 + rounds), atClient.frames);
             assertEquals(true, client.segmentedSends() > 0 && server.segmentedSends() > 0,
                     "the runs left segmented: " + client.segmentedSends() + ", " + server.segmentedSends());
         } finally {
             client.close();
             server.close();
         }
+    }
+
+    /**
+     * Switches both links to queued sends, warms them with {@code warm} burst round trips, then runs
+     * {@code rounds} more and answers the bytes this thread allocated over those; every frame must
+     * arrive, each side receiving {@code burst} per round.
+     */
+    private static long queuedBursts(UdpLink server, UdpLink client, int burst, int warm, int rounds) {
+        server.flush();
+        client.flush();
+        Sink atServer = new Sink();
+        Sink atClient = new Sink();
+        byte[] frame = Frames.value(0, 16);
+        long tid = Thread.currentThread().getId();
+        long counter = 0;
+        for (int i = 0; i < warm; i++) {
+            counter += burst;
+            assertEquals(true, burstRoundTrip(client, server, atServer, atClient, frame, counter, burst));
+        }
+        long before = TMX.getThreadAllocatedBytes(tid);
+        boolean ok = true;
+        for (int i = 0; i < rounds && ok; i++) {
+            counter += burst;
+            ok = burstRoundTrip(client, server, atServer, atClient, frame, counter, burst);
+        }
+        long allocated = TMX.getThreadAllocatedBytes(tid) - before;
+        assertEquals(true, ok, "a frame went missing on loopback");
+        assertEquals((long) burst * (warm + rounds), atServer.frames);
+        assertEquals((long) burst * (warm + rounds), atClient.frames);
+        return allocated;
     }
 
     /**
