@@ -2,6 +2,8 @@ package io.spectrum.wide;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.spectrum.node.api.Node;
+import io.spectrum.testing.MemoryLink;
 import io.spectrum.wire.DeliveryMode;
 import io.spectrum.wire.FieldView;
 import io.spectrum.wire.FrameDecoder;
@@ -19,6 +21,30 @@ import java.util.Arrays;
 /** Frames of the delivery-mode tests: SUBSCRIBER records with mode keys, appends, consumed messages, deliveries taken apart. */
 final class ModeWire {
     private ModeWire() {
+    }
+
+    /**
+     * Feeds {@code frame} from {@code peer} in at the far end of {@code link}, runs the node until it
+     * is quiet, and answers the status of the REPLY it sent back.
+     */
+    static int replyStatus(Node node, MemoryLink link, int peer, byte[] frame) {
+        int sent = link.sentCount();
+        link.inject(peer, frame);
+        pump(node);
+        for (int k = sent; k < link.sentCount(); k++) {
+            Frame a = new Frame(link.sentAt(k));
+            if (a.opcode == FwdView.OP_REPLY) {
+                return a.status;
+            }
+        }
+        throw new AssertionError("no REPLY");
+    }
+
+    /** Polls and ticks {@code node} until a poll finds nothing (at most 100 rounds). */
+    static void pump(Node node) {
+        for (int i = 0; i < 100 && node.poll() > 0; i++) {
+            node.tick();
+        }
     }
 
     /** A qos pair for {@link #record}: a key and its value TLV. */

@@ -18,7 +18,6 @@ import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +46,7 @@ class SubscriberBeforePublisherTest {
         byte[] v = Tlv.value(7, 1);
         WidePeer app = host.connect("app");
         assertEquals(WireError.OK, app.publish(NodePath.of("/lab/future"), v, 0, v.length));
-        pump(host);
+        ModeWire.pump(host);
         boolean delivered = false;
         for (int k = before; k < c[0].sentCount(); k++) {
             ModeWire.Frame f = new ModeWire.Frame(c[0].sentAt(k));
@@ -99,23 +98,7 @@ class SubscriberBeforePublisherTest {
     }
 
     private int request(Node node, int peer, byte[] frame) {
-        int sent = c[0].sentCount();
-        c[0].inject(peer, frame);
-        pump(node);
-        List<byte[]> out = c[0].sent().subList(sent, c[0].sent().size());
-        for (int k = out.size() - 1; k >= 0; k--) {
-            ModeWire.Frame a = new ModeWire.Frame(out.get(k));
-            if (a.opcode == FwdView.OP_REPLY) {
-                return a.status;
-            }
-        }
-        throw new AssertionError("no REPLY");
-    }
-
-    private static void pump(Node node) {
-        for (int i = 0; i < 100 && node.poll() > 0; i++) {
-            node.tick();
-        }
+        return ModeWire.replyStatus(node, c[0], peer, frame);
     }
 
     private static byte[] pathTlv(String p) {

@@ -1,47 +1,25 @@
 package io.spectrum.wide;
 
-import io.spectrum.wire.Opt;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
-import java.util.Arrays;
+import io.spectrum.testing.ValueTlvs;
 
-/** Value TLVs for the tests. */
+/** Value TLVs for the tests: the short names this package's tests call, of {@link ValueTlvs}. */
 final class Tlv {
     private Tlv() {
     }
 
-    /** VALUE of {@code width} little-endian bytes. */
     static byte[] value(long v, int width) {
-        byte[] b = new byte[16];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length).value(v, width);
-        return Arrays.copyOf(b, w.length());
+        return ValueTlvs.value(v, width);
     }
 
-    /** A DESCRIPTION TLV carrying {@code text} (an ABP inner message stands in as one value TLV). */
     static byte[] text(String text) {
-        byte[] body = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        byte[] b = new byte[body.length + 8];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length).leaf(TlvType.DESCRIPTION, body);
-        return Arrays.copyOf(b, w.length());
+        return ValueTlvs.text(text);
     }
 
-    /** A DESCRIPTION TLV (u32 length) of exactly {@code total} bytes, header included. */
     static byte[] blob(int total) {
-        byte[] body = new byte[total - Opt.headerSize(Opt.LL)];
-        Arrays.fill(body, (byte) 'x');
-        byte[] b = new byte[total];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length).leaf(TlvType.DESCRIPTION, Opt.LL, body, 0, body.length, 0L);
-        if (w.length() != total) {
-            throw new IllegalStateException("blob " + w.length() + " != " + total + " error " + w.error());
-        }
-        return b;
+        return ValueTlvs.blob(total);
     }
 
     static String hex(byte[] b) {
-        StringBuilder s = new StringBuilder();
-        for (byte x : b) {
-            s.append(String.format("%02x", x & 0xFF));
-        }
-        return s.toString();
+        return ValueTlvs.hex(b);
     }
 }

@@ -70,7 +70,7 @@ class VerticesAWriteCreatedTest {
         MemoryLink[] c = client(host);
         send(host, c[0], 1, fwd(FwdView.OP_READ, "/", null, "app")); // announced before, by a request
         c[0].inject(1, silentWrite("/lab/setpoint", Tlv.value(42, 1)));
-        pump(host);
+        ModeWire.pump(host);
         assertFalse(host.exists(NodePath.of("/lab")), "a silent write (a delivery's shape) never creates");
     }
 
@@ -124,22 +124,7 @@ class VerticesAWriteCreatedTest {
 
     /** Sends from the far end of {@code c}; the status of the REPLY it got. */
     private static int send(Node node, MemoryLink c, int peer, byte[] frame) {
-        int sent = c.sentCount();
-        c.inject(peer, frame);
-        pump(node);
-        for (int k = sent; k < c.sentCount(); k++) {
-            ModeWire.Frame a = new ModeWire.Frame(c.sentAt(k));
-            if (a.opcode == FwdView.OP_REPLY) {
-                return a.status;
-            }
-        }
-        throw new AssertionError("no REPLY");
-    }
-
-    private static void pump(Node node) {
-        for (int i = 0; i < 100 && node.poll() > 0; i++) {
-            node.tick();
-        }
+        return ModeWire.replyStatus(node, c, peer, frame);
     }
 
     private static Map<String, Long> tables(WideNode host) {

@@ -239,13 +239,19 @@ class TopicsOnTheNodeTest {
         assertEquals(1, bus.stats().topics());
     }
 
+    /** Declares {@code cam.frame} for {@code cam} and stages {@code pixels} as an artifact, unsealed. */
+    private Replies.Allocated stagedFrame(BusConnection cam, byte[] pixels) throws Exception {
+        cam.declare("cam.frame", Retention.LATEST);
+        Replies.Allocated a = cam.allocate(pixels.length, "image/raw");
+        store.write(a.staged().artifactId(), pixels);
+        return a;
+    }
+
     @Test
     void aMessagesAttachments_areReferencesTheVertexHolds_besideItsPayload() throws Exception {
         BusConnection cam = bus.connect("cam", Grants.open());
-        cam.declare("cam.frame", Retention.LATEST);
         byte[] pixels = text("pixels");
-        Replies.Allocated a = cam.allocate(pixels.length, "image/raw");
-        store.write(a.staged().artifactId(), pixels);
+        Replies.Allocated a = stagedFrame(cam, pixels);
         Replies.Sealed sealed = cam.seal(a.staged().artifactId(), a.staged().generation(), a.ownerId(),
                 MemoryArtifactStore.sha256(pixels));
         cam.publish("cam.frame", text("frame 1"), List.of(new Attachment("image", sealed.ref(), sealed.ownerId())));
@@ -266,10 +272,8 @@ class TopicsOnTheNodeTest {
     @Test
     void anAttachmentSealedOnSend_isReferencedWithTheDigestItsSealGave() throws Exception {
         BusConnection cam = bus.connect("cam", Grants.open());
-        cam.declare("cam.frame", Retention.LATEST);
         byte[] pixels = text("pixel");
-        Replies.Allocated a = cam.allocate(pixels.length, "image/raw");
-        store.write(a.staged().artifactId(), pixels);
+        Replies.Allocated a = stagedFrame(cam, pixels);
         io.spectrum.bus.protocol.ArtifactRef unsealed = new io.spectrum.bus.protocol.ArtifactRef(store.storeId(),
                 a.staged().artifactId(), a.staged().generation(), pixels.length, "");
         cam.publish("cam.frame", new byte[] {0x00, 0x01}, List.of(new Attachment("image", unsealed, a.ownerId())));

@@ -6,15 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.spectrum.testing.ValueTlvs.blob;
+import static io.spectrum.testing.ValueTlvs.hex;
+import static io.spectrum.testing.ValueTlvs.text;
+import static io.spectrum.testing.ValueTlvs.value;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.spectrum.host.abp.AbpFabric.Feature;
 import io.spectrum.wide.TopicInfo;
 import io.spectrum.wire.Extensions;
 import io.spectrum.wire.Names;
-import io.spectrum.wire.Opt;
-import io.spectrum.wire.TlvType;
-import io.spectrum.wire.TlvWriter;
 import io.spectrum.wire.WireError;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,39 +66,6 @@ abstract class AbpScenarios {
     /** A delivery as the sessions record it. */
     static String line(String path, byte[] value, long seq, boolean stale, boolean deleted) {
         return path + " " + hex(value) + " seq=" + seq + (stale ? " stale" : "") + (deleted ? " deleted" : "");
-    }
-
-    static String hex(byte[] b) {
-        StringBuilder s = new StringBuilder();
-        for (byte x : b) {
-            s.append(String.format("%02x", x & 0xFF));
-        }
-        return s.toString();
-    }
-
-    /** VALUE of {@code width} little-endian bytes. */
-    static byte[] value(long v, int width) {
-        byte[] b = new byte[16];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length).value(v, width);
-        return Arrays.copyOf(b, w.length());
-    }
-
-    /** A DESCRIPTION TLV carrying {@code text} (an ABP inner message stands in as one value TLV). */
-    static byte[] text(String text) {
-        byte[] body = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        byte[] b = new byte[body.length + 8];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length).leaf(TlvType.DESCRIPTION, body);
-        return Arrays.copyOf(b, w.length());
-    }
-
-    /** A DESCRIPTION TLV (u32 length) of exactly {@code total} bytes, header included. */
-    static byte[] blob(int total) {
-        byte[] body = new byte[total - Opt.headerSize(Opt.LL)];
-        Arrays.fill(body, (byte) 'x');
-        byte[] b = new byte[total];
-        TlvWriter w = new TlvWriter().wrap(b, 0, b.length).leaf(TlvType.DESCRIPTION, Opt.LL, body, 0, body.length, 0L);
-        assertEquals(total, w.length());
-        return b;
     }
 
     /** {@code s} received exactly {@code want}: waits for that many, then a quiet window for more. */
